@@ -1,0 +1,19 @@
+package dev.pastebin.core.config;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+import io.micronaut.core.bind.annotation.Bindable;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+
+/**
+ * Limits of a paste. Bound from {@code pastebin.paste.*}. The content limit is capped so that the
+ * largest paste, base64-encoded in its upload job, always fits an SQS message (see {@code UploadJobCodec}).
+ */
+@ConfigurationProperties("pastebin.paste")
+public record PasteProperties(
+        @Min(6) @Max(32) @Bindable(defaultValue = "8") int shortCodeLength,
+        @Min(1) @Max(PasteProperties.MAX_CONTENT_BYTES_CAP) @Bindable(defaultValue = "262144") int maxContentBytes) {
+
+    /** 768 KiB: base64 of this plus the envelope stays under SQS's 1 MiB message ceiling. */
+    public static final int MAX_CONTENT_BYTES_CAP = 786_432;
+}

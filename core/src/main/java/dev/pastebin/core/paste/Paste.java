@@ -1,0 +1,30 @@
+package dev.pastebin.core.paste;
+
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.data.annotation.GeneratedValue;
+import io.micronaut.data.annotation.Id;
+import io.micronaut.data.annotation.MappedEntity;
+
+import java.time.Instant;
+
+/**
+ * One row of {@code pastes}. The content itself lives in S3; the row holds what the read path needs to
+ * answer without touching S3 (status, hash for the ETag, size).
+ */
+@MappedEntity("pastes")
+public record Paste(
+        @Id String shortCode,
+        @Nullable String userId,
+        String contentSha256,
+        int sizeBytes,
+        @Nullable String s3Location,
+        PasteStatus status,
+        @Nullable String failureReason,
+        @GeneratedValue Instant createdAt,
+        @GeneratedValue Instant updatedAt) {
+
+    /** A new paste as it is inserted: IN_PROGRESS, no location yet; timestamps come from the database. */
+    public static Paste inProgress(String shortCode, @Nullable String userId, String contentSha256, int sizeBytes) {
+        return new Paste(shortCode, userId, contentSha256, sizeBytes, null, PasteStatus.IN_PROGRESS, null, null, null);
+    }
+}

@@ -1,0 +1,157 @@
+package dev.pastebin.core.paste;
+
+import dev.pastebin.core.support.RealServices;
+import io.micronaut.data.exceptions.DataAccessException;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+
+import javax.sql.DataSource;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@RealServices
+@MicronautTest(transactional = false)
+class PasteRepositoryIT {
+
+    @Inject
+    PasteRepository repository;
+
+    @Inject
+    ShortCodes shortCodes;
+
+    @Inject
+    DataSource dataSource;
+
+    private Paste newPaste() {
+        return repository.save(Paste.inProgress(shortCodes.next(), null, "a".repeat(64), 42));
+    }
+
+    private Paste reload(Paste paste) {
+        return repository.findById(paste.shortCode()).orElseThrow();
+    }
+
+    @Test
+    void aNewPasteIsInProgressWithTimestampsAndNoLocation() {
+        Paste saved = repository.save(Paste.inProgress(shortCodes.next(), "user-1", "b".repeat(64), 7));
+        Paste row = reload(saved);
+        assertEquals(PasteStatus.IN_PROGRESS, row.status());
+        assertEquals("user-1", row.userId());
+        assertEquals(7, row.sizeBytes());
+        assertNull(row.s3Location());
+        assertNotNull(row.createdAt());
+        assertNotNull(row.updatedAt());
+    }
+
+    @Test
+    void aDuplicateShortCodeIsRejectedByThePrimaryKey() {
+        Paste first = newPaste();
+        assertThrows(DataAccessException.class,
+                () -> repository.save(Paste.inProgress(first.shortCode(), null, "c".repeat(64), 1)));
+    }
+
+    @Test
+    void inProgressMovesToProcessedOnceWithItsLocation() {
+        Paste paste = newPaste();
+        assertEquals(1, repository.markProcessed(paste.shortCode(), "s3://bucket/pastes/" + paste.shortCode()));
+        Paste row = reload(paste);
+        assertEquals(PasteStatus.PROCESSED, row.status());
+        assertEquals("s3://bucket/pastes/" + paste.shortCode(), row.s3Location());
+        assertTrue(!row.updatedAt().isBefore(row.createdAt()));
+    }
+
+    @Test
+    void inProgressMovesToFailedOnceWithItsReason() {
+        Paste paste = newPaste();
+        assertEquals(1, repository.markFailed(paste.shortCode(), "permanent: AccessDenied"));
+        Paste row = reload(paste);
+        assertEquals(PasteStatus.FAILED, row.status());
+        assertEquals("permanent: AccessDenied", row.failureReason());
+        assertNull(row.s3Location());
+    }
+
+    @Test
+    void terminalRowsNeverMove() {
+        Paste processed = newPaste();
+        repository.markProcessed(processed.shortCode(), "s3://b/k");
+        Paste failed = newPaste();
+        repository.markFailed(failed.shortCode(), "exhausted");
+        Paste processedBefore = reload(processed);
+        Paste failedBefore = reload(failed);
+
+        assertEquals(0, repository.markProcessed(processed.shortCode(), "s3://b/other"));
+        assertEquals(0, repository.markFailed(processed.shortCode(), "late failure"));
+        assertEquals(0, repository.markProcessed(failed.shortCode(), "s3://b/k"));
+        assertEquals(0, repository.markFailed(failed.shortCode(), "again"));
+
+        assertEquals(processedBefore, reload(processed));
+        assertEquals(failedBefore, reload(failed));
+    }
+
+    @Test
+    void transitionsOfAnUnknownCodeChangeNothing() {
+        assertEquals(0, repository.markProcessed("nosuchcode", "s3://b/k"));
+        assertEquals(0, repository.markFailed("nosuchcode", "x"));
+    }
+
+    @Test
+    void theDatabaseRejectsAStatusOutsideTheStateMachine() throws SQLException {
+        Paste paste = newPaste();
+        try (var connection = dataSource.getConnection();
+             var update = connection.prepareStatement("UPDATE pastes SET status = 'DELETED' WHERE short_code = ?")) {
+            update.setString(1, paste.shortCode());
+            var e = assertThrows(SQLException.class, update::executeUpdate);
+            assertEquals("23514", e.getSQLState(), "check_violation");
+        }
+        try (var connection = dataSource.getConnection();
+             var update = connection.prepareStatement("UPDATE pastes SET status = 'PROCESSED' WHERE short_code = ?")) {
+            update.setString(1, paste.shortCode());
+            var e = assertThrows(SQLException.class, update::executeUpdate, "PROCESSED needs a location");
+            assertEquals("23514", e.getSQLState());
+        }
+        assertEquals(PasteStatus.IN_PROGRESS, reload(paste).status());
+    }
+
+    /** PROCESSED and FAILED raced on the same row, 50 times per repetition: exactly one wins every time. */
+    @RepeatedTest(4)
+    void concurrentTransitionsHaveExactlyOneWinner() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 0; round < 50; round++) {
+                Paste paste = newPaste();
+                var barrier = new CyclicBarrier(2);
+                Callable<Integer> toProcessed = () -> {
+                    barrier.await();
+                    return repository.markProcessed(paste.shortCode(), "s3://b/" + paste.shortCode());
+                };
+                Callable<Integer> toFailed = () -> {
+                    barrier.await();
+                    return repository.markFailed(paste.shortCode(), "raced");
+                };
+                var results = new ArrayList<Future<Integer>>();
+                results.add(pool.submit(toProcessed));
+                results.add(pool.submit(toFailed));
+                int processedWins = results.get(0).get();
+                int failedWins = results.get(1).get();
+
+                assertEquals(1, processedWins + failedWins, "exactly one transition applies");
+                PasteStatus expected = processedWins == 1 ? PasteStatus.PROCESSED : PasteStatus.FAILED;
+                assertEquals(expected, reload(paste).status());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.pastebin.core.paste;
+
+import dev.pastebin.core.config.PasteProperties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ShortCodesTest {
+
+    private final ShortCodes codes = new ShortCodes(new PasteProperties(8, 262_144));
+
+    @Test
+    void codesHaveTheConfiguredLengthAndOnlyBase62Characters() {
+        for (int i = 0; i < 10_000; i++) {
+            String code = codes.next();
+            assertEquals(8, code.length());
+            assertTrue(code.chars().allMatch(c -> ShortCodes.ALPHABET.indexOf(c) >= 0), code);
+            assertTrue(codes.isWellFormed(code));
+        }
+    }
+
+    @Test
+    void lengthIsConfigurable() {
+        var longer = new ShortCodes(new PasteProperties(12, 1024));
+        assertEquals(12, longer.next().length());
+        assertFalse(longer.isWellFormed(codes.next()));
+    }
+
+    @Test
+    void everyCharacterIsUsedAboutEquallyOften() {
+        // 62 symbols, 620,000 draws: each expected 10,000 times. A skewed generator (modulo bias, a
+        // missing range) lands far outside +/-10%; a fair one stays within it with overwhelming probability.
+        Map<Character, Integer> counts = new HashMap<>();
+        for (int i = 0; i < 77_500; i++) {
+            for (char c : codes.next().toCharArray()) {
+                counts.merge(c, 1, Integer::sum);
+            }
+        }
+        assertEquals(62, counts.size());
+        counts.forEach((c, n) -> assertTrue(n > 9_000 && n < 11_000, c + " drawn " + n + " times"));
+    }
+
+    @Test
+    void codesDoNotRepeatInPractice() {
+        var seen = new HashSet<String>();
+        for (int i = 0; i < 100_000; i++) {
+            assertTrue(seen.add(codes.next()));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "abc", "abcdefghi", "abcd-fgh", "abcd fgh", "abcdéfgh", "../../etc", "abcdefg_", "ABCD%20X"})
+    void malformedCodesAreRecognised(String candidate) {
+        assertFalse(codes.isWellFormed(candidate));
+    }
+}
