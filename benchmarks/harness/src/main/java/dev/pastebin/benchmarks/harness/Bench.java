@@ -1,0 +1,705 @@
+package dev.pastebin.benchmarks.harness;
+
+import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+import java.util.function.Predicate;
+
+/**
+ * The benchmark harness: cold starts, warm latency, upload throughput, artifact sizes and knobs, for the
+ * project's functions and the framework-free baseline, printed as Markdown tables. Run it with
+ * {@code benchmarks/run.sh} (see docs/benchmarks.md). It only reads the built artifacts.
+ */
+public final class Bench {
+
+    /** Handlers when the template does not (yet) name them. */
+    private static final Map<String, String> DEFAULT_HANDLERS = Map.of(
+            "create-function", "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction",
+            "read-function", "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction");
+    private static final String BASELINE_PKG = "dev.pastebin.benchmarks.baseline.";
+    private static final String LAZY_HANDLER = "dev.pastebin.benchmarks.variants.LazyApiGatewayV2Function";
+
+    private final Options o;
+    private final Path repo;
+    private final Path javaBin;
+    private final Path runtimeLib;
+    private final Path work;
+    private final Path logs;
+    private final StringBuilder report = new StringBuilder();
+    private Services services;
+    private Events events;
+    private Template template;
+    private String createQueueUrl;
+    private String readCode;
+    private final Map<String, FunctionSpec> specs = new LinkedHashMap<>();
+    private final Map<String, ColdResult> coldResults = new LinkedHashMap<>();
+
+    record Options(Path repo, Path java, int runs, int knobRuns, int warm, int warmup, int backlog,
+                   Set<String> sections, List<String> functions, int memoryMb, int uploadInstances) {
+    }
+
+    record ColdResult(String label, Stats init, Stats first, Stats rssMb, int ok, int attempted, String note) {
+    }
+
+    private Bench(Options o) throws IOException {
+        this.o = o;
+        this.repo = o.repo();
+        this.javaBin = o.java();
+        this.runtimeLib = repo.resolve("benchmarks/harness/target/lambda-runtime");
+        this.work = repo.resolve("benchmarks/target/work");
+        this.logs = repo.resolve("benchmarks/target/logs");
+        Files.createDirectories(work);
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options o = parse(args);
+        new Bench(o).run();
+    }
+
+    private static Options parse(String[] args) {
+        Map<String, String> a = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            if (!args[i].startsWith("--") || i + 1 >= args.length) {
+                throw new IllegalArgumentException("usage: --name value ...; got " + Arrays.toString(args));
+            }
+            a.put(args[i].substring(2), args[++i]);
+        }
+        return new Options(
+                Path.of(a.getOrDefault("repo", ".")).toAbsolutePath().normalize(),
+                Path.of(a.getOrDefault("java", System.getProperty("java.home") + "/bin/java")),
+                Integer.parseInt(a.getOrDefault("runs", "10")),
+                Integer.parseInt(a.getOrDefault("knob-runs", "5")),
+                Integer.parseInt(a.getOrDefault("warm", "500")),
+                Integer.parseInt(a.getOrDefault("warmup", "50")),
+                Integer.parseInt(a.getOrDefault("backlog", "2000")),
+                new LinkedHashSet<>(List.of(a.getOrDefault("sections", "artifacts,cold,warm,upload,knobs").split(","))),
+                List.of(a.getOrDefault("functions", "create,read,upload,sweeper").split(",")),
+                Integer.parseInt(a.getOrDefault("memory", "0")),
+                Integer.parseInt(a.getOrDefault("upload-instances", "1")));
+    }
+
+    private void run() throws Exception {
+        String runId = Long.toString(System.currentTimeMillis() % 100_000_000L, 36);
+        line("# Benchmark run " + DateTimeFormatter.ISO_INSTANT.format(Instant.now().atOffset(ZoneOffset.UTC).toInstant()));
+        line("");
+        machine();
+        template = Template.read(repo.resolve("infra/template.yaml"));
+        services = new Services(getenv("PGHOST", "127.0.0.1"), Integer.parseInt(getenv("PGPORT", "5432")),
+                getenv("DATASOURCES_DEFAULT_USERNAME", "pastebin"), getenv("DATASOURCES_DEFAULT_PASSWORD", "pastebin"),
+                getenv("BENCH_DATABASE", "pastebin_bench"), getenv("AWS_ENDPOINT_URL", "http://127.0.0.1:4566"), runId);
+        try {
+            services.resetDatabase(repo.resolve("core/src/main/resources/db/migration"));
+            services.createBucket();
+            createQueueUrl = services.createQueue("bench-create");
+            byte[] content = Services.content(1024);
+            events = new Events(repo.resolve("infra/events"), content);
+            readCode = services.seedProcessed(Services.newCode(), content);
+            buildSpecs();
+            if (o.sections().contains("artifacts")) {
+                artifacts();
+            }
+            if (o.sections().contains("cold")) {
+                cold();
+            }
+            if (o.sections().contains("warm")) {
+                warm();
+            }
+            if (o.sections().contains("upload")) {
+                upload();
+            }
+            if (o.sections().contains("knobs")) {
+                knobs();
+            }
+        } finally {
+            services.close();
+            Path out = repo.resolve("benchmarks/target/results-" + runId + ".md");
+            Files.writeString(out, report.toString());
+            System.out.println();
+            System.out.println("Report written to " + out);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Setup
+    // ------------------------------------------------------------------------------------------------
+
+    private void machine() throws IOException, InterruptedException {
+        line("## Machine");
+        line("");
+        line("- nproc: " + Runtime.getRuntime().availableProcessors());
+        line("- memory: " + firstLine(Path.of("/proc/meminfo")));
+        line("- kernel: " + exec("uname", "-r"));
+        line("- function JVM: " + exec(javaBin.toString(), "-version").replace('\n', ' '));
+        line("- load at start: " + firstLine(Path.of("/proc/loadavg")));
+        line("");
+    }
+
+    private Map<String, String> localEnv() {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("DATASOURCES_DEFAULT_URL", services.jdbcUrl());
+        env.put("DATASOURCES_DEFAULT_USERNAME", services.user);
+        env.put("DATASOURCES_DEFAULT_PASSWORD", services.password);
+        env.put("PASTEBIN_STORAGE_BUCKET", services.bucket);
+        env.put("PASTEBIN_UPLOAD_QUEUE_URL", createQueueUrl);
+        env.put("AWS_ENDPOINT_URL", services.endpoint);
+        env.put("AWS_REGION", "us-east-1");
+        env.put("AWS_DEFAULT_REGION", "us-east-1");
+        env.put("AWS_ACCESS_KEY_ID", "test");
+        env.put("AWS_SECRET_ACCESS_KEY", "test");
+        env.put("AWS_S3_PATH_STYLE_ACCESS_ENABLED", "true");
+        return env;
+    }
+
+    private int memoryFor(Template.Function f) {
+        if (o.memoryMb() > 0) {
+            return o.memoryMb();
+        }
+        return f == null ? 1024 : f.memoryMb();
+    }
+
+    private void buildSpecs() {
+        String globalJto = null;
+        line("## Functions under test");
+        line("");
+        for (String fn : o.functions()) {
+            String module = fn + "-function";
+            Path root = repo.resolve(module + "/target/lambda");
+            Template.Function tf = template.forModule(module).orElse(null);
+            String handler = tf != null && tf.handler() != null ? tf.handler() : DEFAULT_HANDLERS.get(module);
+            if (!Files.isDirectory(root.resolve("lib")) || handler == null) {
+                line("- " + fn + ": SKIPPED (" + (handler == null ? "no handler in infra/template.yaml" : "not built: " + root + "/lib missing") + ")");
+                continue;
+            }
+            Map<String, String> env = new LinkedHashMap<>(tf == null ? Map.of() : tf.literalEnv());
+            env.putAll(localEnv());
+            if (tf != null && tf.literalEnv().containsKey("JAVA_TOOL_OPTIONS")) {
+                globalJto = tf.literalEnv().get("JAVA_TOOL_OPTIONS");
+            }
+            specs.put(fn, new FunctionSpec(fn, root, handler, env, List.of()));
+            line("- " + fn + ": `" + handler + "` from `" + repo.relativize(root) + "`, " + memoryFor(tf) + " MB, JAVA_TOOL_OPTIONS="
+                    + (env.containsKey("JAVA_TOOL_OPTIONS") ? "`" + env.get("JAVA_TOOL_OPTIONS") + "`" : "(none)"));
+        }
+        Path baseRoot = repo.resolve("benchmarks/baseline/target/lambda");
+        Map<String, String> baseEnv = new LinkedHashMap<>(localEnv());
+        if (globalJto != null) {
+            baseEnv.put("JAVA_TOOL_OPTIONS", globalJto);
+        }
+        specs.put("baseline-create", new FunctionSpec("baseline-create", baseRoot, BASELINE_PKG + "CreatePasteHandler", baseEnv, List.of()));
+        specs.put("baseline-read", new FunctionSpec("baseline-read", baseRoot, BASELINE_PKG + "ReadPasteHandler", baseEnv, List.of()));
+        specs.put("io-probe", new FunctionSpec("io-probe", baseRoot, BASELINE_PKG + "IoProbeHandler", baseEnv, List.of()));
+        line("- baseline: `" + BASELINE_PKG + "{CreatePasteHandler,ReadPasteHandler}` from `benchmarks/baseline/target/lambda`, same env and JAVA_TOOL_OPTIONS");
+        line("- launcher: `" + javaBin + " " + String.join(" ", Instance.lambdaLauncherFlags(1024))
+                + " -cp <RIC 2.7.0 + aws-lambda-java-core + serialization> " + Instance.RIC_MAIN + " <handler>`, cwd = task root");
+        line("- events: create = " + events.createSource + "; read = " + events.readSource + "; upload = one seeded job per run; sweeper = " + events.scheduleSource);
+        line("");
+    }
+
+    private Template.Function templateFunction(String fn) {
+        return template.forModule(fn.replace("baseline-", "") + "-function").orElse(null);
+    }
+
+    /** The event for one cold/warm invocation of {@code fn}, and what a correct answer looks like. */
+    private IntFunction<String> payloadFor(String fn) {
+        return switch (fn) {
+            case "create", "baseline-create" -> i -> events.createEvent;
+            case "read", "baseline-read" -> i -> events.read(readCode);
+            case "upload" -> i -> {
+                try {
+                    String code = Services.newCode();
+                    String body = services.seedInProgress(code, Services.content(1024), "bench-cold-upload");
+                    return Events.sqsEvent(Services.arnOf(createQueueUrl), "cold-" + code, body);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            };
+            case "sweeper" -> i -> events.scheduleEvent;
+            default -> throw new IllegalArgumentException(fn);
+        };
+    }
+
+    private static Predicate<String> expectationFor(String fn) {
+        return switch (fn) {
+            case "create", "baseline-create" -> r -> Events.statusCode(r) == 201;
+            case "read", "baseline-read" -> r -> Events.statusCode(r) == 200;
+            case "upload" -> r -> r.contains("batchItemFailures") && Events.batchItemFailures(r).isEmpty();
+            default -> r -> true;
+        };
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // 1/2: cold start
+    // ------------------------------------------------------------------------------------------------
+
+    private ColdResult coldRuns(FunctionSpec spec, String fn, int runs, int memoryMb) throws Exception {
+        List<Double> init = new ArrayList<>();
+        List<Double> first = new ArrayList<>();
+        List<Double> rss = new ArrayList<>();
+        IntFunction<String> payload = payloadFor(fn);
+        Predicate<String> ok = expectationFor(fn);
+        String note = "";
+        int good = 0;
+        for (int i = -1; i < runs; i++) {
+            String event = payload.apply(i);
+            try (Instance inst = Instance.start(javaBin, runtimeLib, spec, logs, memoryMb)) {
+                RuntimeApi.Result r = inst.invoke(event, 120);
+                long rssKb = inst.peakRssKb();
+                boolean correct = r.ok() && ok.test(r.body());
+                if (!correct && note.isEmpty()) {
+                    note = "unexpected answer: " + abbreviate(r.body()) + " (log " + inst.log() + ")";
+                }
+                if (i >= 0 && correct) {
+                    good++;
+                    init.add((inst.firstNextNanos() - inst.startNanos()) / 1e6);
+                    first.add((r.answeredNanos() - inst.startNanos()) / 1e6);
+                    rss.add(rssKb / 1024.0);
+                } else if (i < 0) {
+                    Files.deleteIfExists(inst.log());
+                }
+                if (correct && i >= 0) {
+                    Files.deleteIfExists(inst.log());
+                }
+            } catch (Exception e) {
+                if (note.isEmpty()) {
+                    note = e.getMessage();
+                }
+            }
+        }
+        ColdResult res = new ColdResult(spec.label(), new Stats(init), new Stats(first), new Stats(rss), good, runs, note);
+        System.err.printf("  %-40s first response %s ms, handler ready %s ms, RSS %s MiB %s%n", spec.label(),
+                res.first().medRange("%.0f"), res.init().medRange("%.0f"), res.rssMb().medRange("%.0f"), note);
+        return res;
+    }
+
+    /** Classes loaded up to the first response (one extra run with -Xlog:class+load), and how many came from a CDS/AOT archive. */
+    private int[] classCount(FunctionSpec spec, String fn, int memoryMb) throws Exception {
+        Path log = work.resolve("classload-" + spec.label().replaceAll("[^A-Za-z0-9_.-]", "_") + ".log");
+        Files.deleteIfExists(log);
+        FunctionSpec s = spec.withFlags(List.of("-Xlog:class+load=info:file=" + log));
+        try (Instance inst = Instance.start(javaBin, runtimeLib, s, logs, memoryMb)) {
+            inst.invoke(payloadFor(fn).apply(0), 120);
+            inst.stopGracefully(10);
+        }
+        if (!Files.exists(log)) {
+            return new int[] {-1, -1};
+        }
+        List<String> lines = Files.readAllLines(log);
+        int total = 0;
+        int shared = 0;
+        for (String l : lines) {
+            if (l.contains("source:")) {
+                total++;
+                if (l.contains("shared objects file") || l.contains("AOT")) {
+                    shared++;
+                }
+            }
+        }
+        return new int[] {total, shared};
+    }
+
+    private void cold() throws Exception {
+        section("Cold start (fresh JVM per run, " + o.runs() + " runs after 1 warm-up; median (min-max))");
+        System.err.println("cold starts:");
+        List<String> order = new ArrayList<>();
+        for (String fn : o.functions()) {
+            if (specs.containsKey(fn)) {
+                order.add(fn);
+            }
+            if (specs.containsKey("baseline-" + fn)) {
+                order.add("baseline-" + fn);
+            }
+        }
+        line("| function | implementation | first response ms | handler ready ms | peak RSS MiB | classes loaded | ok runs |");
+        line("|---|---|---|---|---|---|---|");
+        for (String key : order) {
+            FunctionSpec spec = specs.get(key);
+            int mem = memoryFor(templateFunction(key));
+            ColdResult r = coldRuns(spec, key, o.runs(), mem);
+            coldResults.put(key, r);
+            int[] classes = classCount(spec, key, mem);
+            line("| " + key.replace("baseline-", "") + " | " + (key.startsWith("baseline-") ? "baseline (no framework)" : "project") + " | "
+                    + r.first().medRange("%.0f") + " | " + r.init().medRange("%.0f") + " | " + r.rssMb().medRange("%.0f") + " | "
+                    + classes[0] + " | " + r.ok() + "/" + r.attempted() + (r.note().isEmpty() ? "" : " " + r.note()) + " |");
+        }
+        line("");
+        line("Headline: project / baseline, first response (medians)");
+        line("");
+        line("| function | project ms | baseline ms | ratio |");
+        line("|---|---|---|---|");
+        for (String fn : List.of("create", "read")) {
+            ColdResult p = coldResults.get(fn);
+            ColdResult b = coldResults.get("baseline-" + fn);
+            if (p != null && b != null && !p.first().isEmpty() && !b.first().isEmpty()) {
+                line(String.format("| %s | %.0f | %.0f | **%.2fx** |", fn, p.first().median(), b.first().median(),
+                        p.first().median() / b.first().median()));
+            }
+        }
+        line("");
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // 3: warm latency
+    // ------------------------------------------------------------------------------------------------
+
+    private Stats warmRun(FunctionSpec spec, IntFunction<String> payload, Predicate<String> ok, int memoryMb) throws Exception {
+        List<Double> lat = new ArrayList<>();
+        try (Instance inst = Instance.start(javaBin, runtimeLib, spec, logs, memoryMb)) {
+            for (int i = 0; i < o.warmup() + o.warm(); i++) {
+                RuntimeApi.Result r = inst.invoke(payload.apply(i), 60);
+                if (!r.ok() || !ok.test(r.body())) {
+                    throw new IllegalStateException(spec.label() + " answered " + abbreviate(r.body()) + " (log " + inst.log() + ")");
+                }
+                if (i >= o.warmup()) {
+                    lat.add(r.latencyNanos() / 1e6);
+                }
+            }
+        }
+        return new Stats(lat);
+    }
+
+    private void warm() throws Exception {
+        section("Warm latency (one JVM: 1 cold + " + o.warmup() + " warm-up + " + o.warm() + " measured invocations; ms, Runtime API handoff to answer)");
+        System.err.println("warm latency:");
+        line("| function | implementation | p50 | p90 | p99 | max | I/O alone p50 | own overhead p50 |");
+        line("|---|---|---|---|---|---|---|---|");
+        FunctionSpec probe = specs.get("io-probe");
+        for (String fn : List.of("create", "read")) {
+            if (!o.functions().contains(fn)) {
+                continue;
+            }
+            String probePayload = fn.equals("create") ? "create " + events.createBody : "read " + readCode;
+            Stats io;
+            try {
+                // The probe is a stream handler: the payload reaches it untouched (plain text, not JSON).
+                io = warmRun(probe, i -> probePayload, r -> true, 1024);
+            } catch (Exception e) {
+                line("| " + fn + " | I/O probe failed: " + e.getMessage() + " |");
+                continue;
+            }
+            for (String key : List.of(fn, "baseline-" + fn)) {
+                FunctionSpec spec = specs.get(key);
+                if (spec == null) {
+                    continue;
+                }
+                try {
+                    Stats s = warmRun(spec, payloadFor(key), expectationFor(key), memoryFor(templateFunction(key)));
+                    System.err.printf("  %-20s p50 %.2f p99 %.2f (I/O alone p50 %.2f)%n", key, s.median(), s.percentile(99), io.median());
+                    line(String.format("| %s | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |", fn,
+                            key.startsWith("baseline-") ? "baseline" : "project", s.median(), s.percentile(90), s.percentile(99), s.max(),
+                            io.median(), s.median() - io.median()));
+                } catch (Exception e) {
+                    line("| " + fn + " | " + key + " failed: " + abbreviate(String.valueOf(e.getMessage())) + " | | | | | | |");
+                }
+            }
+        }
+        line("");
+        line("\"I/O alone\" is `IoProbeHandler` (a stream handler in the baseline artifact doing only the INSERT + SendMessage, or the SELECT + GetObject, over the same runtime loop); "
+                + "\"own overhead\" = p50 − I/O-alone p50: event (de)serialization, routing, validation, framework.");
+        line("");
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // 4: upload throughput
+    // ------------------------------------------------------------------------------------------------
+
+    private void upload() throws Exception {
+        FunctionSpec spec = specs.get("upload");
+        section("Upload throughput (" + o.backlog() + " queued jobs, IN_PROGRESS -> PROCESSED, " + o.uploadInstances()
+                + " function instance(s) fed by a Lambda-like poller)");
+        if (spec == null) {
+            line("Not measured: the upload function is not built or has no handler in infra/template.yaml.");
+            line("");
+            return;
+        }
+        System.err.println("upload throughput:");
+        line("| batch size | pastes/s | wall s | invocations | batch latency p50 ms | p99 ms | failed items reported | PROCESSED / seeded |");
+        line("|---|---|---|---|---|---|---|---|");
+        int mem = memoryFor(templateFunction("upload"));
+        for (int batch : List.of(1, 10)) {
+            String marker = "bench-backlog-b" + batch;
+            String queue = services.createQueue("bench-backlog-b" + batch);
+            long seedStart = System.nanoTime();
+            services.seedBacklog(o.backlog(), marker, queue, Services.content(1024));
+            System.err.printf("  seeded %d jobs in %.1f s%n", o.backlog(), (System.nanoTime() - seedStart) / 1e9);
+            FunctionSpec s = spec.withEnv("PASTEBIN_UPLOAD_QUEUE_URL", queue);
+            List<Instance> instances = new ArrayList<>();
+            List<Double> latencies = java.util.Collections.synchronizedList(new ArrayList<>());
+            AtomicInteger invocations = new AtomicInteger();
+            AtomicInteger reportedFailures = new AtomicInteger();
+            try {
+                for (int k = 0; k < o.uploadInstances(); k++) {
+                    Instance inst = Instance.start(javaBin, runtimeLib, s, logs, mem);
+                    instances.add(inst);
+                }
+                // Let every instance finish its Init before the clock starts: throughput, not cold start.
+                for (Instance inst : instances) {
+                    long deadline = System.nanoTime() + 60_000_000_000L;
+                    while (inst.firstNextNanos() == 0 && System.nanoTime() < deadline) {
+                        Thread.sleep(20);
+                    }
+                }
+                long t0 = System.nanoTime();
+                long limit = t0 + 600_000_000_000L;
+                List<Thread> pollers = new ArrayList<>();
+                java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+                for (Instance inst : instances) {
+                    Thread t = new Thread(() -> poll(inst, queue, batch, done, latencies, invocations, reportedFailures));
+                    t.start();
+                    pollers.add(t);
+                }
+                int processed = 0;
+                while (System.nanoTime() < limit) {
+                    processed = services.count(marker, "PROCESSED") + services.count(marker, "FAILED");
+                    if (processed >= o.backlog()) {
+                        break;
+                    }
+                    Thread.sleep(250);
+                }
+                double wall = (System.nanoTime() - t0) / 1e9;
+                done.set(true);
+                for (Thread t : pollers) {
+                    t.join(30_000);
+                }
+                int ok = services.count(marker, "PROCESSED");
+                Stats lat = new Stats(latencies);
+                System.err.printf("  batch %d: %.1f pastes/s (%d PROCESSED in %.1f s)%n", batch, ok / wall, ok, wall);
+                line(String.format("| %d | %.1f | %.1f | %d | %.1f | %.1f | %d | %d / %d |", batch, ok / wall, wall, invocations.get(),
+                        lat.median(), lat.percentile(99), reportedFailures.get(), ok, o.backlog()));
+            } finally {
+                for (Instance inst : instances) {
+                    inst.close();
+                }
+            }
+        }
+        line("");
+        line("The poller does what the SQS event source mapping does: ReceiveMessage (up to the batch size, all attributes, 1 s wait), "
+                + "one invocation per batch, DeleteMessageBatch for every record not in `batchItemFailures`. Concurrency inside a batch is the "
+                + "function's own configured parallelism. The clock starts after the instances finished Init and stops when every seeded row is terminal.");
+        line("");
+    }
+
+    private void poll(Instance inst, String queue, int batch, java.util.concurrent.atomic.AtomicBoolean done, List<Double> latencies,
+                      AtomicInteger invocations, AtomicInteger reportedFailures) {
+        String arn = Services.arnOf(queue);
+        while (!done.get()) {
+            try {
+                List<Message> msgs = services.sqs.receiveMessage(r -> r.queueUrl(queue).maxNumberOfMessages(batch).waitTimeSeconds(1)
+                        .messageSystemAttributeNamesWithStrings("All").messageAttributeNames("All")).messages();
+                if (msgs.isEmpty()) {
+                    continue;
+                }
+                RuntimeApi.Result r = inst.invoke(Events.sqsEvent(arn, msgs), 120);
+                invocations.incrementAndGet();
+                latencies.add(r.latencyNanos() / 1e6);
+                if (!r.ok()) {
+                    // A thrown handler fails the whole batch: nothing is deleted, SQS redelivers.
+                    reportedFailures.addAndGet(msgs.size());
+                    continue;
+                }
+                Set<String> failed = new java.util.HashSet<>(Events.batchItemFailures(r.body()));
+                reportedFailures.addAndGet(failed.size());
+                List<DeleteMessageBatchRequestEntry> del = new ArrayList<>();
+                for (Message m : msgs) {
+                    if (!failed.contains(m.messageId())) {
+                        del.add(DeleteMessageBatchRequestEntry.builder().id("d" + del.size()).receiptHandle(m.receiptHandle()).build());
+                    }
+                }
+                if (!del.isEmpty()) {
+                    services.sqs.deleteMessageBatch(d -> d.queueUrl(queue).entries(del));
+                }
+            } catch (Exception e) {
+                if (!done.get()) {
+                    System.err.println("  poller: " + e.getMessage());
+                    try {
+                        Thread.sleep(500);
+                    } catch (InterruptedException ie) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // 5: artifacts
+    // ------------------------------------------------------------------------------------------------
+
+    private void artifacts() throws IOException {
+        section("Deployment artifacts");
+        line("| function | function.zip bytes | jars in lib/ | lib/ bytes (uncompressed jars) |");
+        line("|---|---|---|---|");
+        for (String fn : List.of("create", "read", "upload", "sweeper")) {
+            Path module = repo.resolve(fn + "-function");
+            Artifacts.Size s = Artifacts.size(module);
+            line(String.format("| %s | %,d | %d | %,d |", fn, s.zipBytes(), s.jars(), s.libBytes()));
+        }
+        Artifacts.Size b = Artifacts.size(repo.resolve("benchmarks/baseline"));
+        line(String.format("| baseline (create+read) | %,d | %d | %,d |", b.zipBytes(), b.jars(), b.libBytes()));
+        line("");
+        line("Classes loaded at first response are in the cold-start table (one extra run with `-Xlog:class+load`).");
+        line("");
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // 6: knobs
+    // ------------------------------------------------------------------------------------------------
+
+    private record Knob(String name, java.util.function.Function<FunctionSpec, FunctionSpec> apply, boolean projectOnly) {
+    }
+
+    private void knobs() throws Exception {
+        String fn = o.functions().contains("create") ? "create" : o.functions().get(0);
+        section("Knobs on the " + fn + " function (" + o.knobRuns() + " runs after 1 warm-up each; first response ms, median (min-max))");
+        System.err.println("knobs:");
+        Path clients = repo.resolve("benchmarks/harness/target/http-clients");
+        Path variantsJar = Artifacts.jars(repo.resolve("benchmarks/variants/target")).stream().findFirst().orElse(null);
+        List<Knob> knobs = new ArrayList<>();
+        knobs.add(new Knob("as configured (template flags)", s -> s, false));
+        knobs.add(new Knob("C1 only: -XX:TieredStopAtLevel=1", s -> s.withFlags(List.of("-XX:+TieredCompilation", "-XX:TieredStopAtLevel=1")), false));
+        knobs.add(new Knob("full tiered JIT: -XX:TieredStopAtLevel=4", s -> s.withFlags(List.of("-XX:+TieredCompilation", "-XX:TieredStopAtLevel=4")), false));
+        knobs.add(new Knob("SDK HTTP client: Apache (classpath swap)", s -> variant(s, "apache", root -> Artifacts.withHttpClient(root, clients.resolve("apache"), work.resolve("v-apache-" + s.label()))), false));
+        knobs.add(new Knob("SDK HTTP client: AWS CRT (classpath swap)", s -> variant(s, "crt", root -> Artifacts.withHttpClient(root, clients.resolve("crt"), work.resolve("v-crt-" + s.label()))), false));
+        knobs.add(new Knob("lazy singletons / lazy init", s -> s.label().startsWith("baseline")
+                ? s.withEnv("BASELINE_LAZY_INIT", "true").withLabel(s.label() + "+lazy")
+                : variant(s, "lazy", root -> Artifacts.withExtraJar(root, variantsJar, work.resolve("v-lazy-" + s.label()))).withHandler(LAZY_HANDLER), false));
+        knobs.add(new Knob("shaded jar, unzipped into the task root (what Lambda does with an uber-jar)", s -> variant(s, "exploded", root -> Artifacts.explodedShaded(root, work.resolve("v-exploded-" + s.label()))), false));
+        knobs.add(new Knob("shaded jar as lib/app.jar", s -> variant(s, "onejar", root -> Artifacts.singleJar(root, work.resolve("v-onejar-" + s.label()))), false));
+        for (String key : List.of(fn, "baseline-" + fn)) {
+            if (!specs.containsKey(key)) {
+                line("(" + key + " not built: skipped)");
+            }
+        }
+        line("| knob | project | baseline | project/baseline |");
+        line("|---|---|---|---|");
+        for (Knob k : knobs) {
+            knobRow(k.name(), fn, k.apply());
+        }
+        // Class data sharing: a training run writes the archive at exit, then the measured runs map it.
+        knobRow("AppCDS (dynamic archive: -XX:ArchiveClassesAtExit, then -XX:SharedArchiveFile)", fn,
+                s -> trained(s, fn, "appcds", a -> List.of("-XX:ArchiveClassesAtExit=" + a), a -> List.of("-XX:SharedArchiveFile=" + a), ".jsa"));
+        knobRow("C1 + AppCDS", fn, s -> trained(s.withFlags(List.of("-XX:TieredStopAtLevel=1")), fn, "c1-appcds",
+                a -> List.of("-XX:ArchiveClassesAtExit=" + a), a -> List.of("-XX:SharedArchiveFile=" + a), ".jsa"));
+        knobRow("aside, JDK 25 only (not on Lambda java21): AOT cache -XX:AOTCacheOutput / -XX:AOTCache, with C1", fn,
+                s -> trained(s.withFlags(List.of("-XX:TieredStopAtLevel=1")), fn, "aot",
+                        a -> List.of("-XX:AOTCacheOutput=" + a), a -> List.of("-XX:AOTCache=" + a), ".aot"));
+        line("");
+    }
+
+    @FunctionalInterface
+    private interface RootBuilder {
+        Path build(Path root) throws IOException;
+    }
+
+    private static FunctionSpec variant(FunctionSpec s, String name, RootBuilder builder) {
+        try {
+            return s.withTaskRoot(builder.build(s.taskRoot())).withLabel(s.label() + "+" + name);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** Runs one training instance with {@code train} flags (ended normally so the archive is written), then returns the spec using it. */
+    private FunctionSpec trained(FunctionSpec s, String fn, String name, java.util.function.Function<String, List<String>> train,
+                                 java.util.function.Function<String, List<String>> use, String ext) {
+        Path archive = work.resolve(name + "-" + s.label() + ext);
+        try {
+            Files.deleteIfExists(archive);
+            FunctionSpec t = s.withFlags(train.apply(archive.toString())).withLabel(s.label() + "+" + name + "-training");
+            try (Instance inst = Instance.start(javaBin, runtimeLib, t, logs, memoryFor(templateFunction(fn)))) {
+                inst.invoke(payloadFor(s.label().startsWith("baseline") ? "baseline-" + fn : fn).apply(0), 120);
+                inst.stopGracefully(60);
+            }
+            if (!Files.exists(archive)) {
+                throw new IllegalStateException("training run wrote no " + archive.getFileName());
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(name + ": " + e.getMessage(), e);
+        }
+        return s.withFlags(use.apply(archive.toString())).withLabel(s.label() + "+" + name);
+    }
+
+    private void knobRow(String name, String fn, java.util.function.Function<FunctionSpec, FunctionSpec> apply) {
+        String[] cells = new String[2];
+        double[] med = new double[] {Double.NaN, Double.NaN};
+        List<String> keys = List.of(fn, "baseline-" + fn);
+        for (int i = 0; i < 2; i++) {
+            FunctionSpec base = specs.get(keys.get(i));
+            if (base == null) {
+                cells[i] = "n/a";
+                continue;
+            }
+            try {
+                FunctionSpec s = apply.apply(base);
+                ColdResult r = coldRuns(s, keys.get(i), o.knobRuns(), memoryFor(templateFunction(fn)));
+                cells[i] = r.first().medRange("%.0f") + (r.ok() < r.attempted() ? " [" + r.ok() + "/" + r.attempted() + " ok: " + abbreviate(r.note()) + "]" : "");
+                med[i] = r.first().isEmpty() ? Double.NaN : r.first().median();
+            } catch (Exception e) {
+                cells[i] = "failed: " + abbreviate(String.valueOf(e.getMessage()));
+                System.err.println("  " + name + " / " + keys.get(i) + ": " + e.getMessage());
+            }
+        }
+        String ratio = Double.isNaN(med[0]) || Double.isNaN(med[1]) ? "" : String.format("%.2fx", med[0] / med[1]);
+        line("| " + name + " | " + cells[0] + " | " + cells[1] + " | " + ratio + " |");
+    }
+
+    // ------------------------------------------------------------------------------------------------
+
+    private void section(String title) {
+        line("## " + title);
+        line("");
+        line("load before this section: " + firstLineQuiet(Path.of("/proc/loadavg")));
+        line("");
+    }
+
+    private void line(String s) {
+        System.out.println(s);
+        report.append(s).append('\n');
+    }
+
+    private static String abbreviate(String s) {
+        if (s == null) {
+            return "";
+        }
+        s = s.replace('\n', ' ').replace("|", "/");
+        return s.length() > 300 ? s.substring(0, 300) + "…" : s;
+    }
+
+    private static String getenv(String name, String fallback) {
+        String v = System.getenv(name);
+        return v == null || v.isBlank() ? fallback : v;
+    }
+
+    private static String firstLine(Path p) throws IOException {
+        return Files.readAllLines(p).get(0).replaceAll("\\s+", " ");
+    }
+
+    private static String firstLineQuiet(Path p) {
+        try {
+            return firstLine(p);
+        } catch (IOException e) {
+            return "?";
+        }
+    }
+
+    private static String exec(String... cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        p.waitFor();
+        return out;
+    }
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Benchmarks: cold start, warm latency, upload throughput, artifact sizes and knobs, for the project's
+# functions and the framework-free baseline. Prints Markdown tables and writes benchmarks/target/results-*.md.
+# Not part of the test command. See docs/benchmarks.md.
+#
+# Usage: benchmarks/run.sh [--runs 10] [--knob-runs 5] [--warm 500] [--warmup 50] [--backlog 2000]
+#                          [--sections artifacts,cold,warm,upload,knobs] [--functions create,read,upload,sweeper]
+#                          [--memory MB] [--upload-instances 1]
+# Environment: BENCH_SKIP_BUILD=1 reuses the built artifacts; BENCH_DATABASE (default pastebin_bench) is
+# dropped and recreated; PostgreSQL and LocalStack must be up (`make up`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [[ -z "${JAVA_HOME:-}" || ! -x "$JAVA_HOME/bin/java" ]] || ! "$JAVA_HOME/bin/java" -version 2>&1 | grep -qE 'version "(2[1-9]|[3-9][0-9])'; then
+  for candidate in /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/temurin-21-jdk-amd64 /usr/lib/jvm/java-21-openjdk-amd64; do
+    if [[ -x "$candidate/bin/java" ]]; then export JAVA_HOME="$candidate"; break; fi
+  done
+fi
+[[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]] || { echo "run.sh: needs a JDK 21+ (set JAVA_HOME)" >&2; exit 1; }
+echo "run.sh: JDK $JAVA_HOME" >&2
+
+pg_isready -q -h "${PGHOST:-127.0.0.1}" -p "${PGPORT:-5432}" \
+  || { echo "run.sh: PostgreSQL is not answering on ${PGHOST:-127.0.0.1}:${PGPORT:-5432}; start it with 'make up'" >&2; exit 1; }
+curl -sf "${AWS_ENDPOINT_URL:-http://127.0.0.1:4566}/_localstack/health" >/dev/null \
+  || { echo "run.sh: LocalStack is not answering on ${AWS_ENDPOINT_URL:-http://127.0.0.1:4566}; start it with 'make up'" >&2; exit 1; }
+
+if [[ "${BENCH_SKIP_BUILD:-0}" != 1 ]]; then
+  modules=core,benchmarks/baseline,benchmarks/variants,benchmarks/harness
+  for m in create-function read-function upload-function sweeper-function; do
+    [[ -d "$m/src/main" ]] && modules="$modules,$m"
+  done
+  echo "run.sh: building $modules" >&2
+  mvn -B -q -Pbenchmarks -pl "$modules" -am package -DskipTests >&2
+fi
+
+exec "$JAVA_HOME/bin/java" -cp "benchmarks/harness/target/classes:benchmarks/harness/target/harness-lib/*" \
+  dev.pastebin.benchmarks.harness.Bench --repo . --java "$JAVA_HOME/bin/java" "$@"
