@@ -45,7 +45,13 @@ final class Instance implements AutoCloseable {
         RuntimeApi api = new RuntimeApi(spec.label());
         List<String> cmd = new ArrayList<>();
         cmd.add(java.toString());
-        cmd.addAll(lambdaLauncherFlags(memoryMb));
+        boolean aotCache = spec.jvmFlags().stream().anyMatch(f -> f.startsWith("-XX:AOTCache"));
+        for (String flag : lambdaLauncherFlags(memoryMb)) {
+            // JDK 25's AOT cache refuses any explicit -Xshare mode; it maps the JDK's CDS archive itself.
+            if (!(aotCache && flag.startsWith("-Xshare"))) {
+                cmd.add(flag);
+            }
+        }
         cmd.addAll(spec.jvmFlags());
         cmd.add("-cp");
         cmd.add(runtimeLib.toAbsolutePath() + "/*");
