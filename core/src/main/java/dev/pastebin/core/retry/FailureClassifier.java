@@ -51,8 +51,12 @@ public class FailureClassifier {
 
     private static final Set<String> NO_SUCH_BUCKET_CODES = Set.of("NoSuchBucket", "NoSuchBucketException");
 
-    /** PostgreSQL SQLSTATE classes that mean "not now": connection (08), resources (53), operator (57P). */
-    private static final Set<String> TRANSIENT_SQL_STATE_PREFIXES = Set.of("08", "53", "57P");
+    /**
+     * PostgreSQL SQLSTATEs that mean "not now": connection exceptions (08), insufficient resources (53),
+     * operator intervention incl. statement timeout and shutdown (57), lock timeout (55P03), serialization
+     * failure and deadlock (40001, 40P01).
+     */
+    private static final Set<String> TRANSIENT_SQL_STATE_PREFIXES = Set.of("08", "53", "57", "55P03", "40001", "40P01");
 
     private static final int MAX_CAUSE_DEPTH = 16;
 

@@ -95,6 +95,10 @@ class FailureClassifierTest {
                 arguments(new SQLException("Connection to 127.0.0.1:5432 refused.", "08001"), ErrorClass.DATABASE, null),
                 arguments(new SQLException("terminating connection due to administrator command", "57P01"), ErrorClass.DATABASE, null),
                 arguments(new SQLException("sorry, too many clients already", "53300"), ErrorClass.DATABASE, null),
+                arguments(new DataAccessException("Error executing SQL UPDATE",
+                        new SQLException("canceling statement due to lock timeout", "55P03")), ErrorClass.DATABASE, null),
+                arguments(new SQLException("canceling statement due to statement timeout", "57014"), ErrorClass.DATABASE, null),
+                arguments(new SQLException("deadlock detected", "40P01"), ErrorClass.DATABASE, null),
                 // our own check
                 arguments(new IntegrityMismatchException("content hashes to abc, row says def"), ErrorClass.INTEGRITY, null),
                 // wrapped: the cause chain is walked

@@ -14,8 +14,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RetryPropertiesTest {
 
     private static ApplicationContext start(Map<String, Object> properties) {
-        // no "test" environment: only these properties, no datasource
-        return ApplicationContext.builder().deduceEnvironment(false).properties(properties).start();
+        // Only these properties: no "test" environment, no environment variables, so no datasource either.
+        return ApplicationContext.builder().deduceEnvironment(false).environmentPropertySource(false)
+                .properties(properties).start();
     }
 
     @Test
