@@ -9,6 +9,7 @@ import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.retry.BackoffPolicy;
+import dev.pastebin.core.retry.ErrorClass;
 import dev.pastebin.core.retry.Failure;
 import dev.pastebin.core.retry.FailureClassifier;
 import dev.pastebin.core.retry.IntegrityMismatchException;
@@ -59,11 +60,7 @@ public class UploadPasteService {
         try {
             job = codec.decode(message.body());
         } catch (MalformedUploadJobException e) {
-            // Reported, not deleted: the queue's redrive policy moves it to the dead-letter queue after
-            // maxReceiveCount deliveries, where it keeps its DeadLetterQueueSourceArn and can be redriven
-            // to the source queue once a worker that understands it is deployed.
-            attemptLog.write(message, null, Outcome.POISON, null, elapsedMs(started), null, e.getMessage());
-            return Outcome.POISON;
+            return poison(message, null, e.getMessage(), started);
         }
         String shortCode = job.shortCode();
         try {
@@ -79,8 +76,7 @@ public class UploadPasteService {
         if (row.isEmpty()) {
             // The create function inserts the row before it sends the job: a job without a row cannot be
             // processed by any retry. Like an undecodable message, it goes to the dead-letter queue.
-            attemptLog.write(message, shortCode, Outcome.POISON, null, elapsedMs(started), null, "no paste row for this short code");
-            return Outcome.POISON;
+            return poison(message, shortCode, "no paste row for this short code", started);
         }
         Paste paste = row.get();
         if (paste.status() != PasteStatus.IN_PROGRESS) {
@@ -144,6 +140,21 @@ public class UploadPasteService {
         }
         attemptLog.write(message, shortCode, outcome, failure, elapsedMs(started), null, null);
         return outcome;
+    }
+
+    /**
+     * Reported, not deleted and not sent anywhere: the queue's redrive policy moves it to the dead-letter
+     * queue after maxReceiveCount deliveries. Moved by redrive, it keeps its {@code DeadLetterQueueSourceArn},
+     * so once a worker that understands it is deployed it can be redriven to the source queue; and the
+     * function needs neither the DLQ's URL nor permission to send to it. Its redeliveries follow the backoff
+     * schedule (as UNKNOWN) rather than the queue's long default visibility timeout, so it gets there in
+     * minutes, not maxReceiveCount x VisibilityTimeout.
+     */
+    private Outcome poison(UploadMessage message, String shortCode, String reason, long started) {
+        int delay = backoff.visibilityTimeoutSeconds(message.attempt(), ErrorClass.UNKNOWN);
+        boolean delayed = visibility.delay(message, delay);
+        attemptLog.write(message, shortCode, Outcome.POISON, null, elapsedMs(started), delayed ? delay : null, reason);
+        return Outcome.POISON;
     }
 
     private Outcome retryLater(UploadMessage message, String shortCode, Failure failure, long started, String detail) {

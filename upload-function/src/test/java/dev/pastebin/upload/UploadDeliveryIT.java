@@ -18,7 +18,6 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -124,30 +123,37 @@ class UploadDeliveryIT {
     }
 
     @Test
-    void aPoisonMessageEndsInTheDeadLetterQueue() throws Exception {
-        // A short redrive keeps the test short; the function's check still holds (3 > 2).
-        world = UploadWorld.start(3, 1, Map.of("pastebin.upload.retry.max-attempts", "2"));
-        String body = "{\"version\":1,\"shortCode\":\"abc\"";
-        String messageId = world.sendBody(body);
+    void poisonMessagesEndInTheDeadLetterQueue() throws Exception {
+        // A short redrive keeps the test short; the function's startup check still holds (3 > 2).
+        world = UploadWorld.start(3, 30, Map.of("pastebin.upload.retry.max-attempts", "2"));
+        String garbage = "{\"version\":1,\"shortCode\":\"abc\"";
+        String noRow = world.codec.encode(new dev.pastebin.core.job.UploadJob("NoSuchRow", "0".repeat(64), new byte[]{1}));
+        String garbageId = world.sendBody(garbage);
+        String noRowId = world.sendBody(noRow);
 
+        var dead = new ArrayList<Message>();
         Instant deadline = Instant.now().plusSeconds(30);
-        Optional<Message> dead = Optional.empty();
-        while (dead.isEmpty() && Instant.now().isBefore(deadline)) {
+        while (dead.size() < 2 && Instant.now().isBefore(deadline)) {
             List<Message> messages = world.mapping.receive(10, 1);
             if (!messages.isEmpty()) {
                 world.mapping.invoke(messages);
             }
-            dead = UploadWorld.SQS.receiveMessage(b -> b.queueUrl(world.queues.deadLetterQueueUrl()).waitTimeSeconds(0))
-                    .messages().stream().findFirst();
+            dead.addAll(UploadWorld.SQS.receiveMessage(b -> b.queueUrl(world.queues.deadLetterQueueUrl()).waitTimeSeconds(0)
+                    .maxNumberOfMessages(10)).messages());
         }
 
-        assertEquals(body, dead.orElseThrow(() -> new AssertionError("not in the DLQ: " + world.mapping.deliveriesOf(messageId))).body());
-        var deliveries = world.mapping.deliveriesOf(messageId);
-        assertEquals(3, deliveries.size(), "reported on each of maxReceiveCount deliveries");
-        assertTrue(deliveries.stream().allMatch(EventSourceMapping.Delivery::reported));
-        var lines = world.attempts.all().stream().filter(l -> l.messageId().equals(messageId)).toList();
-        assertEquals(3, lines.size());
-        assertTrue(lines.stream().allMatch(l -> l.outcome().equals("poison") && l.shortCode() == null), lines.toString());
+        assertEquals(Set.of(garbage, noRow), dead.stream().map(Message::body).collect(Collectors.toSet()),
+                "in the DLQ; deliveries " + world.mapping.deliveriesOf(garbageId) + world.mapping.deliveriesOf(noRowId));
+        for (String messageId : List.of(garbageId, noRowId)) {
+            var deliveries = world.mapping.deliveriesOf(messageId);
+            assertEquals(3, deliveries.size(), "reported on each of maxReceiveCount deliveries");
+            assertTrue(deliveries.stream().allMatch(EventSourceMapping.Delivery::reported));
+            var lines = world.attempts.all().stream().filter(l -> l.messageId().equals(messageId)).toList();
+            assertEquals(3, lines.size());
+            // redelivered on the backoff schedule, not after the queue's 30 s visibility timeout
+            assertTrue(lines.stream().allMatch(l -> l.outcome().equals("poison") && l.delaySeconds() != null), lines.toString());
+        }
+        assertNull(world.attempts.all().stream().filter(l -> l.messageId().equals(garbageId)).findFirst().orElseThrow().shortCode());
         assertTrue(world.mapping.isEmpty());
     }
 
