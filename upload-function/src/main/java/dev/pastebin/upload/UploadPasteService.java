@@ -1,5 +1,6 @@
 package dev.pastebin.upload;
 
+import java.util.Locale;
 import dev.pastebin.core.config.StorageProperties;
 import dev.pastebin.core.job.MalformedUploadJobException;
 import dev.pastebin.core.job.UploadJob;
@@ -87,7 +88,7 @@ public class UploadPasteService {
         if (!actual.equalsIgnoreCase(paste.contentSha256().trim())) {
             throw new IntegrityMismatchException("content hashes to " + actual + " but the paste row has " + paste.contentSha256());
         }
-        objects.put(shortCode, job.content(), paste.contentSha256().trim().toLowerCase(java.util.Locale.ROOT));
+        objects.put(shortCode, job.content(), paste.contentSha256().trim().toLowerCase(Locale.ROOT));
         if (repository.markProcessed(shortCode, storage.location(shortCode)) == 1) {
             attemptLog.write(message, shortCode, Outcome.SUCCESS, null, elapsedMs(started), null, null);
             return Outcome.SUCCESS;

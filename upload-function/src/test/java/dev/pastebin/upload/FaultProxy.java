@@ -1,5 +1,6 @@
 package dev.pastebin.upload;
 
+import java.util.List;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
@@ -68,7 +69,7 @@ final class FaultProxy implements AutoCloseable {
 
     /** The next PUTs for {@code shortCode} fail with these faults, in order; later ones pass. */
     void failPuts(String shortCode, Fault... faults) {
-        scripts.put(shortCode, new ArrayDeque<>(java.util.List.of(faults)));
+        scripts.put(shortCode, new ArrayDeque<>(List.of(faults)));
     }
 
     /** Every PUT for {@code shortCode} fails with {@code fault}. */

@@ -1,5 +1,8 @@
 package dev.pastebin.upload;
 
+import java.util.HexFormat;
+import java.util.Base64;
+import software.amazon.awssdk.services.s3.model.ChecksumMode;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.retry.ErrorClass;
 import dev.pastebin.core.retry.FailureClassifier;
@@ -38,8 +41,8 @@ class PasteObjectsIT {
         assertArrayEquals(content, object.asByteArray());
         assertEquals("text/plain; charset=utf-8", object.response().contentType());
         var head = UploadWorld.S3.headObject(b -> b.bucket(world.bucket).key("pastes/abcdefgh")
-                .checksumMode(software.amazon.awssdk.services.s3.model.ChecksumMode.ENABLED));
-        assertEquals(java.util.Base64.getEncoder().encodeToString(java.util.HexFormat.of().parseHex(ContentHash.sha256Hex(content))),
+                .checksumMode(ChecksumMode.ENABLED));
+        assertEquals(Base64.getEncoder().encodeToString(HexFormat.of().parseHex(ContentHash.sha256Hex(content))),
                 head.checksumSHA256());
     }
 

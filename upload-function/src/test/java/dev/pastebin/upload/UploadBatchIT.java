@@ -1,5 +1,7 @@
 package dev.pastebin.upload;
 
+import dev.pastebin.core.job.UploadJob;
+import java.util.HashMap;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.Paste;
@@ -37,7 +39,7 @@ class UploadBatchIT {
     @Test
     void aBatchOfTenReportsExactlyTheRecordsToRetry() throws Exception {
         world = UploadWorld.start(10, 30, Map.of());
-        var content = new java.util.HashMap<String, byte[]>();
+        var content = new HashMap<String, byte[]>();
         var ok = new ArrayList<Paste>();
         for (int i = 0; i < 3; i++) {
             ok.add(paste("fine " + i, content));
@@ -61,7 +63,7 @@ class UploadBatchIT {
         for (Paste paste : List.of(ok.get(0), ok.get(1), ok.get(2), flaky1, flaky2, slow, denied, done)) {
             world.sendJob(paste, content.get(paste.shortCode()));
         }
-        world.sendBody(world.codec.encode(new dev.pastebin.core.job.UploadJob(corrupt.shortCode(), corrupt.contentSha256(), tampered)));
+        world.sendBody(world.codec.encode(new UploadJob(corrupt.shortCode(), corrupt.contentSha256(), tampered)));
         String poison = world.sendBody("this is not an upload job");
 
         List<Message> batch = receiveTen();

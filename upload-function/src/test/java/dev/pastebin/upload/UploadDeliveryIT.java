@@ -1,5 +1,6 @@
 package dev.pastebin.upload;
 
+import dev.pastebin.core.job.UploadJob;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteStatus;
@@ -127,7 +128,7 @@ class UploadDeliveryIT {
         // A short redrive keeps the test short; the function's startup check still holds (3 > 2).
         world = UploadWorld.start(3, 30, Map.of("pastebin.upload.retry.max-attempts", "2"));
         String garbage = "{\"version\":1,\"shortCode\":\"abc\"";
-        String noRow = world.codec.encode(new dev.pastebin.core.job.UploadJob("NoSuchRow", "0".repeat(64), new byte[]{1}));
+        String noRow = world.codec.encode(new UploadJob("NoSuchRow", "0".repeat(64), new byte[]{1}));
         String garbageId = world.sendBody(garbage);
         String noRowId = world.sendBody(noRow);
 
