@@ -31,7 +31,8 @@ public final class Bench {
     /** Handlers when the template does not (yet) name them. */
     private static final Map<String, String> DEFAULT_HANDLERS = Map.of(
             "create-function", "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction",
-            "read-function", "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction");
+            "read-function", "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction",
+            "upload-function", "dev.pastebin.upload.UploadHandler");
     private static final String BASELINE_PKG = "dev.pastebin.benchmarks.baseline.";
     private static final String LAZY_HANDLER = "dev.pastebin.benchmarks.variants.LazyApiGatewayV2Function";
 
@@ -463,9 +464,19 @@ public final class Bench {
                     pollers.add(t);
                 }
                 int processed = 0;
+                int lastProcessed = -1;
+                long lastProgress = System.nanoTime();
+                String stalled = "";
                 while (System.nanoTime() < limit) {
                     processed = services.count(marker, "PROCESSED") + services.count(marker, "FAILED");
                     if (processed >= o.backlog()) {
+                        break;
+                    }
+                    if (processed != lastProcessed) {
+                        lastProcessed = processed;
+                        lastProgress = System.nanoTime();
+                    } else if (System.nanoTime() - lastProgress > 60_000_000_000L) {
+                        stalled = " (stalled: no row became terminal for 60 s; see " + instances.get(0).log() + ")";
                         break;
                     }
                     Thread.sleep(250);
@@ -478,8 +489,8 @@ public final class Bench {
                 int ok = services.count(marker, "PROCESSED");
                 Stats lat = new Stats(latencies);
                 System.err.printf("  batch %d: %.1f pastes/s (%d PROCESSED in %.1f s)%n", batch, ok / wall, ok, wall);
-                line(String.format("| %d | %.1f | %.1f | %d | %.1f | %.1f | %d | %d / %d |", batch, ok / wall, wall, invocations.get(),
-                        lat.median(), lat.percentile(99), reportedFailures.get(), ok, o.backlog()));
+                line(String.format("| %d | %.1f | %.1f | %d | %.1f | %.1f | %d | %d / %d%s |", batch, ok / wall, wall, invocations.get(),
+                        lat.median(), lat.percentile(99), reportedFailures.get(), ok, o.backlog(), stalled));
             } finally {
                 for (Instance inst : instances) {
                     inst.close();
