@@ -48,7 +48,7 @@ class PasteContentReader {
     /** A JSON body {@code {"content": "…"}}; the paste is the UTF-8 encoding of {@code content}. */
     byte[] fromJson(@Nullable byte[] body) {
         if (body == null || body.length == 0) {
-            throw new ApiException(ApiErrorCode.INVALID_JSON, "The body is empty; expected {\"content\": \"...\"}");
+            throw new ApiException(ApiErrorCode.EMPTY_CONTENT, "The request body is empty");
         }
         // rejects what cannot possibly hold an allowed paste before parsing it
         if (body.length > (long) maxContentBytes * JSON_ESCAPE_FACTOR + JSON_ENVELOPE_BYTES) {

@@ -77,8 +77,8 @@ class PasteContentReaderTest {
     }
 
     @Test
-    void anEmptyJsonBodyIsInvalidJson() {
-        assertEquals(ApiErrorCode.INVALID_JSON, rejection(() -> reader.fromJson(new byte[0])));
+    void anEmptyJsonBodyIsEmptyContent() {
+        assertEquals(ApiErrorCode.EMPTY_CONTENT, rejection(() -> reader.fromJson(new byte[0])));
     }
 
     @Test

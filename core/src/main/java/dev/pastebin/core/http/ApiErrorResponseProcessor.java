@@ -2,6 +2,7 @@ package dev.pastebin.core.http;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import io.micronaut.context.annotation.Requires;
+import io.micronaut.function.aws.proxy.ApiGatewayServletRequest;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpMethod;
 import io.micronaut.http.HttpRequest;
@@ -46,6 +47,10 @@ public class ApiErrorResponseProcessor implements ErrorResponseProcessor<ApiErro
         } else if (cause instanceof DependencyUnavailableException unavailable) {
             code = ApiErrorCode.SERVICE_UNAVAILABLE;
             message = "The " + unavailable.dependency() + " is temporarily unavailable; retry later";
+        } else if (isEmptyBody(cause)) {
+            // the API Gateway request binder reports an empty body as a decoding failure of the @Body argument
+            code = ApiErrorCode.EMPTY_CONTENT;
+            message = "The request body is empty";
         } else {
             code = ApiErrorCode.forStatus(response.code());
             message = defaultMessage(code, request);
@@ -61,6 +66,15 @@ public class ApiErrorResponseProcessor implements ErrorResponseProcessor<ApiErro
             return (MutableHttpResponse<ApiError>) response;
         }
         return response.body(new ApiError(code.name(), message, requestId)).contentType(MediaType.APPLICATION_JSON_TYPE);
+    }
+
+    private static boolean isEmptyBody(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof ApiGatewayServletRequest.EmptyBodyException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String defaultMessage(ApiErrorCode code, HttpRequest<?> request) {
@@ -82,7 +96,8 @@ public class ApiErrorResponseProcessor implements ErrorResponseProcessor<ApiErro
             LOG.warn("{} {} answered {} {} requestId={} cause={}", request.getMethodName(), request.getPath(), status,
                     code, requestId, cause == null ? "-" : cause.toString());
         } else {
-            LOG.info("{} {} answered {} {} requestId={}", request.getMethodName(), request.getPath(), status, code, requestId);
+            LOG.info("{} {} answered {} {} requestId={}{}", request.getMethodName(), request.getPath(), status, code, requestId,
+                    cause == null || cause instanceof ApiException ? "" : " cause=" + cause.getClass().getSimpleName());
         }
     }
 }

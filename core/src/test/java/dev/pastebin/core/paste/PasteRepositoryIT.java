@@ -1,6 +1,7 @@
 package dev.pastebin.core.paste;
 
 import dev.pastebin.core.support.RealServices;
+import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.micronaut.data.exceptions.DataAccessException;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
@@ -109,13 +110,13 @@ class PasteRepositoryIT {
     @Test
     void theDatabaseRejectsAStatusOutsideTheStateMachine() throws SQLException {
         Paste paste = newPaste();
-        try (var connection = dataSource.getConnection();
+        try (var connection = DelegatingDataSource.unwrapDataSource(dataSource).getConnection();
              var update = connection.prepareStatement("UPDATE pastes SET status = 'DELETED' WHERE short_code = ?")) {
             update.setString(1, paste.shortCode());
             var e = assertThrows(SQLException.class, update::executeUpdate);
             assertEquals("23514", e.getSQLState(), "check_violation");
         }
-        try (var connection = dataSource.getConnection();
+        try (var connection = DelegatingDataSource.unwrapDataSource(dataSource).getConnection();
              var update = connection.prepareStatement("UPDATE pastes SET status = 'PROCESSED' WHERE short_code = ?")) {
             update.setString(1, paste.shortCode());
             var e = assertThrows(SQLException.class, update::executeUpdate, "PROCESSED needs a location");

@@ -117,24 +117,26 @@ public final class HttpApi implements AutoCloseable {
             return this;
         }
 
+        /** Each body setter also sets Content-Length, as the client's request to API Gateway would have. */
+
         /** A body as API Gateway passes a text body: a string, not base64. */
         public Request textBody(String body) {
             event.setBody(body);
             event.setIsBase64Encoded(false);
-            return this;
+            return header("Content-Length", Integer.toString(body.getBytes(StandardCharsets.UTF_8).length));
         }
 
         /** A body as API Gateway passes bytes it does not treat as text: base64-encoded. */
         public Request binaryBody(byte[] body) {
             event.setBody(Base64.getEncoder().encodeToString(body));
             event.setIsBase64Encoded(true);
-            return this;
+            return header("Content-Length", Integer.toString(body.length));
         }
 
         public Request noBody() {
             event.setBody(null);
             event.setIsBase64Encoded(false);
-            return this;
+            return header("Content-Length", "0");
         }
 
         public Request jwtSubject(@Nullable String sub) {
