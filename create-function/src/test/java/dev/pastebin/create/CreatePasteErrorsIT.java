@@ -93,7 +93,14 @@ class CreatePasteErrorsIT {
         } else {
             request.binaryBody(body);
         }
-        assertError(api.send(request), status, code, "req-" + code);
+        HttpApi.Response response = api.send(request);
+        assertError(response, status, code, "req-" + code);
+        if (status == 415) {
+            String message = (String) api.context().getBean(JsonMapper.class)
+                    .readValue(response.body(), Argument.mapOf(String.class, Object.class)).get("message");
+            assertTrue(message.contains("text/plain") && message.contains("application/json")
+                    || message.contains("utf-8"), message);
+        }
     }
 
     @Test
@@ -101,6 +108,15 @@ class CreatePasteErrorsIT {
         HttpApi.Response response = api.send(api.fixture("create-paste-text").binaryBody(utf8("🧪".repeat(LIMIT / 4))));
         assertEquals(201, response.status(), response.text());
         assertEquals(1, Queues.drain(sqs, queues.queueUrl()).size());
+    }
+
+    @Test
+    void aBodyWithoutContentTypeIsUnsupported() throws Exception {
+        HttpApi.Response response = api.send(api.fixture("create-paste-text").withoutHeader("Content-Type")
+                .binaryBody(utf8("no type")).requestId("req-no-type"));
+        assertError(response, 415, "UNSUPPORTED_MEDIA_TYPE", "req-no-type");
+        assertTrue(((String) api.context().getBean(JsonMapper.class).readValue(response.body(),
+                Argument.mapOf(String.class, Object.class)).get("message")).contains("text/plain"));
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.micronaut.http.HttpMethod;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.MutableHttpResponse;
+import io.micronaut.http.server.exceptions.UnsupportedMediaException;
 import io.micronaut.http.server.exceptions.response.ErrorContext;
 import io.micronaut.http.server.exceptions.response.ErrorResponseProcessor;
 import jakarta.inject.Singleton;
@@ -51,6 +52,10 @@ public class ApiErrorResponseProcessor implements ErrorResponseProcessor<ApiErro
             // the API Gateway request binder reports an empty body as a decoding failure of the @Body argument
             code = ApiErrorCode.EMPTY_CONTENT;
             message = "The request body is empty";
+        } else if (cause instanceof UnsupportedMediaException unsupported) {
+            // the types the route declares, never the one the client sent
+            code = ApiErrorCode.UNSUPPORTED_MEDIA_TYPE;
+            message = "Content-Type must be one of " + String.join(", ", unsupported.getAcceptableContentTypes());
         } else {
             code = ApiErrorCode.forStatus(response.code());
             message = defaultMessage(code, request);
