@@ -206,7 +206,7 @@ public final class Bench {
         specs.put("io-probe", new FunctionSpec("io-probe", baseRoot, BASELINE_PKG + "IoProbeHandler", baseEnv, List.of()));
         line("- baseline: `" + BASELINE_PKG + "{CreatePasteHandler,ReadPasteHandler}` from `benchmarks/baseline/target/lambda`, same env and JAVA_TOOL_OPTIONS");
         line("- launcher: `" + javaBin + " " + String.join(" ", Instance.lambdaLauncherFlags(1024))
-                + " -cp <RIC 2.7.0 + aws-lambda-java-core + serialization> " + Instance.RIC_MAIN + " <handler>`, cwd = task root");
+                + " -cp '<RIC 2.7.0, aws-lambda-java-core, aws-lambda-java-serialization>/*' " + Instance.RIC_MAIN + " <handler>` in the task root, clean environment");
         line("- events: create = " + events.createSource + "; read = " + events.readSource + "; upload = one seeded job per run; sweeper = " + events.scheduleSource);
         line("");
     }
@@ -580,9 +580,8 @@ public final class Bench {
         Path clients = repo.resolve("benchmarks/harness/target/http-clients");
         Path variantsJar = Artifacts.jars(repo.resolve("benchmarks/variants/target")).stream().findFirst().orElse(null);
         List<Knob> knobs = new ArrayList<>();
-        knobs.add(new Knob("as configured (template flags)", s -> s, false));
-        knobs.add(new Knob("C1 only: -XX:TieredStopAtLevel=1", s -> s.withFlags(List.of("-XX:+TieredCompilation", "-XX:TieredStopAtLevel=1")), false));
-        knobs.add(new Knob("full tiered JIT: -XX:TieredStopAtLevel=4", s -> s.withFlags(List.of("-XX:+TieredCompilation", "-XX:TieredStopAtLevel=4")), false));
+        knobs.add(new Knob("as configured: runtime's C1 default (-XX:TieredStopAtLevel=1) + template flags", s -> s, false));
+        knobs.add(new Knob("full tiered JIT (C2): -XX:TieredStopAtLevel=4 after the runtime's flags", s -> s.withFlags(List.of("-XX:TieredStopAtLevel=4")), false));
         knobs.add(new Knob("SDK HTTP client: Apache (classpath swap)", s -> variant(s, "apache", root -> Artifacts.withHttpClient(root, clients.resolve("apache"), work.resolve("v-apache-" + s.label()))), false));
         knobs.add(new Knob("SDK HTTP client: AWS CRT (classpath swap)", s -> variant(s, "crt", root -> Artifacts.withHttpClient(root, clients.resolve("crt"), work.resolve("v-crt-" + s.label()))), false));
         knobs.add(new Knob("lazy singletons / lazy init", s -> s.label().startsWith("baseline")
@@ -601,13 +600,10 @@ public final class Bench {
             knobRow(k.name(), fn, k.apply());
         }
         // Class data sharing: a training run writes the archive at exit, then the measured runs map it.
-        knobRow("AppCDS (dynamic archive: -XX:ArchiveClassesAtExit, then -XX:SharedArchiveFile)", fn,
+        knobRow("AppCDS: dynamic archive from one training run (-XX:ArchiveClassesAtExit), then -XX:SharedArchiveFile", fn,
                 s -> trained(s, fn, "appcds", a -> List.of("-XX:ArchiveClassesAtExit=" + a), a -> List.of("-XX:SharedArchiveFile=" + a), ".jsa"));
-        knobRow("C1 + AppCDS", fn, s -> trained(s.withFlags(List.of("-XX:TieredStopAtLevel=1")), fn, "c1-appcds",
-                a -> List.of("-XX:ArchiveClassesAtExit=" + a), a -> List.of("-XX:SharedArchiveFile=" + a), ".jsa"));
-        knobRow("aside, JDK 25 only (not on Lambda java21): AOT cache -XX:AOTCacheOutput / -XX:AOTCache, with C1", fn,
-                s -> trained(s.withFlags(List.of("-XX:TieredStopAtLevel=1")), fn, "aot",
-                        a -> List.of("-XX:AOTCacheOutput=" + a), a -> List.of("-XX:AOTCache=" + a), ".aot"));
+        knobRow("aside, JDK 25 only (Lambda java21 cannot): AOT cache -XX:AOTCacheOutput, then -XX:AOTCache", fn,
+                s -> trained(s, fn, "aot", a -> List.of("-XX:AOTCacheOutput=" + a), a -> List.of("-XX:AOTCache=" + a), ".aot"));
         line("");
     }
 

@@ -32,12 +32,15 @@ final class Instance implements AutoCloseable {
     }
 
     /**
-     * Lambda's own launcher flags for java21 (serial GC, CDS of the JDK classes, heap from the memory
-     * size); the tiered-compilation default is applied by {@link Bench} so it can be varied as a knob.
+     * The java21 runtime's own launch flags, as the project's local runtime (infra, dev.pastebin.local
+     * FunctionLauncher) models them: heap at 85% of the memory size, serial GC, C1 only (AWS documents
+     * TieredStopAtLevel=1 as the default of its Java 17+ runtimes), CDS of the JDK's classes. Knobs add
+     * flags after these (the last occurrence of a -XX flag wins) and JAVA_TOOL_OPTIONS comes from the template.
      */
     static List<String> lambdaLauncherFlags(int memoryMb) {
-        long heapKb = memoryMb * 1024L * 85 / 100;
-        return List.of("-XX:MaxHeapSize=" + heapKb + "k", "-XX:+UseSerialGC", "-Xshare:auto",
+        return List.of("-XX:MaxHeapSize=" + (memoryMb * 85 / 100) + "m", "-XX:+UseSerialGC",
+                "-XX:+TieredCompilation", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+                "--add-opens=java.base/java.io=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
                 "-Djava.net.preferIPv4Stack=true");
     }
 
