@@ -325,7 +325,7 @@ public final class Bench {
                 order.add("baseline-" + fn);
             }
         }
-        line("| function | implementation | first response ms | handler ready ms | peak RSS MiB | classes loaded | ok runs |");
+        line("| function | implementation | first response ms | handler ready ms | peak RSS MiB | classes loaded (from CDS) | ok runs |");
         line("|---|---|---|---|---|---|---|");
         for (String key : order) {
             FunctionSpec spec = specs.get(key);
@@ -335,7 +335,7 @@ public final class Bench {
             int[] classes = classCount(spec, key, mem);
             line("| " + key.replace("baseline-", "") + " | " + (key.startsWith("baseline-") ? "baseline (no framework)" : "project") + " | "
                     + r.first().medRange("%.0f") + " | " + r.init().medRange("%.0f") + " | " + r.rssMb().medRange("%.0f") + " | "
-                    + classes[0] + " | " + r.ok() + "/" + r.attempted() + (r.note().isEmpty() ? "" : " " + r.note()) + " |");
+                    + classes[0] + " (" + classes[1] + ") | " + r.ok() + "/" + r.attempted() + (r.note().isEmpty() ? "" : " " + r.note()) + " |");
         }
         line("");
         line("Headline: project / baseline, first response (medians)");
@@ -601,9 +601,9 @@ public final class Bench {
         }
         // Class data sharing: a training run writes the archive at exit, then the measured runs map it.
         knobRow("AppCDS: dynamic archive from one training run (-XX:ArchiveClassesAtExit), then -XX:SharedArchiveFile", fn,
-                s -> trained(s, fn, "appcds", a -> List.of("-XX:ArchiveClassesAtExit=" + a), a -> List.of("-XX:SharedArchiveFile=" + a), ".jsa"));
+                s -> trained(s, fn, "appcds", a -> List.of("-XX:ArchiveClassesAtExit=" + a), a -> List.of("-XX:SharedArchiveFile=" + a), ".jsa"), true);
         knobRow("aside, JDK 25 only (Lambda java21 cannot): AOT cache -XX:AOTCacheOutput, then -XX:AOTCache", fn,
-                s -> trained(s, fn, "aot", a -> List.of("-XX:AOTCacheOutput=" + a), a -> List.of("-XX:AOTCache=" + a), ".aot"));
+                s -> trained(s, fn, "aot", a -> List.of("-XX:AOTCacheOutput=" + a), a -> List.of("-XX:AOTCache=" + a), ".aot"), true);
         line("");
     }
 
@@ -641,6 +641,10 @@ public final class Bench {
     }
 
     private void knobRow(String name, String fn, java.util.function.Function<FunctionSpec, FunctionSpec> apply) {
+        knobRow(name, fn, apply, false);
+    }
+
+    private void knobRow(String name, String fn, java.util.function.Function<FunctionSpec, FunctionSpec> apply, boolean countArchived) {
         String[] cells = new String[2];
         double[] med = new double[] {Double.NaN, Double.NaN};
         List<String> keys = List.of(fn, "baseline-" + fn);
@@ -655,6 +659,10 @@ public final class Bench {
                 ColdResult r = coldRuns(s, keys.get(i), o.knobRuns(), memoryFor(templateFunction(fn)));
                 cells[i] = r.first().medRange("%.0f") + (r.ok() < r.attempted() ? " [" + r.ok() + "/" + r.attempted() + " ok: " + abbreviate(r.note()) + "]" : "");
                 med[i] = r.first().isEmpty() ? Double.NaN : r.first().median();
+                if (countArchived) {
+                    int[] classes = classCount(s, keys.get(i), memoryFor(templateFunction(fn)));
+                    cells[i] += " [" + classes[1] + " of " + classes[0] + " classes from archives]";
+                }
             } catch (Exception e) {
                 cells[i] = "failed: " + abbreviate(String.valueOf(e.getMessage()));
                 System.err.println("  " + name + " / " + keys.get(i) + ": " + e.getMessage());
