@@ -3,7 +3,7 @@
 # functions and the framework-free baseline. Prints Markdown tables and writes benchmarks/target/results-*.md.
 # Not part of the test command. See docs/benchmarks.md.
 #
-# Usage: benchmarks/run.sh [--runs 10] [--knob-runs 5] [--warm 500] [--warmup 50] [--backlog 2000]
+# Usage: benchmarks/run.sh [--runs 10] [--knob-runs 5] [--warm 500] [--warmup 50] [--backlog 3000]
 #                          [--sections artifacts,cold,warm,upload,knobs] [--functions create,read,upload,sweeper]
 #                          [--memory MB] [--upload-instances 1]
 # Environment: BENCH_SKIP_BUILD=1 reuses the built artifacts; BENCH_DATABASE (default pastebin_bench) is

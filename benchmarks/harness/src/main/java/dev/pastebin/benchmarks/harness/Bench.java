@@ -88,7 +88,7 @@ public final class Bench {
                 Integer.parseInt(a.getOrDefault("knob-runs", "5")),
                 Integer.parseInt(a.getOrDefault("warm", "500")),
                 Integer.parseInt(a.getOrDefault("warmup", "50")),
-                Integer.parseInt(a.getOrDefault("backlog", "2000")),
+                Integer.parseInt(a.getOrDefault("backlog", "3000")),
                 new LinkedHashSet<>(List.of(a.getOrDefault("sections", "artifacts,cold,warm,upload,knobs").split(","))),
                 List.of(a.getOrDefault("functions", "create,read,upload,sweeper").split(",")),
                 Integer.parseInt(a.getOrDefault("memory", "0")),
