@@ -90,8 +90,8 @@ find_java21() {
     else
         export PASTEBIN_MAVEN_ARGS="${PASTEBIN_MAVEN_ARGS:+$PASTEBIN_MAVEN_ARGS }-Dmaven.compiler.release=17"
         warn "no JDK >= 21 found (JAVA_HOME or /usr/lib/jvm); the build will use -Dmaven.compiler.release=17" \
-             "with $(command -v java || echo 'no java on PATH'). Install a JDK 21+ (e.g. apt-get install openjdk-21-jdk" \
-             "where available, or a Temurin 21/25) and set JAVA_HOME to build for the java21 Lambda runtime."
+             "with $(command -v java || echo 'no java on PATH'). Install a JDK 21+ (e.g. a Temurin 21 or 25 under /usr/lib/jvm)" \
+             "or set JAVA_HOME to one, to build for the java21 Lambda runtime."
     fi
 }
 
