@@ -25,7 +25,9 @@ our_pid() {
     local pid
     [[ -f "$PID_FILE" ]] || return 1
     pid="$(cat "$PID_FILE")"
-    if [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null; then
+    # Alive and still LocalStack (a recycled pid must never be signalled).
+    if [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null \
+            && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q 'localstack.runtime.main'; then
         echo "$pid"
     else
         return 1
@@ -60,7 +62,7 @@ find_localstack_python() {
         [[ -x "/usr/bin/$c" ]] && cands+=("/usr/bin/$c")
         [[ -x "/usr/local/bin/$c" ]] && cands+=("/usr/local/bin/$c")
     done
-    local pyenv_root="${PYENV_ROOT:-$HOME/.pyenv}"
+    local pyenv_root="${PYENV_ROOT:-${HOME:-/root}/.pyenv}"
     for c in $(ls -d "$pyenv_root"/versions/3.13.*/bin/python3 "$pyenv_root"/versions/3.12.*/bin/python3 2>/dev/null | sort -rV); do
         cands+=("$c")
     done
@@ -136,11 +138,15 @@ start() {
         cd "$PASTEBIN_TOOLS_DIR"
         # Closed network, no Docker:
         #  LOCALSTACK_HOST        the host name put into URLs it returns (the default needs DNS).
-        #  GATEWAY_LISTEN         bind to loopback only.
-        #  SQS_ENDPOINT_STRATEGY  path-style queue URLs: <endpoint>/<account>/<queue>.
+        #  GATEWAY_LISTEN         where to listen. NB: 4.14's Twisted gateway uses only the port of an
+        #                         IPv4 address and binds 0.0.0.0 (runtime/server/twisted.py, a TODO there).
+        #  SQS_ENDPOINT_STRATEGY  path-style queue URLs: http://$LOCALSTACK_HOST/queue/<region>/<account>/<name>.
         #  DISABLE_EVENTS         no analytics calls.
         #  DNS_ADDRESS=0          no DNS server on port 53.
         #  SKIP_SSL_CERT_DOWNLOAD no download of its TLS certificate (it generates a self-signed one).
+        #  OVERRIDE_IN_DOCKER=0   these machines are containers (/.dockerenv), so LocalStack would take
+        #                         itself for its own image and use /tmp/localstack and /var/lib/localstack,
+        #                         which every instance wipes at start; 0 makes it use FILESYSTEM_ROOT.
         #  FILESYSTEM_ROOT        its tmp/state/cache under .tools/ instead of inside site-packages.
         #  SERVICES / EAGER_SERVICE_LOADING  start only these, and at start instead of on first call.
         export LOCALSTACK_HOST \
@@ -149,6 +155,7 @@ start() {
                DISABLE_EVENTS=1 \
                DNS_ADDRESS=0 \
                SKIP_SSL_CERT_DOWNLOAD=1 \
+               OVERRIDE_IN_DOCKER=0 \
                FILESYSTEM_ROOT="$PASTEBIN_TOOLS_DIR/localstack-fs" \
                SERVICES="$LOCALSTACK_SERVICES" \
                EAGER_SERVICE_LOADING=1
@@ -163,7 +170,8 @@ start() {
 wait_healthy() {
     local deadline=$((SECONDS + LOCALSTACK_START_TIMEOUT)) t0=$SECONDS
     until healthy; do
-        if [[ -f "$PID_FILE" ]] && ! our_pid >/dev/null && ! localstack_answers; then
+        # (kill -0, not our_pid: right after the start the pid may still be the shell about to exec python)
+        if [[ -f "$PID_FILE" ]] && ! kill -0 "$(cat "$PID_FILE")" 2>/dev/null && ! localstack_answers; then
             tail -n 40 "$LOG_FILE" >&2 || true
             rm -f "$PID_FILE" "$(started_marker localstack)"
             die "LocalStack exited during start (log above, full log: $LOG_FILE)"
