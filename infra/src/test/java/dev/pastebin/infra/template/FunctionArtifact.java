@@ -111,7 +111,8 @@ final class FunctionArtifact implements AutoCloseable {
     Optional<Class<?>> findClass(String className) {
         try {
             return Optional.of(Class.forName(className, false, classLoader()));
-        } catch (ClassNotFoundException e) {
+        } catch (ClassNotFoundException | LinkageError e) {
+            // absent, or needs classes this artifact does not carry (so it cannot be a bean here either)
             return Optional.empty();
         }
     }
@@ -141,18 +142,28 @@ final class FunctionArtifact implements AutoCloseable {
     }
 
     /**
-     * The project classes the function can reach: its module's classes, then every dev.pastebin class
-     * their constant pools name, transitively (so a core service's configuration counts when the function
-     * uses that service, and core's configuration it never touches does not).
+     * The project classes the function's own code can reach: its module's classes, then every dev.pastebin
+     * class their constant pools name, transitively (so a core service's configuration counts when the
+     * function uses that service, and core's configuration it never touches does not).
      */
     Set<String> reachableProjectClasses(String moduleArtifactId) {
         String moduleJar = moduleJar(moduleArtifactId).getFileName().toString();
-        Deque<String> queue = new ArrayDeque<>();
-        classJar.forEach((cls, jar) -> {
-            if (jar.equals(moduleJar)) {
-                queue.add(cls);
-            }
-        });
+        return closure(classJar.entrySet().stream().filter(e -> e.getValue().equals(moduleJar)).map(Map.Entry::getKey).toList());
+    }
+
+    /**
+     * What {@link #reachableProjectClasses} finds plus every bean the artifact declares and what those name:
+     * Lambda contexts create singletons eagerly, so a core bean (e.g. a listener) runs in every function
+     * whose artifact holds it, whether or not the function's code refers to it.
+     */
+    Set<String> reachableProjectClassesAndBeans(String moduleArtifactId) {
+        List<String> roots = new ArrayList<>(reachableProjectClasses(moduleArtifactId));
+        projectClasses.keySet().stream().filter(cls -> projectClasses.containsKey(definitionOf(cls))).forEach(roots::add);
+        return closure(roots);
+    }
+
+    private Set<String> closure(List<String> roots) {
+        Deque<String> queue = new ArrayDeque<>(roots);
         Set<String> reached = new LinkedHashSet<>();
         while (!queue.isEmpty()) {
             String cls = queue.poll();
@@ -199,7 +210,7 @@ final class FunctionArtifact implements AutoCloseable {
 
     private static String definitionOf(String cls) {
         int slash = cls.lastIndexOf('/');
-        return cls.substring(0, slash + 1) + "$" + cls.substring(slash + 1).replace('$', '_') + "$Definition";
+        return cls.substring(0, slash + 1) + "$" + cls.substring(slash + 1) + "$Definition";
     }
 
     @SuppressWarnings("unchecked")

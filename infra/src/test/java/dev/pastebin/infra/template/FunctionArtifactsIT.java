@@ -133,7 +133,7 @@ class FunctionArtifactsIT {
             }
         });
         Set<String> reached = artifact.reachableProjectClasses(module);
-        for (String placeholder : artifact.placeholdersWithoutDefault(reached)) {
+        for (String placeholder : artifact.placeholdersWithoutDefault(artifact.reachableProjectClassesAndBeans(module))) {
             required.put(placeholder, "read by the code with no default");
         }
         for (Map.Entry<String, Optional<String>> setting : configurationProperties(artifact, reached).entrySet()) {
@@ -157,7 +157,7 @@ class FunctionArtifactsIT {
     private Set<String> knownSettings(FunctionArtifact artifact, String module) throws Exception {
         Set<String> known = new java.util.HashSet<>(artifact.applicationYml(module).keySet());
         Set<String> reached = artifact.reachableProjectClasses(module);
-        known.addAll(artifact.placeholdersWithoutDefault(reached));
+        known.addAll(artifact.placeholdersWithoutDefault(artifact.reachableProjectClassesAndBeans(module)));
         known.addAll(configurationProperties(artifact, reached).keySet());
         return known;
     }
