@@ -28,6 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The database credentials come from a Secrets Manager secret (LocalStack's) when
  * {@code pastebin.database.secret-id} is set, and override whatever username and password are configured.
+ * Core's {@code DatabaseSecretCredentials} is tested here, in a real function's context (its pool settings,
+ * application.yml and all), the way every function starts on AWS.
  */
 @RealServices
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

@@ -1,4 +1,4 @@
-package dev.pastebin.sweeper;
+package dev.pastebin.core.config;
 
 import io.micronaut.context.BeanProvider;
 import io.micronaut.context.annotation.Requires;
@@ -15,8 +15,8 @@ import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import java.io.IOException;
 
 /**
- * On AWS the database credentials live in a Secrets Manager secret (the JSON an RDS-managed secret has:
- * {@code {"username": ..., "password": ...}}); the template passes only its ARN, as
+ * On AWS the database credentials of every function live in a Secrets Manager secret (the JSON an
+ * RDS-managed secret has: {@code {"username": ..., "password": ...}}); the template passes only its ARN, as
  * {@code PASTEBIN_DATABASE_SECRET_ID}. This sets them on the default datasource's configuration before the
  * pool is built, with one GetSecretValue call at start-up. Without that property (locally, in tests) the
  * bean does not exist and the configured username and password are used.
