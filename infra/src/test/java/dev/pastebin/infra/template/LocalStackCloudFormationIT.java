@@ -94,7 +94,7 @@ class LocalStackCloudFormationIT {
             expected.addAll(template.resourcesOfType(type));
         }
         expected.remove("SweeperErrorsAlarm"); // it watches the sweeper function, which is not in the derived stack
-        expected.add("SweeperFunctionDailyRule");
+        expected.add("SweeperFunctionDaily");
         assertEquals(expected, resources.stream().map(StackResource::logicalResourceId).collect(Collectors.toSet()));
     }
 
@@ -132,11 +132,77 @@ class LocalStackCloudFormationIT {
     @Test
     void theSweeperScheduleBecomesAnEventBridgeRule() {
         try (EventBridgeClient events = EventBridgeClient.create()) {
-            String ruleName = physicalIds.get("SweeperFunctionDailyRule");
+            String ruleName = physicalIds.get("SweeperFunctionDaily");
             DescribeRuleResponse rule = events.describeRule(b -> b.name(ruleName.contains("|") ? ruleName.substring(ruleName.indexOf('|') + 1) : ruleName));
-            assertEquals(template.valueOrDefault(scheduleEvents(template).get("SweeperFunctionDailyRule").get("Schedule")),
+            assertEquals(template.valueOrDefault(scheduleEvents(template).get("SweeperFunctionDaily").get("Schedule")),
                     rule.scheduleExpression());
             assertEquals("ENABLED", rule.stateAsString());
+        }
+    }
+
+    /**
+     * The SAM transform (shipped in localstack-core[runtime]) expands the whole, unmodified template: a change
+     * set that is never executed lists what {@code sam deploy} would create on AWS, including the resources
+     * LocalStack cannot create here.
+     */
+    @Test
+    void theSamTransformExpandsTheWholeTemplate() {
+        Map<String, Object> full = new LinkedHashMap<>(template.root());
+        // CodeUri must be an S3 location for the transform; nothing is uploaded because nothing is executed.
+        Map<String, Object> resources = new LinkedHashMap<>();
+        template.resources().forEach((id, r) -> {
+            Map<String, Object> resource = new LinkedHashMap<>(CfnTemplate.map(r, id));
+            if ("AWS::Serverless::Function".equals(resource.get("Type"))) {
+                Map<String, Object> properties = new LinkedHashMap<>(CfnTemplate.map(resource.get("Properties"), id));
+                properties.put("CodeUri", "s3://pastebin-artifacts/" + id + ".zip");
+                resource.put("Properties", properties);
+            }
+            resources.put(id, resource);
+        });
+        full.put("Resources", resources);
+        String changeSetStack = stackName + "-full";
+        var changeSet = cloudFormation.createChangeSet(b -> b.stackName(changeSetStack).changeSetName("transform")
+                .changeSetType("CREATE").templateBody(new Yaml(dumperOptions()).dump(full))
+                .capabilities(Capability.CAPABILITY_IAM, Capability.CAPABILITY_AUTO_EXPAND)
+                .parameters(parameter("DatabaseUrl", "jdbc:postgresql://db.example.internal:5432/pastebin"),
+                        parameter("DatabaseSecretArn", "arn:aws:secretsmanager:us-east-1:000000000000:secret:pastebin-db-AbCdEf"),
+                        parameter("SubnetIds", "subnet-0123456789abcdef0"),
+                        parameter("SecurityGroupIds", "sg-0123456789abcdef0")));
+        try {
+            var described = awaitChangeSet(changeSet.id());
+            assertEquals("CREATE_COMPLETE", described.statusAsString(), described.statusReason());
+            Map<String, Set<String>> byType = new java.util.TreeMap<>();
+            described.changes().forEach(c -> byType.computeIfAbsent(c.resourceChange().resourceType(), t -> new java.util.TreeSet<>())
+                    .add(c.resourceChange().logicalResourceId()));
+            Set<String> functions = Set.of("CreatePasteFunction", "ReadPasteFunction", "UploadPasteFunction", "SweeperFunction");
+            assertEquals(functions, byType.get("AWS::Lambda::Function"), byType.toString());
+            assertEquals(4, byType.get("AWS::Lambda::Alias").size(), "AutoPublishAlias: live");
+            assertEquals(4, byType.get("AWS::Lambda::Version").size(), "one published version each");
+            assertEquals(Set.of("UploadPasteFunctionUploadJobs"), byType.get("AWS::Lambda::EventSourceMapping"));
+            assertEquals(Set.of("SweeperFunctionDaily"), byType.get("AWS::Events::Rule"));
+            assertEquals(Set.of("HttpApi"), byType.get("AWS::ApiGatewayV2::Api"));
+            assertEquals(4, byType.get("AWS::IAM::Role").size(), "a role per function");
+            // the API and schedule may invoke their functions: POST, GET, HEAD and the rule
+            assertEquals(4, byType.get("AWS::Lambda::Permission").size(), byType.toString());
+        } finally {
+            cloudFormation.deleteChangeSet(b -> b.changeSetName(changeSet.id()));
+            cloudFormation.deleteStack(b -> b.stackName(changeSetStack));
+        }
+    }
+
+    private static software.amazon.awssdk.services.cloudformation.model.Parameter parameter(String key, String value) {
+        return software.amazon.awssdk.services.cloudformation.model.Parameter.builder().parameterKey(key).parameterValue(value).build();
+    }
+
+    private software.amazon.awssdk.services.cloudformation.model.DescribeChangeSetResponse awaitChangeSet(String id) {
+        Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
+        while (true) {
+            var described = cloudFormation.describeChangeSet(b -> b.changeSetName(id));
+            String status = described.statusAsString();
+            if (!(status.equals("CREATE_PENDING") || status.equals("CREATE_IN_PROGRESS")) || Instant.now().isAfter(deadline)) {
+                return described;
+            }
+            sleep();
         }
     }
 
@@ -189,7 +255,7 @@ class LocalStackCloudFormationIT {
         return derived;
     }
 
-    /** Each function's Schedule events, by the logical id SAM gives the generated rule ({@code <Function><Event>}). */
+    /** Each function's Schedule events, by the logical id SAM gives the generated rule ({@code <Function><Event>}, e.g. SweeperFunctionDaily). */
     static Map<String, Map<String, Object>> scheduleEvents(CfnTemplate template) {
         Map<String, Map<String, Object>> rules = new LinkedHashMap<>();
         for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
@@ -200,7 +266,7 @@ class LocalStackCloudFormationIT {
             CfnTemplate.map(events, "Events").forEach((name, event) -> {
                 Map<String, Object> e = CfnTemplate.map(event, name);
                 if ("Schedule".equals(e.get("Type"))) {
-                    rules.put(function + name + "Rule", CfnTemplate.map(e.get("Properties"), name + ".Properties"));
+                    rules.put(function + name, CfnTemplate.map(e.get("Properties"), name + ".Properties"));
                 }
             });
         }
@@ -244,12 +310,16 @@ class LocalStackCloudFormationIT {
             if (!current.stackStatusAsString().endsWith("_IN_PROGRESS") || Instant.now().isAfter(deadline)) {
                 return current;
             }
-            try {
-                Thread.sleep(500);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
+            sleep();
+        }
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(500);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 
