@@ -52,7 +52,8 @@ public final class Bench {
     private final Map<String, ColdResult> coldResults = new LinkedHashMap<>();
 
     record Options(Path repo, Path java, int runs, int knobRuns, int warm, int warmup, int backlog,
-                   Set<String> sections, List<String> functions, int memoryMb, int uploadInstances) {
+                   Set<String> sections, List<String> functions, int memoryMb, int uploadInstances,
+                   Map<String, String> handlerOverrides) {
     }
 
     record ColdResult(String label, Stats init, Stats first, Stats rssMb, int ok, int attempted, String note) {
@@ -92,7 +93,19 @@ public final class Bench {
                 new LinkedHashSet<>(List.of(a.getOrDefault("sections", "artifacts,cold,warm,upload,knobs").split(","))),
                 List.of(a.getOrDefault("functions", "create,read,upload,sweeper").split(",")),
                 Integer.parseInt(a.getOrDefault("memory", "0")),
-                Integer.parseInt(a.getOrDefault("upload-instances", "1")));
+                Integer.parseInt(a.getOrDefault("upload-instances", "1")),
+                handlerOverrides(a.getOrDefault("handler", "")));
+    }
+
+    /** {@code --handler upload=dev.pastebin.upload.UploadHandler,read=...}: replaces the template's handler string. */
+    private static Map<String, String> handlerOverrides(String spec) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String pair : spec.split(",")) {
+            if (pair.contains("=")) {
+                m.put(pair.substring(0, pair.indexOf('=')).trim(), pair.substring(pair.indexOf('=') + 1).trim());
+            }
+        }
+        return m;
     }
 
     private void run() throws Exception {
@@ -183,6 +196,10 @@ public final class Bench {
             Path root = repo.resolve(module + "/target/lambda");
             Template.Function tf = template.forModule(module).orElse(null);
             String handler = tf != null && tf.handler() != null ? tf.handler() : DEFAULT_HANDLERS.get(module);
+            if (o.handlerOverrides().containsKey(fn)) {
+                line("- " + fn + ": handler overridden on the command line (template: `" + handler + "`)");
+                handler = o.handlerOverrides().get(fn);
+            }
             if (!Files.isDirectory(root.resolve("lib")) || handler == null) {
                 line("- " + fn + ": SKIPPED (" + (handler == null ? "no handler in infra/template.yaml" : "not built: " + root + "/lib missing") + ")");
                 continue;

@@ -35,7 +35,7 @@ final class Events {
     final String scheduleSource;
 
     Events(Path infraEvents, byte[] defaultContent) throws IOException {
-        Optional<Path> create = find(infraEvents, "create", "post");
+        Optional<Path> create = find(infraEvents, "create-paste-text", "create", "post");
         if (create.isPresent()) {
             createEvent = Files.readString(create.get());
             createSource = create.get().toString();
@@ -45,7 +45,7 @@ final class Events {
         }
         Matcher body = Pattern.compile("\"body\"\\s*:\\s*(\"(?:[^\"\\\\]|\\\\.)*\")").matcher(createEvent);
         createBody = body.find() ? unquote(body.group(1)) : new String(defaultContent, StandardCharsets.UTF_8);
-        Optional<Path> read = find(infraEvents, "read", "get");
+        Optional<Path> read = find(infraEvents, "read-paste", "read", "get");
         if (read.isPresent()) {
             readTemplate = Files.readString(read.get())
                     .replaceAll("\"shortCode\"\\s*:\\s*\"[^\"]*\"", "\"shortCode\": \"{{shortCode}}\"")
@@ -55,7 +55,7 @@ final class Events {
             readTemplate = fixture("read.json");
             readSource = "benchmarks fixture events/read.json";
         }
-        Optional<Path> schedule = find(infraEvents, "schedule", "sweep");
+        Optional<Path> schedule = find(infraEvents, "sweeper-scheduled", "schedule", "sweep");
         scheduleEvent = schedule.isPresent() ? Files.readString(schedule.get()) : fixture("schedule.json");
         scheduleSource = schedule.map(Path::toString).orElse("benchmarks fixture events/schedule.json");
     }
