@@ -587,7 +587,12 @@ public final class Bench {
     // 6: knobs
     // ------------------------------------------------------------------------------------------------
 
-    private record Knob(String name, java.util.function.Function<FunctionSpec, FunctionSpec> apply, boolean projectOnly) {
+    /**
+     * One knob: a change applied to a function's launch spec. Knobs of one group exclude each other; the
+     * best helpful one of each combinable group goes into the "combined" row.
+     */
+    private record Knob(String name, String group, java.util.function.Function<FunctionSpec, FunctionSpec> apply,
+                        boolean countArchived, boolean combinable) {
     }
 
     private void knobs() throws Exception {
@@ -597,15 +602,25 @@ public final class Bench {
         Path clients = repo.resolve("benchmarks/harness/target/http-clients");
         Path variantsJar = Artifacts.jars(repo.resolve("benchmarks/variants/target")).stream().findFirst().orElse(null);
         List<Knob> knobs = new ArrayList<>();
-        knobs.add(new Knob("as configured: runtime's C1 default (-XX:TieredStopAtLevel=1) + template flags", s -> s, false));
-        knobs.add(new Knob("full tiered JIT (C2): -XX:TieredStopAtLevel=4 after the runtime's flags", s -> s.withFlags(List.of("-XX:TieredStopAtLevel=4")), false));
-        knobs.add(new Knob("SDK HTTP client: Apache (classpath swap)", s -> variant(s, "apache", root -> Artifacts.withHttpClient(root, clients.resolve("apache"), work.resolve("v-apache-" + s.label()))), false));
-        knobs.add(new Knob("SDK HTTP client: AWS CRT (classpath swap)", s -> variant(s, "crt", root -> Artifacts.withHttpClient(root, clients.resolve("crt"), work.resolve("v-crt-" + s.label()))), false));
-        knobs.add(new Knob("lazy singletons / lazy init", s -> s.label().startsWith("baseline")
+        knobs.add(new Knob("as configured: runtime's C1 default (-XX:TieredStopAtLevel=1) + template flags", "base", s -> s, false, false));
+        knobs.add(new Knob("full tiered JIT (C2): -XX:TieredStopAtLevel=4 after the runtime's flags", "jit",
+                s -> s.withFlags(List.of("-XX:TieredStopAtLevel=4")).withLabel(s.label() + "+c2"), false, true));
+        knobs.add(new Knob("SDK HTTP client: Apache (classpath swap)", "http",
+                s -> variant(s, "apache", root -> Artifacts.withHttpClient(root, clients.resolve("apache"), work.resolve("v-" + s.label() + "+apache"))), false, true));
+        knobs.add(new Knob("SDK HTTP client: AWS CRT (classpath swap)", "http",
+                s -> variant(s, "crt", root -> Artifacts.withHttpClient(root, clients.resolve("crt"), work.resolve("v-" + s.label() + "+crt"))), false, true));
+        knobs.add(new Knob("lazy singletons / lazy init", "init", s -> s.label().startsWith("baseline")
                 ? s.withEnv("BASELINE_LAZY_INIT", "true").withLabel(s.label() + "+lazy")
-                : variant(s, "lazy", root -> Artifacts.withExtraJar(root, variantsJar, work.resolve("v-lazy-" + s.label()))).withHandler(LAZY_HANDLER), false));
-        knobs.add(new Knob("shaded jar, unzipped into the task root (what Lambda does with an uber-jar)", s -> variant(s, "exploded", root -> Artifacts.explodedShaded(root, work.resolve("v-exploded-" + s.label()))), false));
-        knobs.add(new Knob("shaded jar as lib/app.jar", s -> variant(s, "onejar", root -> Artifacts.singleJar(root, work.resolve("v-onejar-" + s.label()))), false));
+                : variant(s, "lazy", root -> Artifacts.withExtraJar(root, variantsJar, work.resolve("v-" + s.label() + "+lazy"))).withHandler(LAZY_HANDLER), false, true));
+        knobs.add(new Knob("shaded jar, unzipped into the task root (what Lambda does with an uber-jar)", "layout",
+                s -> variant(s, "exploded", root -> Artifacts.explodedShaded(root, work.resolve("v-" + s.label() + "+exploded"))), false, true));
+        knobs.add(new Knob("shaded jar as lib/app.jar", "layout",
+                s -> variant(s, "onejar", root -> Artifacts.singleJar(root, work.resolve("v-" + s.label() + "+onejar"))), false, true));
+        // Class data sharing: a training run writes the archive at exit, then the measured runs map it.
+        knobs.add(new Knob("AppCDS: dynamic archive from one training run (-XX:ArchiveClassesAtExit), then -XX:SharedArchiveFile", "cds",
+                s -> trained(s, fn, "appcds", a -> List.of("-XX:ArchiveClassesAtExit=" + a), a -> List.of("-XX:SharedArchiveFile=" + a), ".jsa"), true, true));
+        knobs.add(new Knob("aside, JDK 25 only (Lambda java21 cannot): AOT cache -XX:AOTCacheOutput, then -XX:AOTCache", "aot",
+                s -> trained(s, fn, "aot", a -> List.of("-XX:AOTCacheOutput=" + a), a -> List.of("-XX:AOTCache=" + a), ".aot"), true, false));
         for (String key : List.of(fn, "baseline-" + fn)) {
             if (!specs.containsKey(key)) {
                 line("(" + key + " not built: skipped)");
@@ -613,14 +628,31 @@ public final class Bench {
         }
         line("| knob | project | baseline | project/baseline |");
         line("|---|---|---|---|");
+        Map<Knob, Double> projectMedians = new LinkedHashMap<>();
         for (Knob k : knobs) {
-            knobRow(k.name(), fn, k.apply());
+            projectMedians.put(k, knobRow(k.name(), fn, k.apply(), k.countArchived())[0]);
         }
-        // Class data sharing: a training run writes the archive at exit, then the measured runs map it.
-        knobRow("AppCDS: dynamic archive from one training run (-XX:ArchiveClassesAtExit), then -XX:SharedArchiveFile", fn,
-                s -> trained(s, fn, "appcds", a -> List.of("-XX:ArchiveClassesAtExit=" + a), a -> List.of("-XX:SharedArchiveFile=" + a), ".jsa"), true);
-        knobRow("aside, JDK 25 only (Lambda java21 cannot): AOT cache -XX:AOTCacheOutput, then -XX:AOTCache", fn,
-                s -> trained(s, fn, "aot", a -> List.of("-XX:AOTCacheOutput=" + a), a -> List.of("-XX:AOTCache=" + a), ".aot"), true);
+        // Combined: the best knob of each group that beat "as configured" by more than 3 %.
+        double base = projectMedians.get(knobs.get(0));
+        Map<String, Knob> best = new LinkedHashMap<>();
+        for (Knob k : knobs) {
+            double m = projectMedians.get(k);
+            if (!k.combinable() || Double.isNaN(m) || Double.isNaN(base) || m > base * 0.97) {
+                continue;
+            }
+            Knob current = best.get(k.group());
+            if (current == null || m < projectMedians.get(current)) {
+                best.put(k.group(), k);
+            }
+        }
+        if (best.size() >= 2) {
+            List<Knob> chosen = knobs.stream().filter(best::containsValue).toList();
+            java.util.function.Function<FunctionSpec, FunctionSpec> all = s -> s;
+            for (Knob k : chosen) {
+                all = all.andThen(k.apply());
+            }
+            knobRow("combined: " + String.join(" + ", chosen.stream().map(k -> k.group()).toList()), fn, all, best.containsKey("cds"));
+        }
         line("");
     }
 
@@ -657,11 +689,8 @@ public final class Bench {
         return s.withFlags(use.apply(archive.toString())).withLabel(s.label() + "+" + name);
     }
 
-    private void knobRow(String name, String fn, java.util.function.Function<FunctionSpec, FunctionSpec> apply) {
-        knobRow(name, fn, apply, false);
-    }
-
-    private void knobRow(String name, String fn, java.util.function.Function<FunctionSpec, FunctionSpec> apply, boolean countArchived) {
+    /** Measures one knob on the project and the baseline; returns their first-response medians (NaN when not measured). */
+    private double[] knobRow(String name, String fn, java.util.function.Function<FunctionSpec, FunctionSpec> apply, boolean countArchived) {
         String[] cells = new String[2];
         double[] med = new double[] {Double.NaN, Double.NaN};
         List<String> keys = List.of(fn, "baseline-" + fn);
@@ -687,6 +716,7 @@ public final class Bench {
         }
         String ratio = Double.isNaN(med[0]) || Double.isNaN(med[1]) ? "" : String.format("%.2fx", med[0] / med[1]);
         line("| " + name + " | " + cells[0] + " | " + cells[1] + " | " + ratio + " |");
+        return med;
     }
 
     // ------------------------------------------------------------------------------------------------
