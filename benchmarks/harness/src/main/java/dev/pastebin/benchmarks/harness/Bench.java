@@ -66,6 +66,14 @@ public final class Bench {
         this.runtimeLib = repo.resolve("benchmarks/harness/target/lambda-runtime");
         this.work = repo.resolve("benchmarks/target/work");
         this.logs = repo.resolve("benchmarks/target/logs");
+        // Variants, archives and class-load logs of earlier runs would otherwise be mixed with this run's.
+        if (Files.isDirectory(work)) {
+            try (var paths = Files.walk(work)) {
+                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
         Files.createDirectories(work);
     }
 
