@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Usage: infra/local/test.sh [maven args...]  -- THE test command: services up, `mvn verify`, services down.
+#
+# Picks a JDK >= 21, starts PostgreSQL and LocalStack unless they already run (infra/local/up), runs
+# `mvn -B verify` at the repository root with the app environment exported (unit tests in `test`,
+# *IT integration tests in `verify`), then stops only the services this run started, and exits with
+# Maven's status. Extra arguments go to Maven: infra/local/test.sh -pl core -am
+# If PostgreSQL or LocalStack cannot be started the run fails with the reason: integration tests never
+# skip silently for want of them.
+set -euo pipefail
+PASTEBIN_LOG_TAG=test
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+find_java21
+
+before="$(started_markers)"
+cleanup() {
+    local rc=$?
+    trap - EXIT INT TERM
+    stop_started_since "$before"
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+"$PASTEBIN_LOCAL_DIR/up" >/dev/null || die "could not start PostgreSQL and LocalStack (reason above); not running the tests"
+export_app_env
+
+cd "$PASTEBIN_ROOT"
+log "mvn -B ${PASTEBIN_MAVEN_ARGS:-}${PASTEBIN_MAVEN_ARGS:+ }verify $*"
+set +e
+# PASTEBIN_MAVEN_ARGS is a space-separated list of options (e.g. -Dmaven.compiler.release=17).
+# shellcheck disable=SC2086
+mvn -B ${PASTEBIN_MAVEN_ARGS:-} verify "$@"
+status=$?
+set -e
+log "maven exited with $status"
+exit "$status"
