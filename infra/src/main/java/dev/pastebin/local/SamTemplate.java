@@ -31,13 +31,15 @@ public record SamTemplate(Path file, List<FunctionDefinition> functions) {
         if (!(CloudFormationYaml.load(text) instanceof Map<?, ?> root)) {
             throw new IllegalArgumentException(file + " is not a YAML mapping");
         }
-        Map<?, ?> globals = map(map(root.get("Globals")).get("Function"));
+        Map<?, ?> parameters = map(root.get("Parameters"));
+        Map<?, ?> globals = resolveParameters(map(map(root.get("Globals")).get("Function")), parameters);
         Path baseDir = file.toAbsolutePath().getParent();
         List<FunctionDefinition> functions = new ArrayList<>();
         map(root.get("Resources")).forEach((id, resource) -> {
             Map<?, ?> r = map(resource);
             if ("AWS::Serverless::Function".equals(r.get("Type"))) {
-                functions.add(function(String.valueOf(id), map(r.get("Properties")), globals, baseDir, file));
+                functions.add(function(String.valueOf(id), resolveParameters(map(r.get("Properties")), parameters),
+                        globals, baseDir, file));
             }
         });
         return new SamTemplate(file, List.copyOf(functions));
@@ -110,6 +112,33 @@ public record SamTemplate(Path file, List<FunctionDefinition> functions) {
             case 'h' -> Duration.ofHours(n);
             default -> Duration.ofDays(n);
         });
+    }
+
+    /**
+     * Replaces {@code {Ref: P}} of a template parameter by the parameter's Default, as a deployment without
+     * parameter overrides would; other intrinsics are left in place.
+     */
+    static Map<?, ?> resolveParameters(Map<?, ?> node, Map<?, ?> parameters) {
+        Map<Object, Object> out = new LinkedHashMap<>();
+        node.forEach((k, v) -> out.put(k, resolve(v, parameters)));
+        return out;
+    }
+
+    private static Object resolve(Object value, Map<?, ?> parameters) {
+        if (value instanceof Map<?, ?> m) {
+            if (m.size() == 1 && m.get("Ref") instanceof String ref && map(parameters.get(ref)).containsKey("Default")) {
+                Object d = map(parameters.get(ref)).get("Default");
+                if (d instanceof String s && s.matches("-?\\d+")) {
+                    return Long.valueOf(s);
+                }
+                return d;
+            }
+            return resolveParameters(m, parameters);
+        }
+        if (value instanceof List<?> list) {
+            return list.stream().map(v -> resolve(v, parameters)).toList();
+        }
+        return value;
     }
 
     private static void literalVariables(Map<?, ?> props, Map<String, String> into) {
