@@ -92,7 +92,8 @@ public final class LocalRuntime implements AutoCloseable {
                     schedules.schedule(function, trigger, config.scheduleInterval());
                 }
             }
-            if (config.eager()) {
+            // Warm what a client waits on (API routes, the queue); a once-a-day schedule can start cold.
+            if (config.eager() && (!f.httpRoutes().isEmpty() || !f.sqsTriggers().isEmpty())) {
                 function.warmUp();
             }
         }

@@ -46,9 +46,14 @@ final class SqsEventSourceMapping implements AutoCloseable {
     }
 
     void start() {
+        resolveQueueArn();
+        poller = Thread.ofPlatform().daemon().name("sqs-" + function.definition().logicalId()).start(this::run);
+    }
+
+    /** The queue's ARN, written into every record as eventSourceARN. */
+    void resolveQueueArn() {
         queueArn = sqs.getQueueAttributes(b -> b.queueUrl(queueUrl).attributeNames(QueueAttributeName.QUEUE_ARN))
                 .attributes().get(QueueAttributeName.QUEUE_ARN);
-        poller = Thread.ofPlatform().daemon().name("sqs-" + function.definition().logicalId()).start(this::run);
     }
 
     private void run() {
