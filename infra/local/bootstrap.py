@@ -9,7 +9,7 @@ brought in line with the template (SetQueueAttributes, PutBucketEncryption, ...)
 template change converges.
 
 Local names and the endpoint come from the environment (defaults as in infra/local/lib.sh):
-LOCALSTACK_ENDPOINT, AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, PASTEBIN_BUCKET,
+LOCALSTACK_ENDPOINT, AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, PASTEBIN_STORAGE_BUCKET,
 PASTEBIN_UPLOAD_QUEUE, PASTEBIN_UPLOAD_DLQ. When PASTEBIN_UPLOAD_QUEUE_URL / PASTEBIN_UPLOAD_DLQ_URL are
 set (export_app_env), the URLs LocalStack returns must equal them, or the script fails.
 """
@@ -223,7 +223,7 @@ def main() -> int:
     endpoint = os.environ.get("LOCALSTACK_ENDPOINT", "http://127.0.0.1:4566")
     region = os.environ.get("AWS_REGION", "us-east-1")
     account = os.environ.get("LOCALSTACK_ACCOUNT_ID", "000000000000")
-    bucket = os.environ.get("PASTEBIN_BUCKET", "pastebin-pastes")
+    bucket = os.environ.get("PASTEBIN_STORAGE_BUCKET", "pastebin-pastes")
     queue_name = os.environ.get("PASTEBIN_UPLOAD_QUEUE", "pastebin-uploads")
     dlq_name = os.environ.get("PASTEBIN_UPLOAD_DLQ", "pastebin-uploads-dlq")
     session = boto3.session.Session(
@@ -270,7 +270,7 @@ def main() -> int:
 
     print(f"bootstrap: {UPLOAD_QUEUE} attributes: {queue_attrs}", file=sys.stderr)
     print(f"bootstrap: {DEAD_LETTER_QUEUE} attributes: {dlq_attrs}", file=sys.stderr)
-    print(f"PASTEBIN_BUCKET={bucket}")
+    print(f"PASTEBIN_STORAGE_BUCKET={bucket}")
     print(f"PASTEBIN_UPLOAD_QUEUE_URL={queue_url}")
     print(f"PASTEBIN_UPLOAD_DLQ_URL={dlq_url}")
     return 0

@@ -138,8 +138,9 @@ start() {
         cd "$PASTEBIN_TOOLS_DIR"
         # Closed network, no Docker:
         #  LOCALSTACK_HOST        the host name put into URLs it returns (the default needs DNS).
-        #  GATEWAY_LISTEN         bind to loopback only.
-        #  SQS_ENDPOINT_STRATEGY  path-style queue URLs: <endpoint>/<account>/<queue>.
+        #  GATEWAY_LISTEN         where to listen. NB: 4.14's Twisted gateway uses only the port of an
+        #                         IPv4 address and binds 0.0.0.0 (runtime/server/twisted.py, a TODO there).
+        #  SQS_ENDPOINT_STRATEGY  path-style queue URLs: http://$LOCALSTACK_HOST/queue/<region>/<account>/<name>.
         #  DISABLE_EVENTS         no analytics calls.
         #  DNS_ADDRESS=0          no DNS server on port 53.
         #  SKIP_SSL_CERT_DOWNLOAD no download of its TLS certificate (it generates a self-signed one).
@@ -169,7 +170,8 @@ start() {
 wait_healthy() {
     local deadline=$((SECONDS + LOCALSTACK_START_TIMEOUT)) t0=$SECONDS
     until healthy; do
-        if [[ -f "$PID_FILE" ]] && ! our_pid >/dev/null && ! localstack_answers; then
+        # (kill -0, not our_pid: right after the start the pid may still be the shell about to exec python)
+        if [[ -f "$PID_FILE" ]] && ! kill -0 "$(cat "$PID_FILE")" 2>/dev/null && ! localstack_answers; then
             tail -n 40 "$LOG_FILE" >&2 || true
             rm -f "$PID_FILE" "$(started_marker localstack)"
             die "LocalStack exited during start (log above, full log: $LOG_FILE)"

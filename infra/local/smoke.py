@@ -26,7 +26,7 @@ import bootstrap  # noqa: E402  (same directory)
 
 ENDPOINT = os.environ.get("LOCALSTACK_ENDPOINT", "http://127.0.0.1:4566")
 REGION = os.environ.get("AWS_REGION", "us-east-1")
-BUCKET = os.environ.get("PASTEBIN_BUCKET", "pastebin-pastes")
+BUCKET = os.environ.get("PASTEBIN_STORAGE_BUCKET", "pastebin-pastes")
 QUEUE = os.environ.get("PASTEBIN_UPLOAD_QUEUE", "pastebin-uploads")
 
 checks: list[tuple[str, bool, str]] = []

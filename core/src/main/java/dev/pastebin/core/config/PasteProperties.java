@@ -14,6 +14,6 @@ public record PasteProperties(
         @Min(6) @Max(32) @Bindable(defaultValue = "8") int shortCodeLength,
         @Min(1) @Max(PasteProperties.MAX_CONTENT_BYTES_CAP) @Bindable(defaultValue = "262144") int maxContentBytes) {
 
-    /** 768 KiB: base64 of this plus the envelope stays under SQS's 1 MiB message ceiling. */
-    public static final int MAX_CONTENT_BYTES_CAP = 786_432;
+    /** The largest content whose base64 upload job (plus its envelope) fits SQS's 1 MiB message ceiling. */
+    public static final int MAX_CONTENT_BYTES_CAP = 3 * (1_048_576 - 256) / 4;
 }

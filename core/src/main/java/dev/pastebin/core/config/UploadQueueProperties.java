@@ -7,5 +7,5 @@ import jakarta.validation.constraints.NotBlank;
 /** The SQS queue that carries upload jobs. Bound from {@code pastebin.upload-queue.*} ({@code PASTEBIN_UPLOAD_QUEUE_URL}). */
 @ConfigurationProperties("pastebin.upload-queue")
 public record UploadQueueProperties(
-        @NotBlank @Bindable(defaultValue = "http://127.0.0.1:4566/000000000000/pastebin-uploads") String url) {
+        @NotBlank @Bindable(defaultValue = "http://localhost:4566/queue/us-east-1/000000000000/pastebin-uploads") String url) {
 }

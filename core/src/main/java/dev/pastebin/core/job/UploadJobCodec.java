@@ -24,7 +24,10 @@ public class UploadJobCodec {
 
     public static final int VERSION = 1;
 
-    /** Bytes of the envelope around the base64 content, for the longest short code (32) and hash (64). */
+    /**
+     * Bytes of the envelope around the base64 content, for the longest short code (32) and hash (64);
+     * {@code PasteProperties.MAX_CONTENT_BYTES_CAP} is derived from it.
+     */
     static final int ENVELOPE_BOUND = 256;
 
     private final ObjectMapper objectMapper;

@@ -1,6 +1,7 @@
 package dev.pastebin.core.paste;
 
 import dev.pastebin.core.support.RealServices;
+import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.micronaut.data.exceptions.DataAccessException;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
@@ -109,6 +110,8 @@ class PasteRepositoryIT {
     @Test
     void theDatabaseRejectsAStatusOutsideTheStateMachine() throws SQLException {
         Paste paste = newPaste();
+        // raw SQL on a plain pooled connection, outside Micronaut Data's connection management
+        DataSource dataSource = DelegatingDataSource.unwrapDataSource(this.dataSource);
         try (var connection = dataSource.getConnection();
              var update = connection.prepareStatement("UPDATE pastes SET status = 'DELETED' WHERE short_code = ?")) {
             update.setString(1, paste.shortCode());
