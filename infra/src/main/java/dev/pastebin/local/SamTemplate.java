@@ -79,7 +79,8 @@ public record SamTemplate(Path file, List<FunctionDefinition> functions) {
                         Duration.ofSeconds(p.get("MaximumBatchingWindowInSeconds") instanceof Number n ? n.longValue() : 0),
                         p.get("FunctionResponseTypes") instanceof List<?> types && types.contains("ReportBatchItemFailures"),
                         !Boolean.FALSE.equals(p.get("Enabled"))));
-                case "Schedule" -> schedules.add(schedule(eventName, p.get("Schedule"), p.get("Input"), p.get("Enabled")));
+                case "Schedule" -> schedules.add(schedule(eventName, p.get("Schedule"), p.get("Input"),
+                        "DISABLED".equals(p.get("State")) ? Boolean.FALSE : p.get("Enabled")));
                 case "ScheduleV2" -> schedules.add(schedule(eventName, p.get("ScheduleExpression"), p.get("Input"),
                         "DISABLED".equals(p.get("State")) ? Boolean.FALSE : null));
                 default -> {

@@ -24,6 +24,10 @@ class LocalInvokeIT {
 
     /** Runs infra/local/invoke against the database the tests use; package ran before the ITs, so it is built. */
     static Run invoke(String... args) throws IOException, InterruptedException {
+        return invoke(Map.of(), args);
+    }
+
+    static Run invoke(Map<String, String> extraEnv, String... args) throws IOException, InterruptedException {
         Path root = TestSupport.repositoryRoot();
         List<String> command = new ArrayList<>(List.of(root.resolve("infra/local/invoke").toString()));
         command.addAll(List.of(args));
@@ -33,6 +37,7 @@ class LocalInvokeIT {
         String url = System.getenv().getOrDefault("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin");
         env.put("PASTEBIN_DB_NAME", url.substring(url.lastIndexOf('/') + 1));
         env.put("JAVA_HOME", System.getProperty("java.home"));
+        env.putAll(extraEnv);
         Process p = pb.start();
         CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
         String out = read(p.getInputStream());
