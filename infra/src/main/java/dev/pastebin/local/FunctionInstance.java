@@ -51,6 +51,14 @@ final class FunctionInstance implements AutoCloseable {
         return true;
     }
 
+    /** Starts the process (if needed); completes when its runtime first polls for work or reports an init error. */
+    synchronized CompletableFuture<Void> startInit() {
+        ensureStarted();
+        RuntimeApiServer runtime = api;
+        return CompletableFuture.anyOf(runtime.firstPoll(), runtime.initError(), process.onExit())
+                .thenApply(x -> null);
+    }
+
     synchronized InvocationResult invoke(byte[] event) throws InterruptedException {
         long start = System.nanoTime();
         boolean cold = ensureStarted();

@@ -143,6 +143,30 @@ final class HttpApiEvents {
     }
 
     /**
+     * The headers API Gateway adds at its edge before invoking the integration: the client address, the
+     * listener's port and protocol, and a trace id.
+     */
+    static List<Map.Entry<String, String>> withEdgeHeaders(List<Map.Entry<String, String>> headers, String sourceIp,
+                                                           int port, String traceId) {
+        List<Map.Entry<String, String>> out = new ArrayList<>();
+        String forwardedFor = sourceIp;
+        for (Map.Entry<String, String> h : headers) {
+            String name = h.getKey().toLowerCase(Locale.ROOT);
+            if (name.equals("x-forwarded-for")) {
+                forwardedFor = h.getValue() + ", " + sourceIp;
+            } else if (!name.equals("x-forwarded-port") && !name.equals("x-forwarded-proto")
+                    && !name.equals("x-amzn-trace-id")) {
+                out.add(h);
+            }
+        }
+        out.add(Map.entry("x-amzn-trace-id", traceId));
+        out.add(Map.entry("x-forwarded-for", forwardedFor));
+        out.add(Map.entry("x-forwarded-port", Integer.toString(port)));
+        out.add(Map.entry("x-forwarded-proto", "http"));
+        return out;
+    }
+
+    /**
      * The HTTP response API Gateway makes of a function's payload. A JSON object with {@code statusCode} is a
      * structured response; any other valid JSON is the body of a 200 application/json response (a JSON
      * string as its text). Anything else is an integration failure (500).
@@ -161,8 +185,8 @@ final class HttpApiEvents {
         }
         List<Map.Entry<String, String>> headers = new ArrayList<>();
         json.path("headers").properties().forEach(h -> headers.add(Map.entry(h.getKey(), h.getValue().asText())));
-        json.path("multiValueHeaders").properties().forEach(h -> h.getValue()
-                .forEach(v -> headers.add(Map.entry(h.getKey(), v.asText()))));
+        // multiValueHeaders belongs to payload 1.0; API Gateway ignores it in a 2.0 response (Micronaut
+        // fills both, so honouring it would duplicate every header).
         json.path("cookies").forEach(c -> headers.add(Map.entry("set-cookie", c.asText())));
         byte[] body = new byte[0];
         JsonNode b = json.get("body");

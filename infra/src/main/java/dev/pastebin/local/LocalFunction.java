@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 
@@ -34,9 +35,12 @@ public final class LocalFunction implements AutoCloseable {
         return definition;
     }
 
-    /** Starts the first environment now so the first invocation finds the function initialised. */
-    void warmUp() {
-        all.getFirst().ensureStarted();
+    /**
+     * Starts the first environment now so the first invocation finds the function initialised; completes
+     * when its init phase is over (the runtime asks for work) or has failed.
+     */
+    CompletableFuture<Void> warmUp() {
+        return all.getFirst().startInit();
     }
 
     /**

@@ -10,6 +10,7 @@ import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -78,9 +79,10 @@ final class LocalHttpApi implements AutoCloseable {
         try (InputStream in = exchange.getRequestBody()) {
             body = in.readAllBytes();
         }
+        String sourceIp = exchange.getRemoteAddress().getAddress().getHostAddress();
         var request = new HttpApiEvents.Request(exchange.getRequestMethod(), rawPath,
-                exchange.getRequestURI().getRawQuery(), headers, body,
-                exchange.getRemoteAddress().getAddress().getHostAddress(), exchange.getProtocol());
+                exchange.getRequestURI().getRawQuery(), HttpApiEvents.withEdgeHeaders(headers, sourceIp, port(),
+                traceId()), body, sourceIp, exchange.getProtocol());
         var target = match.get().target();
         var event = HttpApiEvents.event(request, target.route(), match.get().pathParameters(), stage, requestId(),
                 Instant.now());
@@ -95,6 +97,12 @@ final class LocalHttpApi implements AutoCloseable {
             Thread.currentThread().interrupt();
             return HttpApiEvents.internalServerError();
         }
+    }
+
+    private static String traceId() {
+        byte[] b = new byte[12];
+        RANDOM.nextBytes(b);
+        return "Root=1-" + Long.toHexString(System.currentTimeMillis() / 1000) + "-" + HexFormat.of().formatHex(b);
     }
 
     /** API Gateway request ids look like "JKJaXmPLvHcESHA=". */

@@ -15,6 +15,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -72,6 +73,7 @@ public final class LocalRuntime implements AutoCloseable {
     public synchronized int start() throws IOException {
         long t0 = System.nanoTime();
         HttpApiRoutes routes = new HttpApiRoutes();
+        List<CompletableFuture<Void>> warmUps = new ArrayList<>();
         ScheduleRunner schedules = new ScheduleRunner(region, config.accountId(), log);
         started.add(schedules);
         for (FunctionDefinition f : functions.template().functions()) {
@@ -94,7 +96,9 @@ public final class LocalRuntime implements AutoCloseable {
             }
             // Warm what a client waits on (API routes, the queue); a once-a-day schedule can start cold.
             if (config.eager() && (!f.httpRoutes().isEmpty() || !f.sqsTriggers().isEmpty())) {
-                function.warmUp();
+                long w0 = System.nanoTime();
+                warmUps.add(function.warmUp().thenRun(() -> log.printf("%s initialised in %d ms%n", f.logicalId(),
+                        Duration.ofNanos(System.nanoTime() - w0).toMillis())));
             }
         }
         api = new LocalHttpApi(routes, new HttpApiEvents.Stage(config.accountId(), "local"),
@@ -104,8 +108,10 @@ public final class LocalRuntime implements AutoCloseable {
         for (HttpApiRoutes.Target t : routes.targets()) {
             log.println("API  " + t.route().routeKey() + " -> " + t.function().definition().logicalId());
         }
-        log.printf("Local API listening on http://%s:%d (started in %d ms; Ctrl-C stops everything)%n",
-                config.host(), api.port(), Duration.ofNanos(System.nanoTime() - t0).toMillis());
+        log.printf("Local API listening on http://%s:%d (Ctrl-C stops everything)%n", config.host(), api.port());
+        CompletableFuture.allOf(warmUps.toArray(CompletableFuture[]::new)).thenRun(() -> log.printf(
+                "Ready: %d function(s) initialised %d ms after start%n", warmUps.size(),
+                Duration.ofNanos(System.nanoTime() - t0).toMillis()));
         return api.port();
     }
 

@@ -63,8 +63,8 @@ class HttpApiEventsTest {
                 + "\"multiValueHeaders\":{\"x-m\":[\"a\",\"b\"]},\"cookies\":[\"s=1\"],\"body\":\"{\\\"status\\\":\\\"IN_PROGRESS\\\"}\"}")
                 .getBytes(StandardCharsets.UTF_8));
         assertEquals(202, r.statusCode());
-        assertEquals(List.of(Map.entry("retry-after", "1"), Map.entry("x-m", "a"), Map.entry("x-m", "b"),
-                Map.entry("set-cookie", "s=1")), r.headers());
+        // multiValueHeaders is a payload 1.0 field: API Gateway ignores it in a 2.0 response.
+        assertEquals(List.of(Map.entry("retry-after", "1"), Map.entry("set-cookie", "s=1")), r.headers());
         assertEquals("{\"status\":\"IN_PROGRESS\"}", new String(r.body(), StandardCharsets.UTF_8));
     }
 
@@ -89,6 +89,17 @@ class HttpApiEventsTest {
     void anInvalidResponseIsAnInternalServerError() {
         assertEquals(500, HttpApiEvents.response("not json".getBytes(StandardCharsets.UTF_8)).statusCode());
         assertEquals(500, HttpApiEvents.response("{\"statusCode\":\"x\"}".getBytes(StandardCharsets.UTF_8)).statusCode());
+    }
+
+    @Test
+    void edgeHeadersAreAddedAsApiGatewayAddsThem() {
+        var headers = HttpApiEvents.withEdgeHeaders(List.of(Map.entry("Host", "localhost:3000"),
+                Map.entry("X-Forwarded-For", "10.0.0.1"), Map.entry("X-Forwarded-Proto", "https")), "127.0.0.1", 3000,
+                "Root=1-5e1b4151-5ac6c58f5b5daa6532e4f5a3");
+        assertEquals(List.of(Map.entry("Host", "localhost:3000"),
+                Map.entry("x-amzn-trace-id", "Root=1-5e1b4151-5ac6c58f5b5daa6532e4f5a3"),
+                Map.entry("x-forwarded-for", "10.0.0.1, 127.0.0.1"), Map.entry("x-forwarded-port", "3000"),
+                Map.entry("x-forwarded-proto", "http")), headers);
     }
 
     @Test
