@@ -55,9 +55,10 @@ final class LocalHttpApi implements AutoCloseable {
             var headers = exchange.getResponseHeaders();
             response.headers().forEach(h -> headers.add(h.getKey(), h.getValue()));
             int length = response.body().length;
-            if (head) {
-                // A HEAD response carries the headers of the GET, without a body.
-                exchange.sendResponseHeaders(response.statusCode(), -1);
+            int status = response.statusCode();
+            if (head || status == 204 || status == 304 || status < 200) {
+                // A HEAD response carries the headers of the GET without a body; 1xx, 204 and 304 have none.
+                exchange.sendResponseHeaders(status, -1);
             } else {
                 exchange.sendResponseHeaders(response.statusCode(), length == 0 ? -1 : length);
                 if (length > 0) {

@@ -1,5 +1,6 @@
 package dev.pastebin.local;
 
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -52,8 +53,14 @@ final class SqsEventSourceMapping implements AutoCloseable {
 
     /** The queue's ARN, written into every record as eventSourceARN. */
     void resolveQueueArn() {
-        queueArn = sqs.getQueueAttributes(b -> b.queueUrl(queueUrl).attributeNames(QueueAttributeName.QUEUE_ARN))
-                .attributes().get(QueueAttributeName.QUEUE_ARN);
+        try {
+            queueArn = sqs.getQueueAttributes(b -> b.queueUrl(queueUrl).attributeNames(QueueAttributeName.QUEUE_ARN))
+                    .attributes().get(QueueAttributeName.QUEUE_ARN);
+        } catch (SdkException e) {
+            throw new IllegalStateException("the queue of " + function.definition().logicalId() + " (" + queueUrl
+                    + ", PASTEBIN_UPLOAD_QUEUE_URL) is not reachable: " + e.getMessage()
+                    + ". Start the services and create it with infra/local/up", e);
+        }
     }
 
     private void run() {
