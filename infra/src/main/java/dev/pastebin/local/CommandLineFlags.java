@@ -18,6 +18,7 @@ final class CommandLineFlags {
             "--root", "pastebin.local.root",
             "--template", "pastebin.local.template",
             "--instances", "pastebin.local.instances",
+            "--function-java-home", "pastebin.local.java-home",
             "--schedule-interval", "pastebin.local.schedule-interval",
             "--sweep-interval", "pastebin.local.schedule-interval");
 

@@ -26,8 +26,8 @@ public final class LocalFunctions implements AutoCloseable {
     LocalFunctions(LocalRuntimeConfiguration config, @Value("${aws.region:us-east-1}") String region) {
         this.config = config;
         this.template = SamTemplate.read(config.resolve(config.template()));
-        // The function JVMs use the JDK this runtime runs on.
-        this.launcher = new FunctionLauncher(Path.of(System.getProperty("java.home"), "bin", "java"),
+        String javaHome = config.javaHome() != null ? config.javaHome() : System.getProperty("java.home");
+        this.launcher = new FunctionLauncher(Path.of(javaHome, "bin", "java"),
                 config.resolve(config.ricLib()), region, config.accountId(), System.getenv(), log);
         this.artifacts = new FunctionArtifacts(config.resolve(config.workDir()));
     }

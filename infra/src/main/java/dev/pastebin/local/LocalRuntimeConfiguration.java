@@ -22,6 +22,7 @@ import java.time.Duration;
  * @param eager            start each function's first environment at startup instead of on first use
  * @param scheduleInterval when set, every Schedule event fires at this interval instead of its rate
  * @param accountId        the account id written into ARNs and events (LocalStack's default account)
+ * @param javaHome         the JDK the function JVMs run on (Lambda's runtime is java21); default: this JVM's
  */
 @ConfigurationProperties("pastebin.local")
 public record LocalRuntimeConfiguration(
@@ -34,7 +35,8 @@ public record LocalRuntimeConfiguration(
         @Min(1) @Max(8) @Bindable(defaultValue = "1") int instances,
         @Bindable(defaultValue = "true") boolean eager,
         @Nullable Duration scheduleInterval,
-        @NotBlank @Bindable(defaultValue = "000000000000") String accountId) {
+        @NotBlank @Bindable(defaultValue = "000000000000") String accountId,
+        @Nullable String javaHome) {
 
     Path resolve(String path) {
         return Path.of(root).toAbsolutePath().resolve(path).normalize();

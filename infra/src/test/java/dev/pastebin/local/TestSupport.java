@@ -28,6 +28,6 @@ final class TestSupport {
 
     static LocalRuntimeConfiguration config(Path template, int port) {
         return new LocalRuntimeConfiguration("127.0.0.1", port, repositoryRoot().toString(), template.toString(),
-                ricLib().toString(), "infra/target/local-runtime-work", 1, true, null, "000000000000");
+                ricLib().toString(), "infra/target/local-runtime-work", 1, true, null, "000000000000", null);
     }
 }
