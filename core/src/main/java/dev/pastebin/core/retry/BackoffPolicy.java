@@ -1,0 +1,102 @@
+package dev.pastebin.core.retry;
+
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
+
+/**
+ * The delay before the next attempt of a transiently failed upload: a pure function of the attempt number
+ * (SQS's {@code ApproximateReceiveCount}), the error class and a random source.
+ *
+ * <p>Schedule: {@code nominal(n) = base(class) * multiplier^(n-1)}, so with the defaults the delays after
+ * attempts 1..5 are 1, 2, 4, 8, 16 s; the configured {@link JitterStrategy} randomises it; the result is
+ * clamped to [minDelay, maxDelay].
+ *
+ * <p>Decorrelated jitter is defined on the previous <em>actual</em> delay, which a worker that only sees
+ * the receive count does not know. It could be carried in a message attribute, but SQS cannot change a
+ * message's attributes: that would take delete + re-send, which resets {@code ApproximateReceiveCount}
+ * and with it the redrive safety net (the pattern the design rejects). So the previous delay is taken to
+ * be the un-jittered {@code nominal(n-1)} (base for the first retry): the delay stays a pure function of
+ * the attempt, keeps seed 001's bounds {@code [base, min(cap, 3 * previous)]}, and still spreads workers
+ * that failed together.
+ */
+@Singleton
+public class BackoffPolicy {
+
+    /** SQS accepts visibility timeouts from 0 to 43,200 s (12 h). */
+    public static final int MAX_VISIBILITY_TIMEOUT_SECONDS = 43_200;
+
+    /** Per-thread randomness: batches are processed concurrently, and a shared Random would contend. */
+    private static final RandomGenerator THREAD_LOCAL = () -> ThreadLocalRandom.current().nextLong();
+
+    private final RetryProperties properties;
+    private final RandomGenerator random;
+
+    @Inject
+    public BackoffPolicy(RetryProperties properties) {
+        this(properties, THREAD_LOCAL);
+    }
+
+    /** With a given random source, for tests. */
+    public BackoffPolicy(RetryProperties properties, RandomGenerator random) {
+        this.properties = properties;
+        this.random = random;
+    }
+
+    public int maxAttempts() {
+        return properties.maxAttempts();
+    }
+
+    /** Whether a transient failure of attempt {@code attempt} (1-based) may be retried. */
+    public boolean hasAttemptsLeft(int attempt) {
+        return attempt < properties.maxAttempts();
+    }
+
+    /** The un-jittered delay after failed attempt {@code attempt}, in seconds, capped. */
+    public double nominalDelaySeconds(int attempt, ErrorClass errorClass) {
+        double base = seconds(properties.baseDelayFor(errorClass));
+        double nominal = base * Math.pow(properties.multiplier(), Math.max(1, attempt) - 1);
+        return Math.min(nominal, seconds(properties.maxDelay()));
+    }
+
+    /** The jittered delay after failed attempt {@code attempt}, in (fractional) seconds, within [min, max]. */
+    public double delaySeconds(int attempt, ErrorClass errorClass) {
+        double nominal = nominalDelaySeconds(attempt, errorClass);
+        double u = random.nextDouble();
+        double delay = switch (properties.jitter()) {
+            case PLUS_MINUS -> nominal + (2 * u - 1) * seconds(properties.plusMinusJitter());
+            case FULL -> u * nominal;
+            case DECORRELATED -> {
+                double base = seconds(properties.baseDelayFor(errorClass));
+                double previous = attempt <= 1 ? base : nominalDelaySeconds(attempt - 1, errorClass);
+                double upper = Math.max(base, 3 * previous);
+                yield base + u * (upper - base);
+            }
+            case NONE -> nominal;
+        };
+        return Math.clamp(delay, seconds(properties.minDelay()), seconds(properties.maxDelay()));
+    }
+
+    /**
+     * The delay as an SQS visibility timeout, which takes whole seconds. Rounding to nearest would bend the
+     * schedule (every 1.2 s becomes 1 s, every 0.6 s becomes 1 s); instead the fraction is rounded
+     * <em>probabilistically</em>: up with probability equal to the fractional part, so 1.3 s becomes 2 s
+     * 30% of the time and 1 s otherwise. The expected value is exactly the jittered delay, so the mean
+     * schedule stays the configured one; the result is clamped to SQS's 0..43,200 s.
+     */
+    public int visibilityTimeoutSeconds(int attempt, ErrorClass errorClass) {
+        return roundProbabilistically(delaySeconds(attempt, errorClass));
+    }
+
+    int roundProbabilistically(double seconds) {
+        double floor = Math.floor(seconds);
+        long whole = (long) floor + (random.nextDouble() < seconds - floor ? 1 : 0);
+        return (int) Math.clamp(whole, 0, MAX_VISIBILITY_TIMEOUT_SECONDS);
+    }
+
+    private static double seconds(java.time.Duration duration) {
+        return duration.toNanos() / 1e9;
+    }
+}

@@ -1,0 +1,153 @@
+package dev.pastebin.core.retry;
+
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.data.exceptions.DataAccessResourceFailureException;
+import jakarta.inject.Singleton;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.exception.SdkServiceException;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.net.http.HttpTimeoutException;
+import java.sql.SQLException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientException;
+import java.util.Set;
+
+/**
+ * Sorts an exception from an upload attempt into an {@link ErrorClass} (seed 001): transient failures
+ * (5xx, throttling, timeouts, connection errors, database unavailable) are retried with backoff; permanent
+ * ones (access denied, no such bucket, other 4xx, integrity mismatch) fail the paste at once. Anything not
+ * recognised is {@link ErrorClass#UNKNOWN}: retried, but flagged as unexpected for error-level logging.
+ *
+ * <p>The cause chain is walked from the outside in, so a database error wrapped by Micronaut Data or an
+ * I/O error wrapped by the SDK is still recognised.
+ */
+@Singleton
+public class FailureClassifier {
+
+    /** Error codes AWS services use for throttling (besides HTTP 429 / 503). */
+    private static final Set<String> THROTTLING_CODES = Set.of(
+            "SlowDown", "Throttling", "ThrottlingException", "ThrottledException", "RequestThrottled",
+            "RequestThrottledException", "TooManyRequestsException", "RequestLimitExceeded",
+            "ProvisionedThroughputExceededException", "BandwidthLimitExceeded", "EC2ThrottledException",
+            "PriorRequestNotComplete", "TransactionInProgressException");
+
+    /** S3 error codes that mean the request was not read in time (HTTP 400, but transient). */
+    private static final Set<String> TIMEOUT_CODES = Set.of("RequestTimeout", "RequestTimeoutException");
+
+    private static final Set<String> ACCESS_DENIED_CODES = Set.of(
+            "AccessDenied", "AccessDeniedException", "InvalidAccessKeyId", "SignatureDoesNotMatch",
+            "AllAccessDisabled", "AccountProblem", "InvalidSecurity");
+
+    private static final Set<String> NO_SUCH_BUCKET_CODES = Set.of("NoSuchBucket", "NoSuchBucketException");
+
+    /**
+     * PostgreSQL SQLSTATEs that mean "not now": connection exceptions (08), insufficient resources (53),
+     * operator intervention incl. statement timeout and shutdown (57), lock timeout (55P03), serialization
+     * failure and deadlock (40001, 40P01).
+     */
+    private static final Set<String> TRANSIENT_SQL_STATE_PREFIXES = Set.of("08", "53", "57", "55P03", "40001", "40P01");
+
+    private static final int MAX_CAUSE_DEPTH = 16;
+
+    public Failure classify(Throwable failure) {
+        SdkClientException sdkClient = null;
+        boolean ioFailure = false;
+        int depth = 0;
+        for (Throwable t = failure; t != null && depth < MAX_CAUSE_DEPTH; t = t.getCause(), depth++) {
+            Failure known = classifyOne(t);
+            if (known != null) {
+                return known;
+            }
+            if (sdkClient == null && t instanceof SdkClientException e) {
+                sdkClient = e;
+            }
+            ioFailure |= t instanceof IOException || t instanceof UncheckedIOException;
+        }
+        if (sdkClient != null && ioFailure) {
+            // The SDK's HTTP exchange broke (EOF, TLS, a reset the JDK reports generically): it did not get through.
+            return new Failure(ErrorClass.CONNECTION, null, false, describe(sdkClient));
+        }
+        return new Failure(ErrorClass.UNKNOWN, null, true, describe(failure));
+    }
+
+    @Nullable
+    private Failure classifyOne(Throwable t) {
+        if (t instanceof IntegrityMismatchException) {
+            return new Failure(ErrorClass.INTEGRITY, null, false, describe(t));
+        }
+        if (t instanceof AwsServiceException e) {
+            return classifyService(e, e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode());
+        }
+        if (t instanceof SdkServiceException e) {
+            return classifyService(e, null);
+        }
+        if (t instanceof ApiCallTimeoutException || t instanceof ApiCallAttemptTimeoutException
+                || t instanceof SocketTimeoutException || t instanceof HttpTimeoutException) {
+            return new Failure(ErrorClass.TIMEOUT, null, false, describe(t));
+        }
+        if (t instanceof ConnectException || t instanceof NoRouteToHostException || t instanceof UnknownHostException
+                || t instanceof SocketException) {
+            return new Failure(ErrorClass.CONNECTION, null, false, describe(t));
+        }
+        if (t instanceof DataAccessResourceFailureException || t instanceof SQLTransientException
+                || t instanceof SQLRecoverableException) {
+            return new Failure(ErrorClass.DATABASE, null, false, describe(t));
+        }
+        if (t instanceof SQLException e && e.getSQLState() != null
+                && TRANSIENT_SQL_STATE_PREFIXES.stream().anyMatch(e.getSQLState()::startsWith)) {
+            return new Failure(ErrorClass.DATABASE, null, false, describe(t));
+        }
+        if (t instanceof InterruptedIOException) {
+            return new Failure(ErrorClass.TIMEOUT, null, false, describe(t));
+        }
+        return null;
+    }
+
+    private static Failure classifyService(SdkServiceException e, @Nullable String errorCode) {
+        int status = e.statusCode();
+        Integer s3Status = status > 0 ? status : null;
+        String code = errorCode == null ? "" : errorCode;
+        String message = describe(e);
+        ErrorClass errorClass;
+        if (THROTTLING_CODES.contains(code) || status == 429 || status == 503 || e.isThrottlingException()) {
+            errorClass = ErrorClass.THROTTLING;
+        } else if (TIMEOUT_CODES.contains(code)) {
+            errorClass = ErrorClass.TIMEOUT;
+        } else if (status >= 500) {
+            errorClass = ErrorClass.SERVER_ERROR;
+        } else if (NO_SUCH_BUCKET_CODES.contains(code)) {
+            errorClass = ErrorClass.NO_SUCH_BUCKET;
+        } else if (ACCESS_DENIED_CODES.contains(code) || status == 403 || status == 401) {
+            errorClass = ErrorClass.ACCESS_DENIED;
+        } else if (status >= 400) {
+            errorClass = ErrorClass.INVALID_REQUEST;
+        } else {
+            return new Failure(ErrorClass.UNKNOWN, s3Status, true, message);
+        }
+        return new Failure(errorClass, s3Status, false, message);
+    }
+
+    /** Class and message, e.g. {@code S3Exception: SlowDown: Please reduce your request rate.}; never content. */
+    static String describe(Throwable t) {
+        String detail;
+        if (t instanceof AwsServiceException e && e.awsErrorDetails() != null) {
+            var details = e.awsErrorDetails();
+            detail = details.errorCode() + " (HTTP " + e.statusCode() + "): " + details.errorMessage();
+        } else {
+            detail = t.getMessage();
+        }
+        String text = t.getClass().getSimpleName() + (detail == null ? "" : ": " + detail);
+        return text.length() <= 500 ? text : text.substring(0, 500);
+    }
+}

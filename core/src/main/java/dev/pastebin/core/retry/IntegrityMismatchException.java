@@ -1,0 +1,12 @@
+package dev.pastebin.core.retry;
+
+/**
+ * Content whose SHA-256 differs from the one its paste row was created with. Permanent: the same bytes
+ * will mismatch on every attempt. The message names hashes only, never content.
+ */
+public class IntegrityMismatchException extends RuntimeException {
+
+    public IntegrityMismatchException(String message) {
+        super(message);
+    }
+}

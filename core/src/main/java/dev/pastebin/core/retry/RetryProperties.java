@@ -1,0 +1,97 @@
+package dev.pastebin.core.retry;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+import io.micronaut.context.annotation.Context;
+import io.micronaut.context.exceptions.ConfigurationException;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.core.bind.annotation.Bindable;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * The upload retry schedule, bound from {@code pastebin.upload.retry.*} (environment:
+ * {@code PASTEBIN_UPLOAD_RETRY_MAX_ATTEMPTS}, ...). Defaults are seed 000's: 6 attempts, delays 1, 2, 4, 8,
+ * 16 s after attempts 1..5 with +/- 200 ms jitter, about 31 s in all.
+ *
+ * <p>{@code @Context}: the bean is built, and so checked, when the application context starts, so a
+ * misconfigured function fails its init instead of its first message.
+ *
+ * @param maxAttempts          attempts before a transiently failing upload is marked FAILED
+ * @param baseDelay            delay after the first failed attempt, for classes without their own base
+ * @param multiplier           growth factor per attempt
+ * @param maxDelay             cap on any delay (at most SQS's 12 h visibility-timeout limit)
+ * @param minDelay             floor on any delay, after jitter
+ * @param jitter               the jitter strategy
+ * @param plusMinusJitter      half-width of {@link JitterStrategy#PLUS_MINUS}'s jitter
+ * @param classBaseDelays      per-error-class base delays (seed 002); THROTTLING defaults to 4 s
+ * @param queueMaxReceiveCount the upload queue's redrive {@code maxReceiveCount}: must exceed maxAttempts so
+ *                             that the function's own exhaustion logic (row to FAILED) runs before the queue
+ *                             moves a message to the dead-letter queue
+ */
+@Context
+@ConfigurationProperties("pastebin.upload.retry")
+public record RetryProperties(
+        @Min(1) @Max(1000) @Bindable(defaultValue = "6") int maxAttempts,
+        @NotNull @Bindable(defaultValue = "1s") Duration baseDelay,
+        @DecimalMin("1.0") @Bindable(defaultValue = "2.0") double multiplier,
+        @NotNull @Bindable(defaultValue = "300s") Duration maxDelay,
+        @NotNull @Bindable(defaultValue = "0s") Duration minDelay,
+        @NotNull @Bindable(defaultValue = "PLUS_MINUS") JitterStrategy jitter,
+        @NotNull @Bindable(defaultValue = "200ms") Duration plusMinusJitter,
+        @Nullable Map<ErrorClass, Duration> classBaseDelays,
+        @Min(1) @Max(1000) @Bindable(defaultValue = "10") int queueMaxReceiveCount) {
+
+    /** Seed 002: a throttled request waits longer than a plain 5xx before it is tried again. */
+    public static final Duration DEFAULT_THROTTLING_BASE_DELAY = Duration.ofSeconds(4);
+
+    /** SQS's limit for a visibility timeout (12 hours). */
+    public static final Duration SQS_MAX_VISIBILITY_TIMEOUT = Duration.ofSeconds(43_200);
+
+    public RetryProperties {
+        var merged = new EnumMap<ErrorClass, Duration>(ErrorClass.class);
+        merged.put(ErrorClass.THROTTLING, DEFAULT_THROTTLING_BASE_DELAY);
+        if (classBaseDelays != null) {
+            merged.putAll(classBaseDelays);
+        }
+        classBaseDelays = Collections.unmodifiableMap(merged);
+        check(queueMaxReceiveCount > maxAttempts,
+                "pastebin.upload.retry.queue-max-receive-count (" + queueMaxReceiveCount + ") must be greater than "
+                        + "pastebin.upload.retry.max-attempts (" + maxAttempts + "): otherwise the queue moves a failing "
+                        + "message to the dead-letter queue before the function marks its paste FAILED, and the paste "
+                        + "stays IN_PROGRESS. Raise the queue's maxReceiveCount (and this property) or lower max-attempts.");
+        if (baseDelay != null && maxDelay != null && minDelay != null) {
+            check(!baseDelay.isNegative() && !minDelay.isNegative(), "pastebin.upload.retry delays must not be negative");
+            check(minDelay.compareTo(maxDelay) <= 0, "pastebin.upload.retry.min-delay (" + minDelay
+                    + ") must not exceed pastebin.upload.retry.max-delay (" + maxDelay + ")");
+            check(maxDelay.compareTo(SQS_MAX_VISIBILITY_TIMEOUT) <= 0, "pastebin.upload.retry.max-delay (" + maxDelay
+                    + ") exceeds SQS's maximum visibility timeout of 12 hours");
+        }
+        if (plusMinusJitter != null) {
+            check(!plusMinusJitter.isNegative(), "pastebin.upload.retry.plus-minus-jitter must not be negative");
+        }
+        for (var entry : classBaseDelays.entrySet()) {
+            check(entry.getKey().kind() == FailureKind.TRANSIENT, "pastebin.upload.retry.class-base-delays."
+                    + entry.getKey() + ": permanent failures are never retried, so they have no delay");
+            check(entry.getValue() != null && !entry.getValue().isNegative(),
+                    "pastebin.upload.retry.class-base-delays." + entry.getKey() + " must be a non-negative duration");
+        }
+    }
+
+    /** The base delay of a class: its own if configured (THROTTLING always has one), else {@link #baseDelay()}. */
+    public Duration baseDelayFor(ErrorClass errorClass) {
+        return classBaseDelays.getOrDefault(errorClass, baseDelay);
+    }
+
+    private static void check(boolean condition, String message) {
+        if (!condition) {
+            throw new ConfigurationException(message);
+        }
+    }
+}

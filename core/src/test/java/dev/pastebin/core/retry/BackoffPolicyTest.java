@@ -1,0 +1,200 @@
+package dev.pastebin.core.retry;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.function.ToDoubleFunction;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The schedule of each jitter strategy, sampled many times from a seeded source: every sample inside the
+ * strategy's bounds, and the sample mean within a tolerance of the strategy's expected value (several
+ * standard errors wide, and deterministic because the seed is fixed).
+ */
+class BackoffPolicyTest {
+
+    private static final int SAMPLES = 100_000;
+    private static final double[] DEFAULT_NOMINAL = {1, 2, 4, 8, 16};
+
+    static RetryProperties properties(JitterStrategy jitter, Duration minDelay, Duration maxDelay,
+                                      Map<ErrorClass, Duration> classBaseDelays) {
+        return new RetryProperties(6, Duration.ofSeconds(1), 2.0, maxDelay, minDelay, jitter,
+                Duration.ofMillis(200), classBaseDelays, 10);
+    }
+
+    static BackoffPolicy policy(JitterStrategy jitter) {
+        return new BackoffPolicy(properties(jitter, Duration.ZERO, Duration.ofSeconds(300), null), new SplittableRandom(42));
+    }
+
+    @Test
+    void theDefaultScheduleIsSeed000s() {
+        BackoffPolicy policy = policy(JitterStrategy.NONE);
+        for (int attempt = 1; attempt <= 5; attempt++) {
+            assertEquals(DEFAULT_NOMINAL[attempt - 1], policy.nominalDelaySeconds(attempt, ErrorClass.SERVER_ERROR), 1e-9);
+            assertEquals(DEFAULT_NOMINAL[attempt - 1], policy.delaySeconds(attempt, ErrorClass.TIMEOUT), 1e-9);
+            assertEquals((int) DEFAULT_NOMINAL[attempt - 1], policy.visibilityTimeoutSeconds(attempt, ErrorClass.CONNECTION));
+            assertTrue(policy.hasAttemptsLeft(attempt));
+        }
+        assertFalse(policy.hasAttemptsLeft(6), "the 6th failed attempt is the last");
+        assertFalse(policy.hasAttemptsLeft(7));
+    }
+
+    @Test
+    void throttlingHasTheLongerPerClassBase() {
+        BackoffPolicy policy = policy(JitterStrategy.NONE);
+        assertEquals(4, policy.nominalDelaySeconds(1, ErrorClass.THROTTLING), 1e-9);
+        assertEquals(64, policy.nominalDelaySeconds(5, ErrorClass.THROTTLING), 1e-9);
+        assertTrue(policy.nominalDelaySeconds(1, ErrorClass.THROTTLING) > policy.nominalDelaySeconds(1, ErrorClass.SERVER_ERROR));
+
+        var configured = new BackoffPolicy(properties(JitterStrategy.NONE, Duration.ZERO, Duration.ofSeconds(300),
+                Map.of(ErrorClass.THROTTLING, Duration.ofSeconds(10), ErrorClass.DATABASE, Duration.ofSeconds(3))));
+        assertEquals(10, configured.nominalDelaySeconds(1, ErrorClass.THROTTLING), 1e-9);
+        assertEquals(6, configured.nominalDelaySeconds(2, ErrorClass.DATABASE), 1e-9);
+        assertEquals(2, configured.nominalDelaySeconds(2, ErrorClass.SERVER_ERROR), 1e-9);
+    }
+
+    @Test
+    void plusMinusJitterStaysWithin200msAndAveragesTheNominalDelay() {
+        BackoffPolicy policy = policy(JitterStrategy.PLUS_MINUS);
+        for (int attempt = 1; attempt <= 5; attempt++) {
+            double nominal = DEFAULT_NOMINAL[attempt - 1];
+            int a = attempt;
+            Stats stats = sample(i -> policy.delaySeconds(a, ErrorClass.SERVER_ERROR));
+            assertTrue(stats.min >= nominal - 0.2 && stats.max <= nominal + 0.2, "attempt " + attempt + ": " + stats);
+            assertTrue(stats.max - stats.min > 0.39, "the whole +/- 200 ms range is used: " + stats);
+            assertEquals(nominal, stats.mean, 0.005, "attempt " + attempt);
+        }
+    }
+
+    @Test
+    void fullJitterIsUniformBetweenZeroAndTheNominalDelay() {
+        BackoffPolicy policy = policy(JitterStrategy.FULL);
+        for (int attempt = 1; attempt <= 5; attempt++) {
+            double nominal = DEFAULT_NOMINAL[attempt - 1];
+            int a = attempt;
+            Stats stats = sample(i -> policy.delaySeconds(a, ErrorClass.SERVER_ERROR));
+            assertTrue(stats.min >= 0 && stats.max <= nominal, stats.toString());
+            assertTrue(stats.min < 0.01 * nominal && stats.max > 0.99 * nominal, "uses the whole range: " + stats);
+            // uniform on [0, n]: mean n/2, standard error n/sqrt(12 * SAMPLES) ~ 0.0009 n
+            assertEquals(nominal / 2, stats.mean, 0.01 * nominal, "attempt " + attempt);
+        }
+    }
+
+    @Test
+    void decorrelatedJitterIsUniformBetweenBaseAndThreeTimesThePreviousDelay() {
+        BackoffPolicy policy = policy(JitterStrategy.DECORRELATED);
+        // previous = nominal(n-1), base for the first retry
+        double[] previous = {1, 1, 2, 4, 8};
+        for (int attempt = 1; attempt <= 5; attempt++) {
+            double upper = 3 * previous[attempt - 1];
+            int a = attempt;
+            Stats stats = sample(i -> policy.delaySeconds(a, ErrorClass.SERVER_ERROR));
+            assertTrue(stats.min >= 1 && stats.max <= upper, "attempt " + attempt + ": " + stats);
+            assertEquals((1 + upper) / 2, stats.mean, 0.01 * upper, "attempt " + attempt);
+        }
+    }
+
+    @Test
+    void decorrelatedJitterIsCapped() {
+        var policy = new BackoffPolicy(properties(JitterStrategy.DECORRELATED, Duration.ZERO, Duration.ofSeconds(10), null),
+                new SplittableRandom(7));
+        Stats stats = sample(i -> policy.delaySeconds(5, ErrorClass.SERVER_ERROR));
+        assertTrue(stats.max <= 10, stats.toString());
+        assertTrue(stats.min >= 1, stats.toString());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"PLUS_MINUS", "FULL", "DECORRELATED", "NONE"})
+    void everyStrategyRespectsTheMinimumAndTheCap(String strategy) {
+        var policy = new BackoffPolicy(properties(JitterStrategy.valueOf(strategy), Duration.ofMillis(1500),
+                Duration.ofSeconds(5), null), new SplittableRandom(3));
+        for (int attempt = 1; attempt <= 8; attempt++) {
+            int a = attempt;
+            Stats stats = sample(i -> policy.delaySeconds(a, ErrorClass.SERVER_ERROR));
+            assertTrue(stats.min >= 1.5 && stats.max <= 5, strategy + " attempt " + attempt + ": " + stats);
+            Stats rounded = sample(i -> policy.visibilityTimeoutSeconds(a, ErrorClass.SERVER_ERROR));
+            assertTrue(rounded.min >= 1 && rounded.max <= 5, strategy + " attempt " + attempt + ": " + rounded);
+        }
+    }
+
+    @Test
+    void probabilisticRoundingKeepsTheMeanOfAFractionalDelay() {
+        var policy = new BackoffPolicy(new RetryProperties(6, Duration.ofMillis(1300), 2.0, Duration.ofSeconds(300),
+                Duration.ZERO, JitterStrategy.NONE, Duration.ZERO, null, 10), new SplittableRandom(11));
+        Stats stats = sample(i -> policy.visibilityTimeoutSeconds(1, ErrorClass.SERVER_ERROR));
+        assertEquals(1, stats.min);
+        assertEquals(2, stats.max);
+        // 2 s with probability 0.3: mean 1.3, standard error ~0.0015
+        assertEquals(1.3, stats.mean, 0.01);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"PLUS_MINUS", "FULL", "DECORRELATED"})
+    void wholeSecondRoundingKeepsTheMeanOfEachStrategy(String strategy) {
+        var jitter = JitterStrategy.valueOf(strategy);
+        for (int attempt = 1; attempt <= 5; attempt++) {
+            int a = attempt;
+            BackoffPolicy exact = policy(jitter);
+            BackoffPolicy rounded = policy(jitter);
+            Stats exactStats = sample(i -> exact.delaySeconds(a, ErrorClass.SERVER_ERROR));
+            Stats roundedStats = sample(i -> rounded.visibilityTimeoutSeconds(a, ErrorClass.SERVER_ERROR));
+            assertEquals(exactStats.mean, roundedStats.mean, 0.02 * Math.max(1, exactStats.mean),
+                    strategy + " attempt " + attempt + ": exact " + exactStats + ", rounded " + roundedStats);
+            assertEquals(Math.floor(roundedStats.min), roundedStats.min, "whole seconds");
+        }
+    }
+
+    @Test
+    void plusMinusJitterAroundOneSecondRoundsToZeroOneOrTwo() {
+        BackoffPolicy policy = policy(JitterStrategy.PLUS_MINUS);
+        Stats stats = sample(i -> policy.visibilityTimeoutSeconds(1, ErrorClass.SERVER_ERROR));
+        assertTrue(stats.min >= 0 && stats.max <= 2, stats.toString());
+        assertEquals(1.0, stats.mean, 0.01);
+    }
+
+    @Test
+    void visibilityTimeoutsNeverExceedSqsLimit() {
+        var policy = new BackoffPolicy(new RetryProperties(60, Duration.ofHours(1), 10.0, Duration.ofSeconds(43_200),
+                Duration.ZERO, JitterStrategy.PLUS_MINUS, Duration.ofSeconds(5), null, 61), new SplittableRandom(5));
+        for (int attempt = 1; attempt < 60; attempt++) {
+            int seconds = policy.visibilityTimeoutSeconds(attempt, ErrorClass.SERVER_ERROR);
+            assertTrue(seconds >= 0 && seconds <= BackoffPolicy.MAX_VISIBILITY_TIMEOUT_SECONDS, attempt + ": " + seconds);
+        }
+        assertEquals(43_200, policy.visibilityTimeoutSeconds(59, ErrorClass.SERVER_ERROR));
+    }
+
+    @Test
+    void theRandomSourceDecidesTheJitter() {
+        var props = properties(JitterStrategy.PLUS_MINUS, Duration.ZERO, Duration.ofSeconds(300), null);
+        var low = new BackoffPolicy(props, () -> 0L);            // nextDouble() == 0
+        var high = new BackoffPolicy(props, () -> -1L);          // nextDouble() just below 1
+        assertEquals(3.8, low.delaySeconds(3, ErrorClass.SERVER_ERROR), 1e-9);
+        assertEquals(4.2, high.delaySeconds(3, ErrorClass.SERVER_ERROR), 1e-6);
+        // 3.8 s: rounds up when the draw is below 0.8 (u = 0 is); 4.2 s: rounds up only when below 0.2 (u ~ 1 is not)
+        assertEquals(4, low.visibilityTimeoutSeconds(3, ErrorClass.SERVER_ERROR));
+        assertEquals(4, high.visibilityTimeoutSeconds(3, ErrorClass.SERVER_ERROR));
+    }
+
+    private static Stats sample(ToDoubleFunction<Integer> draw) {
+        double min = Double.POSITIVE_INFINITY;
+        double max = Double.NEGATIVE_INFINITY;
+        double sum = 0;
+        for (int i = 0; i < SAMPLES; i++) {
+            double value = draw.applyAsDouble(i);
+            min = Math.min(min, value);
+            max = Math.max(max, value);
+            sum += value;
+        }
+        return new Stats(min, max, sum / SAMPLES);
+    }
+
+    record Stats(double min, double max, double mean) {
+    }
+}

@@ -1,0 +1,63 @@
+package dev.pastebin.upload;
+
+import dev.pastebin.core.config.UploadQueueProperties;
+import jakarta.inject.Singleton;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchRequestEntry;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Sets when a reported message comes back. Both calls are best effort and never throw: a message whose
+ * visibility could not be changed still comes back, after the queue's own visibility timeout.
+ */
+@Singleton
+class MessageVisibility {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MessageVisibility.class);
+    private static final int SQS_BATCH_LIMIT = 10;
+
+    private final SqsClient sqs;
+    private final UploadQueueProperties queue;
+
+    MessageVisibility(SqsClient sqs, UploadQueueProperties queue) {
+        this.sqs = sqs;
+        this.queue = queue;
+    }
+
+    /** Hides the message for {@code seconds} from now: the backoff delay before its next attempt. */
+    boolean delay(UploadMessage message, int seconds) {
+        try {
+            sqs.changeMessageVisibility(b -> b.queueUrl(queue.url()).receiptHandle(message.receiptHandle())
+                    .visibilityTimeout(seconds));
+            return true;
+        } catch (RuntimeException e) {
+            LOG.warn("ChangeMessageVisibility({} s) failed for message {}: {}; it comes back after the queue's "
+                    + "visibility timeout instead", seconds, message.messageId(), e.toString());
+            return false;
+        }
+    }
+
+    /** Makes messages visible again at once (records not started because the invocation ran out of time). */
+    void releaseNow(List<UploadMessage> messages) {
+        for (int from = 0; from < messages.size(); from += SQS_BATCH_LIMIT) {
+            var entries = new ArrayList<ChangeMessageVisibilityBatchRequestEntry>();
+            var chunk = messages.subList(from, Math.min(messages.size(), from + SQS_BATCH_LIMIT));
+            for (int i = 0; i < chunk.size(); i++) {
+                entries.add(ChangeMessageVisibilityBatchRequestEntry.builder().id(Integer.toString(i))
+                        .receiptHandle(chunk.get(i).receiptHandle()).visibilityTimeout(0).build());
+            }
+            try {
+                var response = sqs.changeMessageVisibilityBatch(b -> b.queueUrl(queue.url()).entries(entries));
+                if (response.hasFailed() && !response.failed().isEmpty()) {
+                    LOG.warn("could not release {} unstarted messages: {}", response.failed().size(), response.failed());
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("could not release {} unstarted messages: {}", chunk.size(), e.toString());
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package dev.pastebin.upload;
+
+import io.micronaut.context.event.BeanCreatedEvent;
+import io.micronaut.context.event.BeanCreatedEventListener;
+import jakarta.inject.Singleton;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+
+/**
+ * The S3 client's own retries and timeouts, set deliberately so that retry layers do not multiply.
+ *
+ * <p>The queue is the retry layer: each delivery is one attempt, backed off by visibility timeout and
+ * counted by {@code ApproximateReceiveCount}. If the SDK also retried (its default is 3 attempts with its
+ * own backoff), a 6-attempt schedule would make up to 18 PUTs, an attempt's latency would hide up to two
+ * extra waits, and a throttled S3 would be hit harder exactly when it asked us to slow down. So by
+ * default the SDK makes one attempt ({@code pastebin.upload.s3-max-attempts: 1}); the attempt timeout
+ * (5 s) and the call timeout (10 s) bound a hung connection well inside the function timeout and below
+ * the remaining-time margin, so a slow S3 becomes a classified TIMEOUT and a scheduled retry, not a
+ * Lambda timeout that fails the whole batch.
+ */
+@Singleton
+class S3ClientTuning implements BeanCreatedEventListener<S3ClientBuilder> {
+
+    private final UploadProperties properties;
+
+    S3ClientTuning(UploadProperties properties) {
+        this.properties = properties;
+    }
+
+    @Override
+    public S3ClientBuilder onCreated(BeanCreatedEvent<S3ClientBuilder> event) {
+        S3ClientBuilder builder = event.getBean();
+        var retryStrategy = properties.s3MaxAttempts() == 1
+                ? AwsRetryStrategy.doNotRetry()
+                : AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(properties.s3MaxAttempts()).build();
+        // Keep what the factory set (user agent, ...); only retries and timeouts change.
+        builder.overrideConfiguration(builder.overrideConfiguration().toBuilder()
+                .retryStrategy(retryStrategy)
+                .apiCallAttemptTimeout(properties.s3AttemptTimeout())
+                .apiCallTimeout(properties.s3CallTimeout())
+                .build());
+        return builder;
+    }
+}

@@ -1,0 +1,116 @@
+package dev.pastebin.upload;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import io.micronaut.context.BeanProvider;
+import io.micronaut.context.annotation.Any;
+import jakarta.inject.Singleton;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+
+/**
+ * Runs one SQS batch: its records concurrently, at most {@code pastebin.upload.parallelism} at a time (on
+ * virtual threads: the work is waiting on S3 and PostgreSQL), so a batch takes about as long as its slowest
+ * record. Builds the partial batch response: exactly the records to redeliver are listed.
+ *
+ * <p>Before starting each record it checks the invocation's remaining time (the Lambda {@link Context}
+ * registered for this invocation); below the margin it starts nothing more, makes the unstarted messages
+ * visible again at once and reports them, so they come back promptly instead of dying with a timeout
+ * that would fail the whole batch. It never throws for a per-record problem.
+ */
+@Singleton
+public class UploadBatchService {
+
+    private static final Logger LOG = LoggerFactory.getLogger(UploadBatchService.class);
+
+    private final UploadPasteService uploadService;
+    private final MessageVisibility visibility;
+    private final UploadProperties properties;
+    private final BeanProvider<Context> lambdaContext;
+
+    UploadBatchService(UploadPasteService uploadService, MessageVisibility visibility, UploadProperties properties,
+                       @Any BeanProvider<Context> lambdaContext) {
+        this.uploadService = uploadService;
+        this.visibility = visibility;
+        this.properties = properties;
+        this.lambdaContext = lambdaContext;
+    }
+
+    public SQSBatchResponse process(SQSEvent event) {
+        List<SQSEvent.SQSMessage> records = event == null || event.getRecords() == null ? List.of() : event.getRecords();
+        Context context = lambdaContext.isPresent() ? lambdaContext.get() : null;
+        var failures = new ArrayList<SQSBatchResponse.BatchItemFailure>();
+        var started = new ArrayList<Started>();
+        var unstarted = new ArrayList<UploadMessage>();
+        var slots = new Semaphore(properties.parallelism());
+        try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < records.size(); i++) {
+                UploadMessage message = UploadMessage.of(records.get(i));
+                if (!acquire(slots) || !enoughTimeLeft(context)) {
+                    records.subList(i, records.size()).forEach(r -> unstarted.add(UploadMessage.of(r)));
+                    break;
+                }
+                started.add(new Started(message, executor.submit(() -> {
+                    try {
+                        return uploadService.upload(message);
+                    } finally {
+                        slots.release();
+                    }
+                })));
+            }
+            for (Started record : started) {
+                if (outcomeOf(record).redeliver()) {
+                    failures.add(new SQSBatchResponse.BatchItemFailure(record.message().messageId()));
+                }
+            }
+        }
+        if (!unstarted.isEmpty()) {
+            LOG.warn("{} ms left, below the margin of {} ms: {} of {} records not started, returned to the queue",
+                    context == null ? -1 : context.getRemainingTimeInMillis(), properties.remainingTimeMargin().toMillis(),
+                    unstarted.size(), records.size());
+            visibility.releaseNow(unstarted);
+            unstarted.forEach(m -> failures.add(new SQSBatchResponse.BatchItemFailure(m.messageId())));
+        }
+        return new SQSBatchResponse(failures);
+    }
+
+    private boolean enoughTimeLeft(Context context) {
+        return context == null || context.getRemainingTimeInMillis() >= properties.remainingTimeMargin().toMillis();
+    }
+
+    private static boolean acquire(Semaphore slots) {
+        try {
+            slots.acquire();
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** The upload service never throws; if it did anyway (a bug), the message is redelivered, not lost. */
+    private static Outcome outcomeOf(Started record) {
+        try {
+            return record.outcome().get();
+        } catch (ExecutionException e) {
+            LOG.error("upload of message {} failed unexpectedly; reporting it for redelivery",
+                    record.message().messageId(), e.getCause());
+            return Outcome.TRANSIENT;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Outcome.TRANSIENT;
+        }
+    }
+
+    private record Started(UploadMessage message, Future<Outcome> outcome) {
+    }
+}

@@ -1,0 +1,27 @@
+package dev.pastebin.upload;
+
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+
+/**
+ * One SQS record as the upload worker needs it. The attempt number is SQS's
+ * {@code ApproximateReceiveCount}: 1 on the first delivery, +1 on each redelivery.
+ */
+record UploadMessage(String messageId, String receiptHandle, String body, int attempt) {
+
+    static final String RECEIVE_COUNT = "ApproximateReceiveCount";
+
+    static UploadMessage of(SQSEvent.SQSMessage record) {
+        return new UploadMessage(record.getMessageId(), record.getReceiptHandle(), record.getBody(), attemptOf(record));
+    }
+
+    /** A missing or garbled count is taken as the first attempt: the schedule starts short, never skips to FAILED. */
+    private static int attemptOf(SQSEvent.SQSMessage record) {
+        var attributes = record.getAttributes();
+        String count = attributes == null ? null : attributes.get(RECEIVE_COUNT);
+        try {
+            return count == null ? 1 : Math.max(1, Integer.parseInt(count.trim()));
+        } catch (NumberFormatException e) {
+            return 1;
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package dev.pastebin.upload;
+
+import java.util.List;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A fault-injecting HTTP proxy in front of LocalStack's S3, on 127.0.0.1. The upload function is pointed at
+ * it by configuration ({@code aws.services.s3.endpoint-override}), not by a code path. PUTs of an object
+ * whose key ends in a scripted short code get the scripted faults in order (then pass through, unless the
+ * script says "always"); everything else is forwarded unchanged.
+ */
+final class FaultProxy implements AutoCloseable {
+
+    enum Fault {
+        /** 503 with S3's SlowDown error document. */
+        SLOW_DOWN_503,
+        /** 500 InternalError. */
+        INTERNAL_ERROR_500,
+        /** 403 AccessDenied. */
+        ACCESS_DENIED_403,
+        /** Holds the request for {@link #HANG}, past the client's timeouts, then answers 500. */
+        HANG
+    }
+
+    static final Duration HANG = Duration.ofSeconds(4);
+
+    private static final Set<String> NOT_FORWARDED = Set.of(
+            "host", "content-length", "connection", "expect", "upgrade", "transfer-encoding", "keep-alive", "date");
+
+    private final HttpServer server;
+    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final URI target;
+    private final Map<String, Deque<Fault>> scripts = new ConcurrentHashMap<>();
+    private final Map<String, Fault> always = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> puts = new ConcurrentHashMap<>();
+
+    FaultProxy(URI target) throws IOException {
+        this.target = target;
+        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.setExecutor(executor);
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    URI endpoint() {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    /** The next PUTs for {@code shortCode} fail with these faults, in order; later ones pass. */
+    void failPuts(String shortCode, Fault... faults) {
+        scripts.put(shortCode, new ArrayDeque<>(List.of(faults)));
+    }
+
+    /** Every PUT for {@code shortCode} fails with {@code fault}. */
+    void alwaysFailPuts(String shortCode, Fault fault) {
+        always.put(shortCode, fault);
+    }
+
+    /** PUT requests for {@code shortCode} that reached the proxy, faulted or not. */
+    int putCount(String shortCode) {
+        AtomicInteger count = puts.get(shortCode);
+        return count == null ? 0 : count.get();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            byte[] body;
+            try (InputStream in = exchange.getRequestBody()) {
+                body = in.readAllBytes();
+            }
+            String path = exchange.getRequestURI().getRawPath();
+            if ("PUT".equals(exchange.getRequestMethod())) {
+                String code = path.substring(path.lastIndexOf('/') + 1);
+                puts.computeIfAbsent(code, c -> new AtomicInteger()).incrementAndGet();
+                Fault fault = nextFault(code);
+                if (fault != null) {
+                    inject(exchange, fault);
+                    return;
+                }
+            }
+            forward(exchange, body);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private Fault nextFault(String code) {
+        Fault fault = always.get(code);
+        if (fault != null) {
+            return fault;
+        }
+        Deque<Fault> script = scripts.get(code);
+        return script == null ? null : script.pollFirst();
+    }
+
+    private static void inject(HttpExchange exchange, Fault fault) throws IOException, InterruptedException {
+        switch (fault) {
+            case SLOW_DOWN_503 -> error(exchange, 503, "SlowDown", "Please reduce your request rate.");
+            case INTERNAL_ERROR_500 -> error(exchange, 500, "InternalError", "We encountered an internal error. Please try again.");
+            case ACCESS_DENIED_403 -> error(exchange, 403, "AccessDenied", "Access Denied");
+            case HANG -> {
+                Thread.sleep(HANG.toMillis());
+                error(exchange, 500, "InternalError", "too late");
+            }
+        }
+    }
+
+    private static void error(HttpExchange exchange, int status, String code, String message) throws IOException {
+        byte[] xml = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>" + code + "</Code><Message>" + message
+                + "</Message><RequestId>fault-proxy</RequestId></Error>").getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/xml");
+        exchange.getResponseHeaders().add("x-amz-request-id", "fault-proxy");
+        exchange.sendResponseHeaders(status, xml.length);
+        exchange.getResponseBody().write(xml);
+    }
+
+    private void forward(HttpExchange exchange, byte[] body) throws IOException, InterruptedException {
+        URI uri = URI.create(target + exchange.getRequestURI().toString());
+        var request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
+                .method(exchange.getRequestMethod(), body.length == 0
+                        ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+        exchange.getRequestHeaders().forEach((name, values) -> {
+            if (!NOT_FORWARDED.contains(name.toLowerCase(Locale.ROOT))) {
+                values.forEach(value -> request.header(name, value));
+            }
+        });
+        HttpResponse<byte[]> response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+        response.headers().map().forEach((name, values) -> {
+            if (!NOT_FORWARDED.contains(name.toLowerCase(Locale.ROOT)) && !name.startsWith(":")) {
+                values.forEach(value -> exchange.getResponseHeaders().add(name, value));
+            }
+        });
+        byte[] responseBody = response.body();
+        boolean noBody = "HEAD".equals(exchange.getRequestMethod()) || responseBody.length == 0;
+        exchange.sendResponseHeaders(response.statusCode(), noBody ? -1 : responseBody.length);
+        if (!noBody) {
+            exchange.getResponseBody().write(responseBody);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+        client.close();
+    }
+}

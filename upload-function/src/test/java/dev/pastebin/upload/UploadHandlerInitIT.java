@@ -1,0 +1,38 @@
+package dev.pastebin.upload;
+
+import dev.pastebin.core.retry.ErrorClass;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import dev.pastebin.core.retry.RetryProperties;
+import dev.pastebin.core.support.RealServices;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The path Lambda takes: the no-arg constructor builds the function's own context from application.yml. */
+@RealServices
+class UploadHandlerInitIT {
+
+    @Test
+    void theLambdaConstructorWiresTheFunctionWithItsDefaults() throws Exception {
+        try (var handler = new UploadHandler()) {
+            var context = handler.getApplicationContext();
+            assertTrue(context.getEnvironment().getActiveNames().contains("function"));
+            RetryProperties retry = context.getBean(RetryProperties.class);
+            assertEquals(6, retry.maxAttempts());
+            assertEquals(10, retry.queueMaxReceiveCount());
+            assertEquals(Duration.ofSeconds(4), retry.baseDelayFor(ErrorClass.THROTTLING));
+            UploadProperties upload = context.getBean(UploadProperties.class);
+            assertEquals(4, upload.parallelism());
+            assertEquals(1, upload.s3MaxAttempts());
+
+            var empty = new SQSEvent();
+            empty.setRecords(List.of());
+            assertTrue(handler.handleRequest(empty, TestLambdaContext.withRemaining(Duration.ofSeconds(30)))
+                    .getBatchItemFailures().isEmpty());
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package dev.pastebin.upload;
+
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class UploadMessageTest {
+
+    private static SQSEvent.SQSMessage record(Map<String, String> attributes) {
+        var record = new SQSEvent.SQSMessage();
+        record.setMessageId("m-1");
+        record.setReceiptHandle("r-1");
+        record.setBody("{}");
+        record.setAttributes(attributes);
+        return record;
+    }
+
+    @Test
+    void theAttemptIsTheApproximateReceiveCount() {
+        assertEquals(3, UploadMessage.of(record(Map.of("ApproximateReceiveCount", "3", "SentTimestamp", "1"))).attempt());
+        var message = UploadMessage.of(record(Map.of("ApproximateReceiveCount", "1")));
+        assertEquals("m-1", message.messageId());
+        assertEquals("r-1", message.receiptHandle());
+        assertEquals("{}", message.body());
+    }
+
+    @Test
+    void aMissingOrGarbledCountIsTheFirstAttemptNeverTheLast() {
+        assertEquals(1, UploadMessage.of(record(null)).attempt());
+        assertEquals(1, UploadMessage.of(record(Map.of())).attempt());
+        assertEquals(1, UploadMessage.of(record(Map.of("ApproximateReceiveCount", "many"))).attempt());
+        assertEquals(1, UploadMessage.of(record(Map.of("ApproximateReceiveCount", "0"))).attempt());
+    }
+
+    @Test
+    void onlyRetriesAndPoisonAreRedelivered() {
+        assertTrue(Outcome.TRANSIENT.redeliver());
+        assertTrue(Outcome.POISON.redeliver());
+        for (Outcome acknowledged : new Outcome[]{Outcome.SUCCESS, Outcome.PERMANENT, Outcome.EXHAUSTED, Outcome.DUPLICATE}) {
+            assertFalse(acknowledged.redeliver(), acknowledged.label());
+        }
+        assertEquals("exhausted", Outcome.EXHAUSTED.label());
+    }
+}
