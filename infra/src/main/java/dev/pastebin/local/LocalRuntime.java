@@ -125,7 +125,11 @@ public final class LocalRuntime implements AutoCloseable {
                 log.println("while stopping: " + e);
             }
         }
+        boolean wasRunning = !started.isEmpty();
         started.clear();
         functions.close();
+        if (wasRunning) {
+            log.println("Local runtime stopped; function processes ended");
+        }
     }
 }
