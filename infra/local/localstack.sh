@@ -18,7 +18,7 @@ PIP_LOG="$PASTEBIN_LOG_DIR/localstack-pip.log"
 : "${LOCALSTACK_START_TIMEOUT:=90}"
 # Services to start. All of these run in-process (no Docker); Lambda is deliberately absent: executing
 # functions inside LocalStack needs Docker, the project's local runtime invokes the handlers itself.
-: "${LOCALSTACK_SERVICES:=s3,sqs,cloudformation,events,iam,sts,logs,cloudwatch}"
+: "${LOCALSTACK_SERVICES:=s3,sqs,secretsmanager,cloudformation,events,iam,sts,logs,cloudwatch}"
 
 our_pid() {
     # Prints the pid of the LocalStack this project started, if it is still alive.
@@ -113,7 +113,21 @@ ensure_venv() {
     log "installed in $((SECONDS - t0)) s"
 }
 
+# The configured services that a running LocalStack does not serve (e.g. one started before a service
+# was added to LOCALSTACK_SERVICES); empty when it serves them all.
+missing_services() {
+    curl -fsS --max-time 5 "$LOCALSTACK_ENDPOINT/_localstack/health" 2>/dev/null | python3 -c '
+import json, sys
+state = json.load(sys.stdin).get("services", {})
+print(" ".join(s for s in sys.argv[1].split(",") if state.get(s) in (None, "disabled")))
+' "$LOCALSTACK_SERVICES" 2>/dev/null || true
+}
+
 start() {
+    if localstack_answers && our_pid >/dev/null && [[ -n "$(missing_services)" ]]; then
+        log "the running LocalStack lacks: $(missing_services); restarting it with $LOCALSTACK_SERVICES"
+        stop
+    fi
     if localstack_answers; then
         if our_pid >/dev/null; then
             log "already running (started by this project, pid $(our_pid))"

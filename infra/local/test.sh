@@ -26,6 +26,8 @@ trap 'exit 143' TERM
 
 "$PASTEBIN_LOCAL_DIR/up" >/dev/null || die "could not start PostgreSQL and LocalStack (reason above); not running the tests"
 export_app_env
+"$PASTEBIN_LOCAL_DIR/validate-template.sh" \
+    || die "infra/template.yaml does not validate (sam validate --lint / cfn-lint, output above)"
 
 cd "$PASTEBIN_ROOT"
 log "mvn -B ${PASTEBIN_MAVEN_ARGS:-}${PASTEBIN_MAVEN_ARGS:+ }verify $*"

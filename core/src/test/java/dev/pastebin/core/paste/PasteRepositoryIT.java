@@ -110,15 +110,13 @@ class PasteRepositoryIT {
     @Test
     void theDatabaseRejectsAStatusOutsideTheStateMachine() throws SQLException {
         Paste paste = newPaste();
-        // raw SQL on a plain pooled connection, outside Micronaut Data's connection management
-        DataSource dataSource = DelegatingDataSource.unwrapDataSource(this.dataSource);
-        try (var connection = dataSource.getConnection();
+        try (var connection = DelegatingDataSource.unwrapDataSource(dataSource).getConnection();
              var update = connection.prepareStatement("UPDATE pastes SET status = 'DELETED' WHERE short_code = ?")) {
             update.setString(1, paste.shortCode());
             var e = assertThrows(SQLException.class, update::executeUpdate);
             assertEquals("23514", e.getSQLState(), "check_violation");
         }
-        try (var connection = dataSource.getConnection();
+        try (var connection = DelegatingDataSource.unwrapDataSource(dataSource).getConnection();
              var update = connection.prepareStatement("UPDATE pastes SET status = 'PROCESSED' WHERE short_code = ?")) {
             update.setString(1, paste.shortCode());
             var e = assertThrows(SQLException.class, update::executeUpdate, "PROCESSED needs a location");

@@ -1,0 +1,55 @@
+package dev.pastebin.core.http;
+
+import io.micronaut.http.HttpStatus;
+
+/** The stable machine-readable error codes of the HTTP API, each with the status it is answered with. */
+public enum ApiErrorCode {
+    /** The body is not a JSON document of the expected shape. */
+    INVALID_JSON(HttpStatus.BAD_REQUEST),
+    /** A JSON body without a {@code content} string. */
+    MISSING_CONTENT(HttpStatus.BAD_REQUEST),
+    /** The paste is empty. */
+    EMPTY_CONTENT(HttpStatus.BAD_REQUEST),
+    /** The paste is not valid UTF-8 (or, in JSON, not valid Unicode). */
+    INVALID_UTF8(HttpStatus.BAD_REQUEST),
+    /** A short code of the wrong length or alphabet; nothing is looked up. */
+    MALFORMED_SHORT_CODE(HttpStatus.BAD_REQUEST),
+    /** Any other malformed request. */
+    BAD_REQUEST(HttpStatus.BAD_REQUEST),
+    /** No readable paste has this short code (unknown, or its upload failed). */
+    PASTE_NOT_FOUND(HttpStatus.NOT_FOUND),
+    /** No route for this path. */
+    NOT_FOUND(HttpStatus.NOT_FOUND),
+    METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED),
+    NOT_ACCEPTABLE(HttpStatus.NOT_ACCEPTABLE),
+    /** The paste is larger than {@code pastebin.paste.max-content-bytes}. */
+    CONTENT_TOO_LARGE(HttpStatus.REQUEST_ENTITY_TOO_LARGE),
+    UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE),
+    INTERNAL_ERROR(HttpStatus.INTERNAL_SERVER_ERROR),
+    /** A dependency (database, queue, storage) is unavailable; retry after {@code Retry-After} seconds. */
+    SERVICE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE);
+
+    private final HttpStatus status;
+
+    ApiErrorCode(HttpStatus status) {
+        this.status = status;
+    }
+
+    public HttpStatus status() {
+        return status;
+    }
+
+    /** The code for a status the framework answered by itself (no route, wrong method, …). */
+    static ApiErrorCode forStatus(int status) {
+        return switch (status) {
+            case 400 -> BAD_REQUEST;
+            case 404 -> NOT_FOUND;
+            case 405 -> METHOD_NOT_ALLOWED;
+            case 406 -> NOT_ACCEPTABLE;
+            case 413 -> CONTENT_TOO_LARGE;
+            case 415 -> UNSUPPORTED_MEDIA_TYPE;
+            case 503 -> SERVICE_UNAVAILABLE;
+            default -> status < 500 ? BAD_REQUEST : INTERNAL_ERROR;
+        };
+    }
+}

@@ -1,0 +1,148 @@
+package dev.pastebin.create;
+
+import dev.pastebin.core.job.UploadJob;
+import dev.pastebin.core.job.UploadJobCodec;
+import dev.pastebin.core.paste.ContentHash;
+import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteRepository;
+import dev.pastebin.core.paste.PasteStatus;
+import dev.pastebin.core.support.HttpApi;
+import dev.pastebin.core.support.RealServices;
+import dev.pastebin.core.support.TestQueues;
+import io.micronaut.json.JsonMapper;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** POST /pastes through the real handler: the row, the response, and the upload job on the queue. */
+@RealServices
+class CreatePasteIT {
+
+    private static HttpApi api;
+    private static SqsClient sqs;
+    private static TestQueues.Pair queues;
+
+    @BeforeAll
+    static void start() {
+        sqs = SqsClient.create();
+        queues = TestQueues.create(sqs, "create-it", 10, 30);
+        api = HttpApi.start(Map.of("pastebin.upload-queue.url", queues.queueUrl()));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (api != null) {
+            api.close();
+        }
+        if (queues != null) {
+            TestQueues.delete(sqs, queues);
+        }
+        sqs.close();
+    }
+
+    @BeforeEach
+    void emptyQueue() {
+        Queues.drain(sqs, queues.queueUrl());
+    }
+
+    private Map<String, Object> json(HttpApi.Response response) throws Exception {
+        return api.context().getBean(JsonMapper.class).readValue(response.body(), io.micronaut.core.type.Argument.mapOf(String.class, Object.class));
+    }
+
+    private Paste row(String shortCode) {
+        return api.context().getBean(PasteRepository.class).findById(shortCode).orElseThrow();
+    }
+
+    private UploadJob onlyJob() throws Exception {
+        List<Message> messages = Queues.drain(sqs, queues.queueUrl());
+        assertEquals(1, messages.size(), "exactly one upload job");
+        return api.context().getBean(UploadJobCodec.class).decode(messages.get(0).body());
+    }
+
+    @Test
+    void aTextPasteIsStoredInProgressAndItsJobEnqueued() throws Exception {
+        HttpApi.Response response = api.send(api.fixture("create-paste-text"));
+
+        assertEquals(201, response.status(), response.text());
+        Map<String, Object> body = json(response);
+        String code = (String) body.get("shortCode");
+        assertTrue(code.matches("[0-9A-Za-z]{8}"), code);
+        assertEquals("IN_PROGRESS", body.get("status"));
+        assertEquals("https://abc123.execute-api.us-east-1.amazonaws.com/pastes/" + code, body.get("url"));
+        assertEquals("/pastes/" + code, response.header("Location"));
+        assertTrue(response.header("Content-Type").startsWith("application/json"));
+
+        byte[] content = "Hello from a fixture!\r\n\t".getBytes(StandardCharsets.UTF_8);
+        Paste row = row(code);
+        assertEquals(PasteStatus.IN_PROGRESS, row.status());
+        assertEquals(ContentHash.sha256Hex(content), row.contentSha256());
+        assertEquals(content.length, row.sizeBytes());
+        assertNull(row.userId(), "no authorizer: anonymous");
+
+        // the message is the contract the upload worker decodes
+        assertEquals(new UploadJob(code, ContentHash.sha256Hex(content), content), onlyJob());
+    }
+
+    @Test
+    void aJsonPasteCarriesTheJwtSubjectAsItsUser() throws Exception {
+        HttpApi.Response response = api.send(api.fixture("create-paste-json"));
+
+        assertEquals(201, response.status(), response.text());
+        String code = (String) json(response).get("shortCode");
+        Paste row = row(code);
+        assertEquals("7d1c9a3e-5b2f-4e61-9c0a-1f2e3d4c5b6a", row.userId());
+        byte[] content = "Hello from JSON!".getBytes(StandardCharsets.UTF_8);
+        assertEquals(new UploadJob(code, ContentHash.sha256Hex(content), content), onlyJob());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "English, Deutsch: äöüß, Русский, 日本語, 中文, العربية, עברית, हिन्दी",
+            "emoji 🧪👩‍💻🏳️‍🌈 and a lone ZWJ \u200d",
+            "CRLF\r\nLF\nCR\rTAB\tend\t",
+            "\u0000 NUL, \u0007 BEL, \u001b ESC, \u007f DEL, \u00a0 NBSP, \ufeff BOM"})
+    void theBytesReachTheQueueExactlyInEveryBodyForm(String text) throws Exception {
+        byte[] content = text.getBytes(StandardCharsets.UTF_8);
+        String jsonBody = api.context().getBean(JsonMapper.class).writeValueAsString(Map.of("content", text));
+        List<HttpApi.Request> forms = List.of(
+                api.fixture("create-paste-text").textBody(text),
+                api.fixture("create-paste-text").binaryBody(content),
+                api.fixture("create-paste-text").header("Content-Type", "text/plain; charset=UTF-8").binaryBody(content),
+                api.fixture("create-paste-json").textBody(jsonBody),
+                api.fixture("create-paste-json").binaryBody(jsonBody.getBytes(StandardCharsets.UTF_8)));
+        for (HttpApi.Request form : forms) {
+            HttpApi.Response response = api.send(form);
+            assertEquals(201, response.status(), response.text());
+            String code = (String) json(response).get("shortCode");
+            UploadJob job = onlyJob();
+            assertEquals(code, job.shortCode());
+            assertArrayEquals(content, job.content());
+            assertEquals(ContentHash.sha256Hex(content), row(code).contentSha256());
+            assertEquals(content.length, row(code).sizeBytes());
+        }
+    }
+
+    @Test
+    void withoutAHostHeaderTheUrlIsThePath() throws Exception {
+        HttpApi.Response response = api.send(api.fixture("create-paste-text").withoutHeader("Host"));
+
+        assertEquals(201, response.status());
+        String code = (String) json(response).get("shortCode");
+        assertEquals("/pastes/" + code, json(response).get("url"));
+        onlyJob();
+    }
+}

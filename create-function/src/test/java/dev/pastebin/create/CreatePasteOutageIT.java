@@ -1,0 +1,94 @@
+package dev.pastebin.create;
+
+import dev.pastebin.core.paste.ContentHash;
+import dev.pastebin.core.paste.PasteStatus;
+import dev.pastebin.core.support.HttpApi;
+import dev.pastebin.core.support.RealServices;
+import dev.pastebin.core.support.TestQueues;
+import io.micronaut.core.type.Argument;
+import io.micronaut.json.JsonMapper;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
+
+import javax.sql.DataSource;
+import java.nio.charset.StandardCharsets;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A dependency that is down: 503 with Retry-After, and no paste left waiting for an upload that never comes. */
+@RealServices
+class CreatePasteOutageIT {
+
+    @Test
+    void whenTheQueueIsUnreachableThePasteIsMarkedFailedAnd503Answered() throws Exception {
+        String missingQueue = "http://localhost:4566/000000000000/no-such-queue-" + UUID.randomUUID();
+        String text = "lost on the way " + UUID.randomUUID();
+        try (HttpApi api = HttpApi.start(Map.of("pastebin.upload-queue.url", missingQueue))) {
+            HttpApi.Response response = api.send(api.fixture("create-paste-text").textBody(text).requestId("req-queue-down"));
+
+            assertEquals(503, response.status(), response.text());
+            assertEquals("5", response.header("Retry-After"));
+            Map<String, Object> error = api.context().getBean(JsonMapper.class)
+                    .readValue(response.body(), Argument.mapOf(String.class, Object.class));
+            assertEquals("SERVICE_UNAVAILABLE", error.get("code"));
+            assertEquals("req-queue-down", error.get("requestId"));
+            assertFalse(((String) error.get("message")).contains("no-such-queue"), "no queue names in responses");
+
+            List<String[]> rows = rowsWithHash(api.context().getBean(DataSource.class),
+                    ContentHash.sha256Hex(text.getBytes(StandardCharsets.UTF_8)));
+            assertEquals(1, rows.size(), "the row was inserted once");
+            assertEquals(PasteStatus.FAILED.name(), rows.get(0)[0], "never left IN_PROGRESS");
+            assertTrue(rows.get(0)[1].startsWith("enqueue failed: "), rows.get(0)[1]);
+        }
+    }
+
+    @Test
+    void whenTheDatabaseIsUnreachableNothingIsEnqueuedAnd503Answered() throws Exception {
+        try (SqsClient sqs = SqsClient.create()) {
+            TestQueues.Pair queues = TestQueues.create(sqs, "create-db-down-it", 10, 30);
+            try (HttpApi api = HttpApi.start(Map.of(
+                    "pastebin.upload-queue.url", queues.queueUrl(),
+                    // nothing listens on port 1: the connection is refused at once
+                    "datasources.default.url", "jdbc:postgresql://127.0.0.1:1/pastebin",
+                    "datasources.default.connection-timeout", 1000,
+                    "flyway.datasources.default.enabled", false))) {
+                HttpApi.Response response = api.send(api.fixture("create-paste-json").requestId("req-db-down"));
+
+                assertEquals(503, response.status(), response.text());
+                assertEquals("5", response.header("Retry-After"));
+                Map<String, Object> error = api.context().getBean(JsonMapper.class)
+                        .readValue(response.body(), Argument.mapOf(String.class, Object.class));
+                assertEquals("SERVICE_UNAVAILABLE", error.get("code"));
+                assertEquals("req-db-down", error.get("requestId"));
+                assertFalse(((String) error.get("message")).contains("jdbc"), "no connection details in responses");
+                assertTrue(Queues.drain(sqs, queues.queueUrl()).isEmpty(), "nothing enqueued without a row");
+            } finally {
+                TestQueues.delete(sqs, queues);
+            }
+        }
+    }
+
+    private static List<String[]> rowsWithHash(DataSource dataSource, String sha256) throws Exception {
+        // the plain pool, outside Micronaut Data's connection management
+        try (var connection = DelegatingDataSource.unwrapDataSource(dataSource).getConnection();
+             var query = connection.prepareStatement("SELECT status, failure_reason FROM pastes WHERE content_sha256 = ?")) {
+            query.setString(1, sha256);
+            List<String[]> rows = new ArrayList<>();
+            try (ResultSet rs = query.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(new String[]{rs.getString(1), rs.getString(2)});
+                }
+            }
+            return rows;
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package dev.pastebin.create;
+
+import dev.pastebin.core.config.PasteProperties;
+import dev.pastebin.core.http.ApiErrorCode;
+import dev.pastebin.core.http.ApiException;
+import io.micronaut.serde.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class PasteContentReaderTest {
+
+    private static final int LIMIT = 16;
+    private final PasteContentReader reader = new PasteContentReader(new PasteProperties(8, LIMIT), ObjectMapper.getDefault());
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static ApiErrorCode rejection(Runnable read) {
+        return assertThrows(ApiException.class, read::run).code();
+    }
+
+    @Test
+    void aTextBodyIsThePasteByteForByte() {
+        byte[] body = utf8("ä\r\n\t🧪 ");
+        assertArrayEquals(body, reader.fromText(body));
+    }
+
+    @Test
+    void theLimitCountsBytesNotCharacters() {
+        assertArrayEquals(utf8("🧪🧪🧪🧪"), reader.fromText(utf8("🧪🧪🧪🧪")));   // 16 bytes
+        assertEquals(ApiErrorCode.CONTENT_TOO_LARGE, rejection(() -> reader.fromText(utf8("🧪🧪🧪🧪a"))));
+        assertEquals(ApiErrorCode.CONTENT_TOO_LARGE, rejection(() -> reader.fromJson(utf8("{\"content\":\"🧪🧪🧪🧪a\"}"))));
+    }
+
+    @Test
+    void emptyPastesAreRejected() {
+        assertEquals(ApiErrorCode.EMPTY_CONTENT, rejection(() -> reader.fromText(null)));
+        assertEquals(ApiErrorCode.EMPTY_CONTENT, rejection(() -> reader.fromText(new byte[0])));
+        assertEquals(ApiErrorCode.EMPTY_CONTENT, rejection(() -> reader.fromJson(utf8("{\"content\":\"\"}"))));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"C328", "E282", "F0908C", "ED A0 80", "C0AF", "FF", "F4908080"})
+    void malformedUtf8IsRejectedNotRepaired(String hex) {
+        byte[] bytes = java.util.HexFormat.of().parseHex(hex.replace(" ", ""));
+        assertEquals(ApiErrorCode.INVALID_UTF8, rejection(() -> reader.fromText(bytes)));
+    }
+
+    @Test
+    void jsonContentIsEncodedAsUtf8() {
+        assertArrayEquals(utf8("a\r\n\t\u0000é"), reader.fromJson(utf8("{\"content\":\"a\\r\\n\\t\\u0000\\u00e9\",\"ignored\":1}")));
+    }
+
+    @Test
+    void anUnpairedSurrogateInJsonIsNotText() {
+        assertEquals(ApiErrorCode.INVALID_UTF8, rejection(() -> reader.fromJson(utf8("{\"content\":\"x\\ud800\"}"))));
+    }
+
+    @Test
+    void jsonThatIsNotUtf8IsInvalidUtf8() {
+        byte[] body = {'{', '"', 'c', 'o', 'n', 't', 'e', 'n', 't', '"', ':', '"', (byte) 0xC3, '"', '}'};
+        assertEquals(ApiErrorCode.INVALID_UTF8, rejection(() -> reader.fromJson(body)));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"not json", "[]", "null", "\"text\"", "{\"content\":"})
+    void bodiesThatAreNotTheJsonObjectAreInvalidJson(String body) {
+        assertEquals(ApiErrorCode.INVALID_JSON, rejection(() -> reader.fromJson(utf8(body))));
+    }
+
+    @Test
+    void anEmptyJsonBodyIsEmptyContent() {
+        assertEquals(ApiErrorCode.EMPTY_CONTENT, rejection(() -> reader.fromJson(new byte[0])));
+    }
+
+    @Test
+    void jsonWithoutContentIsMissingContent() {
+        assertEquals(ApiErrorCode.MISSING_CONTENT, rejection(() -> reader.fromJson(utf8("{}"))));
+        assertEquals(ApiErrorCode.MISSING_CONTENT, rejection(() -> reader.fromJson(utf8("{\"content\":null}"))));
+        assertEquals(ApiErrorCode.MISSING_CONTENT, rejection(() -> reader.fromJson(utf8("{\"text\":\"hi\"}"))));
+        assertEquals(ApiErrorCode.MISSING_CONTENT, rejection(() -> reader.fromJson(utf8("{\"content\":[\"hi\"]}"))));
+        assertEquals(ApiErrorCode.MISSING_CONTENT, rejection(() -> reader.fromJson(utf8("{\"content\":42}"))));
+    }
+}

@@ -1,0 +1,30 @@
+package dev.pastebin.create;
+
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Drains what the create function put on a test's own queue. */
+final class Queues {
+
+    private Queues() {
+    }
+
+    /** Every message currently on the queue, received and deleted; waits up to a second for the first. */
+    static List<Message> drain(SqsClient sqs, String queueUrl) {
+        List<Message> all = new ArrayList<>();
+        while (true) {
+            List<Message> batch = sqs.receiveMessage(b -> b.queueUrl(queueUrl).maxNumberOfMessages(10)
+                    .waitTimeSeconds(1).visibilityTimeout(30)).messages();
+            if (batch.isEmpty()) {
+                return all;
+            }
+            for (Message m : batch) {
+                sqs.deleteMessage(b -> b.queueUrl(queueUrl).receiptHandle(m.receiptHandle()));
+            }
+            all.addAll(batch);
+        }
+    }
+}

@@ -1,0 +1,215 @@
+package dev.pastebin.infra.template;
+
+import dev.pastebin.core.config.PasteProperties;
+import dev.pastebin.core.job.UploadJobCodec;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The rules infra/template.yaml must keep, read from the template itself. */
+class TemplateTest {
+
+    private final CfnTemplate template = CfnTemplate.load();
+
+    @Test
+    void theFunctionsTheLocalRuntimeExpectsAreDeclaredWithTheirHandlersAndArtifacts() {
+        Map<String, List<String>> expected = Map.of(
+                "CreatePasteFunction", List.of("../create-function/target/function.zip",
+                        "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction"),
+                "ReadPasteFunction", List.of("../read-function/target/function.zip",
+                        "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction"),
+                "UploadPasteFunction", List.of("../upload-function/target/function.zip",
+                        "dev.pastebin.upload.UploadHandler::handleRequest"),
+                "SweeperFunction", List.of("../sweeper-function/target/function.zip",
+                        "dev.pastebin.sweeper.SweeperHandler::handleRequest"));
+        assertEquals(expected.keySet(), Set.copyOf(template.resourcesOfType("AWS::Serverless::Function")));
+        expected.forEach((id, codeAndHandler) -> {
+            assertEquals(codeAndHandler.get(0), template.properties(id).get("CodeUri"), id);
+            assertEquals(codeAndHandler.get(1), template.properties(id).get("Handler"), id);
+            assertEquals("java21", template.functionProperty(id, "Runtime"), id);
+        });
+    }
+
+    @Test
+    void theRedriveCountExceedsTheUploadAttemptBudget() {
+        Map<String, Object> redrive = CfnTemplate.map(template.properties("UploadQueue").get("RedrivePolicy"), "RedrivePolicy");
+        int maxReceiveCount = template.intValue(redrive.get("maxReceiveCount"));
+        Map<String, Object> env = template.environment("UploadPasteFunction");
+        int maxAttempts = template.intValue(env.get("PASTEBIN_UPLOAD_RETRY_MAX_ATTEMPTS"));
+
+        assertEquals(6, maxAttempts, "seed 000's budget: attempt 1 and 5 retries");
+        assertTrue(maxReceiveCount > maxAttempts,
+                "maxReceiveCount " + maxReceiveCount + " must exceed the function's " + maxAttempts + " attempts");
+        // the function is told the same number the queue uses, from the same parameter
+        String redriveParameter = template.parameterRef(redrive.get("maxReceiveCount"));
+        assertNotNull(redriveParameter, "the RedrivePolicy's maxReceiveCount is a parameter");
+        assertEquals(redriveParameter, template.parameterRef(env.get("PASTEBIN_UPLOAD_RETRY_QUEUE_MAX_RECEIVE_COUNT")));
+        assertEquals(Map.of("Fn::GetAtt", List.of("UploadDeadLetterQueue", "Arn")), redrive.get("deadLetterTargetArn"));
+    }
+
+    @Test
+    void theVisibilityTimeoutIsAtLeastSixTimesTheUploadTimeoutForEveryAllowedTimeout() {
+        int visibility = template.intValue(template.properties("UploadQueue").get("VisibilityTimeout"));
+        Object timeout = template.functionProperty("UploadPasteFunction", "Timeout");
+        int defaultTimeout = template.intValue(timeout);
+        assertTrue(visibility >= 6 * defaultTimeout, visibility + " < 6 x " + defaultTimeout);
+        String parameter = template.parameterRef(timeout);
+        if (parameter != null) {
+            // a deployment may raise the parameter up to its MaxValue: the rule must hold there too
+            Object max = template.parameter(parameter).get("MaxValue");
+            assertNotNull(max, parameter + " needs a MaxValue that keeps 6x within the visibility timeout");
+            assertTrue(visibility >= 6 * Integer.parseInt(String.valueOf(max)), visibility + " < 6 x MaxValue " + max);
+        }
+    }
+
+    @Test
+    void bothQueuesHoldTheLargestUploadJob() throws IOException {
+        int largestJob = UploadJobCodec.maxEncodedSize(new PasteProperties(8, 262_144).maxContentBytes());
+        for (String queue : List.of("UploadQueue", "UploadDeadLetterQueue")) {
+            int size = template.intValue(template.properties(queue).get("MaximumMessageSize"));
+            assertTrue(size >= largestJob, queue + ": MaximumMessageSize " + size + " < largest job " + largestJob);
+        }
+        // core's UploadJobCodecTest reads the first MaximumMessageSize in the file: it must be the upload queue's
+        Matcher first = Pattern.compile("MaximumMessageSize:\\s*(\\d+)").matcher(Files.readString(CfnTemplate.FILE));
+        assertTrue(first.find());
+        assertEquals(template.intValue(template.properties("UploadQueue").get("MaximumMessageSize")),
+                Integer.parseInt(first.group(1)));
+        assertTrue(Files.readString(CfnTemplate.FILE).indexOf("UploadQueue:") < first.start());
+    }
+
+    @Test
+    void theDeadLetterQueueKeepsMessagesFourteenDays() {
+        assertEquals(1_209_600, template.intValue(template.properties("UploadDeadLetterQueue").get("MessageRetentionPeriod")));
+    }
+
+    @Test
+    void theUploadEventSourceReportsBatchItemFailuresAndLimitsConcurrency() {
+        Map<String, Object> sqs = event("UploadPasteFunction", "SQS");
+        assertEquals(List.of("ReportBatchItemFailures"), sqs.get("FunctionResponseTypes"));
+        assertEquals(Map.of("Fn::GetAtt", List.of("UploadQueue", "Arn")), sqs.get("Queue"));
+        int batchSize = template.intValue(sqs.get("BatchSize"));
+        assertTrue(batchSize >= 1 && batchSize <= 10, "BatchSize " + batchSize);
+        assertNotNull(sqs.get("MaximumBatchingWindowInSeconds"));
+        Map<String, Object> scaling = CfnTemplate.map(sqs.get("ScalingConfig"), "ScalingConfig");
+        assertTrue(template.intValue(scaling.get("MaximumConcurrency")) >= 2, "SQS allows 2 at least");
+        // a function-level DeadLetterQueue only applies to asynchronous invokes, never to an SQS source
+        assertNull(template.properties("UploadPasteFunction").get("DeadLetterQueue"));
+    }
+
+    @Test
+    void theHttpApiRoutesUsePayloadFormatTwo() {
+        assertEquals(Map.of("POST", "/pastes"), routes("CreatePasteFunction"));
+        assertEquals(Map.of("GET", "/pastes/{shortCode}", "HEAD", "/pastes/{shortCode}"), routes("ReadPasteFunction"));
+        Map<String, Object> api = template.properties("HttpApi");
+        Map<String, Object> throttling = CfnTemplate.map(api.get("DefaultRouteSettings"), "DefaultRouteSettings");
+        assertNotNull(throttling.get("ThrottlingRateLimit"));
+        assertNotNull(throttling.get("ThrottlingBurstLimit"));
+    }
+
+    @Test
+    void theSweeperRunsOnAConfigurableDailySchedule() {
+        Map<String, Object> schedule = event("SweeperFunction", "Schedule");
+        String parameter = template.parameterRef(schedule.get("Schedule"));
+        assertNotNull(parameter, "the schedule is a parameter");
+        assertEquals("rate(1 day)", template.parameter(parameter).get("Default"));
+    }
+
+    @Test
+    void theBucketIsEncryptedPrivateAndDeniesPlainHttp() {
+        Map<String, Object> bucket = template.properties("PasteBucket");
+        assertNotNull(bucket.get("BucketEncryption"));
+        assertEquals(Map.of("BlockPublicAcls", true, "BlockPublicPolicy", true, "IgnorePublicAcls", true,
+                "RestrictPublicBuckets", true), bucket.get("PublicAccessBlockConfiguration"));
+        String policyId = template.resourcesOfType("AWS::S3::BucketPolicy").getFirst();
+        assertEquals(Map.of("Ref", "PasteBucket"), template.properties(policyId).get("Bucket"));
+        String policy = template.properties(policyId).get("PolicyDocument").toString();
+        assertTrue(policy.contains("Effect=Deny") && policy.contains("aws:SecureTransport=false"), policy);
+    }
+
+    @Test
+    void noPasswordIsAParameterOrAnEnvironmentVariable() {
+        CfnTemplate.map(template.root().get("Parameters"), "Parameters").forEach((name, p) -> {
+            assertFalse(name.toLowerCase().contains("password"), "parameter " + name);
+        });
+        for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
+            template.environment(function).keySet().forEach(name ->
+                    assertFalse(name.contains("PASSWORD"), function + " sets " + name));
+            assertEquals("PASTEBIN_DATABASE_SECRET_ID", template.environment(function).keySet().stream()
+                    .filter(n -> n.contains("SECRET")).findFirst().orElse(null), function);
+        }
+    }
+
+    @Test
+    void everyInlinePolicyStatementHasASidAndEveryFunctionALogGroupWithRetention() {
+        for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
+            Object policies = template.properties(function).get("Policies");
+            for (Object policy : (List<?>) policies) {
+                Map<String, Object> p = CfnTemplate.map(policy, function + " policy");
+                if (p.containsKey("Statement")) {
+                    for (Object statement : (List<?>) p.get("Statement")) {
+                        assertNotNull(CfnTemplate.map(statement, "statement").get("Sid"), function + ": inline statement without Sid");
+                    }
+                }
+            }
+            Map<String, Object> logging = CfnTemplate.map(template.properties(function).get("LoggingConfig"), function + ".LoggingConfig");
+            String group = (String) CfnTemplate.map(logging.get("LogGroup"), "LogGroup").get("Ref");
+            assertEquals("AWS::Logs::LogGroup", template.type(group), function);
+            assertNotNull(template.properties(group).get("RetentionInDays"), group);
+        }
+    }
+
+    @Test
+    void alarmsWatchTheDeadLetterDepthAndTheOldestUploadMessage() {
+        Map<String, String> watched = new java.util.HashMap<>();
+        for (String alarm : template.resourcesOfType("AWS::CloudWatch::Alarm")) {
+            Map<String, Object> p = template.properties(alarm);
+            for (Object d : (List<?>) p.get("Dimensions")) {
+                Object value = CfnTemplate.map(d, "dimension").get("Value");
+                watched.put(p.get("MetricName") + "", value.toString());
+            }
+        }
+        assertTrue(watched.getOrDefault("ApproximateNumberOfMessagesVisible", "").contains("UploadDeadLetterQueue"), watched.toString());
+        assertTrue(watched.getOrDefault("ApproximateAgeOfOldestMessage", "").contains("UploadQueue"), watched.toString());
+    }
+
+    @Test
+    void theOutputsNameTheApiQueuesAndBucket() {
+        Map<String, Object> outputs = CfnTemplate.map(template.root().get("Outputs"), "Outputs");
+        assertTrue(outputs.keySet().containsAll(List.of("ApiUrl", "UploadQueueUrl", "UploadQueueArn",
+                "UploadDeadLetterQueueUrl", "UploadDeadLetterQueueArn", "PasteBucketName")), outputs.keySet().toString());
+    }
+
+    private Map<String, Object> event(String function, String type) {
+        Map<String, Object> events = CfnTemplate.map(template.properties(function).get("Events"), function + ".Events");
+        List<Map<String, Object>> ofType = events.values().stream().map(e -> CfnTemplate.map(e, "event"))
+                .filter(e -> type.equals(e.get("Type"))).toList();
+        assertEquals(1, ofType.size(), function + " has one " + type + " event");
+        return CfnTemplate.map(ofType.getFirst().get("Properties"), "event properties");
+    }
+
+    private Map<String, String> routes(String function) {
+        Map<String, String> routes = new java.util.HashMap<>();
+        Map<String, Object> events = CfnTemplate.map(template.properties(function).get("Events"), function + ".Events");
+        for (Object e : events.values()) {
+            Map<String, Object> event = CfnTemplate.map(e, "event");
+            assertEquals("HttpApi", event.get("Type"));
+            Map<String, Object> p = CfnTemplate.map(event.get("Properties"), "properties");
+            assertEquals("2.0", p.get("PayloadFormatVersion"), function);
+            assertEquals(Map.of("Ref", "HttpApi"), p.get("ApiId"), function);
+            routes.put((String) p.get("Method"), (String) p.get("Path"));
+        }
+        return routes;
+    }
+}

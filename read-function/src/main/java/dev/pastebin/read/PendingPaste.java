@@ -1,0 +1,8 @@
+package dev.pastebin.read;
+
+import io.micronaut.serde.annotation.Serdeable;
+
+/** The 202 body while the paste is being stored: {@code {"shortCode": "…", "status": "IN_PROGRESS"}}. */
+@Serdeable
+public record PendingPaste(String shortCode, String status) {
+}

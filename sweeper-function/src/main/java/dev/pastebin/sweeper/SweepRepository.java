@@ -1,0 +1,83 @@
+package dev.pastebin.sweeper;
+
+import jakarta.inject.Singleton;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The sweeper's statements. Each picks a bounded batch through the (status, created_at) partial index with
+ * {@code FOR UPDATE SKIP LOCKED}: a row another sweeper (or an upload finishing right now) holds is skipped,
+ * never waited for, and no row can be taken by two sweepers. Ages are compared with the database's clock.
+ * The caller owns the connection and its transaction.
+ */
+@Singleton
+public class SweepRepository {
+
+    static final String DELETE_EXPIRED_FAILED = """
+            DELETE FROM pastes WHERE short_code IN (
+                SELECT short_code FROM pastes
+                WHERE status = 'FAILED' AND created_at < now() - make_interval(secs => ?)
+                ORDER BY created_at LIMIT ?
+                FOR UPDATE SKIP LOCKED)
+            RETURNING short_code, s3_location""";
+
+    // status is checked again in the outer UPDATE: the guarded-transition rule of the state machine.
+    static final String MARK_STUCK_FAILED = """
+            UPDATE pastes SET status = 'FAILED', failure_reason = 'stuck', updated_at = now()
+            WHERE short_code IN (
+                SELECT short_code FROM pastes
+                WHERE status = 'IN_PROGRESS' AND created_at < now() - make_interval(secs => ?)
+                ORDER BY created_at LIMIT ?
+                FOR UPDATE SKIP LOCKED)
+            AND status = 'IN_PROGRESS'""";
+
+    static final String ANY_LEFT = """
+            SELECT EXISTS (SELECT 1 FROM pastes WHERE status = 'FAILED' AND created_at < now() - make_interval(secs => ?))
+                OR EXISTS (SELECT 1 FROM pastes WHERE status = 'IN_PROGRESS' AND created_at < now() - make_interval(secs => ?))""";
+
+    /** Deletes up to {@code limit} FAILED rows created more than {@code retention} ago and returns them. */
+    public List<SweptPaste> deleteExpiredFailed(Connection connection, Duration retention, int limit) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(DELETE_EXPIRED_FAILED)) {
+            statement.setDouble(1, seconds(retention));
+            statement.setInt(2, limit);
+            List<SweptPaste> deleted = new ArrayList<>(limit);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    deleted.add(new SweptPaste(rows.getString(1), rows.getString(2)));
+                }
+            }
+            return deleted;
+        }
+    }
+
+    /** Marks up to {@code limit} IN_PROGRESS rows created more than {@code stuckAfter} ago FAILED; returns how many. */
+    public int markStuckFailed(Connection connection, Duration stuckAfter, int limit) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(MARK_STUCK_FAILED)) {
+            statement.setDouble(1, seconds(stuckAfter));
+            statement.setInt(2, limit);
+            return statement.executeUpdate();
+        }
+    }
+
+    /** True when any expired FAILED or stuck IN_PROGRESS row is still there (locked ones included). */
+    public boolean anyLeft(Connection connection, Duration retention, Duration stuckAfter) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(ANY_LEFT)) {
+            statement.setDouble(1, seconds(retention));
+            statement.setDouble(2, seconds(stuckAfter));
+            try (ResultSet row = statement.executeQuery()) {
+                row.next();
+                return row.getBoolean(1);
+            }
+        }
+    }
+
+    private static double seconds(Duration duration) {
+        return duration.toMillis() / 1000.0;
+    }
+}

@@ -1,0 +1,96 @@
+package dev.pastebin.sweeper;
+
+import io.micronaut.transaction.TransactionOperations;
+import jakarta.inject.Singleton;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * One sweep (seed 000, "What happens to FAILED rows"): first reconciles stuck IN_PROGRESS rows to FAILED,
+ * then deletes FAILED rows older than the retention together with their S3 objects. Work is done in
+ * bounded batches, each its own short transaction, and no batch starts once the deadline is near; what is
+ * left is reported and a later run finishes it.
+ *
+ * <p>A delete batch commits only after S3 confirmed its objects are gone: if S3 fails, the rows come back
+ * and the next run retries, so an object is never orphaned by a row that no longer exists. The row locks
+ * are held for one DeleteObjects call, and no other writer touches an old FAILED row.
+ */
+@Singleton
+public class SweepService {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SweepService.class);
+
+    private final SweepRepository repository;
+    private final PasteObjects objects;
+    private final TransactionOperations<Connection> transactions;
+    private final SweeperProperties properties;
+
+    public SweepService(SweepRepository repository, PasteObjects objects,
+                        TransactionOperations<Connection> transactions, SweeperProperties properties) {
+        this.repository = repository;
+        this.objects = objects;
+        this.transactions = transactions;
+        this.properties = properties;
+    }
+
+    public SweepReport sweep(Deadline deadline) {
+        int batchSize = properties.batchSize();
+        int batches = 0;
+        int stuck = 0;
+        boolean stuckDone = false;
+        while (!stuckDone && deadline.allowsAnotherBatch()) {
+            int marked = transactions.executeWrite(status ->
+                    sql(() -> repository.markStuckFailed(status.getConnection(), properties.stuckAfter(), batchSize)));
+            batches++;
+            stuck += marked;
+            stuckDone = marked < batchSize;
+        }
+
+        int deleted = 0;
+        int removed = 0;
+        boolean deleteDone = false;
+        while (stuckDone && !deleteDone && deadline.allowsAnotherBatch()) {
+            int[] batch = transactions.executeWrite(status -> {
+                List<SweptPaste> rows = sql(() ->
+                        repository.deleteExpiredFailed(status.getConnection(), properties.failedRetention(), batchSize));
+                int objectsRemoved = rows.isEmpty() ? 0 : objects.remove(rows);
+                return new int[] {rows.size(), objectsRemoved};
+            });
+            batches++;
+            deleted += batch[0];
+            removed += batch[1];
+            deleteDone = batch[0] < batchSize;
+        }
+
+        // Locked rows (a concurrent sweeper's) are skipped, so a short batch does not prove nothing is left.
+        boolean remaining = !(stuckDone && deleteDone) || transactions.executeRead(status ->
+                sql(() -> repository.anyLeft(status.getConnection(), properties.failedRetention(), properties.stuckAfter())));
+        SweepReport report = new SweepReport(deleted, removed, stuck, batches, remaining);
+        LOG.info("sweep finished: deleted={} objectsRemoved={} stuckMarkedFailed={} batches={} remaining={}",
+                report.deleted(), report.objectsRemoved(), report.stuckMarkedFailed(), report.batches(), report.remaining());
+        return report;
+    }
+
+    private interface SqlCall<T> {
+        T call() throws SQLException;
+    }
+
+    private static <T> T sql(SqlCall<T> call) {
+        try {
+            return call.call();
+        } catch (SQLException e) {
+            throw new SweepFailedException("sweep statement failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** A sweep statement failed; the current batch was rolled back. */
+    public static class SweepFailedException extends RuntimeException {
+        SweepFailedException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}

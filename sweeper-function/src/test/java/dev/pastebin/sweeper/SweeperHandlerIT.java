@@ -1,0 +1,308 @@
+package dev.pastebin.sweeper;
+
+import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
+import dev.pastebin.core.config.StorageProperties;
+import dev.pastebin.core.support.RealServices;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.micronaut.test.support.TestPropertyProvider;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The sweeper against the real PostgreSQL and LocalStack, invoked through its Lambda handler. It deletes
+ * across the whole table, so every test starts from an empty table: run it with its own database.
+ * Ages are set by SQL, never by waiting.
+ */
+@RealServices
+@MicronautTest(transactional = false)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SweeperHandlerIT implements TestPropertyProvider {
+
+    private static final String BUCKET = "sweeper-it-" + UUID.randomUUID().toString().substring(0, 8);
+
+    @Inject
+    ApplicationContext applicationContext;
+
+    // The raw pool, not the contextual wrapper Micronaut Data injects: the test's own statements run outside
+    // any Micronaut transaction.
+    DataSource dataSource;
+
+    @Inject
+    S3Client s3;
+
+    @Inject
+    StorageProperties storage;
+
+    @Override
+    public Map<String, String> getProperties() {
+        return Map.of("pastebin.storage.bucket", BUCKET);
+    }
+
+    @BeforeEach
+    void emptyTableAndBucket() throws SQLException {
+        dataSource = DelegatingDataSource.unwrapDataSource(applicationContext.getBean(DataSource.class));
+        execute("TRUNCATE pastes");
+        if (s3.listBuckets().buckets().stream().noneMatch(b -> b.name().equals(BUCKET))) {
+            s3.createBucket(b -> b.bucket(BUCKET));
+        }
+        emptyBucket(BUCKET);
+    }
+
+    @AfterAll
+    void deleteBucket() {
+        emptyBucket(BUCKET);
+        s3.deleteBucket(b -> b.bucket(BUCKET));
+    }
+
+    @Test
+    void deletesOnlyExpiredFailedRowsAndTheirObjectsAndMarksStuckRowsFailed() throws SQLException {
+        insert("oldFail1", "FAILED", "2 days", null);
+        insert("oldFail2", "FAILED", "25 hours", "s3://" + BUCKET + "/legacy/oldFail2");
+        insert("newFail1", "FAILED", "23 hours", null);
+        insert("oldDone1", "PROCESSED", "30 days", storage.location("oldDone1"));
+        insert("newProg1", "IN_PROGRESS", "10 minutes", null);
+        insert("stuckPr1", "IN_PROGRESS", "2 hours", null);
+        for (String key : List.of(storage.objectKey("oldFail1"), storage.objectKey("oldFail2"), "legacy/oldFail2",
+                storage.objectKey("newFail1"), storage.objectKey("oldDone1"))) {
+            s3.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromString("content"));
+        }
+
+        SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
+
+        assertEquals(2, report.deleted());
+        assertEquals(3, report.objectsRemoved(), "both keys of oldFail2 and the key of oldFail1");
+        assertEquals(1, report.stuckMarkedFailed());
+        assertFalse(report.remaining());
+        assertEquals(Map.of("newFail1", "FAILED", "oldDone1", "PROCESSED", "newProg1", "IN_PROGRESS", "stuckPr1", "FAILED"),
+                statuses());
+        assertEquals("stuck", queryString("SELECT failure_reason FROM pastes WHERE short_code = 'stuckPr1'"));
+        assertEquals(List.of(storage.objectKey("newFail1"), storage.objectKey("oldDone1")), objectKeys());
+    }
+
+    @Test
+    void aSecondRunFindsNothingToDo() throws SQLException {
+        insert("newFail1", "FAILED", "1 hour", null);
+        insert("newProg1", "IN_PROGRESS", "59 minutes", null);
+
+        SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
+
+        assertEquals(new SweepReport(0, 0, 0, 2, false), report);
+        assertEquals(2, statuses().size());
+    }
+
+    @Test
+    void aBacklogIsClearedInBatchesAndALaterRunFinishesWhatTheDeadlineCutShort() throws SQLException {
+        insertFailedBacklog(30_000);
+        for (int i = 1; i <= 20; i++) {
+            String key = storage.objectKey("backlog" + i);
+            s3.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromString("content"));
+        }
+
+        // the deadline comes near once 10 batches of 500 are gone (after the stuck batch)
+        SweepReport first = newHandler().handleRequest(scheduledEvent(),
+                TestLambdaContext.runningOutWhen(() -> uncheckedCount("SELECT count(*) FROM pastes") <= 25_000));
+        assertEquals(5_000, first.deleted());
+        assertEquals(11, first.batches());
+        assertTrue(first.remaining());
+        assertEquals(25_000, count("SELECT count(*) FROM pastes"));
+
+        SweepReport second = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
+        assertEquals(25_000, second.deleted());
+        assertEquals(25_000, second.objectsRemoved());
+        // 50 full batches and the short one that proves the end, after the stuck batch
+        assertEquals(52, second.batches());
+        assertFalse(second.remaining());
+        assertEquals(0, count("SELECT count(*) FROM pastes"));
+        assertEquals(List.of(), objectKeys());
+    }
+
+    @Test
+    void aDeadlineThatIsAlreadyNearStartsNoBatch() throws SQLException {
+        insert("oldFail1", "FAILED", "2 days", null);
+
+        SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.alreadyNearTheDeadline());
+
+        assertEquals(new SweepReport(0, 0, 0, 0, true), report);
+        assertEquals(1, count("SELECT count(*) FROM pastes"));
+    }
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void twoSweepersAtOnceDeleteEveryRowExactlyOnce() throws Exception {
+        insertFailedBacklog(20_000);
+        // Two Lambda instances: separate application contexts, pools and S3 clients.
+        try (ApplicationContext second = ApplicationContext.builder()
+                .environments("test").properties(Map.of("pastebin.storage.bucket", BUCKET, "pastebin.sweeper.batch-size", "200"))
+                .start();
+             ApplicationContext third = ApplicationContext.builder()
+                     .environments("test").properties(Map.of("pastebin.storage.bucket", BUCKET, "pastebin.sweeper.batch-size", "200"))
+                     .start()) {
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                CyclicBarrier start = new CyclicBarrier(2);
+                Future<SweepReport> a = pool.submit(() -> {
+                    start.await();
+                    return new SweeperHandler(second).handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
+                });
+                Future<SweepReport> b = pool.submit(() -> {
+                    start.await();
+                    return new SweeperHandler(third).handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
+                });
+                SweepReport ra = a.get();
+                SweepReport rb = b.get();
+
+                assertEquals(20_000, ra.deleted() + rb.deleted(), ra + " / " + rb);
+                assertEquals(20_000, ra.objectsRemoved() + rb.objectsRemoved(), ra + " / " + rb);
+                assertEquals(0, count("SELECT count(*) FROM pastes"));
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void rowsLockedByAnotherTransactionAreSkippedNotWaitedFor() throws SQLException {
+        insertFailedBacklog(1_000);
+        try (Connection other = dataSource.getConnection()) {
+            other.setAutoCommit(false);
+            try (Statement lock = other.createStatement()) {
+                lock.execute("SELECT short_code FROM pastes WHERE short_code IN ('backlog1', 'backlog2') FOR UPDATE");
+            }
+
+            SweepReport whileLocked = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
+            assertEquals(998, whileLocked.deleted());
+            assertTrue(whileLocked.remaining(), "the locked rows are still due");
+            other.rollback();
+        }
+
+        SweepReport after = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
+        assertEquals(2, after.deleted());
+        assertFalse(after.remaining());
+    }
+
+    @Test
+    void whenS3RefusesTheRowsOfThatBatchAreKeptForTheNextRun() throws SQLException {
+        insert("oldFail1", "FAILED", "2 days", null);
+        try (ApplicationContext missingBucket = ApplicationContext.builder().environments("test")
+                .properties(Map.of("pastebin.storage.bucket", "no-such-bucket-" + UUID.randomUUID())).start()) {
+            SweeperHandler handler = new SweeperHandler(missingBucket);
+            assertThrows(RuntimeException.class,
+                    () -> handler.handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime()));
+        }
+        assertEquals(Map.of("oldFail1", "FAILED"), statuses());
+    }
+
+    private SweeperHandler newHandler() {
+        return new SweeperHandler(applicationContext);
+    }
+
+    /** The event an EventBridge schedule delivers (see infra/events/sweeper-scheduled-event.json). */
+    private static ScheduledEvent scheduledEvent() {
+        return new ScheduledEvent()
+                .withId(UUID.randomUUID().toString())
+                .withVersion("0")
+                .withDetailType("Scheduled Event")
+                .withSource("aws.events")
+                .withAccount("000000000000")
+                .withRegion("us-east-1")
+                .withResources(List.of("arn:aws:events:us-east-1:000000000000:rule/pastebin-sweeper"))
+                .withDetail(Map.of());
+    }
+
+    private void insert(String code, String status, String age, String location) throws SQLException {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement insert = c.prepareStatement("""
+                     INSERT INTO pastes (short_code, content_sha256, size_bytes, s3_location, status, created_at, updated_at)
+                     VALUES (?, repeat('a', 64), 7, ?, ?, now() - CAST(? AS interval), now() - CAST(? AS interval))""")) {
+            insert.setString(1, code);
+            insert.setString(2, location);
+            insert.setString(3, status);
+            insert.setString(4, age);
+            insert.setString(5, age);
+            insert.executeUpdate();
+        }
+    }
+
+    private void insertFailedBacklog(int rows) throws SQLException {
+        execute("""
+                INSERT INTO pastes (short_code, content_sha256, size_bytes, status, failure_reason, created_at)
+                SELECT 'backlog' || g, repeat('a', 64), 7, 'FAILED', 'exhausted', now() - interval '2 days' - g * interval '1 second'
+                FROM generate_series(1, %d) g""".formatted(rows));
+    }
+
+    private Map<String, String> statuses() throws SQLException {
+        var result = new java.util.HashMap<String, String>();
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
+             ResultSet rows = s.executeQuery("SELECT short_code, status FROM pastes")) {
+            while (rows.next()) {
+                result.put(rows.getString(1), rows.getString(2));
+            }
+        }
+        return result;
+    }
+
+    private String queryString(String sql) throws SQLException {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement(); ResultSet row = s.executeQuery(sql)) {
+            row.next();
+            return row.getString(1);
+        }
+    }
+
+    private long count(String sql) throws SQLException {
+        return Long.parseLong(queryString(sql));
+    }
+
+    private long uncheckedCount(String sql) {
+        try {
+            return count(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void execute(String sql) throws SQLException {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    private List<String> objectKeys() {
+        return s3.listObjectsV2Paginator(b -> b.bucket(BUCKET)).contents().stream().map(S3Object::key).sorted().toList();
+    }
+
+    private void emptyBucket(String bucket) {
+        for (String key : objectKeys()) {
+            s3.deleteObject(b -> b.bucket(bucket).key(key));
+        }
+    }
+}
