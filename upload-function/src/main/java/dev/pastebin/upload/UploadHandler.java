@@ -7,7 +7,7 @@ import io.micronaut.function.aws.MicronautRequestHandler;
 import jakarta.inject.Inject;
 
 /**
- * The upload worker's Lambda entry point: {@code dev.pastebin.upload.UploadHandler::handleRequest}, fed by
+ * The upload worker's Lambda entry point: {@code dev.pastebin.upload.UploadHandler}, fed by
  * the upload queue's event source mapping with {@code ReportBatchItemFailures}. It only hands the batch to
  * {@link UploadBatchService}; the messages it reports come back, the others are deleted by Lambda.
  */

@@ -31,9 +31,9 @@ class TemplateTest {
                 "ReadPasteFunction", List.of("../read-function/target/function.zip",
                         "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction"),
                 "UploadPasteFunction", List.of("../upload-function/target/function.zip",
-                        "dev.pastebin.upload.UploadHandler::handleRequest"),
+                        "dev.pastebin.upload.UploadHandler"),
                 "SweeperFunction", List.of("../sweeper-function/target/function.zip",
-                        "dev.pastebin.sweeper.SweeperHandler::handleRequest"));
+                        "dev.pastebin.sweeper.SweeperHandler"));
         assertEquals(expected.keySet(), Set.copyOf(template.resourcesOfType("AWS::Serverless::Function")));
         expected.forEach((id, codeAndHandler) -> {
             assertEquals(codeAndHandler.get(0), template.properties(id).get("CodeUri"), id);
