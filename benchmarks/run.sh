@@ -30,7 +30,8 @@ if [[ "${BENCH_SKIP_BUILD:-0}" != 1 ]]; then
     [[ -d "$m/src/main" ]] && modules="$modules,$m"
   done
   echo "run.sh: building $modules" >&2
-  mvn -B -q -Pbenchmarks -pl "$modules" -am package -DskipTests >&2
+  # clean: copy-dependencies never removes jars a dependency change left behind in target/lambda/lib.
+  mvn -B -q -Pbenchmarks -pl "$modules" -am clean package -DskipTests >&2
 fi
 
 exec "$JAVA_HOME/bin/java" -cp "benchmarks/harness/target/classes:benchmarks/harness/target/harness-lib/*" \

@@ -357,7 +357,12 @@ public final class Bench {
             int mem = memoryFor(templateFunction(key));
             ColdResult r = coldRuns(spec, key, o.runs(), mem);
             coldResults.put(key, r);
-            int[] classes = classCount(spec, key, mem);
+            int[] classes;
+            try {
+                classes = classCount(spec, key, mem);
+            } catch (Exception e) {
+                classes = new int[] {-1, -1};
+            }
             line("| " + key.replace("baseline-", "") + " | " + (key.startsWith("baseline-") ? "baseline (no framework)" : "project") + " | "
                     + r.first().medRange("%.0f") + " | " + r.init().medRange("%.0f") + " | " + r.rssMb().medRange("%.0f") + " | "
                     + classes[0] + " (" + classes[1] + ") | " + r.ok() + "/" + r.attempted() + (r.note().isEmpty() ? "" : " " + r.note()) + " |");
@@ -713,7 +718,7 @@ public final class Bench {
                 ColdResult r = coldRuns(s, keys.get(i), o.knobRuns(), memoryFor(templateFunction(fn)));
                 cells[i] = r.first().medRange("%.0f") + (r.ok() < r.attempted() ? " [" + r.ok() + "/" + r.attempted() + " ok: " + abbreviate(r.note()) + "]" : "");
                 med[i] = r.first().isEmpty() ? Double.NaN : r.first().median();
-                if (countArchived) {
+                if (countArchived && r.ok() > 0) {
                     int[] classes = classCount(s, keys.get(i), memoryFor(templateFunction(fn)));
                     cells[i] += " [" + classes[1] + " of " + classes[0] + " classes from archives]";
                 }
