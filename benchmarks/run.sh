@@ -5,7 +5,7 @@
 #
 # Usage: benchmarks/run.sh [--runs 10] [--knob-runs 5] [--warm 500] [--warmup 50] [--backlog 3000]
 #                          [--sections artifacts,cold,warm,upload,knobs] [--functions create,read,upload,sweeper]
-#                          [--memory MB] [--upload-instances 1] [--handler fn=Handler,...]
+#                          [--memory MB] [--upload-instances 1] [--handler fn=Handler,...] [--knobs group,...]
 # Environment: BENCH_SKIP_BUILD=1 reuses the built artifacts; BENCH_DATABASE (default pastebin_bench) is
 # dropped and recreated; PostgreSQL and LocalStack must be up (`make up`).
 set -euo pipefail

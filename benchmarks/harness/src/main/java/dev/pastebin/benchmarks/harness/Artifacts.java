@@ -66,6 +66,19 @@ final class Artifacts {
         return out;
     }
 
+    /** A copy of {@code taskRoot} without the lib/ jars whose names start with one of {@code prefixes}. */
+    static Path without(Path taskRoot, List<String> prefixes, Path out) throws IOException {
+        Path lib = fresh(out).resolve("lib");
+        Files.createDirectories(lib);
+        for (Path j : jars(taskRoot.resolve("lib"))) {
+            String name = j.getFileName().toString();
+            if (prefixes.stream().noneMatch(name::startsWith)) {
+                Files.copy(j, lib.resolve(j.getFileName()));
+            }
+        }
+        return out;
+    }
+
     /** A copy of {@code taskRoot} with {@code extraJar} added to lib/. */
     static Path withExtraJar(Path taskRoot, Path extraJar, Path out) throws IOException {
         Path lib = fresh(out).resolve("lib");

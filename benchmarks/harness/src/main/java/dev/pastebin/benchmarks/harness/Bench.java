@@ -53,7 +53,7 @@ public final class Bench {
 
     record Options(Path repo, Path java, int runs, int knobRuns, int warm, int warmup, int backlog,
                    Set<String> sections, List<String> functions, int memoryMb, int uploadInstances,
-                   Map<String, String> handlerOverrides) {
+                   Map<String, String> handlerOverrides, Set<String> knobGroups) {
     }
 
     record ColdResult(String label, Stats init, Stats first, Stats rssMb, int ok, int attempted, String note) {
@@ -102,7 +102,8 @@ public final class Bench {
                 List.of(a.getOrDefault("functions", "create,read,upload,sweeper").split(",")),
                 Integer.parseInt(a.getOrDefault("memory", "0")),
                 Integer.parseInt(a.getOrDefault("upload-instances", "1")),
-                handlerOverrides(a.getOrDefault("handler", "")));
+                handlerOverrides(a.getOrDefault("handler", "")),
+                new LinkedHashSet<>(a.containsKey("knobs") ? List.of(a.get("knobs").split(",")) : List.of()));
     }
 
     /** {@code --handler upload=dev.pastebin.upload.UploadHandler,read=...}: replaces the template's handler string. */
@@ -629,11 +630,22 @@ public final class Bench {
                 s -> variant(s, "exploded", root -> Artifacts.explodedShaded(root, work.resolve("v-" + s.label() + "+exploded"))), false, true));
         knobs.add(new Knob("shaded jar as lib/app.jar", "layout",
                 s -> variant(s, "onejar", root -> Artifacts.singleJar(root, work.resolve("v-" + s.label() + "+onejar"))), false, true));
+        knobs.add(new Knob("classpath trim: without micronaut-jackson-databind, jackson-databind/datatype (serde only)", "trim-jackson",
+                s -> variant(s, "nojackson", root -> Artifacts.without(root, List.of("micronaut-jackson-databind-", "jackson-databind-", "jackson-datatype-"),
+                        work.resolve("v-" + s.label() + "+nojackson"))), false, true));
+        knobs.add(new Knob("classpath trim: without logback (SLF4J falls back to its no-op logger)", "trim-logback",
+                s -> variant(s, "nologback", root -> Artifacts.without(root, List.of("logback-"), work.resolve("v-" + s.label() + "+nologback"))), false, true));
+        knobs.add(new Knob("classpath trim: without micronaut-discovery-core and micronaut-http-client-core", "trim-discovery",
+                s -> variant(s, "nodiscovery", root -> Artifacts.without(root, List.of("micronaut-discovery-core-", "micronaut-http-client-core-"),
+                        work.resolve("v-" + s.label() + "+nodiscovery"))), false, true));
         // Class data sharing: a training run writes the archive at exit, then the measured runs map it.
         knobs.add(new Knob("AppCDS: dynamic archive from one training run (-XX:ArchiveClassesAtExit), then -XX:SharedArchiveFile", "cds",
                 s -> trained(s, fn, "appcds", a -> List.of("-XX:ArchiveClassesAtExit=" + a), a -> List.of("-XX:SharedArchiveFile=" + a), ".jsa"), true, true));
         knobs.add(new Knob("aside, JDK 25 only (Lambda java21 cannot): AOT cache -XX:AOTCacheOutput, then -XX:AOTCache", "aot",
                 s -> trained(s, fn, "aot", a -> List.of("-XX:AOTCacheOutput=" + a), a -> List.of("-XX:AOTCache=" + a), ".aot"), true, false));
+        if (!o.knobGroups().isEmpty()) {
+            knobs.removeIf(k -> !k.group().equals("base") && !o.knobGroups().contains(k.group()));
+        }
         for (String key : List.of(fn, "baseline-" + fn)) {
             if (!specs.containsKey(key)) {
                 line("(" + key + " not built: skipped)");
