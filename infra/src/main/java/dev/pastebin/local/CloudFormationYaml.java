@@ -16,14 +16,15 @@ import java.util.Map;
 /**
  * Loads CloudFormation/SAM YAML. Short-form intrinsic tags are turned into their long form, the way
  * CloudFormation reads them: {@code !Ref X} becomes {@code {Ref: X}}, {@code !GetAtt A.B} becomes
- * {@code {Fn::GetAtt: [A, B]}} and any other {@code !Name v} becomes {@code {Fn::Name: v}}.
+ * {@code {Fn::GetAtt: [A, B]}}, {@code !Condition C} becomes {@code {Condition: C}} and any other
+ * {@code !Name v} becomes {@code {Fn::Name: v}}. Used by the local runtime and the template tests.
  */
-final class CloudFormationYaml {
+public final class CloudFormationYaml {
 
     private CloudFormationYaml() {
     }
 
-    static Object load(String text) {
+    public static Object load(String text) {
         return new Yaml(new IntrinsicConstructor(new LoaderOptions())).load(text);
     }
 
@@ -41,8 +42,8 @@ final class CloudFormationYaml {
                         case MappingNode mapping -> constructMapping(mapping);
                         default -> throw new IllegalArgumentException("unexpected YAML node " + node);
                     };
-                    if (name.equals("Ref")) {
-                        return Map.of("Ref", value);
+                    if (name.equals("Ref") || name.equals("Condition")) {
+                        return Map.of(name, value);
                     }
                     if (name.equals("GetAtt") && value instanceof String dotted) {
                         return Map.of("Fn::GetAtt", List.of(Arrays.copyOf(dotted.split("\\.", 2), 2)));

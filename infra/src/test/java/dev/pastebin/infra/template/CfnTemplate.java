@@ -1,16 +1,9 @@
 package dev.pastebin.infra.template;
 
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.AbstractConstruct;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
-import org.yaml.snakeyaml.nodes.MappingNode;
-import org.yaml.snakeyaml.nodes.Node;
-import org.yaml.snakeyaml.nodes.ScalarNode;
-import org.yaml.snakeyaml.nodes.SequenceNode;
+
+import dev.pastebin.local.CloudFormationYaml;
 
 import java.io.IOException;
-import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,8 +33,8 @@ final class CfnTemplate {
     }
 
     static CfnTemplate load(Path file) {
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            return new CfnTemplate(new Yaml(new CfnConstructor()).load(reader));
+        try {
+            return new CfnTemplate(map(CloudFormationYaml.load(Files.readString(file, StandardCharsets.UTF_8)), "template"));
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + file, e);
         }
@@ -142,33 +135,5 @@ final class CfnTemplate {
             }
         }
         throw new IllegalStateException("infra/template.yaml not found from " + Path.of("").toAbsolutePath());
-    }
-
-    /** SafeConstructor plus every {@code !Tag}: {@code !Ref x} becomes {@code {Ref: x}}, {@code !Foo} becomes {@code {Fn::Foo: ...}}. */
-    private static final class CfnConstructor extends SafeConstructor {
-
-        CfnConstructor() {
-            super(new LoaderOptions());
-            yamlMultiConstructors.put("!", new AbstractConstruct() {
-                @Override
-                public Object construct(Node node) {
-                    String tag = node.getTag().getValue().substring(1);
-                    Object value = switch (node) {
-                        case ScalarNode scalar -> constructScalar(scalar);
-                        case SequenceNode sequence -> constructSequence(sequence);
-                        case MappingNode mapping -> constructMapping(mapping);
-                        default -> throw new IllegalStateException("unexpected node " + node);
-                    };
-                    if (tag.equals("Ref") || tag.equals("Condition")) {
-                        return Map.of(tag, value);
-                    }
-                    if (tag.equals("GetAtt") && value instanceof String dotted) {
-                        int dot = dotted.indexOf('.');
-                        value = List.of(dotted.substring(0, dot), dotted.substring(dot + 1));
-                    }
-                    return Map.of("Fn::" + tag, value);
-                }
-            });
-        }
     }
 }
