@@ -638,6 +638,9 @@ public final class Bench {
         knobs.add(new Knob("classpath trim: without micronaut-discovery-core and micronaut-http-client-core", "trim-discovery",
                 s -> variant(s, "nodiscovery", root -> Artifacts.without(root, List.of("micronaut-discovery-core-", "micronaut-http-client-core-"),
                         work.resolve("v-" + s.label() + "+nodiscovery"))), false, true));
+        knobs.add(new Knob("classpath trim: without the Secrets Manager SDK (its client is an eager singleton even with no secret configured)", "trim-secretsmanager",
+                s -> variant(s, "nosecrets", root -> Artifacts.without(root, List.of("secretsmanager-"),
+                        work.resolve("v-" + s.label() + "+nosecrets"))), false, true));
         // Class data sharing: a training run writes the archive at exit, then the measured runs map it.
         knobs.add(new Knob("AppCDS: dynamic archive from one training run (-XX:ArchiveClassesAtExit), then -XX:SharedArchiveFile", "cds",
                 s -> trained(s, fn, "appcds", a -> List.of("-XX:ArchiveClassesAtExit=" + a), a -> List.of("-XX:SharedArchiveFile=" + a), ".jsa"), true, true));
