@@ -1,5 +1,6 @@
 package dev.pastebin.sweeper;
 
+import dev.pastebin.core.support.TestLambdaContext;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import dev.pastebin.core.config.StorageProperties;
 import dev.pastebin.core.support.RealServices;

@@ -1,5 +1,6 @@
 package dev.pastebin.upload;
 
+import dev.pastebin.core.support.TestLambdaContext;
 import dev.pastebin.core.job.UploadJob;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import dev.pastebin.core.paste.Paste;

@@ -1,5 +1,6 @@
 package dev.pastebin.upload;
 
+import dev.pastebin.core.support.TestLambdaContext;
 import dev.pastebin.core.retry.ErrorClass;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.pastebin.core.retry.RetryProperties;
