@@ -1,11 +1,12 @@
 package dev.pastebin.create;
 
 import dev.pastebin.core.config.UploadQueueProperties;
-import dev.pastebin.core.http.DependencyUnavailableException;
+import dev.pastebin.core.failure.DependencyCalls;
+import dev.pastebin.core.failure.DependencyUnavailableException;
+import dev.pastebin.core.failure.FailureClassifier;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.paste.ContentHash;
-import dev.pastebin.core.paste.DatabaseFailures;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
@@ -13,11 +14,13 @@ import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
+import static dev.pastebin.core.failure.Dependency.DATABASE;
+import static dev.pastebin.core.failure.Dependency.UPLOAD_QUEUE;
+
 /**
- * Creating a paste (seed 003): insert the row IN_PROGRESS, then hand the content to the upload worker through
+ * Creating a paste (docs/design.md, "States"): insert the row IN_PROGRESS, then hand the content to the upload worker through
  * the queue. The row is written first so that a job never refers to a paste the database does not know; if
  * the job cannot be enqueued the row is marked FAILED at once, so it never waits IN_PROGRESS for an upload
  * that will not come.
@@ -35,14 +38,18 @@ public class CreatePasteService {
     private final UploadJobCodec codec;
     private final SqsClient sqs;
     private final UploadQueueProperties queue;
+    private final DependencyCalls dependencies;
+    private final FailureClassifier classifier;
 
     public CreatePasteService(PasteRepository repository, ShortCodes shortCodes, UploadJobCodec codec, SqsClient sqs,
-                              UploadQueueProperties queue) {
+                              UploadQueueProperties queue, DependencyCalls dependencies, FailureClassifier classifier) {
         this.repository = repository;
         this.shortCodes = shortCodes;
         this.codec = codec;
         this.sqs = sqs;
         this.queue = queue;
+        this.dependencies = dependencies;
+        this.classifier = classifier;
     }
 
     /**
@@ -63,17 +70,13 @@ public class CreatePasteService {
         for (int attempt = 1; attempt <= MAX_INSERT_ATTEMPTS; attempt++) {
             String shortCode = shortCodes.next();
             try {
-                repository.save(Paste.inProgress(shortCode, userId, sha256, sizeBytes));
+                dependencies.run(DATABASE, () -> repository.save(Paste.inProgress(shortCode, userId, sha256, sizeBytes)));
                 return shortCode;
             } catch (RuntimeException e) {
-                if (DatabaseFailures.isUniqueViolation(e)) {
-                    LOG.warn("short code collision on attempt {} of {}; drawing another", attempt, MAX_INSERT_ATTEMPTS);
-                    continue;
+                if (!classifier.isDuplicateKey(e)) {
+                    throw e;
                 }
-                if (DatabaseFailures.isUnavailable(e)) {
-                    throw new DependencyUnavailableException("database", e);
-                }
-                throw e;
+                LOG.warn("short code collision on attempt {} of {}; drawing another", attempt, MAX_INSERT_ATTEMPTS);
             }
         }
         throw new IllegalStateException("no free short code after " + MAX_INSERT_ATTEMPTS + " attempts");
@@ -82,10 +85,10 @@ public class CreatePasteService {
     private void enqueue(UploadJob job) {
         try {
             sqs.sendMessage(b -> b.queueUrl(queue.url()).messageBody(codec.encode(job)));
-        } catch (SdkException e) {
+        } catch (RuntimeException e) {
             LOG.warn("paste {}: enqueueing the upload job failed ({}); marking it FAILED", job.shortCode(), e.toString());
             markFailed(job.shortCode(), "enqueue failed: " + e.getClass().getSimpleName());
-            throw new DependencyUnavailableException("upload queue", e);
+            throw dependencies.unavailableOrItself(UPLOAD_QUEUE, e);
         }
     }
 

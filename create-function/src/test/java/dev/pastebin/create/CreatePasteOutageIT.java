@@ -30,9 +30,10 @@ class CreatePasteOutageIT {
 
     @Test
     void whenTheQueueIsUnreachableThePasteIsMarkedFailedAnd503Answered() throws Exception {
-        String missingQueue = "http://localhost:4566/000000000000/no-such-queue-" + UUID.randomUUID();
         String text = "lost on the way " + UUID.randomUUID();
-        try (HttpApi api = HttpApi.start(Map.of("pastebin.upload-queue.url", missingQueue))) {
+        // nothing listens on port 1: every SQS call is refused at once
+        try (HttpApi api = HttpApi.start(Map.of("aws.services.sqs.endpoint-override", "http://127.0.0.1:1",
+                "pastebin.upload-queue.url", "http://127.0.0.1:1/000000000000/no-such-queue"))) {
             HttpApi.Response response = api.send(api.fixture("create-paste-text").textBody(text).requestId("req-queue-down"));
 
             assertEquals(503, response.status(), response.text());
@@ -43,12 +44,34 @@ class CreatePasteOutageIT {
             assertEquals("req-queue-down", error.get("requestId"));
             assertFalse(((String) error.get("message")).contains("no-such-queue"), "no queue names in responses");
 
-            List<String[]> rows = rowsWithHash(api.context().getBean(DataSource.class),
-                    ContentHash.sha256Hex(text.getBytes(StandardCharsets.UTF_8)));
-            assertEquals(1, rows.size(), "the row was inserted once");
-            assertEquals(PasteStatus.FAILED.name(), rows.get(0)[0], "never left IN_PROGRESS");
-            assertTrue(rows.get(0)[1].startsWith("enqueue failed: "), rows.get(0)[1]);
+            assertPasteFailedOnce(api, text);
         }
+    }
+
+    @Test
+    void whenTheQueueDoesNotExistThePasteIsMarkedFailedAnd500Answered() throws Exception {
+        // A deployment error, not an outage: the one failure policy calls it permanent, so no Retry-After.
+        String missingQueue = "http://localhost:4566/000000000000/no-such-queue-" + UUID.randomUUID();
+        String text = "nowhere to go " + UUID.randomUUID();
+        try (HttpApi api = HttpApi.start(Map.of("pastebin.upload-queue.url", missingQueue))) {
+            HttpApi.Response response = api.send(api.fixture("create-paste-text").textBody(text).requestId("req-no-queue"));
+
+            assertEquals(500, response.status(), response.text());
+            Map<String, Object> error = api.context().getBean(JsonMapper.class)
+                    .readValue(response.body(), Argument.mapOf(String.class, Object.class));
+            assertEquals("INTERNAL_ERROR", error.get("code"));
+            assertFalse(((String) error.get("message")).contains("no-such-queue"), "no queue names in responses");
+
+            assertPasteFailedOnce(api, text);
+        }
+    }
+
+    private static void assertPasteFailedOnce(HttpApi api, String text) throws Exception {
+        List<String[]> rows = rowsWithHash(api.context().getBean(DataSource.class),
+                ContentHash.sha256Hex(text.getBytes(StandardCharsets.UTF_8)));
+        assertEquals(1, rows.size(), "the row was inserted once");
+        assertEquals(PasteStatus.FAILED.name(), rows.get(0)[0], "never left IN_PROGRESS");
+        assertTrue(rows.get(0)[1].startsWith("enqueue failed: "), rows.get(0)[1]);
     }
 
     @Test

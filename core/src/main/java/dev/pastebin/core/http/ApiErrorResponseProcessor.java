@@ -1,5 +1,7 @@
 package dev.pastebin.core.http;
 
+import dev.pastebin.core.failure.DependencyUnavailableException;
+
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.function.aws.proxy.ApiGatewayServletRequest;
@@ -47,7 +49,7 @@ public class ApiErrorResponseProcessor implements ErrorResponseProcessor<ApiErro
             message = api.getMessage();
         } else if (cause instanceof DependencyUnavailableException unavailable) {
             code = ApiErrorCode.SERVICE_UNAVAILABLE;
-            message = "The " + unavailable.dependency() + " is temporarily unavailable; retry later";
+            message = "The " + unavailable.dependency().label() + " is temporarily unavailable; retry later";
         } else if (isEmptyBody(cause)) {
             // the API Gateway request binder reports an empty body as a decoding failure of the @Body argument
             code = ApiErrorCode.EMPTY_CONTENT;

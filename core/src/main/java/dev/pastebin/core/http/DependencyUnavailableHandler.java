@@ -1,5 +1,7 @@
 package dev.pastebin.core.http;
 
+import dev.pastebin.core.failure.DependencyUnavailableException;
+
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.http.HttpResponse;

@@ -1,5 +1,7 @@
 package dev.pastebin.core.retry;
 
+import dev.pastebin.core.failure.ErrorClass;
+
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 

@@ -1,5 +1,9 @@
 package dev.pastebin.core.retry;
 
+import dev.pastebin.core.failure.FailureKind;
+
+import dev.pastebin.core.failure.ErrorClass;
+
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.exceptions.ConfigurationException;

@@ -1,5 +1,7 @@
 package dev.pastebin.core.retry;
 
+import dev.pastebin.core.failure.ErrorClass;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

@@ -1,5 +1,7 @@
 package dev.pastebin.core.retry;
 
+import dev.pastebin.core.failure.ErrorClass;
+
 import io.micronaut.context.ApplicationContext;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.pastebin.core.retry;
+package dev.pastebin.core.failure;
 
 /**
  * Content whose SHA-256 differs from the one its paste row was created with. Permanent: the same bytes

@@ -1,4 +1,4 @@
-package dev.pastebin.core.retry;
+package dev.pastebin.core.failure;
 
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.data.exceptions.DataAccessResourceFailureException;
@@ -19,15 +19,19 @@ import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.net.http.HttpTimeoutException;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
 import java.util.Set;
 
 /**
- * Sorts an exception from an upload attempt into an {@link ErrorClass} (seed 001): transient failures
- * (5xx, throttling, timeouts, connection errors, database unavailable) are retried with backoff; permanent
- * ones (access denied, no such bucket, other 4xx, integrity mismatch) fail the paste at once. Anything not
- * recognised is {@link ErrorClass#UNKNOWN}: retried, but flagged as unexpected for error-level logging.
+ * The one failure policy of every function: sorts an exception from S3, SQS, PostgreSQL or the network into
+ * an {@link ErrorClass}. Transient failures (5xx, throttling, timeouts, connection errors, database
+ * unavailable, lock timeouts, serialization failures) are worth trying again: the upload worker retries them
+ * with backoff, the HTTP functions answer 503 with {@code Retry-After} (see {@link DependencyCalls}).
+ * Permanent ones (access denied, no such bucket, other 4xx, integrity mismatch) fail at once. Anything not
+ * recognised is {@link ErrorClass#UNKNOWN}: the worker retries it, an HTTP function answers 500, and both
+ * log it at error level since it may be a bug. See docs/design.md, "Failure classification".
  *
  * <p>The cause chain is walked from the outside in, so a database error wrapped by Micronaut Data or an
  * I/O error wrapped by the SDK is still recognised.
@@ -58,7 +62,21 @@ public class FailureClassifier {
      */
     private static final Set<String> TRANSIENT_SQL_STATE_PREFIXES = Set.of("08", "53", "57", "55P03", "40001", "40P01");
 
+    /** PostgreSQL unique_violation: a duplicate primary key, i.e. a short-code collision on insert. */
+    private static final String UNIQUE_VIOLATION = "23505";
+
     private static final int MAX_CAUSE_DEPTH = 16;
+
+    /** True when the failure is a duplicate key on insert: not a failure of the database, a collision to handle. */
+    public boolean isDuplicateKey(Throwable failure) {
+        int depth = 0;
+        for (Throwable t = failure; t != null && depth < MAX_CAUSE_DEPTH; t = t.getCause(), depth++) {
+            if (t instanceof SQLException sql && UNIQUE_VIOLATION.equals(sql.getSQLState())) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     public Failure classify(Throwable failure) {
         SdkClientException sdkClient = null;
@@ -74,8 +92,9 @@ public class FailureClassifier {
             }
             ioFailure |= t instanceof IOException || t instanceof UncheckedIOException;
         }
-        if (sdkClient != null && ioFailure) {
-            // The SDK's HTTP exchange broke (EOF, TLS, a reset the JDK reports generically): it did not get through.
+        if (sdkClient != null && (ioFailure || sdkClient.retryable())) {
+            // The SDK's HTTP exchange broke (EOF, TLS, a reset the JDK reports generically) or the SDK itself
+            // says trying again may succeed: the request did not get through.
             return new Failure(ErrorClass.CONNECTION, null, false, describe(sdkClient));
         }
         return new Failure(ErrorClass.UNKNOWN, null, true, describe(failure));
@@ -101,7 +120,7 @@ public class FailureClassifier {
             return new Failure(ErrorClass.CONNECTION, null, false, describe(t));
         }
         if (t instanceof DataAccessResourceFailureException || t instanceof SQLTransientException
-                || t instanceof SQLRecoverableException) {
+                || t instanceof SQLRecoverableException || t instanceof SQLNonTransientConnectionException) {
             return new Failure(ErrorClass.DATABASE, null, false, describe(t));
         }
         if (t instanceof SQLException e && e.getSQLState() != null

@@ -1,4 +1,4 @@
-package dev.pastebin.core.retry;
+package dev.pastebin.core.failure;
 
 import io.micronaut.data.exceptions.DataAccessException;
 import io.micronaut.data.exceptions.DataAccessResourceFailureException;
@@ -142,6 +142,20 @@ class FailureClassifierTest {
             case THROTTLING, SERVER_ERROR, TIMEOUT, CONNECTION, DATABASE, UNKNOWN -> false;
         };
         assertEquals(permanent, !classifier.classify(failure).isTransient());
+    }
+
+    @org.junit.jupiter.api.Test
+    void aWrappedUniqueViolationIsADuplicateKeyAndOtherConstraintsAreNot() {
+        assertTrue(classifier.isDuplicateKey(new DataAccessException("Error executing PERSIST",
+                new SQLException("duplicate key", "23505"))));
+        assertFalse(classifier.isDuplicateKey(new DataAccessException("x", new SQLException("check", "23514"))));
+        assertFalse(classifier.isDuplicateKey(new IllegalStateException("bug")));
+    }
+
+    @org.junit.jupiter.api.Test
+    void aConstraintViolationIsNeitherTransientNorExpected() {
+        Failure check = classifier.classify(new DataAccessException("x", new SQLException("check", "23514")));
+        assertTrue(check.unexpected());
     }
 
     @org.junit.jupiter.api.Test

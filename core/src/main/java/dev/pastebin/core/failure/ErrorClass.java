@@ -1,4 +1,4 @@
-package dev.pastebin.core.retry;
+package dev.pastebin.core.failure;
 
 /**
  * What went wrong, coarse enough to choose a reaction and a base delay, fine enough for a dashboard.

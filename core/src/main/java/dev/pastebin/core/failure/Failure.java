@@ -1,4 +1,4 @@
-package dev.pastebin.core.retry;
+package dev.pastebin.core.failure;
 
 import io.micronaut.core.annotation.Nullable;
 

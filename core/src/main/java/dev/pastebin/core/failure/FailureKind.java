@@ -1,4 +1,4 @@
-package dev.pastebin.core.retry;
+package dev.pastebin.core.failure;
 
 /** Whether trying again can help (seed 001: classify every failure before retrying). */
 public enum FailureKind {
