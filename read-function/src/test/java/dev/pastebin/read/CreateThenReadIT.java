@@ -1,5 +1,6 @@
 package dev.pastebin.read;
 
+import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.config.StorageProperties;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
@@ -91,7 +92,7 @@ class CreateThenReadIT {
         // what the upload worker does with the job it received
         StorageProperties storage = api.context().getBean(StorageProperties.class);
         s3.putObject(b -> b.bucket(BUCKET).key(storage.objectKey(job.shortCode())), RequestBody.fromBytes(job.content()));
-        assertEquals(1, api.context().getBean(PasteRepository.class).markProcessed(job.shortCode(), storage.location(job.shortCode())));
+        assertEquals(1, api.context().getBean(PasteRepository.class).markProcessed(job.shortCode(), api.context().getBean(PasteContentStore.class).locationOf(job.shortCode()).uri()));
 
         HttpApi.Response response = read(job.shortCode());
         assertEquals(200, response.status(), response.text());

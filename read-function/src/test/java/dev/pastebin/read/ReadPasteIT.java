@@ -1,5 +1,6 @@
 package dev.pastebin.read;
 
+import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.config.StorageProperties;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.Paste;
@@ -72,7 +73,7 @@ class ReadPasteIT {
         StorageProperties storage = api.context().getBean(StorageProperties.class);
         s3.putObject(b -> b.bucket(BUCKET).key(storage.objectKey(paste.shortCode())).contentType("text/plain; charset=utf-8"),
                 RequestBody.fromBytes(content));
-        assertEquals(1, repository().markProcessed(paste.shortCode(), storage.location(paste.shortCode())));
+        assertEquals(1, repository().markProcessed(paste.shortCode(), api.context().getBean(PasteContentStore.class).locationOf(paste.shortCode()).uri()));
         return repository().findById(paste.shortCode()).orElseThrow();
     }
 

@@ -1,5 +1,8 @@
 package dev.pastebin.sweeper;
 
+import dev.pastebin.core.lambda.Deadline;
+import dev.pastebin.core.storage.ContentLocation;
+import dev.pastebin.core.storage.PasteContentStore;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
@@ -7,10 +10,12 @@ import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
- * One sweep (seed 000, "What happens to FAILED rows"): first reconciles stuck IN_PROGRESS rows to FAILED,
+ * One sweep (docs/design.md, "What happens to FAILED rows"): first reconciles stuck IN_PROGRESS rows to FAILED,
  * then deletes FAILED rows older than the retention together with their S3 objects. Work is done in
  * bounded batches, each its own short transaction, and no batch starts once the deadline is near; what is
  * left is reported and a later run finishes it.
@@ -25,14 +30,14 @@ public class SweepService {
     private static final Logger LOG = LoggerFactory.getLogger(SweepService.class);
 
     private final SweepRepository repository;
-    private final PasteObjects objects;
+    private final PasteContentStore contentStore;
     private final TransactionOperations<Connection> transactions;
     private final SweeperProperties properties;
 
-    public SweepService(SweepRepository repository, PasteObjects objects,
+    public SweepService(SweepRepository repository, PasteContentStore contentStore,
                         TransactionOperations<Connection> transactions, SweeperProperties properties) {
         this.repository = repository;
-        this.objects = objects;
+        this.contentStore = contentStore;
         this.transactions = transactions;
         this.properties = properties;
     }
@@ -42,7 +47,7 @@ public class SweepService {
         int batches = 0;
         int stuck = 0;
         boolean stuckDone = false;
-        while (!stuckDone && deadline.allowsAnotherBatch()) {
+        while (!stuckDone && deadline.allowsMoreWork()) {
             int marked = transactions.executeWrite(status ->
                     sql(() -> repository.markStuckFailed(status.getConnection(), properties.stuckAfter(), batchSize)));
             batches++;
@@ -53,11 +58,11 @@ public class SweepService {
         int deleted = 0;
         int removed = 0;
         boolean deleteDone = false;
-        while (stuckDone && !deleteDone && deadline.allowsAnotherBatch()) {
+        while (stuckDone && !deleteDone && deadline.allowsMoreWork()) {
             int[] batch = transactions.executeWrite(status -> {
                 List<SweptPaste> rows = sql(() ->
                         repository.deleteExpiredFailed(status.getConnection(), properties.failedRetention(), batchSize));
-                int objectsRemoved = rows.isEmpty() ? 0 : objects.remove(rows);
+                int objectsRemoved = rows.isEmpty() ? 0 : contentStore.deleteAll(locationsOf(rows));
                 return new int[] {rows.size(), objectsRemoved};
             });
             batches++;
@@ -73,6 +78,25 @@ public class SweepService {
         LOG.info("sweep finished: deleted={} objectsRemoved={} stuckMarkedFailed={} batches={} remaining={}",
                 report.deleted(), report.objectsRemoved(), report.stuckMarkedFailed(), report.batches(), report.remaining());
         return report;
+    }
+
+    /**
+     * A FAILED row normally has no location, but its object may still exist (stored, then the row's transition
+     * was lost), so the configured key of every code is removed, plus the recorded location where it names
+     * another key.
+     */
+    private Set<ContentLocation> locationsOf(List<SweptPaste> rows) {
+        Set<ContentLocation> locations = new LinkedHashSet<>();
+        for (SweptPaste row : rows) {
+            locations.add(contentStore.locationOf(row.shortCode()));
+            if (row.s3Location() != null) {
+                ContentLocation.parse(row.s3Location()).ifPresentOrElse(locations::add,
+                        // one bad value must not block every later sweep; the configured key is still removed
+                        () -> LOG.warn("paste {} has an unusable s3_location, removing only its configured key",
+                                row.shortCode()));
+            }
+        }
+        return locations;
     }
 
     private interface SqlCall<T> {

@@ -1,10 +1,8 @@
 package dev.pastebin.sweeper;
 
-import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
+import dev.pastebin.core.lambda.InvocationDeadlines;
 import io.micronaut.context.ApplicationContext;
-import io.micronaut.context.BeanProvider;
-import io.micronaut.context.annotation.Any;
 import io.micronaut.function.aws.MicronautRequestHandler;
 import jakarta.inject.Inject;
 
@@ -20,10 +18,8 @@ public class SweeperHandler extends MicronautRequestHandler<ScheduledEvent, Swee
     @Inject
     SweeperProperties properties;
 
-    // Registered per invocation by MicronautRequestHandler before execute() runs.
     @Inject
-    @Any
-    BeanProvider<Context> lambdaContext;
+    InvocationDeadlines deadlines;
 
     public SweeperHandler() {
     }
@@ -34,9 +30,6 @@ public class SweeperHandler extends MicronautRequestHandler<ScheduledEvent, Swee
 
     @Override
     public SweepReport execute(ScheduledEvent event) {
-        Deadline deadline = lambdaContext.isPresent()
-                ? new Deadline(lambdaContext.get()::getRemainingTimeInMillis, properties.stopMargin())
-                : Deadline.none();
-        return sweepService.sweep(deadline);
+        return sweepService.sweep(deadlines.current(properties.stopMargin()));
     }
 }

@@ -1,5 +1,6 @@
 package dev.pastebin.sweeper;
 
+import dev.pastebin.core.storage.ContentLocation;
 import dev.pastebin.core.support.TestLambdaContext;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import dev.pastebin.core.config.StorageProperties;
@@ -89,7 +90,7 @@ class SweeperHandlerIT implements TestPropertyProvider {
         insert("oldFail1", "FAILED", "2 days", null);
         insert("oldFail2", "FAILED", "25 hours", "s3://" + BUCKET + "/legacy/oldFail2");
         insert("newFail1", "FAILED", "23 hours", null);
-        insert("oldDone1", "PROCESSED", "30 days", storage.location("oldDone1"));
+        insert("oldDone1", "PROCESSED", "30 days", new ContentLocation(BUCKET, storage.objectKey("oldDone1")).uri());
         insert("newProg1", "IN_PROGRESS", "10 minutes", null);
         insert("stuckPr1", "IN_PROGRESS", "2 hours", null);
         for (String key : List.of(storage.objectKey("oldFail1"), storage.objectKey("oldFail2"), "legacy/oldFail2",

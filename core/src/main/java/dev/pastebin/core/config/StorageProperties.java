@@ -6,7 +6,8 @@ import jakarta.validation.constraints.NotBlank;
 
 /**
  * Where paste content is stored. Bound from {@code pastebin.storage.*}, e.g. the environment variable
- * {@code PASTEBIN_STORAGE_BUCKET}.
+ * {@code PASTEBIN_STORAGE_BUCKET}. Content is read and written by
+ * {@link dev.pastebin.core.storage.PasteContentStore}.
  */
 @ConfigurationProperties("pastebin.storage")
 public record StorageProperties(
@@ -16,10 +17,5 @@ public record StorageProperties(
     /** The object key of a paste: one object per short code, so a re-upload overwrites the same key. */
     public String objectKey(String shortCode) {
         return keyPrefix + shortCode;
-    }
-
-    /** The location recorded on a PROCESSED row. */
-    public String location(String shortCode) {
-        return "s3://" + bucket + "/" + objectKey(shortCode);
     }
 }

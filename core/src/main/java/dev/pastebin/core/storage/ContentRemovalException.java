@@ -1,0 +1,20 @@
+package dev.pastebin.core.storage;
+
+import software.amazon.awssdk.services.s3.model.S3Error;
+
+import java.util.List;
+
+/** S3 refused to delete some keys of a DeleteObjects call (it answers 200 and lists them). */
+public class ContentRemovalException extends RuntimeException {
+
+    private final transient List<S3Error> errors;
+
+    ContentRemovalException(String message, List<S3Error> errors) {
+        super(message);
+        this.errors = errors;
+    }
+
+    public List<S3Error> errors() {
+        return errors;
+    }
+}

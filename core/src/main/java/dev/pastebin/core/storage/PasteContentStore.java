@@ -1,0 +1,116 @@
+package dev.pastebin.core.storage;
+
+import dev.pastebin.core.config.StorageProperties;
+import io.micronaut.context.annotation.Requires;
+import jakarta.inject.Singleton;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
+import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
+import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Paste content in S3: one object per short code under {@link StorageProperties#objectKey(String)}, so a
+ * redelivered upload overwrites the same key with the same bytes. The only class that calls S3; it exists
+ * only in functions that carry the S3 client (not in create).
+ */
+@Singleton
+@Requires(classes = S3Client.class)
+public class PasteContentStore {
+
+    public static final String CONTENT_TYPE = "text/plain; charset=utf-8";
+
+    /** DeleteObjects takes at most this many keys per call. */
+    static final int MAX_KEYS_PER_DELETE = 1000;
+
+    private final S3Client s3;
+    private final StorageProperties storage;
+
+    public PasteContentStore(S3Client s3, StorageProperties storage) {
+        this.s3 = s3;
+        this.storage = storage;
+    }
+
+    /** Where the content of {@code shortCode} is (or will be) stored. */
+    public ContentLocation locationOf(String shortCode) {
+        return new ContentLocation(storage.bucket(), storage.objectKey(shortCode));
+    }
+
+    /**
+     * Stores the content and returns its location. The SHA-256 sent is the one the paste row was created with
+     * (not one computed here), so S3 itself rejects the PUT (400 BadDigest) unless the bytes it received are
+     * exactly the bytes the user posted: end-to-end integrity, not only transport integrity.
+     */
+    public ContentLocation put(String shortCode, byte[] content, String sha256Hex) {
+        ContentLocation location = locationOf(shortCode);
+        String checksum = Base64.getEncoder().encodeToString(HexFormat.of().parseHex(sha256Hex));
+        s3.putObject(b -> b.bucket(location.bucket())
+                        .key(location.key())
+                        .contentType(CONTENT_TYPE)
+                        .checksumAlgorithm(ChecksumAlgorithm.SHA256)
+                        .checksumSHA256(checksum),
+                RequestBody.fromBytes(content));
+        return location;
+    }
+
+    /** The stored bytes, or empty when the object (or its bucket) does not exist. */
+    public Optional<byte[]> get(ContentLocation location) {
+        try {
+            return Optional.of(s3.getObjectAsBytes(b -> b.bucket(location.bucket()).key(location.key())).asByteArray());
+        } catch (NoSuchKeyException | NoSuchBucketException e) {
+            return Optional.empty();
+        }
+    }
+
+    public void delete(String shortCode) {
+        ContentLocation location = locationOf(shortCode);
+        s3.deleteObject(b -> b.bucket(location.bucket()).key(location.key()));
+    }
+
+    /**
+     * Deletes every location with DeleteObjects, per bucket and at most {@value #MAX_KEYS_PER_DELETE} keys a
+     * call; returns the number of keys deleted (absent keys count: S3 deletes idempotently).
+     *
+     * @throws ContentRemovalException when S3 refuses any key
+     */
+    public int deleteAll(Collection<ContentLocation> locations) {
+        Map<String, Set<String>> keysByBucket = new LinkedHashMap<>();
+        locations.forEach(l -> keysByBucket.computeIfAbsent(l.bucket(), b -> new LinkedHashSet<>()).add(l.key()));
+        int removed = 0;
+        for (Map.Entry<String, Set<String>> bucket : keysByBucket.entrySet()) {
+            List<String> keys = new ArrayList<>(bucket.getValue());
+            for (int from = 0; from < keys.size(); from += MAX_KEYS_PER_DELETE) {
+                removed += deleteObjects(bucket.getKey(), keys.subList(from, Math.min(keys.size(), from + MAX_KEYS_PER_DELETE)));
+            }
+        }
+        return removed;
+    }
+
+    private int deleteObjects(String bucket, List<String> keys) {
+        List<ObjectIdentifier> objects = keys.stream().map(key -> ObjectIdentifier.builder().key(key).build()).toList();
+        // quiet: the response lists only the keys S3 could not delete
+        DeleteObjectsResponse response = s3.deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(objects).quiet(true)));
+        if (response.hasErrors() && !response.errors().isEmpty()) {
+            String errors = response.errors().stream().limit(5)
+                    .map(e -> e.key() + ": " + e.code())
+                    .collect(Collectors.joining(", "));
+            throw new ContentRemovalException("S3 refused to delete " + response.errors().size() + " of " + keys.size()
+                    + " objects in bucket " + bucket + " (" + errors + ")", response.errors());
+        }
+        return keys.size();
+    }
+}
