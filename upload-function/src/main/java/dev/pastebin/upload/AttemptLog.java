@@ -1,6 +1,6 @@
 package dev.pastebin.upload;
 
-import dev.pastebin.core.retry.Failure;
+import dev.pastebin.core.failure.Failure;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.ObjectMapper;
 import io.micronaut.serde.annotation.Serdeable;
@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 
 /**
- * One structured JSON line per delivery attempt (seed 001), on the logger {@code pastebin.upload.attempts},
+ * One structured JSON line per delivery attempt (docs/design.md, "Observability"), on the logger {@code pastebin.upload.attempts},
  * which logback writes as the bare JSON so CloudWatch Logs Insights parses the fields. Never content.
  *
  * <pre>{"shortCode":"aB3xYz12","messageId":"…","attempt":2,"outcome":"transient","errorClass":"THROTTLING",
@@ -33,11 +33,11 @@ class AttemptLog {
                 @Nullable Integer s3Status, long latencyMs, @Nullable Integer delaySeconds, @Nullable String detail) {
     }
 
-    void write(UploadMessage message, @Nullable String shortCode, Outcome outcome, @Nullable Failure failure,
-               long latencyMs, @Nullable Integer delaySeconds, @Nullable String detail) {
-        var line = new Line(shortCode, message.messageId(), message.attempt(), outcome.label(),
+    void write(UploadAttempt attempt, Outcome outcome, @Nullable Failure failure, @Nullable Integer delaySeconds,
+               @Nullable String detail) {
+        var line = new Line(attempt.shortCode(), attempt.message().messageId(), attempt.number(), outcome.label(),
                 failure == null ? null : failure.errorClass().name(), failure == null ? null : failure.s3Status(),
-                latencyMs, delaySeconds, detail != null ? detail : failure == null ? null : failure.message());
+                attempt.elapsedMillis(), delaySeconds, detail != null ? detail : failure == null ? null : failure.message());
         String json;
         try {
             json = objectMapper.writeValueAsString(line);

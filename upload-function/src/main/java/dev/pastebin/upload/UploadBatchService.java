@@ -1,10 +1,9 @@
 package dev.pastebin.upload;
 
-import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
-import io.micronaut.context.BeanProvider;
-import io.micronaut.context.annotation.Any;
+import dev.pastebin.core.lambda.Deadline;
+import dev.pastebin.core.lambda.InvocationDeadlines;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,8 +21,7 @@ import java.util.concurrent.Semaphore;
  * virtual threads: the work is waiting on S3 and PostgreSQL), so a batch takes about as long as its slowest
  * record. Builds the partial batch response: exactly the records to redeliver are listed.
  *
- * <p>Before starting each record it checks the invocation's remaining time (the Lambda {@link Context}
- * registered for this invocation); below the margin it starts nothing more, makes the unstarted messages
+ * <p>Before starting each record it checks the invocation's {@link Deadline}; below the margin it starts nothing more, makes the unstarted messages
  * visible again at once and reports them, so they come back promptly instead of dying with a timeout
  * that would fail the whole batch. It never throws for a per-record problem.
  */
@@ -35,19 +33,19 @@ public class UploadBatchService {
     private final UploadPasteService uploadService;
     private final MessageVisibility visibility;
     private final UploadProperties properties;
-    private final BeanProvider<Context> lambdaContext;
+    private final InvocationDeadlines deadlines;
 
     UploadBatchService(UploadPasteService uploadService, MessageVisibility visibility, UploadProperties properties,
-                       @Any BeanProvider<Context> lambdaContext) {
+                       InvocationDeadlines deadlines) {
         this.uploadService = uploadService;
         this.visibility = visibility;
         this.properties = properties;
-        this.lambdaContext = lambdaContext;
+        this.deadlines = deadlines;
     }
 
     public SQSBatchResponse process(SQSEvent event) {
         List<SQSEvent.SQSMessage> records = event == null || event.getRecords() == null ? List.of() : event.getRecords();
-        Context context = lambdaContext.isPresent() ? lambdaContext.get() : null;
+        Deadline deadline = deadlines.current(properties.remainingTimeMargin());
         var failures = new ArrayList<SQSBatchResponse.BatchItemFailure>();
         var started = new ArrayList<Started>();
         var unstarted = new ArrayList<UploadMessage>();
@@ -55,7 +53,7 @@ public class UploadBatchService {
         try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < records.size(); i++) {
                 UploadMessage message = UploadMessage.of(records.get(i));
-                if (!acquire(slots) || !enoughTimeLeft(context)) {
+                if (!acquire(slots) || !deadline.allowsMoreWork()) {
                     records.subList(i, records.size()).forEach(r -> unstarted.add(UploadMessage.of(r)));
                     break;
                 }
@@ -75,16 +73,12 @@ public class UploadBatchService {
         }
         if (!unstarted.isEmpty()) {
             LOG.warn("{} ms left, below the margin of {} ms: {} of {} records not started, returned to the queue",
-                    context == null ? -1 : context.getRemainingTimeInMillis(), properties.remainingTimeMargin().toMillis(),
+                    deadline.remainingMillis(), deadline.margin().toMillis(),
                     unstarted.size(), records.size());
             visibility.releaseNow(unstarted);
             unstarted.forEach(m -> failures.add(new SQSBatchResponse.BatchItemFailure(m.messageId())));
         }
         return new SQSBatchResponse(failures);
-    }
-
-    private boolean enoughTimeLeft(Context context) {
-        return context == null || context.getRemainingTimeInMillis() >= properties.remainingTimeMargin().toMillis();
     }
 
     private static boolean acquire(Semaphore slots) {

@@ -1,7 +1,7 @@
 package dev.pastebin.upload;
 
 import dev.pastebin.core.support.TestLambdaContext;
-import dev.pastebin.core.retry.ErrorClass;
+import dev.pastebin.core.failure.ErrorClass;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.pastebin.core.retry.RetryProperties;
 import dev.pastebin.core.support.RealServices;

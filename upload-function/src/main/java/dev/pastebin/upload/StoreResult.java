@@ -1,0 +1,23 @@
+package dev.pastebin.upload;
+
+import dev.pastebin.core.paste.PasteStatus;
+
+/** How storing one upload job ended when nothing failed. */
+sealed interface StoreResult {
+
+    /** The content is in S3 and the row moved to PROCESSED. */
+    record Stored() implements StoreResult {
+    }
+
+    /** The row was already terminal before this delivery started: a redelivery or a concurrent copy won. */
+    record AlreadyTerminal(PasteStatus status) implements StoreResult {
+    }
+
+    /** The row became terminal while this delivery was uploading; {@code detail} says what was done about it. */
+    record LostRace(String detail) implements StoreResult {
+    }
+
+    /** No row for the job's short code: no retry can ever process it. */
+    record NoRow() implements StoreResult {
+    }
+}

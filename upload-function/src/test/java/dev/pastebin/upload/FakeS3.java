@@ -1,0 +1,61 @@
+package dev.pastebin.upload;
+
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
+import software.amazon.awssdk.services.s3.model.DeleteObjectResponse;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The two S3 calls the upload worker makes, in memory: PutObject stores the bytes by key unless a failure
+ * was queued for it; DeleteObject removes them. Real S3 behaviour is tested against LocalStack.
+ */
+final class FakeS3 implements S3Client {
+
+    final Map<String, byte[]> objects = new ConcurrentHashMap<>();
+    private final Deque<RuntimeException> putFailures = new ArrayDeque<>();
+    volatile int puts;
+
+    /** The next PutObject calls throw these, in order. */
+    synchronized FakeS3 failPuts(RuntimeException... failures) {
+        putFailures.addAll(java.util.List.of(failures));
+        return this;
+    }
+
+    @Override
+    public synchronized PutObjectResponse putObject(PutObjectRequest request, RequestBody body) {
+        puts++;
+        if (!putFailures.isEmpty()) {
+            throw putFailures.removeFirst();
+        }
+        try (var in = body.contentStreamProvider().newStream()) {
+            objects.put(request.bucket() + "/" + request.key(), in.readAllBytes());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return PutObjectResponse.builder().build();
+    }
+
+    @Override
+    public DeleteObjectResponse deleteObject(DeleteObjectRequest request) {
+        objects.remove(request.bucket() + "/" + request.key());
+        return DeleteObjectResponse.builder().build();
+    }
+
+    @Override
+    public String serviceName() {
+        return "s3";
+    }
+
+    @Override
+    public void close() {
+    }
+}

@@ -1,0 +1,73 @@
+package dev.pastebin.upload;
+
+import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteRepository;
+import dev.pastebin.core.paste.PasteStatus;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The repository's contract in memory, for the upload worker's unit tests: the transitions are guarded as
+ * the SQL ones are (only an IN_PROGRESS row moves). The real statements are tested in PasteRepositoryIT.
+ */
+final class InMemoryPasteRepository implements PasteRepository {
+
+    private final Map<String, Paste> rows = new ConcurrentHashMap<>();
+    private volatile RuntimeException markFailedFailure;
+    private volatile Runnable beforeMarkProcessed = () -> { };
+
+    /** Makes every markFailed throw {@code failure} (the database went away). */
+    void failMarkFailedWith(RuntimeException failure) {
+        this.markFailedFailure = failure;
+    }
+
+    /** Runs {@code action} just before the guarded PROCESSED update: a concurrent delivery's move. */
+    void beforeMarkProcessed(Runnable action) {
+        this.beforeMarkProcessed = action;
+    }
+
+    @Override
+    public Paste save(Paste paste) {
+        Paste stored = new Paste(paste.shortCode(), paste.userId(), paste.contentSha256(), paste.sizeBytes(),
+                paste.s3Location(), paste.status(), paste.failureReason(), Instant.now(), Instant.now());
+        if (rows.putIfAbsent(paste.shortCode(), stored) != null) {
+            throw new IllegalStateException("duplicate key " + paste.shortCode());
+        }
+        return stored;
+    }
+
+    @Override
+    public Optional<Paste> findById(String shortCode) {
+        return Optional.ofNullable(rows.get(shortCode));
+    }
+
+    @Override
+    public int markProcessed(String shortCode, String s3Location) {
+        beforeMarkProcessed.run();
+        return move(shortCode, PasteStatus.PROCESSED, s3Location, null);
+    }
+
+    @Override
+    public int markFailed(String shortCode, String reason) {
+        if (markFailedFailure != null) {
+            throw markFailedFailure;
+        }
+        return move(shortCode, PasteStatus.FAILED, null, reason);
+    }
+
+    private int move(String shortCode, PasteStatus to, String location, String reason) {
+        int[] moved = {0};
+        rows.computeIfPresent(shortCode, (code, row) -> {
+            if (row.status() != PasteStatus.IN_PROGRESS) {
+                return row;
+            }
+            moved[0] = 1;
+            return new Paste(code, row.userId(), row.contentSha256(), row.sizeBytes(), location, to, reason,
+                    row.createdAt(), Instant.now());
+        });
+        return moved[0];
+    }
+}

@@ -1,0 +1,295 @@
+package dev.pastebin.upload;
+
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import com.amazonaws.services.lambda.runtime.tests.EventLoader;
+import dev.pastebin.core.config.StorageProperties;
+import dev.pastebin.core.config.UploadQueueProperties;
+import dev.pastebin.core.failure.FailureClassifier;
+import dev.pastebin.core.job.UploadJobCodec;
+import dev.pastebin.core.lambda.InvocationDeadlines;
+import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteStatus;
+import dev.pastebin.core.retry.BackoffPolicy;
+import dev.pastebin.core.retry.JitterStrategy;
+import dev.pastebin.core.retry.RetryProperties;
+import dev.pastebin.core.storage.PasteContentStore;
+import dev.pastebin.core.support.TestLambdaContext;
+import io.micronaut.data.exceptions.DataAccessException;
+import io.micronaut.serde.ObjectMapper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+import java.net.ConnectException;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Every outcome of one upload batch, fast: the worker's real classes (codec, uploader, outcomes, backoff,
+ * classifier, content store, visibility) over an in-memory repository, S3 and SQS, fed with the sample events
+ * that {@code sam local invoke} uses (infra/events). What S3, SQS and PostgreSQL really do is covered by the
+ * *IT tests against LocalStack and PostgreSQL.
+ */
+class UploadBatchServiceTest {
+
+    /** The paste infra/events/upload-job.json carries. */
+    private static final String SHORT_CODE = "aB3xYz9Q";
+    private static final String SHA256 = "eac945a947814f6ab70c3c0a122e1757f40350b15f46a94b79709d236b7a3d1e";
+    private static final String RECEIPT = "AQEB-sample-receipt-handle-4d5c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a";
+    private static final String POISON_RECEIPT = "AQEB-sample-receipt-handle-9e8d7c6b-5a49-4382-a1b0-c9d8e7f6a5b4";
+
+    private final ObjectMapper json = ObjectMapper.getDefault();
+    private final InMemoryPasteRepository repository = new InMemoryPasteRepository();
+    private final FakeS3 s3 = new FakeS3();
+    private final RecordingSqs sqs = new RecordingSqs();
+    private final AttemptLines lines = new AttemptLines(json);
+    private TestLambdaContext context = TestLambdaContext.withRemaining(Duration.ofMinutes(3));
+
+    @AfterEach
+    void detach() {
+        lines.close();
+    }
+
+    private UploadBatchService worker() {
+        // No jitter: the delays are the schedule's own (1, 2, 4, 8, 16 s; throttling 4 s base).
+        var retry = new RetryProperties(6, Duration.ofSeconds(1), 2.0, Duration.ofSeconds(300), Duration.ZERO,
+                JitterStrategy.NONE, Duration.ofMillis(200), null, 10);
+        var backoff = new BackoffPolicy(retry);
+        var visibility = new MessageVisibility(sqs, new UploadQueueProperties("http://127.0.0.1:4566/000000000000/q"));
+        var store = new PasteContentStore(s3, new StorageProperties("pastes-bucket", "pastes/"));
+        var outcomes = new AttemptOutcomes(repository, new FailureClassifier(), backoff, visibility, new AttemptLog(json));
+        var upload = new UploadPasteService(new UploadJobCodec(json), new PasteUploader(repository, store), outcomes);
+        var properties = new UploadProperties(4, Duration.ofSeconds(15), 1, Duration.ofSeconds(5), Duration.ofSeconds(10),
+                Duration.ofSeconds(5));
+        return new UploadBatchService(upload, visibility, properties, new InvocationDeadlines(() -> context));
+    }
+
+    private static SQSEvent event(String name, int receiveCount) {
+        SQSEvent event = EventLoader.loadSQSEvent("events/" + name + ".json");
+        event.getRecords().forEach(r -> r.getAttributes().put("ApproximateReceiveCount", Integer.toString(receiveCount)));
+        return event;
+    }
+
+    private void pasteInProgress() {
+        repository.save(Paste.inProgress(SHORT_CODE, null, SHA256, 60));
+    }
+
+    private static List<String> reported(SQSBatchResponse response) {
+        return response.getBatchItemFailures().stream().map(SQSBatchResponse.BatchItemFailure::getItemIdentifier).toList();
+    }
+
+    private Paste row() {
+        return repository.findById(SHORT_CODE).orElseThrow();
+    }
+
+    private AttemptLog.Line onlyLine() {
+        List<AttemptLog.Line> all = lines.all();
+        assertEquals(1, all.size(), "one attempt line per delivery: " + all);
+        return all.getFirst();
+    }
+
+    private static S3Exception s3Error(int status, String code) {
+        return (S3Exception) S3Exception.builder().statusCode(status).message(code)
+                .awsErrorDetails(AwsErrorDetails.builder().errorCode(code).errorMessage(code).build()).build();
+    }
+
+    @Test
+    void aStoredPasteIsProcessedAndItsMessageAcknowledged() {
+        pasteInProgress();
+
+        var response = worker().process(event("upload-job", 1));
+
+        assertEquals(List.of(), reported(response));
+        assertEquals(PasteStatus.PROCESSED, row().status());
+        assertEquals("s3://pastes-bucket/pastes/" + SHORT_CODE, row().s3Location());
+        assertArrayEquals("Hello from the pastebin!\nGrüße, 日本語 and a tab\there.\n".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                s3.objects.get("pastes-bucket/pastes/" + SHORT_CODE));
+        var line = onlyLine();
+        assertEquals("success", line.outcome());
+        assertEquals(SHORT_CODE, line.shortCode());
+        assertEquals(1, line.attempt());
+    }
+
+    @Test
+    void aTransientFailureWithAttemptsLeftComesBackAfterTheBackoffDelay() {
+        pasteInProgress();
+        s3.failPuts(s3Error(500, "InternalError"));
+
+        var response = worker().process(event("upload-job", 3));
+
+        assertEquals(List.of("4d5c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a"), reported(response));
+        assertEquals(4, sqs.visibility.get(RECEIPT), "after the 3rd attempt: 1 s x 2^2");
+        assertEquals(PasteStatus.IN_PROGRESS, row().status());
+        var line = onlyLine();
+        assertEquals("transient", line.outcome());
+        assertEquals("SERVER_ERROR", line.errorClass());
+        assertEquals(500, line.s3Status());
+        assertEquals(4, line.delaySeconds());
+    }
+
+    @Test
+    void throttlingWaitsLongerThanAPlainServerError() {
+        pasteInProgress();
+        s3.failPuts(s3Error(503, "SlowDown"));
+
+        worker().process(event("upload-job", 1));
+
+        assertEquals(4, sqs.visibility.get(RECEIPT));
+        assertEquals("THROTTLING", onlyLine().errorClass());
+    }
+
+    @Test
+    void aTransientFailureOnTheLastAttemptFailsThePasteAndAcknowledges() {
+        pasteInProgress();
+        s3.failPuts(SdkClientException.builder().message("Unable to execute HTTP request")
+                .cause(new ConnectException("Connection refused")).build());
+
+        var response = worker().process(event("upload-job", 6));
+
+        assertEquals(List.of(), reported(response));
+        assertEquals(PasteStatus.FAILED, row().status());
+        assertTrue(row().failureReason().startsWith("exhausted: CONNECTION: "), row().failureReason());
+        assertEquals("exhausted", onlyLine().outcome());
+        assertTrue(sqs.visibility.isEmpty());
+    }
+
+    @Test
+    void aPermanentFailureFailsThePasteAtOnce() {
+        pasteInProgress();
+        s3.failPuts(s3Error(403, "AccessDenied"));
+
+        var response = worker().process(event("upload-job", 1));
+
+        assertEquals(List.of(), reported(response));
+        assertEquals(PasteStatus.FAILED, row().status());
+        assertTrue(row().failureReason().startsWith("permanent: ACCESS_DENIED: "), row().failureReason());
+        var line = onlyLine();
+        assertEquals("permanent", line.outcome());
+        assertEquals(403, line.s3Status());
+    }
+
+    @Test
+    void contentThatDoesNotMatchTheRowsHashIsNeverStored() {
+        repository.save(Paste.inProgress(SHORT_CODE, null, "0".repeat(64), 60));
+
+        var response = worker().process(event("upload-job", 1));
+
+        assertEquals(List.of(), reported(response));
+        assertEquals(0, s3.puts);
+        assertTrue(row().failureReason().startsWith("permanent: INTEGRITY: "), row().failureReason());
+    }
+
+    @Test
+    void aRedeliveryOfAFinishedPasteIsAcknowledgedWithoutTouchingS3() {
+        pasteInProgress();
+        repository.markProcessed(SHORT_CODE, "s3://pastes-bucket/pastes/" + SHORT_CODE);
+
+        var response = worker().process(event("upload-job", 2));
+
+        assertEquals(List.of(), reported(response));
+        assertEquals(0, s3.puts);
+        var line = onlyLine();
+        assertEquals("duplicate", line.outcome());
+        assertEquals("row is already PROCESSED", line.detail());
+    }
+
+    @Test
+    void anObjectStoredForAPasteThatWentFailedMeanwhileIsRemoved() {
+        pasteInProgress();
+        repository.beforeMarkProcessed(() -> repository.markFailed(SHORT_CODE, "stuck"));
+
+        var response = worker().process(event("upload-job", 1));
+
+        assertEquals(List.of(), reported(response));
+        assertEquals(PasteStatus.FAILED, row().status());
+        assertTrue(s3.objects.isEmpty(), "the orphan object is removed");
+        var line = onlyLine();
+        assertEquals("duplicate", line.outcome());
+        assertEquals("row went FAILED during the upload; object removed", line.detail());
+    }
+
+    @Test
+    void aMessageThatIsNotAnUploadJobIsReportedUntilRedriveMovesItToTheDeadLetterQueue() {
+        var response = worker().process(event("upload-poison", 1));
+
+        assertEquals(1, reported(response).size());
+        var line = onlyLine();
+        assertEquals("poison", line.outcome());
+        assertNull(line.shortCode());
+        assertEquals(1, line.delaySeconds(), "its redeliveries follow the schedule, not the queue's visibility timeout");
+    }
+
+    @Test
+    void aJobWithoutAPasteRowIsPoison() {
+        var response = worker().process(event("upload-job", 1));
+
+        assertEquals(1, reported(response).size());
+        var line = onlyLine();
+        assertEquals("poison", line.outcome());
+        assertEquals("no paste row for this short code", line.detail());
+    }
+
+    @Test
+    void whenFailedCannotBeRecordedTheMessageIsRetriedRatherThanLost() {
+        pasteInProgress();
+        s3.failPuts(s3Error(403, "AccessDenied"));
+        repository.failMarkFailedWith(new DataAccessException("x", new SQLException("Connection refused", "08001")));
+
+        var response = worker().process(event("upload-job", 1));
+
+        assertEquals(1, reported(response).size());
+        assertEquals(PasteStatus.IN_PROGRESS, row().status());
+        var line = onlyLine();
+        assertEquals("transient", line.outcome());
+        assertEquals("DATABASE", line.errorClass());
+        assertTrue(line.detail().startsWith("could not mark permanent paste FAILED: "), line.detail());
+    }
+
+    @Test
+    void aFailedVisibilityChangeStillReportsTheMessage() {
+        pasteInProgress();
+        s3.failPuts(s3Error(500, "InternalError"));
+        sqs.failure = SdkClientException.create("SQS unreachable");
+
+        var response = worker().process(event("upload-job", 1));
+
+        assertEquals(1, reported(response).size());
+        var line = onlyLine();
+        assertNull(line.delaySeconds());
+        assertTrue(line.detail().endsWith("(visibility change failed: back after the queue's visibility timeout)"));
+    }
+
+    @Test
+    void inAMixedBatchExactlyThePoisonMessageIsReported() {
+        pasteInProgress();
+
+        var response = worker().process(event("upload-batch", 1));
+
+        assertEquals(List.of("9e8d7c6b-5a49-4382-a1b0-c9d8e7f6a5b4"), reported(response));
+        assertEquals(PasteStatus.PROCESSED, row().status());
+        assertEquals(2, lines.all().size());
+    }
+
+    @Test
+    void nearTheDeadlineNothingStartsAndEveryRecordIsReleasedAtOnce() {
+        pasteInProgress();
+        context = TestLambdaContext.alreadyNearTheDeadline();
+
+        var response = worker().process(event("upload-batch", 1));
+
+        assertEquals(2, reported(response).size());
+        assertEquals(0, s3.puts);
+        assertEquals(0, sqs.visibility.get(RECEIPT));
+        assertEquals(0, sqs.visibility.get(POISON_RECEIPT));
+        assertTrue(lines.all().isEmpty(), "no attempt was made");
+    }
+}
