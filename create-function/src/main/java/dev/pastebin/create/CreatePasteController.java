@@ -1,6 +1,5 @@
 package dev.pastebin.create;
 
-import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
 import dev.pastebin.core.paste.PasteStatus;
@@ -34,17 +33,15 @@ public class CreatePasteController {
     }
 
     @Post(consumes = MediaType.TEXT_PLAIN, produces = MediaType.APPLICATION_JSON)
-    public HttpResponse<CreatedPaste> createFromText(@Body @Nullable byte[] body, HttpRequest<?> request,
-                                                     @Nullable APIGatewayV2HTTPEvent event) {
+    public HttpResponse<CreatedPaste> createFromText(@Body @Nullable byte[] body, HttpRequest<?> request, Caller caller) {
         requireUtf8Charset(request);
-        return created(service.create(reader.fromText(body), userId(event)), request);
+        return created(service.create(reader.fromText(body), caller.userId()), request);
     }
 
     @Post(consumes = MediaType.APPLICATION_JSON, produces = MediaType.APPLICATION_JSON)
-    public HttpResponse<CreatedPaste> createFromJson(@Body @Nullable byte[] body, HttpRequest<?> request,
-                                                     @Nullable APIGatewayV2HTTPEvent event) {
+    public HttpResponse<CreatedPaste> createFromJson(@Body @Nullable byte[] body, HttpRequest<?> request, Caller caller) {
         requireUtf8Charset(request);
-        return created(service.create(reader.fromJson(body), userId(event)), request);
+        return created(service.create(reader.fromJson(body), caller.userId()), request);
     }
 
     private static HttpResponse<CreatedPaste> created(String shortCode, HttpRequest<?> request) {
@@ -71,17 +68,5 @@ public class CreatePasteController {
         if (charset != null && !charset.equalsIgnoreCase("utf-8") && !charset.equalsIgnoreCase("utf8")) {
             throw new ApiException(ApiErrorCode.UNSUPPORTED_MEDIA_TYPE, "Only charset=utf-8 is accepted");
         }
-    }
-
-    /** The {@code sub} claim of an API Gateway JWT authorizer; no authorizer means an anonymous paste. */
-    @Nullable
-    static String userId(@Nullable APIGatewayV2HTTPEvent event) {
-        if (event == null || event.getRequestContext() == null || event.getRequestContext().getAuthorizer() == null
-                || event.getRequestContext().getAuthorizer().getJwt() == null
-                || event.getRequestContext().getAuthorizer().getJwt().getClaims() == null) {
-            return null;
-        }
-        String sub = event.getRequestContext().getAuthorizer().getJwt().getClaims().get("sub");
-        return sub == null || sub.isBlank() ? null : sub;
     }
 }

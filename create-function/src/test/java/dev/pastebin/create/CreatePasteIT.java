@@ -109,6 +109,18 @@ class CreatePasteIT {
         assertEquals(new UploadJob(code, ContentHash.sha256Hex(content), content), onlyJob());
     }
 
+    @Test
+    void theCallerComesFromAReplaceableBinder() throws Exception {
+        try (HttpApi asTester = HttpApi.start(Map.of("pastebin.upload-queue.url", queues.queueUrl(),
+                FixedCallerBinder.PROPERTY, "tester-42"))) {
+            HttpApi.Response response = asTester.send(asTester.fixture("create-paste-json"));
+
+            assertEquals(201, response.status(), response.text());
+            assertEquals("tester-42", row((String) json(response).get("shortCode")).userId());
+        }
+        onlyJob();
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
             "English, Deutsch: äöüß, Русский, 日本語, 中文, العربية, עברית, हिन्दी",

@@ -1,0 +1,48 @@
+package dev.pastebin.create;
+
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import io.micronaut.core.convert.ArgumentConversionContext;
+import io.micronaut.core.type.Argument;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.bind.binders.TypedRequestArgumentBinder;
+import io.micronaut.servlet.http.ServletHttpRequest;
+import jakarta.inject.Singleton;
+
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Binds {@link Caller} arguments from the API Gateway (HTTP API, payload 2.0) event behind the request: the
+ * {@code sub} claim of a JWT authorizer. No authorizer, no claims or a blank subject: {@link Caller#ANONYMOUS}.
+ * Tests replace this bean ({@code @Replaces(CallerBinder.class)}) to act as any caller.
+ */
+@Singleton
+public class CallerBinder implements TypedRequestArgumentBinder<Caller> {
+
+    private static final Argument<Caller> TYPE = Argument.of(Caller.class);
+
+    @Override
+    public Argument<Caller> argumentType() {
+        return TYPE;
+    }
+
+    @Override
+    public BindingResult<Caller> bind(ArgumentConversionContext<Caller> context, HttpRequest<?> source) {
+        Caller caller = source instanceof ServletHttpRequest<?, ?> servlet
+                && servlet.getNativeRequest() instanceof APIGatewayV2HTTPEvent event
+                ? callerOf(event)
+                : Caller.ANONYMOUS;
+        return () -> Optional.of(caller);
+    }
+
+    static Caller callerOf(APIGatewayV2HTTPEvent event) {
+        String sub = Optional.ofNullable(event.getRequestContext())
+                .map(APIGatewayV2HTTPEvent.RequestContext::getAuthorizer)
+                .map(APIGatewayV2HTTPEvent.RequestContext.Authorizer::getJwt)
+                .map(APIGatewayV2HTTPEvent.RequestContext.Authorizer.JWT::getClaims)
+                .map((Map<String, String> claims) -> claims.get("sub"))
+                .filter(s -> !s.isBlank())
+                .orElse(null);
+        return sub == null ? Caller.ANONYMOUS : new Caller(sub);
+    }
+}
