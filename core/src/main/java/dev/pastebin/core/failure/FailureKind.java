@@ -1,6 +1,6 @@
 package dev.pastebin.core.failure;
 
-/** Whether trying again can help (seed 001: classify every failure before retrying). */
+/** Whether trying again can help (docs/design.md, "Failure classification"). */
 public enum FailureKind {
     TRANSIENT,
     PERMANENT

@@ -21,7 +21,7 @@ import java.util.random.RandomGenerator;
  * message's attributes: that would take delete + re-send, which resets {@code ApproximateReceiveCount}
  * and with it the redrive safety net (the pattern the design rejects). So the previous delay is taken to
  * be the un-jittered {@code nominal(n-1)} (base for the first retry): the delay stays a pure function of
- * the attempt, keeps seed 001's bounds {@code [base, min(cap, 3 * previous)]}, and still spreads workers
+ * the attempt, keeps the bounds {@code [base, min(cap, 3 * previous)]}, and still spreads workers
  * that failed together.
  */
 @Singleton

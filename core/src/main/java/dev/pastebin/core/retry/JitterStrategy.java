@@ -5,12 +5,12 @@ package dev.pastebin.core.retry;
  * {@code nominal(n) = base * multiplier^(n-1)}. {@code u} is uniform in [0, 1).
  */
 public enum JitterStrategy {
-    /** Seed 000: {@code nominal(n) + (2u - 1) * jitterAmount}, i.e. +/- 200 ms by default. Mean: nominal(n). */
+    /** The default: {@code nominal(n) + (2u - 1) * jitterAmount}, i.e. +/- 200 ms by default. Mean: nominal(n). */
     PLUS_MINUS,
     /** "Full jitter" (AWS Architecture Blog): {@code u * nominal(n)}. Mean: nominal(n) / 2. */
     FULL,
     /**
-     * Seed 001's decorrelated jitter: uniform between base and 3 x the previous delay, capped. The previous
+     * Decorrelated jitter: uniform between base and 3 x the previous delay, capped. The previous
      * delay is taken to be the un-jittered {@code nominal(n-1)} (base for the first retry), see
      * {@link BackoffPolicy}.
      */

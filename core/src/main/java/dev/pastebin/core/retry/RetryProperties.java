@@ -21,7 +21,7 @@ import java.util.Map;
 
 /**
  * The upload retry schedule, bound from {@code pastebin.upload.retry.*} (environment:
- * {@code PASTEBIN_UPLOAD_RETRY_MAX_ATTEMPTS}, ...). Defaults are seed 000's: 6 attempts, delays 1, 2, 4, 8,
+ * {@code PASTEBIN_UPLOAD_RETRY_MAX_ATTEMPTS}, ...). Defaults are the schedule of docs/design.md, "Retry schedule": 6 attempts, delays 1, 2, 4, 8,
  * 16 s after attempts 1..5 with +/- 200 ms jitter, about 31 s in all.
  *
  * <p>{@code @Context}: the bean is built, and so checked, when the application context starts, so a
@@ -34,7 +34,7 @@ import java.util.Map;
  * @param minDelay             floor on any delay, after jitter
  * @param jitter               the jitter strategy
  * @param plusMinusJitter      half-width of {@link JitterStrategy#PLUS_MINUS}'s jitter
- * @param classBaseDelays      per-error-class base delays (seed 002); THROTTLING defaults to 4 s
+ * @param classBaseDelays      per-error-class base delays (docs/design.md, "Per-error-class delays"); THROTTLING defaults to 4 s
  * @param queueMaxReceiveCount the upload queue's redrive {@code maxReceiveCount}: must exceed maxAttempts so
  *                             that the function's own exhaustion logic (row to FAILED) runs before the queue
  *                             moves a message to the dead-letter queue
@@ -52,7 +52,7 @@ public record RetryProperties(
         @Nullable Map<ErrorClass, Duration> classBaseDelays,
         @Min(1) @Max(1000) @Bindable(defaultValue = "10") int queueMaxReceiveCount) {
 
-    /** Seed 002: a throttled request waits longer than a plain 5xx before it is tried again. */
+    /** A throttled request waits longer than a plain 5xx before it is tried again. */
     public static final Duration DEFAULT_THROTTLING_BASE_DELAY = Duration.ofSeconds(4);
 
     /** SQS's limit for a visibility timeout (12 hours). */

@@ -49,7 +49,7 @@ class TemplateTest {
         Map<String, Object> env = template.environment("UploadPasteFunction");
         int maxAttempts = template.intValue(env.get("PASTEBIN_UPLOAD_RETRY_MAX_ATTEMPTS"));
 
-        assertEquals(6, maxAttempts, "seed 000's budget: attempt 1 and 5 retries");
+        assertEquals(6, maxAttempts, "the schedule's budget (docs/design.md, \"Retry schedule\"): attempt 1 and 5 retries");
         assertTrue(maxReceiveCount > maxAttempts,
                 "maxReceiveCount " + maxReceiveCount + " must exceed the function's " + maxAttempts + " attempts");
         // the function is told the same number the queue uses, from the same parameter
