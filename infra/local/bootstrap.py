@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # Usage: .tools/localstack-venv/bin/python infra/local/bootstrap.py [--template infra/template.yaml]
-"""Create the upload queue, its dead-letter queue and the paste bucket in LocalStack, idempotently.
+"""Create the upload queue, its dead-letter queue, the paste bucket and the database secret in LocalStack, idempotently.
 
 infra/template.yaml is the one source of truth for their attributes: this script loads it (understanding
 CloudFormation's short-form tags such as !Ref and !GetAtt), resolves the values it needs (a !Ref to a
@@ -12,6 +12,11 @@ Local names and the endpoint come from the environment (defaults as in infra/loc
 LOCALSTACK_ENDPOINT, AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, PASTEBIN_STORAGE_BUCKET,
 PASTEBIN_UPLOAD_QUEUE, PASTEBIN_UPLOAD_DLQ. When PASTEBIN_UPLOAD_QUEUE_URL / PASTEBIN_UPLOAD_DLQ_URL are
 set (export_app_env), the URLs LocalStack returns must equal them, or the script fails.
+
+The database secret (PASTEBIN_DATABASE_SECRET_NAME, default pastebin-local-db) holds the local
+PostgreSQL credentials (PASTEBIN_DB_USER, PASTEBIN_DB_PASSWORD) as the JSON an RDS-managed secret has, for
+functions run the way they run on AWS, with PASTEBIN_DATABASE_SECRET_ID set (`sam local invoke` with
+infra/local/sam-local-env.json).
 """
 from __future__ import annotations
 
@@ -215,6 +220,20 @@ def ensure_bucket(s3, name: str, region: str, properties: dict) -> None:
         s3.put_bucket_ownership_controls(Bucket=name, OwnershipControls=ownership)
 
 
+def ensure_secret(secretsmanager, name: str, value: str) -> None:
+    try:
+        secretsmanager.create_secret(Name=name, SecretString=value)
+        print(f"bootstrap: secret {name} created", file=sys.stderr)
+    except ClientError as e:
+        if e.response["Error"]["Code"] != "ResourceExistsException":
+            raise
+        if secretsmanager.get_secret_value(SecretId=name).get("SecretString") != value:
+            secretsmanager.put_secret_value(SecretId=name, SecretString=value)
+            print(f"bootstrap: secret {name} updated", file=sys.stderr)
+        else:
+            print(f"bootstrap: secret {name} exists", file=sys.stderr)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--template", type=Path, default=DEFAULT_TEMPLATE)
@@ -226,6 +245,9 @@ def main() -> int:
     bucket = os.environ.get("PASTEBIN_STORAGE_BUCKET", "pastebin-pastes")
     queue_name = os.environ.get("PASTEBIN_UPLOAD_QUEUE", "pastebin-uploads")
     dlq_name = os.environ.get("PASTEBIN_UPLOAD_DLQ", "pastebin-uploads-dlq")
+    secret_name = os.environ.get("PASTEBIN_DATABASE_SECRET_NAME", "pastebin-local-db")
+    db_credentials = json.dumps({"username": os.environ.get("PASTEBIN_DB_USER", "pastebin"),
+                                 "password": os.environ.get("PASTEBIN_DB_PASSWORD", "pastebin")})
     session = boto3.session.Session(
         aws_access_key_id=os.environ.get("AWS_ACCESS_KEY_ID", "test"),
         aws_secret_access_key=os.environ.get("AWS_SECRET_ACCESS_KEY", "test"),
@@ -234,6 +256,7 @@ def main() -> int:
     config = Config(s3={"addressing_style": "path"}, retries={"max_attempts": 3, "mode": "standard"})
     sqs = session.client("sqs", endpoint_url=endpoint, config=config)
     s3 = session.client("s3", endpoint_url=endpoint, config=config)
+    secretsmanager = session.client("secretsmanager", endpoint_url=endpoint, config=config)
 
     template = load_template(args.template)
     arn = lambda name: f"arn:aws:sqs:{region}:{account}:{name}"  # noqa: E731
@@ -262,6 +285,7 @@ def main() -> int:
         raise SystemExit(f"bootstrap: the DLQ's ARN is {actual_dlq_arn}, expected {arn(dlq_name)}")
     queue_url = ensure_queue(sqs, queue_name, queue_attrs)
     ensure_bucket(s3, bucket, region, resolver.resolve(resource_properties(template, PASTE_BUCKET, "AWS::S3::Bucket")))
+    ensure_secret(secretsmanager, secret_name, db_credentials)
 
     for var, url in (("PASTEBIN_UPLOAD_QUEUE_URL", queue_url), ("PASTEBIN_UPLOAD_DLQ_URL", dlq_url)):
         expected = os.environ.get(var)

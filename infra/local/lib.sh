@@ -165,3 +165,26 @@ stop_started_since() {
         esac
     done
 }
+
+# --- SAM CLI ------------------------------------------------------------------------------------------
+# `ensure_sam_cli` installs AWS SAM CLI and cfn-lint from PyPI into their own venv, $SAM_VENV
+# (.tools/sam-venv; once, reused while the pinned versions match), and turns SAM's telemetry off.
+# Used by validate-template.sh and sam-build.sh; run $SAM_VENV/bin/sam afterwards.
+: "${SAM_CLI_VERSION:=1.170.0}"
+: "${CFN_LINT_VERSION:=1.58.0}"
+: "${SAM_VENV:=$PASTEBIN_TOOLS_DIR/sam-venv}"
+
+ensure_sam_cli() {
+    local stamp="$SAM_VENV/.pastebin-versions"
+    local want="aws-sam-cli==$SAM_CLI_VERSION cfn-lint==$CFN_LINT_VERSION"
+    if [[ ! -x "$SAM_VENV/bin/sam" || "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; then
+        log "installing $want into $SAM_VENV (once; log: $PASTEBIN_LOG_DIR/sam-pip.log)"
+        python3 -m venv "$SAM_VENV" || die "python3 -m venv failed (install the python3-venv package)"
+        # shellcheck disable=SC2086
+        "$SAM_VENV/bin/pip" install --quiet --disable-pip-version-check $want >"$PASTEBIN_LOG_DIR/sam-pip.log" 2>&1 \
+            || die "pip install $want failed; see $PASTEBIN_LOG_DIR/sam-pip.log"
+        echo "$want" >"$stamp"
+    fi
+    # No telemetry calls from a test run.
+    export SAM_CLI_TELEMETRY=0
+}

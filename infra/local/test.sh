@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Usage: infra/local/test.sh [maven args...]  -- THE test command: services up, `mvn verify`, services down.
 #
-# Picks a JDK >= 21, starts PostgreSQL and LocalStack unless they already run (infra/local/up), runs
-# `mvn -B verify` at the repository root with the app environment exported (unit tests in `test`,
-# *IT integration tests in `verify`), then stops only the services this run started, and exits with
-# Maven's status. Extra arguments go to Maven: infra/local/test.sh -pl core -am
+# Picks a JDK >= 21, starts PostgreSQL and LocalStack unless they already run (infra/local/up), lints
+# the template, runs `mvn -B verify` at the repository root with the app environment exported (unit
+# tests in `test`, *IT integration tests in `verify`), then `sam build` of every function with a check
+# of its output (infra/local/sam-build.sh), stops only the services this run started, and exits non-zero
+# when any step failed. Extra arguments go to Maven: infra/local/test.sh -pl core -am
 # If PostgreSQL or LocalStack cannot be started the run fails with the reason: integration tests never
 # skip silently for want of them.
 set -euo pipefail
@@ -38,4 +39,12 @@ mvn -B ${PASTEBIN_MAVEN_ARGS:-} verify "$@"
 status=$?
 set -e
 log "maven exited with $status"
+
+# sam build of every function: their Makefiles reuse the zips Maven just built (seconds; a function
+# module Maven did not package here is packaged by its Makefile when out of date).
+if [[ "$status" -eq 0 ]]; then
+    "$PASTEBIN_LOCAL_DIR/sam-build.sh" || { log "sam build check failed (reason above)"; status=1; }
+else
+    log "not running infra/local/sam-build.sh: maven failed"
+fi
 exit "$status"

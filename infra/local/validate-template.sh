@@ -2,33 +2,19 @@
 # Usage: infra/local/validate-template.sh  -- lints infra/template.yaml with `sam validate --lint` and cfn-lint.
 #
 # Installs AWS SAM CLI and cfn-lint from PyPI into their own venv, .tools/sam-venv (once; reused while
-# the pinned versions match), then runs both linters. Neither needs AWS credentials or network access
-# once installed (`sam validate --lint` runs cfn-lint locally; plain `sam validate` would call AWS).
+# the pinned versions match: ensure_sam_cli in lib.sh), then runs both linters. Neither needs AWS
+# credentials or network access once installed (`sam validate --lint` runs cfn-lint locally; plain
+# `sam validate` would call AWS).
 # Fails on any error or warning; a warning that is deliberately accepted is ignored by rule id in
 # infra/.cfnlintrc with the reason beside it.
 set -euo pipefail
 PASTEBIN_LOG_TAG=validate
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-: "${SAM_CLI_VERSION:=1.170.0}"
-: "${CFN_LINT_VERSION:=1.58.0}"
-: "${SAM_VENV:=$PASTEBIN_TOOLS_DIR/sam-venv}"
 TEMPLATE="$PASTEBIN_ROOT/infra/template.yaml"
-STAMP="$SAM_VENV/.pastebin-versions"
-WANT="aws-sam-cli==$SAM_CLI_VERSION cfn-lint==$CFN_LINT_VERSION"
 
-if [[ ! -x "$SAM_VENV/bin/sam" || "$(cat "$STAMP" 2>/dev/null)" != "$WANT" ]]; then
-    mkdir -p "$PASTEBIN_LOG_DIR"
-    log "installing $WANT into $SAM_VENV (once; log: $PASTEBIN_LOG_DIR/sam-pip.log)"
-    python3 -m venv "$SAM_VENV" || die "python3 -m venv failed (install the python3-venv package)"
-    # shellcheck disable=SC2086
-    "$SAM_VENV/bin/pip" install --quiet --disable-pip-version-check $WANT >"$PASTEBIN_LOG_DIR/sam-pip.log" 2>&1 \
-        || die "pip install $WANT failed; see $PASTEBIN_LOG_DIR/sam-pip.log"
-    echo "$WANT" >"$STAMP"
-fi
+ensure_sam_cli
 
-# No telemetry calls from a test run.
-export SAM_CLI_TELEMETRY=0
 # sam reads the region for the lint; no credentials are used.
 export AWS_REGION="${AWS_REGION:-us-east-1}" AWS_DEFAULT_REGION="${AWS_DEFAULT_REGION:-${AWS_REGION:-us-east-1}}"
 

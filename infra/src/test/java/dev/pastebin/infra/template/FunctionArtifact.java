@@ -31,7 +31,7 @@ import java.util.zip.ZipFile;
 import java.util.zip.ZipInputStream;
 
 /**
- * A function's deployment artifact as Lambda sees it: the zip its CodeUri names, unpacked, with every
+ * A function's deployment artifact as Lambda sees it: its module's target/function.zip, unpacked, with every
  * jar under lib/ on one class path. Reads classes and the function's application.yml from there, never
  * from this test's own class path.
  */
@@ -55,8 +55,8 @@ final class FunctionArtifact implements AutoCloseable {
     /** Unpacks {@code zip} under target/template-artifacts; fails with the fix when it was not built. */
     static FunctionArtifact open(String logicalId, Path zip) {
         if (!Files.isRegularFile(zip)) {
-            throw new AssertionError(logicalId + ": CodeUri " + zip + " does not exist. Build the function artifacts "
-                    + "first (mvn -B package at the repository root); the template must name what the build produces.");
+            throw new AssertionError(logicalId + ": " + zip + " does not exist. Build the function artifacts "
+                    + "first (mvn -B package at the repository root); the template's CodeUri must name the module that builds it.");
         }
         FunctionArtifact artifact = new FunctionArtifact(logicalId, zip);
         artifact.unpack(Path.of("target", "template-artifacts", logicalId));

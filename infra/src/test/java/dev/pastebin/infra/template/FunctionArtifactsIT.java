@@ -27,9 +27,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Checks every function of the template against the artifact its CodeUri names (built by {@code mvn package}
- * before this runs in {@code verify}): the handler class is in it, and every setting the function reads
- * whose local value cannot be right on AWS is set in its environment.
+ * Checks every function of the template against its artifact: the zip {@code mvn package} builds in its
+ * CodeUri module (target/function.zip, before this runs in {@code verify}), which is what the module's
+ * Makefile unpacks for {@code sam build}: the handler class is in it, and every setting the function reads
+ * whose local value cannot be right on AWS is set in its environment. (infra/local/sam-build.sh checks the
+ * handlers again in what {@code sam build} itself produces.)
  */
 class FunctionArtifactsIT {
 
@@ -56,7 +58,7 @@ class FunctionArtifactsIT {
     @TestFactory
     Stream<DynamicTest> everyHandlerIsAClassInTheFunctionsArtifact() {
         return functions().map(id -> DynamicTest.dynamicTest(id, () -> {
-            try (FunctionArtifact artifact = FunctionArtifact.open(id, codeUri(id))) {
+            try (FunctionArtifact artifact = FunctionArtifact.open(id, artifactZip(id))) {
                 String handler = (String) template.properties(id).get("Handler");
                 String className = handler.contains("::") ? handler.substring(0, handler.indexOf("::")) : handler;
                 Class<?> cls = artifact.findClass(className)
@@ -82,7 +84,7 @@ class FunctionArtifactsIT {
     Stream<DynamicTest> everySettingAFunctionReadsThatCannotStayLocalIsSetInItsEnvironment() {
         return functions().map(id -> DynamicTest.dynamicTest(id, () -> {
             String module = moduleArtifactId(id);
-            try (FunctionArtifact artifact = FunctionArtifact.open(id, codeUri(id))) {
+            try (FunctionArtifact artifact = FunctionArtifact.open(id, artifactZip(id))) {
                 Map<String, String> required = requiredSettings(artifact, module);
                 Set<String> environment = template.environment(id).keySet();
                 List<String> missing = new ArrayList<>();
@@ -101,7 +103,7 @@ class FunctionArtifactsIT {
     Stream<DynamicTest> everyVariableAFunctionSetsBindsToASettingItReads() {
         return functions().map(id -> DynamicTest.dynamicTest(id, () -> {
             String module = moduleArtifactId(id);
-            try (FunctionArtifact artifact = FunctionArtifact.open(id, codeUri(id))) {
+            try (FunctionArtifact artifact = FunctionArtifact.open(id, artifactZip(id))) {
                 Set<String> known = new java.util.HashSet<>();
                 knownSettings(artifact, module).forEach(p -> known.add(envName(p)));
                 // only the function's own variables: the Globals ones are shared by design
@@ -192,13 +194,19 @@ class FunctionArtifactsIT {
         return template.resourcesOfType("AWS::Serverless::Function").stream();
     }
 
+    /** The function's module directory: its CodeUri (BuildMethod makefile). */
     private Path codeUri(String id) {
         return CfnTemplate.INFRA.resolve((String) template.properties(id).get("CodeUri")).normalize();
     }
 
-    /** The artifactId of the module whose target/ the CodeUri points into. */
+    /** The zip the module's Makefile unpacks into the function's build directory (infra/lambda-build.mk). */
+    private Path artifactZip(String id) {
+        return codeUri(id).resolve("target").resolve("function.zip");
+    }
+
+    /** The artifactId of the module the CodeUri names. */
     private String moduleArtifactId(String id) throws IOException {
-        Path moduleDir = codeUri(id).getParent().getParent();
+        Path moduleDir = codeUri(id);
         String pom = Files.readString(moduleDir.resolve("pom.xml"));
         Matcher m = Pattern.compile("</parent>\\s*<artifactId>([^<]+)</artifactId>").matcher(pom);
         if (!m.find()) {

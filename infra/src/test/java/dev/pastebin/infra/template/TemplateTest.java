@@ -5,7 +5,9 @@ import dev.pastebin.core.job.UploadJobCodec;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,15 +26,15 @@ class TemplateTest {
     private final CfnTemplate template = CfnTemplate.load();
 
     @Test
-    void theFunctionsTheLocalRuntimeExpectsAreDeclaredWithTheirHandlersAndArtifacts() {
+    void theFunctionsTheLocalRuntimeExpectsAreDeclaredWithTheirHandlersAndModules() {
         Map<String, List<String>> expected = Map.of(
-                "CreatePasteFunction", List.of("../create-function/target/function.zip",
+                "CreatePasteFunction", List.of("../create-function",
                         "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction"),
-                "ReadPasteFunction", List.of("../read-function/target/function.zip",
+                "ReadPasteFunction", List.of("../read-function",
                         "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction"),
-                "UploadPasteFunction", List.of("../upload-function/target/function.zip",
+                "UploadPasteFunction", List.of("../upload-function",
                         "dev.pastebin.upload.UploadHandler"),
-                "SweeperFunction", List.of("../sweeper-function/target/function.zip",
+                "SweeperFunction", List.of("../sweeper-function",
                         "dev.pastebin.sweeper.SweeperHandler"));
         assertEquals(expected.keySet(), Set.copyOf(template.resourcesOfType("AWS::Serverless::Function")));
         expected.forEach((id, codeAndHandler) -> {
@@ -40,6 +42,26 @@ class TemplateTest {
             assertEquals(codeAndHandler.get(1), template.properties(id).get("Handler"), id);
             assertEquals("java21", template.functionProperty(id, "Runtime"), id);
         });
+    }
+
+    /**
+     * `sam build` (and the local runtime) build each function with {@code make build-<LogicalId>} in its CodeUri:
+     * the template must ask for the makefile build, and that Makefile must have the target. {@code make -n}
+     * only prints what it would run, so this checks the target exists without building anything.
+     */
+    @Test
+    void everyFunctionIsBuiltByTheMakefileInItsCodeUri() throws Exception {
+        for (String id : template.resourcesOfType("AWS::Serverless::Function")) {
+            assertEquals(Map.of("BuildMethod", "makefile"), template.resource(id).get("Metadata"), id + ".Metadata");
+            Path codeUri = CfnTemplate.INFRA.resolve((String) template.properties(id).get("CodeUri")).normalize();
+            assertTrue(Files.isRegularFile(codeUri.resolve("Makefile")), id + ": no Makefile in its CodeUri " + codeUri);
+            Path artifacts = Files.createTempDirectory("make-n-" + id);
+            Process make = new ProcessBuilder("make", "-n", "-C", codeUri.toString(), "build-" + id, "ARTIFACTS_DIR=" + artifacts)
+                    .redirectErrorStream(true).start();
+            String output = new String(make.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(0, make.waitFor(), id + ": `make -n -C " + codeUri + " build-" + id + "` failed:\n" + output);
+            Files.delete(artifacts);
+        }
     }
 
     @Test
