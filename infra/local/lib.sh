@@ -143,7 +143,9 @@ local_runtime_java() {
     jar="$(ls "$PASTEBIN_ROOT"/local-runtime/target/pastebin-local-runtime-*.jar 2>/dev/null | head -n1)"
     [[ -n "$jar" && -f "$PASTEBIN_ROOT/local-runtime/target/runtime-classpath.txt" ]] \
         || die "the local runtime is not built; run: mvn -B -DskipTests package"
-    "${JAVA_HOME:+$JAVA_HOME/bin/}java" -cp "$jar:$(cat "$PASTEBIN_ROOT/local-runtime/target/runtime-classpath.txt")" \
+    # exec replaces the calling shell: run.sh starts this as a background job, whose pid is then the JVM's,
+    # so run.sh's TERM reaches the runtime's shutdown hook (which stops the function processes).
+    exec "${JAVA_HOME:+$JAVA_HOME/bin/}java" -cp "$jar:$(cat "$PASTEBIN_ROOT/local-runtime/target/runtime-classpath.txt")" \
         "$main" --template "$PASTEBIN_ROOT/infra/template.yaml" --env-vars <(env_vars_json) \
         --physical-name "$(physical_names)" "$@"
 }
