@@ -113,6 +113,43 @@ export_app_env() {
     export PASTEBIN_UPLOAD_DLQ_URL="${PASTEBIN_UPLOAD_DLQ_URL:-$(queue_url "$PASTEBIN_UPLOAD_DLQ")}"
 }
 
+# --- the local runtime (local-runtime/, see its README) ------------------------------------------------
+# `env_vars_json` prints the runtime's env-vars file (the format of `sam local invoke --env-vars`): what the
+# functions need locally beyond what infra/template.yaml resolves to (the database, S3 path-style access).
+env_vars_json() {
+    python3 - <<'PY'
+import json, os
+e = os.environ
+print(json.dumps({"Parameters": {
+    "DATASOURCES_DEFAULT_URL": f"jdbc:postgresql://{e['PASTEBIN_DB_HOST']}:{e['PASTEBIN_DB_PORT']}/{e['PASTEBIN_DB_NAME']}",
+    "DATASOURCES_DEFAULT_USERNAME": e["PASTEBIN_DB_USER"],
+    "DATASOURCES_DEFAULT_PASSWORD": e["PASTEBIN_DB_PASSWORD"],
+    "AWS_S3_PATH_STYLE_ACCESS_ENABLED": "true",
+}}, indent=2))
+PY
+}
+
+# The local names of the template's queues and bucket (infra/template.yaml leaves naming to CloudFormation).
+physical_names() {
+    echo "UploadQueue=$PASTEBIN_UPLOAD_QUEUE,UploadDeadLetterQueue=$PASTEBIN_UPLOAD_DLQ,PasteBucket=$PASTEBIN_STORAGE_BUCKET"
+}
+
+# `local_runtime_java MAIN ARGS...` runs a main class of the built local runtime (module local-runtime) with
+# infra/template.yaml, the env-vars of env_vars_json (through a pipe, never a file: it holds the database
+# password) and the local names; the caller's ARGS come last and win.
+local_runtime_java() {
+    local main="$1" jar
+    shift
+    jar="$(ls "$PASTEBIN_ROOT"/local-runtime/target/pastebin-local-runtime-*.jar 2>/dev/null | head -n1)"
+    [[ -n "$jar" && -f "$PASTEBIN_ROOT/local-runtime/target/runtime-classpath.txt" ]] \
+        || die "the local runtime is not built; run: mvn -B -DskipTests package"
+    # exec replaces the calling shell: run.sh starts this as a background job, whose pid is then the JVM's,
+    # so run.sh's TERM reaches the runtime's shutdown hook (which stops the function processes).
+    exec "${JAVA_HOME:+$JAVA_HOME/bin/}java" -cp "$jar:$(cat "$PASTEBIN_ROOT/local-runtime/target/runtime-classpath.txt")" \
+        "$main" --template "$PASTEBIN_ROOT/infra/template.yaml" --env-vars <(env_vars_json) \
+        --physical-name "$(physical_names)" "$@"
+}
+
 # The variables export_app_env sets, for printing (`print_app_env`) and for `eval`-style use.
 PASTEBIN_APP_ENV_VARS=(DATASOURCES_DEFAULT_URL DATASOURCES_DEFAULT_USERNAME DATASOURCES_DEFAULT_PASSWORD
     AWS_ENDPOINT_URL AWS_REGION AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_S3_PATH_STYLE_ACCESS_ENABLED

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Usage: infra/local/run.sh [--port 3000] [--host 127.0.0.1] [--sweep-interval 60s] [--instances 1] [--lazy]
-#                           [--template infra/template.yaml]
+#                           [any other flag of the local runtime, see local-runtime/README.md]
+#   --sweep-interval D is the runtime's --schedule-interval D: the sweeper is the template's only schedule.
 #   -- THE run command (`make run`): services up, build, run the whole system on this machine.
 #
-# Starts (or reuses) PostgreSQL and LocalStack and creates the queue, dead-letter queue and bucket
-# (infra/local/up), builds every module without tests, then runs the local runtime
-# (dev.pastebin.local.LocalRuntime): it applies the migrations, serves the template's HttpApi routes on
-# http://127.0.0.1:3000, feeds the upload queue to the upload function and fires the sweeper's schedule,
-# each function in its own JVM started from its built Lambda artifact. Ctrl-C stops the runtime and its
-# function processes, then the services this run itself started.
+# Starts (or reuses) PostgreSQL and LocalStack, creates the queue, dead-letter queue and bucket and applies
+# the migrations (infra/local/up), builds every module without tests, then runs the local runtime
+# (module local-runtime) on infra/template.yaml: it serves the HttpApi routes on http://127.0.0.1:3000,
+# feeds the upload queue to the upload function and fires the sweeper's schedule, each function in its own
+# JVM started from its built Lambda artifact. Ctrl-C stops the runtime and its function processes, then the
+# services this run itself started.
 set -euo pipefail
 PASTEBIN_LOG_TAG=run
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -39,14 +40,18 @@ log "building: mvn -B -q ${PASTEBIN_MAVEN_ARGS:-}${PASTEBIN_MAVEN_ARGS:+ }-Dskip
 # shellcheck disable=SC2086
 mvn -B -q ${PASTEBIN_MAVEN_ARGS:-} -DskipTests package || die "the build failed"
 
-jar="$(ls infra/target/pastebin-infra-*.jar 2>/dev/null | head -n1)"
-[[ -n "$jar" && -f infra/target/runtime-classpath.txt ]] || die "the local runtime was not built (infra/target)"
-java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
-log "starting the local runtime (dev.pastebin.local.LocalRuntime $*)"
+args=()
+for arg in "$@"; do
+    case "$arg" in
+        --sweep-interval) args+=(--schedule-interval) ;;
+        --sweep-interval=*) args+=("--schedule-interval=${arg#*=}") ;;
+        *) args+=("$arg") ;;
+    esac
+done
+log "starting the local runtime (dev.pastebin.local.cli.LocalRuntime ${args[*]})"
 # In the background so that the traps run on INT/TERM; the runtime gets a TERM and its shutdown hook
 # stops the function processes.
-"$java" -cp "$jar:$(cat infra/target/runtime-classpath.txt)" dev.pastebin.local.LocalRuntime \
-    --root "$PASTEBIN_ROOT" "$@" &
+local_runtime_java dev.pastebin.local.cli.LocalRuntime ${args[@]+"${args[@]}"} &
 java_pid=$!
 set +e
 wait "$java_pid"

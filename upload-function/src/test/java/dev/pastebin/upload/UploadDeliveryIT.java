@@ -149,7 +149,7 @@ class UploadDeliveryIT {
         for (String messageId : List.of(garbageId, noRowId)) {
             var deliveries = world.mapping.deliveriesOf(messageId);
             assertEquals(3, deliveries.size(), "reported on each of maxReceiveCount deliveries");
-            assertTrue(deliveries.stream().allMatch(EventSourceMapping.Delivery::reported));
+            assertTrue(deliveries.stream().allMatch(LambdaQueue.Delivery::reported));
             var lines = world.attempts.all().stream().filter(l -> l.messageId().equals(messageId)).toList();
             assertEquals(3, lines.size());
             // redelivered on the backoff schedule, not after the queue's 30 s visibility timeout

@@ -48,7 +48,7 @@ final class UploadWorld implements AutoCloseable {
     final UploadJobCodec codec;
     final ShortCodes shortCodes;
     final AttemptLines attempts;
-    final EventSourceMapping mapping;
+    final LambdaQueue mapping;
 
     /**
      * @param maxReceiveCount   the queue's redrive maxReceiveCount (also told to the function)
@@ -87,7 +87,7 @@ final class UploadWorld implements AutoCloseable {
         codec = context.getBean(UploadJobCodec.class);
         shortCodes = context.getBean(ShortCodes.class);
         attempts = new AttemptLines(context.getBean(ObjectMapper.class));
-        mapping = new EventSourceMapping(SQS, queues.queueUrl(), handler, lambdaContext);
+        mapping = new LambdaQueue(SQS, queues.queueUrl(), handler, lambdaContext);
     }
 
     static byte[] content(String text) {

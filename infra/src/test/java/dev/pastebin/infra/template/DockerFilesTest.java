@@ -1,6 +1,7 @@
 package dev.pastebin.infra.template;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.pastebin.local.template.CloudFormationTemplate;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -32,19 +33,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class DockerFilesTest {
 
-    private static final Path LOCAL = CfnTemplate.INFRA.resolve("local");
+    private static final Path LOCAL = InfraTemplate.INFRA.resolve("local");
     /** Where the services are, per environment file: PostgreSQL's host, LocalStack's host. */
     private static final Map<String, List<String>> ENV_FILES = Map.of(
             "sam-local-env.json", List.of("host.docker.internal", "host.docker.internal"),
             "sam-local-env.docker-network.json", List.of("postgres", "localstack"));
     private static final Pattern LOOPBACK = Pattern.compile("(?i)\\b(localhost|127\\.0\\.0\\.1)\\b");
 
-    private final CfnTemplate template = CfnTemplate.load();
+    private final CloudFormationTemplate template = InfraTemplate.load();
 
     @Test
     void composeRunsLocalStackWithTheServicesLocalstackShStarts() throws IOException {
         Map<String, Object> localstack = service("localstack");
-        String services = String.valueOf(CfnTemplate.map(localstack.get("environment"), "localstack.environment").get("SERVICES"));
+        String services = String.valueOf(CloudFormationTemplate.mapping(localstack.get("environment"), "localstack.environment").get("SERVICES"));
         assertEquals(scriptDefault("localstack.sh", "LOCALSTACK_SERVICES"), services,
                 "docker-compose.yml's LocalStack SERVICES must equal LOCALSTACK_SERVICES in infra/local/localstack.sh");
         assertEquals(List.of("127.0.0.1:4566:4566"), localstack.get("ports"));
@@ -55,7 +56,7 @@ class DockerFilesTest {
     @Test
     void composeRunsPostgresWithTheScriptsDatabaseAndCredentials() throws IOException {
         Map<String, Object> postgres = service("postgres");
-        Map<String, Object> environment = CfnTemplate.map(postgres.get("environment"), "postgres.environment");
+        Map<String, Object> environment = CloudFormationTemplate.mapping(postgres.get("environment"), "postgres.environment");
         assertEquals(scriptDefault("lib.sh", "PASTEBIN_DB_USER"), environment.get("POSTGRES_USER"));
         assertEquals(scriptDefault("lib.sh", "PASTEBIN_DB_PASSWORD"), environment.get("POSTGRES_PASSWORD"));
         assertEquals(scriptDefault("lib.sh", "PASTEBIN_DB_NAME"), environment.get("POSTGRES_DB"));
@@ -64,8 +65,8 @@ class DockerFilesTest {
 
     @Test
     void composeNamesTheNetworkSamLocalJoins() throws IOException {
-        Map<String, Object> networks = CfnTemplate.map(compose().get("networks"), "networks");
-        assertEquals("pastebin-local", CfnTemplate.map(networks.get("default"), "networks.default").get("name"));
+        Map<String, Object> networks = CloudFormationTemplate.mapping(compose().get("networks"), "networks");
+        assertEquals("pastebin-local", CloudFormationTemplate.mapping(networks.get("default"), "networks.default").get("name"));
     }
 
     /**
@@ -131,7 +132,7 @@ class DockerFilesTest {
 
     @Test
     void theDockerNetworkFileIsTheDockerDesktopFileWithTheComposeServiceNames() throws IOException {
-        Set<String> composeServices = CfnTemplate.map(compose().get("services"), "services").keySet();
+        Set<String> composeServices = CloudFormationTemplate.mapping(compose().get("services"), "services").keySet();
         assertTrue(composeServices.containsAll(ENV_FILES.get("sam-local-env.docker-network.json")), composeServices.toString());
         String desktop = Files.readString(LOCAL.resolve("sam-local-env.json"));
         String network = Files.readString(LOCAL.resolve("sam-local-env.docker-network.json"));
@@ -144,8 +145,8 @@ class DockerFilesTest {
         if (!(value instanceof Map<?, ?>)) {
             return true;
         }
-        String parameter = template.parameterRef(value);
-        return parameter != null && template.parameter(parameter).containsKey("Default");
+        return template.parameterRef(value).map(parameter -> template.parameter(parameter).containsKey("Default"))
+                .orElse(false);
     }
 
     private static Map<String, Map<String, String>> envFile(String name) throws IOException {
@@ -166,11 +167,11 @@ class DockerFilesTest {
 
     private static Map<String, Object> compose() throws IOException {
         Object yaml = new Yaml(new SafeConstructor(new LoaderOptions())).load(Files.readString(LOCAL.resolve("docker-compose.yml")));
-        return CfnTemplate.map(yaml, "docker-compose.yml");
+        return CloudFormationTemplate.mapping(yaml, "docker-compose.yml");
     }
 
     private static Map<String, Object> service(String name) throws IOException {
-        return CfnTemplate.map(CfnTemplate.map(compose().get("services"), "services").get(name), "services." + name);
+        return CloudFormationTemplate.mapping(CloudFormationTemplate.mapping(compose().get("services"), "services").get(name), "services." + name);
     }
 
     /** The default a script gives a variable: {@code : "${NAME:=value}"}. */

@@ -1,5 +1,6 @@
 package dev.pastebin.infra.template;
 
+import dev.pastebin.local.template.CloudFormationTemplate;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -53,7 +54,7 @@ class FunctionArtifactsIT {
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([a-zA-Z0-9_.\\-]+)(:[^}]*)?}");
     private static final String CONFIGURATION_PROPERTIES = "io.micronaut.context.annotation.ConfigurationProperties";
 
-    private final CfnTemplate template = CfnTemplate.load();
+    private final CloudFormationTemplate template = InfraTemplate.load();
 
     @TestFactory
     Stream<DynamicTest> everyHandlerIsAClassInTheFunctionsArtifact() {
@@ -109,7 +110,7 @@ class FunctionArtifactsIT {
                 // only the function's own variables: the Globals ones are shared by design
                 Object ownEnvironment = template.properties(id).get("Environment");
                 Set<String> ownNames = ownEnvironment == null ? Set.of()
-                        : CfnTemplate.map(CfnTemplate.map(ownEnvironment, "Environment").get("Variables"), "Variables").keySet();
+                        : CloudFormationTemplate.mapping(CloudFormationTemplate.mapping(ownEnvironment, "Environment").get("Variables"), "Variables").keySet();
                 for (String name : ownNames) {
                     if (!NOT_CONFIGURATION.contains(name)) {
                         assertTrue(known.contains(name), id + " sets " + name + " but reads no such setting (known: " + known + ")");
@@ -196,7 +197,7 @@ class FunctionArtifactsIT {
 
     /** The function's module directory: its CodeUri (BuildMethod makefile). */
     private Path codeUri(String id) {
-        return CfnTemplate.INFRA.resolve((String) template.properties(id).get("CodeUri")).normalize();
+        return InfraTemplate.INFRA.resolve((String) template.properties(id).get("CodeUri")).normalize();
     }
 
     /** The zip the module's Makefile unpacks into the function's build directory (infra/lambda-build.mk). */

@@ -1,5 +1,6 @@
 package dev.pastebin.infra.template;
 
+import dev.pastebin.local.template.CloudFormationTemplate;
 import dev.pastebin.core.support.RealServices;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,7 +50,7 @@ class LocalStackCloudFormationIT {
     static final Set<String> CREATABLE = Set.of("AWS::SQS::Queue", "AWS::S3::Bucket", "AWS::S3::BucketPolicy",
             "AWS::Logs::LogGroup", "AWS::CloudWatch::Alarm");
 
-    private final CfnTemplate template = CfnTemplate.load();
+    private final CloudFormationTemplate template = InfraTemplate.load();
     private final String stackName = "pastebin-template-it-" + UUID.randomUUID().toString().substring(0, 8);
     private CloudFormationClient cloudFormation;
     private Stack stack;
@@ -110,7 +111,7 @@ class LocalStackCloudFormationIT {
             assertEquals(String.valueOf(template.intValue(declared.get("MaximumMessageSize"))), queue.get(QueueAttributeName.MAXIMUM_MESSAGE_SIZE));
             String redrive = queue.get(QueueAttributeName.REDRIVE_POLICY);
             assertTrue(redrive.contains(dlq.get(QueueAttributeName.QUEUE_ARN)), redrive);
-            int maxReceiveCount = template.intValue(CfnTemplate.map(declared.get("RedrivePolicy"), "RedrivePolicy").get("maxReceiveCount"));
+            int maxReceiveCount = template.intValue(CloudFormationTemplate.mapping(declared.get("RedrivePolicy"), "RedrivePolicy").get("maxReceiveCount"));
             assertTrue(redrive.replace(" ", "").matches(".*\"maxReceiveCount\":\"?" + maxReceiveCount + "\"?.*"), redrive);
             assertEquals("1209600", dlq.get(QueueAttributeName.MESSAGE_RETENTION_PERIOD));
         }
@@ -151,9 +152,9 @@ class LocalStackCloudFormationIT {
         // CodeUri must be an S3 location for the transform; nothing is uploaded because nothing is executed.
         Map<String, Object> resources = new LinkedHashMap<>();
         template.resources().forEach((id, r) -> {
-            Map<String, Object> resource = new LinkedHashMap<>(CfnTemplate.map(r, id));
+            Map<String, Object> resource = new LinkedHashMap<>(CloudFormationTemplate.mapping(r, id));
             if ("AWS::Serverless::Function".equals(resource.get("Type"))) {
-                Map<String, Object> properties = new LinkedHashMap<>(CfnTemplate.map(resource.get("Properties"), id));
+                Map<String, Object> properties = new LinkedHashMap<>(CloudFormationTemplate.mapping(resource.get("Properties"), id));
                 properties.put("CodeUri", "s3://pastebin-artifacts/" + id + ".zip");
                 resource.put("Properties", properties);
             }
@@ -207,10 +208,10 @@ class LocalStackCloudFormationIT {
     }
 
     /** The real template minus what needs Lambda or API Gateway v2, plus the schedule rules SAM would derive. */
-    static Map<String, Object> derive(CfnTemplate template) {
+    static Map<String, Object> derive(CloudFormationTemplate template) {
         Map<String, Object> resources = new LinkedHashMap<>();
         template.resources().forEach((id, resource) -> {
-            if (CREATABLE.contains(CfnTemplate.map(resource, id).get("Type"))) {
+            if (CREATABLE.contains(CloudFormationTemplate.mapping(resource, id).get("Type"))) {
                 resources.put(id, resource);
             }
         });
@@ -232,13 +233,13 @@ class LocalStackCloudFormationIT {
         });
         Set<String> used = new LinkedHashSet<>(references(resources));
         Map<String, Object> parameters = new LinkedHashMap<>();
-        CfnTemplate.map(template.root().get("Parameters"), "Parameters").forEach((name, p) -> {
+        CloudFormationTemplate.mapping(template.root().get("Parameters"), "Parameters").forEach((name, p) -> {
             if (used.contains(name)) {
                 parameters.put(name, p);
             }
         });
         Map<String, Object> outputs = new LinkedHashMap<>();
-        CfnTemplate.map(template.root().get("Outputs"), "Outputs").forEach((name, output) -> {
+        CloudFormationTemplate.mapping(template.root().get("Outputs"), "Outputs").forEach((name, output) -> {
             if (references(output).stream().allMatch(ref -> !all.contains(ref) || resources.containsKey(ref))) {
                 outputs.put(name, output);
             }
@@ -256,17 +257,17 @@ class LocalStackCloudFormationIT {
     }
 
     /** Each function's Schedule events, by the logical id SAM gives the generated rule ({@code <Function><Event>}, e.g. SweeperFunctionDaily). */
-    static Map<String, Map<String, Object>> scheduleEvents(CfnTemplate template) {
+    static Map<String, Map<String, Object>> scheduleEvents(CloudFormationTemplate template) {
         Map<String, Map<String, Object>> rules = new LinkedHashMap<>();
         for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
             Object events = template.properties(function).get("Events");
             if (events == null) {
                 continue;
             }
-            CfnTemplate.map(events, "Events").forEach((name, event) -> {
-                Map<String, Object> e = CfnTemplate.map(event, name);
+            CloudFormationTemplate.mapping(events, "Events").forEach((name, event) -> {
+                Map<String, Object> e = CloudFormationTemplate.mapping(event, name);
                 if ("Schedule".equals(e.get("Type"))) {
-                    rules.put(function + name, CfnTemplate.map(e.get("Properties"), name + ".Properties"));
+                    rules.put(function + name, CloudFormationTemplate.mapping(e.get("Properties"), name + ".Properties"));
                 }
             });
         }

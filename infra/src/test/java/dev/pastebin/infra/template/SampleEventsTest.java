@@ -1,5 +1,6 @@
 package dev.pastebin.infra.template;
 
+import dev.pastebin.local.template.CloudFormationTemplate;
 import dev.pastebin.core.job.MalformedUploadJobException;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
@@ -32,8 +33,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The sample events in infra/events fit the template's routes and the upload-job contract. */
 class SampleEventsTest {
 
-    private static final Path EVENTS = CfnTemplate.INFRA.resolve("events");
-    private final CfnTemplate template = CfnTemplate.load();
+    private static final Path EVENTS = InfraTemplate.INFRA.resolve("events");
+    private final CloudFormationTemplate template = InfraTemplate.load();
     private final UploadJobCodec codec = new UploadJobCodec(ObjectMapper.getDefault());
 
     @Test
@@ -41,28 +42,28 @@ class SampleEventsTest {
         Set<String> routes = template.resourcesOfType("AWS::Serverless::Function").stream()
                 .flatMap(f -> {
                     Object events = template.properties(f).get("Events");
-                    return events == null ? Stream.empty() : CfnTemplate.map(events, "Events").values().stream();
+                    return events == null ? Stream.empty() : CloudFormationTemplate.mapping(events, "Events").values().stream();
                 })
-                .map(e -> CfnTemplate.map(e, "event"))
+                .map(e -> CloudFormationTemplate.mapping(e, "event"))
                 .filter(e -> "HttpApi".equals(e.get("Type")))
-                .map(e -> CfnTemplate.map(e.get("Properties"), "properties"))
+                .map(e -> CloudFormationTemplate.mapping(e.get("Properties"), "properties"))
                 .map(p -> p.get("Method") + " " + p.get("Path"))
                 .collect(Collectors.toSet());
         for (String file : List.of("create-paste-text.json", "create-paste-json.json", "read-paste.json", "head-paste.json")) {
             Map<String, Object> event = read(file);
-            Map<String, Object> context = CfnTemplate.map(event.get("requestContext"), "requestContext");
-            Map<String, Object> http = CfnTemplate.map(context.get("http"), "http");
+            Map<String, Object> context = CloudFormationTemplate.mapping(event.get("requestContext"), "requestContext");
+            Map<String, Object> http = CloudFormationTemplate.mapping(context.get("http"), "http");
             assertEquals("2.0", event.get("version"), file);
             assertTrue(routes.contains(event.get("routeKey")), file + ": " + event.get("routeKey") + " not in " + routes);
             assertEquals(event.get("routeKey"), context.get("routeKey"), file);
             assertEquals(http.get("method") + " ", ((String) event.get("routeKey")).substring(0, ((String) event.get("routeKey")).indexOf(' ') + 1));
             assertEquals(event.get("rawPath"), http.get("path"), file);
             if (event.get("routeKey").toString().contains("{shortCode}")) {
-                String code = (String) CfnTemplate.map(event.get("pathParameters"), "pathParameters").get("shortCode");
+                String code = (String) CloudFormationTemplate.mapping(event.get("pathParameters"), "pathParameters").get("shortCode");
                 assertEquals("/pastes/" + code, event.get("rawPath"), file);
             }
             if (event.containsKey("body")) {
-                Map<String, Object> headers = CfnTemplate.map(event.get("headers"), "headers");
+                Map<String, Object> headers = CloudFormationTemplate.mapping(event.get("headers"), "headers");
                 assertEquals(String.valueOf(((String) event.get("body")).getBytes(StandardCharsets.UTF_8).length),
                         headers.get("content-length"), file);
                 assertEquals(false, event.get("isBase64Encoded"), file);
@@ -77,10 +78,10 @@ class SampleEventsTest {
         assertEquals(ContentHash.sha256Hex(job.content()), job.contentSha256());
         assertEquals(md5((String) record.get("body")), record.get("md5OfBody"));
         assertEquals("aws:sqs", record.get("eventSource"));
-        Map<String, Object> attributes = CfnTemplate.map(record.get("attributes"), "attributes");
+        Map<String, Object> attributes = CloudFormationTemplate.mapping(record.get("attributes"), "attributes");
         assertTrue(Integer.parseInt((String) attributes.get("ApproximateReceiveCount")) >= 1);
         // the job is for the paste the read events ask for
-        String code = (String) CfnTemplate.map(read("read-paste.json").get("pathParameters"), "pathParameters").get("shortCode");
+        String code = (String) CloudFormationTemplate.mapping(read("read-paste.json").get("pathParameters"), "pathParameters").get("shortCode");
         assertEquals(code, job.shortCode());
         // the same content the text create event posts
         assertArrayEquals(((String) read("create-paste-text.json").get("body")).getBytes(StandardCharsets.UTF_8), job.content());
@@ -110,13 +111,13 @@ class SampleEventsTest {
     private Map<String, Object> onlyRecord(String file) throws IOException {
         List<?> records = (List<?>) read(file).get("Records");
         assertEquals(1, records.size(), file);
-        return CfnTemplate.map(records.getFirst(), "record");
+        return CloudFormationTemplate.mapping(records.getFirst(), "record");
     }
 
     private static Map<String, Object> read(String file) throws IOException {
         // JSON is YAML: SnakeYAML reads the events without another JSON library
         try (Reader reader = Files.newBufferedReader(EVENTS.resolve(file), StandardCharsets.UTF_8)) {
-            return CfnTemplate.map(new Yaml(new SafeConstructor(new LoaderOptions())).load(reader), file);
+            return CloudFormationTemplate.mapping(new Yaml(new SafeConstructor(new LoaderOptions())).load(reader), file);
         }
     }
 

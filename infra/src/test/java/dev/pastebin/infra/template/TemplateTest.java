@@ -1,5 +1,6 @@
 package dev.pastebin.infra.template;
 
+import dev.pastebin.local.template.CloudFormationTemplate;
 import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.job.UploadJobCodec;
 import org.junit.jupiter.api.Test;
@@ -23,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The rules infra/template.yaml must keep, read from the template itself. */
 class TemplateTest {
 
-    private final CfnTemplate template = CfnTemplate.load();
+    private final CloudFormationTemplate template = InfraTemplate.load();
 
     @Test
     void theFunctionsTheLocalRuntimeExpectsAreDeclaredWithTheirHandlersAndModules() {
@@ -53,7 +54,7 @@ class TemplateTest {
     void everyFunctionIsBuiltByTheMakefileInItsCodeUri() throws Exception {
         for (String id : template.resourcesOfType("AWS::Serverless::Function")) {
             assertEquals(Map.of("BuildMethod", "makefile"), template.resource(id).get("Metadata"), id + ".Metadata");
-            Path codeUri = CfnTemplate.INFRA.resolve((String) template.properties(id).get("CodeUri")).normalize();
+            Path codeUri = InfraTemplate.INFRA.resolve((String) template.properties(id).get("CodeUri")).normalize();
             assertTrue(Files.isRegularFile(codeUri.resolve("Makefile")), id + ": no Makefile in its CodeUri " + codeUri);
             Path artifacts = Files.createTempDirectory("make-n-" + id);
             Process make = new ProcessBuilder("make", "-n", "-C", codeUri.toString(), "build-" + id, "ARTIFACTS_DIR=" + artifacts)
@@ -66,7 +67,7 @@ class TemplateTest {
 
     @Test
     void theRedriveCountExceedsTheUploadAttemptBudget() {
-        Map<String, Object> redrive = CfnTemplate.map(template.properties("UploadQueue").get("RedrivePolicy"), "RedrivePolicy");
+        Map<String, Object> redrive = CloudFormationTemplate.mapping(template.properties("UploadQueue").get("RedrivePolicy"), "RedrivePolicy");
         int maxReceiveCount = template.intValue(redrive.get("maxReceiveCount"));
         Map<String, Object> env = template.environment("UploadPasteFunction");
         int maxAttempts = template.intValue(env.get("PASTEBIN_UPLOAD_RETRY_MAX_ATTEMPTS"));
@@ -75,9 +76,9 @@ class TemplateTest {
         assertTrue(maxReceiveCount > maxAttempts,
                 "maxReceiveCount " + maxReceiveCount + " must exceed the function's " + maxAttempts + " attempts");
         // the function is told the same number the queue uses, from the same parameter
-        String redriveParameter = template.parameterRef(redrive.get("maxReceiveCount"));
+        String redriveParameter = template.parameterRef(redrive.get("maxReceiveCount")).orElse(null);
         assertNotNull(redriveParameter, "the RedrivePolicy's maxReceiveCount is a parameter");
-        assertEquals(redriveParameter, template.parameterRef(env.get("PASTEBIN_UPLOAD_RETRY_QUEUE_MAX_RECEIVE_COUNT")));
+        assertEquals(redriveParameter, template.parameterRef(env.get("PASTEBIN_UPLOAD_RETRY_QUEUE_MAX_RECEIVE_COUNT")).orElse(null));
         assertEquals(Map.of("Fn::GetAtt", List.of("UploadDeadLetterQueue", "Arn")), redrive.get("deadLetterTargetArn"));
     }
 
@@ -87,7 +88,7 @@ class TemplateTest {
         Object timeout = template.functionProperty("UploadPasteFunction", "Timeout");
         int defaultTimeout = template.intValue(timeout);
         assertTrue(visibility >= 6 * defaultTimeout, visibility + " < 6 x " + defaultTimeout);
-        String parameter = template.parameterRef(timeout);
+        String parameter = template.parameterRef(timeout).orElse(null);
         if (parameter != null) {
             // a deployment may raise the parameter up to its MaxValue: the rule must hold there too
             Object max = template.parameter(parameter).get("MaxValue");
@@ -104,11 +105,11 @@ class TemplateTest {
             assertTrue(size >= largestJob, queue + ": MaximumMessageSize " + size + " < largest job " + largestJob);
         }
         // core's UploadJobCodecTest reads the first MaximumMessageSize in the file: it must be the upload queue's
-        Matcher first = Pattern.compile("MaximumMessageSize:\\s*(\\d+)").matcher(Files.readString(CfnTemplate.FILE));
+        Matcher first = Pattern.compile("MaximumMessageSize:\\s*(\\d+)").matcher(Files.readString(InfraTemplate.FILE));
         assertTrue(first.find());
         assertEquals(template.intValue(template.properties("UploadQueue").get("MaximumMessageSize")),
                 Integer.parseInt(first.group(1)));
-        assertTrue(Files.readString(CfnTemplate.FILE).indexOf("UploadQueue:") < first.start());
+        assertTrue(Files.readString(InfraTemplate.FILE).indexOf("UploadQueue:") < first.start());
     }
 
     @Test
@@ -124,7 +125,7 @@ class TemplateTest {
         int batchSize = template.intValue(sqs.get("BatchSize"));
         assertTrue(batchSize >= 1 && batchSize <= 10, "BatchSize " + batchSize);
         assertNotNull(sqs.get("MaximumBatchingWindowInSeconds"));
-        Map<String, Object> scaling = CfnTemplate.map(sqs.get("ScalingConfig"), "ScalingConfig");
+        Map<String, Object> scaling = CloudFormationTemplate.mapping(sqs.get("ScalingConfig"), "ScalingConfig");
         assertTrue(template.intValue(scaling.get("MaximumConcurrency")) >= 2, "SQS allows 2 at least");
         // a function-level DeadLetterQueue only applies to asynchronous invokes, never to an SQS source
         assertNull(template.properties("UploadPasteFunction").get("DeadLetterQueue"));
@@ -135,7 +136,7 @@ class TemplateTest {
         assertEquals(Map.of("POST", "/pastes"), routes("CreatePasteFunction"));
         assertEquals(Map.of("GET", "/pastes/{shortCode}", "HEAD", "/pastes/{shortCode}"), routes("ReadPasteFunction"));
         Map<String, Object> api = template.properties("HttpApi");
-        Map<String, Object> throttling = CfnTemplate.map(api.get("DefaultRouteSettings"), "DefaultRouteSettings");
+        Map<String, Object> throttling = CloudFormationTemplate.mapping(api.get("DefaultRouteSettings"), "DefaultRouteSettings");
         assertNotNull(throttling.get("ThrottlingRateLimit"));
         assertNotNull(throttling.get("ThrottlingBurstLimit"));
     }
@@ -143,7 +144,7 @@ class TemplateTest {
     @Test
     void theSweeperRunsOnAConfigurableDailySchedule() {
         Map<String, Object> schedule = event("SweeperFunction", "Schedule");
-        String parameter = template.parameterRef(schedule.get("Schedule"));
+        String parameter = template.parameterRef(schedule.get("Schedule")).orElse(null);
         assertNotNull(parameter, "the schedule is a parameter");
         assertEquals("rate(1 day)", template.parameter(parameter).get("Default"));
     }
@@ -162,7 +163,7 @@ class TemplateTest {
 
     @Test
     void noPasswordIsAParameterOrAnEnvironmentVariable() {
-        CfnTemplate.map(template.root().get("Parameters"), "Parameters").forEach((name, p) -> {
+        CloudFormationTemplate.mapping(template.root().get("Parameters"), "Parameters").forEach((name, p) -> {
             assertFalse(name.toLowerCase().contains("password"), "parameter " + name);
         });
         for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
@@ -178,15 +179,15 @@ class TemplateTest {
         for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
             Object policies = template.properties(function).get("Policies");
             for (Object policy : (List<?>) policies) {
-                Map<String, Object> p = CfnTemplate.map(policy, function + " policy");
+                Map<String, Object> p = CloudFormationTemplate.mapping(policy, function + " policy");
                 if (p.containsKey("Statement")) {
                     for (Object statement : (List<?>) p.get("Statement")) {
-                        assertNotNull(CfnTemplate.map(statement, "statement").get("Sid"), function + ": inline statement without Sid");
+                        assertNotNull(CloudFormationTemplate.mapping(statement, "statement").get("Sid"), function + ": inline statement without Sid");
                     }
                 }
             }
-            Map<String, Object> logging = CfnTemplate.map(template.properties(function).get("LoggingConfig"), function + ".LoggingConfig");
-            String group = (String) CfnTemplate.map(logging.get("LogGroup"), "LogGroup").get("Ref");
+            Map<String, Object> logging = CloudFormationTemplate.mapping(template.properties(function).get("LoggingConfig"), function + ".LoggingConfig");
+            String group = (String) CloudFormationTemplate.mapping(logging.get("LogGroup"), "LogGroup").get("Ref");
             assertEquals("AWS::Logs::LogGroup", template.type(group), function);
             assertNotNull(template.properties(group).get("RetentionInDays"), group);
         }
@@ -198,7 +199,7 @@ class TemplateTest {
         for (String alarm : template.resourcesOfType("AWS::CloudWatch::Alarm")) {
             Map<String, Object> p = template.properties(alarm);
             for (Object d : (List<?>) p.get("Dimensions")) {
-                Object value = CfnTemplate.map(d, "dimension").get("Value");
+                Object value = CloudFormationTemplate.mapping(d, "dimension").get("Value");
                 watched.put(p.get("MetricName") + "", value.toString());
             }
         }
@@ -208,26 +209,26 @@ class TemplateTest {
 
     @Test
     void theOutputsNameTheApiQueuesAndBucket() {
-        Map<String, Object> outputs = CfnTemplate.map(template.root().get("Outputs"), "Outputs");
+        Map<String, Object> outputs = CloudFormationTemplate.mapping(template.root().get("Outputs"), "Outputs");
         assertTrue(outputs.keySet().containsAll(List.of("ApiUrl", "UploadQueueUrl", "UploadQueueArn",
                 "UploadDeadLetterQueueUrl", "UploadDeadLetterQueueArn", "PasteBucketName")), outputs.keySet().toString());
     }
 
     private Map<String, Object> event(String function, String type) {
-        Map<String, Object> events = CfnTemplate.map(template.properties(function).get("Events"), function + ".Events");
-        List<Map<String, Object>> ofType = events.values().stream().map(e -> CfnTemplate.map(e, "event"))
+        Map<String, Object> events = CloudFormationTemplate.mapping(template.properties(function).get("Events"), function + ".Events");
+        List<Map<String, Object>> ofType = events.values().stream().map(e -> CloudFormationTemplate.mapping(e, "event"))
                 .filter(e -> type.equals(e.get("Type"))).toList();
         assertEquals(1, ofType.size(), function + " has one " + type + " event");
-        return CfnTemplate.map(ofType.getFirst().get("Properties"), "event properties");
+        return CloudFormationTemplate.mapping(ofType.getFirst().get("Properties"), "event properties");
     }
 
     private Map<String, String> routes(String function) {
         Map<String, String> routes = new java.util.HashMap<>();
-        Map<String, Object> events = CfnTemplate.map(template.properties(function).get("Events"), function + ".Events");
+        Map<String, Object> events = CloudFormationTemplate.mapping(template.properties(function).get("Events"), function + ".Events");
         for (Object e : events.values()) {
-            Map<String, Object> event = CfnTemplate.map(e, "event");
+            Map<String, Object> event = CloudFormationTemplate.mapping(e, "event");
             assertEquals("HttpApi", event.get("Type"));
-            Map<String, Object> p = CfnTemplate.map(event.get("Properties"), "properties");
+            Map<String, Object> p = CloudFormationTemplate.mapping(event.get("Properties"), "properties");
             assertEquals("2.0", p.get("PayloadFormatVersion"), function);
             assertEquals(Map.of("Ref", "HttpApi"), p.get("ApiId"), function);
             routes.put((String) p.get("Method"), (String) p.get("Path"));

@@ -1,5 +1,7 @@
 package dev.pastebin.benchmarks.harness;
 
+import dev.pastebin.local.lambda.TaskRoots;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -167,13 +169,7 @@ final class Artifacts {
     }
 
     private static Path fresh(Path dir) throws IOException {
-        if (Files.exists(dir)) {
-            try (Stream<Path> s = Files.walk(dir)) {
-                for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
+        TaskRoots.deleteTree(dir);
         Files.createDirectories(dir);
         return dir;
     }

@@ -1,5 +1,11 @@
 package dev.pastebin.benchmarks.harness;
 
+import dev.pastebin.local.lambda.JavaRuntime;
+import dev.pastebin.local.lambda.TaskRoots;
+import dev.pastebin.local.template.FunctionDefinition;
+import dev.pastebin.local.template.ResourceAttributes;
+import dev.pastebin.local.template.SamTemplate;
+import dev.pastebin.local.template.TemplateValues;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.Message;
 
@@ -39,13 +45,14 @@ public final class Bench {
     private final Options o;
     private final Path repo;
     private final Path javaBin;
-    private final Path runtimeLib;
+    private final JavaRuntime runtime;
     private final Path work;
     private final Path logs;
     private final StringBuilder report = new StringBuilder();
     private Services services;
     private Events events;
-    private Template template;
+    private SamTemplate template;
+    private TaskRoots taskRoots;
     private String createQueueUrl;
     private String readCode;
     private final Map<String, FunctionSpec> specs = new LinkedHashMap<>();
@@ -63,17 +70,13 @@ public final class Bench {
         this.o = o;
         this.repo = o.repo();
         this.javaBin = o.java();
-        this.runtimeLib = repo.resolve("benchmarks/harness/target/lambda-runtime");
+        // The Lambda runtime the local runtime starts functions with: the same launcher, RIC and flags.
+        this.runtime = new JavaRuntime(javaBin, repo.resolve("local-runtime/target/ric-lib"), "us-east-1",
+                "000000000000", Map.of());
         this.work = repo.resolve("benchmarks/target/work");
         this.logs = repo.resolve("benchmarks/target/logs");
         // Variants, archives and class-load logs of earlier runs would otherwise be mixed with this run's.
-        if (Files.isDirectory(work)) {
-            try (var paths = Files.walk(work)) {
-                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
+        TaskRoots.deleteTree(work);
         Files.createDirectories(work);
     }
 
@@ -122,7 +125,8 @@ public final class Bench {
         line("# Benchmark run " + DateTimeFormatter.ISO_INSTANT.format(Instant.now().atOffset(ZoneOffset.UTC).toInstant()));
         line("");
         machine();
-        template = Template.read(repo.resolve("infra/template.yaml"));
+        template = SamTemplate.read(repo.resolve("infra/template.yaml"));
+        taskRoots = new TaskRoots(work.resolve("task-roots"), System.err);
         services = new Services(getenv("PGHOST", "127.0.0.1"), Integer.parseInt(getenv("PGPORT", "5432")),
                 getenv("DATASOURCES_DEFAULT_USERNAME", "pastebin"), getenv("DATASOURCES_DEFAULT_PASSWORD", "pastebin"),
                 getenv("BENCH_DATABASE", "pastebin_bench"), getenv("AWS_ENDPOINT_URL", "http://127.0.0.1:4566"), runId);
@@ -151,6 +155,9 @@ public final class Bench {
             }
         } finally {
             services.close();
+            if (taskRoots != null) {
+                taskRoots.close();
+            }
             Path out = repo.resolve("benchmarks/target/results-" + runId + ".md");
             Files.writeString(out, report.toString());
             System.out.println();
@@ -189,11 +196,24 @@ public final class Bench {
         return env;
     }
 
-    private int memoryFor(Template.Function f) {
+    private int memoryFor(FunctionDefinition f) {
         if (o.memoryMb() > 0) {
             return o.memoryMb();
         }
-        return f == null ? 1024 : f.memoryMb();
+        return f == null ? 1024 : f.memorySizeMb();
+    }
+
+    /** The template's function whose CodeUri names {@code module} (e.g. create-function), or whose id starts like it. */
+    private FunctionDefinition forModule(String module) {
+        String stem = module.replace("-function", "").toLowerCase();
+        return template.functions().stream().filter(f -> f.codeUri().toString().contains(module)).findFirst()
+                .or(() -> template.functions().stream().filter(f -> f.logicalId().toLowerCase().startsWith(stem)).findFirst())
+                .orElse(null);
+    }
+
+    /** The variables the template sets with literals (e.g. JAVA_TOOL_OPTIONS); the local values supply the rest. */
+    private static Map<String, String> literalEnv(FunctionDefinition f) {
+        return f == null ? Map.of() : TemplateValues.resolveAll(f.environment(), ResourceAttributes.NONE, new ArrayList<>());
     }
 
     private void buildSpecs() {
@@ -202,21 +222,28 @@ public final class Bench {
         line("");
         for (String fn : o.functions()) {
             String module = fn + "-function";
-            Path root = repo.resolve(module + "/target/lambda");
-            Template.Function tf = template.forModule(module).orElse(null);
+            FunctionDefinition tf = forModule(module);
             String handler = tf != null && tf.handler() != null ? tf.handler() : DEFAULT_HANDLERS.get(module);
             if (o.handlerOverrides().containsKey(fn)) {
                 line("- " + fn + ": handler overridden on the command line (template: `" + handler + "`)");
                 handler = o.handlerOverrides().get(fn);
             }
-            if (!Files.isDirectory(root.resolve("lib")) || handler == null) {
-                line("- " + fn + ": SKIPPED (" + (handler == null ? "no handler in infra/template.yaml" : "not built: " + root + "/lib missing") + ")");
+            Path root;
+            try {
+                // The deployed artifact as the local runtime reads it (unpacked zip, or a makefile build).
+                root = tf == null ? null : taskRoots.taskRoot(tf.logicalId(), tf.codeUri(), tf.buildMethod());
+            } catch (RuntimeException e) {
+                root = null;
+            }
+            if (root == null || !Files.isDirectory(root.resolve("lib")) || handler == null) {
+                line("- " + fn + ": SKIPPED (" + (handler == null ? "no handler in infra/template.yaml"
+                        : "not built: " + (tf == null ? module : tf.codeUri()) + " has no lib/") + ")");
                 continue;
             }
-            Map<String, String> env = new LinkedHashMap<>(tf == null ? Map.of() : tf.literalEnv());
+            Map<String, String> env = new LinkedHashMap<>(literalEnv(tf));
             env.putAll(localEnv());
-            if (tf != null && tf.literalEnv().containsKey("JAVA_TOOL_OPTIONS")) {
-                globalJto = tf.literalEnv().get("JAVA_TOOL_OPTIONS");
+            if (literalEnv(tf).containsKey("JAVA_TOOL_OPTIONS")) {
+                globalJto = literalEnv(tf).get("JAVA_TOOL_OPTIONS");
             }
             specs.put(fn, new FunctionSpec(fn, root, handler, env, List.of()));
             line("- " + fn + ": `" + handler + "` from `" + repo.relativize(root) + "`, " + memoryFor(tf) + " MB, JAVA_TOOL_OPTIONS="
@@ -231,14 +258,14 @@ public final class Bench {
         specs.put("baseline-read", new FunctionSpec("baseline-read", baseRoot, BASELINE_PKG + "ReadPasteHandler", baseEnv, List.of()));
         specs.put("io-probe", new FunctionSpec("io-probe", baseRoot, BASELINE_PKG + "IoProbeHandler", baseEnv, List.of()));
         line("- baseline: `" + BASELINE_PKG + "{CreatePasteHandler,ReadPasteHandler}` from `benchmarks/baseline/target/lambda`, same env and JAVA_TOOL_OPTIONS");
-        line("- launcher: `" + javaBin + " " + String.join(" ", Instance.lambdaLauncherFlags(1024))
-                + " -cp '<RIC 2.7.0, aws-lambda-java-core, aws-lambda-java-serialization>/*' " + Instance.RIC_MAIN + " <handler>` in the task root, clean environment");
+        line("- launcher: `" + javaBin + " " + String.join(" ", JavaRuntime.launcherFlags(1024))
+                + " -cp 'local-runtime/target/ric-lib/*' " + JavaRuntime.RIC_MAIN + " <handler>` in the task root, clean environment");
         line("- events: create = " + events.createSource + "; read = " + events.readSource + "; upload = one seeded job per run; sweeper = " + events.scheduleSource);
         line("");
     }
 
-    private Template.Function templateFunction(String fn) {
-        return template.forModule(fn.replace("baseline-", "") + "-function").orElse(null);
+    private FunctionDefinition templateFunction(String fn) {
+        return forModule(fn.replace("baseline-", "") + "-function");
     }
 
     /** The event for one cold/warm invocation of {@code fn}, and what a correct answer looks like. */
@@ -283,8 +310,8 @@ public final class Bench {
         int good = 0;
         for (int i = -1; i < runs; i++) {
             String event = payload.apply(i);
-            try (Instance inst = Instance.start(javaBin, runtimeLib, spec, logs, memoryMb)) {
-                RuntimeApi.Result r = inst.invoke(event, 120);
+            try (Instance inst = Instance.start(runtime, spec, logs, memoryMb)) {
+                Instance.Result r = inst.invoke(event, 120);
                 long rssKb = inst.peakRssKb();
                 boolean correct = r.ok() && ok.test(r.body());
                 if (!correct && note.isEmpty()) {
@@ -318,7 +345,7 @@ public final class Bench {
         Path log = work.resolve("classload-" + spec.label().replaceAll("[^A-Za-z0-9_.-]", "_") + ".log");
         Files.deleteIfExists(log);
         FunctionSpec s = spec.withFlags(List.of("-Xlog:class+load=info:file=" + log));
-        try (Instance inst = Instance.start(javaBin, runtimeLib, s, logs, memoryMb)) {
+        try (Instance inst = Instance.start(runtime, s, logs, memoryMb)) {
             inst.invoke(payloadFor(fn).apply(0), 120);
             inst.stopGracefully(10);
         }
@@ -390,9 +417,9 @@ public final class Bench {
 
     private Stats warmRun(FunctionSpec spec, IntFunction<String> payload, Predicate<String> ok, int memoryMb) throws Exception {
         List<Double> lat = new ArrayList<>();
-        try (Instance inst = Instance.start(javaBin, runtimeLib, spec, logs, memoryMb)) {
+        try (Instance inst = Instance.start(runtime, spec, logs, memoryMb)) {
             for (int i = 0; i < o.warmup() + o.warm(); i++) {
-                RuntimeApi.Result r = inst.invoke(payload.apply(i), 60);
+                Instance.Result r = inst.invoke(payload.apply(i), 60);
                 if (!r.ok() || !ok.test(r.body())) {
                     throw new IllegalStateException(spec.label() + " answered " + abbreviate(r.body()) + " (log " + inst.log() + ")");
                 }
@@ -475,7 +502,7 @@ public final class Bench {
             AtomicInteger reportedFailures = new AtomicInteger();
             try {
                 for (int k = 0; k < o.uploadInstances(); k++) {
-                    Instance inst = Instance.start(javaBin, runtimeLib, s, logs, mem);
+                    Instance inst = Instance.start(runtime, s, logs, mem);
                     instances.add(inst);
                 }
                 // Let every instance finish its Init before the clock starts: throughput, not cold start.
@@ -545,7 +572,7 @@ public final class Bench {
                 if (msgs.isEmpty()) {
                     continue;
                 }
-                RuntimeApi.Result r = inst.invoke(Events.sqsEvent(arn, msgs), 120);
+                Instance.Result r = inst.invoke(Events.sqsEvent(arn, msgs), 120);
                 invocations.incrementAndGet();
                 latencies.add(r.latencyNanos() / 1e6);
                 if (!r.ok()) {
@@ -704,7 +731,7 @@ public final class Bench {
         try {
             Files.deleteIfExists(archive);
             FunctionSpec t = s.withFlags(train.apply(archive.toString())).withLabel(s.label() + "+" + name + "-training");
-            try (Instance inst = Instance.start(javaBin, runtimeLib, t, logs, memoryFor(templateFunction(fn)))) {
+            try (Instance inst = Instance.start(runtime, t, logs, memoryFor(templateFunction(fn)))) {
                 inst.invoke(payloadFor(s.label().startsWith("baseline") ? "baseline-" + fn : fn).apply(0), 120);
                 inst.stopGracefully(60);
             }

@@ -1,102 +1,92 @@
 package dev.pastebin.benchmarks.harness;
 
+import dev.pastebin.local.lambda.FunctionConfiguration;
+import dev.pastebin.local.lambda.JavaRuntime;
+import dev.pastebin.local.lambda.RuntimeApiServer;
+
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
- * One Lambda execution environment: a fresh {@code java} process running the AWS Lambda Runtime
- * Interface Client ({@code AWSLambda <handler>}) with the runtime's jars on the system class path and the
- * function's artifact as its working directory (the RIC loads {@code ./} and {@code ./lib/*.jar} through
- * its own class loader, as on Lambda), talking to an in-process {@link RuntimeApi}.
+ * One Lambda execution environment, started the way the local runtime starts one (its {@link JavaRuntime}
+ * and {@link RuntimeApiServer}), but kept by the harness: its log goes to a file, and it reports the times
+ * and the memory the benchmarks measure. All times are {@link System#nanoTime()} of this JVM.
  */
 final class Instance implements AutoCloseable {
 
-    static final String RIC_MAIN = "com.amazonaws.services.lambda.runtime.api.client.AWSLambda";
+    /** Long enough that no benchmark invocation runs into the function's own timeout. */
+    private static final Duration FUNCTION_TIMEOUT = Duration.ofMinutes(15);
+    private static final String TRACE_ID = "Root=1-00000000-000000000000000000000000;Parent=0000000000000000;Sampled=0";
 
-    private final RuntimeApi api;
+    /** The answer to one invocation: when the runtime received the event and when it answered. */
+    record Result(boolean ok, String body, long deliveredNanos, long answeredNanos) {
+        long latencyNanos() {
+            return answeredNanos - deliveredNanos;
+        }
+    }
+
+    private final RuntimeApiServer api;
     private final Process process;
     private final long startNanos;
     private final Path log;
+    private final String functionArn;
 
-    private Instance(RuntimeApi api, Process process, long startNanos, Path log) {
+    private Instance(RuntimeApiServer api, Process process, long startNanos, Path log, String functionArn) {
         this.api = api;
         this.process = process;
         this.startNanos = startNanos;
         this.log = log;
-        process.onExit().thenAccept(p -> api.processExited(p.exitValue()));
+        this.functionArn = functionArn;
     }
 
-    /**
-     * The java21 runtime's own launch flags, as the project's local runtime (infra, dev.pastebin.local
-     * FunctionLauncher) models them: heap at 85% of the memory size, serial GC, C1 only (AWS documents
-     * TieredStopAtLevel=1 as the default of its Java 17+ runtimes), CDS of the JDK's classes. Knobs add
-     * flags after these (the last occurrence of a -XX flag wins) and JAVA_TOOL_OPTIONS comes from the template.
-     */
-    static List<String> lambdaLauncherFlags(int memoryMb) {
-        return List.of("-XX:MaxHeapSize=" + (memoryMb * 85 / 100) + "m", "-XX:+UseSerialGC",
-                "-XX:+TieredCompilation", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-                "--add-opens=java.base/java.io=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
-                "-Djava.net.preferIPv4Stack=true");
-    }
-
-    static Instance start(Path java, Path runtimeLib, FunctionSpec spec, Path logDir, int memoryMb) throws IOException {
-        RuntimeApi api = new RuntimeApi(spec.label());
-        List<String> cmd = new ArrayList<>();
-        cmd.add(java.toString());
-        boolean aotCache = spec.jvmFlags().stream().anyMatch(f -> f.startsWith("-XX:AOTCache"));
-        for (String flag : lambdaLauncherFlags(memoryMb)) {
-            // JDK 25's AOT cache refuses any explicit -Xshare mode; it maps the JDK's CDS archive itself.
-            if (!(aotCache && flag.startsWith("-Xshare"))) {
-                cmd.add(flag);
-            }
-        }
-        cmd.addAll(spec.jvmFlags());
-        cmd.add("-cp");
-        cmd.add(runtimeLib.toAbsolutePath() + "/*");
-        cmd.add(RIC_MAIN);
-        cmd.add(spec.handler());
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(spec.taskRoot().toFile());
-        Map<String, String> env = pb.environment();
-        env.clear();
-        env.put("PATH", "/usr/local/bin:/usr/bin:/bin");
-        env.put("LANG", "en_US.UTF-8");
-        env.put("TZ", ":UTC");
-        env.put("HOME", System.getProperty("java.io.tmpdir"));
-        env.put("LAMBDA_TASK_ROOT", spec.taskRoot().toAbsolutePath().toString());
-        env.put("LAMBDA_RUNTIME_DIR", runtimeLib.toAbsolutePath().toString());
-        env.put("AWS_EXECUTION_ENV", "AWS_Lambda_java21");
-        env.put("AWS_LAMBDA_FUNCTION_NAME", spec.label());
-        env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", Integer.toString(memoryMb));
-        env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
-        env.put("AWS_LAMBDA_LOG_GROUP_NAME", "/aws/lambda/" + spec.label());
-        env.put("AWS_LAMBDA_LOG_STREAM_NAME", "bench");
-        env.put("AWS_LAMBDA_INITIALIZATION_TYPE", "on-demand");
-        env.put("_HANDLER", spec.handler());
-        env.putAll(spec.env());
-        env.put("AWS_LAMBDA_RUNTIME_API", api.address());
+    static Instance start(JavaRuntime runtime, FunctionSpec spec, Path logDir, int memoryMb) throws IOException {
+        RuntimeApiServer api = new RuntimeApiServer();
+        var configuration = new FunctionConfiguration(spec.label(), spec.handler(), spec.taskRoot(), memoryMb,
+                FUNCTION_TIMEOUT, spec.env(), spec.jvmFlags());
+        ProcessBuilder pb = runtime.processBuilder(configuration, api.address());
+        pb.environment().put("HOME", System.getProperty("java.io.tmpdir"));
         Files.createDirectories(logDir);
         Path log = Files.createTempFile(logDir, spec.label().replaceAll("[^A-Za-z0-9_.-]", "_") + "-", ".log");
         pb.redirectErrorStream(true).redirectOutput(log.toFile());
         long t0 = System.nanoTime();
         Process p = pb.start();
-        return new Instance(api, p, t0, log);
+        return new Instance(api, p, t0, log, runtime.functionArn(spec.label()));
     }
 
-    RuntimeApi.Result invoke(String payload, int timeoutSeconds) throws Exception {
-        return api.invoke(payload, timeoutSeconds);
+    /** Hands one event to the runtime and returns its answer; fails on an init error, an exit or a timeout. */
+    Result invoke(String payload, int timeoutSeconds) throws Exception {
+        var pending = api.submit(new RuntimeApiServer.Invocation(UUID.randomUUID().toString(),
+                payload.getBytes(StandardCharsets.UTF_8), FUNCTION_TIMEOUT, functionArn, TRACE_ID));
+        try {
+            CompletableFuture.anyOf(pending.outcome(), api.initError(), process.onExit())
+                    .get(timeoutSeconds, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException(log + ": no answer within " + timeoutSeconds + " s");
+        }
+        if (!pending.outcome().isDone()) {
+            throw new IllegalStateException(log + ": " + (api.initError().isDone()
+                    ? "init error: " + new String(api.initError().join().payload(), StandardCharsets.UTF_8)
+                    : "process exited with status " + process.exitValue() + " before answering"));
+        }
+        RuntimeApiServer.Outcome o = pending.outcome().join();
+        return new Result(o.errorType() == null, new String(o.payload(), StandardCharsets.UTF_8),
+                pending.delivered().join(), o.answeredNanos());
     }
 
     long startNanos() {
         return startNanos;
     }
 
+    /** When the runtime first asked for work (its init phase was over), or 0 while it has not. */
     long firstNextNanos() {
-        return api.firstNextNanos();
+        return api.firstPoll().getNow(0L);
     }
 
     Path log() {

@@ -1,0 +1,130 @@
+package dev.pastebin.infra.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.pastebin.core.support.RealServices;
+import dev.pastebin.core.support.TestQueues;
+import dev.pastebin.local.Json;
+import io.micronaut.context.ApplicationContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+import java.sql.DriverManager;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code infra/local/invoke} with every sample event of infra/events against the real template and the
+ * real function artifacts (its own queue and bucket), as `sam local invoke -e` would run them, in the order
+ * of a paste's life: created, read while IN_PROGRESS, uploaded, read, redelivered next to a poison message.
+ */
+@RealServices
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class RealFunctionsInvokeIT {
+
+    private static TestQueues.Pair queue;
+    private static Map<String, String> env;
+
+    /** The paste the sample upload job is for, as create-function would have left it. */
+    private static final String SAMPLE_CODE = "aB3xYz9Q";
+
+    @BeforeAll
+    static void resources() throws Exception {
+        // infra/local/up applies the migrations; a test run may start from any database: apply them, then
+        // (re)insert the sample row.
+        TestSupport.migrate();
+        String url = System.getenv().getOrDefault("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin");
+        try (var connection = DriverManager.getConnection(url, "pastebin", "pastebin")) {
+            try (var delete = connection.prepareStatement("DELETE FROM pastes WHERE short_code = ?")) {
+                delete.setString(1, SAMPLE_CODE);
+                delete.executeUpdate();
+            }
+            try (var insert = connection.prepareStatement("INSERT INTO pastes (short_code, content_sha256, size_bytes, "
+                    + "status) VALUES (?, 'eac945a947814f6ab70c3c0a122e1757f40350b15f46a94b79709d236b7a3d1e', 60, "
+                    + "'IN_PROGRESS')")) {
+                insert.setString(1, SAMPLE_CODE);
+                insert.executeUpdate();
+            }
+        }
+        try (var context = ApplicationContext.run()) {
+            queue = TestQueues.create(context.getBean(SqsClient.class), "local-invoke", 10, 30);
+            String bucket = "local-invoke-" + UUID.randomUUID().toString().substring(0, 8);
+            context.getBean(S3Client.class).createBucket(b -> b.bucket(bucket));
+            // infra/local/lib.sh names the template's queues and bucket after these (--physical-name).
+            env = Map.of("PASTEBIN_UPLOAD_QUEUE", TestSupport.queueName(queue.queueUrl()), "PASTEBIN_UPLOAD_DLQ",
+                    TestSupport.queueName(queue.deadLetterQueueUrl()), "PASTEBIN_STORAGE_BUCKET", bucket);
+        }
+    }
+
+    @AfterAll
+    static void deleteQueue() {
+        try (var context = ApplicationContext.run()) {
+            TestQueues.delete(context.getBean(SqsClient.class), queue);
+        }
+    }
+
+    private static JsonNode invokeOk(String function, String event) throws Exception {
+        var run = LocalInvokeIT.invoke(env, function, "infra/events/" + event);
+        assertEquals(0, run.exitCode(), run.stdout() + run.stderr());
+        return Json.MAPPER.readTree(run.stdout());
+    }
+
+    @Test
+    @Order(1)
+    void createAcceptsTheTextAndTheJsonSample() throws Exception {
+        assertEquals(201, invokeOk("CreatePasteFunction", "create-paste-text.json").get("statusCode").asInt());
+        assertEquals(201, invokeOk("CreatePasteFunction", "create-paste-json.json").get("statusCode").asInt());
+    }
+
+    @Test
+    @Order(2)
+    void readAnswersInProgressBeforeTheUpload() throws Exception {
+        JsonNode response = invokeOk("ReadPasteFunction", "read-paste.json");
+        assertEquals(202, response.get("statusCode").asInt(), response.toString());
+        assertTrue(response.get("body").asText().contains("IN_PROGRESS"), response.toString());
+    }
+
+    @Test
+    @Order(3)
+    void theUploadJobSucceeds() throws Exception {
+        JsonNode response = invokeOk("UploadPasteFunction", "upload-job.json");
+        assertEquals(0, response.path("batchItemFailures").size(), response.toString());
+    }
+
+    @Test
+    @Order(4)
+    void readAndHeadAnswerTheUploadedContent() throws Exception {
+        JsonNode get = invokeOk("ReadPasteFunction", "read-paste.json");
+        assertEquals(200, get.get("statusCode").asInt(), get.toString());
+        assertEquals("Hello from the pastebin!\nGrüße, 日本語 and a tab\there.\n", get.get("body").asText());
+        JsonNode head = invokeOk("ReadPasteFunction", "head-paste.json");
+        assertEquals(200, head.get("statusCode").asInt(), head.toString());
+        assertTrue(head.path("body").asText("").isEmpty(), head.toString());
+    }
+
+    /** A batch with the (already processed) job and a poison message: only the poison one is reported. */
+    @ParameterizedTest(name = "{0}")
+    @Order(5)
+    @CsvSource({"upload-batch.json", "upload-poison.json"})
+    void onlyThePoisonMessageIsReported(String event) throws Exception {
+        JsonNode failures = invokeOk("UploadPasteFunction", event).path("batchItemFailures");
+        assertEquals(1, failures.size(), failures.toString());
+        assertEquals("9e8d7c6b-5a49-4382-a1b0-c9d8e7f6a5b4", failures.get(0).get("itemIdentifier").asText());
+    }
+
+    @Test
+    @Order(6)
+    void theSweeperRunsOnItsScheduledEvent() throws Exception {
+        assertTrue(invokeOk("SweeperFunction", "sweeper-scheduled.json").isObject());
+    }
+}

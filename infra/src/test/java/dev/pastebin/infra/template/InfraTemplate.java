@@ -1,0 +1,31 @@
+package dev.pastebin.infra.template;
+
+import dev.pastebin.local.template.CloudFormationTemplate;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** Where infra/template.yaml is, read by the local runtime's template reader. */
+final class InfraTemplate {
+
+    static final Path INFRA = locateInfra();
+    static final Path FILE = INFRA.resolve("template.yaml");
+
+    private InfraTemplate() {
+    }
+
+    static CloudFormationTemplate load() {
+        return CloudFormationTemplate.load(FILE);
+    }
+
+    private static Path locateInfra() {
+        // Maven runs tests in the module directory (infra/); an IDE may run them from the repository root.
+        for (Path candidate : List.of(Path.of(""), Path.of("infra"))) {
+            if (Files.isRegularFile(candidate.resolve("template.yaml"))) {
+                return candidate.toAbsolutePath().normalize();
+            }
+        }
+        throw new IllegalStateException("infra/template.yaml not found from " + Path.of("").toAbsolutePath());
+    }
+}

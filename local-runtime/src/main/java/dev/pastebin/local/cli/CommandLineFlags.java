@@ -1,0 +1,135 @@
+package dev.pastebin.local.cli;
+
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The command-line flags of the local runtime and of local invoke. Both {@code --port 3001} and
+ * {@code --port=3001} work; anything that is not a flag is returned as a positional argument.
+ */
+public final class CommandLineFlags {
+
+    private static final Set<String> VALUE_FLAGS = new TreeSet<>(List.of("--host", "--port", "--template",
+            "--env-vars", "--parameter-overrides", "--physical-name", "--instances", "--schedule-interval",
+            "--function-java-home", "--ric-lib", "--work-dir", "--region", "--account-id"));
+    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d)");
+
+    public record Parsed(RuntimeSettings settings, List<String> positional) {
+    }
+
+    private CommandLineFlags() {
+    }
+
+    /** @param environment supplies the region default (AWS_REGION), as the AWS SDK reads it */
+    public static Parsed parse(String[] args, Map<String, String> environment) {
+        Map<String, String> values = new LinkedHashMap<>();
+        Map<String, String> parameterOverrides = new LinkedHashMap<>();
+        Map<String, String> physicalNames = new LinkedHashMap<>();
+        List<String> positional = new ArrayList<>();
+        boolean lazy = false;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (arg.equals("--lazy")) {
+                lazy = true;
+                continue;
+            }
+            if (!arg.startsWith("--")) {
+                positional.add(arg);
+                continue;
+            }
+            int eq = arg.indexOf('=');
+            String flag = eq < 0 ? arg : arg.substring(0, eq);
+            if (!VALUE_FLAGS.contains(flag)) {
+                throw new IllegalArgumentException("unknown option " + flag + "; known: " + VALUE_FLAGS + " and --lazy");
+            }
+            String value;
+            if (eq >= 0) {
+                value = arg.substring(eq + 1);
+            } else if (i + 1 < args.length) {
+                value = args[++i];
+            } else {
+                throw new IllegalArgumentException(flag + " needs a value");
+            }
+            switch (flag) {
+                case "--parameter-overrides" -> parameterOverrides.putAll(pairs(flag, value, "\\s+"));
+                case "--physical-name" -> physicalNames.putAll(pairs(flag, value, ","));
+                default -> values.put(flag, value);
+            }
+        }
+        RuntimeSettings settings = new RuntimeSettings(
+                values.getOrDefault("--host", "127.0.0.1"),
+                Integer.parseInt(values.getOrDefault("--port", "3000")),
+                Path.of(values.getOrDefault("--template", "template.yaml")),
+                path(values.get("--env-vars")),
+                parameterOverrides, physicalNames,
+                values.containsKey("--ric-lib") ? Path.of(values.get("--ric-lib")) : defaultRicLib(),
+                path(values.get("--work-dir")),
+                Integer.parseInt(values.getOrDefault("--instances", "1")),
+                !lazy,
+                values.containsKey("--schedule-interval") ? duration(values.get("--schedule-interval")) : null,
+                values.getOrDefault("--region", environment.getOrDefault("AWS_REGION", "us-east-1")),
+                values.getOrDefault("--account-id", "000000000000"),
+                path(values.get("--function-java-home")));
+        return new Parsed(settings, positional);
+    }
+
+    /** {@code 500ms}, {@code 60s}, {@code 5m}, {@code 1h}, {@code 1d}, or ISO-8601 ({@code PT1M}). */
+    static Duration duration(String text) {
+        Matcher m = DURATION.matcher(text.trim().toLowerCase(Locale.ROOT));
+        if (!m.matches()) {
+            return Duration.parse(text);
+        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(n);
+            case "s" -> Duration.ofSeconds(n);
+            case "m" -> Duration.ofMinutes(n);
+            case "h" -> Duration.ofHours(n);
+            default -> Duration.ofDays(n);
+        };
+    }
+
+    /** {@code K=V} pairs separated by {@code separator}; SAM's {@code ParameterKey=K,ParameterValue=V} too. */
+    private static Map<String, String> pairs(String flag, String value, String separator) {
+        Map<String, String> out = new LinkedHashMap<>();
+        Matcher samStyle = Pattern.compile("ParameterKey=([^,]+),ParameterValue=(\\S*)").matcher(value);
+        if (samStyle.find()) {
+            do {
+                out.put(samStyle.group(1), samStyle.group(2));
+            } while (samStyle.find());
+            return out;
+        }
+        for (String pair : value.trim().split(separator)) {
+            int eq = pair.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException(flag + " takes Name=value pairs, got '" + pair + "'");
+            }
+            out.put(pair.substring(0, eq), pair.substring(eq + 1));
+        }
+        return out;
+    }
+
+    private static Path path(String value) {
+        return value == null ? null : Path.of(value);
+    }
+
+    /** target/ric-lib beside the runtime's own jar (or classes directory), where the build puts it. */
+    private static Path defaultRicLib() {
+        try {
+            Path location = Path.of(CommandLineFlags.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return location.getParent().resolve("ric-lib");
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,174 @@
+package dev.pastebin.local.cli;
+
+import dev.pastebin.local.http.HttpApiEvents;
+import dev.pastebin.local.http.HttpApiRoutes;
+import dev.pastebin.local.http.LocalHttpApi;
+import dev.pastebin.local.lambda.JavaRuntime;
+import dev.pastebin.local.lambda.LocalFunction;
+import dev.pastebin.local.lambda.TaskRoots;
+import dev.pastebin.local.schedule.ScheduleRunner;
+import dev.pastebin.local.sqs.SqsEventSourceMapping;
+import dev.pastebin.local.template.FunctionDefinition;
+import dev.pastebin.local.template.SamTemplate;
+import dev.pastebin.local.template.TemplateValues;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Runs a SAM application on one machine, as Lambda and its event sources would: serves the template's
+ * HttpApi routes, polls the queues of its SQS events and fires its Schedule events, each invocation going to
+ * the real function artifact in a function JVM of its own.
+ *
+ * <p>Usage: {@code LocalRuntime --template template.yaml [--port 3000] [--env-vars env.json] ...}; the flags
+ * are listed in the module's README.
+ */
+public final class LocalRuntime implements AutoCloseable {
+
+    private final RuntimeSettings settings;
+    private final SqsClient sqs;
+    private final LocalResources resources;
+    private final LocalFunctions functions;
+    private final Path workDir;
+    private final PrintStream log;
+    private final List<AutoCloseable> started = new ArrayList<>();
+
+    private LocalRuntime(RuntimeSettings settings, PrintStream log) {
+        this.settings = settings;
+        this.log = log;
+        SamTemplate template = SamTemplate.read(settings.template(), settings.parameterOverrides());
+        this.sqs = SqsClient.builder().httpClient(UrlConnectionHttpClient.create())
+                .region(Region.of(settings.region())).build();
+        this.resources = new LocalResources(template.template(), settings.physicalNames(), sqs, settings.region(),
+                settings.accountId());
+        this.workDir = workDir(settings.workDir());
+        var runtime = new JavaRuntime(settings.javaExecutable(), settings.ricLib(), settings.region(),
+                settings.accountId(), System.getenv());
+        this.functions = new LocalFunctions(template, resources, EnvVarsFile.read(settings.envVars()), runtime,
+                new TaskRoots(workDir, log), settings.instances(), log);
+    }
+
+    public static LocalRuntime create(RuntimeSettings settings, PrintStream log) {
+        return new LocalRuntime(settings, log);
+    }
+
+    public static void main(String[] args) throws Exception {
+        CommandLineFlags.Parsed flags = CommandLineFlags.parse(args, System.getenv());
+        if (!flags.positional().isEmpty()) {
+            throw new IllegalArgumentException("unexpected arguments " + flags.positional());
+        }
+        LocalRuntime runtime = create(flags.settings(), System.err);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            runtime.close();
+            stopped.countDown();
+        }, "local-runtime-shutdown"));
+        runtime.start();
+        stopped.await();
+    }
+
+    /** The function with this logical id, ready to invoke. */
+    public LocalFunction function(String logicalId) {
+        return functions.get(logicalId);
+    }
+
+    /** Starts the API, the queue pollers and the schedules; returns the API's port. */
+    public synchronized int start() throws IOException {
+        long t0 = System.nanoTime();
+        HttpApiRoutes routes = new HttpApiRoutes();
+        List<CompletableFuture<Void>> warmUps = new ArrayList<>();
+        ScheduleRunner schedules = new ScheduleRunner(settings.region(), settings.accountId(), log);
+        started.add(schedules);
+        for (FunctionDefinition f : functions.template().functions()) {
+            LocalFunction function = functions.get(f.logicalId());
+            f.httpRoutes().forEach(r -> routes.add(function, r));
+            for (FunctionDefinition.SqsTrigger trigger : f.sqsTriggers()) {
+                if (trigger.enabled()) {
+                    started.add(startMapping(function, trigger));
+                }
+            }
+            for (FunctionDefinition.ScheduleTrigger trigger : f.scheduleTriggers()) {
+                if (trigger.enabled()) {
+                    schedules.schedule(function, trigger, settings.scheduleInterval());
+                }
+            }
+            // Warm what a client waits on (API routes, queues); a once-a-day schedule can start cold.
+            if (settings.eager() && (!f.httpRoutes().isEmpty() || !f.sqsTriggers().isEmpty())) {
+                long w0 = System.nanoTime();
+                warmUps.add(function.warmUp().thenRun(() -> log.printf("%s initialised in %d ms%n", f.logicalId(),
+                        Duration.ofNanos(System.nanoTime() - w0).toMillis())));
+            }
+        }
+        LocalHttpApi api = new LocalHttpApi(routes, new HttpApiEvents.Stage(settings.accountId(), "local"),
+                new InetSocketAddress(settings.host(), settings.port()));
+        api.start();
+        started.add(api);
+        for (HttpApiRoutes.Target t : routes.targets()) {
+            log.println("API  " + t.route().routeKey() + " -> " + t.function().name());
+        }
+        log.printf("Local API listening on http://%s:%d (Ctrl-C stops everything)%n", settings.host(), api.port());
+        CompletableFuture.allOf(warmUps.toArray(CompletableFuture[]::new)).thenRun(() -> log.printf(
+                "Ready: %d function(s) initialised %d ms after start%n", warmUps.size(),
+                Duration.ofNanos(System.nanoTime() - t0).toMillis()));
+        return api.port();
+    }
+
+    private SqsEventSourceMapping startMapping(LocalFunction function, FunctionDefinition.SqsTrigger trigger) {
+        String arn = TemplateValues.resolve(trigger.queue(), resources).orElseThrow(() -> new IllegalArgumentException(
+                function.name() + "/" + trigger.eventName() + ": cannot resolve its Queue " + trigger.queue()));
+        var queue = SqsEventSourceMapping.Queue.at(sqs, resources.queueUrlOfArn(arn));
+        var settings = SqsEventSourceMapping.Settings.of(trigger);
+        var mapping = new SqsEventSourceMapping(function, settings, sqs, queue, log);
+        mapping.start();
+        log.println("SQS  " + function.name() + "/" + trigger.eventName() + ": polling " + queue.url()
+                + " (batch size " + settings.batchSize() + ", window " + settings.maximumBatchingWindow()
+                + ", up to " + settings.maximumConcurrency() + " batches at once"
+                + (settings.reportBatchItemFailures() ? ", ReportBatchItemFailures" : "") + ")");
+        return mapping;
+    }
+
+    private static Path workDir(Path configured) {
+        try {
+            return configured != null ? Files.createDirectories(configured) : Files.createTempDirectory("local-runtime-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the work directory", e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        for (AutoCloseable c : started.reversed()) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                log.println("while stopping: " + e);
+            }
+        }
+        boolean wasRunning = !started.isEmpty();
+        started.clear();
+        functions.close();
+        sqs.close();
+        if (settings.workDir() == null) {
+            try {
+                TaskRoots.deleteTree(workDir);
+            } catch (IOException e) {
+                // Best effort: a temporary directory.
+            }
+        }
+        if (wasRunning) {
+            log.println("Local runtime stopped; function processes ended");
+        }
+    }
+}

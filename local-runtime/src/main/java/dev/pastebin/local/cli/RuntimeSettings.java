@@ -1,0 +1,44 @@
+package dev.pastebin.local.cli;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * Settings of the local runtime and of local invoke (see {@link CommandLineFlags} for the flags). Relative
+ * paths are resolved against the working directory.
+ *
+ * @param template           the SAM template that says which functions exist and how they are triggered
+ * @param envVars            a SAM env-vars file ({@code {"Parameters": {...}, "<LogicalId>": {...}}}), or null
+ * @param parameterOverrides template parameter values that win over the Defaults
+ * @param physicalNames      the local name of a queue or bucket, by logical id, when the template does not name it
+ * @param ricLib             the Lambda runtime interface client and its dependencies (built into target/ric-lib)
+ * @param workDir            scratch space for built and unpacked artifacts; null: a fresh temporary directory
+ * @param instances          execution environments per function at most (SQS triggers raise it to their
+ *                           MaximumConcurrency)
+ * @param eager              start each function's first environment at startup instead of on first use
+ * @param scheduleInterval   when set, every Schedule event fires at this interval instead of its rate
+ * @param region             the region written into ARNs and events and given to the functions
+ * @param accountId          the account id written into ARNs and events (LocalStack's default account)
+ * @param javaHome           the JDK the function JVMs run on (Lambda's runtime is java21); null: this JVM's
+ */
+public record RuntimeSettings(String host, int port, Path template, Path envVars, Map<String, String> parameterOverrides,
+                              Map<String, String> physicalNames, Path ricLib, Path workDir, int instances,
+                              boolean eager, Duration scheduleInterval, String region, String accountId,
+                              Path javaHome) {
+
+    public RuntimeSettings {
+        parameterOverrides = Map.copyOf(parameterOverrides);
+        physicalNames = Map.copyOf(physicalNames);
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("--port must be 0..65535, got " + port);
+        }
+        if (instances < 1) {
+            throw new IllegalArgumentException("--instances must be at least 1, got " + instances);
+        }
+    }
+
+    public Path javaExecutable() {
+        return (javaHome != null ? javaHome : Path.of(System.getProperty("java.home"))).resolve("bin/java");
+    }
+}

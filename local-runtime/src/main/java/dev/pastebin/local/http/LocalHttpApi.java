@@ -1,0 +1,124 @@
+package dev.pastebin.local.http;
+
+import dev.pastebin.local.Json;
+import dev.pastebin.local.lambda.InvocationResult;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The local HTTP API: each request becomes a payload-2.0 event for the function whose route matches, and the
+ * function's response becomes the HTTP response. A failed invocation answers 500
+ * {@code {"message":"Internal Server Error"}} and an unmatched route 404 {@code {"message":"Not Found"}},
+ * as API Gateway does.
+ */
+public final class LocalHttpApi implements AutoCloseable {
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final HttpApiRoutes routes;
+    private final HttpApiEvents.Stage stage;
+    private final HttpServer server;
+    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+
+    public LocalHttpApi(HttpApiRoutes routes, HttpApiEvents.Stage stage, InetSocketAddress address)
+            throws IOException {
+        this.routes = routes;
+        this.stage = stage;
+        server = HttpServer.create(address, 0);
+        server.setExecutor(executor);
+        server.createContext("/", this::handle);
+    }
+
+    public void start() {
+        server.start();
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            HttpApiEvents.Response response = respond(exchange);
+            boolean head = exchange.getRequestMethod().equals("HEAD");
+            var headers = exchange.getResponseHeaders();
+            response.headers().forEach(h -> headers.add(h.getKey(), h.getValue()));
+            int length = response.body().length;
+            int status = response.statusCode();
+            if (head || status == 204 || status == 304 || status < 200) {
+                // A HEAD response carries the headers of the GET without a body; 1xx, 204 and 304 have none.
+                exchange.sendResponseHeaders(status, -1);
+            } else {
+                exchange.sendResponseHeaders(response.statusCode(), length == 0 ? -1 : length);
+                if (length > 0) {
+                    exchange.getResponseBody().write(response.body());
+                }
+            }
+        }
+    }
+
+    private HttpApiEvents.Response respond(HttpExchange exchange) throws IOException {
+        String rawPath = exchange.getRequestURI().getRawPath();
+        var match = routes.match(exchange.getRequestMethod(), rawPath);
+        if (match.isEmpty()) {
+            return HttpApiEvents.notFound();
+        }
+        List<Map.Entry<String, String>> headers = new ArrayList<>();
+        exchange.getRequestHeaders().forEach((name, values) -> values.forEach(v -> headers.add(Map.entry(name, v))));
+        byte[] body;
+        try (InputStream in = exchange.getRequestBody()) {
+            body = in.readAllBytes();
+        }
+        String sourceIp = exchange.getRemoteAddress().getAddress().getHostAddress();
+        var request = new HttpApiEvents.Request(exchange.getRequestMethod(), rawPath,
+                exchange.getRequestURI().getRawQuery(), HttpApiEvents.withEdgeHeaders(headers, sourceIp, port(),
+                traceId()), body, sourceIp, exchange.getProtocol());
+        var target = match.get().target();
+        var event = HttpApiEvents.event(request, target.route(), match.get().pathParameters(), stage, requestId(),
+                Instant.now());
+        try {
+            InvocationResult result = target.function().invoke(Json.bytes(event),
+                    request.method() + " " + rawPath);
+            if (result.failed()) {
+                return HttpApiEvents.internalServerError();
+            }
+            return HttpApiEvents.response(result.payload());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return HttpApiEvents.internalServerError();
+        }
+    }
+
+    private static String traceId() {
+        byte[] b = new byte[12];
+        RANDOM.nextBytes(b);
+        return "Root=1-" + Long.toHexString(System.currentTimeMillis() / 1000) + "-" + HexFormat.of().formatHex(b);
+    }
+
+    /** API Gateway request ids look like "JKJaXmPLvHcESHA=". */
+    private static String requestId() {
+        byte[] b = new byte[10];
+        RANDOM.nextBytes(b);
+        return Base64.getEncoder().encodeToString(b);
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}

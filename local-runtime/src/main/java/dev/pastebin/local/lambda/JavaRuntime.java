@@ -1,0 +1,115 @@
+package dev.pastebin.local.lambda;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Lambda's java21 managed runtime, as far as a process can be: a fresh JVM whose class path is only the
+ * runtime interface client (ric-lib, like /var/runtime/lib), main class {@code AWSLambda} with the Handler
+ * as argument, working directory = task root, and a clean environment holding the variables Lambda sets,
+ * the AWS SDK's own settings of this machine, and the function's variables.
+ */
+public final class JavaRuntime {
+
+    public static final String RIC_MAIN = "com.amazonaws.services.lambda.runtime.api.client.AWSLambda";
+
+    /** The AWS SDK's generic settings a local function needs to reach the local services as this JVM does. */
+    private static final List<String> SDK_VARIABLES = List.of("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY",
+            "AWS_SESSION_TOKEN");
+    private static final String SDK_ENDPOINT_PREFIX = "AWS_ENDPOINT_URL";
+
+    private final Path javaExecutable;
+    private final Path ricLib;
+    private final String region;
+    private final String accountId;
+    private final Map<String, String> sdkVariables;
+
+    /**
+     * @param localEnvironment this machine's environment; only the AWS SDK's generic variables are passed on
+     *                         ({@code AWS_ENDPOINT_URL*} and credentials)
+     */
+    public JavaRuntime(Path javaExecutable, Path ricLib, String region, String accountId,
+                       Map<String, String> localEnvironment) {
+        if (!Files.isDirectory(ricLib)) {
+            throw new IllegalStateException("the Lambda runtime interface client is missing: " + ricLib
+                    + " does not exist. Build the local runtime first: mvn -B -DskipTests package");
+        }
+        this.javaExecutable = javaExecutable;
+        this.ricLib = ricLib;
+        this.region = region;
+        this.accountId = accountId;
+        this.sdkVariables = new LinkedHashMap<>();
+        localEnvironment.forEach((name, value) -> {
+            if (SDK_VARIABLES.contains(name) || name.startsWith(SDK_ENDPOINT_PREFIX)) {
+                sdkVariables.put(name, value);
+            }
+        });
+    }
+
+    public String region() {
+        return region;
+    }
+
+    public String accountId() {
+        return accountId;
+    }
+
+    public String functionArn(String functionName) {
+        return "arn:aws:lambda:" + region + ":" + accountId + ":function:" + functionName;
+    }
+
+    /**
+     * The java21 runtime's own JVM flags: heap at 85% of the memory size, serial GC, C1 only (the default of
+     * AWS's Java 17+ runtimes), CDS of the JDK's classes.
+     */
+    public static List<String> launcherFlags(int memorySizeMb) {
+        return List.of("-XX:MaxHeapSize=" + (memorySizeMb * 85 / 100) + "m", "-XX:+UseSerialGC",
+                "-XX:+TieredCompilation", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+                "--add-opens=java.base/java.io=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
+                "-Djava.net.preferIPv4Stack=true");
+    }
+
+    /** The process of one execution environment, not yet started; its output is the caller's to redirect. */
+    public ProcessBuilder processBuilder(FunctionConfiguration function, String runtimeApi) {
+        List<String> command = new ArrayList<>();
+        command.add(javaExecutable.toString());
+        // JDK 25's AOT cache refuses an explicit -Xshare mode; it maps the JDK's CDS archive itself.
+        boolean aotCache = function.extraJvmFlags().stream().anyMatch(f -> f.startsWith("-XX:AOTCache"));
+        launcherFlags(function.memorySizeMb()).stream().filter(f -> !(aotCache && f.startsWith("-Xshare")))
+                .forEach(command::add);
+        command.addAll(function.extraJvmFlags());
+        command.addAll(List.of("-classpath", ricLib.toAbsolutePath() + "/*", RIC_MAIN, function.handler()));
+        ProcessBuilder pb = new ProcessBuilder(command).directory(function.taskRoot().toFile());
+        pb.environment().clear();
+        pb.environment().putAll(environment(function, runtimeApi));
+        return pb;
+    }
+
+    /** The environment of the function process. */
+    Map<String, String> environment(FunctionConfiguration function, String runtimeApi) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("PATH", "/usr/local/bin:/usr/bin:/bin");
+        env.put("LANG", "en_US.UTF-8");
+        env.put("TZ", ":UTC");
+        env.put("LAMBDA_TASK_ROOT", function.taskRoot().toAbsolutePath().toString());
+        env.put("LAMBDA_RUNTIME_DIR", ricLib.toAbsolutePath().toString());
+        env.put("AWS_LAMBDA_RUNTIME_API", runtimeApi);
+        env.put("_HANDLER", function.handler());
+        env.put("AWS_EXECUTION_ENV", "AWS_Lambda_java21");
+        env.put("AWS_LAMBDA_FUNCTION_NAME", function.name());
+        env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", Integer.toString(function.memorySizeMb()));
+        env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
+        env.put("AWS_LAMBDA_INITIALIZATION_TYPE", "on-demand");
+        env.put("AWS_LAMBDA_LOG_GROUP_NAME", "/aws/lambda/" + function.name());
+        env.put("AWS_LAMBDA_LOG_STREAM_NAME", "local/[$LATEST]" + Long.toHexString(System.nanoTime()));
+        env.put("AWS_REGION", region);
+        env.put("AWS_DEFAULT_REGION", region);
+        env.putAll(sdkVariables);
+        env.putAll(function.variables());
+        return env;
+    }
+}

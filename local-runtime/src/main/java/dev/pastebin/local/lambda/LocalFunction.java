@@ -1,0 +1,105 @@
+package dev.pastebin.local.lambda;
+
+import java.io.PrintStream;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+
+/**
+ * A function that scales like Lambda, within a limit: an invocation takes an idle execution environment, or
+ * starts a new one while the function has fewer than {@code maxEnvironments}; beyond that it waits (where
+ * Lambda would throttle). The most recently used environment is reused first, so a warm one serves.
+ */
+public final class LocalFunction implements LambdaFunction, AutoCloseable {
+
+    private final FunctionConfiguration configuration;
+    private final JavaRuntime runtime;
+    private final int maxEnvironments;
+    private final PrintStream log;
+    private final Semaphore capacity;
+    private final Deque<ExecutionEnvironment> idle = new ArrayDeque<>();
+    private final List<ExecutionEnvironment> all = new ArrayList<>();
+
+    public LocalFunction(FunctionConfiguration configuration, JavaRuntime runtime, int maxEnvironments,
+                         PrintStream log) {
+        if (maxEnvironments < 1) {
+            throw new IllegalArgumentException("a function needs at least one execution environment");
+        }
+        this.configuration = configuration;
+        this.runtime = runtime;
+        this.maxEnvironments = maxEnvironments;
+        this.log = log;
+        this.capacity = new Semaphore(maxEnvironments, true);
+    }
+
+    @Override
+    public String name() {
+        return configuration.name();
+    }
+
+    public FunctionConfiguration configuration() {
+        return configuration;
+    }
+
+    public int maxEnvironments() {
+        return maxEnvironments;
+    }
+
+    /** Execution environments started so far (busy or idle). */
+    public synchronized int environments() {
+        return all.size();
+    }
+
+    /**
+     * Starts one environment now so the first invocation finds the function initialised; completes when its
+     * init phase is over (the runtime asks for work) or has failed.
+     */
+    public CompletableFuture<Void> warmUp() {
+        if (!capacity.tryAcquire()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        ExecutionEnvironment environment = take();
+        try {
+            return environment.startInit();
+        } finally {
+            release(environment);
+            capacity.release();
+        }
+    }
+
+    @Override
+    public InvocationResult invoke(byte[] event, String trigger) throws InterruptedException {
+        capacity.acquire();
+        ExecutionEnvironment environment = take();
+        try {
+            InvocationResult r = environment.invoke(event);
+            log.printf("%-22s %-32s %-28s %6d ms%s%n", name(), trigger, r.failed() ? "ERROR " + r.errorType() : "OK",
+                    r.duration().toMillis(), r.coldStart() ? " (cold start)" : "");
+            return r;
+        } finally {
+            release(environment);
+            capacity.release();
+        }
+    }
+
+    private synchronized ExecutionEnvironment take() {
+        ExecutionEnvironment environment = idle.pollFirst();
+        if (environment == null) {
+            environment = new ExecutionEnvironment(configuration, runtime, log);
+            all.add(environment);
+        }
+        return environment;
+    }
+
+    private synchronized void release(ExecutionEnvironment environment) {
+        idle.addFirst(environment);
+    }
+
+    @Override
+    public synchronized void close() {
+        all.forEach(ExecutionEnvironment::close);
+    }
+}

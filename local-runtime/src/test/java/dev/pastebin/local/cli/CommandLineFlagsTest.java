@@ -1,0 +1,64 @@
+package dev.pastebin.local.cli;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class CommandLineFlagsTest {
+
+    @Test
+    void flagsBecomeSettingsAndTheRestArePositional() {
+        var parsed = CommandLineFlags.parse(new String[]{"ReadFunction", "--port", "3001", "--schedule-interval=60s",
+                "--lazy", "--template", "infra/template.yaml", "--env-vars", "env.json",
+                "--parameter-overrides", "A=1 B=two", "--parameter-overrides=ParameterKey=C,ParameterValue=3",
+                "--physical-name", "Queue=q1,Bucket=b1", "--physical-name", "Dlq=q2", "--instances", "3",
+                "event.json"}, Map.of("AWS_REGION", "eu-west-1"));
+        RuntimeSettings s = parsed.settings();
+        assertEquals(3001, s.port());
+        assertEquals(Duration.ofSeconds(60), s.scheduleInterval());
+        assertFalse(s.eager());
+        assertEquals(Path.of("infra/template.yaml"), s.template());
+        assertEquals(Path.of("env.json"), s.envVars());
+        assertEquals(Map.of("A", "1", "B", "two", "C", "3"), s.parameterOverrides());
+        assertEquals(Map.of("Queue", "q1", "Bucket", "b1", "Dlq", "q2"), s.physicalNames());
+        assertEquals(3, s.instances());
+        assertEquals("eu-west-1", s.region());
+        assertEquals(List.of("ReadFunction", "event.json"), parsed.positional());
+    }
+
+    @Test
+    void defaults() {
+        RuntimeSettings s = CommandLineFlags.parse(new String[0], Map.of()).settings();
+        assertEquals("127.0.0.1", s.host());
+        assertEquals(3000, s.port());
+        assertEquals("us-east-1", s.region());
+        assertEquals(1, s.instances());
+        assertNull(s.envVars());
+        assertNull(s.workDir());
+        assertEquals("ric-lib", s.ricLib().getFileName().toString());
+    }
+
+    @Test
+    void durations() {
+        assertEquals(Duration.ofMillis(500), CommandLineFlags.duration("500ms"));
+        assertEquals(Duration.ofMinutes(5), CommandLineFlags.duration("5m"));
+        assertEquals(Duration.ofHours(1), CommandLineFlags.duration("PT1H"));
+    }
+
+    @Test
+    void unknownOrIncompleteFlagsAreClearErrors() {
+        assertThrows(IllegalArgumentException.class, () -> CommandLineFlags.parse(new String[]{"--prot", "1"}, Map.of()));
+        assertThrows(IllegalArgumentException.class, () -> CommandLineFlags.parse(new String[]{"--port"}, Map.of()));
+        assertThrows(IllegalArgumentException.class,
+                () -> CommandLineFlags.parse(new String[]{"--physical-name", "nameonly"}, Map.of()));
+        assertThrows(IllegalArgumentException.class, () -> CommandLineFlags.parse(new String[]{"--instances", "0"}, Map.of()));
+    }
+}

@@ -1,0 +1,33 @@
+package dev.pastebin.local.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class EnvVarsFileTest {
+
+    @Test
+    void sharedVariablesThenTheFunctionsOwn(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("env.json"), """
+                {"Parameters": {"A": "shared", "B": "shared", "N": 3},
+                 "OneFunction": {"B": "own"}}""");
+        EnvVarsFile envVars = EnvVarsFile.read(file);
+        assertEquals(Map.of("A", "shared", "B", "own", "N", "3"), envVars.forFunction("OneFunction"));
+        assertEquals(Map.of("A", "shared", "B", "shared", "N", "3"), envVars.forFunction("OtherFunction"));
+        assertEquals(Map.of(), EnvVarsFile.NONE.forFunction("OneFunction"));
+    }
+
+    @Test
+    void aMalformedFileIsAClearError(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("env.json"), "{\"Parameters\": \"A=1\"}");
+        var e = assertThrows(IllegalArgumentException.class, () -> EnvVarsFile.read(file));
+        assertEquals(file + ": \"Parameters\" is not an object of variables", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> EnvVarsFile.read(dir.resolve("missing.json")));
+    }
+}
