@@ -9,8 +9,8 @@ public sealed interface PasteLookup {
     record Readable(Paste paste) implements PasteLookup {
     }
 
-    /** IN_PROGRESS: not stored yet; the client should come back. */
-    record Pending(Paste paste) implements PasteLookup {
+    /** IN_PROGRESS: not stored yet; the client should come back after {@code retryAfterSeconds}. */
+    record Pending(Paste paste, int retryAfterSeconds) implements PasteLookup {
     }
 
     /** Unknown, or FAILED (a failed upload is gone for readers). */

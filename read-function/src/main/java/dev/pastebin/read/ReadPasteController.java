@@ -60,14 +60,15 @@ public class ReadPasteController {
         }
         return switch (service.find(shortCode)) {
             case PasteLookup.Absent ignored -> throw new ApiException(ApiErrorCode.PASTE_NOT_FOUND, "No paste " + shortCode);
-            case PasteLookup.Pending pending -> pending(pending.paste(), withBody);
+            case PasteLookup.Pending pending -> pending(pending, withBody);
             case PasteLookup.Readable readable -> readable(readable.paste(), request, withBody);
         };
     }
 
-    private HttpResponse<?> pending(Paste paste, boolean withBody) {
+    private HttpResponse<?> pending(PasteLookup.Pending pending, boolean withBody) {
+        Paste paste = pending.paste();
         MutableHttpResponse<Object> response = HttpResponse.accepted()
-                .header(HttpHeaders.RETRY_AFTER, Integer.toString(apiProperties.inProgressRetryAfterSeconds()))
+                .header(HttpHeaders.RETRY_AFTER, Integer.toString(pending.retryAfterSeconds()))
                 .header(HttpHeaders.CACHE_CONTROL, "no-store")
                 .contentType(MediaType.APPLICATION_JSON_TYPE);
         return withBody ? response.body(new PendingPaste(paste.shortCode(), PasteStatus.IN_PROGRESS.name())) : response;

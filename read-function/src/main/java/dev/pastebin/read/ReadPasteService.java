@@ -1,7 +1,9 @@
 package dev.pastebin.read;
 
+import dev.pastebin.core.breaker.S3CircuitBreaker;
 import dev.pastebin.core.failure.DependencyCalls;
 import dev.pastebin.core.failure.DependencyUnavailableException;
+import dev.pastebin.core.http.ApiProperties;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
@@ -10,6 +12,9 @@ import dev.pastebin.core.storage.PasteContentStore;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
 
 import static dev.pastebin.core.failure.Dependency.DATABASE;
 import static dev.pastebin.core.failure.Dependency.STORAGE;
@@ -26,11 +31,17 @@ public class ReadPasteService {
     private final PasteRepository repository;
     private final PasteContentStore contentStore;
     private final DependencyCalls dependencies;
+    private final S3CircuitBreaker breaker;
+    private final ApiProperties apiProperties;
+    private final Clock clock = Clock.systemUTC();
 
-    public ReadPasteService(PasteRepository repository, PasteContentStore contentStore, DependencyCalls dependencies) {
+    public ReadPasteService(PasteRepository repository, PasteContentStore contentStore, DependencyCalls dependencies,
+                            S3CircuitBreaker breaker, ApiProperties apiProperties) {
         this.repository = repository;
         this.contentStore = contentStore;
         this.dependencies = dependencies;
+        this.breaker = breaker;
+        this.apiProperties = apiProperties;
     }
 
     /** @throws DependencyUnavailableException when the database cannot be reached */
@@ -41,9 +52,26 @@ public class ReadPasteService {
         }
         return switch (paste.status()) {
             case PROCESSED -> new PasteLookup.Readable(paste);
-            case IN_PROGRESS -> new PasteLookup.Pending(paste);
+            case IN_PROGRESS -> new PasteLookup.Pending(paste, retryAfterSeconds());
             case FAILED -> new PasteLookup.Absent();
         };
+    }
+
+    /**
+     * The usual wait for a paste being uploaded; while the S3 breaker is open no upload can finish before its
+     * next probe, so never sooner than that (docs/design.md, "Circuit breaker").
+     */
+    private int retryAfterSeconds() {
+        int usual = apiProperties.inProgressRetryAfterSeconds();
+        try {
+            return breaker.nextProbe()
+                    .map(probe -> (int) Math.max(usual, Math.ceilDiv(Duration.between(clock.instant(), probe).toMillis(), 1000)))
+                    .orElse(usual);
+        } catch (RuntimeException e) {
+            // The row was just read, so this is a blip: the usual answer is still true, only less precise.
+            LOG.warn("could not read the S3 breaker's state: {}", e.toString());
+            return usual;
+        }
     }
 
     /**

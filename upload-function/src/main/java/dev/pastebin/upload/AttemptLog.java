@@ -48,7 +48,7 @@ class AttemptLog {
             LOG.error(json);
         } else {
             switch (outcome) {
-                case SUCCESS, DUPLICATE, TRANSIENT -> LOG.info(json);
+                case SUCCESS, DUPLICATE, TRANSIENT, HELD -> LOG.info(json);
                 case PERMANENT, EXHAUSTED, POISON -> LOG.warn(json);
             }
         }

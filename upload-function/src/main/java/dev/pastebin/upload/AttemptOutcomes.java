@@ -1,19 +1,32 @@
 package dev.pastebin.upload;
 
+import dev.pastebin.core.breaker.BreakerProperties;
+import dev.pastebin.core.breaker.CircuitOpenException;
+import dev.pastebin.core.breaker.S3CircuitBreaker;
 import dev.pastebin.core.failure.ErrorClass;
 import dev.pastebin.core.failure.Failure;
 import dev.pastebin.core.failure.FailureClassifier;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.retry.BackoffPolicy;
+import dev.pastebin.core.retry.RetryProperties;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.ThreadLocalRandom;
+
 /**
  * Turns how an attempt ended into its {@link Outcome}: for a failure, the classification, the row's move to
- * FAILED or the message's visibility change (the backoff delay before its next attempt); and, in every case,
- * exactly one attempt log line. It never throws.
+ * FAILED or the message's visibility change (the backoff delay before its next attempt, or the time to the
+ * breaker's next probe); and, in every case, exactly one attempt log line. It never throws.
+ *
+ * <p>The attempt budget counts real S3 attempts (on the paste's row), not deliveries: a delivery held by the
+ * breaker, released unstarted or failed on the database uses none. The receive count stays the outer bound:
+ * on the queue's last delivery before redrive a transient failure ends the paste FAILED.
  */
 @Singleton
 class AttemptOutcomes {
@@ -23,16 +36,24 @@ class AttemptOutcomes {
     private final PasteRepository repository;
     private final FailureClassifier classifier;
     private final BackoffPolicy backoff;
+    private final RetryProperties retry;
     private final MessageVisibility visibility;
     private final AttemptLog attemptLog;
+    private final S3CircuitBreaker breaker;
+    private final BreakerProperties breakerProperties;
+    private final Clock clock = Clock.systemUTC();
 
-    AttemptOutcomes(PasteRepository repository, FailureClassifier classifier, BackoffPolicy backoff,
-                    MessageVisibility visibility, AttemptLog attemptLog) {
+    AttemptOutcomes(PasteRepository repository, FailureClassifier classifier, BackoffPolicy backoff, RetryProperties retry,
+                    MessageVisibility visibility, AttemptLog attemptLog, S3CircuitBreaker breaker,
+                    BreakerProperties breakerProperties) {
         this.repository = repository;
         this.classifier = classifier;
         this.backoff = backoff;
+        this.retry = retry;
         this.visibility = visibility;
         this.attemptLog = attemptLog;
+        this.breaker = breaker;
+        this.breakerProperties = breakerProperties;
     }
 
     Outcome stored(UploadAttempt attempt, StoreResult result) {
@@ -42,6 +63,8 @@ class AttemptOutcomes {
                     log(attempt, Outcome.DUPLICATE, null, null, "row is already " + terminal.status());
             case StoreResult.LostRace race -> log(attempt, Outcome.DUPLICATE, null, null, race.detail());
             case StoreResult.NoRow noRow -> poison(attempt, "no paste row for this short code");
+            case StoreResult.GaveUpWaiting gaveUp -> fail(attempt, Outcome.EXHAUSTED,
+                    new Failure(ErrorClass.CIRCUIT_OPEN, null, false, "S3 unavailable for longer than " + gaveUp.maxWait()));
         };
     }
 
@@ -51,10 +74,37 @@ class AttemptOutcomes {
             LOG.error("unexpected failure uploading {} (attempt {}), retried as transient", attempt.shortCode(),
                     attempt.number(), error);
         }
-        if (failure.isTransient() && backoff.hasAttemptsLeft(attempt.number())) {
-            return retryLater(attempt, failure, failure.message());
+        if (failure.errorClass() == ErrorClass.CIRCUIT_OPEN && error instanceof CircuitOpenException open) {
+            return hold(attempt, failure, open.nextProbeAt());
         }
-        Outcome outcome = failure.isTransient() ? Outcome.EXHAUSTED : Outcome.PERMANENT;
+        if (failure.errorClass().misconfiguresStorage() && breaker.enabled()) {
+            // Not this paste's fault: the breaker opened for everyone; wait for its probe instead of failing.
+            return hold(attempt, failure, nextProbe());
+        }
+        int s3Attempt = error instanceof S3AttemptFailedException s3 ? s3.attempt() : 0;
+        boolean lastDelivery = attempt.number() >= retry.queueMaxReceiveCount();
+        if (failure.isTransient() && !lastDelivery && (s3Attempt == 0 || backoff.hasAttemptsLeft(s3Attempt))) {
+            // An S3 failure is backed off by its attempt; anything else (the database) by the delivery.
+            return retryLater(attempt, s3Attempt == 0 ? attempt.number() : s3Attempt, failure, failure.message());
+        }
+        return fail(attempt, failure.isTransient() ? Outcome.EXHAUSTED : Outcome.PERMANENT, failure);
+    }
+
+    /**
+     * Reported, not deleted and not sent anywhere: the queue's redrive policy moves it to the dead-letter
+     * queue after maxReceiveCount deliveries. Moved by redrive, it keeps its {@code DeadLetterQueueSourceArn},
+     * so once a worker that understands it is deployed it can be redriven to the source queue; and the
+     * function needs neither the DLQ's URL nor permission to send to it. Its redeliveries follow the backoff
+     * schedule (as UNKNOWN) rather than the queue's long default visibility timeout, so it gets there in
+     * hours, not maxReceiveCount x VisibilityTimeout.
+     */
+    Outcome poison(UploadAttempt attempt, String reason) {
+        int delay = backoff.visibilityTimeoutSeconds(attempt.number(), ErrorClass.UNKNOWN);
+        boolean delayed = visibility.delay(attempt.message(), delay);
+        return log(attempt, Outcome.POISON, null, delayed ? delay : null, reason);
+    }
+
+    private Outcome fail(UploadAttempt attempt, Outcome outcome, Failure failure) {
         String reason = outcome.label() + ": " + failure.errorClass() + ": " + failure.message();
         try {
             if (repository.markFailed(attempt.shortCode(), reason) == 0) {
@@ -64,27 +114,32 @@ class AttemptOutcomes {
             // Could not record FAILED (the database is down): retry later; the queue's maxReceiveCount is
             // above max attempts exactly so that this can happen a few times before the dead-letter queue.
             Failure dbFailure = classifier.classify(e);
-            return retryLater(attempt, dbFailure, "could not mark " + outcome.label() + " paste FAILED: " + dbFailure.message());
+            return retryLater(attempt, attempt.number(), dbFailure,
+                    "could not mark " + outcome.label() + " paste FAILED: " + dbFailure.message());
         }
         return log(attempt, outcome, failure, null, null);
     }
 
-    /**
-     * Reported, not deleted and not sent anywhere: the queue's redrive policy moves it to the dead-letter
-     * queue after maxReceiveCount deliveries. Moved by redrive, it keeps its {@code DeadLetterQueueSourceArn},
-     * so once a worker that understands it is deployed it can be redriven to the source queue; and the
-     * function needs neither the DLQ's URL nor permission to send to it. Its redeliveries follow the backoff
-     * schedule (as UNKNOWN) rather than the queue's long default visibility timeout, so it gets there in
-     * minutes, not maxReceiveCount x VisibilityTimeout.
-     */
-    Outcome poison(UploadAttempt attempt, String reason) {
-        int delay = backoff.visibilityTimeoutSeconds(attempt.number(), ErrorClass.UNKNOWN);
+    /** Back when the breaker's next probe may run (never sooner than hold-at-least), plus jitter. */
+    private Outcome hold(UploadAttempt attempt, Failure failure, Instant nextProbe) {
+        long untilProbe = Math.max(0, Duration.between(clock.instant(), nextProbe).toMillis());
+        long base = Math.max(untilProbe, breakerProperties.holdAtLeast().toMillis());
+        long jitter = ThreadLocalRandom.current().nextLong(breakerProperties.holdJitter().toMillis() + 1);
+        int delay = (int) Math.min(BackoffPolicy.MAX_VISIBILITY_TIMEOUT_SECONDS, Math.ceilDiv(base + jitter, 1000));
         boolean delayed = visibility.delay(attempt.message(), delay);
-        return log(attempt, Outcome.POISON, null, delayed ? delay : null, reason);
+        return log(attempt, Outcome.HELD, failure, delayed ? delay : null, "circuit open until " + nextProbe);
     }
 
-    private Outcome retryLater(UploadAttempt attempt, Failure failure, String detail) {
-        int delay = backoff.visibilityTimeoutSeconds(attempt.number(), failure.errorClass());
+    private Instant nextProbe() {
+        try {
+            return breaker.nextProbe().orElse(clock.instant());
+        } catch (RuntimeException e) {
+            return clock.instant();
+        }
+    }
+
+    private Outcome retryLater(UploadAttempt attempt, int attemptNumber, Failure failure, String detail) {
+        int delay = backoff.visibilityTimeoutSeconds(attemptNumber, failure.errorClass());
         boolean delayed = visibility.delay(attempt.message(), delay);
         return log(attempt, Outcome.TRANSIENT, failure, delayed ? delay : null,
                 delayed ? detail : detail + " (visibility change failed: back after the queue's visibility timeout)");

@@ -12,6 +12,8 @@ enum Outcome {
     PERMANENT(false),
     /** Transient failure on the last attempt: row moved to FAILED. Acknowledged. */
     EXHAUSTED(false),
+    /** S3 not called (the shared breaker is open) or misconfigured for everyone: back at the next probe; no attempt used. */
+    HELD(true),
     /** The row was already terminal (a redelivery or a concurrent copy won). Acknowledged. */
     DUPLICATE(false),
     /** Not an upload job this worker can process: reported until the queue's redrive moves it to the DLQ. */

@@ -1,5 +1,8 @@
 package dev.pastebin.upload;
 
+import dev.pastebin.core.breaker.BreakerProperties;
+import dev.pastebin.core.breaker.CircuitOpenException;
+import dev.pastebin.core.breaker.S3CircuitBreaker;
 import dev.pastebin.core.failure.IntegrityMismatchException;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.paste.ContentHash;
@@ -8,18 +11,24 @@ import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.storage.ContentLocation;
 import dev.pastebin.core.storage.PasteContentStore;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
 
 /**
  * Stores one upload job: checks the row and the content's hash, puts the content in S3 and moves the row
  * from IN_PROGRESS to PROCESSED. Every step is idempotent under at-least-once delivery: the object key is the
- * short code, and the transition is a guarded update that only moves an IN_PROGRESS row. A failure is thrown
- * as it is, for {@link AttemptOutcomes} to classify.
+ * short code, and the transition is a guarded update that only moves an IN_PROGRESS row. The S3 call goes
+ * through the shared {@link S3CircuitBreaker}; each real call counts against the paste's attempt budget on
+ * its row. A failure is thrown for {@link AttemptOutcomes} to classify: an S3 failure as an
+ * {@link S3AttemptFailedException} that says which attempt it was, an open breaker as a
+ * {@link CircuitOpenException} (no attempt made).
  */
 @Singleton
 class PasteUploader {
@@ -28,10 +37,23 @@ class PasteUploader {
 
     private final PasteRepository repository;
     private final PasteContentStore contentStore;
+    private final S3CircuitBreaker breaker;
+    private final BreakerProperties breakerProperties;
+    private final Clock clock;
 
-    PasteUploader(PasteRepository repository, PasteContentStore contentStore) {
+    @Inject
+    PasteUploader(PasteRepository repository, PasteContentStore contentStore, S3CircuitBreaker breaker,
+                  BreakerProperties breakerProperties) {
+        this(repository, contentStore, breaker, breakerProperties, Clock.systemUTC());
+    }
+
+    PasteUploader(PasteRepository repository, PasteContentStore contentStore, S3CircuitBreaker breaker,
+                  BreakerProperties breakerProperties, Clock clock) {
         this.repository = repository;
         this.contentStore = contentStore;
+        this.breaker = breaker;
+        this.breakerProperties = breakerProperties;
+        this.clock = clock;
     }
 
     StoreResult store(UploadJob job) {
@@ -50,11 +72,35 @@ class PasteUploader {
         if (!actual.equals(expected)) {
             throw new IntegrityMismatchException("content hashes to " + actual + " but the paste row has " + paste.contentSha256());
         }
-        ContentLocation location = contentStore.put(shortCode, job.content(), expected);
+        ContentLocation location;
+        try {
+            location = breaker.call(() -> putCountingTheAttempt(paste, job.content(), expected));
+        } catch (CircuitOpenException open) {
+            Instant giveUpAt = paste.createdAt().plus(breakerProperties.maxWait());
+            if (!clock.instant().isBefore(giveUpAt)) {
+                return new StoreResult.GaveUpWaiting(breakerProperties.maxWait());
+            }
+            throw open;
+        }
         if (repository.markProcessed(shortCode, location.uri()) == 1) {
             return new StoreResult.Stored();
         }
         return resolveLostRace(shortCode);
+    }
+
+    private ContentLocation putCountingTheAttempt(Paste paste, byte[] content, String sha256) {
+        try {
+            return contentStore.put(paste.shortCode(), content, sha256);
+        } catch (RuntimeException e) {
+            int attempt = paste.uploadAttempts() + 1;
+            try {
+                repository.recordUploadAttempt(paste.shortCode());
+            } catch (RuntimeException notCounted) {
+                // The database is down too: this attempt goes uncounted; the receive count still bounds them.
+                LOG.warn("could not count S3 attempt {} of {}: {}", attempt, paste.shortCode(), notCounted.toString());
+            }
+            throw new S3AttemptFailedException(attempt, e);
+        }
     }
 
     /**

@@ -17,6 +17,10 @@ sealed interface StoreResult {
     record LostRace(String detail) implements StoreResult {
     }
 
+    /** The breaker stayed open longer than the paste may wait (since its creation): it is given up. */
+    record GaveUpWaiting(java.time.Duration maxWait) implements StoreResult {
+    }
+
     /** No row for the job's short code: no retry can ever process it. */
     record NoRow() implements StoreResult {
     }

@@ -54,6 +54,9 @@ final class FaultProxy implements AutoCloseable {
     private final Map<String, Deque<Fault>> scripts = new ConcurrentHashMap<>();
     private final Map<String, Fault> always = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> puts = new ConcurrentHashMap<>();
+    private final AtomicInteger allPuts = new AtomicInteger();
+    private volatile Fault outage;
+    private volatile Fault everyOther;
 
     FaultProxy(URI target) throws IOException {
         this.target = target;
@@ -77,6 +80,26 @@ final class FaultProxy implements AutoCloseable {
         always.put(shortCode, fault);
     }
 
+    /** Every PUT fails with {@code fault} until {@link #recover()}: S3 is down for everyone. */
+    void outage(Fault fault) {
+        this.outage = fault;
+    }
+
+    /** Every other PUT (the 1st, 3rd, ...) fails with {@code fault}: a flaky S3 failing half the calls. */
+    void failEveryOtherPut(Fault fault) {
+        this.everyOther = fault;
+    }
+
+    void recover() {
+        this.outage = null;
+        this.everyOther = null;
+    }
+
+    /** PUT requests of any key that reached the proxy, faulted or not. */
+    int putCount() {
+        return allPuts.get();
+    }
+
     /** PUT requests for {@code shortCode} that reached the proxy, faulted or not. */
     int putCount(String shortCode) {
         AtomicInteger count = puts.get(shortCode);
@@ -93,7 +116,8 @@ final class FaultProxy implements AutoCloseable {
             if ("PUT".equals(exchange.getRequestMethod())) {
                 String code = path.substring(path.lastIndexOf('/') + 1);
                 puts.computeIfAbsent(code, c -> new AtomicInteger()).incrementAndGet();
-                Fault fault = nextFault(code);
+                int n = allPuts.incrementAndGet();
+                Fault fault = nextFault(code, n);
                 if (fault != null) {
                     inject(exchange, fault);
                     return;
@@ -105,7 +129,13 @@ final class FaultProxy implements AutoCloseable {
         }
     }
 
-    private Fault nextFault(String code) {
+    private Fault nextFault(String code, int n) {
+        if (outage != null) {
+            return outage;
+        }
+        if (everyOther != null && n % 2 == 1) {
+            return everyOther;
+        }
         Fault fault = always.get(code);
         if (fault != null) {
             return fault;

@@ -32,7 +32,7 @@ final class InMemoryPasteRepository implements PasteRepository {
     @Override
     public Paste save(Paste paste) {
         Paste stored = new Paste(paste.shortCode(), paste.userId(), paste.contentSha256(), paste.sizeBytes(),
-                paste.s3Location(), paste.status(), paste.failureReason(), Instant.now(), Instant.now());
+                paste.s3Location(), paste.status(), paste.failureReason(), paste.uploadAttempts(), Instant.now(), Instant.now());
         if (rows.putIfAbsent(paste.shortCode(), stored) != null) {
             throw new IllegalStateException("duplicate key " + paste.shortCode());
         }
@@ -51,6 +51,25 @@ final class InMemoryPasteRepository implements PasteRepository {
     }
 
     @Override
+    public int recordUploadAttempt(String shortCode) {
+        int[] counted = {0};
+        rows.computeIfPresent(shortCode, (code, row) -> {
+            if (row.status() != PasteStatus.IN_PROGRESS) {
+                return row;
+            }
+            counted[0] = 1;
+            return new Paste(code, row.userId(), row.contentSha256(), row.sizeBytes(), row.s3Location(), row.status(),
+                    row.failureReason(), row.uploadAttempts() + 1, row.createdAt(), Instant.now());
+        });
+        return counted[0];
+    }
+
+    /** Stores {@code paste} as it is, e.g. one created long ago or with attempts already made. */
+    void put(Paste paste) {
+        rows.put(paste.shortCode(), paste);
+    }
+
+    @Override
     public int markFailed(String shortCode, String reason) {
         if (markFailedFailure != null) {
             throw markFailedFailure;
@@ -66,7 +85,7 @@ final class InMemoryPasteRepository implements PasteRepository {
             }
             moved[0] = 1;
             return new Paste(code, row.userId(), row.contentSha256(), row.sizeBytes(), location, to, reason,
-                    row.createdAt(), Instant.now());
+                    row.uploadAttempts(), row.createdAt(), Instant.now());
         });
         return moved[0];
     }

@@ -3,6 +3,10 @@ package dev.pastebin.upload;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
+import dev.pastebin.core.breaker.BreakerProperties;
+import dev.pastebin.core.breaker.BreakerSnapshot;
+import dev.pastebin.core.breaker.BreakerState;
+import dev.pastebin.core.breaker.S3CircuitBreaker;
 import dev.pastebin.core.config.StorageProperties;
 import dev.pastebin.core.config.UploadQueueProperties;
 import dev.pastebin.core.failure.FailureClassifier;
@@ -14,6 +18,7 @@ import dev.pastebin.core.retry.BackoffPolicy;
 import dev.pastebin.core.retry.JitterStrategy;
 import dev.pastebin.core.retry.RetryProperties;
 import dev.pastebin.core.storage.PasteContentStore;
+import dev.pastebin.core.support.InMemoryBreakerStore;
 import dev.pastebin.core.support.TestLambdaContext;
 import io.micronaut.data.exceptions.DataAccessException;
 import io.micronaut.serde.ObjectMapper;
@@ -26,6 +31,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 import java.net.ConnectException;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -46,12 +52,17 @@ class UploadBatchServiceTest {
     private static final String SHA256 = "eac945a947814f6ab70c3c0a122e1757f40350b15f46a94b79709d236b7a3d1e";
     private static final String RECEIPT = "AQEB-sample-receipt-handle-4d5c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a";
     private static final String POISON_RECEIPT = "AQEB-sample-receipt-handle-9e8d7c6b-5a49-4382-a1b0-c9d8e7f6a5b4";
+    /** The defaults, except no hold jitter: a held job comes back exactly at the next probe (or after 15 s). */
+    private static final BreakerProperties BREAKER = new BreakerProperties(true, "s3", Duration.ofSeconds(60), 10, 0.9,
+            Duration.ofSeconds(10), Duration.ofMinutes(2), Duration.ofSeconds(30), Duration.ofSeconds(15), Duration.ZERO,
+            Duration.ofMinutes(15));
 
     private final ObjectMapper json = ObjectMapper.getDefault();
     private final InMemoryPasteRepository repository = new InMemoryPasteRepository();
     private final FakeS3 s3 = new FakeS3();
     private final RecordingSqs sqs = new RecordingSqs();
     private final AttemptLines lines = new AttemptLines(json);
+    private final InMemoryBreakerStore breakerStore = new InMemoryBreakerStore();
     private TestLambdaContext context = TestLambdaContext.withRemaining(Duration.ofMinutes(3));
 
     @AfterEach
@@ -62,12 +73,15 @@ class UploadBatchServiceTest {
     private UploadBatchService worker() {
         // No jitter: the delays are the schedule's own (1, 2, 4, 8, 16 s; throttling 4 s base).
         var retry = new RetryProperties(6, Duration.ofSeconds(1), 2.0, Duration.ofSeconds(300), Duration.ZERO,
-                JitterStrategy.NONE, Duration.ofMillis(200), null, 10);
+                JitterStrategy.NONE, Duration.ofMillis(200), null, 75);
         var backoff = new BackoffPolicy(retry);
         var visibility = new MessageVisibility(sqs, new UploadQueueProperties("http://127.0.0.1:4566/000000000000/q"));
         var store = new PasteContentStore(s3, new StorageProperties("pastes-bucket", "pastes/"));
-        var outcomes = new AttemptOutcomes(repository, new FailureClassifier(), backoff, visibility, new AttemptLog(json));
-        var upload = new UploadPasteService(new UploadJobCodec(json), new PasteUploader(repository, store), outcomes);
+        var breaker = new S3CircuitBreaker(breakerStore, BREAKER, new FailureClassifier(), json);
+        var outcomes = new AttemptOutcomes(repository, new FailureClassifier(), backoff, retry, visibility,
+                new AttemptLog(json), breaker, BREAKER);
+        var upload = new UploadPasteService(new UploadJobCodec(json), new PasteUploader(repository, store, breaker, BREAKER),
+                outcomes);
         var properties = new UploadProperties(4, Duration.ofSeconds(15), 1, Duration.ofSeconds(5), Duration.ofSeconds(10),
                 Duration.ofSeconds(5));
         return new UploadBatchService(upload, visibility, properties, new InvocationDeadlines(() -> context));
@@ -121,7 +135,7 @@ class UploadBatchServiceTest {
 
     @Test
     void aTransientFailureWithAttemptsLeftComesBackAfterTheBackoffDelay() {
-        pasteInProgress();
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, Instant.now(), Instant.now()));
         s3.failPuts(s3Error(500, "InternalError"));
 
         var response = worker().process(event("upload-job", 3));
@@ -149,7 +163,7 @@ class UploadBatchServiceTest {
 
     @Test
     void aTransientFailureOnTheLastAttemptFailsThePasteAndAcknowledges() {
-        pasteInProgress();
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 5, Instant.now(), Instant.now()));
         s3.failPuts(SdkClientException.builder().message("Unable to execute HTTP request")
                 .cause(new ConnectException("Connection refused")).build());
 
@@ -165,16 +179,95 @@ class UploadBatchServiceTest {
     @Test
     void aPermanentFailureFailsThePasteAtOnce() {
         pasteInProgress();
-        s3.failPuts(s3Error(403, "AccessDenied"));
+        s3.failPuts(s3Error(400, "InvalidRequest"));
 
         var response = worker().process(event("upload-job", 1));
 
         assertEquals(List.of(), reported(response));
         assertEquals(PasteStatus.FAILED, row().status());
-        assertTrue(row().failureReason().startsWith("permanent: ACCESS_DENIED: "), row().failureReason());
+        assertTrue(row().failureReason().startsWith("permanent: INVALID_REQUEST: "), row().failureReason());
         var line = onlyLine();
         assertEquals("permanent", line.outcome());
-        assertEquals(403, line.s3Status());
+        assertEquals(400, line.s3Status());
+        assertEquals(BreakerState.CLOSED, breakerStore.read("s3").state(), "the request's own fault says nothing of S3");
+    }
+
+    @Test
+    void accessDeniedOpensTheBreakerForEveryoneAndHoldsThePasteInsteadOfFailingIt() {
+        pasteInProgress();
+        s3.failPuts(s3Error(403, "AccessDenied"));
+
+        var response = worker().process(event("upload-job", 1));
+
+        assertEquals(1, reported(response).size());
+        assertEquals(PasteStatus.IN_PROGRESS, row().status());
+        BreakerSnapshot breaker = breakerStore.read("s3");
+        assertEquals(BreakerState.OPEN, breaker.state());
+        assertTrue(breaker.lastCause().contains("AccessDenied"), breaker.lastCause());
+        var line = onlyLine();
+        assertEquals("held", line.outcome());
+        assertEquals("ACCESS_DENIED", line.errorClass());
+        int delay = sqs.visibility.get(RECEIPT);
+        assertTrue(delay >= 10 && delay <= 16, "back at the first probe, 10 s after opening, or after hold-at-least: " + delay);
+    }
+
+    @Test
+    void whileTheBreakerIsOpenS3IsNotCalledAndNoAttemptIsUsed() {
+        pasteInProgress();
+        Instant probe = Instant.now().plusSeconds(40);
+        breakerStore.update("s3", s -> new BreakerSnapshot(BreakerState.OPEN, s.windowStartedAt(), 5, 5, 0, 0, Instant.now(),
+                probe, Duration.ofSeconds(40), "SERVER_ERROR"));
+
+        var response = worker().process(event("upload-job", 4));
+
+        assertEquals(1, reported(response).size());
+        assertEquals(0, s3.puts);
+        assertEquals(0, row().uploadAttempts());
+        int delay = sqs.visibility.get(RECEIPT);
+        assertTrue(delay >= 39 && delay <= 41, "back when the probe is due: " + delay);
+        var line = onlyLine();
+        assertEquals("held", line.outcome());
+        assertEquals("CIRCUIT_OPEN", line.errorClass());
+    }
+
+    @Test
+    void aPasteThatWaitedLongerThanMaxWaitForTheBreakerEndsFailed() {
+        Instant longAgo = Instant.now().minus(Duration.ofMinutes(16));
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 0, longAgo, longAgo));
+        breakerStore.update("s3", s -> new BreakerSnapshot(BreakerState.OPEN, s.windowStartedAt(), 5, 5, 0, 0, Instant.now(),
+                Instant.now().plusSeconds(60), Duration.ofSeconds(60), "SERVER_ERROR"));
+
+        var response = worker().process(event("upload-job", 30));
+
+        assertEquals(List.of(), reported(response));
+        assertEquals(PasteStatus.FAILED, row().status());
+        assertTrue(row().failureReason().startsWith("exhausted: CIRCUIT_OPEN: S3 unavailable for longer than PT15M"),
+                row().failureReason());
+    }
+
+    @Test
+    void theBudgetCountsRealS3AttemptsNotDeliveries() {
+        // Delivered for the 9th time, but only 2 S3 attempts were made (the rest were held or released).
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, Instant.now(), Instant.now()));
+        s3.failPuts(s3Error(500, "InternalError"));
+
+        var response = worker().process(event("upload-job", 9));
+
+        assertEquals(1, reported(response).size(), "attempt 3 of 6: retried");
+        assertEquals(3, row().uploadAttempts());
+        assertEquals(4, sqs.visibility.get(RECEIPT), "backed off as the 3rd attempt: 1 s x 2^2");
+    }
+
+    @Test
+    void onTheQueuesLastDeliveryATransientFailureEndsThePasteRatherThanTheDeadLetterQueue() {
+        pasteInProgress();
+        s3.failPuts(s3Error(500, "InternalError"));
+
+        var response = worker().process(event("upload-job", 75));
+
+        assertEquals(List.of(), reported(response));
+        assertEquals(PasteStatus.FAILED, row().status());
+        assertTrue(row().failureReason().startsWith("exhausted: SERVER_ERROR"), row().failureReason());
     }
 
     @Test
@@ -241,7 +334,7 @@ class UploadBatchServiceTest {
     @Test
     void whenFailedCannotBeRecordedTheMessageIsRetriedRatherThanLost() {
         pasteInProgress();
-        s3.failPuts(s3Error(403, "AccessDenied"));
+        s3.failPuts(s3Error(400, "InvalidRequest"));
         repository.failMarkFailedWith(new DataAccessException("x", new SQLException("Connection refused", "08001")));
 
         var response = worker().process(event("upload-job", 1));

@@ -1,5 +1,6 @@
 package dev.pastebin.upload;
 
+import dev.pastebin.core.breaker.BreakerProperties;
 import dev.pastebin.core.support.TestLambdaContext;
 import dev.pastebin.core.failure.ErrorClass;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
@@ -24,7 +25,8 @@ class UploadHandlerInitIT {
             assertTrue(context.getEnvironment().getActiveNames().contains("function"));
             RetryProperties retry = context.getBean(RetryProperties.class);
             assertEquals(6, retry.maxAttempts());
-            assertEquals(10, retry.queueMaxReceiveCount());
+            assertEquals(75, retry.queueMaxReceiveCount(), "room for the deliveries the breaker may hold");
+            assertTrue(context.getBean(BreakerProperties.class).enabled());
             assertEquals(Duration.ofSeconds(4), retry.baseDelayFor(ErrorClass.THROTTLING));
             UploadProperties upload = context.getBean(UploadProperties.class);
             assertEquals(4, upload.parallelism());

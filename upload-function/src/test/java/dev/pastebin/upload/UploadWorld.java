@@ -80,6 +80,9 @@ final class UploadWorld implements AutoCloseable {
         properties.put("pastebin.upload.s3-attempt-timeout", "1s");
         properties.put("pastebin.upload.s3-call-timeout", "2s");
         properties.put("pastebin.upload.remaining-time-margin", "5s");
+        // The retry schedule alone, unless a test turns the breaker on; then a breaker of its own.
+        properties.put("pastebin.breaker.enabled", false);
+        properties.put("pastebin.breaker.name", "it-" + UUID.randomUUID().toString().substring(0, 8));
         properties.putAll(overrides);
         context = ApplicationContext.builder().environments("test").properties(properties).start();
         handler = new UploadHandler(context);

@@ -19,6 +19,10 @@ public enum ErrorClass {
     ACCESS_DENIED(FailureKind.PERMANENT),
     /** The bucket does not exist: a deployment error. */
     NO_SUCH_BUCKET(FailureKind.PERMANENT),
+    /** A KMS key error (disabled, missing, no access): the bucket's encryption is misconfigured. */
+    KMS_KEY(FailureKind.PERMANENT),
+    /** The shared circuit breaker is open: S3 was not called (docs/design.md, "Circuit breaker"). */
+    CIRCUIT_OPEN(FailureKind.TRANSIENT),
     /** Any other 4xx: the request itself is wrong. */
     INVALID_REQUEST(FailureKind.PERMANENT),
     /** The content does not match the SHA-256 the paste was created with. */
@@ -34,5 +38,15 @@ public enum ErrorClass {
 
     public FailureKind kind() {
         return kind;
+    }
+
+    /** S3 says it is misconfigured for everyone, not for this request: opens the breaker at once. */
+    public boolean misconfiguresStorage() {
+        return this == ACCESS_DENIED || this == NO_SUCH_BUCKET || this == KMS_KEY;
+    }
+
+    /** S3 did not serve the request for reasons of its own or of the network: counted by the breaker. */
+    public boolean meansStorageUnavailable() {
+        return this == THROTTLING || this == SERVER_ERROR || this == TIMEOUT || this == CONNECTION;
     }
 }

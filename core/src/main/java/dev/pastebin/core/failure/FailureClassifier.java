@@ -1,5 +1,6 @@
 package dev.pastebin.core.failure;
 
+import dev.pastebin.core.breaker.CircuitOpenException;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.data.exceptions.DataAccessResourceFailureException;
 import jakarta.inject.Singleton;
@@ -55,6 +56,9 @@ public class FailureClassifier {
 
     private static final Set<String> NO_SUCH_BUCKET_CODES = Set.of("NoSuchBucket", "NoSuchBucketException");
 
+    /** S3 reports SSE-KMS problems with codes such as {@code KMS.DisabledException} or {@code KMS.NotFoundException}. */
+    private static final String KMS_CODE_PREFIX = "KMS.";
+
     /**
      * PostgreSQL SQLSTATEs that mean "not now": connection exceptions (08), insufficient resources (53),
      * operator intervention incl. statement timeout and shutdown (57), lock timeout (55P03), serialization
@@ -105,6 +109,9 @@ public class FailureClassifier {
         if (t instanceof IntegrityMismatchException) {
             return new Failure(ErrorClass.INTEGRITY, null, false, describe(t));
         }
+        if (t instanceof CircuitOpenException) {
+            return new Failure(ErrorClass.CIRCUIT_OPEN, null, false, describe(t));
+        }
         if (t instanceof AwsServiceException e) {
             return classifyService(e, e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode());
         }
@@ -145,6 +152,8 @@ public class FailureClassifier {
             errorClass = ErrorClass.TIMEOUT;
         } else if (status >= 500) {
             errorClass = ErrorClass.SERVER_ERROR;
+        } else if (code.startsWith(KMS_CODE_PREFIX)) {
+            errorClass = ErrorClass.KMS_KEY;
         } else if (NO_SUCH_BUCKET_CODES.contains(code)) {
             errorClass = ErrorClass.NO_SUCH_BUCKET;
         } else if (ACCESS_DENIED_CODES.contains(code) || status == 403 || status == 401) {

@@ -9,7 +9,7 @@ import java.time.Instant;
 
 /**
  * One row of {@code pastes}. The content itself lives in S3; the row holds what the read path needs to
- * answer without touching S3 (status, hash for the ETag, size).
+ * answer without touching S3 (status, hash for the ETag, size), and the S3 attempts its upload has made.
  */
 @MappedEntity("pastes")
 public record Paste(
@@ -20,11 +20,12 @@ public record Paste(
         @Nullable String s3Location,
         PasteStatus status,
         @Nullable String failureReason,
+        int uploadAttempts,
         @GeneratedValue Instant createdAt,
         @GeneratedValue Instant updatedAt) {
 
     /** A new paste as it is inserted: IN_PROGRESS, no location yet; timestamps come from the database. */
     public static Paste inProgress(String shortCode, @Nullable String userId, String contentSha256, int sizeBytes) {
-        return new Paste(shortCode, userId, contentSha256, sizeBytes, null, PasteStatus.IN_PROGRESS, null, null, null);
+        return new Paste(shortCode, userId, contentSha256, sizeBytes, null, PasteStatus.IN_PROGRESS, null, 0, null, null);
     }
 }

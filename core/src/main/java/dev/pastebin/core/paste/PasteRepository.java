@@ -25,6 +25,12 @@ public interface PasteRepository extends GenericRepository<Paste, String> {
             WHERE short_code = :shortCode AND status = 'IN_PROGRESS'""")
     int markProcessed(String shortCode, String s3Location);
 
+    /** Counts one real S3 attempt of the paste's upload (the attempt budget's unit). */
+    @Query("""
+            UPDATE pastes SET upload_attempts = upload_attempts + 1, updated_at = now()
+            WHERE short_code = :shortCode AND status = 'IN_PROGRESS'""")
+    int recordUploadAttempt(String shortCode);
+
     @Query("""
             UPDATE pastes SET status = 'FAILED', failure_reason = left(:reason, 1024), updated_at = now()
             WHERE short_code = :shortCode AND status = 'IN_PROGRESS'""")

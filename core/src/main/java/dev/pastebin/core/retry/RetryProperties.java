@@ -50,7 +50,7 @@ public record RetryProperties(
         @NotNull @Bindable(defaultValue = "PLUS_MINUS") JitterStrategy jitter,
         @NotNull @Bindable(defaultValue = "200ms") Duration plusMinusJitter,
         @Nullable Map<ErrorClass, Duration> classBaseDelays,
-        @Min(1) @Max(1000) @Bindable(defaultValue = "10") int queueMaxReceiveCount) {
+        @Min(1) @Max(1000) @Bindable(defaultValue = "75") int queueMaxReceiveCount) {
 
     /** A throttled request waits longer than a plain 5xx before it is tried again. */
     public static final Duration DEFAULT_THROTTLING_BASE_DELAY = Duration.ofSeconds(4);

@@ -1,5 +1,6 @@
 package dev.pastebin.core.failure;
 
+import dev.pastebin.core.breaker.CircuitOpenException;
 import io.micronaut.data.exceptions.DataAccessException;
 import io.micronaut.data.exceptions.DataAccessResourceFailureException;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -99,8 +100,12 @@ class FailureClassifierTest {
                         new SQLException("canceling statement due to lock timeout", "55P03")), ErrorClass.DATABASE, null),
                 arguments(new SQLException("canceling statement due to statement timeout", "57014"), ErrorClass.DATABASE, null),
                 arguments(new SQLException("deadlock detected", "40P01"), ErrorClass.DATABASE, null),
-                // our own check
+                // the bucket's encryption key
+                arguments(s3(400, "KMS.DisabledException", "The key is disabled"), ErrorClass.KMS_KEY, 400),
+                arguments(s3(400, "KMS.NotFoundException", "Invalid keyId"), ErrorClass.KMS_KEY, 400),
+                // our own checks
                 arguments(new IntegrityMismatchException("content hashes to abc, row says def"), ErrorClass.INTEGRITY, null),
+                arguments(new CircuitOpenException(java.time.Instant.parse("2026-11-23T10:00:00Z")), ErrorClass.CIRCUIT_OPEN, null),
                 // wrapped: the cause chain is walked
                 arguments(new IllegalStateException("upload failed", s3(403, "AccessDenied", "Access Denied")),
                         ErrorClass.ACCESS_DENIED, 403));
@@ -138,8 +143,8 @@ class FailureClassifierTest {
     @MethodSource("table")
     void theKindFollowsTheIssuesLists(Throwable failure, ErrorClass expected, Integer status) {
         boolean permanent = switch (expected) {
-            case ACCESS_DENIED, NO_SUCH_BUCKET, INVALID_REQUEST, INTEGRITY -> true;
-            case THROTTLING, SERVER_ERROR, TIMEOUT, CONNECTION, DATABASE, UNKNOWN -> false;
+            case ACCESS_DENIED, NO_SUCH_BUCKET, KMS_KEY, INVALID_REQUEST, INTEGRITY -> true;
+            case THROTTLING, SERVER_ERROR, TIMEOUT, CONNECTION, DATABASE, CIRCUIT_OPEN, UNKNOWN -> false;
         };
         assertEquals(permanent, !classifier.classify(failure).isTransient());
     }

@@ -22,7 +22,7 @@ class RetryPropertiesTest {
     }
 
     @Test
-    void defaultsAreSeed000s() {
+    void defaultsAreTheDesignedSchedule() {
         try (var context = start(Map.of())) {
             RetryProperties retry = context.getBean(RetryProperties.class);
             assertEquals(6, retry.maxAttempts());
@@ -32,7 +32,7 @@ class RetryPropertiesTest {
             assertEquals(Duration.ZERO, retry.minDelay());
             assertEquals(JitterStrategy.PLUS_MINUS, retry.jitter());
             assertEquals(Duration.ofMillis(200), retry.plusMinusJitter());
-            assertEquals(10, retry.queueMaxReceiveCount());
+            assertEquals(75, retry.queueMaxReceiveCount(), "room for the breaker's held deliveries");
             assertEquals(Duration.ofSeconds(4), retry.baseDelayFor(ErrorClass.THROTTLING));
             assertEquals(Duration.ofSeconds(1), retry.baseDelayFor(ErrorClass.SERVER_ERROR));
         }

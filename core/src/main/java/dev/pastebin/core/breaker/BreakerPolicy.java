@@ -1,0 +1,112 @@
+package dev.pastebin.core.breaker;
+
+import io.micronaut.core.annotation.Nullable;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * The breaker's state machine, pure: what a caller may do given the stored snapshot, and the snapshot after
+ * an S3 call's result. {@link S3CircuitBreaker} applies it to the shared row under a row lock.
+ */
+final class BreakerPolicy {
+
+    /** What a caller may do now. */
+    sealed interface Admission {
+        /** Closed: call S3. */
+        record Call() implements Admission {
+        }
+
+        /** The probe is due: the caller that stores HALF_OPEN first is the one probe. */
+        record Probe() implements Admission {
+        }
+
+        /** Open, or a probe is in flight: do not call S3 before {@code until}. */
+        record Wait(Instant until) implements Admission {
+        }
+    }
+
+    private final BreakerProperties properties;
+
+    BreakerPolicy(BreakerProperties properties) {
+        this.properties = properties;
+    }
+
+    Admission admit(BreakerSnapshot s, Instant now) {
+        return switch (s.state()) {
+            case CLOSED -> new Admission.Call();
+            case OPEN, HALF_OPEN -> now.isBefore(s.nextProbeAt()) ? new Admission.Wait(s.nextProbeAt()) : new Admission.Probe();
+        };
+    }
+
+    BreakerSnapshot probeStarted(BreakerSnapshot s, Instant now) {
+        return s.with(BreakerState.HALF_OPEN, s.openedAt(), now.plus(properties.probeTimeout()), s.cooldown(), s.lastCause());
+    }
+
+    /** S3 answered (the call succeeded, or failed for the request's own reasons). */
+    BreakerSnapshot afterAnswer(BreakerSnapshot s, Instant now, boolean probe) {
+        if (probe) {
+            return s.state() == BreakerState.HALF_OPEN ? BreakerSnapshot.closed(now) : s;
+        }
+        if (s.state() != BreakerState.CLOSED) {
+            return s;
+        }
+        BreakerSnapshot rolled = rolled(s, now);
+        return rolled.counting(rolled.windowStartedAt(), rolled.windowCalls() + 1, rolled.windowFailures(),
+                rolled.previousCalls(), rolled.previousFailures());
+    }
+
+    /**
+     * S3 failed transiently ({@code opensAtOnce} false) or said it is misconfigured for everyone (true): a
+     * failed probe reopens with a longer cooldown; in a closed breaker the failure is counted and may open it.
+     */
+    BreakerSnapshot afterFailure(BreakerSnapshot s, Instant now, boolean probe, boolean opensAtOnce, String cause) {
+        if (probe) {
+            if (s.state() != BreakerState.HALF_OPEN) {
+                return s;
+            }
+            Duration longer = s.cooldown().multipliedBy(2);
+            return open(s, now, longer.compareTo(properties.maxCooldown()) > 0 ? properties.maxCooldown() : longer, cause);
+        }
+        if (s.state() != BreakerState.CLOSED) {
+            return s;
+        }
+        BreakerSnapshot rolled = rolled(s, now);
+        BreakerSnapshot counted = rolled.counting(rolled.windowStartedAt(), rolled.windowCalls() + 1,
+                rolled.windowFailures() + 1, rolled.previousCalls(), rolled.previousFailures());
+        if (opensAtOnce || tripped(counted, now)) {
+            return open(counted, now, properties.cooldown(), cause);
+        }
+        return counted;
+    }
+
+    /**
+     * The failure rate over the last window's length, estimated as the current window plus the part of the
+     * previous one that still overlaps it: a fresh window never judges a handful of calls on its own.
+     */
+    private boolean tripped(BreakerSnapshot s, Instant now) {
+        double windowMillis = properties.window().toMillis();
+        double overlap = Math.max(0, 1 - Duration.between(s.windowStartedAt(), now).toMillis() / windowMillis);
+        double calls = s.windowCalls() + overlap * s.previousCalls();
+        double failures = s.windowFailures() + overlap * s.previousFailures();
+        return calls >= properties.minimumCalls() && failures >= properties.failureRate() * calls;
+    }
+
+    /** Moves to the window {@code now} falls in; the one before it becomes the previous window. */
+    private BreakerSnapshot rolled(BreakerSnapshot s, Instant now) {
+        Duration window = properties.window();
+        Instant next = s.windowStartedAt().plus(window);
+        if (now.isBefore(next)) {
+            return s;
+        }
+        if (now.isBefore(next.plus(window))) {
+            return s.counting(next, 0, 0, s.windowCalls(), s.windowFailures());
+        }
+        return s.counting(now, 0, 0, 0, 0);
+    }
+
+    private static BreakerSnapshot open(BreakerSnapshot s, Instant now, Duration cooldown, @Nullable String cause) {
+        Instant openedAt = s.openedAt() != null ? s.openedAt() : now;
+        return s.with(BreakerState.OPEN, openedAt, now.plus(cooldown), cooldown, cause);
+    }
+}

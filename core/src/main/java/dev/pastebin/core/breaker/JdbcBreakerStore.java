@@ -1,0 +1,114 @@
+package dev.pastebin.core.breaker;
+
+import io.micronaut.data.exceptions.DataAccessException;
+import io.micronaut.transaction.TransactionOperations;
+import jakarta.inject.Singleton;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+/**
+ * The breakers' shared state in PostgreSQL: one row per breaker in {@code circuit_breakers}, seen by every
+ * execution environment. Reads take no lock; every change is read-modify-write under the row's lock
+ * ({@code SELECT ... FOR UPDATE}), so concurrent environments apply their changes one after another and
+ * exactly one of them can move OPEN to HALF_OPEN.
+ */
+@Singleton
+public class JdbcBreakerStore implements BreakerStore {
+
+    private static final String COLUMNS = "state, window_started_at, window_calls, window_failures, previous_calls, "
+            + "previous_failures, opened_at, next_probe_at, cooldown_ms, last_cause";
+
+    private final TransactionOperations<Connection> transactions;
+
+    public JdbcBreakerStore(TransactionOperations<Connection> transactions) {
+        this.transactions = transactions;
+    }
+
+    @Override
+    public BreakerSnapshot read(String name) {
+        return transactions.executeWrite(status -> select(status.getConnection(), name, ""));
+    }
+
+    @Override
+    public Change update(String name, UnaryOperator<BreakerSnapshot> change) {
+        return transactions.executeWrite(status -> {
+            Connection connection = status.getConnection();
+            BreakerSnapshot before = select(connection, name, " FOR UPDATE");
+            BreakerSnapshot after = change.apply(before);
+            if (!after.equals(before)) {
+                write(connection, name, after);
+            }
+            return new Change(before, after);
+        });
+    }
+
+    /** A breaker named for the first time starts closed (the migration creates the default one). */
+    private static void create(Connection connection, String name) {
+        try (PreparedStatement insert = connection.prepareStatement(
+                "INSERT INTO circuit_breakers (name, state) VALUES (?, 'CLOSED') ON CONFLICT (name) DO NOTHING")) {
+            insert.setString(1, name);
+            insert.executeUpdate();
+        } catch (SQLException e) {
+            throw new DataAccessException("creating circuit breaker " + name, e);
+        }
+    }
+
+    private static BreakerSnapshot select(Connection connection, String name, String lock) {
+        return find(connection, name, lock).orElseGet(() -> {
+            create(connection, name);
+            return find(connection, name, lock).orElseThrow();
+        });
+    }
+
+    private static Optional<BreakerSnapshot> find(Connection connection, String name, String lock) {
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT " + COLUMNS + " FROM circuit_breakers WHERE name = ?" + lock)) {
+            select.setString(1, name);
+            try (ResultSet rs = select.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                return Optional.of(new BreakerSnapshot(BreakerState.valueOf(rs.getString(1)), rs.getTimestamp(2).toInstant(),
+                        rs.getInt(3), rs.getInt(4), rs.getInt(5), rs.getInt(6), instant(rs.getTimestamp(7)),
+                        instant(rs.getTimestamp(8)), Duration.ofMillis(rs.getLong(9)), rs.getString(10)));
+            }
+        } catch (SQLException e) {
+            throw new DataAccessException("reading circuit breaker " + name, e);
+        }
+    }
+
+    private static void write(Connection connection, String name, BreakerSnapshot s) {
+        try (PreparedStatement update = connection.prepareStatement("""
+                UPDATE circuit_breakers SET state = ?, window_started_at = ?, window_calls = ?, window_failures = ?,
+                    previous_calls = ?, previous_failures = ?, opened_at = ?, next_probe_at = ?, cooldown_ms = ?,
+                    last_cause = left(?, 1024), updated_at = now()
+                WHERE name = ?""")) {
+            update.setString(1, s.state().name());
+            update.setTimestamp(2, Timestamp.from(s.windowStartedAt()));
+            update.setInt(3, s.windowCalls());
+            update.setInt(4, s.windowFailures());
+            update.setInt(5, s.previousCalls());
+            update.setInt(6, s.previousFailures());
+            update.setTimestamp(7, s.openedAt() == null ? null : Timestamp.from(s.openedAt()));
+            update.setTimestamp(8, s.nextProbeAt() == null ? null : Timestamp.from(s.nextProbeAt()));
+            update.setLong(9, s.cooldown().toMillis());
+            update.setString(10, s.lastCause());
+            update.setString(11, name);
+            update.executeUpdate();
+        } catch (SQLException e) {
+            throw new DataAccessException("writing circuit breaker " + name, e);
+        }
+    }
+
+    private static Instant instant(Timestamp timestamp) {
+        return timestamp == null ? null : timestamp.toInstant();
+    }
+}

@@ -1,0 +1,168 @@
+package dev.pastebin.core.breaker;
+
+import dev.pastebin.core.failure.Failure;
+import dev.pastebin.core.failure.FailureClassifier;
+import io.micronaut.serde.ObjectMapper;
+import io.micronaut.serde.annotation.Serdeable;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+
+/**
+ * The circuit breaker on S3, shared by every execution environment through its PostgreSQL row
+ * (docs/design.md, "Circuit breaker"). Closed: S3 is called, and transient failures are counted per window;
+ * too high a failure rate, or one answer that says S3 is misconfigured for everyone (access denied, no such
+ * bucket, a KMS key error), opens it. Open: nobody calls S3 ({@link CircuitOpenException}) until the cooldown
+ * has passed; then exactly one caller, the one that moves the row to HALF_OPEN, probes. An answer closes it;
+ * a failure reopens it with a doubled, capped cooldown.
+ *
+ * <p>Healthy S3 costs one read of the row per call and no write: outcomes are only counted once the window
+ * has a failure. Every transition is one JSON line on {@code pastebin.breaker}.
+ */
+@Singleton
+public class S3CircuitBreaker {
+
+    private static final Logger TRANSITIONS = LoggerFactory.getLogger("pastebin.breaker");
+
+    private final BreakerStore store;
+    private final BreakerPolicy policy;
+    private final BreakerProperties properties;
+    private final FailureClassifier classifier;
+    private final ObjectMapper objectMapper;
+    private final Clock clock;
+
+    @Inject
+    public S3CircuitBreaker(BreakerStore store, BreakerProperties properties, FailureClassifier classifier,
+                            ObjectMapper objectMapper) {
+        this(store, properties, classifier, objectMapper, Clock.systemUTC());
+    }
+
+    S3CircuitBreaker(BreakerStore store, BreakerProperties properties, FailureClassifier classifier,
+                     ObjectMapper objectMapper, Clock clock) {
+        this.store = store;
+        this.policy = new BreakerPolicy(properties);
+        this.properties = properties;
+        this.classifier = classifier;
+        this.objectMapper = objectMapper;
+        this.clock = clock;
+    }
+
+    public boolean enabled() {
+        return properties.enabled();
+    }
+
+    /**
+     * Runs {@code s3Call} if the breaker lets it, and counts its outcome.
+     *
+     * @throws CircuitOpenException when the breaker is open or another caller is probing: S3 was not called
+     */
+    public <T> T call(Supplier<T> s3Call) {
+        if (!properties.enabled()) {
+            return s3Call.get();
+        }
+        BreakerSnapshot seen = store.read(properties.name());
+        boolean probe = switch (policy.admit(seen, clock.instant())) {
+            case BreakerPolicy.Admission.Call call -> false;
+            case BreakerPolicy.Admission.Wait wait -> throw new CircuitOpenException(wait.until());
+            case BreakerPolicy.Admission.Probe due -> electProbe();
+        };
+        T result;
+        try {
+            result = s3Call.get();
+        } catch (RuntimeException e) {
+            Failure failure = classifier.classify(e);
+            if (failure.errorClass().misconfiguresStorage() || failure.errorClass().meansStorageUnavailable()) {
+                boolean opensAtOnce = failure.errorClass().misconfiguresStorage();
+                apply(s -> policy.afterFailure(s, clock.instant(), probe, opensAtOnce, failure.message()));
+            } else {
+                answered(seen, probe);
+            }
+            throw e;
+        }
+        answered(seen, probe);
+        return result;
+    }
+
+    /** When the next probe may run, while the breaker is not closed: how long a client should wait. */
+    public Optional<Instant> nextProbe() {
+        if (!properties.enabled()) {
+            return Optional.empty();
+        }
+        BreakerSnapshot s = store.read(properties.name());
+        return s.state() == BreakerState.CLOSED ? Optional.empty() : Optional.ofNullable(s.nextProbeAt());
+    }
+
+    /** Under the row's lock: the first caller to find the probe due moves the row to HALF_OPEN and probes. */
+    private boolean electProbe() {
+        boolean[] elected = {false};
+        BreakerStore.Change change = apply(s -> {
+            Instant now = clock.instant();
+            if (policy.admit(s, now) instanceof BreakerPolicy.Admission.Probe) {
+                elected[0] = true;
+                return policy.probeStarted(s, now);
+            }
+            return s;
+        });
+        if (elected[0]) {
+            return true;
+        }
+        return switch (policy.admit(change.after(), clock.instant())) {
+            case BreakerPolicy.Admission.Call call -> false;
+            case BreakerPolicy.Admission.Wait wait -> throw new CircuitOpenException(wait.until());
+            case BreakerPolicy.Admission.Probe due -> throw new CircuitOpenException(clock.instant().plus(properties.holdAtLeast()));
+        };
+    }
+
+    private void answered(BreakerSnapshot seen, boolean probe) {
+        // Nothing to count against while the window has no failure: healthy S3 writes nothing.
+        if (probe || seen.state() == BreakerState.CLOSED && seen.countingFailures()) {
+            apply(s -> policy.afterAnswer(s, clock.instant(), probe));
+        }
+    }
+
+    private BreakerStore.Change apply(UnaryOperator<BreakerSnapshot> change) {
+        BreakerStore.Change result = store.update(properties.name(), change);
+        if (result.transitioned()) {
+            logTransition(result.before(), result.after());
+        }
+        return result;
+    }
+
+    private void logTransition(BreakerSnapshot before, BreakerSnapshot after) {
+        Instant now = clock.instant();
+        Double openMinutes = after.state() == BreakerState.CLOSED && before.openedAt() != null
+                ? Duration.between(before.openedAt(), now).toMillis() / 60_000.0 : null;
+        var line = new Transition(properties.name(), before.state().name(), after.state().name(),
+                after.state() == BreakerState.CLOSED ? "probe succeeded" : after.lastCause(),
+                after.windowCalls(), after.windowFailures(),
+                after.state() == BreakerState.OPEN ? after.cooldown().toSeconds() : null,
+                after.nextProbeAt() == null || after.state() == BreakerState.CLOSED ? null : after.nextProbeAt().toString(),
+                openMinutes);
+        String json;
+        try {
+            json = objectMapper.writeValueAsString(line);
+        } catch (IOException e) {
+            json = line.toString();
+        }
+        if (after.state() == BreakerState.OPEN) {
+            TRANSITIONS.warn(json);
+        } else {
+            TRANSITIONS.info(json);
+        }
+    }
+
+    /** One breaker transition, as logged: {@code {"breaker":"s3","from":"CLOSED","to":"OPEN",...}}. */
+    @Serdeable
+    public record Transition(String breaker, String from, String to, String cause, int windowCalls,
+                             int windowFailures, Long cooldownSeconds, String nextProbeAt, Double openMinutes) {
+    }
+}

@@ -1,0 +1,134 @@
+package dev.pastebin.core.breaker;
+
+import dev.pastebin.core.support.RealServices;
+import io.micronaut.context.ApplicationContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The breaker's state in PostgreSQL, shared by separate application contexts as Lambda's execution
+ * environments share it: one probe however many race for it, and the state outlives an environment.
+ */
+@RealServices
+class S3CircuitBreakerIT {
+
+    private final String name = "it-" + UUID.randomUUID().toString().substring(0, 8);
+    private final List<ApplicationContext> environments = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        environments.forEach(ApplicationContext::close);
+    }
+
+    private S3CircuitBreaker environment() {
+        ApplicationContext context = ApplicationContext.run(Map.of("pastebin.breaker.name", name,
+                "pastebin.breaker.cooldown", "1s", "datasources.default.maximum-pool-size", 8), "test");
+        environments.add(context);
+        return context.getBean(S3CircuitBreaker.class);
+    }
+
+    private static S3Exception accessDenied() {
+        return (S3Exception) S3Exception.builder().statusCode(403).message("Access Denied")
+                .awsErrorDetails(AwsErrorDetails.builder().errorCode("AccessDenied").build()).build();
+    }
+
+    private static S3Exception serverError() {
+        return (S3Exception) S3Exception.builder().statusCode(500).message("InternalError")
+                .awsErrorDetails(AwsErrorDetails.builder().errorCode("InternalError").build()).build();
+    }
+
+    @Test
+    void anEnvironmentStartedLaterSeesTheBreakerAnotherOpened() {
+        S3CircuitBreaker first = environment();
+        assertThrows(S3Exception.class, () -> first.call(() -> { throw accessDenied(); }));
+        environments.removeFirst().close();
+
+        S3CircuitBreaker restarted = environment();
+
+        assertTrue(restarted.nextProbe().isPresent());
+        AtomicInteger calls = new AtomicInteger();
+        assertThrows(CircuitOpenException.class, () -> restarted.call(calls::incrementAndGet));
+        assertEquals(0, calls.get(), "S3 is not called while open");
+    }
+
+    @Test
+    void exactlyOneProbeWhenManyEnvironmentsRaceForIt() throws Exception {
+        S3CircuitBreaker a = environment();
+        S3CircuitBreaker b = environment();
+        assertThrows(S3Exception.class, () -> a.call(() -> { throw accessDenied(); }));
+        Thread.sleep(1_100); // past the 1 s cooldown: the probe is due
+
+        AtomicInteger s3Calls = new AtomicInteger();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Boolean>> racers = new ArrayList<>();
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 12; i++) {
+                S3CircuitBreaker environment = i % 2 == 0 ? a : b;
+                racers.add(threads.submit(() -> {
+                    start.await();
+                    try {
+                        return environment.call(() -> {
+                            s3Calls.incrementAndGet();
+                            sleep(300); // the probe is in flight while the others arrive
+                            return true;
+                        });
+                    } catch (CircuitOpenException e) {
+                        return false;
+                    }
+                }));
+            }
+            start.countDown();
+        }
+        long probes = racers.stream().filter(f -> join(f)).count();
+
+        assertEquals(1, probes);
+        assertEquals(1, s3Calls.get());
+        assertTrue(b.nextProbe().isEmpty(), "the probe's answer closed it for everyone");
+    }
+
+    @Test
+    void aFailedProbeReopensWithALongerCooldown() throws Exception {
+        S3CircuitBreaker breaker = environment();
+        assertThrows(S3Exception.class, () -> breaker.call(() -> { throw accessDenied(); }));
+        Instant firstProbe = breaker.nextProbe().orElseThrow();
+        Thread.sleep(1_100);
+
+        assertThrows(S3Exception.class, () -> breaker.call(() -> { throw serverError(); }));
+
+        Instant secondProbe = breaker.nextProbe().orElseThrow();
+        assertTrue(secondProbe.isAfter(firstProbe.plusMillis(1_900)), firstProbe + " then " + secondProbe);
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static boolean join(Future<Boolean> future) {
+        try {
+            return future.get();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+}

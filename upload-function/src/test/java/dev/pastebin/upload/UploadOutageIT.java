@@ -1,0 +1,155 @@
+package dev.pastebin.upload;
+
+import dev.pastebin.core.breaker.BreakerState;
+import dev.pastebin.core.breaker.BreakerStore;
+import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteStatus;
+import dev.pastebin.core.support.RealServices;
+import dev.pastebin.upload.FaultProxy.Fault;
+import io.micronaut.serde.ObjectMapper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The shared circuit breaker against real SQS, PostgreSQL and LocalStack's S3 behind the fault proxy: a long
+ * S3 outage costs a bounded number of S3 calls and loses no paste; a flaky S3 never opens it.
+ */
+@RealServices
+class UploadOutageIT {
+
+    private static final int PASTES = 200;
+    private static final Duration OUTAGE = Duration.ofMinutes(2);
+
+    private UploadWorld world;
+    private BreakerLines breakerLines;
+
+    @AfterEach
+    void close() {
+        if (breakerLines != null) {
+            breakerLines.close();
+        }
+        if (world != null) {
+            world.close();
+        }
+    }
+
+    private Map<String, Object> breakerOn(String name) {
+        Map<String, Object> settings = new HashMap<>();
+        settings.put("pastebin.breaker.enabled", true);
+        settings.put("pastebin.breaker.name", name);
+        return settings;
+    }
+
+    @Test
+    void aTwoMinuteOutageCostsABoundedNumberOfS3CallsAndEveryPasteEndsProcessed() throws Exception {
+        String name = "outage-" + System.nanoTime() % 100_000;
+        Map<String, Object> settings = breakerOn(name);
+        // Compressed so that the test takes minutes, with the default thresholds.
+        settings.put("pastebin.breaker.cooldown", "5s");
+        settings.put("pastebin.breaker.max-cooldown", "20s");
+        settings.put("pastebin.breaker.hold-at-least", "5s");
+        settings.put("pastebin.breaker.hold-jitter", "2s");
+        settings.put("pastebin.breaker.max-wait", "4m");
+        settings.put("pastebin.upload.parallelism", "8");
+        world = UploadWorld.start(75, 30, settings);
+        breakerLines = new BreakerLines(world.context.getBean(ObjectMapper.class), name);
+
+        world.proxy.outage(Fault.INTERNAL_ERROR_500);
+        Instant outageStarted = Instant.now();
+        List<Paste> pastes = new ArrayList<>();
+        List<byte[]> contents = new ArrayList<>();
+        for (int i = 0; i < PASTES; i++) {
+            byte[] content = UploadWorld.content("paste " + i + " written while S3 was down: äöü 🌍 " + "x".repeat(i * 37));
+            Paste paste = world.newPaste(content);
+            world.sendJob(paste, content);
+            pastes.add(paste);
+            contents.add(content);
+        }
+        ExecutorService poller = Executors.newSingleThreadExecutor();
+        Future<?> mapping = poller.submit(() -> world.mapping.runUntilEmpty(OUTAGE.plus(Duration.ofMinutes(4))));
+
+        Thread.sleep(Math.max(0, OUTAGE.minus(Duration.between(outageStarted, Instant.now())).toMillis()));
+        int putsDuringOutage = world.proxy.putCount();
+        var duringOutage = world.context.getBean(BreakerStore.class).read(name);
+        world.proxy.recover();
+        Instant recovered = Instant.now();
+
+        mapping.get();
+        poller.shutdown();
+        Instant lastProcessed = Instant.MIN;
+        for (int i = 0; i < PASTES; i++) {
+            Paste row = world.row(pastes.get(i).shortCode());
+            assertEquals(PasteStatus.PROCESSED, row.status(), row.shortCode() + ": " + row.failureReason());
+            assertArrayEquals(contents.get(i), world.object(row.shortCode()).orElseThrow().asByteArray());
+            lastProcessed = row.updatedAt().isAfter(lastProcessed) ? row.updatedAt() : lastProcessed;
+        }
+        System.out.printf("OUTAGE %d pastes, %s outage: %d S3 PUTs during the outage (%d without the breaker would be "
+                        + "6 per paste = %d), last PROCESSED %.1f s after recovery%n", PASTES, OUTAGE, putsDuringOutage,
+                PASTES, PASTES * 6, Duration.between(recovered, lastProcessed).toMillis() / 1000.0);
+
+        assertTrue(duringOutage.state() != BreakerState.CLOSED, "open (or probing) while S3 is down: " + duringOutage);
+        assertTrue(putsDuringOutage < PASTES / 4,
+                "the breaker bounds the calls: " + putsDuringOutage + " PUTs for " + PASTES + " pastes");
+        var transitions = breakerLines.transitions();
+        assertEquals("OPEN", transitions.getFirst().to(), transitions.toString());
+        assertEquals("CLOSED", transitions.getLast().to(), transitions.toString());
+        assertTrue(transitions.stream().anyMatch(t -> t.from().equals("OPEN") && t.to().equals("HALF_OPEN")));
+        assertEquals(BreakerState.CLOSED, world.context.getBean(BreakerStore.class).read(name).state());
+        assertEquals(0, world.mapping.messagesInQueue());
+        assertEquals(0, dlqDepth());
+    }
+
+    @Test
+    void aFlakyS3ThatFailsHalfTheCallsNeverOpensItAndTheScheduleDecidesAsWithoutIt() throws Exception {
+        String name = "flaky-" + System.nanoTime() % 100_000;
+        world = UploadWorld.start(75, 30, breakerOn(name));
+        breakerLines = new BreakerLines(world.context.getBean(ObjectMapper.class), name);
+        world.proxy.failEveryOtherPut(Fault.INTERNAL_ERROR_500);
+        List<Paste> pastes = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            byte[] content = UploadWorld.content("flaky " + i);
+            Paste paste = world.newPaste(content);
+            world.sendJob(paste, content);
+            pastes.add(paste);
+        }
+
+        world.mapping.runUntilEmpty(Duration.ofMinutes(2));
+
+        int processed = 0;
+        for (Paste paste : pastes) {
+            Paste row = world.row(paste.shortCode());
+            if (row.status() == PasteStatus.PROCESSED) {
+                processed++;
+            } else {
+                // Six unlucky calls in a row (about 1 in 64): exhausted by the schedule, as without a breaker.
+                assertEquals(PasteStatus.FAILED, row.status());
+                assertTrue(row.failureReason().startsWith("exhausted: SERVER_ERROR"), row.failureReason());
+                assertEquals(6, world.proxy.putCount(paste.shortCode()));
+            }
+        }
+        assertTrue(processed >= pastes.size() * 9 / 10, processed + " of " + pastes.size() + " processed");
+        assertEquals(List.of(), breakerLines.transitions(), "never opened");
+        assertTrue(world.attempts.all().stream().anyMatch(l -> l.outcome().equals("transient")), "failures happened");
+        assertTrue(world.attempts.all().stream().noneMatch(l -> l.outcome().equals("held")));
+    }
+
+    private int dlqDepth() {
+        return Integer.parseInt(UploadWorld.SQS.getQueueAttributes(b -> b.queueUrl(world.queues.deadLetterQueueUrl())
+                .attributeNames(software.amazon.awssdk.services.sqs.model.QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
+                .attributes().get(software.amazon.awssdk.services.sqs.model.QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES));
+    }
+}
