@@ -40,9 +40,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The sweeper against the real PostgreSQL and LocalStack, invoked through its Lambda handler. It deletes
- * across the whole table, so every test starts from an empty table: run it with its own database.
- * Ages are set by SQL, never by waiting.
+ * The sweeper against the real PostgreSQL and LocalStack, invoked through its Lambda handler. Ages are set by
+ * SQL, never by waiting.
+ *
+ * <p>The tests only ever insert, inspect and clean up rows whose short code starts with this run's
+ * {@link #PREFIX}: the database may be shared, and other rows are not this test's to remove. The sweeper
+ * itself works across the whole table, so its counts are only exact in a database of its own
+ * (application-test.yml).
  */
 @RealServices
 @MicronautTest(transactional = false)
@@ -50,6 +54,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SweeperHandlerIT implements TestPropertyProvider {
 
     private static final String BUCKET = "sweeper-it-" + UUID.randomUUID().toString().substring(0, 8);
+    /** Every row a test creates starts with this (short codes have at most 32 characters). */
+    private static final String PREFIX = "sw" + UUID.randomUUID().toString().substring(0, 6) + "-";
 
     @Inject
     ApplicationContext applicationContext;
@@ -70,9 +76,9 @@ class SweeperHandlerIT implements TestPropertyProvider {
     }
 
     @BeforeEach
-    void emptyTableAndBucket() throws SQLException {
+    void noRowsOfOursAndAnEmptyBucket() throws SQLException {
         dataSource = DelegatingDataSource.unwrapDataSource(applicationContext.getBean(DataSource.class));
-        execute("TRUNCATE pastes");
+        deleteOurRows();
         if (s3.listBuckets().buckets().stream().noneMatch(b -> b.name().equals(BUCKET))) {
             s3.createBucket(b -> b.bucket(BUCKET));
         }
@@ -80,7 +86,8 @@ class SweeperHandlerIT implements TestPropertyProvider {
     }
 
     @AfterAll
-    void deleteBucket() {
+    void deleteOurRowsAndBucket() throws SQLException {
+        deleteOurRows();
         emptyBucket(BUCKET);
         s3.deleteBucket(b -> b.bucket(BUCKET));
     }
@@ -88,13 +95,13 @@ class SweeperHandlerIT implements TestPropertyProvider {
     @Test
     void deletesOnlyExpiredFailedRowsAndTheirObjectsAndMarksStuckRowsFailed() throws SQLException {
         insert("oldFail1", "FAILED", "2 days", null);
-        insert("oldFail2", "FAILED", "25 hours", "s3://" + BUCKET + "/legacy/oldFail2");
+        insert("oldFail2", "FAILED", "25 hours", "s3://" + BUCKET + "/legacy/" + code("oldFail2"));
         insert("newFail1", "FAILED", "23 hours", null);
-        insert("oldDone1", "PROCESSED", "30 days", new ContentLocation(BUCKET, storage.objectKey("oldDone1")).uri());
+        insert("oldDone1", "PROCESSED", "30 days", new ContentLocation(BUCKET, key("oldDone1")).uri());
         insert("newProg1", "IN_PROGRESS", "10 minutes", null);
         insert("stuckPr1", "IN_PROGRESS", "2 hours", null);
-        for (String key : List.of(storage.objectKey("oldFail1"), storage.objectKey("oldFail2"), "legacy/oldFail2",
-                storage.objectKey("newFail1"), storage.objectKey("oldDone1"))) {
+        for (String key : List.of(key("oldFail1"), key("oldFail2"), "legacy/" + code("oldFail2"),
+                key("newFail1"), key("oldDone1"))) {
             s3.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromString("content"));
         }
 
@@ -106,8 +113,8 @@ class SweeperHandlerIT implements TestPropertyProvider {
         assertFalse(report.remaining());
         assertEquals(Map.of("newFail1", "FAILED", "oldDone1", "PROCESSED", "newProg1", "IN_PROGRESS", "stuckPr1", "FAILED"),
                 statuses());
-        assertEquals("stuck", queryString("SELECT failure_reason FROM pastes WHERE short_code = 'stuckPr1'"));
-        assertEquals(List.of(storage.objectKey("newFail1"), storage.objectKey("oldDone1")), objectKeys());
+        assertEquals("stuck", queryString("SELECT failure_reason FROM pastes WHERE short_code = '" + code("stuckPr1") + "'"));
+        assertEquals(List.of(key("newFail1"), key("oldDone1")), objectKeys());
     }
 
     @Test
@@ -125,17 +132,17 @@ class SweeperHandlerIT implements TestPropertyProvider {
     void aBacklogIsClearedInBatchesAndALaterRunFinishesWhatTheDeadlineCutShort() throws SQLException {
         insertFailedBacklog(30_000);
         for (int i = 1; i <= 20; i++) {
-            String key = storage.objectKey("backlog" + i);
+            String key = key("backlog" + i);
             s3.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromString("content"));
         }
 
         // the deadline comes near once 10 batches of 500 are gone (after the stuck batch)
         SweepReport first = newHandler().handleRequest(scheduledEvent(),
-                TestLambdaContext.runningOutWhen(() -> uncheckedCount("SELECT count(*) FROM pastes") <= 25_000));
+                TestLambdaContext.runningOutWhen(() -> uncheckedOurRows() <= 25_000));
         assertEquals(5_000, first.deleted());
         assertEquals(11, first.batches());
         assertTrue(first.remaining());
-        assertEquals(25_000, count("SELECT count(*) FROM pastes"));
+        assertEquals(25_000, ourRows());
 
         SweepReport second = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
         assertEquals(25_000, second.deleted());
@@ -143,7 +150,7 @@ class SweeperHandlerIT implements TestPropertyProvider {
         // 50 full batches and the short one that proves the end, after the stuck batch
         assertEquals(52, second.batches());
         assertFalse(second.remaining());
-        assertEquals(0, count("SELECT count(*) FROM pastes"));
+        assertEquals(0, ourRows());
         assertEquals(List.of(), objectKeys());
     }
 
@@ -154,7 +161,7 @@ class SweeperHandlerIT implements TestPropertyProvider {
         SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.alreadyNearTheDeadline());
 
         assertEquals(new SweepReport(0, 0, 0, 0, true), report);
-        assertEquals(1, count("SELECT count(*) FROM pastes"));
+        assertEquals(1, ourRows());
     }
 
     @Test
@@ -184,7 +191,7 @@ class SweeperHandlerIT implements TestPropertyProvider {
 
                 assertEquals(20_000, ra.deleted() + rb.deleted(), ra + " / " + rb);
                 assertEquals(20_000, ra.objectsRemoved() + rb.objectsRemoved(), ra + " / " + rb);
-                assertEquals(0, count("SELECT count(*) FROM pastes"));
+                assertEquals(0, ourRows());
             } finally {
                 pool.shutdownNow();
             }
@@ -198,7 +205,7 @@ class SweeperHandlerIT implements TestPropertyProvider {
         try (Connection other = dataSource.getConnection()) {
             other.setAutoCommit(false);
             try (Statement lock = other.createStatement()) {
-                lock.execute("SELECT short_code FROM pastes WHERE short_code IN ('backlog1', 'backlog2') FOR UPDATE");
+                lock.execute("SELECT short_code FROM pastes WHERE short_code IN ('" + code("backlog1") + "', '" + code("backlog2") + "') FOR UPDATE");
             }
 
             SweepReport whileLocked = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
@@ -241,12 +248,12 @@ class SweeperHandlerIT implements TestPropertyProvider {
                 .withDetail(Map.of());
     }
 
-    private void insert(String code, String status, String age, String location) throws SQLException {
+    private void insert(String name, String status, String age, String location) throws SQLException {
         try (Connection c = dataSource.getConnection();
              PreparedStatement insert = c.prepareStatement("""
                      INSERT INTO pastes (short_code, content_sha256, size_bytes, s3_location, status, created_at, updated_at)
                      VALUES (?, repeat('a', 64), 7, ?, ?, now() - CAST(? AS interval), now() - CAST(? AS interval))""")) {
-            insert.setString(1, code);
+            insert.setString(1, code(name));
             insert.setString(2, location);
             insert.setString(3, status);
             insert.setString(4, age);
@@ -258,19 +265,41 @@ class SweeperHandlerIT implements TestPropertyProvider {
     private void insertFailedBacklog(int rows) throws SQLException {
         execute("""
                 INSERT INTO pastes (short_code, content_sha256, size_bytes, status, failure_reason, created_at)
-                SELECT 'backlog' || g, repeat('a', 64), 7, 'FAILED', 'exhausted', now() - interval '2 days' - g * interval '1 second'
-                FROM generate_series(1, %d) g""".formatted(rows));
+                SELECT '%s' || 'backlog' || g, repeat('a', 64), 7, 'FAILED', 'exhausted', now() - interval '2 days' - g * interval '1 second'
+                FROM generate_series(1, %d) g""".formatted(PREFIX, rows));
     }
 
+    /** The short code a test's row {@code name} really has. */
+    private static String code(String name) {
+        return PREFIX + name;
+    }
+
+    /** The object key of the test's row {@code name}. */
+    private String key(String name) {
+        return storage.objectKey(code(name));
+    }
+
+    /** Status of each of this test's rows, by the name the test gave it (without the prefix). */
     private Map<String, String> statuses() throws SQLException {
         var result = new java.util.HashMap<String, String>();
-        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
-             ResultSet rows = s.executeQuery("SELECT short_code, status FROM pastes")) {
-            while (rows.next()) {
-                result.put(rows.getString(1), rows.getString(2));
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement s = c.prepareStatement("SELECT short_code, status FROM pastes WHERE short_code LIKE ? || '%'")) {
+            s.setString(1, PREFIX);
+            try (ResultSet rows = s.executeQuery()) {
+                while (rows.next()) {
+                    result.put(rows.getString(1).substring(PREFIX.length()), rows.getString(2));
+                }
             }
         }
         return result;
+    }
+
+    private long ourRows() throws SQLException {
+        return count("SELECT count(*) FROM pastes WHERE short_code LIKE '" + PREFIX + "%'");
+    }
+
+    private void deleteOurRows() throws SQLException {
+        execute("DELETE FROM pastes WHERE short_code LIKE '" + PREFIX + "%'");
     }
 
     private String queryString(String sql) throws SQLException {
@@ -284,9 +313,9 @@ class SweeperHandlerIT implements TestPropertyProvider {
         return Long.parseLong(queryString(sql));
     }
 
-    private long uncheckedCount(String sql) {
+    private long uncheckedOurRows() {
         try {
-            return count(sql);
+            return ourRows();
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
