@@ -118,6 +118,17 @@ class SweeperHandlerIT implements TestPropertyProvider {
     }
 
     @Test
+    void aFailedRowIsKeptForTheRetentionFromWhenItFailedNotFromWhenItWasCreated() throws SQLException {
+        insert("failedNow", "FAILED", "30 days", "23 hours", null);
+        insert("failedOld", "FAILED", "30 days", "25 hours", null);
+
+        SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
+
+        assertEquals(1, report.deleted());
+        assertEquals(Map.of("failedNow", "FAILED"), statuses());
+    }
+
+    @Test
     void aSecondRunFindsNothingToDo() throws SQLException {
         insert("newFail1", "FAILED", "1 hour", null);
         insert("newProg1", "IN_PROGRESS", "59 minutes", null);
@@ -248,7 +259,12 @@ class SweeperHandlerIT implements TestPropertyProvider {
                 .withDetail(Map.of());
     }
 
+    /** A row created {@code age} ago and last changed then (a FAILED one failed at once). */
     private void insert(String name, String status, String age, String location) throws SQLException {
+        insert(name, status, age, age, location);
+    }
+
+    private void insert(String name, String status, String createdAgo, String updatedAgo, String location) throws SQLException {
         try (Connection c = dataSource.getConnection();
              PreparedStatement insert = c.prepareStatement("""
                      INSERT INTO pastes (short_code, content_sha256, size_bytes, s3_location, status, created_at, updated_at)
@@ -256,16 +272,17 @@ class SweeperHandlerIT implements TestPropertyProvider {
             insert.setString(1, code(name));
             insert.setString(2, location);
             insert.setString(3, status);
-            insert.setString(4, age);
-            insert.setString(5, age);
+            insert.setString(4, createdAgo);
+            insert.setString(5, updatedAgo);
             insert.executeUpdate();
         }
     }
 
     private void insertFailedBacklog(int rows) throws SQLException {
         execute("""
-                INSERT INTO pastes (short_code, content_sha256, size_bytes, status, failure_reason, created_at)
-                SELECT '%s' || 'backlog' || g, repeat('a', 64), 7, 'FAILED', 'exhausted', now() - interval '2 days' - g * interval '1 second'
+                INSERT INTO pastes (short_code, content_sha256, size_bytes, status, failure_reason, created_at, updated_at)
+                SELECT '%s' || 'backlog' || g, repeat('a', 64), 7, 'FAILED', 'exhausted',
+                       now() - interval '2 days' - g * interval '1 second', now() - interval '2 days' - g * interval '1 second'
                 FROM generate_series(1, %d) g""".formatted(PREFIX, rows));
     }
 
