@@ -5,6 +5,7 @@ import dev.pastebin.core.support.TestLambdaContext;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import dev.pastebin.core.config.StorageProperties;
 import dev.pastebin.core.support.RealServices;
+import dev.pastebin.core.support.TestQueues;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Timeout;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -25,6 +27,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -46,7 +50,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <p>The tests only ever insert, inspect and clean up rows whose short code starts with this run's
  * {@link #PREFIX}: the database may be shared, and other rows are not this test's to remove. The sweeper
  * itself works across the whole table, so its counts are only exact in a database of its own
- * (application-test.yml).
+ * (application-test.yml). Its dead-letter queue is a fresh, empty one; DeadLetterReevaluationIT fills one.
  */
 @RealServices
 @MicronautTest(transactional = false)
@@ -56,6 +60,8 @@ class SweeperHandlerIT implements TestPropertyProvider {
     private static final String BUCKET = "sweeper-it-" + UUID.randomUUID().toString().substring(0, 8);
     /** Every row a test creates starts with this (short codes have at most 32 characters). */
     private static final String PREFIX = "sw" + UUID.randomUUID().toString().substring(0, 6) + "-";
+    private static final SqsClient SQS = SqsClient.create();
+    private static final TestQueues.Pair QUEUES = TestQueues.create(SQS, "sweeper-it", 10, 30);
 
     @Inject
     ApplicationContext applicationContext;
@@ -70,9 +76,24 @@ class SweeperHandlerIT implements TestPropertyProvider {
     @Inject
     StorageProperties storage;
 
+    @Inject
+    SweeperProperties properties;
+
     @Override
     public Map<String, String> getProperties() {
-        return Map.of("pastebin.storage.bucket", BUCKET);
+        return Map.of("pastebin.storage.bucket", BUCKET,
+                "pastebin.upload-queue.url", QUEUES.queueUrl(),
+                "pastebin.upload-dlq.url", QUEUES.deadLetterQueueUrl());
+    }
+
+    /** This class's properties and {@code more}, for contexts of its own (another Lambda instance). */
+    private static Map<String, Object> propertiesAnd(Map<String, String> more) {
+        Map<String, Object> all = new HashMap<>(Map.of(
+                "pastebin.upload-queue.url", QUEUES.queueUrl(),
+                "pastebin.upload-dlq.url", QUEUES.deadLetterQueueUrl(),
+                "pastebin.storage.bucket", BUCKET));
+        all.putAll(more);
+        return all;
     }
 
     @BeforeEach
@@ -90,6 +111,7 @@ class SweeperHandlerIT implements TestPropertyProvider {
         deleteOurRows();
         emptyBucket(BUCKET);
         s3.deleteBucket(b -> b.bucket(BUCKET));
+        TestQueues.delete(SQS, QUEUES);
     }
 
     @Test
@@ -99,7 +121,8 @@ class SweeperHandlerIT implements TestPropertyProvider {
         insert("newFail1", "FAILED", "23 hours", null);
         insert("oldDone1", "PROCESSED", "30 days", new ContentLocation(BUCKET, key("oldDone1")).uri());
         insert("newProg1", "IN_PROGRESS", "10 minutes", null);
-        insert("stuckPr1", "IN_PROGRESS", "2 hours", null);
+        insert("oldProg1", "IN_PROGRESS", "18 days", null);
+        insert("stuckPr1", "IN_PROGRESS", "19 days", null);
         for (String key : List.of(key("oldFail1"), key("oldFail2"), "legacy/" + code("oldFail2"),
                 key("newFail1"), key("oldDone1"))) {
             s3.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromString("content"));
@@ -111,8 +134,9 @@ class SweeperHandlerIT implements TestPropertyProvider {
         assertEquals(3, report.objectsRemoved(), "both keys of oldFail2 and the key of oldFail1");
         assertEquals(1, report.stuckMarkedFailed());
         assertFalse(report.remaining());
-        assertEquals(Map.of("newFail1", "FAILED", "oldDone1", "PROCESSED", "newProg1", "IN_PROGRESS", "stuckPr1", "FAILED"),
-                statuses());
+        // stuckPr1 was created long before the FAILED retention, but became FAILED only now: it stays
+        assertEquals(Map.of("newFail1", "FAILED", "oldDone1", "PROCESSED", "newProg1", "IN_PROGRESS",
+                "oldProg1", "IN_PROGRESS", "stuckPr1", "FAILED"), statuses());
         assertEquals("stuck", queryString("SELECT failure_reason FROM pastes WHERE short_code = '" + code("stuckPr1") + "'"));
         assertEquals(List.of(key("newFail1"), key("oldDone1")), objectKeys());
     }
@@ -129,13 +153,33 @@ class SweeperHandlerIT implements TestPropertyProvider {
     }
 
     @Test
+    void anInProgressRowIsMarkedStuckOnlyOnceNoJobForItCanBeDeliveredAndThenKeptTheFailedRetention() throws SQLException {
+        Duration stuckAfter = properties.stuckAfter();
+        insert("notYetStuck", "IN_PROGRESS", ago(stuckAfter.minusMinutes(1)), null);
+        insert("stuck", "IN_PROGRESS", ago(stuckAfter.plusMinutes(1)), null);
+
+        SweepReport marking = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
+
+        assertEquals(1, marking.stuckMarkedFailed());
+        assertEquals(0, marking.deleted(), "a row marked stuck is not deleted in the same run");
+        assertEquals(Map.of("notYetStuck", "IN_PROGRESS", "stuck", "FAILED"), statuses());
+
+        // a minute before the FAILED retention has passed since it was marked, then a minute after
+        failedAgo("stuck", properties.failedRetention().minusMinutes(1));
+        assertEquals(0, newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime()).deleted());
+        failedAgo("stuck", properties.failedRetention().plusMinutes(1));
+        assertEquals(1, newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime()).deleted());
+        assertEquals(Map.of("notYetStuck", "IN_PROGRESS"), statuses());
+    }
+
+    @Test
     void aSecondRunFindsNothingToDo() throws SQLException {
         insert("newFail1", "FAILED", "1 hour", null);
-        insert("newProg1", "IN_PROGRESS", "59 minutes", null);
+        insert("newProg1", "IN_PROGRESS", "18 days", null);
 
         SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
 
-        assertEquals(new SweepReport(0, 0, 0, 2, false), report);
+        assertEquals(new SweepReport(new DeadLetterReport(0, 0, 0, false), 0, 0, 0, 2, false), report);
         assertEquals(2, statuses().size());
     }
 
@@ -171,7 +215,7 @@ class SweeperHandlerIT implements TestPropertyProvider {
 
         SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.alreadyNearTheDeadline());
 
-        assertEquals(new SweepReport(0, 0, 0, 0, true), report);
+        assertEquals(new SweepReport(new DeadLetterReport(0, 0, 0, true), 0, 0, 0, 0, true), report);
         assertEquals(1, ourRows());
     }
 
@@ -181,10 +225,10 @@ class SweeperHandlerIT implements TestPropertyProvider {
         insertFailedBacklog(20_000);
         // Two Lambda instances: separate application contexts, pools and S3 clients.
         try (ApplicationContext second = ApplicationContext.builder()
-                .environments("test").properties(Map.of("pastebin.storage.bucket", BUCKET, "pastebin.sweeper.batch-size", "200"))
+                .environments("test").properties(propertiesAnd(Map.of("pastebin.sweeper.batch-size", "200")))
                 .start();
              ApplicationContext third = ApplicationContext.builder()
-                     .environments("test").properties(Map.of("pastebin.storage.bucket", BUCKET, "pastebin.sweeper.batch-size", "200"))
+                     .environments("test").properties(propertiesAnd(Map.of("pastebin.sweeper.batch-size", "200")))
                      .start()) {
             ExecutorService pool = Executors.newFixedThreadPool(2);
             try {
@@ -234,7 +278,7 @@ class SweeperHandlerIT implements TestPropertyProvider {
     void whenS3RefusesTheRowsOfThatBatchAreKeptForTheNextRun() throws SQLException {
         insert("oldFail1", "FAILED", "2 days", null);
         try (ApplicationContext missingBucket = ApplicationContext.builder().environments("test")
-                .properties(Map.of("pastebin.storage.bucket", "no-such-bucket-" + UUID.randomUUID())).start()) {
+                .properties(propertiesAnd(Map.of("pastebin.storage.bucket", "no-such-bucket-" + UUID.randomUUID()))).start()) {
             SweeperHandler handler = new SweeperHandler(missingBucket);
             assertThrows(RuntimeException.class,
                     () -> handler.handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime()));
@@ -286,6 +330,15 @@ class SweeperHandlerIT implements TestPropertyProvider {
                 FROM generate_series(1, %d) g""".formatted(PREFIX, rows));
     }
 
+    private void failedAgo(String name, Duration age) throws SQLException {
+        execute("UPDATE pastes SET updated_at = now() - CAST('" + ago(age) + "' AS interval) WHERE short_code = '" + code(name) + "'");
+    }
+
+    /** A PostgreSQL interval literal for {@code age}. */
+    private static String ago(Duration age) {
+        return age.toSeconds() + " seconds";
+    }
+
     /** The short code a test's row {@code name} really has. */
     private static String code(String name) {
         return PREFIX + name;
@@ -298,7 +351,7 @@ class SweeperHandlerIT implements TestPropertyProvider {
 
     /** Status of each of this test's rows, by the name the test gave it (without the prefix). */
     private Map<String, String> statuses() throws SQLException {
-        var result = new java.util.HashMap<String, String>();
+        var result = new HashMap<String, String>();
         try (Connection c = dataSource.getConnection();
              PreparedStatement s = c.prepareStatement("SELECT short_code, status FROM pastes WHERE short_code LIKE ? || '%'")) {
             s.setString(1, PREFIX);
