@@ -21,7 +21,7 @@ import java.util.Optional;
 
 /**
  * Re-evaluates the upload queue's dead letters (docs/design.md, "What happens to FAILED rows"). Each message gets
- * one log line with its verdict and reason, then:
+ * one log line with its verdict and reason:
  * <ul>
  *   <li>a job whose paste is still IN_PROGRESS (and within the requeue window) is <b>requeued</b>: sent to the
  *       upload queue, then deleted here, so a crash in between duplicates the job (the worker is idempotent)
@@ -78,7 +78,7 @@ public class DeadLetterService {
                 if (!deadline.allowsMoreWork()) {
                     break; // the rest of the batch is visible again once the invocation is over
                 }
-                switch (reevaluate(message)) {
+                switch (settle(message)) {
                     case REQUEUE -> requeued++;
                     case DELETE -> deleted++;
                     case KEEP -> kept++;
@@ -88,7 +88,7 @@ public class DeadLetterService {
         return new DeadLetterReport(requeued, deleted, kept, !queueEmpty);
     }
 
-    private Action reevaluate(Message message) {
+    private Action settle(Message message) {
         Verdict verdict = judge(message.body());
         String id = message.messageId();
         String sent = Optional.ofNullable(message.attributes().get(MessageSystemAttributeName.SENT_TIMESTAMP))
@@ -124,7 +124,8 @@ public class DeadLetterService {
         if (paste.status() != PasteStatus.IN_PROGRESS) {
             return new Verdict(Action.DELETE, "paste " + job.shortCode() + " is " + paste.status());
         }
-        // This JVM's clock against the row's: the window has an hour of slack (SweeperProperties.DELIVERY_SLACK).
+        // This JVM's clock against the database's timestamp: a skew moves the window by as much, far less than the
+        // hour of slack in stuckAfter (SweeperProperties.DELIVERY_SLACK).
         if (paste.createdAt().isBefore(Instant.now().minus(properties.requeueWindow()))) {
             return new Verdict(Action.KEEP, "paste " + job.shortCode() + " is IN_PROGRESS but older than the requeue window ("
                     + properties.requeueWindow() + "); it is marked stuck at " + properties.stuckAfter()
