@@ -5,14 +5,16 @@ import io.micronaut.serde.annotation.Serdeable;
 /**
  * What one sweep did.
  *
+ * @param deadLetters       what the re-evaluation of the dead-letter queue did (it runs first)
  * @param deleted           FAILED rows deleted
  * @param objectsRemoved    S3 keys deleted for those rows (S3 confirms a delete of an absent key too, so this
  *                          counts keys cleared, not objects that existed)
  * @param stuckMarkedFailed IN_PROGRESS rows moved to FAILED with reason {@code stuck}
  * @param batches           statements run (stuck and delete batches together)
- * @param remaining         true when work was left for a later run (the deadline came first, or rows were locked
- *                          by a concurrent sweeper)
+ * @param remaining         true when work was left for a later run (the deadline or the dead-letter limit came
+ *                          first, or rows were locked by a concurrent sweeper)
  */
 @Serdeable
-public record SweepReport(int deleted, int objectsRemoved, int stuckMarkedFailed, int batches, boolean remaining) {
+public record SweepReport(DeadLetterReport deadLetters, int deleted, int objectsRemoved, int stuckMarkedFailed, int batches,
+                          boolean remaining) {
 }

@@ -11,10 +11,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The sweeper's statements. Each picks a bounded batch through the (status, created_at) partial index with
- * {@code FOR UPDATE SKIP LOCKED}: a row another sweeper (or an upload finishing right now) holds is skipped,
- * never waited for, and no row can be taken by two sweepers. Ages are compared with the database's clock.
- * The caller owns the connection and its transaction.
+ * The sweeper's statements. Each picks a bounded batch through its partial index (FAILED rows by
+ * {@code updated_at}, IN_PROGRESS rows by {@code created_at}) with {@code FOR UPDATE SKIP LOCKED}: a row another
+ * sweeper (or an upload finishing right now) holds is skipped, never waited for, and no row can be taken by
+ * two sweepers. Ages are compared with the database's clock. The caller owns the connection and its transaction.
+ *
+ * <p>A FAILED row's {@code updated_at} is when it became FAILED: transitions only ever move IN_PROGRESS rows, so
+ * nothing updates a terminal row again.
  */
 @Singleton
 public class SweepRepository {
@@ -22,8 +25,8 @@ public class SweepRepository {
     static final String DELETE_EXPIRED_FAILED = """
             DELETE FROM pastes WHERE short_code IN (
                 SELECT short_code FROM pastes
-                WHERE status = 'FAILED' AND created_at < now() - make_interval(secs => ?)
-                ORDER BY created_at LIMIT ?
+                WHERE status = 'FAILED' AND updated_at < now() - make_interval(secs => ?)
+                ORDER BY updated_at LIMIT ?
                 FOR UPDATE SKIP LOCKED)
             RETURNING short_code, s3_location""";
 
@@ -38,10 +41,10 @@ public class SweepRepository {
             AND status = 'IN_PROGRESS'""";
 
     static final String ANY_LEFT = """
-            SELECT EXISTS (SELECT 1 FROM pastes WHERE status = 'FAILED' AND created_at < now() - make_interval(secs => ?))
+            SELECT EXISTS (SELECT 1 FROM pastes WHERE status = 'FAILED' AND updated_at < now() - make_interval(secs => ?))
                 OR EXISTS (SELECT 1 FROM pastes WHERE status = 'IN_PROGRESS' AND created_at < now() - make_interval(secs => ?))""";
 
-    /** Deletes up to {@code limit} FAILED rows created more than {@code retention} ago and returns them. */
+    /** Deletes up to {@code limit} rows that became FAILED more than {@code retention} ago and returns them. */
     public List<SweptPaste> deleteExpiredFailed(Connection connection, Duration retention, int limit) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(DELETE_EXPIRED_FAILED)) {
             statement.setDouble(1, seconds(retention));

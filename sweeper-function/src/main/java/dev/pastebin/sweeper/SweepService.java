@@ -15,10 +15,12 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * One sweep (docs/design.md, "What happens to FAILED rows"): first reconciles stuck IN_PROGRESS rows to FAILED,
- * then deletes FAILED rows older than the retention together with their S3 objects. Work is done in
- * bounded batches, each its own short transaction, and no batch starts once the deadline is near; what is
- * left is reported and a later run finishes it.
+ * One sweep (docs/design.md, "What happens to FAILED rows"), in this order: re-evaluates the dead letters
+ * ({@link DeadLetterService}), so a job that can still complete is back in the upload queue before any row is
+ * judged; marks IN_PROGRESS rows FAILED (reason {@code stuck}) once no job for them can be delivered any more;
+ * deletes rows that have been FAILED for longer than the retention, together with their S3 objects. Rows are
+ * handled in bounded batches, each its own short transaction, and no batch starts once the deadline is near;
+ * what is left is reported and a later run finishes it.
  *
  * <p>A delete batch commits only after S3 confirmed its objects are gone: if S3 fails, the rows come back
  * and the next run retries, so an object is never orphaned by a row that no longer exists. The row locks
@@ -29,13 +31,15 @@ public class SweepService {
 
     private static final Logger LOG = LoggerFactory.getLogger(SweepService.class);
 
+    private final DeadLetterService deadLetters;
     private final SweepRepository repository;
     private final PasteContentStore contentStore;
     private final TransactionOperations<Connection> transactions;
     private final SweeperProperties properties;
 
-    public SweepService(SweepRepository repository, PasteContentStore contentStore,
+    public SweepService(DeadLetterService deadLetters, SweepRepository repository, PasteContentStore contentStore,
                         TransactionOperations<Connection> transactions, SweeperProperties properties) {
+        this.deadLetters = deadLetters;
         this.repository = repository;
         this.contentStore = contentStore;
         this.transactions = transactions;
@@ -43,6 +47,8 @@ public class SweepService {
     }
 
     public SweepReport sweep(Deadline deadline) {
+        DeadLetterReport letters = deadLetters.reevaluate(deadline);
+
         int batchSize = properties.batchSize();
         int batches = 0;
         int stuck = 0;
@@ -72,11 +78,13 @@ public class SweepService {
         }
 
         // Locked rows (a concurrent sweeper's) are skipped, so a short batch does not prove nothing is left.
-        boolean remaining = !(stuckDone && deleteDone) || transactions.executeRead(status ->
+        boolean rowsLeft = !(stuckDone && deleteDone) || transactions.executeRead(status ->
                 sql(() -> repository.anyLeft(status.getConnection(), properties.failedRetention(), properties.stuckAfter())));
-        SweepReport report = new SweepReport(deleted, removed, stuck, batches, remaining);
-        LOG.info("sweep finished: deleted={} objectsRemoved={} stuckMarkedFailed={} batches={} remaining={}",
-                report.deleted(), report.objectsRemoved(), report.stuckMarkedFailed(), report.batches(), report.remaining());
+        SweepReport report = new SweepReport(letters, deleted, removed, stuck, batches, letters.remaining() || rowsLeft);
+        LOG.info("sweep finished: deadLettersRequeued={} deadLettersDeleted={} deadLettersKept={} deleted={} "
+                        + "objectsRemoved={} stuckMarkedFailed={} batches={} remaining={}",
+                letters.requeued(), letters.deleted(), letters.kept(), report.deleted(), report.objectsRemoved(),
+                report.stuckMarkedFailed(), report.batches(), report.remaining());
         return report;
     }
 

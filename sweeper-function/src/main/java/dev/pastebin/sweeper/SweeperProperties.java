@@ -12,16 +12,51 @@ import java.time.Duration;
  * What the sweeper removes and how it paces itself. Bound from {@code pastebin.sweeper.*}, e.g.
  * {@code PASTEBIN_SWEEPER_FAILED_RETENTION=48h}.
  *
- * @param failedRetention how long a FAILED row is kept (by its creation time) before it is deleted
- * @param stuckAfter      an IN_PROGRESS row older than this is marked FAILED with reason {@code stuck}; it must
- *                        exceed the whole retry window (about 31 s) plus the queue's redelivery slack
- * @param batchSize       rows per statement; one S3 DeleteObjects call takes at most 1000 keys
- * @param stopMargin      no new batch starts when less than this is left before the Lambda deadline
+ * <p>When an IN_PROGRESS row counts as stuck is not configured but derived from the two queues' retention
+ * periods, so that no job for the row can still be delivered when it is marked (docs/design.md, "What happens
+ * to FAILED rows"). The defaults are the template's {@code MessageRetentionPeriod}s; the template passes the
+ * same values to the function.
+ *
+ * @param failedRetention      how long a row is kept after it became FAILED, before it is deleted
+ * @param uploadQueueRetention the upload queue's {@code MessageRetentionPeriod}
+ * @param deadLetterRetention  the dead-letter queue's {@code MessageRetentionPeriod}
+ * @param batchSize            rows per statement; one S3 DeleteObjects call takes at most 1000 keys
+ * @param deadLettersPerRun    the most dead letters one run re-evaluates; the rest wait for the next run
+ * @param stopMargin           no new batch (or dead letter) starts when less than this is left before the
+ *                             Lambda deadline
  */
 @ConfigurationProperties("pastebin.sweeper")
 public record SweeperProperties(
         @NotNull @Bindable(defaultValue = "24h") Duration failedRetention,
-        @NotNull @Bindable(defaultValue = "1h") Duration stuckAfter,
+        @NotNull @Bindable(defaultValue = "4d") Duration uploadQueueRetention,
+        @NotNull @Bindable(defaultValue = "14d") Duration deadLetterRetention,
         @Min(1) @Max(1000) @Bindable(defaultValue = "500") int batchSize,
+        @Min(0) @Bindable(defaultValue = "1000") int deadLettersPerRun,
         @NotNull @Bindable(defaultValue = "15s") Duration stopMargin) {
+
+    /**
+     * How long past a queue's retention a job may still reach the worker: the job is sent up to create's 20 s
+     * timeout after its row's {@code created_at}, a delivery in flight when the retention ends may run for up to
+     * the queue's 180 s visibility timeout, and SQS's and the database's clocks differ a little.
+     */
+    static final Duration DELIVERY_SLACK = Duration.ofHours(1);
+
+    /**
+     * A dead-lettered job goes back to the upload queue only while its row is younger than this. SQS counts a
+     * dead letter's retention from the job's first send, seconds after its row was created, so a job the worker
+     * dead-lettered can be requeued for practically as long as SQS keeps it; the bound also ends the cycle of a
+     * job the worker keeps dead-lettering.
+     */
+    public Duration requeueWindow() {
+        return deadLetterRetention;
+    }
+
+    /**
+     * An IN_PROGRESS row older than this is marked FAILED with reason {@code stuck}. By then no job for it can
+     * be delivered: the original left the upload queue after its retention, and the last copy the sweeper
+     * requeued (within {@link #requeueWindow()}) did too.
+     */
+    public Duration stuckAfter() {
+        return requeueWindow().plus(uploadQueueRetention).plus(DELIVERY_SLACK);
+    }
 }

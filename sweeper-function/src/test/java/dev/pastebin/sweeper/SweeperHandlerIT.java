@@ -5,6 +5,7 @@ import dev.pastebin.core.support.TestLambdaContext;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import dev.pastebin.core.config.StorageProperties;
 import dev.pastebin.core.support.RealServices;
+import dev.pastebin.core.support.TestQueues;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Timeout;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -25,6 +27,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -40,9 +44,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The sweeper against the real PostgreSQL and LocalStack, invoked through its Lambda handler. It deletes
- * across the whole table, so every test starts from an empty table: run it with its own database.
- * Ages are set by SQL, never by waiting.
+ * The sweeper against the real PostgreSQL and LocalStack, invoked through its Lambda handler. Ages are set by
+ * SQL, never by waiting.
+ *
+ * <p>The tests only ever insert, inspect and clean up rows whose short code starts with this run's
+ * {@link #PREFIX}: the database may be shared, and other rows are not this test's to remove. The sweeper
+ * itself works across the whole table, so its counts are only exact in a database of its own
+ * (application-test.yml). Its dead-letter queue is a fresh, empty one; DeadLetterReevaluationIT fills one.
  */
 @RealServices
 @MicronautTest(transactional = false)
@@ -50,6 +58,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SweeperHandlerIT implements TestPropertyProvider {
 
     private static final String BUCKET = "sweeper-it-" + UUID.randomUUID().toString().substring(0, 8);
+    /** Every row a test creates starts with this (short codes have at most 32 characters). */
+    private static final String PREFIX = "sw" + UUID.randomUUID().toString().substring(0, 6) + "-";
+    private static final SqsClient SQS = SqsClient.create();
+    private static final TestQueues.Pair QUEUES = TestQueues.create(SQS, "sweeper-it", 10, 30);
 
     @Inject
     ApplicationContext applicationContext;
@@ -64,15 +76,30 @@ class SweeperHandlerIT implements TestPropertyProvider {
     @Inject
     StorageProperties storage;
 
+    @Inject
+    SweeperProperties properties;
+
     @Override
     public Map<String, String> getProperties() {
-        return Map.of("pastebin.storage.bucket", BUCKET);
+        return Map.of("pastebin.storage.bucket", BUCKET,
+                "pastebin.upload-queue.url", QUEUES.queueUrl(),
+                "pastebin.upload-dlq.url", QUEUES.deadLetterQueueUrl());
+    }
+
+    /** This class's properties and {@code more}, for contexts of its own (another Lambda instance). */
+    private static Map<String, Object> propertiesAnd(Map<String, String> more) {
+        Map<String, Object> all = new HashMap<>(Map.of(
+                "pastebin.upload-queue.url", QUEUES.queueUrl(),
+                "pastebin.upload-dlq.url", QUEUES.deadLetterQueueUrl(),
+                "pastebin.storage.bucket", BUCKET));
+        all.putAll(more);
+        return all;
     }
 
     @BeforeEach
-    void emptyTableAndBucket() throws SQLException {
+    void noRowsOfOursAndAnEmptyBucket() throws SQLException {
         dataSource = DelegatingDataSource.unwrapDataSource(applicationContext.getBean(DataSource.class));
-        execute("TRUNCATE pastes");
+        deleteOurRows();
         if (s3.listBuckets().buckets().stream().noneMatch(b -> b.name().equals(BUCKET))) {
             s3.createBucket(b -> b.bucket(BUCKET));
         }
@@ -80,21 +107,24 @@ class SweeperHandlerIT implements TestPropertyProvider {
     }
 
     @AfterAll
-    void deleteBucket() {
+    void deleteOurRowsAndBucket() throws SQLException {
+        deleteOurRows();
         emptyBucket(BUCKET);
         s3.deleteBucket(b -> b.bucket(BUCKET));
+        TestQueues.delete(SQS, QUEUES);
     }
 
     @Test
     void deletesOnlyExpiredFailedRowsAndTheirObjectsAndMarksStuckRowsFailed() throws SQLException {
         insert("oldFail1", "FAILED", "2 days", null);
-        insert("oldFail2", "FAILED", "25 hours", "s3://" + BUCKET + "/legacy/oldFail2");
+        insert("oldFail2", "FAILED", "25 hours", "s3://" + BUCKET + "/legacy/" + code("oldFail2"));
         insert("newFail1", "FAILED", "23 hours", null);
-        insert("oldDone1", "PROCESSED", "30 days", new ContentLocation(BUCKET, storage.objectKey("oldDone1")).uri());
+        insert("oldDone1", "PROCESSED", "30 days", new ContentLocation(BUCKET, key("oldDone1")).uri());
         insert("newProg1", "IN_PROGRESS", "10 minutes", null);
-        insert("stuckPr1", "IN_PROGRESS", "2 hours", null);
-        for (String key : List.of(storage.objectKey("oldFail1"), storage.objectKey("oldFail2"), "legacy/oldFail2",
-                storage.objectKey("newFail1"), storage.objectKey("oldDone1"))) {
+        insert("oldProg1", "IN_PROGRESS", "18 days", null);
+        insert("stuckPr1", "IN_PROGRESS", "19 days", null);
+        for (String key : List.of(key("oldFail1"), key("oldFail2"), "legacy/" + code("oldFail2"),
+                key("newFail1"), key("oldDone1"))) {
             s3.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromString("content"));
         }
 
@@ -104,20 +134,52 @@ class SweeperHandlerIT implements TestPropertyProvider {
         assertEquals(3, report.objectsRemoved(), "both keys of oldFail2 and the key of oldFail1");
         assertEquals(1, report.stuckMarkedFailed());
         assertFalse(report.remaining());
-        assertEquals(Map.of("newFail1", "FAILED", "oldDone1", "PROCESSED", "newProg1", "IN_PROGRESS", "stuckPr1", "FAILED"),
-                statuses());
-        assertEquals("stuck", queryString("SELECT failure_reason FROM pastes WHERE short_code = 'stuckPr1'"));
-        assertEquals(List.of(storage.objectKey("newFail1"), storage.objectKey("oldDone1")), objectKeys());
+        // stuckPr1 was created long before the FAILED retention, but became FAILED only now: it stays
+        assertEquals(Map.of("newFail1", "FAILED", "oldDone1", "PROCESSED", "newProg1", "IN_PROGRESS",
+                "oldProg1", "IN_PROGRESS", "stuckPr1", "FAILED"), statuses());
+        assertEquals("stuck", queryString("SELECT failure_reason FROM pastes WHERE short_code = '" + code("stuckPr1") + "'"));
+        assertEquals(List.of(key("newFail1"), key("oldDone1")), objectKeys());
+    }
+
+    @Test
+    void aFailedRowIsKeptForTheRetentionFromWhenItFailedNotFromWhenItWasCreated() throws SQLException {
+        insert("failedNow", "FAILED", "30 days", "23 hours", null);
+        insert("failedOld", "FAILED", "30 days", "25 hours", null);
+
+        SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
+
+        assertEquals(1, report.deleted());
+        assertEquals(Map.of("failedNow", "FAILED"), statuses());
+    }
+
+    @Test
+    void anInProgressRowIsMarkedStuckOnlyOnceNoJobForItCanBeDeliveredAndThenKeptTheFailedRetention() throws SQLException {
+        Duration stuckAfter = properties.stuckAfter();
+        insert("notYetStuck", "IN_PROGRESS", ago(stuckAfter.minusMinutes(1)), null);
+        insert("stuck", "IN_PROGRESS", ago(stuckAfter.plusMinutes(1)), null);
+
+        SweepReport marking = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
+
+        assertEquals(1, marking.stuckMarkedFailed());
+        assertEquals(0, marking.deleted(), "a row marked stuck is not deleted in the same run");
+        assertEquals(Map.of("notYetStuck", "IN_PROGRESS", "stuck", "FAILED"), statuses());
+
+        // a minute before the FAILED retention has passed since it was marked, then a minute after
+        failedAgo("stuck", properties.failedRetention().minusMinutes(1));
+        assertEquals(0, newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime()).deleted());
+        failedAgo("stuck", properties.failedRetention().plusMinutes(1));
+        assertEquals(1, newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime()).deleted());
+        assertEquals(Map.of("notYetStuck", "IN_PROGRESS"), statuses());
     }
 
     @Test
     void aSecondRunFindsNothingToDo() throws SQLException {
         insert("newFail1", "FAILED", "1 hour", null);
-        insert("newProg1", "IN_PROGRESS", "59 minutes", null);
+        insert("newProg1", "IN_PROGRESS", "18 days", null);
 
         SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
 
-        assertEquals(new SweepReport(0, 0, 0, 2, false), report);
+        assertEquals(new SweepReport(new DeadLetterReport(0, 0, 0, false), 0, 0, 0, 2, false), report);
         assertEquals(2, statuses().size());
     }
 
@@ -125,17 +187,17 @@ class SweeperHandlerIT implements TestPropertyProvider {
     void aBacklogIsClearedInBatchesAndALaterRunFinishesWhatTheDeadlineCutShort() throws SQLException {
         insertFailedBacklog(30_000);
         for (int i = 1; i <= 20; i++) {
-            String key = storage.objectKey("backlog" + i);
+            String key = key("backlog" + i);
             s3.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromString("content"));
         }
 
         // the deadline comes near once 10 batches of 500 are gone (after the stuck batch)
         SweepReport first = newHandler().handleRequest(scheduledEvent(),
-                TestLambdaContext.runningOutWhen(() -> uncheckedCount("SELECT count(*) FROM pastes") <= 25_000));
+                TestLambdaContext.runningOutWhen(() -> uncheckedOurRows() <= 25_000));
         assertEquals(5_000, first.deleted());
         assertEquals(11, first.batches());
         assertTrue(first.remaining());
-        assertEquals(25_000, count("SELECT count(*) FROM pastes"));
+        assertEquals(25_000, ourRows());
 
         SweepReport second = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
         assertEquals(25_000, second.deleted());
@@ -143,7 +205,7 @@ class SweeperHandlerIT implements TestPropertyProvider {
         // 50 full batches and the short one that proves the end, after the stuck batch
         assertEquals(52, second.batches());
         assertFalse(second.remaining());
-        assertEquals(0, count("SELECT count(*) FROM pastes"));
+        assertEquals(0, ourRows());
         assertEquals(List.of(), objectKeys());
     }
 
@@ -153,8 +215,8 @@ class SweeperHandlerIT implements TestPropertyProvider {
 
         SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.alreadyNearTheDeadline());
 
-        assertEquals(new SweepReport(0, 0, 0, 0, true), report);
-        assertEquals(1, count("SELECT count(*) FROM pastes"));
+        assertEquals(new SweepReport(new DeadLetterReport(0, 0, 0, true), 0, 0, 0, 0, true), report);
+        assertEquals(1, ourRows());
     }
 
     @Test
@@ -163,10 +225,10 @@ class SweeperHandlerIT implements TestPropertyProvider {
         insertFailedBacklog(20_000);
         // Two Lambda instances: separate application contexts, pools and S3 clients.
         try (ApplicationContext second = ApplicationContext.builder()
-                .environments("test").properties(Map.of("pastebin.storage.bucket", BUCKET, "pastebin.sweeper.batch-size", "200"))
+                .environments("test").properties(propertiesAnd(Map.of("pastebin.sweeper.batch-size", "200")))
                 .start();
              ApplicationContext third = ApplicationContext.builder()
-                     .environments("test").properties(Map.of("pastebin.storage.bucket", BUCKET, "pastebin.sweeper.batch-size", "200"))
+                     .environments("test").properties(propertiesAnd(Map.of("pastebin.sweeper.batch-size", "200")))
                      .start()) {
             ExecutorService pool = Executors.newFixedThreadPool(2);
             try {
@@ -184,7 +246,7 @@ class SweeperHandlerIT implements TestPropertyProvider {
 
                 assertEquals(20_000, ra.deleted() + rb.deleted(), ra + " / " + rb);
                 assertEquals(20_000, ra.objectsRemoved() + rb.objectsRemoved(), ra + " / " + rb);
-                assertEquals(0, count("SELECT count(*) FROM pastes"));
+                assertEquals(0, ourRows());
             } finally {
                 pool.shutdownNow();
             }
@@ -198,7 +260,7 @@ class SweeperHandlerIT implements TestPropertyProvider {
         try (Connection other = dataSource.getConnection()) {
             other.setAutoCommit(false);
             try (Statement lock = other.createStatement()) {
-                lock.execute("SELECT short_code FROM pastes WHERE short_code IN ('backlog1', 'backlog2') FOR UPDATE");
+                lock.execute("SELECT short_code FROM pastes WHERE short_code IN ('" + code("backlog1") + "', '" + code("backlog2") + "') FOR UPDATE");
             }
 
             SweepReport whileLocked = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
@@ -216,7 +278,7 @@ class SweeperHandlerIT implements TestPropertyProvider {
     void whenS3RefusesTheRowsOfThatBatchAreKeptForTheNextRun() throws SQLException {
         insert("oldFail1", "FAILED", "2 days", null);
         try (ApplicationContext missingBucket = ApplicationContext.builder().environments("test")
-                .properties(Map.of("pastebin.storage.bucket", "no-such-bucket-" + UUID.randomUUID())).start()) {
+                .properties(propertiesAnd(Map.of("pastebin.storage.bucket", "no-such-bucket-" + UUID.randomUUID()))).start()) {
             SweeperHandler handler = new SweeperHandler(missingBucket);
             assertThrows(RuntimeException.class,
                     () -> handler.handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime()));
@@ -241,36 +303,73 @@ class SweeperHandlerIT implements TestPropertyProvider {
                 .withDetail(Map.of());
     }
 
-    private void insert(String code, String status, String age, String location) throws SQLException {
+    /** A row created {@code age} ago and last changed then (a FAILED one failed at once). */
+    private void insert(String name, String status, String age, String location) throws SQLException {
+        insert(name, status, age, age, location);
+    }
+
+    private void insert(String name, String status, String createdAgo, String updatedAgo, String location) throws SQLException {
         try (Connection c = dataSource.getConnection();
              PreparedStatement insert = c.prepareStatement("""
                      INSERT INTO pastes (short_code, content_sha256, size_bytes, s3_location, status, created_at, updated_at)
                      VALUES (?, repeat('a', 64), 7, ?, ?, now() - CAST(? AS interval), now() - CAST(? AS interval))""")) {
-            insert.setString(1, code);
+            insert.setString(1, code(name));
             insert.setString(2, location);
             insert.setString(3, status);
-            insert.setString(4, age);
-            insert.setString(5, age);
+            insert.setString(4, createdAgo);
+            insert.setString(5, updatedAgo);
             insert.executeUpdate();
         }
     }
 
     private void insertFailedBacklog(int rows) throws SQLException {
         execute("""
-                INSERT INTO pastes (short_code, content_sha256, size_bytes, status, failure_reason, created_at)
-                SELECT 'backlog' || g, repeat('a', 64), 7, 'FAILED', 'exhausted', now() - interval '2 days' - g * interval '1 second'
-                FROM generate_series(1, %d) g""".formatted(rows));
+                INSERT INTO pastes (short_code, content_sha256, size_bytes, status, failure_reason, created_at, updated_at)
+                SELECT '%s' || 'backlog' || g, repeat('a', 64), 7, 'FAILED', 'exhausted',
+                       now() - interval '2 days' - g * interval '1 second', now() - interval '2 days' - g * interval '1 second'
+                FROM generate_series(1, %d) g""".formatted(PREFIX, rows));
     }
 
+    private void failedAgo(String name, Duration age) throws SQLException {
+        execute("UPDATE pastes SET updated_at = now() - CAST('" + ago(age) + "' AS interval) WHERE short_code = '" + code(name) + "'");
+    }
+
+    /** A PostgreSQL interval literal for {@code age}. */
+    private static String ago(Duration age) {
+        return age.toSeconds() + " seconds";
+    }
+
+    /** The short code a test's row {@code name} really has. */
+    private static String code(String name) {
+        return PREFIX + name;
+    }
+
+    /** The object key of the test's row {@code name}. */
+    private String key(String name) {
+        return storage.objectKey(code(name));
+    }
+
+    /** Status of each of this test's rows, by the name the test gave it (without the prefix). */
     private Map<String, String> statuses() throws SQLException {
-        var result = new java.util.HashMap<String, String>();
-        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
-             ResultSet rows = s.executeQuery("SELECT short_code, status FROM pastes")) {
-            while (rows.next()) {
-                result.put(rows.getString(1), rows.getString(2));
+        var result = new HashMap<String, String>();
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement s = c.prepareStatement("SELECT short_code, status FROM pastes WHERE short_code LIKE ? || '%'")) {
+            s.setString(1, PREFIX);
+            try (ResultSet rows = s.executeQuery()) {
+                while (rows.next()) {
+                    result.put(rows.getString(1).substring(PREFIX.length()), rows.getString(2));
+                }
             }
         }
         return result;
+    }
+
+    private long ourRows() throws SQLException {
+        return count("SELECT count(*) FROM pastes WHERE short_code LIKE '" + PREFIX + "%'");
+    }
+
+    private void deleteOurRows() throws SQLException {
+        execute("DELETE FROM pastes WHERE short_code LIKE '" + PREFIX + "%'");
     }
 
     private String queryString(String sql) throws SQLException {
@@ -284,9 +383,9 @@ class SweeperHandlerIT implements TestPropertyProvider {
         return Long.parseLong(queryString(sql));
     }
 
-    private long uncheckedCount(String sql) {
+    private long uncheckedOurRows() {
         try {
-            return count(sql);
+            return ourRows();
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }

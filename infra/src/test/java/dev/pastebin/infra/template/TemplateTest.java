@@ -117,6 +117,52 @@ class TemplateTest {
         assertEquals(1_209_600, template.intValue(template.properties("UploadDeadLetterQueue").get("MessageRetentionPeriod")));
     }
 
+    /**
+     * The sweeper derives when an IN_PROGRESS row counts as stuck from the two queues' retention periods
+     * (docs/design.md, "What happens to FAILED rows"): it must be told the queues' real values.
+     */
+    @Test
+    void theSweeperIsToldBothQueuesRetentionPeriods() {
+        Map<String, Object> env = template.environment("SweeperFunction");
+        int uploadRetention = template.intValue(template.properties("UploadQueue").get("MessageRetentionPeriod"));
+        int deadLetterRetention = template.intValue(template.properties("UploadDeadLetterQueue").get("MessageRetentionPeriod"));
+
+        assertEquals(uploadRetention + "s", env.get("PASTEBIN_SWEEPER_UPLOAD_QUEUE_RETENTION"));
+        assertEquals(deadLetterRetention + "s", env.get("PASTEBIN_SWEEPER_DEAD_LETTER_RETENTION"));
+        // a dead letter keeps the timestamp of its first send: a DLQ that keeps no longer than the upload queue
+        // would drop dead letters on arrival
+        assertTrue(deadLetterRetention > uploadRetention, deadLetterRetention + " <= " + uploadRetention);
+        assertFalse(env.containsKey("PASTEBIN_SWEEPER_STUCK_AFTER"), "the stuck threshold is derived, not configured");
+    }
+
+    @Test
+    void theSweeperMayOnlyReceiveAndDeleteDeadLettersAndSendUploadJobs() {
+        Map<String, Object> env = template.environment("SweeperFunction");
+        assertEquals(Map.of("Ref", "UploadDeadLetterQueue"), env.get("PASTEBIN_UPLOAD_DLQ_URL"));
+        assertEquals(Map.of("Ref", "UploadQueue"), env.get("PASTEBIN_UPLOAD_QUEUE_URL"));
+
+        List<Map<String, Object>> sqsPolicies = new java.util.ArrayList<>();
+        for (Object policy : (List<?>) template.properties("SweeperFunction").get("Policies")) {
+            Map<String, Object> p = CfnTemplate.map(policy, "SweeperFunction policy");
+            if (p.containsKey("Statement")) {
+                for (Object statement : (List<?>) p.get("Statement")) {
+                    Map<String, Object> st = CfnTemplate.map(statement, "statement");
+                    if (st.get("Action").toString().contains("sqs:")) {
+                        sqsPolicies.add(st);
+                    }
+                }
+            } else if (p.keySet().stream().anyMatch(name -> name.startsWith("SQS"))) {
+                sqsPolicies.add(p);
+            }
+        }
+        assertEquals(List.of(
+                        Map.of("SQSSendMessagePolicy", Map.of("QueueName", Map.of("Fn::GetAtt", List.of("UploadQueue", "QueueName")))),
+                        Map.of("Sid", "ReevaluateDeadLetters", "Effect", "Allow",
+                                "Action", List.of("sqs:ReceiveMessage", "sqs:DeleteMessage"),
+                                "Resource", Map.of("Fn::GetAtt", List.of("UploadDeadLetterQueue", "Arn")))),
+                sqsPolicies);
+    }
+
     @Test
     void theUploadEventSourceReportsBatchItemFailuresAndLimitsConcurrency() {
         Map<String, Object> sqs = event("UploadPasteFunction", "SQS");

@@ -1,0 +1,16 @@
+package dev.pastebin.sweeper;
+
+import io.micronaut.serde.annotation.Serdeable;
+
+/**
+ * What one re-evaluation of the dead-letter queue did.
+ *
+ * @param requeued  jobs whose paste is still IN_PROGRESS, sent back to the upload queue
+ * @param deleted   messages deleted because their paste is terminal or has no row
+ * @param kept      messages left in the queue: ones that do not decode, and jobs whose row is past the requeue
+ *                  window
+ * @param remaining true when the run stopped before it found the queue empty (the deadline or the per-run limit)
+ */
+@Serdeable
+public record DeadLetterReport(int requeued, int deleted, int kept, boolean remaining) {
+}

@@ -1,0 +1,155 @@
+package dev.pastebin.sweeper;
+
+import dev.pastebin.core.config.UploadQueueProperties;
+import dev.pastebin.core.job.MalformedUploadJobException;
+import dev.pastebin.core.job.UploadJob;
+import dev.pastebin.core.job.UploadJobCodec;
+import dev.pastebin.core.lambda.Deadline;
+import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteRepository;
+import dev.pastebin.core.paste.PasteStatus;
+import jakarta.inject.Singleton;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Re-evaluates the upload queue's dead letters (docs/design.md, "What happens to FAILED rows"). Each message gets
+ * one log line with its verdict and reason:
+ * <ul>
+ *   <li>a job whose paste is still IN_PROGRESS (and within the requeue window) is <b>requeued</b>: sent to the
+ *       upload queue, then deleted here, so a crash in between duplicates the job (the worker is idempotent)
+ *       instead of losing it;</li>
+ *   <li>a job whose paste is terminal or has no row can never be used and is <b>deleted</b>;</li>
+ *   <li>a message that does not decode is <b>kept</b>: it is the only trace of what went wrong, a worker that
+ *       understands it may yet be deployed, and SQS drops it when its retention ends. A job whose row is past the
+ *       requeue window is kept too: the row is marked stuck soon, and the job is then deleted as terminal.</li>
+ * </ul>
+ * A received message stays invisible for the rest of the invocation, so a run sees each message once and the
+ * kept ones are there again for the next run. The run stops at the per-run limit or near the deadline; what it
+ * did not receive waits for the next run.
+ */
+@Singleton
+public class DeadLetterService {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DeadLetterService.class);
+
+    /** ReceiveMessage returns at most 10 messages. */
+    private static final int MAX_MESSAGES_PER_RECEIVE = 10;
+    /** Long polling: an empty answer then means the queue is empty, not only the servers that were sampled. */
+    private static final int WAIT_TIME_SECONDS = 1;
+    /** SQS's longest visibility timeout, 12 hours. */
+    private static final long MAX_VISIBILITY_SECONDS = 43_200;
+
+    private final SqsClient sqs;
+    private final UploadJobCodec codec;
+    private final PasteRepository pastes;
+    private final UploadQueueProperties uploadQueue;
+    private final DeadLetterQueueProperties deadLetterQueue;
+    private final SweeperProperties properties;
+
+    public DeadLetterService(SqsClient sqs, UploadJobCodec codec, PasteRepository pastes, UploadQueueProperties uploadQueue,
+                             DeadLetterQueueProperties deadLetterQueue, SweeperProperties properties) {
+        this.sqs = sqs;
+        this.codec = codec;
+        this.pastes = pastes;
+        this.uploadQueue = uploadQueue;
+        this.deadLetterQueue = deadLetterQueue;
+        this.properties = properties;
+    }
+
+    public DeadLetterReport reevaluate(Deadline deadline) {
+        int requeued = 0;
+        int deleted = 0;
+        int kept = 0;
+        int left = properties.deadLettersPerRun();
+        boolean queueEmpty = false;
+        while (!queueEmpty && left > 0 && deadline.allowsMoreWork()) {
+            List<Message> batch = receive(Math.min(MAX_MESSAGES_PER_RECEIVE, left), deadline);
+            queueEmpty = batch.isEmpty();
+            left -= batch.size();
+            for (Message message : batch) {
+                if (!deadline.allowsMoreWork()) {
+                    break; // the rest of the batch is visible again once the invocation is over
+                }
+                switch (settle(message)) {
+                    case REQUEUE -> requeued++;
+                    case DELETE -> deleted++;
+                    case KEEP -> kept++;
+                }
+            }
+        }
+        return new DeadLetterReport(requeued, deleted, kept, !queueEmpty);
+    }
+
+    private Action settle(Message message) {
+        Verdict verdict = judge(message.body());
+        String id = message.messageId();
+        String sent = Optional.ofNullable(message.attributes().get(MessageSystemAttributeName.SENT_TIMESTAMP))
+                .map(millis -> Instant.ofEpochMilli(Long.parseLong(millis)).toString()).orElse("?");
+        switch (verdict.action()) {
+            case KEEP -> LOG.warn("dead letter {} (sent {}) kept: {}", id, sent, verdict.reason());
+            case DELETE -> {
+                LOG.info("dead letter {} (sent {}) deleted: {}", id, sent, verdict.reason());
+                delete(message);
+            }
+            case REQUEUE -> {
+                // the same body, so the worker gets exactly the job create sent
+                sqs.sendMessage(b -> b.queueUrl(uploadQueue.url()).messageBody(message.body()));
+                delete(message);
+                LOG.info("dead letter {} (sent {}) requeued: {}", id, sent, verdict.reason());
+            }
+        }
+        return verdict.action();
+    }
+
+    private Verdict judge(String body) {
+        UploadJob job;
+        try {
+            job = codec.decode(body);
+        } catch (MalformedUploadJobException e) {
+            return new Verdict(Action.KEEP, "not an upload job this version can decode (" + e.getMessage() + ")");
+        }
+        Optional<Paste> row = pastes.findById(job.shortCode());
+        if (row.isEmpty()) {
+            return new Verdict(Action.DELETE, "paste " + job.shortCode() + " has no row");
+        }
+        Paste paste = row.get();
+        if (paste.status() != PasteStatus.IN_PROGRESS) {
+            return new Verdict(Action.DELETE, "paste " + job.shortCode() + " is " + paste.status());
+        }
+        // This JVM's clock against the database's timestamp: a skew moves the window by as much, far less than the
+        // hour of slack in stuckAfter (SweeperProperties.DELIVERY_SLACK).
+        if (paste.createdAt().isBefore(Instant.now().minus(properties.requeueWindow()))) {
+            return new Verdict(Action.KEEP, "paste " + job.shortCode() + " is IN_PROGRESS but older than the requeue window ("
+                    + properties.requeueWindow() + "); it is marked stuck at " + properties.stuckAfter()
+                    + ", then this job is deleted");
+        }
+        return new Verdict(Action.REQUEUE, "paste " + job.shortCode() + " is IN_PROGRESS");
+    }
+
+    private List<Message> receive(int maxMessages, Deadline deadline) {
+        // invisible until the invocation is over: each message is seen once per run
+        int visibilitySeconds = (int) Math.min(MAX_VISIBILITY_SECONDS, Math.ceilDiv(deadline.remainingMillis(), 1000L));
+        return sqs.receiveMessage(b -> b.queueUrl(deadLetterQueue.url())
+                .maxNumberOfMessages(maxMessages)
+                .waitTimeSeconds(WAIT_TIME_SECONDS)
+                .visibilityTimeout(visibilitySeconds)
+                .messageSystemAttributeNames(MessageSystemAttributeName.SENT_TIMESTAMP)).messages();
+    }
+
+    private void delete(Message message) {
+        sqs.deleteMessage(b -> b.queueUrl(deadLetterQueue.url()).receiptHandle(message.receiptHandle()));
+    }
+
+    private enum Action { REQUEUE, DELETE, KEEP }
+
+    private record Verdict(Action action, String reason) {
+    }
+}
