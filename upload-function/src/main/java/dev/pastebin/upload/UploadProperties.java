@@ -21,7 +21,6 @@ import java.time.Duration;
  * @param s3MaxAttempts       attempts the S3 SDK makes per PutObject (1 = no SDK retries; see S3ClientTuning)
  * @param s3AttemptTimeout    time limit of one HTTP attempt to S3
  * @param s3CallTimeout       time limit of a whole S3 call, SDK retries included
- * @param sqsCallTimeout      time limit of a ChangeMessageVisibility call, SDK retries included
  */
 @ConfigurationProperties("pastebin.upload")
 public record UploadProperties(
@@ -29,8 +28,7 @@ public record UploadProperties(
         @NotNull @Bindable(defaultValue = "15s") Duration remainingTimeMargin,
         @Min(1) @Max(10) @Bindable(defaultValue = "1") int s3MaxAttempts,
         @NotNull @Bindable(defaultValue = "5s") Duration s3AttemptTimeout,
-        @NotNull @Bindable(defaultValue = "10s") Duration s3CallTimeout,
-        @NotNull @Bindable(defaultValue = "5s") Duration sqsCallTimeout) {
+        @NotNull @Bindable(defaultValue = "10s") Duration s3CallTimeout) {
 
     public UploadProperties {
         if (s3AttemptTimeout != null && s3CallTimeout != null && s3AttemptTimeout.compareTo(s3CallTimeout) > 0) {

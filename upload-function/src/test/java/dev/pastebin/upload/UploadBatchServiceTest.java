@@ -82,8 +82,7 @@ class UploadBatchServiceTest {
                 new AttemptLog(json), breaker, BREAKER);
         var upload = new UploadPasteService(new UploadJobCodec(json), new PasteUploader(repository, store, breaker, BREAKER),
                 outcomes);
-        var properties = new UploadProperties(4, Duration.ofSeconds(15), 1, Duration.ofSeconds(5), Duration.ofSeconds(10),
-                Duration.ofSeconds(5));
+        var properties = new UploadProperties(4, Duration.ofSeconds(15), 1, Duration.ofSeconds(5), Duration.ofSeconds(10));
         return new UploadBatchService(upload, visibility, properties, new InvocationDeadlines(() -> context));
     }
 

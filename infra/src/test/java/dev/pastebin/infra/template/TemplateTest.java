@@ -143,10 +143,10 @@ class TemplateTest {
 
         List<Map<String, Object>> sqsPolicies = new java.util.ArrayList<>();
         for (Object policy : (List<?>) template.properties("SweeperFunction").get("Policies")) {
-            Map<String, Object> p = CfnTemplate.map(policy, "SweeperFunction policy");
+            Map<String, Object> p = CloudFormationTemplate.mapping(policy, "SweeperFunction policy");
             if (p.containsKey("Statement")) {
                 for (Object statement : (List<?>) p.get("Statement")) {
-                    Map<String, Object> st = CfnTemplate.map(statement, "statement");
+                    Map<String, Object> st = CloudFormationTemplate.mapping(statement, "statement");
                     if (st.get("Action").toString().contains("sqs:")) {
                         sqsPolicies.add(st);
                     }

@@ -1,5 +1,6 @@
 package dev.pastebin.benchmarks.harness;
 
+import dev.pastebin.local.Json;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 import java.io.IOException;
@@ -116,52 +117,21 @@ final class Events {
                 .append(",\"awsRegion\":\"us-east-1\"}");
     }
 
+    /** A JSON string literal, by the local runtime's mapper (Jackson). */
     static String quote(String s) {
-        StringBuilder out = new StringBuilder(s.length() + 16).append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
+        try {
+            return Json.MAPPER.writeValueAsString(s);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        return out.append('"').toString();
     }
 
     private static String unquote(String quoted) {
-        String s = quoted.substring(1, quoted.length() - 1);
-        StringBuilder out = new StringBuilder();
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c != '\\') {
-                out.append(c);
-                continue;
-            }
-            char e = s.charAt(++i);
-            switch (e) {
-                case 'n' -> out.append('\n');
-                case 'r' -> out.append('\r');
-                case 't' -> out.append('\t');
-                case 'b' -> out.append('\b');
-                case 'f' -> out.append('\f');
-                case 'u' -> {
-                    out.append((char) Integer.parseInt(s.substring(i + 1, i + 5), 16));
-                    i += 4;
-                }
-                default -> out.append(e);
-            }
+        try {
+            return Json.MAPPER.readValue(quoted, String.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        return out.toString();
     }
 
     private static Optional<Path> find(Path dir, String... words) throws IOException {
