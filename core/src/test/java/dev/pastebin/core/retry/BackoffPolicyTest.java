@@ -36,7 +36,7 @@ class BackoffPolicyTest {
     }
 
     @Test
-    void theDefaultScheduleIsSeed000s() {
+    void theDefaultScheduleIsTheDesignedOne() {
         BackoffPolicy policy = policy(JitterStrategy.NONE);
         for (int attempt = 1; attempt <= 5; attempt++) {
             assertEquals(DEFAULT_NOMINAL[attempt - 1], policy.nominalDelaySeconds(attempt, ErrorClass.SERVER_ERROR), 1e-9);
