@@ -4,8 +4,9 @@
 # start:  uses a server that already answers at $PASTEBIN_DB_HOST:$PASTEBIN_DB_PORT; otherwise starts the
 #         local Debian cluster on that port (pg_lsclusters / pg_ctlcluster); otherwise, as root with apt,
 #         installs the `postgresql` package and starts the cluster it creates. Then creates the role
-#         (LOGIN CREATEDB, with the password) and the database when missing, and checks that the app user
-#         can log in with its password over TCP.
+#         (LOGIN CREATEDB CREATEROLE, with the password) and the database when missing, and checks that the
+#         app user can log in with its password over TCP. CREATEROLE is for the tests only: the credentials
+#         rotation test (read-function's DatabaseCredentialsRotationIT) creates, rotates and drops a role of its own.
 # stop:   stops the cluster only if this project started it (recorded in .tools/run/postgres-PORT.started).
 # status: prints one line.
 set -euo pipefail
@@ -79,9 +80,9 @@ ensure_role_and_database() {
     fi
     # psql variables (:'name') quote the values, so odd passwords or names are safe.
     psql_admin -v user="$PASTEBIN_DB_USER" -v pass="$PASTEBIN_DB_PASSWORD" <<'SQL'
-SELECT format('CREATE ROLE %I LOGIN CREATEDB PASSWORD %L', :'user', :'pass')
+SELECT format('CREATE ROLE %I LOGIN CREATEDB CREATEROLE PASSWORD %L', :'user', :'pass')
  WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = :'user') \gexec
-SELECT format('ALTER ROLE %I LOGIN CREATEDB PASSWORD %L', :'user', :'pass') \gexec
+SELECT format('ALTER ROLE %I LOGIN CREATEDB CREATEROLE PASSWORD %L', :'user', :'pass') \gexec
 SQL
     psql_admin -v user="$PASTEBIN_DB_USER" -v db="$PASTEBIN_DB_NAME" <<'SQL'
 SELECT format('CREATE DATABASE %I OWNER %I', :'db', :'user')

@@ -1,30 +1,35 @@
 package dev.pastebin.core.config;
 
+import com.zaxxer.hikari.util.Credentials;
+import com.zaxxer.hikari.util.DriverDataSource;
+import io.micronaut.configuration.jdbc.hikari.DatasourceConfiguration;
 import io.micronaut.context.BeanProvider;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.annotation.Value;
 import io.micronaut.context.event.BeanCreatedEvent;
 import io.micronaut.context.event.BeanCreatedEventListener;
-import io.micronaut.configuration.jdbc.hikari.DatasourceConfiguration;
-import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.ObjectMapper;
-import io.micronaut.serde.annotation.Serdeable;
 import jakarta.inject.Singleton;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 
-import java.io.IOException;
+import java.time.Clock;
 
 /**
  * On AWS the database credentials of every function live in a Secrets Manager secret (the JSON an
  * RDS-managed secret has: {@code {"username": ..., "password": ...}}); the template passes only its ARN, as
- * {@code PASTEBIN_DATABASE_SECRET_ID}. This sets them on the default datasource's configuration before the
- * pool is built, with one GetSecretValue call at start-up. Without that property (locally, in tests) the
- * bean does not exist and the configured username and password are used.
+ * {@code PASTEBIN_DATABASE_SECRET_ID}. Before the default datasource's pool is built, this reads the secret
+ * (one GetSecretValue) and has the pool open its connections through a {@link SecretCredentialsDataSource},
+ * which re-reads the secret when PostgreSQL rejects the password: a rotated secret is picked up by the running
+ * function, and by one restored from a SnapStart snapshot taken before the rotation. Without that property
+ * (locally, in tests) the bean does not exist and the configured username and password are used.
  *
  * <p>Why not micronaut-aws-secretsmanager's distributed configuration: it discovers secrets with
  * ListSecrets (a permission that cannot be limited to one secret) under a {@code /config/<app>/} naming
  * convention that RDS-managed secrets ({@code rds!db-...}) do not follow, and it needs a bootstrap context.
- * One GetSecretValue on one ARN is the least privilege the template can grant.
+ * One GetSecretValue on one ARN is the least privilege the template can grant. Why not AWS's
+ * aws-secretsmanager-jdbc driver, which also retries on 28P01: it builds a second, static Secrets Manager
+ * client configured apart from the application's, brings jackson-databind and a cache library into every
+ * function, and needs its own JDBC URL scheme with the secret's ARN as the user name.
  */
 @Singleton
 @Requires(property = DatabaseSecretCredentials.SECRET_ID)
@@ -49,31 +54,15 @@ public class DatabaseSecretCredentials implements BeanCreatedEventListener<Datas
         if (!"default".equals(datasource.getName())) {
             return datasource;
         }
-        String json = secretsManager.get().getSecretValue(b -> b.secretId(secretId)).secretString();
-        if (json == null) {
-            throw new IllegalStateException("secret " + secretId + " has no string value: expected JSON with username and password");
-        }
-        Credentials credentials;
-        try {
-            credentials = objectMapper.readValue(json, Credentials.class);
-        } catch (IOException e) {
-            // never the value itself in the message: it is a password
-            throw new IllegalStateException("secret " + secretId + " is not JSON with username and password", e);
-        }
-        if (credentials == null || isBlank(credentials.username()) || isBlank(credentials.password())) {
-            throw new IllegalStateException("secret " + secretId + " lacks a username or password");
-        }
-        datasource.setUsername(credentials.username());
-        datasource.setPassword(credentials.password());
+        var secret = new DatabaseSecret(secretId,
+                () -> secretsManager.get().getSecretValue(b -> b.secretId(secretId)).secretString(),
+                objectMapper, Clock.systemUTC());
+        // What Hikari would have opened connections with, minus the credentials: those come from the secret.
+        var driver = new DriverDataSource(datasource.getJdbcUrl(), datasource.getDriverClassName(),
+                datasource.getDataSourceProperties(), null, null);
+        datasource.setDataSource(new SecretCredentialsDataSource(driver, secret));
+        // The configured username and password must not linger in the pool's configuration as a second truth.
+        datasource.setCredentials(Credentials.of(null, null));
         return datasource;
-    }
-
-    private static boolean isBlank(@Nullable String value) {
-        return value == null || value.isBlank();
-    }
-
-    /** The fields of the secret this needs; an RDS secret also has engine, host, port, ... which are ignored. */
-    @Serdeable.Deserializable
-    record Credentials(@Nullable String username, @Nullable String password) {
     }
 }

@@ -2,6 +2,7 @@ package dev.pastebin.core.failure;
 
 import dev.pastebin.core.breaker.CircuitOpenException;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.data.connection.exceptions.ConnectionException;
 import io.micronaut.data.exceptions.DataAccessResourceFailureException;
 import jakarta.inject.Singleton;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
@@ -126,8 +127,11 @@ public class FailureClassifier {
                 || t instanceof SocketException) {
             return new Failure(ErrorClass.CONNECTION, null, false, describe(t));
         }
-        if (t instanceof DataAccessResourceFailureException || t instanceof SQLTransientException
-                || t instanceof SQLRecoverableException || t instanceof SQLNonTransientConnectionException) {
+        // Micronaut Data's ConnectionException is about the connection, never the statement: it could not be
+        // opened, or not be reset after the server closed it under a statement (whose own error it then hides).
+        if (t instanceof DataAccessResourceFailureException || t instanceof ConnectionException
+                || t instanceof SQLTransientException || t instanceof SQLRecoverableException
+                || t instanceof SQLNonTransientConnectionException) {
             return new Failure(ErrorClass.DATABASE, null, false, describe(t));
         }
         if (t instanceof SQLException e && e.getSQLState() != null

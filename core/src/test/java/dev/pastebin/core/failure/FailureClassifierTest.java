@@ -1,6 +1,7 @@
 package dev.pastebin.core.failure;
 
 import dev.pastebin.core.breaker.CircuitOpenException;
+import io.micronaut.data.connection.exceptions.ConnectionException;
 import io.micronaut.data.exceptions.DataAccessException;
 import io.micronaut.data.exceptions.DataAccessResourceFailureException;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -93,6 +94,10 @@ class FailureClassifierTest {
                         new SQLTransientConnectionException("HikariPool-1 - Connection is not available, request timed out after 2000ms.")),
                         ErrorClass.DATABASE, null),
                 arguments(new DataAccessResourceFailureException("connection lost"), ErrorClass.DATABASE, null),
+                // a statement on a session the server terminated: Hikari closes the connection, and resetting it hides the cause
+                arguments(new ConnectionException("Could not set JDBC Connection [HikariProxyConnection@1 wrapping "
+                        + "ClosedConnection] read-only: Connection is closed", new SQLException("Connection is closed")),
+                        ErrorClass.DATABASE, null),
                 arguments(new SQLException("Connection to 127.0.0.1:5432 refused.", "08001"), ErrorClass.DATABASE, null),
                 arguments(new SQLException("terminating connection due to administrator command", "57P01"), ErrorClass.DATABASE, null),
                 arguments(new SQLException("sorry, too many clients already", "53300"), ErrorClass.DATABASE, null),
