@@ -6,6 +6,7 @@ import dev.pastebin.local.http.LocalHttpApi;
 import dev.pastebin.local.lambda.JavaRuntime;
 import dev.pastebin.local.lambda.LocalFunction;
 import dev.pastebin.local.lambda.TaskRoots;
+import dev.pastebin.local.metrics.MetricsCollector;
 import dev.pastebin.local.schedule.ScheduleRunner;
 import dev.pastebin.local.sqs.SqsEventSourceMapping;
 import dev.pastebin.local.template.FunctionDefinition;
@@ -30,7 +31,8 @@ import java.util.concurrent.CountDownLatch;
 /**
  * Runs a SAM application on one machine, as Lambda and its event sources would: serves the template's
  * HttpApi routes, polls the queues of its SQS events and fires its Schedule events, each invocation going to
- * the real function artifact in a function JVM of its own.
+ * the real function artifact in a function JVM of its own. The metric lines (Embedded Metric Format) in the
+ * functions' output are collected.
  *
  * <p>Usage: {@code LocalRuntime --template template.yaml [--port 3000] [--env-vars env.json] ...}; the flags
  * are listed in the module's README.
@@ -41,6 +43,7 @@ public final class LocalRuntime implements AutoCloseable {
     private final SqsClient sqs;
     private final LocalResources resources;
     private final LocalFunctions functions;
+    private final MetricsCollector metrics = new MetricsCollector();
     private final Path workDir;
     private final PrintStream log;
     private final List<AutoCloseable> started = new ArrayList<>();
@@ -57,7 +60,7 @@ public final class LocalRuntime implements AutoCloseable {
         var runtime = new JavaRuntime(settings.javaExecutable(), settings.ricLib(), settings.region(),
                 settings.accountId(), System.getenv());
         this.functions = new LocalFunctions(template, resources, EnvVarsFile.read(settings.envVars()), runtime,
-                new TaskRoots(workDir, log), settings.instances(), log);
+                new TaskRoots(workDir, log), settings.instances(), log, metrics);
     }
 
     public static LocalRuntime create(RuntimeSettings settings, PrintStream log) {
