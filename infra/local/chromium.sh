@@ -11,11 +11,16 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 find_chromium() {
     local c
-    for c in "${PASTEBIN_CHROMIUM:-}" chromium chromium-browser; do
-        [[ -n "$c" ]] && command -v "$c" 2>/dev/null && return 0
+    for c in chromium chromium-browser; do
+        command -v "$c" 2>/dev/null && return 0
     done
     return 1
 }
+
+if [[ -n "${PASTEBIN_CHROMIUM:-}" ]]; then
+    command -v "$PASTEBIN_CHROMIUM" 2>/dev/null || die "PASTEBIN_CHROMIUM=$PASTEBIN_CHROMIUM is not an executable"
+    exit 0
+fi
 
 if find_chromium; then
     exit 0
