@@ -143,7 +143,12 @@ final class ExecutionEnvironment implements AutoCloseable {
                     StandardCharsets.UTF_8))) {
                 for (String line; (line = in.readLine()) != null; ) {
                     logs.println(prefix + line);
-                    output.line(function.name(), line);
+                    try {
+                        output.line(function.name(), line);
+                    } catch (RuntimeException e) {
+                        // A bug in the listener must not stop the copying of the log.
+                        logs.println(prefix + "(the output listener failed on this line: " + e + ")");
+                    }
                 }
             } catch (IOException e) {
                 // The process is gone; nothing left to copy.

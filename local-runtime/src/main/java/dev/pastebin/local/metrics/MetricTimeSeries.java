@@ -6,10 +6,9 @@ import dev.pastebin.local.Json;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -26,8 +25,10 @@ public final class MetricTimeSeries {
 
     public static final Duration DEFAULT_BUCKET = Duration.ofSeconds(10);
     public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(30);
-    static final int MAX_SERIES = 1_000;
-    static final int MAX_VALUES_PER_BUCKET = 2_000;
+    // At most 500 x 180 buckets x 256 values of 8 bytes, some 180 MB, when a function floods the runtime;
+    // an application's own dashboard needs a few dozen series and far fewer values.
+    static final int MAX_SERIES = 500;
+    static final int MAX_VALUES_PER_BUCKET = 256;
 
     private record Key(String namespace, String name, SortedMap<String, String> dimensions) {
     }
@@ -42,20 +43,24 @@ public final class MetricTimeSeries {
         double sum;
         double min = Double.POSITIVE_INFINITY;
         double max = Double.NEGATIVE_INFINITY;
-        final List<Double> sample = new ArrayList<>();
+        double[] sample = new double[4];
+        int sampled;
 
         void add(double value) {
             count++;
             sum += value;
             min = Math.min(min, value);
             max = Math.max(max, value);
-            if (sample.size() < MAX_VALUES_PER_BUCKET) {
-                sample.add(value);
+            if (sampled < MAX_VALUES_PER_BUCKET) {
+                if (sampled == sample.length) {
+                    sample = Arrays.copyOf(sample, Math.min(2 * sampled, MAX_VALUES_PER_BUCKET));
+                }
+                sample[sampled++] = value;
             } else {
                 // Reservoir sampling: every value so far stays in the sample with the same probability.
                 long slot = ThreadLocalRandom.current().nextLong(count);
                 if (slot < MAX_VALUES_PER_BUCKET) {
-                    sample.set((int) slot, value);
+                    sample[(int) slot] = value;
                 }
             }
         }
@@ -130,7 +135,9 @@ public final class MetricTimeSeries {
                         ObjectNode p = points.addObject().put("t", t).put("count", b.count).put("sum", b.sum)
                                 .put("min", b.min).put("max", b.max);
                         ArrayNode values = p.putArray("values");
-                        b.sample.forEach(values::add);
+                        for (int i = 0; i < b.sampled; i++) {
+                            values.add(b.sample[i]);
+                        }
                     });
                 });
         return root;

@@ -69,10 +69,17 @@ function merge(series) {
   return [...byT.values()].sort((a, b) => a.t - b.t);
 }
 
-const total = (buckets) => buckets.reduce((a, b) => ({ count: a.count + b.count, sum: a.sum + b.sum,
-  values: a.values.concat(b.values) }), { count: 0, sum: 0, values: [] });
+function total(buckets) {
+  const all = { count: 0, sum: 0, values: [] };
+  for (const b of buckets) {
+    all.count += b.count;
+    all.sum += b.sum;
+    for (const v of b.values) all.values.push(v);
+  }
+  return all;
+}
 
-// Nearest-rank percentile, as CloudWatch's pNN of the sampled values.
+// Nearest-rank percentile of the values (the runtime keeps a uniform sample of a busy bucket's values).
 function percentile(values, p) {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
