@@ -217,7 +217,9 @@ class DashboardBrowserIT {
         var script = get("/_local/dashboard.js");
         assertEquals(200, script.statusCode());
         assertTrue(script.headers().firstValue("Content-Type").orElseThrow().startsWith("text/javascript"));
+        // The fixture's ANY /{proxy+} route answers everything else, yet not the reserved prefix.
         assertEquals(404, get("/_local/nothing-here").statusCode());
+        assertEquals("0 lines printed", get("/_localized/path").body());
         assertEquals(405, post("/_local/metrics", "").statusCode());
         assertEquals("application/json", get("/_local/metrics").headers().firstValue("Content-Type").orElseThrow());
     }
@@ -344,7 +346,7 @@ class DashboardBrowserIT {
 
         static void screenshot(String chromium, String url, Path png) throws IOException, InterruptedException {
             Files.deleteIfExists(png);
-            run(chromium, List.of(VIRTUAL_TIME_BUDGET, "--window-size=1280,2000", "--hide-scrollbars",
+            run(chromium, List.of(VIRTUAL_TIME_BUDGET, "--window-size=1280,2400", "--hide-scrollbars",
                     "--screenshot=" + png, url));
         }
 

@@ -13,7 +13,8 @@ public class EmfHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
 
     @Override
     public APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
-        long lines = event.getBody().lines().peek(System.out::println).count();
+        String body = event.getBody() == null ? "" : event.getBody();
+        long lines = body.lines().peek(System.out::println).count();
         System.out.flush();
         return APIGatewayV2HTTPResponse.builder().withStatusCode(200).withBody(lines + " lines printed").build();
     }
