@@ -8,8 +8,6 @@ package dev.pastebin.local.lambda;
 @FunctionalInterface
 public interface FunctionOutput {
 
-    FunctionOutput NONE = (function, line) -> { };
-
     /** @param function the function's name (its logical id) */
     void line(String function, String line);
 }

@@ -24,11 +24,6 @@ public final class LocalFunction implements LambdaFunction, AutoCloseable {
     private final Deque<ExecutionEnvironment> idle = new ArrayDeque<>();
     private final List<ExecutionEnvironment> all = new ArrayList<>();
 
-    public LocalFunction(FunctionConfiguration configuration, JavaRuntime runtime, int maxEnvironments,
-                         PrintStream log) {
-        this(configuration, runtime, maxEnvironments, log, FunctionOutput.NONE);
-    }
-
     /** @param output receives every line the function's processes write, besides the log */
     public LocalFunction(FunctionConfiguration configuration, JavaRuntime runtime, int maxEnvironments,
                          PrintStream log, FunctionOutput output) {

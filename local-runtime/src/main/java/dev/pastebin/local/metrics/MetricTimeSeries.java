@@ -81,10 +81,6 @@ public final class MetricTimeSeries {
         this.windowMillis = window.toMillis();
     }
 
-    public MetricTimeSeries() {
-        this(Clock.systemUTC(), DEFAULT_BUCKET, DEFAULT_WINDOW);
-    }
-
     /** Adds the datapoint's values to its bucket; a datapoint outside the window is ignored. */
     public synchronized void record(EmbeddedMetrics.Datapoint point) {
         long now = clock.millis();

@@ -11,17 +11,9 @@ import java.time.Clock;
  */
 public final class MetricsCollector implements FunctionOutput {
 
-    private final MetricTimeSeries series;
-    private final Clock clock;
-
-    public MetricsCollector(MetricTimeSeries series, Clock clock) {
-        this.series = series;
-        this.clock = clock;
-    }
-
-    public MetricsCollector() {
-        this(new MetricTimeSeries(), Clock.systemUTC());
-    }
+    private final Clock clock = Clock.systemUTC();
+    private final MetricTimeSeries series = new MetricTimeSeries(clock, MetricTimeSeries.DEFAULT_BUCKET,
+            MetricTimeSeries.DEFAULT_WINDOW);
 
     public MetricTimeSeries series() {
         return series;
