@@ -8,7 +8,8 @@
 # the migrations (infra/local/up), builds every module without tests, then runs the local runtime
 # (module local-runtime) on infra/template.yaml: it serves the HttpApi routes on http://127.0.0.1:3000,
 # feeds the upload queue to the upload function and fires the sweeper's schedule, each function in its own
-# JVM started from its built Lambda artifact. Ctrl-C stops the runtime and its function processes, then the
+# JVM started from its built Lambda artifact. The functions' metric lines (Embedded Metric Format) are charted
+# at http://127.0.0.1:3000/_local/dashboard. Ctrl-C stops the runtime and its function processes, then the
 # services this run itself started.
 set -euo pipefail
 PASTEBIN_LOG_TAG=run

@@ -1,6 +1,7 @@
 package dev.pastebin.local.cli;
 
 import dev.pastebin.local.lambda.FunctionConfiguration;
+import dev.pastebin.local.lambda.FunctionOutput;
 import dev.pastebin.local.lambda.JavaRuntime;
 import dev.pastebin.local.lambda.LocalFunction;
 import dev.pastebin.local.lambda.TaskRoots;
@@ -29,10 +30,11 @@ final class LocalFunctions implements AutoCloseable {
     private final TaskRoots taskRoots;
     private final int instances;
     private final PrintStream log;
+    private final FunctionOutput output;
     private final Map<String, LocalFunction> functions = new LinkedHashMap<>();
 
     LocalFunctions(SamTemplate template, ResourceAttributes resources, EnvVarsFile envVars, JavaRuntime runtime,
-                   TaskRoots taskRoots, int instances, PrintStream log) {
+                   TaskRoots taskRoots, int instances, PrintStream log, FunctionOutput output) {
         this.template = template;
         this.resources = resources;
         this.envVars = envVars;
@@ -40,6 +42,7 @@ final class LocalFunctions implements AutoCloseable {
         this.taskRoots = taskRoots;
         this.instances = instances;
         this.log = log;
+        this.output = output;
     }
 
     SamTemplate template() {
@@ -65,7 +68,7 @@ final class LocalFunctions implements AutoCloseable {
         var configuration = new FunctionConfiguration(definition.logicalId(), definition.handler(),
                 taskRoots.taskRoot(definition.logicalId(), definition.codeUri(), definition.buildMethod()),
                 definition.memorySizeMb(), definition.timeout(), variables, List.of());
-        return new LocalFunction(configuration, runtime, environments(definition), log);
+        return new LocalFunction(configuration, runtime, environments(definition), log, output);
     }
 
     /** Enough execution environments for every batch its enabled SQS triggers may have in flight. */

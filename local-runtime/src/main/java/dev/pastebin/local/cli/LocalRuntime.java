@@ -6,6 +6,8 @@ import dev.pastebin.local.http.LocalHttpApi;
 import dev.pastebin.local.lambda.JavaRuntime;
 import dev.pastebin.local.lambda.LocalFunction;
 import dev.pastebin.local.lambda.TaskRoots;
+import dev.pastebin.local.metrics.DashboardEndpoint;
+import dev.pastebin.local.metrics.MetricsCollector;
 import dev.pastebin.local.schedule.ScheduleRunner;
 import dev.pastebin.local.sqs.SqsEventSourceMapping;
 import dev.pastebin.local.template.FunctionDefinition;
@@ -30,7 +32,8 @@ import java.util.concurrent.CountDownLatch;
 /**
  * Runs a SAM application on one machine, as Lambda and its event sources would: serves the template's
  * HttpApi routes, polls the queues of its SQS events and fires its Schedule events, each invocation going to
- * the real function artifact in a function JVM of its own.
+ * the real function artifact in a function JVM of its own. The metric lines (Embedded Metric Format) in the
+ * functions' output are collected and shown at {@code /_local/dashboard}.
  *
  * <p>Usage: {@code LocalRuntime --template template.yaml [--port 3000] [--env-vars env.json] ...}; the flags
  * are listed in the module's README.
@@ -41,6 +44,7 @@ public final class LocalRuntime implements AutoCloseable {
     private final SqsClient sqs;
     private final LocalResources resources;
     private final LocalFunctions functions;
+    private final MetricsCollector metrics = new MetricsCollector();
     private final Path workDir;
     private final PrintStream log;
     private final List<AutoCloseable> started = new ArrayList<>();
@@ -57,7 +61,7 @@ public final class LocalRuntime implements AutoCloseable {
         var runtime = new JavaRuntime(settings.javaExecutable(), settings.ricLib(), settings.region(),
                 settings.accountId(), System.getenv());
         this.functions = new LocalFunctions(template, resources, EnvVarsFile.read(settings.envVars()), runtime,
-                new TaskRoots(workDir, log), settings.instances(), log);
+                new TaskRoots(workDir, log), settings.instances(), log, metrics);
     }
 
     public static LocalRuntime create(RuntimeSettings settings, PrintStream log) {
@@ -113,12 +117,15 @@ public final class LocalRuntime implements AutoCloseable {
         }
         LocalHttpApi api = new LocalHttpApi(routes, new HttpApiEvents.Stage(settings.accountId(), "local"),
                 new InetSocketAddress(settings.host(), settings.port()));
+        api.reserve(DashboardEndpoint.PREFIX, new DashboardEndpoint(metrics.series()));
         api.start();
         started.add(api);
         for (HttpApiRoutes.Target t : routes.targets()) {
             log.println("API  " + t.route().routeKey() + " -> " + t.function().name());
         }
         log.printf("Local API listening on http://%s:%d (Ctrl-C stops everything)%n", settings.host(), api.port());
+        log.printf("Metrics dashboard: http://%s:%d%sdashboard (the functions' EMF metric lines)%n", settings.host(),
+                api.port(), DashboardEndpoint.PREFIX);
         CompletableFuture.allOf(warmUps.toArray(CompletableFuture[]::new)).thenRun(() -> log.printf(
                 "Ready: %d function(s) initialised %d ms after start%n", warmUps.size(),
                 Duration.ofNanos(System.nanoTime() - t0).toMillis()));

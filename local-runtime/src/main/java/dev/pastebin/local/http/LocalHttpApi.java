@@ -4,6 +4,7 @@ import dev.pastebin.local.Json;
 import dev.pastebin.local.lambda.InvocationResult;
 
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 
 import java.io.IOException;
@@ -41,6 +42,17 @@ public final class LocalHttpApi implements AutoCloseable {
         server = HttpServer.create(address, 0);
         server.setExecutor(executor);
         server.createContext("/", this::handle);
+    }
+
+    /**
+     * Serves every path under {@code prefix} (e.g. {@code /_local/}) with {@code handler} instead of the
+     * template's routes: the runtime's own pages, which no route of the application can shadow.
+     */
+    public void reserve(String prefix, HttpHandler handler) {
+        if (!prefix.startsWith("/") || !prefix.endsWith("/") || prefix.equals("/")) {
+            throw new IllegalArgumentException("a reserved prefix looks like /name/, got " + prefix);
+        }
+        server.createContext(prefix, handler);
     }
 
     public void start() {

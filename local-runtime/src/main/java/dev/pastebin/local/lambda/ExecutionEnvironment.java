@@ -28,13 +28,16 @@ final class ExecutionEnvironment implements AutoCloseable {
     private final FunctionConfiguration function;
     private final JavaRuntime runtime;
     private final PrintStream logs;
+    private final FunctionOutput output;
     private volatile Process process;
     private volatile RuntimeApiServer api;
 
-    ExecutionEnvironment(FunctionConfiguration function, JavaRuntime runtime, PrintStream logs) {
+    ExecutionEnvironment(FunctionConfiguration function, JavaRuntime runtime, PrintStream logs,
+                         FunctionOutput output) {
         this.function = function;
         this.runtime = runtime;
         this.logs = logs;
+        this.output = output;
     }
 
     /** Starts the process if none is running; its init phase proceeds in the background. */
@@ -130,13 +133,22 @@ final class ExecutionEnvironment implements AutoCloseable {
                 + ";Parent=" + hex.substring(16) + ";Sampled=0";
     }
 
-    /** Copies the process's output (its "CloudWatch log") line by line, prefixed with the function name. */
+    /**
+     * Copies the process's output (its "CloudWatch log") line by line, prefixed with the function name, and
+     * hands each line to the output listener (which may read metrics from it).
+     */
     private void pipe(Process process, String prefix) {
         Thread.ofPlatform().daemon().name(function.name() + "-log").start(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
                     StandardCharsets.UTF_8))) {
                 for (String line; (line = in.readLine()) != null; ) {
                     logs.println(prefix + line);
+                    try {
+                        output.line(function.name(), line);
+                    } catch (RuntimeException e) {
+                        // A bug in the listener must not stop the copying of the log.
+                        logs.println(prefix + "(the output listener failed on this line: " + e + ")");
+                    }
                 }
             } catch (IOException e) {
                 // The process is gone; nothing left to copy.

@@ -19,12 +19,14 @@ public final class LocalFunction implements LambdaFunction, AutoCloseable {
     private final JavaRuntime runtime;
     private final int maxEnvironments;
     private final PrintStream log;
+    private final FunctionOutput output;
     private final Semaphore capacity;
     private final Deque<ExecutionEnvironment> idle = new ArrayDeque<>();
     private final List<ExecutionEnvironment> all = new ArrayList<>();
 
+    /** @param output receives every line the function's processes write, besides the log */
     public LocalFunction(FunctionConfiguration configuration, JavaRuntime runtime, int maxEnvironments,
-                         PrintStream log) {
+                         PrintStream log, FunctionOutput output) {
         if (maxEnvironments < 1) {
             throw new IllegalArgumentException("a function needs at least one execution environment");
         }
@@ -32,6 +34,7 @@ public final class LocalFunction implements LambdaFunction, AutoCloseable {
         this.runtime = runtime;
         this.maxEnvironments = maxEnvironments;
         this.log = log;
+        this.output = output;
         this.capacity = new Semaphore(maxEnvironments, true);
     }
 
@@ -88,7 +91,7 @@ public final class LocalFunction implements LambdaFunction, AutoCloseable {
     private synchronized ExecutionEnvironment take() {
         ExecutionEnvironment environment = idle.pollFirst();
         if (environment == null) {
-            environment = new ExecutionEnvironment(configuration, runtime, log);
+            environment = new ExecutionEnvironment(configuration, runtime, log, output);
             all.add(environment);
         }
         return environment;

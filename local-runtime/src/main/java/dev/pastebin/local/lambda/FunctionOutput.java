@@ -1,0 +1,13 @@
+package dev.pastebin.local.lambda;
+
+/**
+ * Receives each line a function process writes to stdout or stderr (its "CloudWatch log"), after the line
+ * has been copied to the runtime's log. Called from the function's log thread: an implementation must be
+ * quick and thread-safe, and must not throw.
+ */
+@FunctionalInterface
+public interface FunctionOutput {
+
+    /** @param function the function's name (its logical id) */
+    void line(String function, String line);
+}
