@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Usage: infra/local/run.sh [--port 3000] [--host 127.0.0.1] [--sweep-interval 60s] [--instances 1] [--lazy]
-#                           [any other flag of the local runtime, see local-runtime/README.md]
+#                           [--s3-faults] [any other flag of the local runtime, see local-runtime/README.md]
 #   --sweep-interval D is the runtime's --schedule-interval D: the sweeper is the template's only schedule.
+#   --s3-faults puts infra/local/s3_faults.py (on 127.0.0.1:4567) between the functions and LocalStack's S3,
+#     so that S3 outages, throttling and flakiness can be switched on by hand (see that script).
 #   -- THE run command (`make run`): services up, build, run the whole system on this machine.
 #
 # Starts (or reuses) PostgreSQL and LocalStack, creates the queue, dead-letter queue and bucket and applies
@@ -19,12 +21,16 @@ find_java21
 
 before="$(started_markers)"
 java_pid=""
+faults_pid=""
 cleanup() {
     local rc=$?
     trap - EXIT INT TERM
     if [[ -n "$java_pid" ]] && kill -0 "$java_pid" 2>/dev/null; then
         kill -TERM "$java_pid" 2>/dev/null || true
         wait "$java_pid" 2>/dev/null || true
+    fi
+    if [[ -n "$faults_pid" ]]; then
+        kill -TERM "$faults_pid" 2>/dev/null || true
     fi
     stop_started_since "$before"
     exit "$rc"
@@ -42,13 +48,22 @@ log "building: mvn -B -q ${PASTEBIN_MAVEN_ARGS:-}${PASTEBIN_MAVEN_ARGS:+ }-Dskip
 mvn -B -q ${PASTEBIN_MAVEN_ARGS:-} -DskipTests package || die "the build failed"
 
 args=()
+s3_faults=false
 for arg in "$@"; do
     case "$arg" in
         --sweep-interval) args+=(--schedule-interval) ;;
         --sweep-interval=*) args+=("--schedule-interval=${arg#*=}") ;;
+        --s3-faults) s3_faults=true ;;
         *) args+=("$arg") ;;
     esac
 done
+if [[ "$s3_faults" == true ]]; then
+    faults_port="${PASTEBIN_S3_FAULTS_PORT:-4567}"
+    python3 "$PASTEBIN_LOCAL_DIR/s3_faults.py" --port "$faults_port" --target "$AWS_ENDPOINT_URL" &
+    faults_pid=$!
+    # The SDK's own per-service endpoint variable: the runtime passes AWS_ENDPOINT_URL* on to every function.
+    export AWS_ENDPOINT_URL_S3="http://127.0.0.1:$faults_port"
+fi
 log "starting the local runtime (dev.pastebin.local.cli.LocalRuntime ${args[*]})"
 # In the background so that the traps run on INT/TERM; the runtime gets a TERM and its shutdown hook
 # stops the function processes.

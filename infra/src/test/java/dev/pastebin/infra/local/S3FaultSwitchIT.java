@@ -1,0 +1,136 @@
+package dev.pastebin.infra.local;
+
+import dev.pastebin.core.support.RealServices;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** infra/local/s3_faults.py, the switch `make run ARGS="--s3-faults"` puts in front of LocalStack's S3. */
+@RealServices
+class S3FaultSwitchIT {
+
+    private static final String LOCALSTACK = System.getenv().getOrDefault("AWS_ENDPOINT_URL", "http://127.0.0.1:4566");
+
+    private Process proxy;
+    private URI endpoint;
+    private S3Client s3;
+    private final String bucket = "faults-it-" + UUID.randomUUID().toString().substring(0, 8);
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeEach
+    void start() throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        proxy = new ProcessBuilder("python3", TestSupport.repositoryRoot().resolve("infra/local/s3_faults.py").toString(),
+                "--port", Integer.toString(port), "--target", LOCALSTACK).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        endpoint = URI.create("http://127.0.0.1:" + port);
+        awaitListening();
+        s3 = S3Client.builder().endpointOverride(endpoint).forcePathStyle(true)
+                .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry())).build();
+        s3.createBucket(b -> b.bucket(bucket));
+    }
+
+    @AfterEach
+    void stop() {
+        if (s3 != null) {
+            switchTo("off");
+            s3.listObjectsV2(b -> b.bucket(bucket)).contents().forEach(o -> s3.deleteObject(b -> b.bucket(bucket).key(o.key())));
+            s3.deleteBucket(b -> b.bucket(bucket));
+            s3.close();
+        }
+        if (proxy != null) {
+            proxy.destroy();
+        }
+    }
+
+    @Test
+    void anOutageFailsObjectPutsUntilSwitchedOffAndForwardsEverythingElse() {
+        s3.putObject(b -> b.bucket(bucket).key("before"), RequestBody.fromString("forwarded"));
+
+        assertTrue(switchTo("outage").contains("\"mode\": \"outage\""));
+        var failed = assertThrows(S3Exception.class,
+                () -> s3.putObject(b -> b.bucket(bucket).key("during"), RequestBody.fromString("x")));
+        assertEquals(500, failed.statusCode());
+        assertEquals("InternalError", failed.awsErrorDetails().errorCode());
+        assertEquals("forwarded", s3.getObjectAsBytes(b -> b.bucket(bucket).key("before")).asUtf8String(),
+                "reads are never faulted");
+
+        switchTo("off");
+        s3.putObject(b -> b.bucket(bucket).key("after"), RequestBody.fromString("back"));
+        assertEquals("back", s3.getObjectAsBytes(b -> b.bucket(bucket).key("after")).asUtf8String());
+    }
+
+    @Test
+    void throttlingAnswersSlowDownAndAFaultWithSecondsSwitchesItselfOff() throws Exception {
+        post("/_faults?mode=throttle&seconds=1.5");
+        var throttled = assertThrows(S3Exception.class,
+                () -> s3.putObject(b -> b.bucket(bucket).key("slow"), RequestBody.fromString("x")));
+        assertEquals(503, throttled.statusCode());
+        assertEquals("SlowDown", throttled.awsErrorDetails().errorCode());
+
+        Thread.sleep(1_600);
+
+        s3.putObject(b -> b.bucket(bucket).key("slow"), RequestBody.fromString("x"));
+        assertTrue(get("/_faults").contains("\"mode\": \"off\""));
+    }
+
+    @Test
+    void aBadSwitchIsRefused() throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(endpoint.resolve("/_faults?mode=meteor"))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, response.statusCode());
+    }
+
+    private String switchTo(String mode) {
+        try {
+            return post("/_faults?mode=" + mode);
+        } catch (IOException | InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private String post(String path) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(endpoint.resolve(path))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response.body());
+        return response.body();
+    }
+
+    private String get(String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(endpoint.resolve(path)).build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    private void awaitListening() throws InterruptedException {
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(10));
+        while (Instant.now().isBefore(deadline)) {
+            try {
+                get("/_faults");
+                return;
+            } catch (IOException e) {
+                Thread.sleep(100);
+            }
+        }
+        throw new AssertionError("infra/local/s3_faults.py did not start listening on " + endpoint);
+    }
+}
