@@ -6,6 +6,7 @@ import dev.pastebin.core.failure.DependencyUnavailableException;
 import dev.pastebin.core.failure.FailureClassifier;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
+import dev.pastebin.core.logging.LogContext;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
@@ -14,6 +15,7 @@ import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 import static dev.pastebin.core.failure.Dependency.DATABASE;
@@ -61,6 +63,8 @@ public class CreatePasteService {
     public String create(byte[] content, @Nullable String userId) {
         String sha256 = ContentHash.sha256Hex(content);
         String shortCode = insert(sha256, content.length, userId);
+        // the rest of the request is about this paste (the HTTP filter clears the MDC after the response)
+        MDC.put(LogContext.SHORT_CODE, shortCode);
         enqueue(new UploadJob(shortCode, sha256, content));
         LOG.info("paste {} created IN_PROGRESS ({} bytes, {})", shortCode, content.length, userId == null ? "anonymous" : "user");
         return shortCode;

@@ -3,13 +3,18 @@ package dev.pastebin.upload;
 import dev.pastebin.core.job.MalformedUploadJobException;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
+import dev.pastebin.core.logging.LogContext;
 import jakarta.inject.Singleton;
+import org.slf4j.MDC;
 
 /**
  * The use case "upload one paste": one delivery of one upload job, from IN_PROGRESS to PROCESSED or FAILED
  * (docs/design.md, "States"), under at-least-once delivery. {@link PasteUploader} stores the job;
  * {@link AttemptOutcomes} turns how that ended, or how it failed, into the {@link Outcome} that says whether
  * the message is reported for redelivery or acknowledged. It never throws.
+ *
+ * <p>Every line logged meanwhile names the message ({@code messageId}) and, once the job is decoded, the paste
+ * ({@code shortCode}).
  */
 @Singleton
 public class UploadPasteService {
@@ -25,18 +30,25 @@ public class UploadPasteService {
     }
 
     Outcome upload(UploadMessage message) {
-        UploadAttempt attempt = UploadAttempt.begin(message);
-        UploadJob job;
+        MDC.put(LogContext.MESSAGE_ID, message.messageId());
         try {
-            job = codec.decode(message.body());
-        } catch (MalformedUploadJobException e) {
-            return outcomes.poison(attempt, e.getMessage());
-        }
-        attempt = attempt.forPaste(job.shortCode());
-        try {
-            return outcomes.stored(attempt, uploader.store(job));
-        } catch (RuntimeException e) {
-            return outcomes.failed(attempt, e);
+            UploadAttempt attempt = UploadAttempt.begin(message);
+            UploadJob job;
+            try {
+                job = codec.decode(message.body());
+            } catch (MalformedUploadJobException e) {
+                return outcomes.poison(attempt, e.getMessage());
+            }
+            MDC.put(LogContext.SHORT_CODE, job.shortCode());
+            attempt = attempt.forPaste(job.shortCode());
+            try {
+                return outcomes.stored(attempt, uploader.store(job));
+            } catch (RuntimeException e) {
+                return outcomes.failed(attempt, e);
+            }
+        } finally {
+            MDC.remove(LogContext.MESSAGE_ID);
+            MDC.remove(LogContext.SHORT_CODE);
         }
     }
 }
