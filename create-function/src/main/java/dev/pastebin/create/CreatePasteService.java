@@ -15,7 +15,6 @@ import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 import static dev.pastebin.core.failure.Dependency.DATABASE;
@@ -64,7 +63,7 @@ public class CreatePasteService {
         String sha256 = ContentHash.sha256Hex(content);
         String shortCode = insert(sha256, content.length, userId);
         // the rest of the request is about this paste (the HTTP filter clears the MDC after the response)
-        MDC.put(LogContext.SHORT_CODE, shortCode);
+        LogContext.forPaste(shortCode);
         enqueue(new UploadJob(shortCode, sha256, content));
         LOG.info("paste {} created IN_PROGRESS ({} bytes, {})", shortCode, content.length, userId == null ? "anonymous" : "user");
         return shortCode;

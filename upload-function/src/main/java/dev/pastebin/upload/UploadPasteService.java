@@ -5,7 +5,6 @@ import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.logging.LogContext;
 import jakarta.inject.Singleton;
-import org.slf4j.MDC;
 
 /**
  * The use case "upload one paste": one delivery of one upload job, from IN_PROGRESS to PROCESSED or FAILED
@@ -30,8 +29,7 @@ public class UploadPasteService {
     }
 
     Outcome upload(UploadMessage message) {
-        MDC.put(LogContext.MESSAGE_ID, message.messageId());
-        try {
+        try (var ignored = LogContext.forMessage(message.messageId())) {
             UploadAttempt attempt = UploadAttempt.begin(message);
             UploadJob job;
             try {
@@ -39,16 +37,13 @@ public class UploadPasteService {
             } catch (MalformedUploadJobException e) {
                 return outcomes.poison(attempt, e.getMessage());
             }
-            MDC.put(LogContext.SHORT_CODE, job.shortCode());
+            LogContext.forPaste(job.shortCode());
             attempt = attempt.forPaste(job.shortCode());
             try {
                 return outcomes.stored(attempt, uploader.store(job));
             } catch (RuntimeException e) {
                 return outcomes.failed(attempt, e);
             }
-        } finally {
-            MDC.remove(LogContext.MESSAGE_ID);
-            MDC.remove(LogContext.SHORT_CODE);
         }
     }
 }

@@ -22,6 +22,32 @@ public final class LogContext {
     private LogContext() {
     }
 
+    /** The lines from here on are about this paste (until the invocation, or the message's scope, ends). */
+    public static void forPaste(String shortCode) {
+        MDC.put(SHORT_CODE, shortCode);
+    }
+
+    /**
+     * The work on one queue message, one of several in an invocation: its lines name the message, and the paste
+     * once {@link #forPaste} is called; closing removes both, so the next message's lines start clean.
+     */
+    public static MessageScope forMessage(String messageId) {
+        MDC.put(MESSAGE_ID, messageId);
+        return new MessageScope();
+    }
+
+    public static final class MessageScope implements AutoCloseable {
+
+        private MessageScope() {
+        }
+
+        @Override
+        public void close() {
+            MDC.remove(MESSAGE_ID);
+            MDC.remove(SHORT_CODE);
+        }
+    }
+
     /**
      * {@code task} running with the caller's MDC as it is now, for another thread (the MDC is per thread and a
      * new thread starts without it); the thread's MDC is cleared when the task ends.
