@@ -7,13 +7,19 @@ import ch.qos.logback.core.AppenderBase;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pastebin.core.logging.JsonLogEncoder;
+import dev.pastebin.core.logging.LogContext;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The JSON lines a function writes to stdout, as written: every event reaching a logger (and, through it, the
@@ -64,6 +70,30 @@ public final class JsonLogLines extends AppenderBase<ILoggingEvent> implements A
     /** Each line parsed; fails on one that is not a single JSON object. */
     public List<ObjectNode> parsed() {
         return lines().stream().map(JsonLogLines::parse).toList();
+    }
+
+    /**
+     * What every function's log promises, line by line: one JSON object naming the invocation
+     * ({@code requestId}, one of {@code requestIds}) and {@code functionName}.
+     *
+     * @return the lines, parsed
+     */
+    public List<ObjectNode> assertEachNamesItsInvocation(Collection<String> requestIds, String functionName) {
+        List<ObjectNode> parsed = parsed();
+        for (ObjectNode line : parsed) {
+            assertTrue(requestIds.contains(line.path(LogContext.REQUEST_ID).asText()), "no invocation's requestId: " + line);
+            assertEquals(functionName, line.path(LogContext.FUNCTION_NAME).asText(), "functionName: " + line);
+        }
+        return parsed;
+    }
+
+    /** None of {@code texts} (content, a password) appears in any line, in any field or stack trace. */
+    public void assertNowhere(String... texts) {
+        for (String line : lines()) {
+            for (String text : texts) {
+                assertFalse(line.contains(text), "logged \"" + text + "\": " + line);
+            }
+        }
     }
 
     private static ObjectNode parse(String line) {
