@@ -1,9 +1,9 @@
 package dev.pastebin.core.http;
 
-import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import dev.pastebin.core.logging.LogContext;
 import dev.pastebin.core.paste.ShortCodes;
 import io.micronaut.context.annotation.Requires;
+import io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ResponseFilter;
@@ -19,7 +19,8 @@ import org.slf4j.MDC;
  * When the response is done, after the error processor has logged, the MDC is cleared: the invocation is over.
  */
 @ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
-@Requires(classes = {ServerFilter.class, APIGatewayV2HTTPEvent.class})
+// only the HTTP functions bring the API Gateway proxy (core declares it optional)
+@Requires(classes = APIGatewayV2HTTPEventFunction.class)
 public class PasteLogContextFilter {
 
     private static final String SHORT_CODE_VARIABLE = "shortCode";
