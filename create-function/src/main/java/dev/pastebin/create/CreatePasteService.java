@@ -6,6 +6,7 @@ import dev.pastebin.core.failure.DependencyUnavailableException;
 import dev.pastebin.core.failure.FailureClassifier;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
+import dev.pastebin.core.logging.LogContext;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
@@ -61,6 +62,8 @@ public class CreatePasteService {
     public String create(byte[] content, @Nullable String userId) {
         String sha256 = ContentHash.sha256Hex(content);
         String shortCode = insert(sha256, content.length, userId);
+        // the rest of the request is about this paste (the HTTP filter clears the MDC after the response)
+        LogContext.forPaste(shortCode);
         enqueue(new UploadJob(shortCode, sha256, content));
         LOG.info("paste {} created IN_PROGRESS ({} bytes, {})", shortCode, content.length, userId == null ? "anonymous" : "user");
         return shortCode;

@@ -5,6 +5,7 @@ import dev.pastebin.core.job.MalformedUploadJobException;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.lambda.Deadline;
+import dev.pastebin.core.logging.LogContext;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteStatus;
@@ -78,10 +79,12 @@ public class DeadLetterService {
                 if (!deadline.allowsMoreWork()) {
                     break; // the rest of the batch is visible again once the invocation is over
                 }
-                switch (settle(message)) {
-                    case REQUEUE -> requeued++;
-                    case DELETE -> deleted++;
-                    case KEEP -> kept++;
+                try (var ignored = LogContext.forMessage(message.messageId())) {
+                    switch (settle(message)) {
+                        case REQUEUE -> requeued++;
+                        case DELETE -> deleted++;
+                        case KEEP -> kept++;
+                    }
                 }
             }
         }
@@ -116,6 +119,7 @@ public class DeadLetterService {
         } catch (MalformedUploadJobException e) {
             return new Verdict(Action.KEEP, "not an upload job this version can decode (" + e.getMessage() + ")");
         }
+        LogContext.forPaste(job.shortCode());
         Optional<Paste> row = pastes.findById(job.shortCode());
         if (row.isEmpty()) {
             return new Verdict(Action.DELETE, "paste " + job.shortCode() + " has no row");

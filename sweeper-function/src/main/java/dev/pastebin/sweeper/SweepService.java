@@ -1,6 +1,7 @@
 package dev.pastebin.sweeper;
 
 import dev.pastebin.core.lambda.Deadline;
+import dev.pastebin.core.logging.LogContext;
 import dev.pastebin.core.storage.ContentLocation;
 import dev.pastebin.core.storage.PasteContentStore;
 import io.micronaut.transaction.TransactionOperations;
@@ -100,8 +101,8 @@ public class SweepService {
             if (row.s3Location() != null) {
                 ContentLocation.parse(row.s3Location()).ifPresentOrElse(locations::add,
                         // one bad value must not block every later sweep; the configured key is still removed
-                        () -> LOG.warn("paste {} has an unusable s3_location, removing only its configured key",
-                                row.shortCode()));
+                        () -> LOG.atWarn().addKeyValue(LogContext.SHORT_CODE, row.shortCode())
+                                .log("paste {} has an unusable s3_location, removing only its configured key", row.shortCode()));
             }
         }
         return locations;

@@ -2,32 +2,29 @@ package dev.pastebin.upload;
 
 import dev.pastebin.core.failure.Failure;
 import io.micronaut.core.annotation.Nullable;
-import io.micronaut.serde.ObjectMapper;
 import io.micronaut.serde.annotation.Serdeable;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.io.IOException;
+import org.slf4j.event.Level;
+import org.slf4j.spi.LoggingEventBuilder;
 
 /**
- * One structured JSON line per delivery attempt (docs/design.md, "Observability"), on the logger {@code pastebin.upload.attempts},
- * which logback writes as the bare JSON so CloudWatch Logs Insights parses the fields. Never content.
+ * One log line per delivery attempt (docs/design.md, "Observability"), on the logger
+ * {@code pastebin.upload.attempts}, with {@link Line}'s fields top-level in the JSON so CloudWatch Logs Insights
+ * queries them. {@code shortCode} and {@code messageId} are the log context {@link UploadPasteService} sets for
+ * the whole attempt, so every other line about the message has them too. Never content.
  *
- * <pre>{"shortCode":"aB3xYz12","messageId":"…","attempt":2,"outcome":"transient","errorClass":"THROTTLING",
- * "s3Status":503,"latencyMs":41,"delaySeconds":4,"detail":"S3Exception: SlowDown (HTTP 503): …"}</pre>
+ * <pre>{"timestamp":"…","message":"attempt 2 of aB3xYz12: transient","requestId":"…","shortCode":"aB3xYz12",
+ * "messageId":"…","attempt":2,"outcome":"transient","errorClass":"THROTTLING","s3Status":503,"latencyMs":41,
+ * "delaySeconds":4,"detail":"S3Exception: SlowDown (HTTP 503): …",…}</pre>
  */
 @Singleton
 class AttemptLog {
 
     private static final Logger LOG = LoggerFactory.getLogger("pastebin.upload.attempts");
 
-    private final ObjectMapper objectMapper;
-
-    AttemptLog(ObjectMapper objectMapper) {
-        this.objectMapper = objectMapper;
-    }
-
+    /** The fields of an attempt line. */
     @Serdeable
     record Line(@Nullable String shortCode, String messageId, int attempt, String outcome, @Nullable String errorClass,
                 @Nullable Integer s3Status, long latencyMs, @Nullable Integer delaySeconds, @Nullable String detail) {
@@ -35,22 +32,36 @@ class AttemptLog {
 
     void write(UploadAttempt attempt, Outcome outcome, @Nullable Failure failure, @Nullable Integer delaySeconds,
                @Nullable String detail) {
-        var line = new Line(attempt.shortCode(), attempt.message().messageId(), attempt.number(), outcome.label(),
-                failure == null ? null : failure.errorClass().name(), failure == null ? null : failure.s3Status(),
-                attempt.elapsedMillis(), delaySeconds, detail != null ? detail : failure == null ? null : failure.message());
-        String json;
-        try {
-            json = objectMapper.writeValueAsString(line);
-        } catch (IOException e) {
-            json = line.toString();
-        }
-        if (failure != null && failure.unexpected()) {
-            LOG.error(json);
-        } else {
-            switch (outcome) {
-                case SUCCESS, DUPLICATE, TRANSIENT, HELD -> LOG.info(json);
-                case PERMANENT, EXHAUSTED, POISON -> LOG.warn(json);
+        LoggingEventBuilder event = LOG.atLevel(levelOf(outcome, failure))
+                .addKeyValue("attempt", attempt.number())
+                .addKeyValue("outcome", outcome.label())
+                .addKeyValue("latencyMs", attempt.elapsedMillis());
+        // absent rather than null when they do not apply to this outcome
+        if (failure != null) {
+            event = event.addKeyValue("errorClass", failure.errorClass().name());
+            if (failure.s3Status() != null) {
+                event = event.addKeyValue("s3Status", failure.s3Status());
             }
         }
+        if (delaySeconds != null) {
+            event = event.addKeyValue("delaySeconds", delaySeconds);
+        }
+        String described = detail != null ? detail : failure == null ? null : failure.message();
+        if (described != null) {
+            event = event.addKeyValue("detail", described);
+        }
+        event.log("attempt {} of {}: {}", attempt.number(),
+                attempt.shortCode() != null ? attempt.shortCode() : "message " + attempt.message().messageId(),
+                outcome.label());
+    }
+
+    private static Level levelOf(Outcome outcome, @Nullable Failure failure) {
+        if (failure != null && failure.unexpected()) {
+            return Level.ERROR;
+        }
+        return switch (outcome) {
+            case SUCCESS, DUPLICATE, TRANSIENT, HELD -> Level.INFO;
+            case PERMANENT, EXHAUSTED, POISON -> Level.WARN;
+        };
     }
 }

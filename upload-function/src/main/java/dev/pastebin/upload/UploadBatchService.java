@@ -4,6 +4,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.pastebin.core.lambda.Deadline;
 import dev.pastebin.core.lambda.InvocationDeadlines;
+import dev.pastebin.core.logging.LogContext;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,13 +58,14 @@ public class UploadBatchService {
                     records.subList(i, records.size()).forEach(r -> unstarted.add(UploadMessage.of(r)));
                     break;
                 }
-                started.add(new Started(message, executor.submit(() -> {
+                // the record's lines carry the invocation's log context (request id, function name)
+                started.add(new Started(message, executor.submit(LogContext.carried(() -> {
                     try {
                         return uploadService.upload(message);
                     } finally {
                         slots.release();
                     }
-                })));
+                }))));
             }
             for (Started record : started) {
                 if (outcomeOf(record).redeliver()) {

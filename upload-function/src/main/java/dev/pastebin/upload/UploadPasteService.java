@@ -3,6 +3,7 @@ package dev.pastebin.upload;
 import dev.pastebin.core.job.MalformedUploadJobException;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
+import dev.pastebin.core.logging.LogContext;
 import jakarta.inject.Singleton;
 
 /**
@@ -10,6 +11,9 @@ import jakarta.inject.Singleton;
  * (docs/design.md, "States"), under at-least-once delivery. {@link PasteUploader} stores the job;
  * {@link AttemptOutcomes} turns how that ended, or how it failed, into the {@link Outcome} that says whether
  * the message is reported for redelivery or acknowledged. It never throws.
+ *
+ * <p>Every line logged meanwhile names the message ({@code messageId}) and, once the job is decoded, the paste
+ * ({@code shortCode}).
  */
 @Singleton
 public class UploadPasteService {
@@ -25,18 +29,21 @@ public class UploadPasteService {
     }
 
     Outcome upload(UploadMessage message) {
-        UploadAttempt attempt = UploadAttempt.begin(message);
-        UploadJob job;
-        try {
-            job = codec.decode(message.body());
-        } catch (MalformedUploadJobException e) {
-            return outcomes.poison(attempt, e.getMessage());
-        }
-        attempt = attempt.forPaste(job.shortCode());
-        try {
-            return outcomes.stored(attempt, uploader.store(job));
-        } catch (RuntimeException e) {
-            return outcomes.failed(attempt, e);
+        try (var ignored = LogContext.forMessage(message.messageId())) {
+            UploadAttempt attempt = UploadAttempt.begin(message);
+            UploadJob job;
+            try {
+                job = codec.decode(message.body());
+            } catch (MalformedUploadJobException e) {
+                return outcomes.poison(attempt, e.getMessage());
+            }
+            LogContext.forPaste(job.shortCode());
+            attempt = attempt.forPaste(job.shortCode());
+            try {
+                return outcomes.stored(attempt, uploader.store(job));
+            } catch (RuntimeException e) {
+                return outcomes.failed(attempt, e);
+            }
         }
     }
 }

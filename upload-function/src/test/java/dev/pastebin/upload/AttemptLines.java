@@ -1,35 +1,24 @@
 package dev.pastebin.upload;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import dev.pastebin.core.support.JsonLogLines;
 import io.micronaut.serde.ObjectMapper;
-import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
 
-/** Captures the upload worker's JSON attempt lines, parsed back into their fields. */
+/** Captures the upload worker's attempt lines as the functions write them (JSON), parsed back into their fields. */
 final class AttemptLines implements AutoCloseable {
 
-    private final Logger logger = (Logger) LoggerFactory.getLogger("pastebin.upload.attempts");
-    private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    private final JsonLogLines lines = JsonLogLines.of("pastebin.upload.attempts");
     private final ObjectMapper objectMapper;
 
     AttemptLines(ObjectMapper objectMapper) {
         this.objectMapper = objectMapper;
-        appender.start();
-        logger.addAppender(appender);
     }
 
     List<AttemptLog.Line> all() {
-        List<ILoggingEvent> events;
-        synchronized (appender) {
-            events = new ArrayList<>(appender.list);
-        }
-        return events.stream().map(e -> parse(e.getFormattedMessage())).toList();
+        return lines.lines().stream().map(this::parse).toList();
     }
 
     List<AttemptLog.Line> of(String shortCode) {
@@ -46,6 +35,6 @@ final class AttemptLines implements AutoCloseable {
 
     @Override
     public void close() {
-        logger.detachAppender(appender);
+        lines.close();
     }
 }

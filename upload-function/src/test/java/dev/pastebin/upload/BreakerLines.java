@@ -1,38 +1,27 @@
 package dev.pastebin.upload;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.pastebin.core.breaker.S3CircuitBreaker;
+import dev.pastebin.core.support.JsonLogLines;
 import io.micronaut.serde.ObjectMapper;
-import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
 
-/** Captures the breaker's transition lines ({@code pastebin.breaker}) of one breaker, parsed back. */
+/** Captures the transition lines ({@code pastebin.breaker}) of one breaker as written (JSON), parsed back. */
 final class BreakerLines implements AutoCloseable {
 
-    private final Logger logger = (Logger) LoggerFactory.getLogger("pastebin.breaker");
-    private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    private final JsonLogLines lines = JsonLogLines.of("pastebin.breaker");
     private final ObjectMapper objectMapper;
     private final String breaker;
 
     BreakerLines(ObjectMapper objectMapper, String breaker) {
         this.objectMapper = objectMapper;
         this.breaker = breaker;
-        appender.start();
-        logger.addAppender(appender);
     }
 
     List<S3CircuitBreaker.Transition> transitions() {
-        List<ILoggingEvent> events;
-        synchronized (appender) {
-            events = new ArrayList<>(appender.list);
-        }
-        return events.stream().map(e -> parse(e.getFormattedMessage())).filter(t -> t.breaker().equals(breaker)).toList();
+        return lines.lines().stream().map(this::parse).filter(t -> t.breaker().equals(breaker)).toList();
     }
 
     private S3CircuitBreaker.Transition parse(String json) {
@@ -45,6 +34,6 @@ final class BreakerLines implements AutoCloseable {
 
     @Override
     public void close() {
-        logger.detachAppender(appender);
+        lines.close();
     }
 }

@@ -77,9 +77,9 @@ class UploadBatchServiceTest {
         var backoff = new BackoffPolicy(retry);
         var visibility = new MessageVisibility(sqs, new UploadQueueProperties("http://127.0.0.1:4566/000000000000/q"));
         var store = new PasteContentStore(s3, new StorageProperties("pastes-bucket", "pastes/"));
-        var breaker = new S3CircuitBreaker(breakerStore, BREAKER, new FailureClassifier(), json);
+        var breaker = new S3CircuitBreaker(breakerStore, BREAKER, new FailureClassifier());
         var outcomes = new AttemptOutcomes(repository, new FailureClassifier(), backoff, retry, visibility,
-                new AttemptLog(json), breaker, BREAKER);
+                new AttemptLog(), breaker, BREAKER);
         var upload = new UploadPasteService(new UploadJobCodec(json), new PasteUploader(repository, store, breaker, BREAKER),
                 outcomes);
         var properties = new UploadProperties(4, Duration.ofSeconds(15), 1, Duration.ofSeconds(5), Duration.ofSeconds(10));

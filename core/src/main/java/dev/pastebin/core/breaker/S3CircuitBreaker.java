@@ -2,14 +2,14 @@ package dev.pastebin.core.breaker;
 
 import dev.pastebin.core.failure.Failure;
 import dev.pastebin.core.failure.FailureClassifier;
-import io.micronaut.serde.ObjectMapper;
 import io.micronaut.serde.annotation.Serdeable;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
+import org.slf4j.spi.LoggingEventBuilder;
 
-import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,7 +26,8 @@ import java.util.function.UnaryOperator;
  * a failure reopens it with a doubled, capped cooldown.
  *
  * <p>Healthy S3 costs one read of the row per call and no write: outcomes are only counted once the window
- * has a failure. Every transition is one JSON line on {@code pastebin.breaker}.
+ * has a failure. Every transition is one log line on {@code pastebin.breaker} whose fields are
+ * {@link Transition}'s, top-level in the JSON.
  */
 @Singleton
 public class S3CircuitBreaker {
@@ -37,22 +38,18 @@ public class S3CircuitBreaker {
     private final BreakerPolicy policy;
     private final BreakerProperties properties;
     private final FailureClassifier classifier;
-    private final ObjectMapper objectMapper;
     private final Clock clock;
 
     @Inject
-    public S3CircuitBreaker(BreakerStore store, BreakerProperties properties, FailureClassifier classifier,
-                            ObjectMapper objectMapper) {
-        this(store, properties, classifier, objectMapper, Clock.systemUTC());
+    public S3CircuitBreaker(BreakerStore store, BreakerProperties properties, FailureClassifier classifier) {
+        this(store, properties, classifier, Clock.systemUTC());
     }
 
-    S3CircuitBreaker(BreakerStore store, BreakerProperties properties, FailureClassifier classifier,
-                     ObjectMapper objectMapper, Clock clock) {
+    S3CircuitBreaker(BreakerStore store, BreakerProperties properties, FailureClassifier classifier, Clock clock) {
         this.store = store;
         this.policy = new BreakerPolicy(properties);
         this.properties = properties;
         this.classifier = classifier;
-        this.objectMapper = objectMapper;
         this.clock = clock;
     }
 
@@ -147,20 +144,27 @@ public class S3CircuitBreaker {
                 after.state() == BreakerState.OPEN ? after.cooldown().toSeconds() : null,
                 after.nextProbeAt() == null || after.state() == BreakerState.CLOSED ? null : after.nextProbeAt().toString(),
                 openMinutes);
-        String json;
-        try {
-            json = objectMapper.writeValueAsString(line);
-        } catch (IOException e) {
-            json = line.toString();
+        LoggingEventBuilder event = TRANSITIONS.atLevel(after.state() == BreakerState.OPEN ? Level.WARN : Level.INFO)
+                .addKeyValue("breaker", line.breaker())
+                .addKeyValue("from", line.from())
+                .addKeyValue("to", line.to())
+                .addKeyValue("cause", line.cause())
+                .addKeyValue("windowCalls", line.windowCalls())
+                .addKeyValue("windowFailures", line.windowFailures());
+        // absent rather than null when they do not apply to this transition
+        if (line.cooldownSeconds() != null) {
+            event = event.addKeyValue("cooldownSeconds", line.cooldownSeconds());
         }
-        if (after.state() == BreakerState.OPEN) {
-            TRANSITIONS.warn(json);
-        } else {
-            TRANSITIONS.info(json);
+        if (line.nextProbeAt() != null) {
+            event = event.addKeyValue("nextProbeAt", line.nextProbeAt());
         }
+        if (line.openMinutes() != null) {
+            event = event.addKeyValue("openMinutes", line.openMinutes());
+        }
+        event.log("breaker {} {} -> {}", line.breaker(), line.from(), line.to());
     }
 
-    /** One breaker transition, as logged: {@code {"breaker":"s3","from":"CLOSED","to":"OPEN",...}}. */
+    /** The fields of a transition line: {@code {..., "breaker":"s3","from":"CLOSED","to":"OPEN",...}}. */
     @Serdeable
     public record Transition(String breaker, String from, String to, String cause, int windowCalls,
                              int windowFailures, Long cooldownSeconds, String nextProbeAt, Double openMinutes) {

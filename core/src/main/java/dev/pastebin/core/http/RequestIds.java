@@ -1,8 +1,8 @@
 package dev.pastebin.core.http;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import dev.pastebin.core.logging.LogContext;
 import io.micronaut.core.annotation.Nullable;
-import io.micronaut.function.aws.DefaultDiagnosticInfoPopulator;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.servlet.http.ServletHttpRequest;
 import org.slf4j.MDC;
@@ -18,7 +18,7 @@ public final class RequestIds {
 
     /**
      * API Gateway's request id (also in its access logs) when the request came as an API Gateway v2 event,
-     * otherwise the Lambda invocation's request id that Micronaut puts in the MDC.
+     * otherwise the Lambda invocation's request id from the log context.
      */
     public static String of(@Nullable HttpRequest<?> request) {
         if (request instanceof ServletHttpRequest<?, ?> servlet
@@ -28,7 +28,7 @@ public final class RequestIds {
                 && !event.getRequestContext().getRequestId().isBlank()) {
             return event.getRequestContext().getRequestId();
         }
-        String lambdaRequestId = MDC.get(DefaultDiagnosticInfoPopulator.MDC_DEFAULT_AWS_REQUEST_ID);
+        String lambdaRequestId = MDC.get(LogContext.REQUEST_ID);
         return lambdaRequestId == null || lambdaRequestId.isBlank() ? UNKNOWN : lambdaRequestId;
     }
 }

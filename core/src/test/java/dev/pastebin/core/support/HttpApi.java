@@ -1,5 +1,6 @@
 package dev.pastebin.core.support;
 
+import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import io.micronaut.context.ApplicationContext;
@@ -64,8 +65,12 @@ public final class HttpApi implements AutoCloseable {
     }
 
     public Response send(Request request) {
-        APIGatewayV2HTTPResponse response = function.handleRequest(request.event, null);
-        return Response.of(response);
+        return send(request, null);
+    }
+
+    /** As one Lambda invocation with {@code lambdaContext} (its request id, function name, deadline). */
+    public Response send(Request request, @Nullable Context lambdaContext) {
+        return Response.of(function.handleRequest(request.event, lambdaContext));
     }
 
     @Override

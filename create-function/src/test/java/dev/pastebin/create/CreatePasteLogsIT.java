@@ -1,0 +1,73 @@
+package dev.pastebin.create;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.pastebin.core.support.DatabaseLoginSecret;
+import dev.pastebin.core.support.HttpApi;
+import dev.pastebin.core.support.JsonLogLines;
+import dev.pastebin.core.support.RealServices;
+import dev.pastebin.core.support.TestLambdaContext;
+import dev.pastebin.core.support.TestQueues;
+import io.micronaut.core.type.Argument;
+import io.micronaut.json.JsonMapper;
+import org.junit.jupiter.api.Test;
+import org.slf4j.MDC;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What the create function logs, as JSON lines: each names its invocation and function, the lines about the
+ * new paste its short code; neither the paste's content nor the database password (from a secret) appears
+ * anywhere, from the cold start on.
+ */
+@RealServices
+class CreatePasteLogsIT {
+
+    @Test
+    void everyLineNamesItsInvocationAndNoneQuotesContentOrPassword() throws Exception {
+        String marker = "content-marker-" + UUID.randomUUID();
+        try (SqsClient sqs = SqsClient.create();
+             DatabaseLoginSecret secret = DatabaseLoginSecret.create();
+             JsonLogLines everything = JsonLogLines.all()) {
+            TestQueues.Pair queues = TestQueues.create(sqs, "create-logs-it", 10, 30);
+            Map<String, Object> properties = new HashMap<>(secret.properties());
+            properties.put("pastebin.upload-queue.url", queues.queueUrl());
+            var created = TestLambdaContext.withPlentyOfTime();
+            var malformed = TestLambdaContext.withPlentyOfTime();
+            List<ObjectNode> lines;
+            String shortCode;
+            try (HttpApi api = HttpApi.start(properties); JsonLogLines invocations = JsonLogLines.all()) {
+                HttpApi.Response response = api.send(api.fixture("create-paste-text").textBody("a paste " + marker), created);
+                assertEquals(201, response.status(), response.text());
+                shortCode = (String) api.context().getBean(JsonMapper.class)
+                        .readValue(response.body(), Argument.mapOf(String.class, Object.class)).get("shortCode");
+                assertEquals(400, api.send(api.fixture("create-paste-json").textBody("{\"content\": \"" + marker), malformed)
+                        .status());
+                assertTrue(MDC.getCopyOfContextMap() == null || MDC.getCopyOfContextMap().isEmpty(),
+                        "the MDC is cleared after each invocation: " + MDC.getCopyOfContextMap());
+
+                lines = invocations.assertEachNamesItsInvocation(
+                        Set.of(created.getAwsRequestId(), malformed.getAwsRequestId()), created.getFunctionName());
+            } finally {
+                TestQueues.delete(sqs, queues);
+            }
+
+            everything.assertNowhere(marker, secret.password());
+            assertTrue(lines.stream().anyMatch(l -> l.path("message").asText().contains("created")
+                    && shortCode.equals(l.path("shortCode").asText())
+                    && created.getAwsRequestId().equals(l.path("requestId").asText())), "the created line: " + lines);
+            assertTrue(lines.stream().anyMatch(l -> malformed.getAwsRequestId().equals(l.path("requestId").asText())
+                    && l.path("message").asText().contains("400")), "the rejected request's line: " + lines);
+            assertFalse(lines.stream().anyMatch(l -> malformed.getAwsRequestId().equals(l.path("requestId").asText())
+                    && l.has("shortCode")), "no paste, no short code: " + lines);
+        }
+    }
+}
