@@ -1,9 +1,6 @@
 package dev.pastebin.core.support;
 
 import dev.pastebin.core.metrics.Metrics;
-import io.micronaut.context.annotation.Replaces;
-import io.micronaut.context.annotation.Requires;
-import jakarta.inject.Singleton;
 import software.amazon.cloudwatchlogs.emf.environment.Environment;
 import software.amazon.cloudwatchlogs.emf.model.MetricsContext;
 import software.amazon.cloudwatchlogs.emf.sinks.ISink;
@@ -14,12 +11,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The EMF lines a {@link Metrics} wrote, exactly as they would reach stdout, kept instead of printed. In an
- * application context it replaces the stdout environment when {@code pastebin.metrics.capture=true}.
+ * The EMF lines a {@link Metrics} wrote, exactly as they would reach stdout, kept instead of printed. A module
+ * that needs it in an application context declares a subclass replacing the {@link Environment} bean (the
+ * test-jar carries no bean definitions).
  */
-@Singleton
-@Replaces(Environment.class)
-@Requires(property = "pastebin.metrics.capture", value = "true")
 public class CapturedMetrics implements Environment, ISink {
 
     private final List<String> lines = new ArrayList<>();
