@@ -106,6 +106,14 @@ class MonitoringTemplateTest {
         }
     }
 
+    @Test
+    void theStackOutputsTheDashboardsAddress() {
+        Map<String, Object> output = CloudFormationTemplate.mapping(
+                CloudFormationTemplate.mapping(template.root().get("Outputs"), "Outputs").get("DashboardUrl"), "DashboardUrl");
+        String url = (String) CloudFormationTemplate.mapping(output.get("Value"), "DashboardUrl.Value").get("Fn::Sub");
+        assertTrue(url.endsWith("#dashboards:name=${" + template.resourcesOfType("AWS::CloudWatch::Dashboard").getFirst() + "}"), url);
+    }
+
     /** The metric named, checking its dimension names are one of the sets it is emitted under. */
     private static Metric pastebinMetric(String name, List<String> dimensionKeys, Map<String, Object> where) {
         Metric metric = Arrays.stream(Metric.values()).filter(m -> m.metricName().equals(name)).findFirst()
