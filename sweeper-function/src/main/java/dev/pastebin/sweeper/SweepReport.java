@@ -1,5 +1,7 @@
 package dev.pastebin.sweeper;
 
+import dev.pastebin.core.metrics.Metric;
+import dev.pastebin.core.metrics.Metrics;
 import io.micronaut.serde.annotation.Serdeable;
 
 /**
@@ -17,4 +19,14 @@ import io.micronaut.serde.annotation.Serdeable;
 @Serdeable
 public record SweepReport(DeadLetterReport deadLetters, int deleted, int objectsRemoved, int stuckMarkedFailed, int batches,
                           boolean remaining) {
+
+    /** The counts as metrics, zeros included: a sweep that did nothing is a data point, not a gap. */
+    void record(Metrics metrics) {
+        metrics.put(Metric.DELETED, deleted);
+        metrics.put(Metric.STUCK_MARKED_FAILED, stuckMarkedFailed);
+        metrics.put(Metric.OBJECTS_REMOVED, objectsRemoved);
+        metrics.put(Metric.DEAD_LETTERS_REQUEUED, deadLetters.requeued());
+        metrics.put(Metric.DEAD_LETTERS_DELETED, deadLetters.deleted());
+        metrics.put(Metric.DEAD_LETTERS_KEPT, deadLetters.kept());
+    }
 }

@@ -2,6 +2,7 @@ package dev.pastebin.sweeper;
 
 import dev.pastebin.core.lambda.Deadline;
 import dev.pastebin.core.logging.LogContext;
+import dev.pastebin.core.metrics.Metrics;
 import dev.pastebin.core.storage.ContentLocation;
 import dev.pastebin.core.storage.PasteContentStore;
 import io.micronaut.transaction.TransactionOperations;
@@ -37,14 +38,16 @@ public class SweepService {
     private final PasteContentStore contentStore;
     private final TransactionOperations<Connection> transactions;
     private final SweeperProperties properties;
+    private final Metrics metrics;
 
     public SweepService(DeadLetterService deadLetters, SweepRepository repository, PasteContentStore contentStore,
-                        TransactionOperations<Connection> transactions, SweeperProperties properties) {
+                        TransactionOperations<Connection> transactions, SweeperProperties properties, Metrics metrics) {
         this.deadLetters = deadLetters;
         this.repository = repository;
         this.contentStore = contentStore;
         this.transactions = transactions;
         this.properties = properties;
+        this.metrics = metrics;
     }
 
     public SweepReport sweep(Deadline deadline) {
@@ -86,6 +89,8 @@ public class SweepService {
                         + "objectsRemoved={} stuckMarkedFailed={} batches={} remaining={}",
                 letters.requeued(), letters.deleted(), letters.kept(), report.deleted(), report.objectsRemoved(),
                 report.stuckMarkedFailed(), report.batches(), report.remaining());
+        report.record(metrics);
+        metrics.flush();
         return report;
     }
 

@@ -6,6 +6,8 @@ import dev.pastebin.core.breaker.S3CircuitBreaker;
 import dev.pastebin.core.failure.ErrorClass;
 import dev.pastebin.core.failure.Failure;
 import dev.pastebin.core.failure.FailureClassifier;
+import dev.pastebin.core.metrics.Metric;
+import dev.pastebin.core.metrics.Metrics;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.retry.BackoffPolicy;
 import dev.pastebin.core.retry.RetryProperties;
@@ -22,7 +24,9 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * Turns how an attempt ended into its {@link Outcome}: for a failure, the classification, the row's move to
  * FAILED or the message's visibility change (the backoff delay before its next attempt, or the time to the
- * breaker's next probe); and, in every case, exactly one attempt log line. It never throws.
+ * breaker's next probe); and, in every case, exactly one attempt log line and its metrics
+ * ({@link Metric#UPLOAD_ATTEMPTS} by outcome and error class; the backoff delay of a transient failure; the
+ * attempt, retries and time to success of a success). It never throws.
  *
  * <p>The attempt budget counts real S3 attempts (on the paste's row), not deliveries: a delivery held by the
  * breaker, released unstarted or failed on the database uses none. The receive count stays the outer bound:
@@ -32,6 +36,8 @@ import java.util.concurrent.ThreadLocalRandom;
 class AttemptOutcomes {
 
     private static final Logger LOG = LoggerFactory.getLogger(AttemptOutcomes.class);
+    /** The ErrorClass dimension of an outcome without a failure (success, duplicate, poison). */
+    static final String NO_ERROR = "none";
 
     private final PasteRepository repository;
     private final FailureClassifier classifier;
@@ -41,11 +47,12 @@ class AttemptOutcomes {
     private final AttemptLog attemptLog;
     private final S3CircuitBreaker breaker;
     private final BreakerProperties breakerProperties;
+    private final Metrics metrics;
     private final Clock clock = Clock.systemUTC();
 
     AttemptOutcomes(PasteRepository repository, FailureClassifier classifier, BackoffPolicy backoff, RetryProperties retry,
                     MessageVisibility visibility, AttemptLog attemptLog, S3CircuitBreaker breaker,
-                    BreakerProperties breakerProperties) {
+                    BreakerProperties breakerProperties, Metrics metrics) {
         this.repository = repository;
         this.classifier = classifier;
         this.backoff = backoff;
@@ -54,11 +61,12 @@ class AttemptOutcomes {
         this.attemptLog = attemptLog;
         this.breaker = breaker;
         this.breakerProperties = breakerProperties;
+        this.metrics = metrics;
     }
 
     Outcome stored(UploadAttempt attempt, StoreResult result) {
         return switch (result) {
-            case StoreResult.Stored stored -> log(attempt, Outcome.SUCCESS, null, null, null);
+            case StoreResult.Stored stored -> succeeded(attempt, stored);
             case StoreResult.AlreadyTerminal terminal ->
                     log(attempt, Outcome.DUPLICATE, null, null, "row is already " + terminal.status());
             case StoreResult.LostRace race -> log(attempt, Outcome.DUPLICATE, null, null, race.detail());
@@ -66,6 +74,13 @@ class AttemptOutcomes {
             case StoreResult.GaveUpWaiting gaveUp -> fail(attempt, Outcome.EXHAUSTED,
                     new Failure(ErrorClass.CIRCUIT_OPEN, null, false, "S3 unavailable for longer than " + gaveUp.maxWait()));
         };
+    }
+
+    private Outcome succeeded(UploadAttempt attempt, StoreResult.Stored stored) {
+        metrics.put(Metric.SUCCESS_ATTEMPT, stored.s3Attempt());
+        metrics.put(Metric.RETRIES_PER_SUCCESS, stored.s3Attempt() - 1);
+        metrics.put(Metric.TIME_TO_SUCCESS, stored.sinceCreated().toMillis());
+        return log(attempt, Outcome.SUCCESS, null, null, null);
     }
 
     Outcome failed(UploadAttempt attempt, RuntimeException error) {
@@ -148,6 +163,10 @@ class AttemptOutcomes {
     private Outcome log(UploadAttempt attempt, Outcome outcome, @Nullable Failure failure, @Nullable Integer delaySeconds,
                         @Nullable String detail) {
         attemptLog.write(attempt, outcome, failure, delaySeconds, detail);
+        metrics.put(Metric.UPLOAD_ATTEMPTS, 1, outcome.label(), failure == null ? NO_ERROR : failure.errorClass().name());
+        if (outcome == Outcome.TRANSIENT && delaySeconds != null) {
+            metrics.put(Metric.BACKOFF_DELAY, delaySeconds);
+        }
         return outcome;
     }
 }

@@ -17,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
@@ -83,7 +84,7 @@ class PasteUploader {
             throw open;
         }
         if (repository.markProcessed(shortCode, location.uri()) == 1) {
-            return new StoreResult.Stored();
+            return new StoreResult.Stored(paste.uploadAttempts() + 1, Duration.between(paste.createdAt(), clock.instant()));
         }
         return resolveLostRace(shortCode);
     }

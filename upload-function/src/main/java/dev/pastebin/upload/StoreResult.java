@@ -5,8 +5,13 @@ import dev.pastebin.core.paste.PasteStatus;
 /** How storing one upload job ended when nothing failed. */
 sealed interface StoreResult {
 
-    /** The content is in S3 and the row moved to PROCESSED. */
-    record Stored() implements StoreResult {
+    /**
+     * The content is in S3 and the row moved to PROCESSED.
+     *
+     * @param s3Attempt    which real S3 attempt succeeded (1: the first)
+     * @param sinceCreated from the row's creation to PROCESSED
+     */
+    record Stored(int s3Attempt, java.time.Duration sinceCreated) implements StoreResult {
     }
 
     /** The row was already terminal before this delivery started: a redelivery or a concurrent copy won. */

@@ -5,6 +5,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.pastebin.core.lambda.Deadline;
 import dev.pastebin.core.lambda.InvocationDeadlines;
 import dev.pastebin.core.logging.LogContext;
+import dev.pastebin.core.metrics.Metrics;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,16 +36,27 @@ public class UploadBatchService {
     private final MessageVisibility visibility;
     private final UploadProperties properties;
     private final InvocationDeadlines deadlines;
+    private final Metrics metrics;
 
     UploadBatchService(UploadPasteService uploadService, MessageVisibility visibility, UploadProperties properties,
-                       InvocationDeadlines deadlines) {
+                       InvocationDeadlines deadlines, Metrics metrics) {
         this.uploadService = uploadService;
         this.visibility = visibility;
         this.properties = properties;
         this.deadlines = deadlines;
+        this.metrics = metrics;
     }
 
+    /** One invocation: the batch, then its metrics written in one go. */
     public SQSBatchResponse process(SQSEvent event) {
+        try {
+            return processRecords(event);
+        } finally {
+            metrics.flush();
+        }
+    }
+
+    private SQSBatchResponse processRecords(SQSEvent event) {
         List<SQSEvent.SQSMessage> records = event == null || event.getRecords() == null ? List.of() : event.getRecords();
         Deadline deadline = deadlines.current(properties.remainingTimeMargin());
         var failures = new ArrayList<SQSBatchResponse.BatchItemFailure>();

@@ -12,12 +12,16 @@ import dev.pastebin.core.config.UploadQueueProperties;
 import dev.pastebin.core.failure.FailureClassifier;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.lambda.InvocationDeadlines;
+import dev.pastebin.core.metrics.Metric;
+import dev.pastebin.core.metrics.Metrics;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.retry.BackoffPolicy;
 import dev.pastebin.core.retry.JitterStrategy;
 import dev.pastebin.core.retry.RetryProperties;
 import dev.pastebin.core.storage.PasteContentStore;
+import dev.pastebin.core.support.CapturedMetrics;
+import dev.pastebin.core.support.EmfSpec;
 import dev.pastebin.core.support.InMemoryBreakerStore;
 import dev.pastebin.core.support.TestLambdaContext;
 import io.micronaut.data.exceptions.DataAccessException;
@@ -32,7 +36,12 @@ import java.net.ConnectException;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -43,7 +52,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Every outcome of one upload batch, fast: the worker's real classes (codec, uploader, outcomes, backoff,
  * classifier, content store, visibility) over an in-memory repository, S3 and SQS, fed with the sample events
  * that {@code sam local invoke} uses (infra/events). What S3, SQS and PostgreSQL really do is covered by the
- * *IT tests against LocalStack and PostgreSQL.
+ * *IT tests against LocalStack and PostgreSQL. Every test's metrics are checked against the EMF specification.
  */
 class UploadBatchServiceTest {
 
@@ -63,11 +72,29 @@ class UploadBatchServiceTest {
     private final RecordingSqs sqs = new RecordingSqs();
     private final AttemptLines lines = new AttemptLines(json);
     private final InMemoryBreakerStore breakerStore = new InMemoryBreakerStore();
+    private final CapturedMetrics emitted = new CapturedMetrics();
+    private final Metrics metrics = emitted.metrics("upload");
+    private final EmfSpec emf = new EmfSpec(Arrays.stream(Outcome.values()).map(Outcome::label).collect(Collectors.toSet()));
     private TestLambdaContext context = TestLambdaContext.withRemaining(Duration.ofMinutes(3));
 
     @AfterEach
     void detach() {
         lines.close();
+    }
+
+    @AfterEach
+    void everyMetricLineIsValidEmfWithoutPerPasteDimensions() {
+        // The message ids are UUIDs, which EmfSpec refuses anyway.
+        emf.validate(emitted.lines(), Set.of(SHORT_CODE));
+    }
+
+    /** The values of {@code metric} written by the batch, on lines with these dimensions. */
+    private List<Double> metric(Metric metric, String... dimensions) {
+        Map<String, String> wanted = new HashMap<>();
+        for (int i = 0; i < dimensions.length; i += 2) {
+            wanted.put(dimensions[i], dimensions[i + 1]);
+        }
+        return EmfSpec.values(emf.validate(emitted.lines(), Set.of(SHORT_CODE)), metric, wanted);
     }
 
     private UploadBatchService worker() {
@@ -77,13 +104,13 @@ class UploadBatchServiceTest {
         var backoff = new BackoffPolicy(retry);
         var visibility = new MessageVisibility(sqs, new UploadQueueProperties("http://127.0.0.1:4566/000000000000/q"));
         var store = new PasteContentStore(s3, new StorageProperties("pastes-bucket", "pastes/"));
-        var breaker = new S3CircuitBreaker(breakerStore, BREAKER, new FailureClassifier());
+        var breaker = new S3CircuitBreaker(breakerStore, BREAKER, new FailureClassifier(), metrics);
         var outcomes = new AttemptOutcomes(repository, new FailureClassifier(), backoff, retry, visibility,
-                new AttemptLog(), breaker, BREAKER);
+                new AttemptLog(), breaker, BREAKER, metrics);
         var upload = new UploadPasteService(new UploadJobCodec(json), new PasteUploader(repository, store, breaker, BREAKER),
                 outcomes);
         var properties = new UploadProperties(4, Duration.ofSeconds(15), 1, Duration.ofSeconds(5), Duration.ofSeconds(10));
-        return new UploadBatchService(upload, visibility, properties, new InvocationDeadlines(() -> context));
+        return new UploadBatchService(upload, visibility, properties, new InvocationDeadlines(() -> context), metrics);
     }
 
     private static SQSEvent event(String name, int receiveCount) {
@@ -130,6 +157,23 @@ class UploadBatchServiceTest {
         assertEquals("success", line.outcome());
         assertEquals(SHORT_CODE, line.shortCode());
         assertEquals(1, line.attempt());
+        assertEquals(List.of(1.0), metric(Metric.UPLOAD_ATTEMPTS, "Outcome", "success", "ErrorClass", "none"));
+        assertEquals(List.of(1.0), metric(Metric.SUCCESS_ATTEMPT));
+        assertEquals(List.of(0.0), metric(Metric.RETRIES_PER_SUCCESS));
+        assertEquals(1, metric(Metric.TIME_TO_SUCCESS).size());
+    }
+
+    @Test
+    void aSuccessAfterRetriesRecordsItsAttemptRetriesAndTimeSinceTheRowWasCreated() {
+        Instant created = Instant.now().minusSeconds(7);
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, created, created));
+
+        worker().process(event("upload-job", 4));
+
+        assertEquals(List.of(3.0), metric(Metric.SUCCESS_ATTEMPT), "two S3 attempts failed before");
+        assertEquals(List.of(2.0), metric(Metric.RETRIES_PER_SUCCESS));
+        double timeToSuccess = metric(Metric.TIME_TO_SUCCESS).getFirst();
+        assertTrue(timeToSuccess >= 7_000 && timeToSuccess < 60_000, "from the row's creation: " + timeToSuccess);
     }
 
     @Test
@@ -147,6 +191,9 @@ class UploadBatchServiceTest {
         assertEquals("SERVER_ERROR", line.errorClass());
         assertEquals(500, line.s3Status());
         assertEquals(4, line.delaySeconds());
+        assertEquals(List.of(1.0), metric(Metric.UPLOAD_ATTEMPTS, "Outcome", "transient", "ErrorClass", "SERVER_ERROR"));
+        assertEquals(List.of(4.0), metric(Metric.BACKOFF_DELAY));
+        assertEquals(List.of(), metric(Metric.SUCCESS_ATTEMPT));
     }
 
     @Test
@@ -173,6 +220,8 @@ class UploadBatchServiceTest {
         assertTrue(row().failureReason().startsWith("exhausted: CONNECTION: "), row().failureReason());
         assertEquals("exhausted", onlyLine().outcome());
         assertTrue(sqs.visibility.isEmpty());
+        assertEquals(List.of(1.0), metric(Metric.UPLOAD_ATTEMPTS, "Outcome", "exhausted", "ErrorClass", "CONNECTION"));
+        assertEquals(List.of(), metric(Metric.BACKOFF_DELAY), "no retry, no backoff");
     }
 
     @Test
@@ -208,6 +257,25 @@ class UploadBatchServiceTest {
         assertEquals("ACCESS_DENIED", line.errorClass());
         int delay = sqs.visibility.get(RECEIPT);
         assertTrue(delay >= 10 && delay <= 16, "back at the first probe, 10 s after opening, or after hold-at-least: " + delay);
+        assertEquals(List.of(1.0), metric(Metric.BREAKER_TRANSITIONS, "To", "OPEN"));
+        assertEquals(List.of(1.0), metric(Metric.UPLOAD_ATTEMPTS, "Outcome", "held", "ErrorClass", "ACCESS_DENIED"));
+    }
+
+    @Test
+    void aSuccessfulProbeClosesTheBreakerAndRecordsTheMinutesItWasOpen() {
+        pasteInProgress();
+        Instant openedAt = Instant.now().minus(Duration.ofMinutes(3));
+        breakerStore.update("s3", s -> new BreakerSnapshot(BreakerState.OPEN, s.windowStartedAt(), 5, 5, 0, 0, openedAt,
+                Instant.now().minusSeconds(1), Duration.ofSeconds(10), "SERVER_ERROR"));
+
+        worker().process(event("upload-job", 2));
+
+        assertEquals(BreakerState.CLOSED, breakerStore.read("s3").state());
+        assertEquals(List.of(1.0), metric(Metric.BREAKER_TRANSITIONS, "To", "HALF_OPEN"));
+        assertEquals(List.of(1.0), metric(Metric.BREAKER_TRANSITIONS, "To", "CLOSED"));
+        assertEquals(List.of(1.0, 1.0), metric(Metric.BREAKER_TRANSITIONS), "both in the [Service] total");
+        double openMinutes = metric(Metric.BREAKER_OPEN_MINUTES).getFirst();
+        assertTrue(openMinutes >= 3 && openMinutes < 4, "open since " + openedAt + ": " + openMinutes);
     }
 
     @Test
@@ -318,6 +386,8 @@ class UploadBatchServiceTest {
         assertEquals("poison", line.outcome());
         assertNull(line.shortCode());
         assertEquals(1, line.delaySeconds(), "its redeliveries follow the schedule, not the queue's visibility timeout");
+        assertEquals(List.of(1.0), metric(Metric.UPLOAD_ATTEMPTS, "Outcome", "poison", "ErrorClass", "none"));
+        assertEquals(List.of(), metric(Metric.BACKOFF_DELAY), "only a transient failure's delay is a backoff");
     }
 
     @Test
@@ -369,6 +439,8 @@ class UploadBatchServiceTest {
         assertEquals(List.of("9e8d7c6b-5a49-4382-a1b0-c9d8e7f6a5b4"), reported(response));
         assertEquals(PasteStatus.PROCESSED, row().status());
         assertEquals(2, lines.all().size());
+        assertEquals(List.of(1.0, 1.0), metric(Metric.UPLOAD_ATTEMPTS), "both deliveries in the [Service] total");
+        assertEquals(3, emitted.lines().size(), "one line per dimension combination: success, poison, the success's values");
     }
 
     @Test
@@ -383,5 +455,6 @@ class UploadBatchServiceTest {
         assertEquals(0, sqs.visibility.get(RECEIPT));
         assertEquals(0, sqs.visibility.get(POISON_RECEIPT));
         assertTrue(lines.all().isEmpty(), "no attempt was made");
+        assertEquals(List.of(), emitted.lines(), "no attempt, no metric");
     }
 }

@@ -2,6 +2,8 @@ package dev.pastebin.core.breaker;
 
 import dev.pastebin.core.failure.Failure;
 import dev.pastebin.core.failure.FailureClassifier;
+import dev.pastebin.core.metrics.Metric;
+import dev.pastebin.core.metrics.Metrics;
 import io.micronaut.serde.annotation.Serdeable;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -27,7 +29,8 @@ import java.util.function.UnaryOperator;
  *
  * <p>Healthy S3 costs one read of the row per call and no write: outcomes are only counted once the window
  * has a failure. Every transition is one log line on {@code pastebin.breaker} whose fields are
- * {@link Transition}'s, top-level in the JSON.
+ * {@link Transition}'s, top-level in the JSON, and a {@link Metric#BREAKER_TRANSITIONS} metric; closing also
+ * records {@link Metric#BREAKER_OPEN_MINUTES}.
  */
 @Singleton
 public class S3CircuitBreaker {
@@ -38,18 +41,22 @@ public class S3CircuitBreaker {
     private final BreakerPolicy policy;
     private final BreakerProperties properties;
     private final FailureClassifier classifier;
+    private final Metrics metrics;
     private final Clock clock;
 
     @Inject
-    public S3CircuitBreaker(BreakerStore store, BreakerProperties properties, FailureClassifier classifier) {
-        this(store, properties, classifier, Clock.systemUTC());
+    public S3CircuitBreaker(BreakerStore store, BreakerProperties properties, FailureClassifier classifier,
+                            Metrics metrics) {
+        this(store, properties, classifier, metrics, Clock.systemUTC());
     }
 
-    S3CircuitBreaker(BreakerStore store, BreakerProperties properties, FailureClassifier classifier, Clock clock) {
+    S3CircuitBreaker(BreakerStore store, BreakerProperties properties, FailureClassifier classifier, Metrics metrics,
+                     Clock clock) {
         this.store = store;
         this.policy = new BreakerPolicy(properties);
         this.properties = properties;
         this.classifier = classifier;
+        this.metrics = metrics;
         this.clock = clock;
     }
 
@@ -130,14 +137,13 @@ public class S3CircuitBreaker {
         BreakerStore.Change result = store.update(properties.name(), change);
         if (result.transitioned()) {
             logTransition(result.before(), result.after());
+            recordTransition(result.before(), result.after());
         }
         return result;
     }
 
     private void logTransition(BreakerSnapshot before, BreakerSnapshot after) {
-        Instant now = clock.instant();
-        Double openMinutes = after.state() == BreakerState.CLOSED && before.openedAt() != null
-                ? Duration.between(before.openedAt(), now).toMillis() / 60_000.0 : null;
+        Double openMinutes = openMinutes(before, after);
         var line = new Transition(properties.name(), before.state().name(), after.state().name(),
                 after.state() == BreakerState.CLOSED ? "probe succeeded" : after.lastCause(),
                 after.windowCalls(), after.windowFailures(),
@@ -162,6 +168,20 @@ public class S3CircuitBreaker {
             event = event.addKeyValue("openMinutes", line.openMinutes());
         }
         event.log("breaker {} {} -> {}", line.breaker(), line.from(), line.to());
+    }
+
+    private void recordTransition(BreakerSnapshot before, BreakerSnapshot after) {
+        metrics.put(Metric.BREAKER_TRANSITIONS, 1, after.state().name());
+        Double openMinutes = openMinutes(before, after);
+        if (openMinutes != null) {
+            metrics.put(Metric.BREAKER_OPEN_MINUTES, openMinutes);
+        }
+    }
+
+    /** On closing, how long the breaker was not closed; otherwise null. */
+    private Double openMinutes(BreakerSnapshot before, BreakerSnapshot after) {
+        return after.state() == BreakerState.CLOSED && before.openedAt() != null
+                ? Duration.between(before.openedAt(), clock.instant()).toMillis() / 60_000.0 : null;
     }
 
     /** The fields of a transition line: {@code {..., "breaker":"s3","from":"CLOSED","to":"OPEN",...}}. */

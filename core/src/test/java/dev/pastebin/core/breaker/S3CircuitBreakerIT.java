@@ -39,7 +39,8 @@ class S3CircuitBreakerIT {
 
     private S3CircuitBreaker environment() {
         ApplicationContext context = ApplicationContext.run(Map.of("pastebin.breaker.name", name,
-                "pastebin.breaker.cooldown", "1s", "datasources.default.maximum-pool-size", 8), "test");
+                "pastebin.breaker.cooldown", "1s", "datasources.default.maximum-pool-size", 8,
+                "pastebin.metrics.service", "upload"), "test");
         environments.add(context);
         return context.getBean(S3CircuitBreaker.class);
     }

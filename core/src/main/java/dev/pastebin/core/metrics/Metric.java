@@ -1,0 +1,93 @@
+package dev.pastebin.core.metrics;
+
+import software.amazon.cloudwatchlogs.emf.model.Unit;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Every metric the functions emit, in namespace {@value Metrics#NAMESPACE} (docs/design.md, "Observability").
+ * The one list of names, units and dimensions: the dashboard and alarms in infra/template.yaml are tested
+ * against it. Each metric carries {@link Dimension#SERVICE} first, then its own dimensions; it is emitted
+ * under every prefix of that list ({@code [Service]}, {@code [Service, Outcome]}, …), so a total and each
+ * breakdown are plain metrics the dashboard and alarms can use without a search expression.
+ */
+public enum Metric {
+
+    /** One per delivery of an upload job; the transient-failure rate is the transient share of all. */
+    UPLOAD_ATTEMPTS("UploadAttempts", Unit.COUNT, Dimension.OUTCOME, Dimension.ERROR_CLASS),
+    /** The S3 attempt (1 = first try) that succeeded: its distribution is the success rate by attempt. */
+    SUCCESS_ATTEMPT("SuccessAttempt", Unit.NONE),
+    /** Attempt − 1 per success: its average is the leading indicator of a degrading S3. */
+    RETRIES_PER_SUCCESS("RetriesPerSuccess", Unit.COUNT),
+    /** The visibility timeout chosen for a transient failure. */
+    BACKOFF_DELAY("BackoffDelay", Unit.SECONDS),
+    /** From the row's creation to PROCESSED. */
+    TIME_TO_SUCCESS("TimeToSuccess", Unit.MILLISECONDS),
+    BREAKER_TRANSITIONS("BreakerTransitions", Unit.COUNT, Dimension.TO),
+    /** How long the breaker was open, emitted when it closes. */
+    BREAKER_OPEN_MINUTES("BreakerOpenMinutes", Unit.NONE),
+
+    REQUESTS("Requests", Unit.COUNT, Dimension.STATUS_CODE),
+    /** 503s, by the dependency that was down. */
+    DEPENDENCY_UNAVAILABLE("DependencyUnavailable", Unit.COUNT, Dimension.DEPENDENCY),
+    LATENCY("Latency", Unit.MILLISECONDS),
+
+    DELETED("Deleted", Unit.COUNT),
+    STUCK_MARKED_FAILED("StuckMarkedFailed", Unit.COUNT),
+    OBJECTS_REMOVED("ObjectsRemoved", Unit.COUNT),
+    DEAD_LETTERS_REQUEUED("DeadLettersRequeued", Unit.COUNT),
+    DEAD_LETTERS_DELETED("DeadLettersDeleted", Unit.COUNT),
+    DEAD_LETTERS_KEPT("DeadLettersKept", Unit.COUNT);
+
+    private final String metricName;
+    private final Unit unit;
+    private final List<Dimension> dimensions;
+
+    Metric(String metricName, Unit unit, Dimension... own) {
+        this.metricName = metricName;
+        this.unit = unit;
+        this.dimensions = Stream.concat(Stream.of(Dimension.SERVICE), Arrays.stream(own)).toList();
+    }
+
+    /** The name in CloudWatch. */
+    public String metricName() {
+        return metricName;
+    }
+
+    public Unit unit() {
+        return unit;
+    }
+
+    /** {@link Dimension#SERVICE} first, then the metric's own dimensions, in the order values are given. */
+    public List<Dimension> dimensions() {
+        return dimensions;
+    }
+
+    /** The dimension names each EMF line may carry. Values are bounded: enum labels and HTTP status codes. */
+    public enum Dimension {
+        /** create, read, upload or sweeper. */
+        SERVICE("Service"),
+        /** An upload outcome: success, transient, held, permanent, exhausted, duplicate, poison. */
+        OUTCOME("Outcome"),
+        /** A failure class ({@code dev.pastebin.core.failure.ErrorClass}), {@code none} without a failure. */
+        ERROR_CLASS("ErrorClass"),
+        /** The breaker state moved to: OPEN, HALF_OPEN, CLOSED. */
+        TO("To"),
+        /** The HTTP status answered. */
+        STATUS_CODE("StatusCode"),
+        /** database, upload queue or storage ({@code dev.pastebin.core.failure.Dependency}). */
+        DEPENDENCY("Dependency");
+
+        private final String key;
+
+        Dimension(String key) {
+            this.key = key;
+        }
+
+        public String key() {
+            return key;
+        }
+    }
+}

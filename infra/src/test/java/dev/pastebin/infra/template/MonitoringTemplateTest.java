@@ -1,0 +1,161 @@
+package dev.pastebin.infra.template;
+
+import dev.pastebin.core.metrics.Metric;
+import dev.pastebin.core.metrics.Metrics;
+import dev.pastebin.local.template.CloudFormationTemplate;
+import io.micronaut.core.type.Argument;
+import io.micronaut.serde.ObjectMapper;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The dashboard and alarms of infra/template.yaml against the metrics the code emits
+ * ({@link Metric}): nothing on them names a metric, or a dimension combination, that no function writes.
+ */
+class MonitoringTemplateTest {
+
+    private static final Pattern SEARCH = Pattern.compile("SEARCH\\('\\{([^}]*)} MetricName=\"(\\w+)\"");
+    private static final Set<String> SERVICES = Set.of("create", "read", "upload", "sweeper");
+
+    private final CloudFormationTemplate template = InfraTemplate.load();
+
+    @Test
+    void theDashboardShowsEveryMetricTheCodeEmitsAndNoOther() throws IOException {
+        Set<Metric> shown = new HashSet<>();
+        for (Map<String, Object> widget : widgets()) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> properties = (Map<String, Object>) widget.get("properties");
+            if (!"metric".equals(widget.get("type"))) {
+                continue;
+            }
+            assertTrue(properties.get("period") instanceof Number, "every graph has its period: " + properties.get("title"));
+            List<String> previous = List.of();
+            for (Object row : assertInstanceOf(List.class, properties.get("metrics"))) {
+                List<?> items = (List<?>) row;
+                if (items.getFirst() instanceof Map<?, ?> expression) {
+                    Matcher search = SEARCH.matcher(String.valueOf(expression.get("expression")));
+                    while (search.find()) {
+                        List<String> schema = List.of(search.group(1).split(","));
+                        if (schema.getFirst().equals(Metrics.NAMESPACE)) {
+                            shown.add(pastebinMetric(search.group(2), schema.subList(1, schema.size()), properties));
+                        }
+                    }
+                    continue;
+                }
+                List<String> expanded = expand(previous, items.stream().filter(String.class::isInstance).map(String.class::cast).toList());
+                previous = expanded;
+                if (expanded.getFirst().equals(Metrics.NAMESPACE)) {
+                    List<String> keys = new ArrayList<>();
+                    for (int i = 2; i < expanded.size(); i += 2) {
+                        keys.add(expanded.get(i));
+                        if (expanded.get(i).equals("Service")) {
+                            assertTrue(SERVICES.contains(expanded.get(i + 1)), expanded.toString());
+                        }
+                    }
+                    shown.add(pastebinMetric(expanded.get(1), keys, properties));
+                }
+            }
+        }
+        assertEquals(Set.of(Metric.values()), shown, "every metric is on the dashboard");
+    }
+
+    @Test
+    void theAlarmsWatchRetriesPerSuccessApi5xxTheHttpFunctionsAndTheBreaker() {
+        Map<String, Object> retries = template.properties("UploadRetriesPerSuccessAlarm");
+        assertEquals(List.of("Pastebin", "RetriesPerSuccess", "Average"),
+                List.of(retries.get("Namespace"), retries.get("MetricName"), retries.get("Statistic")));
+        double threshold = ((Number) retries.get("Threshold")).doubleValue();
+        assertTrue(threshold > 0 && threshold < 1, "healthy S3 needs ~0 retries per success; a dead one never succeeds: " + threshold);
+
+        Map<String, Object> api = template.properties("ApiServerErrorsAlarm");
+        assertEquals(List.of("AWS/ApiGateway", "5xx"), List.of(api.get("Namespace"), api.get("MetricName")));
+        assertEquals(List.of(Map.of("Name", "ApiId", "Value", Map.of("Ref", "HttpApi"))), api.get("Dimensions"));
+
+        for (var function : Map.of("CreatePasteErrorsAlarm", "CreatePasteFunction", "ReadPasteErrorsAlarm", "ReadPasteFunction").entrySet()) {
+            Map<String, Object> errors = template.properties(function.getKey());
+            assertEquals(List.of("AWS/Lambda", "Errors"), List.of(errors.get("Namespace"), errors.get("MetricName")));
+            assertEquals(List.of(Map.of("Name", "FunctionName", "Value", Map.of("Ref", function.getValue()))), errors.get("Dimensions"));
+        }
+
+        Map<String, Object> breaker = template.properties("UploadBreakerOpenAlarm");
+        assertEquals(Map.of("Service", "upload", "Outcome", "held"), dimensions(breaker));
+        int window = ((Number) breaker.get("Period")).intValue() * ((Number) breaker.get("EvaluationPeriods")).intValue();
+        assertTrue(window <= 15 * 60, "fires before a paste waiting for the breaker gives up (15 min): " + window + " s");
+
+        for (String alarm : template.resourcesOfType("AWS::CloudWatch::Alarm")) {
+            Map<String, Object> properties = template.properties(alarm);
+            assertTrue(properties.get("Threshold") != null && properties.get("TreatMissingData") != null, alarm);
+            if (Metrics.NAMESPACE.equals(properties.get("Namespace"))) {
+                pastebinMetric((String) properties.get("MetricName"), List.copyOf(dimensions(properties).keySet()), Map.of("title", alarm));
+            }
+        }
+    }
+
+    @Test
+    void theStackOutputsTheDashboardsAddress() {
+        Map<String, Object> output = CloudFormationTemplate.mapping(
+                CloudFormationTemplate.mapping(template.root().get("Outputs"), "Outputs").get("DashboardUrl"), "DashboardUrl");
+        String url = (String) CloudFormationTemplate.mapping(output.get("Value"), "DashboardUrl.Value").get("Fn::Sub");
+        assertTrue(url.endsWith("#dashboards:name=${" + template.resourcesOfType("AWS::CloudWatch::Dashboard").getFirst() + "}"), url);
+    }
+
+    /** The metric named, checking its dimension names are one of the sets it is emitted under. */
+    private static Metric pastebinMetric(String name, List<String> dimensionKeys, Map<String, Object> where) {
+        Metric metric = Arrays.stream(Metric.values()).filter(m -> m.metricName().equals(name)).findFirst()
+                .orElseGet(() -> fail(where.get("title") + ": " + name + " is not emitted (dev.pastebin.core.metrics.Metric)"));
+        List<String> declared = metric.dimensions().stream().map(Metric.Dimension::key).toList();
+        assertTrue(!dimensionKeys.isEmpty() && dimensionKeys.size() <= declared.size()
+                        && Set.copyOf(declared.subList(0, dimensionKeys.size())).equals(Set.copyOf(dimensionKeys)),
+                where.get("title") + ": " + name + " is emitted under prefixes of " + declared + ", not " + dimensionKeys);
+        return metric;
+    }
+
+    /** CloudWatch's shorthand: "." repeats the previous row's item in that place, "..." all items up to those given. */
+    private static List<String> expand(List<String> previous, List<String> items) {
+        if (!items.isEmpty() && items.getFirst().equals("...")) {
+            List<String> rest = items.subList(1, items.size());
+            List<String> expanded = new ArrayList<>(previous.subList(0, previous.size() - rest.size()));
+            expanded.addAll(rest);
+            return expanded;
+        }
+        List<String> expanded = new ArrayList<>(items);
+        for (int i = 0; i < expanded.size(); i++) {
+            if (expanded.get(i).equals(".")) {
+                expanded.set(i, previous.get(i));
+            }
+        }
+        return expanded;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> dimensions(Map<String, Object> alarm) {
+        return ((List<Map<String, Object>>) alarm.get("Dimensions")).stream()
+                .filter(d -> d.get("Value") instanceof String)
+                .collect(Collectors.toMap(d -> (String) d.get("Name"), d -> (String) d.get("Value")));
+    }
+
+    /** The dashboard body is JSON in a Fn::Sub; its ${…} references are replaced by a placeholder to parse it. */
+    @SuppressWarnings("unchecked")
+    private List<Map<String, Object>> widgets() throws IOException {
+        Map<String, Object> dashboard = template.properties(template.resourcesOfType("AWS::CloudWatch::Dashboard").getFirst());
+        String body = (String) ((Map<String, Object>) dashboard.get("DashboardBody")).get("Fn::Sub");
+        Map<String, Object> parsed = ObjectMapper.getDefault().readValue(body.replaceAll("\\$\\{[^}]+}", "resolved"),
+                Argument.mapOf(String.class, Object.class));
+        return (List<Map<String, Object>>) parsed.get("widgets");
+    }
+}

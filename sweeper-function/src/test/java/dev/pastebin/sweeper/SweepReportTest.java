@@ -1,0 +1,35 @@
+package dev.pastebin.sweeper;
+
+import dev.pastebin.core.metrics.Metric;
+import dev.pastebin.core.metrics.Metrics;
+import dev.pastebin.core.support.CapturedMetrics;
+import dev.pastebin.core.support.EmfSpec;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class SweepReportTest {
+
+    @Test
+    void eachCountIsOneMetricOnOneValidEmfLineZerosIncluded() {
+        CapturedMetrics emitted = new CapturedMetrics();
+        Metrics metrics = emitted.metrics("sweeper");
+
+        new SweepReport(new DeadLetterReport(2, 3, 0, false), 5, 4, 1, 3, false).record(metrics);
+        metrics.flush();
+
+        List<Map<String, Object>> lines = new EmfSpec(Set.of()).validate(emitted.lines(), Set.of());
+        assertEquals(1, lines.size(), emitted.lines().toString());
+        Map<String, String> sweeper = Map.of("Service", "sweeper");
+        assertEquals(List.of(5.0), EmfSpec.values(lines, Metric.DELETED, sweeper));
+        assertEquals(List.of(4.0), EmfSpec.values(lines, Metric.OBJECTS_REMOVED, sweeper));
+        assertEquals(List.of(1.0), EmfSpec.values(lines, Metric.STUCK_MARKED_FAILED, sweeper));
+        assertEquals(List.of(2.0), EmfSpec.values(lines, Metric.DEAD_LETTERS_REQUEUED, sweeper));
+        assertEquals(List.of(3.0), EmfSpec.values(lines, Metric.DEAD_LETTERS_DELETED, sweeper));
+        assertEquals(List.of(0.0), EmfSpec.values(lines, Metric.DEAD_LETTERS_KEPT, sweeper));
+    }
+}
