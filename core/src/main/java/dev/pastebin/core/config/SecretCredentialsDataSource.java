@@ -1,5 +1,7 @@
 package dev.pastebin.core.config;
 
+import dev.pastebin.core.failure.FailureClassifier;
+
 import javax.sql.DataSource;
 import java.io.PrintWriter;
 import java.sql.Connection;
@@ -22,8 +24,6 @@ final class SecretCredentialsDataSource implements DataSource {
 
     /** PostgreSQL's invalid_password: also what it answers for an unknown user, so that names do not leak. */
     static final String INVALID_PASSWORD = "28P01";
-
-    private static final int MAX_CAUSE_DEPTH = 16;
 
     private final DataSource driver;
     private final DatabaseSecret secret;
@@ -69,13 +69,7 @@ final class SecretCredentialsDataSource implements DataSource {
 
     /** True when PostgreSQL rejected the password, however deeply the driver or pool wrapped that. */
     static boolean isInvalidPassword(Throwable failure) {
-        int depth = 0;
-        for (Throwable t = failure; t != null && depth < MAX_CAUSE_DEPTH; t = t.getCause(), depth++) {
-            if (t instanceof SQLException sql && INVALID_PASSWORD.equals(sql.getSQLState())) {
-                return true;
-            }
-        }
-        return false;
+        return FailureClassifier.hasSqlState(failure, INVALID_PASSWORD);
     }
 
     private Connection open(DatabaseCredentials credentials) throws SQLException {

@@ -74,9 +74,14 @@ public class FailureClassifier {
 
     /** True when the failure is a duplicate key on insert: not a failure of the database, a collision to handle. */
     public boolean isDuplicateKey(Throwable failure) {
+        return hasSqlState(failure, UNIQUE_VIOLATION);
+    }
+
+    /** True when an {@link SQLException} with this SQLSTATE is in the cause chain, however deeply wrapped. */
+    public static boolean hasSqlState(Throwable failure, String sqlState) {
         int depth = 0;
         for (Throwable t = failure; t != null && depth < MAX_CAUSE_DEPTH; t = t.getCause(), depth++) {
-            if (t instanceof SQLException sql && UNIQUE_VIOLATION.equals(sql.getSQLState())) {
+            if (t instanceof SQLException sql && sqlState.equals(sql.getSQLState())) {
                 return true;
             }
         }
