@@ -29,7 +29,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -229,17 +228,7 @@ class DeadLetterReevaluationIT {
     }
 
     private Map<String, String> statuses() throws SQLException {
-        var result = new HashMap<String, String>();
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement s = c.prepareStatement("SELECT short_code, status FROM pastes WHERE short_code LIKE ? || '%'")) {
-            s.setString(1, PREFIX);
-            try (ResultSet rows = s.executeQuery()) {
-                while (rows.next()) {
-                    result.put(rows.getString(1).substring(PREFIX.length()), rows.getString(2));
-                }
-            }
-        }
-        return result;
+        return PrefixedRows.statuses(dataSource, PREFIX);
     }
 
     private void deleteOurRows() throws SQLException {

@@ -349,19 +349,8 @@ class SweeperHandlerIT implements TestPropertyProvider {
         return storage.objectKey(code(name));
     }
 
-    /** Status of each of this test's rows, by the name the test gave it (without the prefix). */
     private Map<String, String> statuses() throws SQLException {
-        var result = new HashMap<String, String>();
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement s = c.prepareStatement("SELECT short_code, status FROM pastes WHERE short_code LIKE ? || '%'")) {
-            s.setString(1, PREFIX);
-            try (ResultSet rows = s.executeQuery()) {
-                while (rows.next()) {
-                    result.put(rows.getString(1).substring(PREFIX.length()), rows.getString(2));
-                }
-            }
-        }
-        return result;
+        return PrefixedRows.statuses(dataSource, PREFIX);
     }
 
     private long ourRows() throws SQLException {
