@@ -7,7 +7,7 @@ import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.upload.FaultProxy.Fault;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.model.Message;
 
@@ -33,14 +33,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @RealServices
 class UploadDeliveryIT {
 
+    /** A fresh world per test, closed after it (JUnit closes a non-null {@code @AutoClose} field). */
+    @AutoClose
     private UploadWorld world;
-
-    @AfterEach
-    void close() {
-        if (world != null) {
-            world.close();
-        }
-    }
 
     @Test
     void theSameJobDeliveredTwiceLeavesOneObjectAndAnUnchangedRow() throws Exception {

@@ -4,7 +4,7 @@ import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.upload.FaultProxy.Fault;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -28,14 +28,9 @@ class UploadRetryIT {
     /** Time between a delivery and the next one beyond the chosen visibility delay: processing + polling. */
     private static final double SLACK_SECONDS = 2.5;
 
+    /** A fresh world per test, closed after it (JUnit closes a non-null {@code @AutoClose} field). */
+    @AutoClose
     private UploadWorld world;
-
-    @AfterEach
-    void close() {
-        if (world != null) {
-            world.close();
-        }
-    }
 
     @Test
     void transientFailuresThenSuccessEndProcessedOnTheSchedule() throws Exception {
