@@ -102,7 +102,7 @@ class UploadBatchServiceTest {
         var retry = new RetryProperties(6, Duration.ofSeconds(1), 2.0, Duration.ofSeconds(300), Duration.ZERO,
                 JitterStrategy.NONE, Duration.ofMillis(200), null, 75);
         var backoff = new BackoffPolicy(retry);
-        var visibility = new MessageVisibility(sqs, new UploadQueueProperties("http://127.0.0.1:4566/000000000000/q"));
+        var visibility = new MessageVisibility(sqs, new UploadQueueProperties("http://127.0.0.1:4566/000000000000/q", 393_216));
         var store = new PasteContentStore(s3, new StorageProperties("pastes-bucket", "pastes/"));
         var breaker = new S3CircuitBreaker(breakerStore, BREAKER, new FailureClassifier(), metrics);
         var outcomes = new AttemptOutcomes(repository, new FailureClassifier(), backoff, retry, visibility,

@@ -11,7 +11,10 @@ public enum ErrorClass {
     SERVER_ERROR(FailureKind.TRANSIENT),
     /** An attempt or the whole call ran out of time, or a socket read timed out. */
     TIMEOUT(FailureKind.TRANSIENT),
-    /** Connection refused, reset, unknown host: the request never got a proper answer. */
+    /**
+     * Connection refused, reset, unknown host: the request never got a proper answer; or its bytes arrived
+     * corrupted (S3's BadDigest after the content's hash was checked locally).
+     */
     CONNECTION(FailureKind.TRANSIENT),
     /** The database could not be reached or gave no connection in time. */
     DATABASE(FailureKind.TRANSIENT),

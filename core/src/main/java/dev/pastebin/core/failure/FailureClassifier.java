@@ -51,6 +51,13 @@ public class FailureClassifier {
     /** S3 error codes that mean the request was not read in time (HTTP 400, but transient). */
     private static final Set<String> TIMEOUT_CODES = Set.of("RequestTimeout", "RequestTimeoutException");
 
+    /**
+     * S3 computed another checksum than the one sent. The uploader hashes the content before the PUT, so the
+     * bytes were corrupted in transit: the same request sent again will most likely arrive intact (HTTP 400,
+     * but transient).
+     */
+    private static final Set<String> CORRUPTED_IN_TRANSIT_CODES = Set.of("BadDigest");
+
     private static final Set<String> ACCESS_DENIED_CODES = Set.of(
             "AccessDenied", "AccessDeniedException", "InvalidAccessKeyId", "SignatureDoesNotMatch",
             "AllAccessDisabled", "AccountProblem", "InvalidSecurity");
@@ -159,6 +166,8 @@ public class FailureClassifier {
             errorClass = ErrorClass.THROTTLING;
         } else if (TIMEOUT_CODES.contains(code)) {
             errorClass = ErrorClass.TIMEOUT;
+        } else if (CORRUPTED_IN_TRANSIT_CODES.contains(code)) {
+            errorClass = ErrorClass.CONNECTION;
         } else if (status >= 500) {
             errorClass = ErrorClass.SERVER_ERROR;
         } else if (code.startsWith(KMS_CODE_PREFIX)) {

@@ -70,8 +70,9 @@ class FailureClassifierTest {
                         ErrorClass.NO_SUCH_BUCKET, 404),
                 arguments(s3(404, "NoSuchBucket", "The specified bucket does not exist"), ErrorClass.NO_SUCH_BUCKET, 404),
                 arguments(s3(400, "InvalidRequest", "Invalid Request"), ErrorClass.INVALID_REQUEST, 400),
+                // the content was hashed locally before the PUT: a mismatch at S3 means bytes corrupted on the way
                 arguments(s3(400, "BadDigest", "The SHA256 you specified did not match the calculated checksum."),
-                        ErrorClass.INVALID_REQUEST, 400),
+                        ErrorClass.CONNECTION, 400),
                 arguments(s3(411, "MissingContentLength", "You must provide the Content-Length HTTP header."),
                         ErrorClass.INVALID_REQUEST, 411),
                 // the SDK could not complete the call

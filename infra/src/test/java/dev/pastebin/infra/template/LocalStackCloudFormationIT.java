@@ -166,8 +166,11 @@ class LocalStackCloudFormationIT {
         var changeSet = cloudFormation.createChangeSet(b -> b.stackName(changeSetStack).changeSetName("transform")
                 .changeSetType("CREATE").templateBody(new Yaml(dumperOptions()).dump(full))
                 .capabilities(Capability.CAPABILITY_IAM, Capability.CAPABILITY_AUTO_EXPAND)
-                .parameters(parameter("DatabaseUrl", "jdbc:postgresql://db.example.internal:5432/pastebin"),
-                        parameter("DatabaseSecretArn", "arn:aws:secretsmanager:us-east-1:000000000000:secret:pastebin-db-AbCdEf"),
+                .parameters(parameter("DatabaseUrl", "jdbc:postgresql://db.example.internal:5432/pastebin?sslmode=verify-full"),
+                        parameter("CreateDatabaseSecretArn", "arn:aws:secretsmanager:us-east-1:000000000000:secret:pastebin-db-create-AbCdEf"),
+                        parameter("ReadDatabaseSecretArn", "arn:aws:secretsmanager:us-east-1:000000000000:secret:pastebin-db-read-AbCdEf"),
+                        parameter("UploadDatabaseSecretArn", "arn:aws:secretsmanager:us-east-1:000000000000:secret:pastebin-db-upload-AbCdEf"),
+                        parameter("SweeperDatabaseSecretArn", "arn:aws:secretsmanager:us-east-1:000000000000:secret:pastebin-db-sweeper-AbCdEf"),
                         parameter("SubnetIds", "subnet-0123456789abcdef0"),
                         parameter("SecurityGroupIds", "sg-0123456789abcdef0")));
         try {

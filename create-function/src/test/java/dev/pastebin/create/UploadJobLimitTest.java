@@ -1,0 +1,46 @@
+package dev.pastebin.create;
+
+import dev.pastebin.core.config.PasteProperties;
+import dev.pastebin.core.config.UploadQueueProperties;
+import dev.pastebin.core.job.UploadJobCodec;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.context.exceptions.BeanInstantiationException;
+import io.micronaut.context.exceptions.ConfigurationException;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class UploadJobLimitTest {
+
+    private static final String QUEUE = "http://127.0.0.1:4566/000000000000/q";
+
+    @Test
+    void theDefaultLimitFitsTheDefaultQueue() {
+        try (var context = ApplicationContext.run(Map.of("datasources.default.url", "jdbc:postgresql://127.0.0.1:1/none"))) {
+            assertTrue(context.containsBean(UploadJobLimit.class));
+        }
+    }
+
+    @Test
+    void aLimitWhoseLargestJobJustFitsIsAccepted() {
+        int queueSize = 393_216;
+        int limit = 3 * (queueSize - 256) / 4;
+        assertTrue(UploadJobCodec.maxEncodedSize(limit) <= queueSize);
+        assertDoesNotThrow(() -> new UploadJobLimit(new PasteProperties(8, limit), new UploadQueueProperties(QUEUE, queueSize)));
+        assertThrows(ConfigurationException.class,
+                () -> new UploadJobLimit(new PasteProperties(8, limit + 3), new UploadQueueProperties(QUEUE, queueSize)));
+    }
+
+    /** A configured limit above what the queue takes stops the function at start-up, not every large paste later. */
+    @Test
+    void theFunctionRefusesToStartWhenTheLargestJobWouldNotFitTheQueue() {
+        var failure = assertThrows(BeanInstantiationException.class, () -> ApplicationContext.run(Map.of(
+                "datasources.default.url", "jdbc:postgresql://127.0.0.1:1/none",
+                "pastebin.paste.max-content-bytes", 400_000)));
+        assertTrue(failure.getMessage().contains("MaximumMessageSize"), failure.getMessage());
+    }
+}

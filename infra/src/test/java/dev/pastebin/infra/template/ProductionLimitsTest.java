@@ -1,0 +1,172 @@
+package dev.pastebin.infra.template;
+
+import dev.pastebin.local.template.CloudFormationTemplate;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The production limits infra/template.yaml sets (README, "Production limits"): database connections within a
+ * budget, timeouts on every database socket, TLS that verifies the server, least privilege on data.
+ */
+class ProductionLimitsTest {
+
+    private static final Pattern POOL_SIZE = Pattern.compile("maximum-pool-size:\\s*(\\S+)");
+
+    private final CloudFormationTemplate template = InfraTemplate.load();
+
+    /** Every function's concurrency bound times its pool size, summed, fits the stated budget. */
+    @Test
+    void theFunctionsConnectionsFitTheDatabaseConnectionBudget() throws IOException {
+        int total = 0;
+        List<String> terms = new ArrayList<>();
+        for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
+            Object reserved = template.properties(function).get("ReservedConcurrentExecutions");
+            assertNotNull(reserved, function + " has no reserved concurrency: its connections are unbounded");
+            int concurrency = template.intValue(reserved);
+            int pool = poolSize(function);
+            total += concurrency * pool;
+            terms.add(function + " " + concurrency + " x " + pool);
+        }
+        int budget = template.intValue(Map.of("Ref", "DatabaseConnectionBudget"));
+        assertTrue(total <= budget, "connections " + terms + " = " + total + " exceed the budget " + budget);
+        // the upload event source may not run more instances than the reserved concurrency admits
+        Map<String, Object> scaling = CloudFormationTemplate.mapping(sqsEvent().get("ScalingConfig"), "ScalingConfig");
+        assertEquals(template.properties("UploadPasteFunction").get("ReservedConcurrentExecutions"),
+                scaling.get("MaximumConcurrency"));
+    }
+
+    /** The pool size a function's configuration gives it: its application.yml, with the template's parallelism. */
+    private int poolSize(String function) throws IOException {
+        String codeUri = (String) template.properties(function).get("CodeUri");
+        String yaml = Files.readString(InfraTemplate.INFRA.resolve(codeUri).resolve("src/main/resources/application.yml"));
+        Matcher size = POOL_SIZE.matcher(yaml);
+        assertTrue(size.find(), module + "'s application.yml sets datasources.default.maximum-pool-size");
+        String value = size.group(1);
+        if (value.equals("${pastebin.upload.parallelism:4}")) {
+            Object parallelism = template.environment(function).get("PASTEBIN_UPLOAD_PARALLELISM");
+            assertNotNull(parallelism, function + ": the template sets the parallelism its pool follows");
+            return template.intValue(parallelism);
+        }
+        return Integer.parseInt(value);
+    }
+
+    @Test
+    void theDatabaseUrlMustVerifyTheServersCertificateAndHostName() {
+        Pattern allowed = Pattern.compile((String) template.parameter("DatabaseUrl").get("AllowedPattern"));
+        for (String url : List.of("jdbc:postgresql://db.example.internal:5432/pastebin?sslmode=verify-full",
+                "jdbc:postgresql://db:5432/pastebin?ssl=true&sslmode=verify-full&sslrootcert=/opt/rds.pem")) {
+            assertTrue(allowed.matcher(url).matches(), url);
+        }
+        for (String url : List.of("jdbc:postgresql://db:5432/pastebin", "jdbc:postgresql://db:5432/pastebin?sslmode=require",
+                "jdbc:postgresql://db:5432/pastebin?sslmode=verify-ca", "jdbc:postgresql://db:5432/pastebin?sslmode=verify-fullx",
+                "jdbc:postgresql://db/sslmode=verify-full", "jdbc:postgresql://db:5432/pastebin?xsslmode=verify-full",
+                "jdbc:mysql://db:3306/pastebin?sslmode=verify-full")) {
+            assertFalse(allowed.matcher(url).matches(), url);
+        }
+    }
+
+    /** connectTimeout and socketTimeout (seconds) on every function's URL, well inside its Lambda timeout. */
+    @Test
+    void everyFunctionsDatabaseUrlBoundsConnectingAndReading() {
+        for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
+            Object url = template.environment(function).get("DATASOURCES_DEFAULT_URL");
+            assertTrue(url instanceof Map<?, ?> m && m.get("Fn::Sub") instanceof String, function + ": " + url);
+            String sub = (String) ((Map<?, ?>) url).get("Fn::Sub");
+            assertTrue(sub.startsWith("${DatabaseUrl}&"), function + ": the parameter's URL, then the timeouts: " + sub);
+            int timeout = template.intValue(template.functionProperty(function, "Timeout"));
+            int connect = urlSeconds(sub, "connectTimeout");
+            int socket = urlSeconds(sub, "socketTimeout");
+            assertTrue(connect > 0 && 2 * connect < timeout, function + ": connectTimeout " + connect + " of " + timeout);
+            assertTrue(socket > 0 && 2 * socket <= timeout, function + ": socketTimeout " + socket + " of " + timeout);
+        }
+        // the upload worker's: just above its statement_timeout, so one record's worst case stays in its margin
+        String upload = (String) CloudFormationTemplate.mapping(
+                template.environment("UploadPasteFunction").get("DATASOURCES_DEFAULT_URL"), "url").get("Fn::Sub");
+        assertEquals(3, urlSeconds(upload, "socketTimeout"));
+    }
+
+    private static int urlSeconds(String url, String parameter) {
+        Matcher m = Pattern.compile("[?&]" + parameter + "=(\\d+)").matcher(url);
+        assertTrue(m.find(), parameter + " in " + url);
+        return Integer.parseInt(m.group(1));
+    }
+
+    /** One database role per function: its own secret, and the right to read that secret only. */
+    @Test
+    void everyFunctionReadsOnlyItsOwnDatabaseRolesSecret() {
+        Set<Object> secrets = new HashSet<>();
+        for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
+            Object secret = template.environment(function).get("PASTEBIN_DATABASE_SECRET_ID");
+            String parameter = template.parameterRef(secret).orElse(null);
+            assertNotNull(parameter, function + ": its secret is a parameter");
+            assertTrue(secrets.add(parameter), function + " shares " + parameter + " with another function");
+            assertTrue(parameter.endsWith("DatabaseSecretArn"), parameter);
+            List<Object> granted = new ArrayList<>();
+            for (Object policy : (List<?>) template.properties(function).get("Policies")) {
+                Map<String, Object> p = CloudFormationTemplate.mapping(policy, function + " policy");
+                if (p.containsKey("AWSSecretsManagerGetSecretValuePolicy")) {
+                    granted.add(CloudFormationTemplate.mapping(p.get("AWSSecretsManagerGetSecretValuePolicy"), "policy").get("SecretArn"));
+                }
+            }
+            assertEquals(List.of(Map.of("Ref", parameter)), granted, function);
+        }
+        assertFalse(template.parameters().containsKey("DatabaseSecretArn"), "no secret shared by every function");
+    }
+
+    /** S3 rights are on the paste keys only; the read function may not list the bucket (every short code). */
+    @Test
+    void s3RightsAreScopedToThePastePrefixAndReadCanOnlyGetObjects() {
+        assertEquals(List.of(Map.of("Sid", "ReadPasteObjects", "Effect", "Allow", "Action", List.of("s3:GetObject"),
+                "Resource", Map.of("Fn::Sub", "${PasteBucket.Arn}/pastes/*"))), s3Statements("ReadPasteFunction"));
+        for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
+            for (Map<String, Object> statement : s3Statements(function)) {
+                assertEquals(Map.of("Fn::Sub", "${PasteBucket.Arn}/pastes/*"), statement.get("Resource"), function);
+                assertFalse(statement.get("Action").toString().contains("ListBucket"), function);
+            }
+            Object policies = template.properties(function).get("Policies");
+            assertFalse(policies.toString().matches(".*S3(Read|Crud|Write|FullAccess)Policy.*"),
+                    function + ": SAM's S3 policy templates grant more than the paste keys: " + policies);
+        }
+    }
+
+    private List<Map<String, Object>> s3Statements(String function) {
+        List<Map<String, Object>> statements = new ArrayList<>();
+        for (Object policy : (List<?>) template.properties(function).get("Policies")) {
+            Map<String, Object> p = CloudFormationTemplate.mapping(policy, function + " policy");
+            for (Object statement : p.containsKey("Statement") ? (List<?>) p.get("Statement") : List.of()) {
+                Map<String, Object> st = CloudFormationTemplate.mapping(statement, "statement");
+                if (st.get("Action").toString().contains("s3:")) {
+                    statements.add(st);
+                }
+            }
+        }
+        return statements;
+    }
+
+    /** The create function checks its content limit against the queue's real MaximumMessageSize. */
+    @Test
+    void theCreateFunctionIsToldTheUploadQueuesMaximumMessageSize() {
+        assertEquals(template.intValue(template.properties("UploadQueue").get("MaximumMessageSize")),
+                template.intValue(template.environment("CreatePasteFunction").get("PASTEBIN_UPLOAD_QUEUE_MAXIMUM_MESSAGE_SIZE")));
+    }
+
+    private Map<String, Object> sqsEvent() {
+        Map<String, Object> events = CloudFormationTemplate.mapping(template.properties("UploadPasteFunction").get("Events"), "Events");
+        return CloudFormationTemplate.mapping(CloudFormationTemplate.mapping(events.get("UploadJobs"), "UploadJobs")
+                .get("Properties"), "UploadJobs.Properties");
+    }
+}
