@@ -19,10 +19,8 @@ class UploadJobLimitTest {
     private static final String QUEUE = "http://127.0.0.1:4566/000000000000/q";
 
     @Test
-    void theDefaultLimitFitsTheDefaultQueue() {
-        try (var context = ApplicationContext.run(Map.of("datasources.default.url", "jdbc:postgresql://127.0.0.1:1/none"))) {
-            assertTrue(context.containsBean(UploadJobLimit.class));
-        }
+    void theDefaultLimitFitsTheTemplatesQueue() {
+        assertDoesNotThrow(() -> new UploadJobLimit(new PasteProperties(8, 262_144), new UploadQueueProperties(QUEUE, 393_216)));
     }
 
     @Test

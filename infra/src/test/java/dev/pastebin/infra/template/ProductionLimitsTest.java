@@ -54,7 +54,7 @@ class ProductionLimitsTest {
         String codeUri = (String) template.properties(function).get("CodeUri");
         String yaml = Files.readString(InfraTemplate.INFRA.resolve(codeUri).resolve("src/main/resources/application.yml"));
         Matcher size = POOL_SIZE.matcher(yaml);
-        assertTrue(size.find(), module + "'s application.yml sets datasources.default.maximum-pool-size");
+        assertTrue(size.find(), codeUri + "'s application.yml sets datasources.default.maximum-pool-size");
         String value = size.group(1);
         if (value.equals("${pastebin.upload.parallelism:4}")) {
             Object parallelism = template.environment(function).get("PASTEBIN_UPLOAD_PARALLELISM");

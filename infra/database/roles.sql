@@ -1,0 +1,26 @@
+-- One database role per function, with only the privileges its statements need (README, "Database roles").
+-- Run once per database as its owner, after the migrations:
+--   psql "$OWNER_URL" -v ON_ERROR_STOP=1 -f infra/database/roles.sql
+-- then give each role a password (\password pastebin_read, ...) and put it in that function's secret.
+-- A new function is one more line in the VALUES list.
+DO $$
+DECLARE
+    g record;
+BEGIN
+    FOR g IN SELECT * FROM (VALUES
+        -- role              privileges                tables
+        ('pastebin_create',  'SELECT, INSERT, UPDATE', 'pastes'),
+        ('pastebin_read',    'SELECT',                 'pastes, circuit_breakers'),
+        ('pastebin_upload',  'SELECT, UPDATE',         'pastes'),
+        -- INSERT: a breaker named for the first time creates its row (the migration creates "s3")
+        ('pastebin_upload',  'SELECT, INSERT, UPDATE', 'circuit_breakers'),
+        ('pastebin_sweeper', 'SELECT, UPDATE, DELETE', 'pastes')
+    ) AS grants (role, privileges, tables)
+    LOOP
+        IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = g.role) THEN
+            EXECUTE format('CREATE ROLE %I LOGIN', g.role);
+        END IF;
+        EXECUTE format('GRANT %s ON %s TO %I', g.privileges, g.tables, g.role);
+    END LOOP;
+END
+$$;
