@@ -40,6 +40,11 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class LocalRuntime implements AutoCloseable {
 
+    static {
+        // before the Runtime API's server or the HTTP API's starts
+        LocalHttpApi.admitManyHeaders();
+    }
+
     private final RuntimeSettings settings;
     private final SqsClient sqs;
     private final LocalResources resources;

@@ -123,7 +123,7 @@ public final class HttpApiEvents {
         if (contentType == null) {
             return false;
         }
-        String type = contentType.toLowerCase(Locale.ROOT).split(";")[0].trim();
+        String type = contentType.toLowerCase(Locale.ROOT).split(";", 2)[0].trim();
         return type.startsWith("text/") || type.equals("application/json") || type.endsWith("+json")
                 || type.equals("application/xml") || type.endsWith("+xml") || type.equals("application/javascript")
                 || type.equals("application/x-www-form-urlencoded");
@@ -222,6 +222,18 @@ public final class HttpApiEvents {
     static Response internalServerError() {
         return new Response(500, List.of(Map.entry("content-type", "application/json")),
                 "{\"message\":\"Internal Server Error\"}".getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A request API Gateway cannot read (broken framing, control characters in a header). */
+    static Response badRequest() {
+        return new Response(400, List.of(Map.entry("content-type", "application/json")),
+                "{\"message\":\"Bad Request\"}".getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A request line and headers beyond API Gateway's quota. */
+    static Response headersTooLarge() {
+        return new Response(431, List.of(Map.entry("content-type", "application/json")),
+                "{\"message\":\"Request Header Fields Too Large\"}".getBytes(StandardCharsets.UTF_8));
     }
 
     static Response notFound() {

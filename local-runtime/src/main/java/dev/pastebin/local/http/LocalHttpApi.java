@@ -30,6 +30,21 @@ public final class LocalHttpApi implements AutoCloseable {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
+    /** API Gateway's quota for an HTTP API request: request line and header values together, in bytes. */
+    static final int MAX_REQUEST_LINE_AND_HEADERS_BYTES = 10_240;
+
+    /**
+     * The JDK's server drops a request with more than 200 headers without any answer. Raising its limit lets
+     * the quota above answer them (431), as API Gateway does. The property is read once, when the JDK's server
+     * classes are first used (by whichever server starts first), so it is set before any of them starts; an
+     * explicit -D setting wins.
+     */
+    public static void admitManyHeaders() {
+        if (System.getProperty("sun.net.httpserver.maxReqHeaders") == null) {
+            System.setProperty("sun.net.httpserver.maxReqHeaders", "10000");
+        }
+    }
+
     private final HttpApiRoutes routes;
     private final HttpApiEvents.Stage stage;
     private final HttpServer server;
@@ -83,17 +98,28 @@ public final class LocalHttpApi implements AutoCloseable {
         }
     }
 
-    private HttpApiEvents.Response respond(HttpExchange exchange) throws IOException {
+    private HttpApiEvents.Response respond(HttpExchange exchange) {
+        List<Map.Entry<String, String>> headers = new ArrayList<>();
+        exchange.getRequestHeaders().forEach((name, values) -> values.forEach(v -> headers.add(Map.entry(name, v))));
         String rawPath = exchange.getRequestURI().getRawPath();
+        // What API Gateway refuses at its edge, before any route or function: a request too large to hold,
+        // control characters in a header (RFC 9110 forbids NUL, CR and LF in a field)
+        if (requestLineAndHeadersBytes(exchange, headers) > MAX_REQUEST_LINE_AND_HEADERS_BYTES) {
+            return HttpApiEvents.headersTooLarge();
+        }
+        if (headers.stream().anyMatch(h -> hasControlCharacter(h.getKey()) || hasControlCharacter(h.getValue()))) {
+            return HttpApiEvents.badRequest();
+        }
         var match = routes.match(exchange.getRequestMethod(), rawPath);
         if (match.isEmpty()) {
             return HttpApiEvents.notFound();
         }
-        List<Map.Entry<String, String>> headers = new ArrayList<>();
-        exchange.getRequestHeaders().forEach((name, values) -> values.forEach(v -> headers.add(Map.entry(name, v))));
         byte[] body;
         try (InputStream in = exchange.getRequestBody()) {
             body = in.readAllBytes();
+        } catch (IOException e) {
+            // a body shorter than its Content-Length, or broken chunked framing: nothing to hand to a function
+            return HttpApiEvents.badRequest();
         }
         String sourceIp = exchange.getRemoteAddress().getAddress().getHostAddress();
         var request = new HttpApiEvents.Request(exchange.getRequestMethod(), rawPath,
@@ -113,6 +139,19 @@ public final class LocalHttpApi implements AutoCloseable {
             Thread.currentThread().interrupt();
             return HttpApiEvents.internalServerError();
         }
+    }
+
+    private static int requestLineAndHeadersBytes(HttpExchange exchange, List<Map.Entry<String, String>> headers) {
+        int bytes = exchange.getRequestMethod().length() + exchange.getRequestURI().toString().length()
+                + exchange.getProtocol().length();
+        for (Map.Entry<String, String> h : headers) {
+            bytes += h.getKey().length() + h.getValue().length();
+        }
+        return bytes;
+    }
+
+    private static boolean hasControlCharacter(String text) {
+        return text.chars().anyMatch(c -> c < 0x20 && c != '\t' || c == 0x7F);
     }
 
     private static String traceId() {

@@ -1,6 +1,7 @@
 package dev.pastebin.local.schedule;
 
 import dev.pastebin.local.Json;
+import dev.pastebin.local.lambda.InvocationResult;
 import dev.pastebin.local.lambda.LambdaFunction;
 import dev.pastebin.local.template.FunctionDefinition;
 
@@ -52,15 +53,18 @@ public final class ScheduleRunner implements AutoCloseable {
                       Duration period) {
         byte[] event = trigger.input().map(s -> s.getBytes(StandardCharsets.UTF_8))
                 .orElseGet(() -> Json.bytes(ScheduledEvents.event(ruleArn, accountId, region, Instant.now())));
+        String outcome;
         try {
-            function.invoke(event, "schedule " + trigger.eventName());
+            InvocationResult result = function.invoke(event, "schedule " + trigger.eventName());
+            // the function's own answer (a failed invocation's error document), so a run can be judged from the log
+            outcome = (result.failed() ? "invocation failed: " : "returned ") + result.payloadText();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;
         } catch (RuntimeException e) {
-            log.println("schedule " + function.name() + ": invocation failed: " + e.getMessage());
+            outcome = "invocation failed: " + e.getMessage();
         }
-        log.println("schedule " + function.name() + "/" + trigger.eventName() + ": next at "
+        log.println("schedule " + function.name() + "/" + trigger.eventName() + ": " + outcome + "; next at "
                 + Instant.now().plus(period));
     }
 

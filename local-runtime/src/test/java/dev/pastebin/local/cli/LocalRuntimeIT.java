@@ -254,8 +254,13 @@ class LocalRuntimeIT {
     @Test
     void theRuntimesPollerFeedsTheQueueToTheFunctionAndDeletesWhatSucceeded() throws Exception {
         String url = url(queue);
-        SQS.sendMessage(b -> b.queueUrl(url).messageBody("ok-polled"));
+        String id = SQS.sendMessage(b -> b.queueUrl(url).messageBody("ok-polled")).messageId();
         awaitEmpty(url);
+        // An empty queue alone would also follow from failed invocations once a redrive moved the message away:
+        // the function saw it once, on its first receive, and the runtime deleted it after that invocation.
+        String log = LOG.toString(StandardCharsets.UTF_8);
+        assertTrue(log.contains("record " + id + " receiveCount=1 "), log);
+        assertFalse(log.contains("record " + id + " receiveCount=2 "), "delivered again, so the first invocation failed: " + log);
     }
 
     @Test

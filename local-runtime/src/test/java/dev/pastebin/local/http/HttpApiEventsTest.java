@@ -5,6 +5,8 @@ import dev.pastebin.local.template.FunctionDefinition;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,6 +19,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class HttpApiEventsTest {
 
@@ -121,5 +124,18 @@ class HttpApiEventsTest {
     @Test
     void queryParametersAreDecodedAndRepeatedOnesCommaJoined() {
         assertEquals(Map.of("a", "1,2", "b", "x y", "c", ""), HttpApiEvents.queryParameters("a=1&a=2&b=x%20y&c"));
+    }
+
+    /** Any Content-Type a client sends, however malformed, is judged, never a failure of the runtime. */
+    @ParameterizedTest
+    @ValueSource(strings = {";;;", ";", "", " ", ";charset=utf-8", "/"})
+    void malformedContentTypesAreNotText(String contentType) {
+        assertFalse(HttpApiEvents.isText(contentType), contentType);
+    }
+
+    @Test
+    void textTypesAreTextWhateverTheirParameters() {
+        assertTrue(HttpApiEvents.isText("Text/Plain;;charset=utf-8"));
+        assertTrue(HttpApiEvents.isText("application/json ; charset=utf-8"));
     }
 }
