@@ -3,6 +3,9 @@ package dev.pastebin.create;
 import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.json.tree.JsonNode;
 import io.micronaut.serde.ObjectMapper;
@@ -26,6 +29,13 @@ class PasteContentReader {
     /** The largest JSON escape (backslash, u, four hex digits) is 6 bytes for one content byte. */
     private static final int JSON_ESCAPE_FACTOR = 6;
     private static final int JSON_ENVELOPE_BYTES = 1024;
+
+    /**
+     * Refuses what a lenient reader would quietly resolve: a key twice in one object (which {@code content} is
+     * the paste?) and anything after the document. Nesting is bounded by Jackson's default constraints.
+     */
+    private static final JsonFactory STRICT_JSON = JsonFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
     private final int maxContentBytes;
     private final ObjectMapper objectMapper;
@@ -57,12 +67,13 @@ class PasteContentReader {
         String json = decodeUtf8(body, "The JSON body is not valid UTF-8");
         JsonNode document;
         try {
-            document = objectMapper.readValue(json, JsonNode.class);
+            document = isOneStrictDocument(json) ? objectMapper.readValue(json, JsonNode.class) : null;
         } catch (IOException | RuntimeException e) {
             document = null;
         }
         if (document == null || !document.isObject()) {
-            throw new ApiException(ApiErrorCode.INVALID_JSON, "The body is not a JSON object of the form {\"content\": \"...\"}");
+            throw new ApiException(ApiErrorCode.INVALID_JSON, "The body is not one JSON object of the form "
+                    + "{\"content\": \"...\"} (no key twice, nothing after it)");
         }
         // strictly a string: no coercion of numbers, arrays or objects into text
         JsonNode content = document.get("content");
@@ -75,6 +86,19 @@ class PasteContentReader {
         byte[] bytes = encodeUtf8(content.getStringValue());
         requireWithinLimit(bytes.length);
         return bytes;
+    }
+
+    /** Exactly one JSON value, no object with a key twice; a parse error is an answer too (false). */
+    private static boolean isOneStrictDocument(String json) {
+        try (JsonParser parser = STRICT_JSON.createParser(json)) {
+            if (parser.nextToken() == null) {
+                return false;
+            }
+            parser.skipChildren();
+            return parser.nextToken() == null;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     private void requireWithinLimit(int bytes) {

@@ -71,7 +71,11 @@ class PasteContentReaderTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"not json", "[]", "null", "\"text\"", "{\"content\":"})
+    @ValueSource(strings = {"not json", "[]", "null", "\"text\"", "{\"content\":",
+            // which content would be the paste? refused rather than resolved quietly
+            "{\"content\":\"a\",\"content\":\"b\"}", "{\"content\":\"a\",\"x\":{\"y\":1,\"y\":2}}",
+            // a document and then something else
+            "{\"content\":\"a\"} x", "{\"content\":\"a\"}{\"content\":\"b\"}", "{\"content\":\"a\"}]"})
     void bodiesThatAreNotTheJsonObjectAreInvalidJson(String body) {
         assertEquals(ApiErrorCode.INVALID_JSON, rejection(() -> reader.fromJson(utf8(body))));
     }

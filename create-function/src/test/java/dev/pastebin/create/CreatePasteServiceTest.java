@@ -1,0 +1,121 @@
+package dev.pastebin.create;
+
+import dev.pastebin.core.config.PasteProperties;
+import dev.pastebin.core.config.UploadQueueProperties;
+import dev.pastebin.core.failure.Dependency;
+import dev.pastebin.core.failure.DependencyCalls;
+import dev.pastebin.core.failure.DependencyUnavailableException;
+import dev.pastebin.core.failure.FailureClassifier;
+import dev.pastebin.core.job.UploadJobCodec;
+import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteRepository;
+import dev.pastebin.core.paste.ShortCodes;
+import io.micronaut.data.exceptions.DataAccessException;
+import io.micronaut.serde.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
+import software.amazon.awssdk.services.sqs.model.SendMessageResponse;
+
+import java.net.ConnectException;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The create path's failure branches that need two failures at once, which the ITs cannot arrange against one
+ * real database: the job cannot be queued and then the row cannot be marked FAILED either.
+ */
+class CreatePasteServiceTest {
+
+    private final List<String> markedFailed = new ArrayList<>();
+
+    @Test
+    void whenTheJobCannotBeQueuedAndTheRowNotMarkedFailedTheAnswerIsStill503() {
+        var service = service(new FailingMarkRepository(new DataAccessException("down",
+                new SQLException("Connection refused", "08001"))));
+
+        var failure = assertThrows(DependencyUnavailableException.class,
+                () -> service.create("hello".getBytes(StandardCharsets.UTF_8), null));
+
+        assertEquals(Dependency.UPLOAD_QUEUE, failure.dependency(), "the queue is what failed first");
+        assertEquals(1, markedFailed.size(), "marking FAILED was tried");
+        assertTrue(markedFailed.getFirst().startsWith("enqueue failed: "), markedFailed.toString());
+    }
+
+    @Test
+    void whenTheRowIsNoLongerInProgressMarkingItFailedMovesNothingAndTheAnswerIs503() {
+        var service = service(new FailingMarkRepository(null));
+
+        assertThrows(DependencyUnavailableException.class, () -> service.create("hello".getBytes(StandardCharsets.UTF_8), null));
+        assertEquals(1, markedFailed.size());
+    }
+
+    private CreatePasteService service(PasteRepository repository) {
+        SqsClient unreachable = new SqsClient() {
+            @Override
+            public SendMessageResponse sendMessage(SendMessageRequest request) {
+                throw SdkClientException.create("Unable to execute HTTP request", new ConnectException("Connection refused"));
+            }
+
+            @Override
+            public String serviceName() {
+                return "sqs";
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        FailureClassifier classifier = new FailureClassifier();
+        return new CreatePasteService(repository, new ShortCodes(new PasteProperties(8, 262_144)),
+                new UploadJobCodec(ObjectMapper.getDefault()), unreachable,
+                new UploadQueueProperties("http://127.0.0.1:4566/000000000000/q", 393_216), new DependencyCalls(classifier), classifier);
+    }
+
+    /** Inserts succeed; markFailed throws {@code failure}, or finds the row already terminal (0) when null. */
+    private final class FailingMarkRepository implements PasteRepository {
+
+        private final RuntimeException failure;
+
+        FailingMarkRepository(RuntimeException failure) {
+            this.failure = failure;
+        }
+
+        @Override
+        public Paste save(Paste paste) {
+            return paste;
+        }
+
+        @Override
+        public Optional<Paste> findById(String shortCode) {
+            return Optional.empty();
+        }
+
+        @Override
+        public int markProcessed(String shortCode, String s3Location) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public int recordUploadAttempt(String shortCode) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public int markFailed(String shortCode, String reason) {
+            markedFailed.add(reason);
+            if (failure != null) {
+                throw failure;
+            }
+            return 0;
+        }
+    }
+}
