@@ -33,6 +33,7 @@ final class FakeS3 implements S3Client {
     @Override
     public synchronized PutObjectResponse putObject(PutObjectRequest request, RequestBody body) {
         puts++;
+        beforePut.run();
         if (!putFailures.isEmpty()) {
             throw putFailures.removeFirst();
         }
@@ -44,8 +45,16 @@ final class FakeS3 implements S3Client {
         return PutObjectResponse.builder().build();
     }
 
+    /** Every DeleteObject call throws this, when set. */
+    volatile RuntimeException deleteFailure;
+    /** Runs just before a PutObject is answered: what another delivery does meanwhile. */
+    volatile Runnable beforePut = () -> { };
+
     @Override
     public DeleteObjectResponse deleteObject(DeleteObjectRequest request) {
+        if (deleteFailure != null) {
+            throw deleteFailure;
+        }
         objects.remove(request.bucket() + "/" + request.key());
         return DeleteObjectResponse.builder().build();
     }

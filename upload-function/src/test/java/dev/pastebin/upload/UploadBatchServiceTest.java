@@ -378,6 +378,37 @@ class UploadBatchServiceTest {
     }
 
     @Test
+    void anOrphanObjectThatCannotBeRemovedIsLoggedAndTheMessageStillAcknowledged() {
+        pasteInProgress();
+        repository.beforeMarkProcessed(() -> repository.markFailed(SHORT_CODE, "stuck"));
+        s3.deleteFailure = s3Error(503, "SlowDown");
+
+        var response = worker().process(event("upload-job", 1));
+
+        assertEquals(List.of(), reported(response), "redelivering cannot remove it either: the row is terminal");
+        assertEquals(PasteStatus.FAILED, row().status());
+        assertEquals(1, s3.objects.size(), "the object stays (unreadable: the row is FAILED)");
+        var line = onlyLine();
+        assertEquals("duplicate", line.outcome());
+        assertTrue(line.detail().startsWith("row went FAILED during the upload; object could not be removed: "), line.detail());
+    }
+
+    /** A permanent failure whose paste another delivery finished meanwhile: the finished row is left alone. */
+    @Test
+    void aPermanentFailureOfAPasteFinishedMeanwhileLeavesTheFinishedRowAlone() {
+        pasteInProgress();
+        s3.beforePut = () -> repository.markProcessed(SHORT_CODE, "s3://pastes-bucket/pastes/" + SHORT_CODE);
+        s3.failPuts(s3Error(400, "InvalidRequest"));
+
+        var response = worker().process(event("upload-job", 1));
+
+        assertEquals(List.of(), reported(response));
+        assertEquals(PasteStatus.PROCESSED, row().status(), "markFailed found it terminal and moved nothing");
+        assertEquals("s3://pastes-bucket/pastes/" + SHORT_CODE, row().s3Location());
+        assertEquals("permanent", onlyLine().outcome());
+    }
+
+    @Test
     void aMessageThatIsNotAnUploadJobIsReportedUntilRedriveMovesItToTheDeadLetterQueue() {
         var response = worker().process(event("upload-poison", 1));
 

@@ -6,7 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.support.RealServices;
-import dev.pastebin.upload.FaultProxy.Fault;
+import dev.pastebin.core.support.FaultProxy.Fault;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -156,12 +156,13 @@ class UploadDeliveryIT {
 
     @Test
     void recordsNotStartedBeforeTheTimeMarginAreReportedAndComeBackPromptly() throws Exception {
-        // Parallelism 1 and a deadline 1 s past the 5 s margin: the first record is started and takes at
-        // least its 2 s S3 timeout (the proxy hangs), so the others find less than the margin left.
+        // Parallelism 1 and a deadline 3 s past the 5 s margin: the first record is started (unless starting it
+        // took the loaded machine 3 s) and takes at least its 6 s S3 timeout (the proxy hangs), so the others
+        // find less than the margin left. The two windows are apart by seconds, not by the machine's speed.
         var margin = Duration.ofSeconds(5);
         world = UploadWorld.start(10, 30, Map.of("pastebin.upload.parallelism", "1", "pastebin.upload.remaining-time-margin", "5s",
-                        "pastebin.upload.s3-attempt-timeout", "2s", "pastebin.upload.s3-call-timeout", "2s"),
-                () -> TestLambdaContext.withRemaining(margin.plusSeconds(1)));
+                        "pastebin.upload.s3-attempt-timeout", "6s", "pastebin.upload.s3-call-timeout", "6s"),
+                () -> TestLambdaContext.withRemaining(margin.plusSeconds(3)));
         var pastes = new ArrayList<Paste>();
         for (int i = 0; i < 3; i++) {
             byte[] content = UploadWorld.content("record " + i);

@@ -3,7 +3,7 @@ package dev.pastebin.upload;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.support.RealServices;
-import dev.pastebin.upload.FaultProxy.Fault;
+import dev.pastebin.core.support.FaultProxy.Fault;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +26,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class UploadRetryIT {
 
     /** Time between a delivery and the next one beyond the chosen visibility delay: processing + polling. */
-    private static final double SLACK_SECONDS = 2.5;
+    /**
+     * How late a redelivery may come after its visibility timeout: polling, processing and a loaded 2-core
+     * machine. Generous on purpose: lateness is latency, not a broken schedule; the schedule itself is checked
+     * exactly on the attempt log (each delay within its jitter), and "never before the delay" has no slack.
+     */
+    private static final double LATE_SLACK_SECONDS = 10;
+    /** LocalStack's visibility timer and the two delivery timestamps are taken in different processes. */
+    private static final double EARLY_SLACK_SECONDS = 0.5;
 
     /** A fresh world per test, closed after it (JUnit closes a non-null {@code @AutoClose} field). */
     @AutoClose
@@ -153,7 +160,7 @@ class UploadRetryIT {
         for (int i = 0; i < gaps.size(); i++) {
             int delay = lines.get(i).delaySeconds();
             double gap = gaps.get(i);
-            assertTrue(gap >= delay - 0.5 && gap <= delay + SLACK_SECONDS,
+            assertTrue(gap >= delay - EARLY_SLACK_SECONDS && gap <= delay + LATE_SLACK_SECONDS,
                     "gap " + i + " was " + gap + " s for a chosen delay of " + delay + " s; all gaps " + gaps);
         }
     }

@@ -1,6 +1,5 @@
-package dev.pastebin.upload;
+package dev.pastebin.core.support;
 
-import java.util.List;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
@@ -14,24 +13,28 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
 
 /**
- * A fault-injecting HTTP proxy in front of LocalStack's S3, on 127.0.0.1. The upload function is pointed at
- * it by configuration ({@code aws.services.s3.endpoint-override}), not by a code path. PUTs of an object
- * whose key ends in a scripted short code get the scripted faults in order (then pass through, unless the
- * script says "always"); everything else is forwarded unchanged.
+ * A fault-injecting HTTP proxy in front of LocalStack's S3, on 127.0.0.1. A function is pointed at it by
+ * configuration ({@code aws.services.s3.endpoint-override}), not by a code path. PUTs of an object whose key
+ * ends in a scripted short code get the scripted faults in order (then pass through, unless the script says
+ * "always"); GETs fail while {@link #failGets} says so; everything else is forwarded unchanged.
  */
-final class FaultProxy implements AutoCloseable {
+public final class FaultProxy implements AutoCloseable {
 
-    enum Fault {
+    public enum Fault {
         /** 503 with S3's SlowDown error document. */
         SLOW_DOWN_503,
         /** 500 InternalError. */
@@ -42,7 +45,7 @@ final class FaultProxy implements AutoCloseable {
         HANG
     }
 
-    static final Duration HANG = Duration.ofSeconds(4);
+    public static final Duration HANG = Duration.ofSeconds(4);
 
     private static final Set<String> NOT_FORWARDED = Set.of(
             "host", "content-length", "connection", "expect", "upgrade", "transfer-encoding", "keep-alive", "date");
@@ -57,8 +60,11 @@ final class FaultProxy implements AutoCloseable {
     private final AtomicInteger allPuts = new AtomicInteger();
     private volatile Fault outage;
     private volatile Fault everyOther;
+    private volatile Fault gets;
+    private volatile boolean refuseDeletes;
+    private final List<Integer> deleteObjectsKeys = new CopyOnWriteArrayList<>();
 
-    FaultProxy(URI target) throws IOException {
+    public FaultProxy(URI target) throws IOException {
         this.target = target;
         this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setExecutor(executor);
@@ -66,42 +72,62 @@ final class FaultProxy implements AutoCloseable {
         server.start();
     }
 
-    URI endpoint() {
+    public URI endpoint() {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
     }
 
     /** The next PUTs for {@code shortCode} fail with these faults, in order; later ones pass. */
-    void failPuts(String shortCode, Fault... faults) {
+    public void failPuts(String shortCode, Fault... faults) {
         scripts.put(shortCode, new ArrayDeque<>(List.of(faults)));
     }
 
     /** Every PUT for {@code shortCode} fails with {@code fault}. */
-    void alwaysFailPuts(String shortCode, Fault fault) {
+    public void alwaysFailPuts(String shortCode, Fault fault) {
         always.put(shortCode, fault);
     }
 
     /** Every PUT fails with {@code fault} until {@link #recover()}: S3 is down for everyone. */
-    void outage(Fault fault) {
+    public void outage(Fault fault) {
         this.outage = fault;
     }
 
     /** Every other PUT (the 1st, 3rd, ...) fails with {@code fault}: a flaky S3 failing half the calls. */
-    void failEveryOtherPut(Fault fault) {
+    public void failEveryOtherPut(Fault fault) {
         this.everyOther = fault;
     }
 
-    void recover() {
+    /** Every GET fails with {@code fault} until {@link #recover()}: reads from S3 fail. */
+    public void failGets(Fault fault) {
+        this.gets = fault;
+    }
+
+    /**
+     * Every DeleteObjects call is answered as S3 answers a per-key refusal: 200, with an AccessDenied error
+     * for each key and nothing deleted.
+     */
+    public void refuseDeletes() {
+        this.refuseDeletes = true;
+    }
+
+    public void recover() {
         this.outage = null;
         this.everyOther = null;
+        this.gets = null;
+        this.refuseDeletes = false;
+    }
+
+    /** The number of keys of each DeleteObjects call that reached the proxy, in order. */
+    public List<Integer> deleteObjectsCalls() {
+        return List.copyOf(deleteObjectsKeys);
     }
 
     /** PUT requests of any key that reached the proxy, faulted or not. */
-    int putCount() {
+    public int putCount() {
         return allPuts.get();
     }
 
     /** PUT requests for {@code shortCode} that reached the proxy, faulted or not. */
-    int putCount(String shortCode) {
+    public int putCount(String shortCode) {
         AtomicInteger count = puts.get(shortCode);
         return count == null ? 0 : count.get();
     }
@@ -113,6 +139,20 @@ final class FaultProxy implements AutoCloseable {
                 body = in.readAllBytes();
             }
             String path = exchange.getRequestURI().getRawPath();
+            Fault getFault = gets;
+            if ("GET".equals(exchange.getRequestMethod()) && getFault != null) {
+                inject(exchange, getFault);
+                return;
+            }
+            if ("POST".equals(exchange.getRequestMethod()) && exchange.getRequestURI().getRawQuery() != null
+                    && exchange.getRequestURI().getRawQuery().startsWith("delete")) {
+                List<String> keys = keysOf(body);
+                deleteObjectsKeys.add(keys.size());
+                if (refuseDeletes) {
+                    refuse(exchange, keys);
+                    return;
+                }
+            }
             if ("PUT".equals(exchange.getRequestMethod())) {
                 String code = path.substring(path.lastIndexOf('/') + 1);
                 puts.computeIfAbsent(code, c -> new AtomicInteger()).incrementAndGet();
@@ -163,6 +203,24 @@ final class FaultProxy implements AutoCloseable {
         exchange.getResponseHeaders().add("x-amz-request-id", "fault-proxy");
         exchange.sendResponseHeaders(status, xml.length);
         exchange.getResponseBody().write(xml);
+    }
+
+    private static List<String> keysOf(byte[] deleteRequest) {
+        var keys = new ArrayList<String>();
+        var m = Pattern.compile("<Key>(.*?)</Key>").matcher(new String(deleteRequest, StandardCharsets.UTF_8));
+        while (m.find()) {
+            keys.add(m.group(1));
+        }
+        return keys;
+    }
+
+    private static void refuse(HttpExchange exchange, List<String> keys) throws IOException {
+        StringBuilder xml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<DeleteResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">");
+        keys.forEach(key -> xml.append("<Error><Key>").append(key).append("</Key><Code>AccessDenied</Code><Message>Access Denied</Message></Error>"));
+        byte[] bytes = xml.append("</DeleteResult>").toString().getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/xml");
+        exchange.sendResponseHeaders(200, bytes.length);
+        exchange.getResponseBody().write(bytes);
     }
 
     private void forward(HttpExchange exchange, byte[] body) throws IOException, InterruptedException {
