@@ -1,5 +1,6 @@
 package dev.pastebin.sweeper;
 
+import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.exceptions.BeanInstantiationException;
@@ -32,6 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * application.yml and all), the way every function starts on AWS.
  */
 @RealServices
+@OwnDatabase("sweeper")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DatabaseSecretCredentialsIT {
 

@@ -4,6 +4,7 @@ import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.paste.ContentHash;
+import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestLambdaContext;
 import dev.pastebin.core.support.TestQueues;
@@ -50,6 +51,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <p>Rows are this run's ({@link #PREFIX}) only, as in SweeperHandlerIT.
  */
 @RealServices
+@OwnDatabase("sweeper")
 class DeadLetterReevaluationIT {
 
     private static final String PREFIX = "dl" + UUID.randomUUID().toString().substring(0, 6) + "-";

@@ -4,6 +4,7 @@ import dev.pastebin.core.storage.ContentLocation;
 import dev.pastebin.core.support.TestLambdaContext;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import dev.pastebin.core.config.StorageProperties;
+import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestQueues;
 import io.micronaut.context.ApplicationContext;
@@ -53,6 +54,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (application-test.yml). Its dead-letter queue is a fresh, empty one; DeadLetterReevaluationIT fills one.
  */
 @RealServices
+@OwnDatabase("sweeper")
 @MicronautTest(transactional = false)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SweeperHandlerIT implements TestPropertyProvider {

@@ -8,6 +8,7 @@ import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.support.DatabaseLoginSecret;
 import dev.pastebin.core.support.JsonLogLines;
+import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestLambdaContext;
 import dev.pastebin.core.support.TestQueues;
@@ -38,6 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the dead letters it judges) nor the database password (from a secret) appears anywhere, from the cold start on.
  */
 @RealServices
+@OwnDatabase("sweeper")
 class SweeperLogsIT {
 
     private static final String RUN = "lg" + UUID.randomUUID().toString().substring(0, 6);

@@ -43,8 +43,7 @@ class RealFunctionsInvokeIT {
         // infra/local/up applies the migrations; a test run may start from any database: apply them, then
         // (re)insert the sample row.
         TestSupport.migrate();
-        String url = System.getenv().getOrDefault("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin");
-        try (var connection = DriverManager.getConnection(url, "pastebin", "pastebin")) {
+        try (var connection = database()) {
             try (var delete = connection.prepareStatement("DELETE FROM pastes WHERE short_code = ?")) {
                 delete.setString(1, SAMPLE_CODE);
                 delete.executeUpdate();
@@ -124,7 +123,39 @@ class RealFunctionsInvokeIT {
 
     @Test
     @Order(6)
-    void theSweeperRunsOnItsScheduledEvent() throws Exception {
-        assertTrue(invokeOk("SweeperFunction", "sweeper-scheduled.json").isObject());
+    void theSweeperRunsOnItsScheduledEventAndDeletesAnExpiredFailedPaste() throws Exception {
+        // a paste that failed 25 hours ago, past the 24-hour retention
+        String expired = "sw" + UUID.randomUUID().toString().replace("-", "").substring(0, 6);
+        try (var connection = database();
+             var insert = connection.prepareStatement("INSERT INTO pastes (short_code, content_sha256, size_bytes, status, "
+                     + "failure_reason, created_at, updated_at) VALUES (?, ?, 1, 'FAILED', 'permanent: test', "
+                     + "now() - interval '26 hours', now() - interval '25 hours')")) {
+            insert.setString(1, expired);
+            insert.setString(2, "0".repeat(64));
+            insert.executeUpdate();
+        }
+
+        JsonNode report = invokeOk("SweeperFunction", "sweeper-scheduled.json");
+
+        assertTrue(report.path("deleted").asInt() >= 1, "the expired row at least: " + report);
+        assertTrue(report.path("objectsRemoved").isInt() && report.path("stuckMarkedFailed").isInt()
+                && report.path("batches").asInt() >= 1 && report.path("remaining").isBoolean(), report.toString());
+        // the dead-letter queue is empty: nothing to requeue, delete or keep
+        assertEquals(0, report.path("deadLetters").path("requeued").asInt(-1), report.toString());
+        assertEquals(0, report.path("deadLetters").path("deleted").asInt(-1), report.toString());
+        assertEquals(0, report.path("deadLetters").path("kept").asInt(-1), report.toString());
+        try (var connection = database();
+             var query = connection.prepareStatement("SELECT count(*) FROM pastes WHERE short_code = ?")) {
+            query.setString(1, expired);
+            try (var rs = query.executeQuery()) {
+                rs.next();
+                assertEquals(0, rs.getInt(1), "the expired FAILED paste was deleted");
+            }
+        }
+    }
+
+    private static java.sql.Connection database() throws java.sql.SQLException {
+        String url = System.getenv().getOrDefault("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin");
+        return DriverManager.getConnection(url, "pastebin", "pastebin");
     }
 }
