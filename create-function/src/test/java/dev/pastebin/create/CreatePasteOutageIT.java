@@ -9,6 +9,7 @@ import io.micronaut.core.type.Argument;
 import io.micronaut.json.JsonMapper;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 
@@ -22,6 +23,7 @@ import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A dependency that is down: 503 with Retry-After, and no paste left waiting for an upload that never comes. */
@@ -63,6 +65,33 @@ class CreatePasteOutageIT {
             assertFalse(((String) error.get("message")).contains("no-such-queue"), "no queue names in responses");
 
             assertPasteFailedOnce(api, text);
+        }
+    }
+
+    /**
+     * A queue whose MaximumMessageSize is smaller than the configuration says (the start-up check trusts the
+     * configuration): SendMessage refuses the job for good, so the answer is 500, not "retry later", and the
+     * paste is FAILED, not waiting.
+     */
+    @Test
+    void whenTheQueueRefusesTheJobForGoodThePasteIsMarkedFailedAnd500Answered() throws Exception {
+        try (SqsClient sqs = SqsClient.create()) {
+            String small = sqs.createQueue(b -> b.queueName("create-small-" + UUID.randomUUID().toString().substring(0, 8))
+                    .attributes(Map.of(QueueAttributeName.MAXIMUM_MESSAGE_SIZE, "1024"))).queueUrl();
+            String text = "too large for that queue " + UUID.randomUUID() + " " + "x".repeat(2_000);
+            try (HttpApi api = HttpApi.start(Map.of("pastebin.upload-queue.url", small))) {
+                HttpApi.Response response = api.send(api.fixture("create-paste-text").textBody(text).requestId("req-too-long"));
+
+                assertEquals(500, response.status(), response.text());
+                assertNull(response.header("Retry-After"), "retrying cannot make the job fit");
+                Map<String, Object> error = api.context().getBean(JsonMapper.class)
+                        .readValue(response.body(), Argument.mapOf(String.class, Object.class));
+                assertEquals("INTERNAL_ERROR", error.get("code"));
+                assertPasteFailedOnce(api, text);
+                assertTrue(Queues.drain(sqs, small).isEmpty());
+            } finally {
+                sqs.deleteQueue(b -> b.queueUrl(small));
+            }
         }
     }
 

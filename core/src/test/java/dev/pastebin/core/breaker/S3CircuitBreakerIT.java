@@ -38,8 +38,12 @@ class S3CircuitBreakerIT {
     }
 
     private S3CircuitBreaker environment() {
+        return environment("1s");
+    }
+
+    private S3CircuitBreaker environment(String cooldown) {
         ApplicationContext context = ApplicationContext.run(Map.of("pastebin.breaker.name", name,
-                "pastebin.breaker.cooldown", "1s", "datasources.default.maximum-pool-size", 8,
+                "pastebin.breaker.cooldown", cooldown, "datasources.default.maximum-pool-size", 8,
                 "pastebin.metrics.service", "upload"), "test");
         environments.add(context);
         return context.getBean(S3CircuitBreaker.class);
@@ -57,11 +61,12 @@ class S3CircuitBreakerIT {
 
     @Test
     void anEnvironmentStartedLaterSeesTheBreakerAnotherOpened() {
-        S3CircuitBreaker first = environment();
+        // a cool-down longer than closing one context and starting another can take on a loaded machine
+        S3CircuitBreaker first = environment("60s");
         assertThrows(S3Exception.class, () -> first.call(() -> { throw accessDenied(); }));
         environments.removeFirst().close();
 
-        S3CircuitBreaker restarted = environment();
+        S3CircuitBreaker restarted = environment("60s");
 
         assertTrue(restarted.nextProbe().isPresent());
         AtomicInteger calls = new AtomicInteger();
