@@ -1,11 +1,17 @@
 package dev.pastebin.local.lambda;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.zip.ZipFile;
 
 /**
  * Lambda's java21 managed runtime, as far as a process can be: a fresh JVM whose class path is only the
@@ -22,11 +28,20 @@ public final class JavaRuntime {
             "AWS_SESSION_TOKEN");
     private static final String SDK_ENDPOINT_PREFIX = "AWS_ENDPOINT_URL";
 
+    /**
+     * Where the runtime interface client loads its JNI library from, when set. Unset, every function JVM
+     * unpacks it to the one fixed path /tmp/.libaws-lambda-jni.so and maps it: a JVM starting while another
+     * rewrites that file dies with SIGBUS (seen with several runtimes on one machine). Each runtime unpacks
+     * it once, to a file of its own, and names it here.
+     */
+    static final String RIC_JNI_PROPERTY = "com.amazonaws.services.lambda.runtime.api.client.runtimeapi.NativeClient.JNI";
+
     private final Path javaExecutable;
     private final Path ricLib;
     private final String region;
     private final String accountId;
     private final Map<String, String> sdkVariables;
+    private Optional<Path> jniLibrary;
 
     /**
      * @param localEnvironment this machine's environment; only the AWS SDK's generic variables are passed on
@@ -82,11 +97,55 @@ public final class JavaRuntime {
         launcherFlags(function.memorySizeMb()).stream().filter(f -> !(aotCache && f.startsWith("-Xshare")))
                 .forEach(command::add);
         command.addAll(function.extraJvmFlags());
+        jniLibrary().ifPresent(library -> command.add("-D" + RIC_JNI_PROPERTY + "=" + library));
         command.addAll(List.of("-classpath", ricLib.toAbsolutePath() + "/*", RIC_MAIN, function.handler()));
         ProcessBuilder pb = new ProcessBuilder(command).directory(function.taskRoot().toFile());
         pb.environment().clear();
         pb.environment().putAll(environment(function, runtimeApi));
         return pb;
+    }
+
+    /**
+     * The runtime interface client's JNI library for this machine, unpacked once into a file of this runtime;
+     * empty where the client has none for it (the client then falls back to its own unpacking).
+     */
+    synchronized Optional<Path> jniLibrary() {
+        if (jniLibrary == null) {
+            jniLibrary = unpackJniLibrary();
+        }
+        return jniLibrary;
+    }
+
+    private Optional<Path> unpackJniLibrary() {
+        String arch = switch (System.getProperty("os.arch")) {
+            case "amd64", "x86_64" -> "x86_64";
+            case "aarch64", "arm64" -> "aarch_64";
+            default -> null;
+        };
+        if (arch == null || !System.getProperty("os.name").equals("Linux")) {
+            return Optional.empty();
+        }
+        try (var files = Files.list(ricLib)) {
+            Optional<Path> jar = files.filter(f -> f.getFileName().toString()
+                    .startsWith("aws-lambda-java-runtime-interface-client-")).findFirst();
+            if (jar.isEmpty()) {
+                return Optional.empty();
+            }
+            try (ZipFile zip = new ZipFile(jar.get().toFile())) {
+                var entry = zip.getEntry("jni/libaws-lambda-jni.linux-" + arch + ".so");
+                if (entry == null) {
+                    return Optional.empty();
+                }
+                Path library = Files.createTempFile("aws-lambda-jni-", ".so");
+                library.toFile().deleteOnExit();
+                try (InputStream in = zip.getInputStream(entry)) {
+                    Files.copy(in, library, StandardCopyOption.REPLACE_EXISTING);
+                }
+                return Optional.of(library);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("unpacking the runtime interface client's JNI library from " + ricLib, e);
+        }
     }
 
     /** The environment of the function process. */
