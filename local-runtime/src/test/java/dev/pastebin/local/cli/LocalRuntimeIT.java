@@ -258,6 +258,11 @@ class LocalRuntimeIT {
         awaitEmpty(url);
         // An empty queue alone would also follow from failed invocations once a redrive moved the message away:
         // the function saw it once, on its first receive, and the runtime deleted it after that invocation.
+        // the function's output is pumped from its process: give its line a moment to arrive
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        while (!LOG.toString(StandardCharsets.UTF_8).contains("record " + id + " ") && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
         String log = LOG.toString(StandardCharsets.UTF_8);
         assertTrue(log.contains("record " + id + " receiveCount=1 "), log);
         assertFalse(log.contains("record " + id + " receiveCount=2 "), "delivered again, so the first invocation failed: " + log);
