@@ -20,7 +20,7 @@ public class BatchHandler implements RequestHandler<SQSEvent, SQSBatchResponse> 
         for (SQSEvent.SQSMessage m : event.getRecords()) {
             context.getLogger().log("record " + m.getMessageId() + " receiveCount="
                     + m.getAttributes().get("ApproximateReceiveCount") + " source=" + m.getEventSource()
-                    + " arn=" + m.getEventSourceArn() + " attr=" + m.getMessageAttributes().keySet());
+                    + " arn=" + m.getEventSourceArn() + " attr=" + m.getMessageAttributes().keySet() + "\n");
             if (m.getBody().equals("throw")) {
                 throw new IllegalStateException("batch failure requested");
             }
