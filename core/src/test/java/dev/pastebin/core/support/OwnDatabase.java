@@ -15,6 +15,8 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Map;
 
+import javax.sql.DataSource;
+
 /**
  * Gives the test classes of one JVM a database of their own, for code that works across a whole table (the
  * sweeper deletes and marks every expired row, not only a test's): {@code <database>_<suffix>} next to the
