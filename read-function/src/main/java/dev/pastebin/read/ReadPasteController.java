@@ -19,6 +19,7 @@ import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Head;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 
 import java.time.Clock;
@@ -62,7 +63,7 @@ public class ReadPasteController {
     @ApiResponse(responseCode = "500", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Get(uri = "/{shortCode}", produces = {MediaType.TEXT_PLAIN, MediaType.APPLICATION_JSON}, headRoute = false)
-    public HttpResponse<?> read(@Parameter(description = ApiDocs.SHORT_CODE) String shortCode, HttpRequest<?> request) {
+    public HttpResponse<?> read(@Parameter(description = ApiDocs.SHORT_CODE, schema = @Schema(ref = ApiDocs.SCHEMAS + "ShortCode")) String shortCode, HttpRequest<?> request) {
         return answer(shortCode, request, true);
     }
 
@@ -76,7 +77,7 @@ public class ReadPasteController {
     @ApiResponse(responseCode = "500", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Head("/{shortCode}")
-    public HttpResponse<?> head(@Parameter(description = ApiDocs.SHORT_CODE) String shortCode, HttpRequest<?> request) {
+    public HttpResponse<?> head(@Parameter(description = ApiDocs.SHORT_CODE, schema = @Schema(ref = ApiDocs.SCHEMAS + "ShortCode")) String shortCode, HttpRequest<?> request) {
         return answer(shortCode, request, false);
     }
 

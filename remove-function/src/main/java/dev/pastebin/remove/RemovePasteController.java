@@ -57,7 +57,7 @@ public class RemovePasteController {
     @ApiResponse(responseCode = "500", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Delete("/{shortCode}")
-    public HttpResponse<?> delete(@Parameter(description = ApiDocs.SHORT_CODE) String shortCode,
+    public HttpResponse<?> delete(@Parameter(description = ApiDocs.SHORT_CODE, schema = @Schema(ref = ApiDocs.SCHEMAS + "ShortCode")) String shortCode,
                                   @Parameter(description = "The deleteToken POST /pastes answered",
                                           schema = @Schema(ref = ApiDocs.SCHEMAS + "DeleteToken"))
                                   @Header(DELETE_TOKEN_HEADER) @Nullable String deleteToken) {
@@ -82,7 +82,7 @@ public class RemovePasteController {
     @ApiResponse(responseCode = "500", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Post(uri = "/{shortCode}/reveal", consumes = MediaType.ALL, produces = {MediaType.TEXT_PLAIN, MediaType.APPLICATION_JSON})
-    public HttpResponse<?> reveal(@Parameter(description = ApiDocs.SHORT_CODE) String shortCode, HttpRequest<?> request) {
+    public HttpResponse<?> reveal(@Parameter(description = ApiDocs.SHORT_CODE, schema = @Schema(ref = ApiDocs.SCHEMAS + "ShortCode")) String shortCode, HttpRequest<?> request) {
         return switch (reveals.reveal(shortCodes.requireWellFormed(shortCode))) {
             case Reveal.Pending pending -> inProgress.response(pending.paste().shortCode(), true);
             case Reveal.Revealed revealed -> revealed(revealed, ContentNegotiation.wantsJson(request));

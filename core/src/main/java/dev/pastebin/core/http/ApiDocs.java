@@ -19,8 +19,8 @@ public final class ApiDocs {
     public static final String REVEALED = RESPONSES + "Revealed";
     public static final String DELETED = RESPONSES + "Deleted";
 
-    /** The short code path parameter's description. */
-    public static final String SHORT_CODE = "8 characters of 0-9, A-Z, a-z, as POST /pastes answered it";
+    /** The short code path parameter's description (its schema, ShortCode, has the default length). */
+    public static final String SHORT_CODE = "As POST /pastes answered it: 8 characters of 0-9, A-Z, a-z (other values: 400)";
 
     private ApiDocs() {
     }
