@@ -211,17 +211,30 @@ stop_started_since() {
 : "${CFN_LINT_VERSION:=1.58.0}"
 : "${SAM_VENV:=$PASTEBIN_TOOLS_DIR/sam-venv}"
 
-ensure_sam_cli() {
-    local stamp="$SAM_VENV/.pastebin-versions"
-    local want="aws-sam-cli==$SAM_CLI_VERSION cfn-lint==$CFN_LINT_VERSION"
-    if [[ ! -x "$SAM_VENV/bin/sam" || "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; then
-        log "installing $want into $SAM_VENV (once; log: $PASTEBIN_LOG_DIR/sam-pip.log)"
-        python3 -m venv "$SAM_VENV" || die "python3 -m venv failed (install the python3-venv package)"
+# `ensure_tool_venv VENV EXECUTABLE "pkg==version ..." LOGNAME`: a virtualenv of pinned PyPI tools under .tools,
+# installed once and again only when the pins change.
+ensure_tool_venv() {
+    local venv="$1" executable="$2" want="$3" logname="$4"
+    local stamp="$venv/.pastebin-versions"
+    if [[ ! -x "$venv/bin/$executable" || "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; then
+        log "installing $want into $venv (once; log: $PASTEBIN_LOG_DIR/$logname-pip.log)"
+        python3 -m venv "$venv" || die "python3 -m venv failed (install the python3-venv package)"
         # shellcheck disable=SC2086
-        "$SAM_VENV/bin/pip" install --quiet --disable-pip-version-check $want >"$PASTEBIN_LOG_DIR/sam-pip.log" 2>&1 \
-            || die "pip install $want failed; see $PASTEBIN_LOG_DIR/sam-pip.log"
+        "$venv/bin/pip" install --quiet --disable-pip-version-check $want >"$PASTEBIN_LOG_DIR/$logname-pip.log" 2>&1 \
+            || die "pip install $want failed; see $PASTEBIN_LOG_DIR/$logname-pip.log"
         echo "$want" >"$stamp"
     fi
+}
+
+ensure_sam_cli() {
+    ensure_tool_venv "$SAM_VENV" sam "aws-sam-cli==$SAM_CLI_VERSION cfn-lint==$CFN_LINT_VERSION" sam
     # No telemetry calls from a test run.
     export SAM_CLI_TELEMETRY=0
+}
+
+: "${SCHEMATHESIS_VERSION:=4.32.5}"
+: "${SCHEMATHESIS_VENV:=$PASTEBIN_TOOLS_DIR/schemathesis-venv}"
+
+ensure_schemathesis() {
+    ensure_tool_venv "$SCHEMATHESIS_VENV" schemathesis "schemathesis==$SCHEMATHESIS_VERSION" schemathesis
 }

@@ -1,16 +1,27 @@
 package dev.pastebin.create;
 
+import dev.pastebin.core.http.ApiDocs;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
-import dev.pastebin.core.paste.PasteStatus;
+import dev.pastebin.core.paste.IdempotencyKey;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
+import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Header;
 import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.QueryValue;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.parameters.RequestBody;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 
 import java.net.URI;
 import java.util.Locale;
@@ -18,11 +29,16 @@ import java.util.Optional;
 
 /**
  * {@code POST /pastes}: the paste as a raw {@code text/plain} body ({@code curl --data-binary @file}) or as
- * JSON {@code {"content": "…"}}. Maps HTTP to {@link CreatePasteService} and back, nothing more.
+ * JSON {@code {"content": "…"}}, with options (expiry, read-once) and an optional {@code Idempotency-Key}.
+ * Maps HTTP to {@link CreatePasteService} and back, nothing more.
  */
 @Controller("/pastes")
 public class CreatePasteController {
 
+    static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+    static final String IDEMPOTENT_REPLAYED = "Idempotent-Replayed";
+    private static final String IDEMPOTENCY_KEY_DOC = "Makes a retried create safe: the same key and request within 24 h "
+            + "answer the same paste; the same key with another request answers 422";
     private static final String X_FORWARDED_PROTO = "X-Forwarded-Proto";
 
     private final CreatePasteService service;
@@ -38,16 +54,43 @@ public class CreatePasteController {
      * routes by Accept first and answered an unacceptable Accept with 415 instead of 406, and a body without a
      * Content-Type matched both routes.
      */
+    @Operation(operationId = "createPaste", summary = "Create a paste",
+            description = "The paste as the raw text/plain body, options as query parameters, or as JSON "
+                    + "{\"content\", \"expiresIn\", \"readOnce\"}. 404 only for an Idempotency-Key replay whose paste is gone.",
+            parameters = {
+                    @Parameter(name = "expiresIn", in = ParameterIn.QUERY, description = "Lifetime in whole seconds (text/plain bodies)",
+                            schema = @Schema(ref = ApiDocs.SCHEMAS + "ExpiresIn")),
+                    @Parameter(name = "readOnce", in = ParameterIn.QUERY, description = "Burn after reading (text/plain bodies)",
+                            schema = @Schema(ref = ApiDocs.SCHEMAS + "ReadOnce")),
+                    @Parameter(name = IDEMPOTENCY_KEY, in = ParameterIn.HEADER, description = IDEMPOTENCY_KEY_DOC,
+                            schema = @Schema(ref = ApiDocs.SCHEMAS + "IdempotencyKey"))},
+            requestBody = @RequestBody(required = true, content = {
+                    @Content(mediaType = MediaType.TEXT_PLAIN, schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteText")),
+                    @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(ref = ApiDocs.SCHEMAS + "NewPaste"))}))
+    @ApiResponse(responseCode = "201", ref = ApiDocs.CREATED)
+    @ApiResponse(responseCode = "400", ref = ApiDocs.ERROR)
+    @ApiResponse(responseCode = "404", ref = ApiDocs.ERROR)
+    @ApiResponse(responseCode = "406", ref = ApiDocs.ERROR)
+    @ApiResponse(responseCode = "413", ref = ApiDocs.ERROR)
+    @ApiResponse(responseCode = "415", ref = ApiDocs.ERROR)
+    @ApiResponse(responseCode = "422", ref = ApiDocs.ERROR)
+    @ApiResponse(responseCode = "500", ref = ApiDocs.ERROR)
+    @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Post(consumes = {MediaType.TEXT_PLAIN, MediaType.APPLICATION_JSON}, produces = MediaType.APPLICATION_JSON)
-    public HttpResponse<CreatedPaste> create(@Body @Nullable byte[] body, HttpRequest<?> request, Caller caller) {
+    public HttpResponse<CreatedPaste> create(@Parameter(hidden = true) @Body @Nullable byte[] body,
+                                             @Parameter(hidden = true) @QueryValue @Nullable String expiresIn,
+                                             @Parameter(hidden = true) @QueryValue @Nullable String readOnce,
+                                             @Parameter(hidden = true) @Header(IDEMPOTENCY_KEY) @Nullable String idempotencyKey,
+                                             HttpRequest<?> request, @Parameter(hidden = true) Caller caller) {
         MediaType type = request.getContentType().orElseThrow(CreatePasteController::unsupportedMediaType);
         requireUtf8Charset(type);
-        byte[] content = switch (type.getName().toLowerCase(Locale.ROOT)) {
-            case MediaType.TEXT_PLAIN -> reader.fromText(body);
+        PasteRequest paste = switch (type.getName().toLowerCase(Locale.ROOT)) {
+            case MediaType.TEXT_PLAIN -> reader.fromText(body, expiresIn, readOnce);
             case MediaType.APPLICATION_JSON -> reader.fromJson(body);
             default -> throw unsupportedMediaType();
         };
-        return created(service.create(content, caller.userId()), request);
+        IdempotencyKey key = IdempotencyKey.of(idempotencyKey, caller.userId());
+        return created(service.create(paste, caller.userId(), key), request);
     }
 
     private static ApiException unsupportedMediaType() {
@@ -55,10 +98,15 @@ public class CreatePasteController {
                 "Send the paste with Content-Type: text/plain; charset=utf-8 or application/json");
     }
 
-    private static HttpResponse<CreatedPaste> created(String shortCode, HttpRequest<?> request) {
-        String path = "/pastes/" + shortCode;
-        return HttpResponse.created(new CreatedPaste(shortCode, PasteStatus.IN_PROGRESS.name(), absolute(path, request)),
+    private static HttpResponse<CreatedPaste> created(CreatePasteService.Creation creation, HttpRequest<?> request) {
+        String path = "/pastes/" + creation.shortCode();
+        MutableHttpResponse<CreatedPaste> response = HttpResponse.created(new CreatedPaste(creation.shortCode(),
+                creation.status().name(), absolute(path, request), creation.deleteToken(),
+                creation.expiresAt() == null ? null : creation.expiresAt().toString(), creation.readOnce()),
                 URI.create(path));
+        // the deletion token is a secret for this client only
+        response.header(HttpHeaders.CACHE_CONTROL, "no-store");
+        return creation.replayed() ? response.header(IDEMPOTENT_REPLAYED, "true") : response;
     }
 
     /** Absolute when the request names its host (API Gateway always does); the scheme API Gateway forwarded. */

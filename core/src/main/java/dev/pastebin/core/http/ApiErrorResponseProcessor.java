@@ -69,10 +69,12 @@ public class ApiErrorResponseProcessor implements ErrorResponseProcessor<ApiErro
         // errors describe this moment, not the resource: never cache them
         response.header(HttpHeaders.CACHE_CONTROL, "no-store");
         log(request, response.code(), code, cause, requestId);
+        // HEAD gets the headers GET would have, Content-Type included, without the body
+        response.contentType(MediaType.APPLICATION_JSON_TYPE);
         if (request.getMethod() == HttpMethod.HEAD) {
             return (MutableHttpResponse<ApiError>) response;
         }
-        return response.body(new ApiError(code.name(), message, requestId)).contentType(MediaType.APPLICATION_JSON_TYPE);
+        return response.body(new ApiError(code.name(), message, requestId));
     }
 
     private static boolean isEmptyBody(Throwable cause) {

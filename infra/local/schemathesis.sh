@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Usage: infra/local/schemathesis.sh [schemathesis run args...]  -- the API against its OpenAPI document.
+#
+# Starts the local runtime (every function of infra/template.yaml, from the artifacts `mvn package` built) on
+# a free port, runs Schemathesis (PyPI, pinned, installed once into .tools/schemathesis-venv) with
+# docs/openapi.yaml against it, and stops the runtime. Fails on any 5xx and on any response the document does
+# not describe (status, content type, headers, body schema). Needs PostgreSQL and LocalStack up (infra/local/up)
+# and the app environment (export_app_env); test.sh runs it after `mvn verify`.
+set -euo pipefail
+PASTEBIN_LOG_TAG=schemathesis
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+find_java21
+ensure_schemathesis
+[[ -n "${DATASOURCES_DEFAULT_URL:-}" ]] || export_app_env
+
+runtime_log="$PASTEBIN_LOG_DIR/schemathesis-runtime.log"
+runtime_pid=""
+cleanup() {
+    local rc=$?
+    trap - EXIT INT TERM
+    if [[ -n "$runtime_pid" ]] && kill -0 "$runtime_pid" 2>/dev/null; then
+        kill -TERM "$runtime_pid" 2>/dev/null || true
+        wait "$runtime_pid" 2>/dev/null || true
+    fi
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# --port 0: any free port; the runtime says which once every function is up.
+(local_runtime_java dev.pastebin.local.cli.LocalRuntime --port 0 --instances 2) >"$runtime_log" 2>&1 &
+runtime_pid=$!
+base_url=""
+for _ in $(seq 1 240); do
+    base_url="$(sed -n 's|^Local API listening on \(http://[^ ]*\).*|\1|p' "$runtime_log" | head -n1)"
+    [[ -n "$base_url" ]] && break
+    kill -0 "$runtime_pid" 2>/dev/null || { tail -n 30 "$runtime_log" >&2; die "the local runtime exited (log: $runtime_log)"; }
+    sleep 0.5
+done
+[[ -n "$base_url" ]] || die "the local runtime did not come up within 2 minutes (log: $runtime_log)"
+log "local API on $base_url; running Schemathesis $SCHEMATHESIS_VERSION with docs/openapi.yaml"
+
+# The checks are the document's promises: no 5xx, and every status, content type, header and body as
+# documented. Negative cases (the coverage phase's invalid inputs) must be answered with a documented 4xx.
+set +e
+"$SCHEMATHESIS_VENV/bin/schemathesis" run "$PASTEBIN_ROOT/docs/openapi.yaml" --url "$base_url" \
+    --checks not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance \
+    --phases examples,coverage,fuzzing --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-30}" --workers 2 \
+    --request-timeout 30 --seed "${SCHEMATHESIS_SEED:-14}" --no-color "$@"
+status=$?
+set -e
+[[ "$status" -eq 0 ]] || log "Schemathesis found problems (above); the runtime's log: $runtime_log"
+exit "$status"
