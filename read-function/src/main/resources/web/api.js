@@ -1,0 +1,63 @@
+// What the create and view pages share: reading the API's answers, and the delete tokens this browser keeps.
+
+/** The message to show for an error answer: the API's own message, else the status line. */
+export async function errorMessage(response) {
+  try {
+    const error = await response.json();
+    if (error && typeof error.message === 'string') {
+      return error.requestId ? `${error.message} (request ${error.requestId})` : error.message;
+    }
+  } catch {
+    // not the API's JSON error (a gateway answered): fall through
+  }
+  return `The server answered ${response.status} ${response.statusText}`.trim();
+}
+
+/** Retry-After in seconds (the API sends delta-seconds), or the fallback when absent or unreadable. */
+export function retryAfterSeconds(response, fallback) {
+  const seconds = Number.parseInt(response?.headers.get('Retry-After') ?? '', 10);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : fallback;
+}
+
+/**
+ * The delete token the API returns once per create, kept in localStorage by short code: only the browser that
+ * created a paste can delete it. Storage may be unavailable (private modes, policies): then there is no Delete.
+ */
+export const deleteTokens = {
+  key: (shortCode) => `pastebin.deleteToken.${shortCode}`,
+  get(shortCode) {
+    try {
+      return localStorage.getItem(this.key(shortCode));
+    } catch {
+      return null;
+    }
+  },
+  put(shortCode, token) {
+    try {
+      localStorage.setItem(this.key(shortCode), token);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  remove(shortCode) {
+    try {
+      localStorage.removeItem(this.key(shortCode));
+    } catch {
+      // nothing kept, nothing to remove
+    }
+  },
+};
+
+/** "in 59 minutes"-style text is ambiguous across time zones; a local date and time is not. */
+export function formatInstant(iso) {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+}
+
+export function formatSize(bytes) {
+  if (bytes < 1024) {
+    return `${bytes} bytes`;
+  }
+  return `${(bytes / 1024).toFixed(1)} KiB (${bytes} bytes)`;
+}
