@@ -20,6 +20,7 @@ const revealButton = document.getElementById('reveal');
 const checkAgainButton = document.getElementById('check-again');
 const deleteButton = document.getElementById('delete');
 const confirmation = document.getElementById('delete-confirmation');
+const rawLink = document.getElementById('raw');
 
 let polling = null; // { startedAt, nextDelaySeconds } while waiting for the paste
 let pollTimer = null;
@@ -41,6 +42,7 @@ function showContent(paste) {
   content.textContent = paste.content;
   content.hidden = false;
   showDetails(paste);
+  rawLink.hidden = false;
 }
 
 function clearPaste() {
@@ -49,6 +51,7 @@ function clearPaste() {
   content.textContent = '';
   content.hidden = true;
   details.hidden = true;
+  rawLink.hidden = true;
   revealButton.hidden = true;
   checkAgainButton.hidden = true;
   deleteButton.hidden = true;
@@ -129,6 +132,7 @@ async function reveal() {
         deleteTokens.remove(shortCode);
         deleteButton.hidden = true;
         showContent(await response.json());
+        rawLink.hidden = true; // this page holds the only copy now
         say('revealed', 'This was its only reading: the paste is now deleted from the server. Copy it now if you need it.');
         return;
       case 202:
@@ -190,6 +194,7 @@ document.getElementById('delete-cancel').addEventListener('click', () => {
 });
 document.getElementById('delete-confirm').addEventListener('click', deletePaste);
 
+rawLink.href = pasteUrl;
 document.title = `${shortCode} · Pastebin`;
 document.getElementById('title').textContent = `Paste ${shortCode}`;
 offerDelete();
