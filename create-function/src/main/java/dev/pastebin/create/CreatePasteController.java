@@ -2,26 +2,32 @@ package dev.pastebin.create;
 
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
-import dev.pastebin.core.paste.PasteStatus;
+import dev.pastebin.core.paste.IdempotencyKey;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
+import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Header;
 import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.QueryValue;
 
 import java.net.URI;
 import java.util.Optional;
 
 /**
  * {@code POST /pastes}: the paste as a raw {@code text/plain} body ({@code curl --data-binary @file}) or as
- * JSON {@code {"content": "…"}}. Maps HTTP to {@link CreatePasteService} and back, nothing more.
+ * JSON {@code {"content": "…"}}, with options (expiry, read-once) and an optional {@code Idempotency-Key}.
+ * Maps HTTP to {@link CreatePasteService} and back, nothing more.
  */
 @Controller("/pastes")
 public class CreatePasteController {
 
+    static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+    static final String IDEMPOTENT_REPLAYED = "Idempotent-Replayed";
     private static final String X_FORWARDED_PROTO = "X-Forwarded-Proto";
 
     private final CreatePasteService service;
@@ -33,21 +39,34 @@ public class CreatePasteController {
     }
 
     @Post(consumes = MediaType.TEXT_PLAIN, produces = MediaType.APPLICATION_JSON)
-    public HttpResponse<CreatedPaste> createFromText(@Body @Nullable byte[] body, HttpRequest<?> request, Caller caller) {
+    public HttpResponse<CreatedPaste> createFromText(@Body @Nullable byte[] body,
+                                                     @QueryValue @Nullable String expiresIn,
+                                                     @QueryValue @Nullable String readOnce,
+                                                     @Header(IDEMPOTENCY_KEY) @Nullable String idempotencyKey,
+                                                     HttpRequest<?> request, Caller caller) {
         requireUtf8Charset(request);
-        return created(service.create(reader.fromText(body), caller.userId()), request);
+        IdempotencyKey key = IdempotencyKey.of(idempotencyKey, caller.userId());
+        return created(service.create(reader.fromText(body, expiresIn, readOnce), caller.userId(), key), request);
     }
 
     @Post(consumes = MediaType.APPLICATION_JSON, produces = MediaType.APPLICATION_JSON)
-    public HttpResponse<CreatedPaste> createFromJson(@Body @Nullable byte[] body, HttpRequest<?> request, Caller caller) {
+    public HttpResponse<CreatedPaste> createFromJson(@Body @Nullable byte[] body,
+                                                     @Header(IDEMPOTENCY_KEY) @Nullable String idempotencyKey,
+                                                     HttpRequest<?> request, Caller caller) {
         requireUtf8Charset(request);
-        return created(service.create(reader.fromJson(body), caller.userId()), request);
+        IdempotencyKey key = IdempotencyKey.of(idempotencyKey, caller.userId());
+        return created(service.create(reader.fromJson(body), caller.userId(), key), request);
     }
 
-    private static HttpResponse<CreatedPaste> created(String shortCode, HttpRequest<?> request) {
-        String path = "/pastes/" + shortCode;
-        return HttpResponse.created(new CreatedPaste(shortCode, PasteStatus.IN_PROGRESS.name(), absolute(path, request)),
+    private static HttpResponse<CreatedPaste> created(CreatePasteService.Creation creation, HttpRequest<?> request) {
+        String path = "/pastes/" + creation.shortCode();
+        MutableHttpResponse<CreatedPaste> response = HttpResponse.created(new CreatedPaste(creation.shortCode(),
+                creation.status().name(), absolute(path, request), creation.deleteToken(),
+                creation.expiresAt() == null ? null : creation.expiresAt().toString(), creation.readOnce()),
                 URI.create(path));
+        // the deletion token is a secret for this client only
+        response.header(HttpHeaders.CACHE_CONTROL, "no-store");
+        return creation.replayed() ? response.header(IDEMPOTENT_REPLAYED, "true") : response;
     }
 
     /** Absolute when the request names its host (API Gateway always does); the scheme API Gateway forwarded. */

@@ -4,18 +4,30 @@ import dev.pastebin.core.config.UploadQueueProperties;
 import dev.pastebin.core.failure.DependencyCalls;
 import dev.pastebin.core.failure.DependencyUnavailableException;
 import dev.pastebin.core.failure.FailureClassifier;
+import dev.pastebin.core.http.ApiErrorCode;
+import dev.pastebin.core.http.ApiException;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.logging.LogContext;
 import dev.pastebin.core.paste.ContentHash;
+import dev.pastebin.core.paste.DeleteTokens;
+import dev.pastebin.core.paste.IdempotencyKey;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
+import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.paste.ShortCodes;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.sqs.SqsClient;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
 
 import static dev.pastebin.core.failure.Dependency.DATABASE;
 import static dev.pastebin.core.failure.Dependency.UPLOAD_QUEUE;
@@ -24,7 +36,8 @@ import static dev.pastebin.core.failure.Dependency.UPLOAD_QUEUE;
  * Creating a paste (docs/design.md, "States"): insert the row IN_PROGRESS, then hand the content to the upload worker through
  * the queue. The row is written first so that a job never refers to a paste the database does not know; if
  * the job cannot be enqueued the row is marked FAILED at once, so it never waits IN_PROGRESS for an upload
- * that will not come.
+ * that will not come. With an {@code Idempotency-Key}, the key is claimed in the row's transaction, and a
+ * request that finds it held by the same request replays that paste instead (docs/design.md, "Idempotent create").
  */
 @Singleton
 public class CreatePasteService {
@@ -35,17 +48,26 @@ public class CreatePasteService {
     private static final Logger LOG = LoggerFactory.getLogger(CreatePasteService.class);
 
     private final PasteRepository repository;
+    private final IdempotencyKeys idempotencyKeys;
+    private final TransactionOperations<Connection> transactions;
     private final ShortCodes shortCodes;
+    private final DeleteTokens deleteTokens;
     private final UploadJobCodec codec;
     private final SqsClient sqs;
     private final UploadQueueProperties queue;
     private final DependencyCalls dependencies;
     private final FailureClassifier classifier;
+    private final Clock clock = Clock.systemUTC();
 
-    public CreatePasteService(PasteRepository repository, ShortCodes shortCodes, UploadJobCodec codec, SqsClient sqs,
-                              UploadQueueProperties queue, DependencyCalls dependencies, FailureClassifier classifier) {
+    public CreatePasteService(PasteRepository repository, IdempotencyKeys idempotencyKeys,
+                              TransactionOperations<Connection> transactions, ShortCodes shortCodes,
+                              DeleteTokens deleteTokens, UploadJobCodec codec, SqsClient sqs, UploadQueueProperties queue,
+                              DependencyCalls dependencies, FailureClassifier classifier) {
         this.repository = repository;
+        this.idempotencyKeys = idempotencyKeys;
+        this.transactions = transactions;
         this.shortCodes = shortCodes;
+        this.deleteTokens = deleteTokens;
         this.codec = codec;
         this.sqs = sqs;
         this.queue = queue;
@@ -54,43 +76,112 @@ public class CreatePasteService {
     }
 
     /**
-     * @param content valid UTF-8, non-empty, within the size limit (checked by the caller)
-     * @param userId  the authenticated user, or {@code null} for an anonymous paste
-     * @return the short code of the new IN_PROGRESS paste
-     * @throws DependencyUnavailableException when the database or the queue cannot be reached
+     * What the client is told: the paste, a deletion token it alone knows, and whether this was a replay.
+     *
+     * @param status IN_PROGRESS for a new paste; a replay tells the paste's state now
      */
-    public String create(byte[] content, @Nullable String userId) {
-        String sha256 = ContentHash.sha256Hex(content);
-        String shortCode = insert(sha256, content.length, userId);
-        // the rest of the request is about this paste (the HTTP filter clears the MDC after the response)
-        LogContext.forPaste(shortCode);
-        enqueue(new UploadJob(shortCode, sha256, content));
-        LOG.info("paste {} created IN_PROGRESS ({} bytes, {})", shortCode, content.length, userId == null ? "anonymous" : "user");
-        return shortCode;
+    record Creation(String shortCode, PasteStatus status, String deleteToken, @Nullable Instant expiresAt,
+                    boolean readOnce, boolean replayed) {
     }
 
-    private String insert(String sha256, int sizeBytes, @Nullable String userId) {
+    /**
+     * @param request        content checked by the caller (valid UTF-8, non-empty, within the size limit) and options
+     * @param userId         the authenticated user, or {@code null} for an anonymous paste
+     * @param idempotencyKey the request's key, or {@code null}
+     * @throws DependencyUnavailableException when the database or the queue cannot be reached
+     * @throws ApiException                   422 when the key belongs to another request; 404 when its paste is gone
+     */
+    Creation create(PasteRequest request, @Nullable String userId, @Nullable IdempotencyKey idempotencyKey) {
+        byte[] content = request.content();
+        PasteOptions options = request.options();
+        String sha256 = ContentHash.sha256Hex(content);
+        DeleteTokens.Issued token = deleteTokens.issue();
+        Instant expiresAt = options.expiresAt(clock.instant());
+        String fingerprint = fingerprint(sha256, options);
         for (int attempt = 1; attempt <= MAX_INSERT_ATTEMPTS; attempt++) {
-            String shortCode = shortCodes.next();
+            Paste paste = Paste.inProgress(shortCodes.next(), userId, sha256, content.length, token.sha256(), expiresAt,
+                    options.readOnce());
+            Optional<IdempotencyKeys.Claimed> earlier;
             try {
-                dependencies.run(DATABASE, () -> repository.save(Paste.inProgress(shortCode, userId, sha256, sizeBytes)));
-                return shortCode;
+                earlier = dependencies.call(DATABASE, () -> insert(paste, idempotencyKey, fingerprint));
             } catch (RuntimeException e) {
                 if (!classifier.isDuplicateKey(e)) {
                     throw e;
                 }
                 LOG.warn("short code collision on attempt {} of {}; drawing another", attempt, MAX_INSERT_ATTEMPTS);
+                continue;
             }
+            if (earlier.isPresent()) {
+                return replay(earlier.get(), fingerprint, token);
+            }
+            // the rest of the request is about this paste (the HTTP filter clears the MDC after the response)
+            LogContext.forPaste(paste.shortCode());
+            enqueue(new UploadJob(paste.shortCode(), sha256, content), idempotencyKey);
+            LOG.info("paste {} created IN_PROGRESS ({} bytes, {}{}{})", paste.shortCode(), content.length,
+                    userId == null ? "anonymous" : "user", expiresAt == null ? "" : ", expires " + expiresAt,
+                    options.readOnce() ? ", read once" : "");
+            return new Creation(paste.shortCode(), PasteStatus.IN_PROGRESS, token.token(), expiresAt, options.readOnce(), false);
         }
         throw new IllegalStateException("no free short code after " + MAX_INSERT_ATTEMPTS + " attempts");
     }
 
-    private void enqueue(UploadJob job) {
+    /** Inserts the row; with a key, in one transaction with claiming it, unless an earlier request holds it (returned). */
+    private Optional<IdempotencyKeys.Claimed> insert(Paste paste, @Nullable IdempotencyKey key, String fingerprint) {
+        if (key == null) {
+            repository.save(paste);
+            return Optional.empty();
+        }
+        return transactions.executeWrite(status -> {
+            Optional<IdempotencyKeys.Claimed> earlier =
+                    idempotencyKeys.claim(status.getConnection(), key, fingerprint, paste.shortCode());
+            if (earlier.isEmpty()) {
+                repository.save(paste);
+            }
+            return earlier;
+        });
+    }
+
+    /**
+     * The same request again: the same paste, with a new deletion token replacing the old one's hash (the
+     * server keeps no token, and a client that lost the first response must still be able to delete).
+     */
+    private Creation replay(IdempotencyKeys.Claimed earlier, String fingerprint, DeleteTokens.Issued token) {
+        if (!earlier.requestSha256().equals(fingerprint)) {
+            throw new ApiException(ApiErrorCode.IDEMPOTENCY_KEY_REUSED,
+                    "This Idempotency-Key was used in the last 24 hours for a different request");
+        }
+        String shortCode = earlier.shortCode();
+        LogContext.forPaste(shortCode);
+        Paste paste = dependencies.call(DATABASE, () -> repository.findById(shortCode))
+                .filter(p -> p.status() != PasteStatus.FAILED && !p.isExpiredAt(clock.instant()))
+                .orElseThrow(() -> gone(shortCode));
+        if (dependencies.call(DATABASE, () -> repository.replaceDeleteToken(shortCode, token.sha256())) != 1) {
+            throw gone(shortCode);
+        }
+        LOG.info("paste {} replayed for its Idempotency-Key ({}), with a new deletion token", shortCode, paste.status());
+        return new Creation(shortCode, paste.status(), token.token(), paste.expiresAt(), paste.readOnce(), true);
+    }
+
+    private static ApiException gone(String shortCode) {
+        return new ApiException(ApiErrorCode.PASTE_NOT_FOUND, "The paste " + shortCode
+                + " this Idempotency-Key created is gone (deleted, expired, read once, or its upload failed)");
+    }
+
+    /** What makes two requests "the same": the content and every option. */
+    private static String fingerprint(String contentSha256, PasteOptions options) {
+        String canonical = contentSha256 + "\n" + options.expiresInSeconds() + "\n" + options.readOnce();
+        return ContentHash.sha256Hex(canonical.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private void enqueue(UploadJob job, @Nullable IdempotencyKey key) {
         try {
             sqs.sendMessage(b -> b.queueUrl(queue.url()).messageBody(codec.encode(job)));
         } catch (RuntimeException e) {
             LOG.warn("paste {}: enqueueing the upload job failed ({}); marking it FAILED", job.shortCode(), e.toString());
             markFailed(job.shortCode(), "enqueue failed: " + e.getClass().getSimpleName());
+            if (key != null) {
+                forget(key, job.shortCode());
+            }
             throw dependencies.unavailableOrItself(UPLOAD_QUEUE, e);
         }
     }
@@ -103,6 +194,19 @@ public class CreatePasteService {
         } catch (RuntimeException e) {
             // The sweeper's stuck-row reconciliation is the last line for this one.
             LOG.error("paste {} stays IN_PROGRESS: marking it FAILED failed too ({})", shortCode, e.toString());
+        }
+    }
+
+    /** The client is told 503 and retries with the same key: that retry must create the paste, not replay a FAILED one. */
+    private void forget(IdempotencyKey key, String shortCode) {
+        try {
+            transactions.executeWrite(status -> {
+                idempotencyKeys.forget(status.getConnection(), key, shortCode);
+                return null;
+            });
+        } catch (RuntimeException e) {
+            // A retry then answers 404 for the FAILED paste; the key is swept after its retention.
+            LOG.error("paste {}: releasing its Idempotency-Key failed too ({})", shortCode, e.toString());
         }
     }
 }

@@ -35,18 +35,21 @@ class PasteContentReader {
         this.objectMapper = objectMapper;
     }
 
-    /** A raw {@code text/plain} body is the paste itself. */
-    byte[] fromText(@Nullable byte[] body) {
+    /** A raw {@code text/plain} body is the paste itself; its options come as query parameters. */
+    PasteRequest fromText(@Nullable byte[] body, @Nullable String expiresIn, @Nullable String readOnce) {
         if (body == null || body.length == 0) {
             throw new ApiException(ApiErrorCode.EMPTY_CONTENT, "The paste is empty");
         }
         requireWithinLimit(body.length);
         decodeUtf8(body, "The paste is not valid UTF-8");
-        return body;
+        return new PasteRequest(body, PasteOptions.fromQuery(expiresIn, readOnce));
     }
 
-    /** A JSON body {@code {"content": "…"}}; the paste is the UTF-8 encoding of {@code content}. */
-    byte[] fromJson(@Nullable byte[] body) {
+    /**
+     * A JSON body {@code {"content": "…", "expiresIn": 3600, "readOnce": true}}; the paste is the UTF-8 encoding
+     * of {@code content}, the other fields are optional.
+     */
+    PasteRequest fromJson(@Nullable byte[] body) {
         if (body == null || body.length == 0) {
             throw new ApiException(ApiErrorCode.EMPTY_CONTENT, "The request body is empty");
         }
@@ -74,7 +77,7 @@ class PasteContentReader {
         }
         byte[] bytes = encodeUtf8(content.getStringValue());
         requireWithinLimit(bytes.length);
-        return bytes;
+        return new PasteRequest(bytes, PasteOptions.fromJson(document.get("expiresIn"), document.get("readOnce")));
     }
 
     private void requireWithinLimit(int bytes) {

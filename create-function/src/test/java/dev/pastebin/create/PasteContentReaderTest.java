@@ -19,6 +19,14 @@ class PasteContentReaderTest {
     private static final int LIMIT = 16;
     private final PasteContentReader reader = new PasteContentReader(new PasteProperties(8, LIMIT), ObjectMapper.getDefault());
 
+    private byte[] text(byte[] body) {
+        return reader.fromText(body, null, null).content();
+    }
+
+    private byte[] json(byte[] body) {
+        return reader.fromJson(body).content();
+    }
+
     private static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
@@ -30,63 +38,63 @@ class PasteContentReaderTest {
     @Test
     void aTextBodyIsThePasteByteForByte() {
         byte[] body = utf8("ä\r\n\t🧪 ");
-        assertArrayEquals(body, reader.fromText(body));
+        assertArrayEquals(body, text(body));
     }
 
     @Test
     void theLimitCountsBytesNotCharacters() {
-        assertArrayEquals(utf8("🧪🧪🧪🧪"), reader.fromText(utf8("🧪🧪🧪🧪")));   // 16 bytes
-        assertEquals(ApiErrorCode.CONTENT_TOO_LARGE, rejection(() -> reader.fromText(utf8("🧪🧪🧪🧪a"))));
-        assertEquals(ApiErrorCode.CONTENT_TOO_LARGE, rejection(() -> reader.fromJson(utf8("{\"content\":\"🧪🧪🧪🧪a\"}"))));
+        assertArrayEquals(utf8("🧪🧪🧪🧪"), text(utf8("🧪🧪🧪🧪")));   // 16 bytes
+        assertEquals(ApiErrorCode.CONTENT_TOO_LARGE, rejection(() -> text(utf8("🧪🧪🧪🧪a"))));
+        assertEquals(ApiErrorCode.CONTENT_TOO_LARGE, rejection(() -> json(utf8("{\"content\":\"🧪🧪🧪🧪a\"}"))));
     }
 
     @Test
     void emptyPastesAreRejected() {
-        assertEquals(ApiErrorCode.EMPTY_CONTENT, rejection(() -> reader.fromText(null)));
-        assertEquals(ApiErrorCode.EMPTY_CONTENT, rejection(() -> reader.fromText(new byte[0])));
-        assertEquals(ApiErrorCode.EMPTY_CONTENT, rejection(() -> reader.fromJson(utf8("{\"content\":\"\"}"))));
+        assertEquals(ApiErrorCode.EMPTY_CONTENT, rejection(() -> text(null)));
+        assertEquals(ApiErrorCode.EMPTY_CONTENT, rejection(() -> text(new byte[0])));
+        assertEquals(ApiErrorCode.EMPTY_CONTENT, rejection(() -> json(utf8("{\"content\":\"\"}"))));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"C328", "E282", "F0908C", "ED A0 80", "C0AF", "FF", "F4908080"})
     void malformedUtf8IsRejectedNotRepaired(String hex) {
         byte[] bytes = java.util.HexFormat.of().parseHex(hex.replace(" ", ""));
-        assertEquals(ApiErrorCode.INVALID_UTF8, rejection(() -> reader.fromText(bytes)));
+        assertEquals(ApiErrorCode.INVALID_UTF8, rejection(() -> text(bytes)));
     }
 
     @Test
     void jsonContentIsEncodedAsUtf8() {
-        assertArrayEquals(utf8("a\r\n\t\u0000é"), reader.fromJson(utf8("{\"content\":\"a\\r\\n\\t\\u0000\\u00e9\",\"ignored\":1}")));
+        assertArrayEquals(utf8("a\r\n\t\u0000é"), json(utf8("{\"content\":\"a\\r\\n\\t\\u0000\\u00e9\",\"ignored\":1}")));
     }
 
     @Test
     void anUnpairedSurrogateInJsonIsNotText() {
-        assertEquals(ApiErrorCode.INVALID_UTF8, rejection(() -> reader.fromJson(utf8("{\"content\":\"x\\ud800\"}"))));
+        assertEquals(ApiErrorCode.INVALID_UTF8, rejection(() -> json(utf8("{\"content\":\"x\\ud800\"}"))));
     }
 
     @Test
     void jsonThatIsNotUtf8IsInvalidUtf8() {
         byte[] body = {'{', '"', 'c', 'o', 'n', 't', 'e', 'n', 't', '"', ':', '"', (byte) 0xC3, '"', '}'};
-        assertEquals(ApiErrorCode.INVALID_UTF8, rejection(() -> reader.fromJson(body)));
+        assertEquals(ApiErrorCode.INVALID_UTF8, rejection(() -> json(body)));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"not json", "[]", "null", "\"text\"", "{\"content\":"})
     void bodiesThatAreNotTheJsonObjectAreInvalidJson(String body) {
-        assertEquals(ApiErrorCode.INVALID_JSON, rejection(() -> reader.fromJson(utf8(body))));
+        assertEquals(ApiErrorCode.INVALID_JSON, rejection(() -> json(utf8(body))));
     }
 
     @Test
     void anEmptyJsonBodyIsEmptyContent() {
-        assertEquals(ApiErrorCode.EMPTY_CONTENT, rejection(() -> reader.fromJson(new byte[0])));
+        assertEquals(ApiErrorCode.EMPTY_CONTENT, rejection(() -> json(new byte[0])));
     }
 
     @Test
     void jsonWithoutContentIsMissingContent() {
-        assertEquals(ApiErrorCode.MISSING_CONTENT, rejection(() -> reader.fromJson(utf8("{}"))));
-        assertEquals(ApiErrorCode.MISSING_CONTENT, rejection(() -> reader.fromJson(utf8("{\"content\":null}"))));
-        assertEquals(ApiErrorCode.MISSING_CONTENT, rejection(() -> reader.fromJson(utf8("{\"text\":\"hi\"}"))));
-        assertEquals(ApiErrorCode.MISSING_CONTENT, rejection(() -> reader.fromJson(utf8("{\"content\":[\"hi\"]}"))));
-        assertEquals(ApiErrorCode.MISSING_CONTENT, rejection(() -> reader.fromJson(utf8("{\"content\":42}"))));
+        assertEquals(ApiErrorCode.MISSING_CONTENT, rejection(() -> json(utf8("{}"))));
+        assertEquals(ApiErrorCode.MISSING_CONTENT, rejection(() -> json(utf8("{\"content\":null}"))));
+        assertEquals(ApiErrorCode.MISSING_CONTENT, rejection(() -> json(utf8("{\"text\":\"hi\"}"))));
+        assertEquals(ApiErrorCode.MISSING_CONTENT, rejection(() -> json(utf8("{\"content\":[\"hi\"]}"))));
+        assertEquals(ApiErrorCode.MISSING_CONTENT, rejection(() -> json(utf8("{\"content\":42}"))));
     }
 }

@@ -107,12 +107,13 @@ class PasteUploader {
     /**
      * The guarded update found the row no longer IN_PROGRESS: a concurrent delivery finished it while this
      * one was uploading. PROCESSED: the object is that paste's content (same key, same bytes), keep it.
-     * FAILED: nothing will ever reference the object (FAILED is terminal and the read path answers 404),
-     * so remove it rather than leave unreadable content behind.
+     * FAILED, or no row (the paste was deleted, or expired and swept, meanwhile): nothing will ever reference
+     * the object (FAILED is terminal, a deleted paste never comes back), so remove it rather than leave
+     * unreadable content behind.
      */
     private StoreResult resolveLostRace(String shortCode) {
         PasteStatus now = repository.findById(shortCode).map(Paste::status).orElse(null);
-        String detail = "row went " + now + " during the upload";
+        String detail = now == null ? "row was deleted during the upload" : "row went " + now + " during the upload";
         if (now == PasteStatus.PROCESSED) {
             return new StoreResult.LostRace(detail);
         }

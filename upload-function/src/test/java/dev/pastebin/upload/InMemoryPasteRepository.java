@@ -32,7 +32,8 @@ final class InMemoryPasteRepository implements PasteRepository {
     @Override
     public Paste save(Paste paste) {
         Paste stored = new Paste(paste.shortCode(), paste.userId(), paste.contentSha256(), paste.sizeBytes(),
-                paste.s3Location(), paste.status(), paste.failureReason(), paste.uploadAttempts(), Instant.now(), Instant.now());
+                paste.s3Location(), paste.status(), paste.failureReason(), paste.uploadAttempts(), Instant.now(), Instant.now(),
+                paste.deleteTokenSha256(), paste.expiresAt(), paste.readOnce());
         if (rows.putIfAbsent(paste.shortCode(), stored) != null) {
             throw new IllegalStateException("duplicate key " + paste.shortCode());
         }
@@ -59,7 +60,8 @@ final class InMemoryPasteRepository implements PasteRepository {
             }
             counted[0] = 1;
             return new Paste(code, row.userId(), row.contentSha256(), row.sizeBytes(), row.s3Location(), row.status(),
-                    row.failureReason(), row.uploadAttempts() + 1, row.createdAt(), Instant.now());
+                    row.failureReason(), row.uploadAttempts() + 1, row.createdAt(), Instant.now(),
+                    row.deleteTokenSha256(), row.expiresAt(), row.readOnce());
         });
         return counted[0];
     }
@@ -85,8 +87,30 @@ final class InMemoryPasteRepository implements PasteRepository {
             }
             moved[0] = 1;
             return new Paste(code, row.userId(), row.contentSha256(), row.sizeBytes(), location, to, reason,
-                    row.uploadAttempts(), row.createdAt(), Instant.now());
+                    row.uploadAttempts(), row.createdAt(), Instant.now(), row.deleteTokenSha256(), row.expiresAt(), row.readOnce());
         });
         return moved[0];
+    }
+
+    // The upload worker never removes rows; a removal is a row that disappears, as it would in the database.
+
+    @Override
+    public Optional<Paste> findByIdForUpdate(String shortCode) {
+        return findById(shortCode);
+    }
+
+    @Override
+    public int replaceDeleteToken(String shortCode, String deleteTokenSha256) {
+        throw new UnsupportedOperationException("not used by the upload worker");
+    }
+
+    @Override
+    public int deleteWithToken(String shortCode, String deleteTokenSha256) {
+        throw new UnsupportedOperationException("not used by the upload worker");
+    }
+
+    @Override
+    public int remove(String shortCode) {
+        return rows.remove(shortCode) == null ? 0 : 1;
     }
 }

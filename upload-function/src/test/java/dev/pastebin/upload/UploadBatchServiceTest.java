@@ -166,7 +166,7 @@ class UploadBatchServiceTest {
     @Test
     void aSuccessAfterRetriesRecordsItsAttemptRetriesAndTimeSinceTheRowWasCreated() {
         Instant created = Instant.now().minusSeconds(7);
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, created, created));
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, created, created, null, null, false));
 
         worker().process(event("upload-job", 4));
 
@@ -178,7 +178,7 @@ class UploadBatchServiceTest {
 
     @Test
     void aTransientFailureWithAttemptsLeftComesBackAfterTheBackoffDelay() {
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, Instant.now(), Instant.now()));
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, Instant.now(), Instant.now(), null, null, false));
         s3.failPuts(s3Error(500, "InternalError"));
 
         var response = worker().process(event("upload-job", 3));
@@ -209,7 +209,7 @@ class UploadBatchServiceTest {
 
     @Test
     void aTransientFailureOnTheLastAttemptFailsThePasteAndAcknowledges() {
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 5, Instant.now(), Instant.now()));
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 5, Instant.now(), Instant.now(), null, null, false));
         s3.failPuts(SdkClientException.builder().message("Unable to execute HTTP request")
                 .cause(new ConnectException("Connection refused")).build());
 
@@ -300,7 +300,7 @@ class UploadBatchServiceTest {
     @Test
     void aPasteThatWaitedLongerThanMaxWaitForTheBreakerEndsFailed() {
         Instant longAgo = Instant.now().minus(Duration.ofMinutes(16));
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 0, longAgo, longAgo));
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 0, longAgo, longAgo, null, null, false));
         breakerStore.update("s3", s -> new BreakerSnapshot(BreakerState.OPEN, s.windowStartedAt(), 5, 5, 0, 0, Instant.now(),
                 Instant.now().plusSeconds(60), Duration.ofSeconds(60), "SERVER_ERROR"));
 
@@ -315,7 +315,7 @@ class UploadBatchServiceTest {
     @Test
     void theBudgetCountsRealS3AttemptsNotDeliveries() {
         // Delivered for the 9th time, but only 2 S3 attempts were made (the rest were held or released).
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, Instant.now(), Instant.now()));
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, Instant.now(), Instant.now(), null, null, false));
         s3.failPuts(s3Error(500, "InternalError"));
 
         var response = worker().process(event("upload-job", 9));
@@ -375,6 +375,22 @@ class UploadBatchServiceTest {
         var line = onlyLine();
         assertEquals("duplicate", line.outcome());
         assertEquals("row went FAILED during the upload; object removed", line.detail());
+    }
+
+    @Test
+    void aPasteDeletedDuringItsUploadIsNotResurrectedAndItsObjectIsRemoved() {
+        pasteInProgress();
+        // DELETE /pastes/{code} (or the sweeper removing an expired paste) while the PUT is in flight
+        repository.beforeMarkProcessed(() -> repository.remove(SHORT_CODE));
+
+        var response = worker().process(event("upload-job", 1));
+
+        assertEquals(List.of(), reported(response));
+        assertTrue(repository.findById(SHORT_CODE).isEmpty(), "no row comes back");
+        assertTrue(s3.objects.isEmpty(), "the object it wrote is removed");
+        var line = onlyLine();
+        assertEquals("duplicate", line.outcome());
+        assertEquals("row was deleted during the upload; object removed", line.detail());
     }
 
     @Test

@@ -14,17 +14,32 @@ public enum ApiErrorCode {
     INVALID_UTF8(HttpStatus.BAD_REQUEST),
     /** A short code of the wrong length or alphabet; nothing is looked up. */
     MALFORMED_SHORT_CODE(HttpStatus.BAD_REQUEST),
+    /** {@code expiresIn} is not a whole number of seconds between 60 and 31,536,000 (one year). */
+    INVALID_EXPIRY(HttpStatus.BAD_REQUEST),
+    /** {@code readOnce} is neither {@code true} nor {@code false}. */
+    INVALID_READ_ONCE(HttpStatus.BAD_REQUEST),
+    /** An {@code Idempotency-Key} that is not 1 to 128 characters of {@code [A-Za-z0-9_.:-]}. */
+    INVALID_IDEMPOTENCY_KEY(HttpStatus.BAD_REQUEST),
     /** Any other malformed request. */
     BAD_REQUEST(HttpStatus.BAD_REQUEST),
-    /** No readable paste has this short code (unknown, or its upload failed). */
+    /** {@code DELETE} without a {@code Paste-Delete-Token} header. */
+    DELETE_TOKEN_REQUIRED(HttpStatus.UNAUTHORIZED),
+    /**
+     * No readable paste has this short code (unknown, its upload failed, expired, deleted or read once), or a
+     * delete with the wrong token: a stranger cannot tell which.
+     */
     PASTE_NOT_FOUND(HttpStatus.NOT_FOUND),
     /** No route for this path. */
     NOT_FOUND(HttpStatus.NOT_FOUND),
     METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED),
     NOT_ACCEPTABLE(HttpStatus.NOT_ACCEPTABLE),
+    /** A reveal of a paste that is not read-once (read it with GET). */
+    NOT_READ_ONCE(HttpStatus.CONFLICT),
     /** The paste is larger than {@code pastebin.paste.max-content-bytes}. */
     CONTENT_TOO_LARGE(HttpStatus.REQUEST_ENTITY_TOO_LARGE),
     UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE),
+    /** The {@code Idempotency-Key} was used within 24 h for a different request (content or options). */
+    IDEMPOTENCY_KEY_REUSED(HttpStatus.UNPROCESSABLE_ENTITY),
     INTERNAL_ERROR(HttpStatus.INTERNAL_SERVER_ERROR),
     /** A dependency (database, queue, storage) is unavailable; retry after {@code Retry-After} seconds. */
     SERVICE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE);

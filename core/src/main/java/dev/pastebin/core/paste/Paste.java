@@ -9,7 +9,8 @@ import java.time.Instant;
 
 /**
  * One row of {@code pastes}. The content itself lives in S3; the row holds what the read path needs to
- * answer without touching S3 (status, hash for the ETag, size), and the S3 attempts its upload has made.
+ * answer without touching S3 (status, hash for the ETag, size, expiry, read-once), the S3 attempts its upload
+ * has made, and the hash of its deletion token.
  */
 @MappedEntity("pastes")
 public record Paste(
@@ -22,10 +23,26 @@ public record Paste(
         @Nullable String failureReason,
         int uploadAttempts,
         @GeneratedValue Instant createdAt,
-        @GeneratedValue Instant updatedAt) {
+        @GeneratedValue Instant updatedAt,
+        @Nullable String deleteTokenSha256,
+        @Nullable Instant expiresAt,
+        boolean readOnce) {
 
     /** A new paste as it is inserted: IN_PROGRESS, no location yet; timestamps come from the database. */
+    public static Paste inProgress(String shortCode, @Nullable String userId, String contentSha256, int sizeBytes,
+                                   String deleteTokenSha256, @Nullable Instant expiresAt, boolean readOnce) {
+        return new Paste(shortCode, userId, contentSha256, sizeBytes, null, PasteStatus.IN_PROGRESS, null, 0, null, null,
+                deleteTokenSha256, expiresAt, readOnce);
+    }
+
+    /** A paste without a deletion token, expiry or read-once (as tests and pastes from before them have). */
     public static Paste inProgress(String shortCode, @Nullable String userId, String contentSha256, int sizeBytes) {
-        return new Paste(shortCode, userId, contentSha256, sizeBytes, null, PasteStatus.IN_PROGRESS, null, 0, null, null);
+        return new Paste(shortCode, userId, contentSha256, sizeBytes, null, PasteStatus.IN_PROGRESS, null, 0, null, null,
+                null, null, false);
+    }
+
+    /** Expired pastes are gone for every reader at once, before the sweeper removes them. */
+    public boolean isExpiredAt(Instant now) {
+        return expiresAt != null && !now.isBefore(expiresAt);
     }
 }

@@ -10,7 +10,8 @@ import java.util.Optional;
 /**
  * Persistence of pastes. Every state transition is one guarded UPDATE that only moves an IN_PROGRESS row
  * and returns the number of rows it changed: 0 means the row was already terminal (or absent), and the
- * caller decides what that means. Nothing here can move a row out of PROCESSED or FAILED.
+ * caller decides what that means. Nothing here can move a row out of PROCESSED or FAILED; deleting, expiring
+ * and revealing a read-once paste remove the row instead (docs/design.md, "Deleting, expiring and reading once").
  */
 @JdbcRepository(dialect = Dialect.POSTGRES)
 public interface PasteRepository extends GenericRepository<Paste, String> {
@@ -35,4 +36,31 @@ public interface PasteRepository extends GenericRepository<Paste, String> {
             UPDATE pastes SET status = 'FAILED', failure_reason = left(:reason, 1024), updated_at = now()
             WHERE short_code = :shortCode AND status = 'IN_PROGRESS'""")
     int markFailed(String shortCode, String reason);
+
+    /**
+     * The row, locked until the caller's transaction ends: concurrent reveals of a read-once paste queue up
+     * behind the first, which removes the row, so the next ones find nothing (docs/design.md, "Reading once").
+     */
+    @Query("SELECT * FROM pastes WHERE short_code = :shortCode FOR UPDATE")
+    Optional<Paste> findByIdForUpdate(String shortCode);
+
+    /**
+     * Gives an unexpired paste a new deletion token (an idempotent replay of its create); 0 when the paste is
+     * gone or expired.
+     */
+    @Query("""
+            UPDATE pastes SET delete_token_sha256 = :deleteTokenSha256, updated_at = now()
+            WHERE short_code = :shortCode AND (expires_at IS NULL OR expires_at > now())""")
+    int replaceDeleteToken(String shortCode, String deleteTokenSha256);
+
+    /**
+     * Removes the row whatever its state, but only with the token hash the caller checked: a token rotated
+     * by a concurrent replay in between makes this a no-op (0).
+     */
+    @Query("DELETE FROM pastes WHERE short_code = :shortCode AND delete_token_sha256 = :deleteTokenSha256")
+    int deleteWithToken(String shortCode, String deleteTokenSha256);
+
+    /** Removes a row the caller holds locked (a revealed read-once paste). */
+    @Query("DELETE FROM pastes WHERE short_code = :shortCode")
+    int remove(String shortCode);
 }

@@ -1,6 +1,8 @@
 package dev.pastebin.core.paste;
 
 import dev.pastebin.core.config.PasteProperties;
+import dev.pastebin.core.http.ApiErrorCode;
+import dev.pastebin.core.http.ApiException;
 import jakarta.inject.Singleton;
 
 import java.security.SecureRandom;
@@ -42,5 +44,14 @@ public class ShortCodes {
             }
         }
         return true;
+    }
+
+    /** The short code of a request's path, or 400 MALFORMED_SHORT_CODE before anything is looked up. */
+    public String requireWellFormed(String candidate) {
+        if (!isWellFormed(candidate)) {
+            throw new ApiException(ApiErrorCode.MALFORMED_SHORT_CODE,
+                    "A short code is " + length + " characters of 0-9, A-Z, a-z");
+        }
+        return candidate;
     }
 }

@@ -2,7 +2,11 @@ package dev.pastebin.core.storage;
 
 import dev.pastebin.core.config.StorageProperties;
 import io.micronaut.context.annotation.Requires;
+import dev.pastebin.core.logging.LogContext;
+import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
@@ -37,12 +41,31 @@ public class PasteContentStore {
     /** DeleteObjects takes at most this many keys per call. */
     static final int MAX_KEYS_PER_DELETE = 1000;
 
+    private static final Logger LOG = LoggerFactory.getLogger(PasteContentStore.class);
+
     private final S3Client s3;
     private final StorageProperties storage;
 
     public PasteContentStore(S3Client s3, StorageProperties storage) {
         this.s3 = s3;
         this.storage = storage;
+    }
+
+    /**
+     * Every key a paste's content may be under, to remove it: the configured key of its code (a FAILED row
+     * normally has no location, but its object may exist: stored, then the row's transition was lost), plus
+     * the location its row recorded where that names another key. An unusable recorded value must not block
+     * the removal, so it is logged and only the configured key is returned.
+     */
+    public Set<ContentLocation> locationsOf(String shortCode, @Nullable String recordedLocation) {
+        Set<ContentLocation> locations = new LinkedHashSet<>();
+        locations.add(locationOf(shortCode));
+        if (recordedLocation != null) {
+            ContentLocation.parse(recordedLocation).ifPresentOrElse(locations::add,
+                    () -> LOG.atWarn().addKeyValue(LogContext.SHORT_CODE, shortCode)
+                            .log("paste {} has an unusable s3_location, removing only its configured key", shortCode));
+        }
+        return locations;
     }
 
     /** Where the content of {@code shortCode} is (or will be) stored. */

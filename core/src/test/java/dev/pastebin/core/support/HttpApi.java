@@ -117,6 +117,22 @@ public final class HttpApi implements AutoCloseable {
             return this;
         }
 
+        /** A query parameter, in both the raw query string and the parsed map, as API Gateway passes them. */
+        public Request query(String name, String value) {
+            Map<String, String> parameters = event.getQueryStringParameters() == null
+                    ? new LinkedHashMap<>() : new LinkedHashMap<>(event.getQueryStringParameters());
+            parameters.put(name, value);
+            event.setQueryStringParameters(parameters);
+            StringBuilder raw = new StringBuilder();
+            parameters.forEach((k, v) -> raw.append(raw.isEmpty() ? "" : "&").append(encode(k)).append('=').append(encode(v)));
+            event.setRawQueryString(raw.toString());
+            return this;
+        }
+
+        private static String encode(String s) {
+            return java.net.URLEncoder.encode(s, StandardCharsets.UTF_8);
+        }
+
         public Request withoutHeader(String name) {
             event.getHeaders().remove(name.toLowerCase(Locale.ROOT));
             return this;
@@ -160,7 +176,10 @@ public final class HttpApi implements AutoCloseable {
         }
 
         private static String routePattern(String rawPath) {
-            return rawPath != null && rawPath.startsWith("/pastes/") ? "/pastes/{shortCode}" : rawPath;
+            if (rawPath == null || !rawPath.startsWith("/pastes/")) {
+                return rawPath;
+            }
+            return rawPath.endsWith("/reveal") ? "/pastes/{shortCode}/reveal" : "/pastes/{shortCode}";
         }
     }
 

@@ -1,4 +1,4 @@
-package dev.pastebin.read;
+package dev.pastebin.core.http;
 
 import io.micronaut.serde.annotation.Serdeable;
 

@@ -1,4 +1,4 @@
-package dev.pastebin.read;
+package dev.pastebin.core.storage;
 
 /**
  * A PROCESSED row whose content cannot be what it says (object missing, or bytes that do not match the

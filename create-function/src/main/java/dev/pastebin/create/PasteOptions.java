@@ -1,0 +1,93 @@
+package dev.pastebin.create;
+
+import dev.pastebin.core.http.ApiErrorCode;
+import dev.pastebin.core.http.ApiException;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.json.tree.JsonNode;
+
+import java.math.BigInteger;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.regex.Pattern;
+
+/**
+ * The options of a create: a lifetime in whole seconds (none: the paste does not expire) and read-once. Given
+ * as JSON fields ({@code "expiresIn": 3600, "readOnce": true}) or, with a text/plain body, as query parameters
+ * ({@code ?expiresIn=3600&readOnce=true}); parsed strictly, with no coercion between types.
+ *
+ * @param expiresInSeconds {@code null} for a paste that does not expire
+ */
+record PasteOptions(@Nullable Integer expiresInSeconds, boolean readOnce) {
+
+    static final PasteOptions NONE = new PasteOptions(null, false);
+    static final int MIN_EXPIRES_IN_SECONDS = 60;
+    /** One year. */
+    static final int MAX_EXPIRES_IN_SECONDS = 31_536_000;
+
+    private static final Pattern DIGITS = Pattern.compile("[0-9]{1,10}");
+    private static final String EXPIRY_RULE = "expiresIn must be a whole number of seconds from "
+            + MIN_EXPIRES_IN_SECONDS + " to " + MAX_EXPIRES_IN_SECONDS + " (one year)";
+    private static final String READ_ONCE_RULE = "readOnce must be true or false";
+
+    /** When a paste created at {@code now} expires, or {@code null}; in milliseconds, as the API shows it. */
+    @Nullable
+    Instant expiresAt(Instant now) {
+        return expiresInSeconds == null ? null : now.plusSeconds(expiresInSeconds).truncatedTo(ChronoUnit.MILLIS);
+    }
+
+    static PasteOptions fromQuery(@Nullable String expiresIn, @Nullable String readOnce) {
+        Integer seconds = null;
+        if (expiresIn != null) {
+            if (!DIGITS.matcher(expiresIn).matches()) {
+                throw invalidExpiry();
+            }
+            seconds = inRange(Long.parseLong(expiresIn));
+        }
+        boolean once = false;
+        if (readOnce != null) {
+            once = switch (readOnce) {
+                case "true" -> true;
+                case "false" -> false;
+                default -> throw new ApiException(ApiErrorCode.INVALID_READ_ONCE, READ_ONCE_RULE);
+            };
+        }
+        return new PasteOptions(seconds, once);
+    }
+
+    /** {@code null} fields (absent or JSON null) mean the default. */
+    static PasteOptions fromJson(@Nullable JsonNode expiresIn, @Nullable JsonNode readOnce) {
+        Integer seconds = null;
+        if (expiresIn != null && !expiresIn.isNull()) {
+            if (!expiresIn.isNumber() || !isIntegral(expiresIn.getNumberValue())) {
+                throw invalidExpiry();
+            }
+            BigInteger value = new BigInteger(expiresIn.getNumberValue().toString());
+            seconds = inRange(value.bitLength() < 63 ? value.longValue() : Long.MAX_VALUE);
+        }
+        boolean once = false;
+        if (readOnce != null && !readOnce.isNull()) {
+            if (!readOnce.isBoolean()) {
+                throw new ApiException(ApiErrorCode.INVALID_READ_ONCE, READ_ONCE_RULE);
+            }
+            once = readOnce.getBooleanValue();
+        }
+        return new PasteOptions(seconds, once);
+    }
+
+    /** A JSON integer; 3600.0 or 3.6e3 are not whole seconds as written. */
+    private static boolean isIntegral(Number number) {
+        return number instanceof Integer || number instanceof Long || number instanceof Short
+                || number instanceof Byte || number instanceof BigInteger;
+    }
+
+    private static int inRange(long seconds) {
+        if (seconds < MIN_EXPIRES_IN_SECONDS || seconds > MAX_EXPIRES_IN_SECONDS) {
+            throw invalidExpiry();
+        }
+        return (int) seconds;
+    }
+
+    private static ApiException invalidExpiry() {
+        return new ApiException(ApiErrorCode.INVALID_EXPIRY, EXPIRY_RULE);
+    }
+}
