@@ -1,16 +1,20 @@
 // What the create and view pages share: reading the API's answers, and the delete tokens this browser keeps.
 
-/** The message to show for an error answer: the API's own message, else the status line. */
-export async function errorMessage(response) {
+/**
+ * An error answer as {code, message}: the API's JSON error body (its message with the request id to quote), or,
+ * when something else answered (a gateway without a route, a proxy), the status line with no code.
+ */
+export async function readError(response) {
   try {
     const error = await response.json();
     if (error && typeof error.message === 'string') {
-      return error.requestId ? `${error.message} (request ${error.requestId})` : error.message;
+      const message = error.requestId ? `${error.message} (request ${error.requestId})` : error.message;
+      return { code: typeof error.code === 'string' ? error.code : null, message };
     }
   } catch {
-    // not the API's JSON error (a gateway answered): fall through
+    // not JSON: fall through
   }
-  return `The server answered ${response.status} ${response.statusText}`.trim();
+  return { code: null, message: `The server answered ${response.status} ${response.statusText}`.trim() };
 }
 
 /** Retry-After in seconds (the API sends delta-seconds), or the fallback when absent or unreadable. */

@@ -1,5 +1,5 @@
 // The create page: posts the form as JSON with an Idempotency-Key, then shows the paste's address.
-import { deleteTokens, errorMessage, formatInstant } from '/assets/api.js';
+import { deleteTokens, formatInstant, readError } from '/assets/api.js';
 
 const page = document.getElementById('page');
 const form = document.getElementById('create-form');
@@ -83,7 +83,7 @@ form.addEventListener('submit', async (event) => {
       if (response.status < 500) {
         pending = null; // the API judged this request: sending it again would get the same answer
       }
-      say('error', await errorMessage(response));
+      say('error', (await readError(response)).message);
     }
   } catch {
     say('error', 'No answer from the server (network error). Trying again is safe: it will not create the paste twice.');

@@ -1,6 +1,6 @@
 // The view page: reads /pastes/{code} as JSON and shows it as text; polls while it is being stored; offers
 // Reveal for a read-once paste and Delete when this browser holds the paste's delete token.
-import { deleteTokens, errorMessage, formatInstant, formatSize, retryAfterSeconds } from '/assets/api.js';
+import { deleteTokens, formatInstant, formatSize, readError, retryAfterSeconds } from '/assets/api.js';
 
 /**
  * Polling while the paste is IN_PROGRESS (or the API is briefly unavailable): never sooner than the API's
@@ -113,12 +113,18 @@ async function load() {
     case 503:
       retryLater(response, 'The service is unavailable for a moment.', load);
       return;
-    case 404:
-      gone();
-      return;
     default:
-      clearPaste();
-      say('error', await errorMessage(response));
+      await failed(response, () => gone());
+  }
+}
+
+/** An error answer: the paste is gone when the API says so (404 PASTE_NOT_FOUND), else its message. */
+async function failed(response, whenGone) {
+  const error = await readError(response);
+  if (error.code === 'PASTE_NOT_FOUND') {
+    whenGone();
+  } else {
+    say('error', error.message);
   }
 }
 
@@ -139,15 +145,12 @@ async function reveal() {
       case 503:
         retryLater(response, 'The paste is not ready to be revealed yet.', reveal);
         return;
-      case 404:
-        gone('This paste is gone: someone revealed it first, or it was deleted or expired.');
-        return;
       case 409: // not read-once after all: an ordinary read shows it
         revealButton.hidden = true;
         await load();
         return;
       default:
-        say('error', await errorMessage(response));
+        await failed(response, () => gone('This paste is gone: someone revealed it first, or it was deleted or expired.'));
     }
   } catch {
     say('error', 'No answer from the server (network error). The paste may or may not have been revealed; reload to see.');
@@ -169,10 +172,8 @@ async function deletePaste() {
       deleteTokens.remove(shortCode);
       clearPaste();
       say('deleted', 'Deleted. The paste is gone for everyone.');
-    } else if (response.status === 404) {
-      gone('This paste is already gone, or this browser\'s delete token no longer matches it.');
     } else {
-      say('error', await errorMessage(response));
+      await failed(response, () => gone('This paste is already gone, or this browser\'s delete token no longer matches it.'));
     }
   } catch {
     say('error', 'No answer from the server (network error). Try deleting again.');

@@ -51,7 +51,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @RealServices
 class WebPageBrowserIT {
 
-    private static final Path SCREENSHOT = Path.of("target/web-view.png").toAbsolutePath();
+    private static final Path VIEW_SCREENSHOT = Path.of("target/web-view.png").toAbsolutePath();
+    private static final Path CREATE_SCREENSHOT = Path.of("target/web-create.png").toAbsolutePath();
     private static final Duration UPLOAD_WAIT = Duration.ofSeconds(90);
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Pattern VIEW_ADDRESS = Pattern.compile("/p/([0-9A-Za-z]+)$");
@@ -91,6 +92,7 @@ class WebPageBrowserIT {
 
         String code = createThroughTheForm(content, null, false);
         assertEquals("Never expires.", text("result-details"));
+        Files.write(CREATE_SCREENSHOT, browser.getScreenshotAs(OutputType.BYTES));
         browser.findElement(By.id("paste-link")).click();
 
         assertEquals("ready", awaitState(UPLOAD_WAIT, "ready", "gone", "error", "timeout"), text("message"));
@@ -114,7 +116,7 @@ class WebPageBrowserIT {
         assertEquals(content, shown.getAttribute("textContent"));
         assertEquals(0L, browser.executeScript("return arguments[0].children.length", shown), "no element was parsed");
         assertNull(browser.executeScript("return document.body.dataset.ran ?? null"), "nothing ran");
-        Files.write(SCREENSHOT, browser.getScreenshotAs(OutputType.BYTES));
+        Files.write(VIEW_SCREENSHOT, browser.getScreenshotAs(OutputType.BYTES));
 
         // The API's own plain-text answer, opened directly, is text too (text/plain, nosniff)
         open("/pastes/" + code);
