@@ -1,0 +1,159 @@
+package dev.pastebin.read;
+
+import dev.pastebin.core.paste.ContentHash;
+import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteRepository;
+import dev.pastebin.core.paste.ShortCodes;
+import dev.pastebin.core.storage.ContentLocation;
+import dev.pastebin.core.storage.PasteContentStore;
+import dev.pastebin.core.support.HttpApi;
+import dev.pastebin.core.support.RealServices;
+import io.micronaut.core.type.Argument;
+import io.micronaut.json.JsonMapper;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.s3.S3Client;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** GET/HEAD of pastes that expire or are read-once, through the real handler, database and S3. */
+@RealServices
+class ReadExpiryAndReadOnceIT {
+
+    private static final String BUCKET = "read-options-it-" + UUID.randomUUID();
+    private static HttpApi api;
+    private static S3Client s3;
+
+    @BeforeAll
+    static void start() {
+        api = HttpApi.start(Map.of("pastebin.storage.bucket", BUCKET, "aws.s3.path-style-access-enabled", true));
+        s3 = api.context().getBean(S3Client.class);
+        s3.createBucket(b -> b.bucket(BUCKET));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (s3 != null) {
+            s3.listObjectsV2Paginator(b -> b.bucket(BUCKET)).contents()
+                    .forEach(o -> s3.deleteObject(b -> b.bucket(BUCKET).key(o.key())));
+            s3.deleteBucket(b -> b.bucket(BUCKET));
+        }
+        if (api != null) {
+            api.close();
+        }
+    }
+
+    /** A stored paste, as create and the upload worker leave it. */
+    private static Paste stored(String text, Instant expiresAt, boolean readOnce) {
+        byte[] content = text.getBytes(StandardCharsets.UTF_8);
+        PasteRepository repository = api.context().getBean(PasteRepository.class);
+        String code = api.context().getBean(ShortCodes.class).next();
+        repository.save(Paste.inProgress(code, null, ContentHash.sha256Hex(content), content.length, "b".repeat(64),
+                expiresAt, readOnce));
+        ContentLocation location = api.context().getBean(PasteContentStore.class).put(code, content, ContentHash.sha256Hex(content));
+        assertEquals(1, repository.markProcessed(code, location.uri()));
+        return repository.findById(code).orElseThrow();
+    }
+
+    private static HttpApi.Request get(String code) {
+        return api.fixture("read-paste").path("/pastes/" + code);
+    }
+
+    private static Map<String, Object> json(HttpApi.Response response) throws Exception {
+        return api.context().getBean(JsonMapper.class).readValue(response.body(), Argument.mapOf(String.class, Object.class));
+    }
+
+    @Test
+    void anExpiringPasteIsCachedNoLongerThanItLives() throws Exception {
+        Paste paste = stored("short-lived", Instant.now().plusSeconds(600), false);
+
+        HttpApi.Response response = api.send(get(paste.shortCode()));
+
+        assertEquals(200, response.status(), response.text());
+        assertEquals("short-lived", response.text());
+        String cacheControl = response.header("Cache-Control");
+        assertTrue(cacheControl.matches("public, max-age=(59\\d|600)"), cacheControl);
+        assertFalse(cacheControl.contains("immutable"));
+    }
+
+    @Test
+    void theJsonViewShowsTheExpiryAndReadOnce() throws Exception {
+        Instant expiresAt = Instant.parse("2099-01-01T00:00:00Z");
+        Paste paste = stored("with metadata", expiresAt, false);
+
+        Map<String, Object> view = json(api.send(get(paste.shortCode()).header("Accept", "application/json")));
+
+        assertEquals("2099-01-01T00:00:00Z", view.get("expiresAt"));
+        assertEquals(false, view.get("readOnce"));
+        assertEquals("with metadata", view.get("content"));
+    }
+
+    @Test
+    void aPasteWithoutExpiryStaysImmutableAndShowsNullExpiry() throws Exception {
+        Paste paste = stored("forever", null, false);
+
+        assertEquals(ReadPasteController.IMMUTABLE, api.send(get(paste.shortCode())).header("Cache-Control"));
+        Map<String, Object> view = json(api.send(get(paste.shortCode()).header("Accept", "application/json")));
+        assertTrue(view.containsKey("expiresAt"));
+        assertNull(view.get("expiresAt"));
+    }
+
+    @Test
+    void anExpiredPasteIs404AtOnceOnGetAndHead() throws Exception {
+        Paste paste = stored("gone", Instant.now().minusMillis(1), false);
+
+        HttpApi.Response get = api.send(get(paste.shortCode()));
+        HttpApi.Response head = api.send(get(paste.shortCode()).method("HEAD"));
+
+        assertEquals(404, get.status(), get.text());
+        assertEquals("PASTE_NOT_FOUND", json(get).get("code"));
+        assertEquals(404, head.status());
+        // the sweeper's tests expect no expired paste but their own in the shared database
+        api.context().getBean(PasteRepository.class).remove(paste.shortCode());
+    }
+
+    @Test
+    void aReadOncePasteShowsItsMetadataNeverItsContent() throws Exception {
+        Paste paste = stored("the secret", Instant.parse("2099-01-01T00:00:00Z"), true);
+
+        for (String accept : new String[] {"*/*", "text/plain", "application/json"}) {
+            HttpApi.Response response = api.send(get(paste.shortCode()).header("Accept", accept));
+
+            assertEquals(200, response.status(), accept + ": " + response.text());
+            assertFalse(response.text().contains("the secret"), "a preview must not see it");
+            assertTrue(response.header("Content-Type").startsWith("application/json"), accept);
+            assertEquals("no-store", response.header("Cache-Control"));
+            assertEquals("true", response.header("Paste-Read-Once"));
+            assertNull(response.header("ETag"));
+            Map<String, Object> view = json(response);
+            assertEquals(Map.of("shortCode", paste.shortCode(), "status", "PROCESSED", "readOnce", true,
+                    "sizeBytes", 10, "expiresAt", "2099-01-01T00:00:00Z"), view);
+        }
+        HttpApi.Response head = api.send(get(paste.shortCode()).method("HEAD"));
+        assertEquals(200, head.status());
+        assertEquals("true", head.header("Paste-Read-Once"));
+        assertEquals(0, head.body().length);
+        // neither GET nor HEAD burnt it
+        assertTrue(api.context().getBean(PasteRepository.class).findById(paste.shortCode()).isPresent());
+    }
+
+    @Test
+    void aReadOncePasteStillUploadingIs202() throws Exception {
+        String code = api.context().getBean(ShortCodes.class).next();
+        api.context().getBean(PasteRepository.class).save(Paste.inProgress(code, null, "c".repeat(64), 3, "d".repeat(64), null, true));
+
+        HttpApi.Response response = api.send(get(code));
+
+        assertEquals(202, response.status(), response.text());
+        assertEquals("IN_PROGRESS", json(response).get("status"));
+    }
+}

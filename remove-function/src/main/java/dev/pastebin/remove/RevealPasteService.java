@@ -1,0 +1,81 @@
+package dev.pastebin.remove;
+
+import dev.pastebin.core.failure.DependencyCalls;
+import dev.pastebin.core.failure.DependencyUnavailableException;
+import dev.pastebin.core.http.ApiErrorCode;
+import dev.pastebin.core.http.ApiException;
+import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteRepository;
+import dev.pastebin.core.paste.PasteStatus;
+import dev.pastebin.core.storage.PasteContentStore;
+import dev.pastebin.core.storage.PasteInconsistencyException;
+import dev.pastebin.core.storage.VerifiedContent;
+import io.micronaut.transaction.TransactionOperations;
+import jakarta.inject.Singleton;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.time.Clock;
+
+import static dev.pastebin.core.failure.Dependency.DATABASE;
+import static dev.pastebin.core.failure.Dependency.STORAGE;
+
+/**
+ * Burn after reading (docs/design.md, "Reading once"). One transaction per reveal: lock the row, read and verify
+ * the content from S3, delete the row, delete the object, commit. Concurrent reveals queue on the row lock, and
+ * every one after the first finds no row: exactly one caller gets the content. If anything fails before the
+ * commit (S3 unreachable, a content mismatch, the database), the transaction rolls back and the paste stays
+ * readable once: the reader is told 503/500, and nothing was burnt.
+ */
+@Singleton
+public class RevealPasteService {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RevealPasteService.class);
+
+    private final PasteRepository repository;
+    private final VerifiedContent verifiedContent;
+    private final PasteContentStore contentStore;
+    private final TransactionOperations<Connection> transactions;
+    private final DependencyCalls dependencies;
+    private final Clock clock = Clock.systemUTC();
+
+    public RevealPasteService(PasteRepository repository, VerifiedContent verifiedContent, PasteContentStore contentStore,
+                              TransactionOperations<Connection> transactions, DependencyCalls dependencies) {
+        this.repository = repository;
+        this.verifiedContent = verifiedContent;
+        this.contentStore = contentStore;
+        this.transactions = transactions;
+        this.dependencies = dependencies;
+    }
+
+    /**
+     * @throws ApiException                   404 when there is no readable paste (unknown, FAILED, expired, already
+     *                                        revealed or deleted); 409 NOT_READ_ONCE for a paste read with GET
+     * @throws DependencyUnavailableException when the database or S3 cannot be reached (the paste is kept)
+     * @throws PasteInconsistencyException    when the object is missing or not what the row says (the paste is kept)
+     */
+    public Reveal reveal(String shortCode) {
+        Reveal reveal = dependencies.call(DATABASE, () -> transactions.executeWrite(status -> {
+            Paste paste = repository.findByIdForUpdate(shortCode)
+                    .filter(p -> p.status() != PasteStatus.FAILED && !p.isExpiredAt(clock.instant()))
+                    .orElseThrow(() -> new ApiException(ApiErrorCode.PASTE_NOT_FOUND, "No paste " + shortCode));
+            if (!paste.readOnce()) {
+                throw new ApiException(ApiErrorCode.NOT_READ_ONCE,
+                        "Paste " + shortCode + " is not read-once: read it with GET /pastes/" + shortCode);
+            }
+            if (paste.status() == PasteStatus.IN_PROGRESS) {
+                return new Reveal.Pending(paste);
+            }
+            byte[] content = verifiedContent.of(paste);
+            repository.remove(shortCode);
+            // before the commit: if S3 refuses, the row comes back and the paste can still be revealed
+            dependencies.run(STORAGE, () -> contentStore.deleteAll(contentStore.locationsOf(shortCode, paste.s3Location())));
+            return new Reveal.Revealed(paste, content);
+        }));
+        if (reveal instanceof Reveal.Revealed) {
+            LOG.info("read-once paste {} revealed and removed", shortCode);
+        }
+        return reveal;
+    }
+}

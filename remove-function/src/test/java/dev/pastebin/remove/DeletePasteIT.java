@@ -1,0 +1,133 @@
+package dev.pastebin.remove;
+
+import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteRepository;
+import dev.pastebin.core.paste.ShortCodes;
+import dev.pastebin.core.support.HttpApi;
+import dev.pastebin.core.support.RealServices;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** DELETE /pastes/{shortCode} with the token POST /pastes gave, against the real database and S3. */
+@RealServices
+class DeletePasteIT {
+
+    private static RemoveWorld world;
+
+    @BeforeAll
+    static void start() {
+        world = new RemoveWorld("delete-it");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (world != null) {
+            world.close();
+        }
+    }
+
+    @Test
+    void aStoredPasteIsDeletedWithItsTokenRowAndObject() throws Exception {
+        Map<String, Object> created = world.create("{\"content\":\"delete me\"}");
+        String code = (String) created.get("shortCode");
+        world.store(code);
+        assertTrue(world.objectExists(code));
+
+        HttpApi.Response deleted = world.api.send(world.delete(code, (String) created.get("deleteToken")));
+
+        assertEquals(204, deleted.status(), deleted.text());
+        assertEquals(0, deleted.body().length);
+        assertTrue(world.row(code).isEmpty(), "row removed");
+        assertFalse(world.objectExists(code), "object removed");
+        HttpApi.Response again = world.api.send(world.delete(code, (String) created.get("deleteToken")));
+        assertEquals(404, again.status());
+    }
+
+    @Test
+    void aPasteStillUploadingIsDeletedAndNeverComesBackProcessed() throws Exception {
+        Map<String, Object> created = world.create("{\"content\":\"in flight\"}");
+        String code = (String) created.get("shortCode");
+
+        assertEquals(204, world.api.send(world.delete(code, (String) created.get("deleteToken"))).status());
+
+        assertTrue(world.row(code).isEmpty());
+        // the upload worker finishing now: its guarded transition finds no row (it then removes its object)
+        assertEquals(0, world.api.context().getBean(PasteRepository.class).markProcessed(code, "s3://" + world.bucket + "/pastes/" + code));
+        assertTrue(world.row(code).isEmpty());
+        world.sqs.purgeQueue(b -> b.queueUrl(world.queues.queueUrl()));
+    }
+
+    @Test
+    void aWrongTokenAnUnknownCodeAndAnExpiredPasteAllLookTheSame() throws Exception {
+        Map<String, Object> created = world.create("{\"content\":\"mine\"}");
+        String code = (String) created.get("shortCode");
+        String unknown = world.api.context().getBean(ShortCodes.class).next();
+        String expired = expiredPasteWithToken((String) created.get("deleteToken"));
+
+        HttpApi.Response wrongToken = world.api.send(world.delete(code, "x" + created.get("deleteToken")));
+        HttpApi.Response unknownCode = world.api.send(world.delete(unknown, (String) created.get("deleteToken")));
+        HttpApi.Response expiredPaste = world.api.send(world.delete(expired, (String) created.get("deleteToken")));
+
+        for (HttpApi.Response response : new HttpApi.Response[] {wrongToken, unknownCode, expiredPaste}) {
+            assertEquals(404, response.status(), response.text());
+            Map<String, Object> error = world.json(response);
+            assertEquals("PASTE_NOT_FOUND", error.get("code"));
+        }
+        assertEquals(world.json(wrongToken).get("message").toString().replace(code, "?"),
+                world.json(unknownCode).get("message").toString().replace(unknown, "?"), "the same words");
+        assertTrue(world.row(code).isPresent(), "a wrong token deletes nothing");
+        // the sweeper's tests expect no expired paste but their own in the shared database
+        world.api.context().getBean(PasteRepository.class).remove(expired);
+        world.sqs.purgeQueue(b -> b.queueUrl(world.queues.queueUrl()));
+    }
+
+    @Test
+    void withoutTheHeaderIt401sAndAMalformedCodeIs400() throws Exception {
+        Map<String, Object> created = world.create("{\"content\":\"kept\"}");
+        String code = (String) created.get("shortCode");
+
+        HttpApi.Response noToken = world.api.send(world.delete(code, null));
+        HttpApi.Response emptyToken = world.api.send(world.delete(code, ""));
+        HttpApi.Response malformed = world.api.send(world.delete("not-a-code", "whatever"));
+
+        assertEquals(401, noToken.status(), noToken.text());
+        assertEquals("DELETE_TOKEN_REQUIRED", world.json(noToken).get("code"));
+        assertEquals(401, emptyToken.status(), emptyToken.text());
+        assertEquals(400, malformed.status(), malformed.text());
+        assertEquals("MALFORMED_SHORT_CODE", world.json(malformed).get("code"));
+        assertTrue(world.row(code).isPresent());
+        world.sqs.purgeQueue(b -> b.queueUrl(world.queues.queueUrl()));
+    }
+
+    @Test
+    void anIdempotentReplayRetiresTheFirstToken() throws Exception {
+        String key = "replay-" + UUID.randomUUID();
+        HttpApi.Response first = world.api.send(world.api.fixture("create-paste-json").header("Idempotency-Key", key)
+                .textBody("{\"content\":\"replayed\"}"));
+        HttpApi.Response replay = world.api.send(world.api.fixture("create-paste-json").header("Idempotency-Key", key)
+                .textBody("{\"content\":\"replayed\"}"));
+        assertEquals("true", replay.header("Idempotent-Replayed"));
+        String code = (String) world.json(first).get("shortCode");
+
+        assertEquals(404, world.api.send(world.delete(code, (String) world.json(first).get("deleteToken"))).status());
+        assertEquals(204, world.api.send(world.delete(code, (String) world.json(replay).get("deleteToken"))).status());
+        assertTrue(world.row(code).isEmpty());
+        world.sqs.purgeQueue(b -> b.queueUrl(world.queues.queueUrl()));
+    }
+
+    private String expiredPasteWithToken(String token) {
+        String code = world.api.context().getBean(ShortCodes.class).next();
+        world.api.context().getBean(PasteRepository.class).save(Paste.inProgress(code, null, "a".repeat(64), 1,
+                dev.pastebin.core.paste.DeleteTokens.hashOf(token), Instant.now().minusSeconds(1), false));
+        return code;
+    }
+}

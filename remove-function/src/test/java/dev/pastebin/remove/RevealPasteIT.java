@@ -1,0 +1,171 @@
+package dev.pastebin.remove;
+
+import dev.pastebin.core.support.HttpApi;
+import dev.pastebin.core.support.RealServices;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** POST /pastes/{shortCode}/reveal: burn after reading against the real database and S3. */
+@RealServices
+class RevealPasteIT {
+
+    private static RemoveWorld world;
+
+    @BeforeAll
+    static void start() {
+        // a connection per concurrent reader, as separate Lambda instances would have
+        world = new RemoveWorld("reveal-it", Map.of("datasources.default.maximum-pool-size", 20));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (world != null) {
+            world.close();
+        }
+    }
+
+    private static String storedReadOnce(String content) throws Exception {
+        String code = (String) world.create("{\"content\":\"" + content + "\",\"readOnce\":true}").get("shortCode");
+        world.store(code);
+        return code;
+    }
+
+    @Test
+    void theFirstRevealGetsTheExactBytesAndThePasteIsGone() throws Exception {
+        String code = storedReadOnce("a secret \\u00e9\\n");
+
+        HttpApi.Response revealed = world.api.send(world.reveal(code));
+
+        assertEquals(200, revealed.status(), revealed.text());
+        assertArrayEquals("a secret é\n".getBytes(StandardCharsets.UTF_8), revealed.body());
+        assertEquals("text/plain; charset=utf-8", revealed.header("Content-Type"));
+        assertEquals("no-store", revealed.header("Cache-Control"));
+        assertTrue(world.row(code).isEmpty(), "row removed");
+        assertFalse(world.objectExists(code), "object removed");
+
+        HttpApi.Response again = world.api.send(world.reveal(code));
+        assertEquals(404, again.status(), again.text());
+        assertEquals("PASTE_NOT_FOUND", world.json(again).get("code"));
+    }
+
+    @Test
+    void withAcceptJsonTheRevealIsTheJsonView() throws Exception {
+        String code = storedReadOnce("json secret");
+
+        HttpApi.Response revealed = world.api.send(world.reveal(code).header("Accept", "application/json"));
+
+        assertEquals(200, revealed.status(), revealed.text());
+        Map<String, Object> view = world.json(revealed);
+        assertEquals(code, view.get("shortCode"));
+        assertEquals("json secret", view.get("content"));
+        assertEquals(true, view.get("readOnce"));
+        assertEquals("PROCESSED", view.get("status"));
+        assertTrue(view.containsKey("expiresAt"));
+        assertEquals("no-store", revealed.header("Cache-Control"));
+    }
+
+    @Test
+    void whileUploadingARevealIs202AndBurnsNothing() throws Exception {
+        String code = (String) world.create("{\"content\":\"not yet\",\"readOnce\":true}").get("shortCode");
+
+        HttpApi.Response pending = world.api.send(world.reveal(code));
+
+        assertEquals(202, pending.status(), pending.text());
+        assertEquals("1", pending.header("Retry-After"));
+        assertEquals("no-store", pending.header("Cache-Control"));
+        assertEquals("IN_PROGRESS", world.json(pending).get("status"));
+        world.store(code);
+        assertEquals(200, world.api.send(world.reveal(code)).status(), "still there to be revealed once");
+    }
+
+    @Test
+    void aPasteThatIsNotReadOnceIs409AndKept() throws Exception {
+        String code = (String) world.create("{\"content\":\"ordinary\"}").get("shortCode");
+        world.store(code);
+
+        HttpApi.Response refused = world.api.send(world.reveal(code));
+
+        assertEquals(409, refused.status(), refused.text());
+        assertEquals("NOT_READ_ONCE", world.json(refused).get("code"));
+        assertTrue(world.row(code).isPresent());
+        assertTrue(world.objectExists(code));
+    }
+
+    @Test
+    void whenS3FailsAfterTheRowIsLockedTheRevealIs503AndThePasteIsKept() throws Exception {
+        String code = storedReadOnce("survives an outage");
+        // nothing listens on port 1: the GetObject after the row lock fails, the transaction rolls back
+        try (HttpApi s3Down = HttpApi.start(Map.of("aws.services.s3.endpoint-override", "http://127.0.0.1:1",
+                "aws.s3.path-style-access-enabled", true, "pastebin.storage.bucket", world.bucket))) {
+            HttpApi.Response failed = s3Down.send(s3Down.fixture("read-paste").path("/pastes/" + code + "/reveal").method("POST"));
+
+            assertEquals(503, failed.status(), failed.text());
+            assertEquals("SERVICE_UNAVAILABLE", world.json(failed).get("code"));
+        }
+        assertTrue(world.row(code).isPresent(), "nothing burnt");
+        HttpApi.Response revealed = world.api.send(world.reveal(code));
+        assertEquals(200, revealed.status(), revealed.text());
+        assertEquals("survives an outage", revealed.text());
+    }
+
+    @Test
+    void aMalformedCodeIs400() throws Exception {
+        HttpApi.Response response = world.api.send(world.reveal("bad!code"));
+        assertEquals(400, response.status(), response.text());
+        assertEquals("MALFORMED_SHORT_CODE", world.json(response).get("code"));
+    }
+
+    /** Many readers at the same moment, each its own request and database connection: exactly one 200. */
+    @Test
+    void concurrentRevealsGiveTheContentToExactlyOneCaller() throws Exception {
+        int readers = 16;
+        for (int round = 0; round < 3; round++) {
+            String code = storedReadOnce("only once " + round);
+            ExecutorService pool = Executors.newFixedThreadPool(readers);
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<HttpApi.Response>> answers = new ArrayList<>();
+            try {
+                for (int i = 0; i < readers; i++) {
+                    answers.add(pool.submit(() -> {
+                        go.await();
+                        return world.api.send(world.reveal(code));
+                    }));
+                }
+                go.countDown();
+                int ok = 0;
+                int gone = 0;
+                for (Future<HttpApi.Response> answer : answers) {
+                    HttpApi.Response response = answer.get();
+                    if (response.status() == 200) {
+                        ok++;
+                        assertEquals("only once " + round, response.text());
+                    } else {
+                        assertEquals(404, response.status(), response.text());
+                        gone++;
+                    }
+                }
+                assertEquals(1, ok, "exactly one reader gets the content");
+                assertEquals(readers - 1, gone);
+                assertTrue(world.row(code).isEmpty());
+                assertFalse(world.objectExists(code));
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+}
