@@ -87,6 +87,7 @@ class CreateOptionsIT {
         String token = (String) body.get("deleteToken");
         assertEquals(DeleteTokens.hashOf(token), row.deleteTokenSha256(), "only the token's hash is stored");
         assertEquals(1, Queues.drain(sqs, queues.queueUrl()).size());
+        removeSoonExpired(code);
     }
 
     @Test
@@ -172,7 +173,7 @@ class CreateOptionsIT {
         }
     }
 
-    /** The sweeper's tests expect no expired paste but their own in the shared database. */
+    /** The sweeper's tests expect no expiring paste but their own in the shared database. */
     private static void removeSoonExpired(String shortCode) {
         api.context().getBean(PasteRepository.class).remove(shortCode);
     }

@@ -9,6 +9,8 @@ import io.micronaut.serde.annotation.Serdeable;
  *
  * @param deadLetters       what the re-evaluation of the dead-letter queue did (it runs first)
  * @param deleted           FAILED rows deleted
+ * @param expiredDeleted    expired pastes deleted (any state)
+ * @param idempotencyKeysDeleted idempotency keys deleted after their retention
  * @param objectsRemoved    S3 keys deleted for those rows (S3 confirms a delete of an absent key too, so this
  *                          counts keys cleared, not objects that existed)
  * @param stuckMarkedFailed IN_PROGRESS rows moved to FAILED with reason {@code stuck}
@@ -17,12 +19,15 @@ import io.micronaut.serde.annotation.Serdeable;
  *                          first, or rows were locked by a concurrent sweeper)
  */
 @Serdeable
-public record SweepReport(DeadLetterReport deadLetters, int deleted, int objectsRemoved, int stuckMarkedFailed, int batches,
+public record SweepReport(DeadLetterReport deadLetters, int deleted, int expiredDeleted, int idempotencyKeysDeleted,
+                          int objectsRemoved, int stuckMarkedFailed, int batches,
                           boolean remaining) {
 
     /** The counts as metrics, zeros included: a sweep that did nothing is a data point, not a gap. */
     void record(Metrics metrics) {
         metrics.put(Metric.DELETED, deleted);
+        metrics.put(Metric.EXPIRED_DELETED, expiredDeleted);
+        metrics.put(Metric.IDEMPOTENCY_KEYS_DELETED, idempotencyKeysDeleted);
         metrics.put(Metric.STUCK_MARKED_FAILED, stuckMarkedFailed);
         metrics.put(Metric.OBJECTS_REMOVED, objectsRemoved);
         metrics.put(Metric.DEAD_LETTERS_REQUEUED, deadLetters.requeued());

@@ -12,7 +12,8 @@ import java.util.List;
 
 /**
  * The sweeper's statements. Each picks a bounded batch through its partial index (FAILED rows by
- * {@code updated_at}, IN_PROGRESS rows by {@code created_at}) with {@code FOR UPDATE SKIP LOCKED}: a row another
+ * {@code updated_at}, IN_PROGRESS rows by {@code created_at}, expiring rows by {@code expires_at}, idempotency keys
+ * by {@code created_at}) with {@code FOR UPDATE SKIP LOCKED}: a row another
  * sweeper (or an upload finishing right now) holds is skipped, never waited for, and no row can be taken by
  * two sweepers. Ages are compared with the database's clock. The caller owns the connection and its transaction.
  *
@@ -40,22 +41,61 @@ public class SweepRepository {
                 FOR UPDATE SKIP LOCKED)
             AND status = 'IN_PROGRESS'""";
 
+    /** Expired pastes in any state: expiry is not a state, it removes the paste (docs/design.md, "Expiry"). */
+    static final String DELETE_EXPIRED = """
+            DELETE FROM pastes WHERE short_code IN (
+                SELECT short_code FROM pastes
+                WHERE expires_at <= now()
+                ORDER BY expires_at LIMIT ?
+                FOR UPDATE SKIP LOCKED)
+            RETURNING short_code, s3_location""";
+
+    static final String DELETE_OLD_IDEMPOTENCY_KEYS = """
+            DELETE FROM idempotency_keys WHERE (caller, idempotency_key) IN (
+                SELECT caller, idempotency_key FROM idempotency_keys
+                WHERE created_at <= now() - make_interval(secs => ?)
+                ORDER BY created_at LIMIT ?
+                FOR UPDATE SKIP LOCKED)""";
+
     static final String ANY_LEFT = """
             SELECT EXISTS (SELECT 1 FROM pastes WHERE status = 'FAILED' AND updated_at < now() - make_interval(secs => ?))
-                OR EXISTS (SELECT 1 FROM pastes WHERE status = 'IN_PROGRESS' AND created_at < now() - make_interval(secs => ?))""";
+                OR EXISTS (SELECT 1 FROM pastes WHERE status = 'IN_PROGRESS' AND created_at < now() - make_interval(secs => ?))
+                OR EXISTS (SELECT 1 FROM pastes WHERE expires_at <= now())
+                OR EXISTS (SELECT 1 FROM idempotency_keys WHERE created_at <= now() - make_interval(secs => ?))""";
 
     /** Deletes up to {@code limit} rows that became FAILED more than {@code retention} ago and returns them. */
     public List<SweptPaste> deleteExpiredFailed(Connection connection, Duration retention, int limit) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(DELETE_EXPIRED_FAILED)) {
             statement.setDouble(1, seconds(retention));
             statement.setInt(2, limit);
-            List<SweptPaste> deleted = new ArrayList<>(limit);
-            try (ResultSet rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    deleted.add(new SweptPaste(rows.getString(1), rows.getString(2)));
-                }
+            return swept(statement, limit);
+        }
+    }
+
+    private static List<SweptPaste> swept(PreparedStatement deleteReturning, int limit) throws SQLException {
+        List<SweptPaste> deleted = new ArrayList<>(limit);
+        try (ResultSet rows = deleteReturning.executeQuery()) {
+            while (rows.next()) {
+                deleted.add(new SweptPaste(rows.getString(1), rows.getString(2)));
             }
-            return deleted;
+        }
+        return deleted;
+    }
+
+    /** Deletes up to {@code limit} pastes whose expiry has passed, whatever their state, and returns them. */
+    public List<SweptPaste> deleteExpired(Connection connection, int limit) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(DELETE_EXPIRED)) {
+            statement.setInt(1, limit);
+            return swept(statement, limit);
+        }
+    }
+
+    /** Deletes up to {@code limit} idempotency keys older than {@code retention}; returns how many. */
+    public int deleteOldIdempotencyKeys(Connection connection, Duration retention, int limit) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(DELETE_OLD_IDEMPOTENCY_KEYS)) {
+            statement.setDouble(1, seconds(retention));
+            statement.setInt(2, limit);
+            return statement.executeUpdate();
         }
     }
 
@@ -68,11 +108,16 @@ public class SweepRepository {
         }
     }
 
-    /** True when any expired FAILED or stuck IN_PROGRESS row is still there (locked ones included). */
-    public boolean anyLeft(Connection connection, Duration retention, Duration stuckAfter) throws SQLException {
+    /**
+     * True when any FAILED row past its retention, stuck IN_PROGRESS row, expired paste or old idempotency key is
+     * still there (locked ones included).
+     */
+    public boolean anyLeft(Connection connection, Duration retention, Duration stuckAfter, Duration keyRetention)
+            throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(ANY_LEFT)) {
             statement.setDouble(1, seconds(retention));
             statement.setDouble(2, seconds(stuckAfter));
+            statement.setDouble(3, seconds(keyRetention));
             try (ResultSet row = statement.executeQuery()) {
                 row.next();
                 return row.getBoolean(1);

@@ -1,8 +1,8 @@
 package dev.pastebin.sweeper;
 
 import dev.pastebin.core.lambda.Deadline;
-import dev.pastebin.core.logging.LogContext;
 import dev.pastebin.core.metrics.Metrics;
+import dev.pastebin.core.paste.IdempotencyKey;
 import dev.pastebin.core.storage.ContentLocation;
 import dev.pastebin.core.storage.PasteContentStore;
 import io.micronaut.transaction.TransactionOperations;
@@ -20,7 +20,8 @@ import java.util.Set;
  * One sweep (docs/design.md, "What happens to FAILED rows"), in this order: re-evaluates the dead letters
  * ({@link DeadLetterService}), so a job that can still complete is back in the upload queue before any row is
  * judged; marks IN_PROGRESS rows FAILED (reason {@code stuck}) once no job for them can be delivered any more;
- * deletes rows that have been FAILED for longer than the retention, together with their S3 objects. Rows are
+ * deletes rows that have been FAILED for longer than the retention, then expired pastes in any state, together
+ * with their S3 objects; deletes idempotency keys older than their 24 h. Rows are
  * handled in bounded batches, each its own short transaction, and no batch starts once the deadline is near;
  * what is left is reported and a later run finishes it.
  *
@@ -69,25 +70,44 @@ public class SweepService {
         int removed = 0;
         boolean deleteDone = false;
         while (stuckDone && !deleteDone && deadline.allowsMoreWork()) {
-            int[] batch = transactions.executeWrite(status -> {
-                List<SweptPaste> rows = sql(() ->
-                        repository.deleteExpiredFailed(status.getConnection(), properties.failedRetention(), batchSize));
-                int objectsRemoved = rows.isEmpty() ? 0 : contentStore.deleteAll(locationsOf(rows));
-                return new int[] {rows.size(), objectsRemoved};
-            });
+            int[] batch = deleteWithObjects(connection ->
+                    repository.deleteExpiredFailed(connection, properties.failedRetention(), batchSize));
             batches++;
             deleted += batch[0];
             removed += batch[1];
             deleteDone = batch[0] < batchSize;
         }
 
+        int expired = 0;
+        boolean expiredDone = false;
+        while (!expiredDone && deadline.allowsMoreWork()) {
+            int[] batch = deleteWithObjects(connection -> repository.deleteExpired(connection, batchSize));
+            batches++;
+            expired += batch[0];
+            removed += batch[1];
+            expiredDone = batch[0] < batchSize;
+        }
+
+        int keys = 0;
+        boolean keysDone = false;
+        while (!keysDone && deadline.allowsMoreWork()) {
+            int batch = transactions.executeWrite(status -> sql(() ->
+                    repository.deleteOldIdempotencyKeys(status.getConnection(), IdempotencyKey.RETENTION, batchSize)));
+            batches++;
+            keys += batch;
+            keysDone = batch < batchSize;
+        }
+
         // Locked rows (a concurrent sweeper's) are skipped, so a short batch does not prove nothing is left.
-        boolean rowsLeft = !(stuckDone && deleteDone) || transactions.executeRead(status ->
-                sql(() -> repository.anyLeft(status.getConnection(), properties.failedRetention(), properties.stuckAfter())));
-        SweepReport report = new SweepReport(letters, deleted, removed, stuck, batches, letters.remaining() || rowsLeft);
+        boolean rowsLeft = !(stuckDone && deleteDone && expiredDone && keysDone) || transactions.executeRead(status ->
+                sql(() -> repository.anyLeft(status.getConnection(), properties.failedRetention(), properties.stuckAfter(),
+                        IdempotencyKey.RETENTION)));
+        SweepReport report = new SweepReport(letters, deleted, expired, keys, removed, stuck, batches,
+                letters.remaining() || rowsLeft);
         LOG.info("sweep finished: deadLettersRequeued={} deadLettersDeleted={} deadLettersKept={} deleted={} "
-                        + "objectsRemoved={} stuckMarkedFailed={} batches={} remaining={}",
-                letters.requeued(), letters.deleted(), letters.kept(), report.deleted(), report.objectsRemoved(),
+                        + "expiredDeleted={} idempotencyKeysDeleted={} objectsRemoved={} stuckMarkedFailed={} batches={} remaining={}",
+                letters.requeued(), letters.deleted(), letters.kept(), report.deleted(), report.expiredDeleted(),
+                report.idempotencyKeysDeleted(), report.objectsRemoved(),
                 report.stuckMarkedFailed(), report.batches(), report.remaining());
         report.record(metrics);
         metrics.flush();
@@ -95,21 +115,24 @@ public class SweepService {
     }
 
     /**
-     * A FAILED row normally has no location, but its object may still exist (stored, then the row's transition
-     * was lost), so the configured key of every code is removed, plus the recorded location where it names
-     * another key.
+     * One batch of row deletions and their objects in one transaction, committed only after S3 confirmed the
+     * objects are gone; returns {rows deleted, keys removed}.
      */
+    private int[] deleteWithObjects(SqlBatch<List<SweptPaste>> deleteRows) {
+        return transactions.executeWrite(status -> {
+            List<SweptPaste> rows = sql(() -> deleteRows.run(status.getConnection()));
+            int objectsRemoved = rows.isEmpty() ? 0 : contentStore.deleteAll(locationsOf(rows));
+            return new int[] {rows.size(), objectsRemoved};
+        });
+    }
+
+    private interface SqlBatch<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
     private Set<ContentLocation> locationsOf(List<SweptPaste> rows) {
         Set<ContentLocation> locations = new LinkedHashSet<>();
-        for (SweptPaste row : rows) {
-            locations.add(contentStore.locationOf(row.shortCode()));
-            if (row.s3Location() != null) {
-                ContentLocation.parse(row.s3Location()).ifPresentOrElse(locations::add,
-                        // one bad value must not block every later sweep; the configured key is still removed
-                        () -> LOG.atWarn().addKeyValue(LogContext.SHORT_CODE, row.shortCode())
-                                .log("paste {} has an unusable s3_location, removing only its configured key", row.shortCode()));
-            }
-        }
+        rows.forEach(row -> locations.addAll(contentStore.locationsOf(row.shortCode(), row.s3Location())));
         return locations;
     }
 

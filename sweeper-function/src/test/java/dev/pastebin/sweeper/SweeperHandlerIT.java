@@ -142,6 +142,44 @@ class SweeperHandlerIT implements TestPropertyProvider {
     }
 
     @Test
+    void expiredPastesAreDeletedInEveryStateWithTheirObjects() throws SQLException {
+        insert("expDone1", "PROCESSED", "2 hours", new ContentLocation(BUCKET, key("expDone1")).uri());
+        insert("expProg1", "IN_PROGRESS", "2 hours", null);
+        insert("expFail1", "FAILED", "2 hours", null);
+        insert("liveDone", "PROCESSED", "2 hours", new ContentLocation(BUCKET, key("liveDone")).uri());
+        insert("neverEnd", "PROCESSED", "2 hours", new ContentLocation(BUCKET, key("neverEnd")).uri());
+        expiresIn("expDone1", "-1 second");
+        expiresIn("expProg1", "-1 hour");
+        expiresIn("expFail1", "-1 minute");
+        expiresIn("liveDone", "1 hour");
+        // an upload that finished just before the paste expired has left its object too
+        for (String key : List.of(key("expDone1"), key("expProg1"), key("liveDone"), key("neverEnd"))) {
+            s3.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromString("content"));
+        }
+
+        SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
+
+        assertEquals(3, report.expiredDeleted());
+        assertEquals(0, report.deleted(), "a FAILED row that expired is counted as expired");
+        assertEquals(3, report.objectsRemoved());
+        assertFalse(report.remaining());
+        assertEquals(Map.of("liveDone", "PROCESSED", "neverEnd", "PROCESSED"), statuses());
+        assertEquals(List.of(key("liveDone"), key("neverEnd")), objectKeys());
+    }
+
+    @Test
+    void idempotencyKeysAreDeletedAfter24Hours() throws SQLException {
+        insertIdempotencyKey("old", "24 hours 1 second");
+        insertIdempotencyKey("young", "23 hours 59 minutes");
+
+        SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
+
+        assertEquals(1, report.idempotencyKeysDeleted());
+        assertEquals(1, count("SELECT count(*) FROM idempotency_keys WHERE caller = '" + PREFIX + "'"));
+        assertEquals("young", queryString("SELECT idempotency_key FROM idempotency_keys WHERE caller = '" + PREFIX + "'"));
+    }
+
+    @Test
     void aFailedRowIsKeptForTheRetentionFromWhenItFailedNotFromWhenItWasCreated() throws SQLException {
         insert("failedNow", "FAILED", "30 days", "23 hours", null);
         insert("failedOld", "FAILED", "30 days", "25 hours", null);
@@ -179,7 +217,7 @@ class SweeperHandlerIT implements TestPropertyProvider {
 
         SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
 
-        assertEquals(new SweepReport(new DeadLetterReport(0, 0, 0, false), 0, 0, 0, 2, false), report);
+        assertEquals(new SweepReport(new DeadLetterReport(0, 0, 0, false), 0, 0, 0, 0, 0, 4, false), report);
         assertEquals(2, statuses().size());
     }
 
@@ -202,8 +240,9 @@ class SweeperHandlerIT implements TestPropertyProvider {
         SweepReport second = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
         assertEquals(25_000, second.deleted());
         assertEquals(25_000, second.objectsRemoved());
-        // 50 full batches and the short one that proves the end, after the stuck batch
-        assertEquals(52, second.batches());
+        // 50 full batches and the short one that proves the end, after the stuck batch; then one expired-paste
+        // batch and one idempotency-key batch
+        assertEquals(54, second.batches());
         assertFalse(second.remaining());
         assertEquals(0, ourRows());
         assertEquals(List.of(), objectKeys());
@@ -215,7 +254,7 @@ class SweeperHandlerIT implements TestPropertyProvider {
 
         SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.alreadyNearTheDeadline());
 
-        assertEquals(new SweepReport(new DeadLetterReport(0, 0, 0, true), 0, 0, 0, 0, true), report);
+        assertEquals(new SweepReport(new DeadLetterReport(0, 0, 0, true), 0, 0, 0, 0, 0, 0, true), report);
         assertEquals(1, ourRows());
     }
 
@@ -322,6 +361,17 @@ class SweeperHandlerIT implements TestPropertyProvider {
         }
     }
 
+    /** Sets the row's expiry to now plus {@code interval} (negative: already expired). */
+    private void expiresIn(String name, String interval) throws SQLException {
+        execute("UPDATE pastes SET expires_at = now() + CAST('" + interval + "' AS interval) WHERE short_code = '" + code(name) + "'");
+    }
+
+    /** A key of this run's own caller, created {@code age} ago. */
+    private void insertIdempotencyKey(String key, String age) throws SQLException {
+        execute("INSERT INTO idempotency_keys (caller, idempotency_key, request_sha256, short_code, created_at) VALUES ('"
+                + PREFIX + "', '" + key + "', repeat('c', 64), '" + code(key) + "', now() - CAST('" + age + "' AS interval))");
+    }
+
     private void insertFailedBacklog(int rows) throws SQLException {
         execute("""
                 INSERT INTO pastes (short_code, content_sha256, size_bytes, status, failure_reason, created_at, updated_at)
@@ -359,6 +409,7 @@ class SweeperHandlerIT implements TestPropertyProvider {
 
     private void deleteOurRows() throws SQLException {
         execute("DELETE FROM pastes WHERE short_code LIKE '" + PREFIX + "%'");
+        execute("DELETE FROM idempotency_keys WHERE caller = '" + PREFIX + "'");
     }
 
     private String queryString(String sql) throws SQLException {

@@ -35,6 +35,9 @@ public enum Metric {
     LATENCY("Latency", Unit.MILLISECONDS),
 
     DELETED("Deleted", Unit.COUNT),
+    /** Pastes removed by the sweeper because they expired (any state). */
+    EXPIRED_DELETED("ExpiredDeleted", Unit.COUNT),
+    IDEMPOTENCY_KEYS_DELETED("IdempotencyKeysDeleted", Unit.COUNT),
     STUCK_MARKED_FAILED("StuckMarkedFailed", Unit.COUNT),
     OBJECTS_REMOVED("ObjectsRemoved", Unit.COUNT),
     DEAD_LETTERS_REQUEUED("DeadLettersRequeued", Unit.COUNT),

@@ -176,16 +176,17 @@ class LocalStackCloudFormationIT {
             Map<String, Set<String>> byType = new java.util.TreeMap<>();
             described.changes().forEach(c -> byType.computeIfAbsent(c.resourceChange().resourceType(), t -> new java.util.TreeSet<>())
                     .add(c.resourceChange().logicalResourceId()));
-            Set<String> functions = Set.of("CreatePasteFunction", "ReadPasteFunction", "UploadPasteFunction", "SweeperFunction");
+            Set<String> functions = Set.of("CreatePasteFunction", "ReadPasteFunction", "RemovePasteFunction", "UploadPasteFunction",
+                    "SweeperFunction");
             assertEquals(functions, byType.get("AWS::Lambda::Function"), byType.toString());
-            assertEquals(4, byType.get("AWS::Lambda::Alias").size(), "AutoPublishAlias: live");
-            assertEquals(4, byType.get("AWS::Lambda::Version").size(), "one published version each");
+            assertEquals(5, byType.get("AWS::Lambda::Alias").size(), "AutoPublishAlias: live");
+            assertEquals(5, byType.get("AWS::Lambda::Version").size(), "one published version each");
             assertEquals(Set.of("UploadPasteFunctionUploadJobs"), byType.get("AWS::Lambda::EventSourceMapping"));
             assertEquals(Set.of("SweeperFunctionDaily"), byType.get("AWS::Events::Rule"));
             assertEquals(Set.of("HttpApi"), byType.get("AWS::ApiGatewayV2::Api"));
-            assertEquals(4, byType.get("AWS::IAM::Role").size(), "a role per function");
-            // the API and schedule may invoke their functions: POST, GET, HEAD and the rule
-            assertEquals(4, byType.get("AWS::Lambda::Permission").size(), byType.toString());
+            assertEquals(5, byType.get("AWS::IAM::Role").size(), "a role per function");
+            // the API and schedule may invoke their functions: POST, GET, HEAD, DELETE, POST reveal and the rule
+            assertEquals(6, byType.get("AWS::Lambda::Permission").size(), byType.toString());
         } finally {
             cloudFormation.deleteChangeSet(b -> b.changeSetName(changeSet.id()));
             cloudFormation.deleteStack(b -> b.stackName(changeSetStack));

@@ -33,6 +33,8 @@ class TemplateTest {
                         "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction"),
                 "ReadPasteFunction", List.of("../read-function",
                         "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction"),
+                "RemovePasteFunction", List.of("../remove-function",
+                        "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction"),
                 "UploadPasteFunction", List.of("../upload-function",
                         "dev.pastebin.upload.UploadHandler"),
                 "SweeperFunction", List.of("../sweeper-function",
@@ -164,6 +166,30 @@ class TemplateTest {
     }
 
     @Test
+    void readKeepsReadOnlyRightsAndRemoveMayOnlyReadAndDeletePasteObjects() {
+        List<String> readPolicies = ((List<?>) template.properties("ReadPasteFunction").get("Policies")).stream()
+                .map(p -> CloudFormationTemplate.mapping(p, "ReadPasteFunction policy").keySet().iterator().next()).toList();
+        assertEquals(List.of("S3ReadPolicy", "AWSSecretsManagerGetSecretValuePolicy"), readPolicies);
+
+        List<Map<String, Object>> statements = new java.util.ArrayList<>();
+        List<String> templates = new java.util.ArrayList<>();
+        for (Object policy : (List<?>) template.properties("RemovePasteFunction").get("Policies")) {
+            Map<String, Object> p = CloudFormationTemplate.mapping(policy, "RemovePasteFunction policy");
+            if (p.containsKey("Statement")) {
+                for (Object statement : (List<?>) p.get("Statement")) {
+                    statements.add(CloudFormationTemplate.mapping(statement, "statement"));
+                }
+            } else {
+                templates.addAll(p.keySet());
+            }
+        }
+        assertEquals(List.of("AWSSecretsManagerGetSecretValuePolicy"), templates);
+        assertEquals(1, statements.size());
+        assertEquals(List.of("s3:GetObject", "s3:DeleteObject"), statements.getFirst().get("Action"));
+        assertEquals(Map.of("Fn::Sub", "${PasteBucket.Arn}/pastes/*"), statements.getFirst().get("Resource"));
+    }
+
+    @Test
     void theUploadEventSourceReportsBatchItemFailuresAndLimitsConcurrency() {
         Map<String, Object> sqs = event("UploadPasteFunction", "SQS");
         assertEquals(List.of("ReportBatchItemFailures"), sqs.get("FunctionResponseTypes"));
@@ -182,6 +208,7 @@ class TemplateTest {
         assertEquals(Set.of("POST /pastes"), routes("CreatePasteFunction"));
         assertEquals(Set.of("GET /pastes/{shortCode}", "HEAD /pastes/{shortCode}",
                 "GET /", "GET /p/{shortCode}", "GET /assets/{file}"), routes("ReadPasteFunction"));
+        assertEquals(Set.of("DELETE /pastes/{shortCode}", "POST /pastes/{shortCode}/reveal"), routes("RemovePasteFunction"));
         Map<String, Object> api = template.properties("HttpApi");
         Map<String, Object> throttling = CloudFormationTemplate.mapping(api.get("DefaultRouteSettings"), "DefaultRouteSettings");
         assertNotNull(throttling.get("ThrottlingRateLimit"));
