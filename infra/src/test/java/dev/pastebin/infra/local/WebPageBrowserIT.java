@@ -88,7 +88,7 @@ class WebPageBrowserIT {
 
     @Test
     void aPasteCreatedThroughTheFormIsShownByItsPageOnceStored() throws Exception {
-        String content = "Hello from a browser\n  indented line\nGrüße, 世界 – ½ ≠ ¼\n";
+        String content = "Hello from a browser\n  indented line\nGrüße, Привет – ½ ≠ ¼\n";
 
         String code = createThroughTheForm(content, null, false);
         assertEquals("Never expires.", text("result-details"));
@@ -102,6 +102,47 @@ class WebPageBrowserIT {
         assertTrue(browser.getCurrentUrl().endsWith("/p/" + code), browser.getCurrentUrl());
         assertTrue(browser.findElement(By.id("delete")).isDisplayed(), "this browser created it, so it may delete it");
         assertFalse(browser.findElement(By.id("reveal")).isDisplayed());
+    }
+
+    /**
+     * The answer to the first click is lost on its way back (the page's fetch fails after the API created the
+     * paste): the second click sends the same Idempotency-Key and gets the same paste, not a second one.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void clickingAgainAfterALostAnswerGetsTheSamePaste() {
+        open("/");
+        awaitState(Duration.ofSeconds(20), "editing");
+        browser.executeScript("""
+                const realFetch = window.fetch;
+                window.answers = [];
+                window.fetch = async (url, init) => {
+                  const response = await realFetch(url, init);
+                  window.answers.push({ key: init.headers['Idempotency-Key'], status: response.status,
+                      replayed: response.headers.get('Idempotent-Replayed'), body: await response.clone().json() });
+                  if (window.answers.length === 1) {
+                    throw new TypeError('Failed to fetch');
+                  }
+                  return response;
+                };""");
+        browser.findElement(By.id("content")).sendKeys("sent twice, stored once\n");
+
+        browser.findElement(By.id("create")).click();
+        assertEquals("error", awaitState(Duration.ofSeconds(30), "error", "created"));
+        assertTrue(text("message").contains("Trying again is safe"), text("message"));
+        browser.findElement(By.id("create")).click();
+        assertEquals("created", awaitState(Duration.ofSeconds(30), "created", "error"), text("message"));
+
+        var answers = (List<Map<String, Object>>) browser.executeScript("return window.answers");
+        assertEquals(2, answers.size(), answers.toString());
+        Object key = answers.get(0).get("key");
+        assertTrue(key instanceof String k && k.matches("[0-9a-f]{32}"), answers.toString());
+        assertEquals(key, answers.get(1).get("key"), "the same key for the same form");
+        assertEquals(List.of(201L, 201L), answers.stream().map(a -> a.get("status")).toList());
+        assertEquals("true", answers.get(1).get("replayed"));
+        String first = (String) ((Map<String, Object>) answers.get(0).get("body")).get("shortCode");
+        assertEquals(first, ((Map<String, Object>) answers.get(1).get("body")).get("shortCode"));
+        assertTrue(browser.findElement(By.id("paste-link")).getAttribute("href").endsWith("/p/" + first));
     }
 
     @Test
