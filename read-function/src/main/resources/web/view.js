@@ -9,7 +9,7 @@ import { deleteTokens, formatInstant, formatSize, readError, retryAfterSeconds }
  */
 const POLLING = { firstDelaySeconds: 1, factor: 1.5, maxDelaySeconds: 10, giveUpAfterSeconds: 120 };
 
-const shortCode = decodeURIComponent(window.location.pathname.replace(/^\/p\//, ''));
+const shortCode = codeFromAddress();
 const pasteUrl = `/pastes/${encodeURIComponent(shortCode)}`;
 
 const page = document.getElementById('page');
@@ -21,6 +21,16 @@ const checkAgainButton = document.getElementById('check-again');
 const deleteButton = document.getElementById('delete');
 const confirmation = document.getElementById('delete-confirmation');
 const rawLink = document.getElementById('raw');
+
+/** The short code in /p/{shortCode}, as typed: the API, not this page, says whether it is well formed. */
+function codeFromAddress() {
+  const raw = window.location.pathname.replace(/^\/p\//, '');
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw; // a malformed %-escape: let the API refuse it
+  }
+}
 
 let polling = null; // { startedAt, nextDelaySeconds } while waiting for the paste
 let pollTimer = null;
