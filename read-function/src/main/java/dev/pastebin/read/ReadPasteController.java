@@ -3,6 +3,8 @@ package dev.pastebin.read;
 import dev.pastebin.core.http.ContentNegotiation;
 import dev.pastebin.core.http.InProgressRetry;
 import dev.pastebin.core.http.PasteDocument;
+import dev.pastebin.core.http.ReadOncePaste;
+import dev.pastebin.core.http.ApiDocs;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
 import dev.pastebin.core.paste.Paste;
@@ -15,6 +17,9 @@ import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Head;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -45,13 +50,33 @@ public class ReadPasteController {
         this.inProgress = inProgress;
     }
 
+    @Operation(operationId = "readPaste", summary = "Read a paste",
+            description = "The exact bytes, or the JSON view with Accept: application/json. A read-once paste shows "
+                    + "only its metadata; its content comes from POST /pastes/{shortCode}/reveal.")
+    @ApiResponse(responseCode = "200", ref = ApiDocs.PASTE_READ)
+    @ApiResponse(responseCode = "202", ref = ApiDocs.PENDING)
+    @ApiResponse(responseCode = "304", ref = ApiDocs.NOT_MODIFIED)
+    @ApiResponse(responseCode = "400", ref = ApiDocs.ERROR)
+    @ApiResponse(responseCode = "404", ref = ApiDocs.ERROR)
+    @ApiResponse(responseCode = "406", ref = ApiDocs.ERROR)
+    @ApiResponse(responseCode = "500", ref = ApiDocs.ERROR)
+    @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Get(uri = "/{shortCode}", produces = {MediaType.TEXT_PLAIN, MediaType.APPLICATION_JSON}, headRoute = false)
-    public HttpResponse<?> read(String shortCode, HttpRequest<?> request) {
+    public HttpResponse<?> read(@Parameter(description = ApiDocs.SHORT_CODE) String shortCode, HttpRequest<?> request) {
         return answer(shortCode, request, true);
     }
 
+    @Operation(operationId = "headPaste", summary = "The headers of a read, answered from the row alone")
+    @ApiResponse(responseCode = "200", ref = ApiDocs.PASTE_READ)
+    @ApiResponse(responseCode = "202", ref = ApiDocs.PENDING)
+    @ApiResponse(responseCode = "304", ref = ApiDocs.NOT_MODIFIED)
+    @ApiResponse(responseCode = "400", ref = ApiDocs.ERROR)
+    @ApiResponse(responseCode = "404", ref = ApiDocs.ERROR)
+    @ApiResponse(responseCode = "406", ref = ApiDocs.ERROR)
+    @ApiResponse(responseCode = "500", ref = ApiDocs.ERROR)
+    @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Head("/{shortCode}")
-    public HttpResponse<?> head(String shortCode, HttpRequest<?> request) {
+    public HttpResponse<?> head(@Parameter(description = ApiDocs.SHORT_CODE) String shortCode, HttpRequest<?> request) {
         return answer(shortCode, request, false);
     }
 

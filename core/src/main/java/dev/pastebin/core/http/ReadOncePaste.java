@@ -1,4 +1,4 @@
-package dev.pastebin.read;
+package dev.pastebin.core.http;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.pastebin.core.paste.Paste;
@@ -13,7 +13,7 @@ import io.micronaut.serde.annotation.Serdeable;
 public record ReadOncePaste(String shortCode, String status, boolean readOnce, int sizeBytes,
                             @JsonInclude(JsonInclude.Include.ALWAYS) @Nullable String expiresAt) {
 
-    static ReadOncePaste of(Paste paste) {
+    public static ReadOncePaste of(Paste paste) {
         return new ReadOncePaste(paste.shortCode(), paste.status().name(), true, paste.sizeBytes(),
                 paste.expiresAt() == null ? null : paste.expiresAt().toString());
     }

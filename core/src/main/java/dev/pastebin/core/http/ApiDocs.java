@@ -1,0 +1,27 @@
+package dev.pastebin.core.http;
+
+/**
+ * Names of the shared responses of the API document (core/src/main/openapi/responses.yml), for the controllers'
+ * {@code @ApiResponse(ref = …)}: the response shapes live in one place, the controllers say which statuses
+ * each operation answers.
+ */
+public final class ApiDocs {
+
+    private static final String RESPONSES = "#/components/responses/";
+    public static final String SCHEMAS = "#/components/schemas/";
+
+    public static final String ERROR = RESPONSES + "Error";
+    public static final String UNAVAILABLE = RESPONSES + "Unavailable";
+    public static final String CREATED = RESPONSES + "Created";
+    public static final String PENDING = RESPONSES + "Pending";
+    public static final String PASTE_READ = RESPONSES + "PasteRead";
+    public static final String NOT_MODIFIED = RESPONSES + "NotModified";
+    public static final String REVEALED = RESPONSES + "Revealed";
+    public static final String DELETED = RESPONSES + "Deleted";
+
+    /** The short code path parameter's description. */
+    public static final String SHORT_CODE = "8 characters of 0-9, A-Z, a-z, as POST /pastes answered it";
+
+    private ApiDocs() {
+    }
+}

@@ -1,0 +1,50 @@
+package dev.pastebin.remove;
+
+import dev.pastebin.core.http.ApiError;
+import dev.pastebin.core.http.PasteDocument;
+import dev.pastebin.core.http.PendingPaste;
+import dev.pastebin.core.http.ReadOncePaste;
+import dev.pastebin.create.CreatedPaste;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.yaml.snakeyaml.Yaml;
+
+import java.io.IOException;
+import java.lang.reflect.RecordComponent;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The response schemas of the API document (core/src/main/openapi/responses.yml) describe the records the
+ * functions serialize: the same fields, every one of them always present (nulls included). The shared schemas
+ * are checked here because this module's tests see all five records (core's and create's).
+ */
+class OpenApiSchemasTest {
+
+    private static final Path RESPONSES = Path.of("..", "core", "src", "main", "openapi", "responses.yml");
+    private static final Map<String, Class<? extends Record>> RECORDS = Map.of(
+            "ApiError", ApiError.class,
+            "CreatedPaste", CreatedPaste.class,
+            "PasteDocument", PasteDocument.class,
+            "PendingPaste", PendingPaste.class,
+            "ReadOncePaste", ReadOncePaste.class);
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ApiError", "CreatedPaste", "PasteDocument", "PendingPaste", "ReadOncePaste"})
+    @SuppressWarnings("unchecked")
+    void theSchemaHasExactlyTheRecordsFieldsAllRequired(String name) throws IOException {
+        Map<String, Object> document = new Yaml().load(Files.readString(RESPONSES));
+        Map<String, Object> schema = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>)
+                document.get("components")).get("schemas")).get(name);
+        Set<String> fields = Set.copyOf(Arrays.stream(RECORDS.get(name).getRecordComponents()).map(RecordComponent::getName).toList());
+
+        assertEquals(fields, ((Map<String, Object>) schema.get("properties")).keySet(), name + " properties");
+        assertEquals(fields, Set.copyOf((List<String>) schema.get("required")), name + " required");
+    }
+}
