@@ -8,13 +8,16 @@ import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
+import io.swagger.v3.oas.annotations.Hidden;
 
 /**
  * The web pages (docs/design.md, "Web page"): {@code GET /} to create a paste, {@code GET /p/{shortCode}} to
  * view one, {@code GET /assets/{file}} for their scripts and style sheet. The pages are static; their scripts
  * call the JSON API, so this controller only serves files from {@link WebAssets}' allow-list. The view page is
- * the same for every short code: its script reads the code from the address and the API judges it.
+ * the same for every short code: its script reads the code from the address and the API judges it. Pages are
+ * not part of the API, so they stay out of its OpenAPI document ({@link Hidden}).
  */
+@Hidden
 @Controller
 public class WebPagesController {
 
