@@ -140,7 +140,8 @@ physical_names() {
 local_runtime_java() {
     local main="$1" jar
     shift
-    jar="$(ls "$PASTEBIN_ROOT"/local-runtime/target/pastebin-local-runtime-*.jar 2>/dev/null | head -n1)"
+    # the runtime's own jar, not its test-jar (pastebin-local-runtime-<version>-tests.jar)
+    jar="$(ls "$PASTEBIN_ROOT"/local-runtime/target/pastebin-local-runtime-*.jar 2>/dev/null | grep -v -- '-tests\.jar$' | head -n1 || true)"
     [[ -n "$jar" && -f "$PASTEBIN_ROOT/local-runtime/target/runtime-classpath.txt" ]] \
         || die "the local runtime is not built; run: mvn -B -DskipTests package"
     # exec replaces the calling shell: run.sh starts this as a background job, whose pid is then the JVM's,

@@ -2,8 +2,8 @@
 # Usage: infra/local/test.sh [maven args...]  -- THE test command: services up, `mvn verify`, services down.
 #
 # Picks a JDK >= 21, starts PostgreSQL and LocalStack unless they already run (infra/local/up), lints
-# the template, installs Chromium when missing (infra/local/chromium.sh, for the dashboard's browser
-# test), runs `mvn -B verify` at the repository root with the app environment exported (unit
+# the template, installs Chromium and its driver when missing (infra/local/chromium.sh, for the browser
+# tests), runs `mvn -B verify` at the repository root with the app environment exported (unit
 # tests in `test`, *IT integration tests in `verify`), then `sam build` of every function with a check
 # of its output (infra/local/sam-build.sh), stops only the services this run started, and exits non-zero
 # when any step failed. Extra arguments go to Maven: infra/local/test.sh -pl core -am
@@ -31,9 +31,11 @@ export_app_env
 "$PASTEBIN_LOCAL_DIR/validate-template.sh" \
     || die "infra/template.yaml does not validate (sam validate --lint / cfn-lint, output above)"
 
-# The dashboard's browser test (DashboardBrowserIT) drives Chromium: install it here, once, rather than in
-# the middle of Maven's output. Without it that test fails and says why; the other tests still run.
-"$PASTEBIN_LOCAL_DIR/chromium.sh" >/dev/null || warn "no Chromium (reason above): DashboardBrowserIT will fail"
+# The browser tests (DashboardBrowserIT, WebPageBrowserIT) drive Chromium, the web page's through chromedriver:
+# install both here, once, rather than in the middle of Maven's output. Without them those tests fail and say
+# why; the other tests still run.
+"$PASTEBIN_LOCAL_DIR/chromium.sh" --driver >/dev/null \
+    || warn "no Chromium or chromedriver (reason above): the browser tests will fail"
 
 cd "$PASTEBIN_ROOT"
 log "mvn -B ${PASTEBIN_MAVEN_ARGS:-}${PASTEBIN_MAVEN_ARGS:+ }verify $*"

@@ -19,9 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The end-to-end test of the local run: the LocalRuntime main in its own JVM with the flags `make run` gives
- * it, the real template and the real function artifacts, its own queue and bucket. POST a paste, read it
- * IN_PROGRESS, then poll until the upload function has stored it and the read returns the same bytes.
+ * The end-to-end test of the local run ({@link LocalSystem}: the real template and function artifacts, its own
+ * queue and bucket). POST a paste, read it IN_PROGRESS, then poll until the upload function has stored it and
+ * the read returns the same bytes.
  */
 @RealServices
 class EndToEndIT {

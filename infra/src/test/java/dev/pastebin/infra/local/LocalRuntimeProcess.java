@@ -110,7 +110,12 @@ final class LocalRuntimeProcess implements AutoCloseable {
     }
 
     URI uri(String pathAndQuery) {
-        return URI.create("http://127.0.0.1:" + port + pathAndQuery);
+        return URI.create(baseUrl() + pathAndQuery);
+    }
+
+    /** The local API's base address, e.g. {@code http://127.0.0.1:41234}. */
+    String baseUrl() {
+        return "http://127.0.0.1:" + port;
     }
 
     /** Everything the runtime and its functions printed so far. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pastebin.local.Json;
 import dev.pastebin.local.TestSupport;
+import dev.pastebin.local.browser.Chromium;
 import dev.pastebin.local.cli.LocalRuntime;
 import dev.pastebin.local.cli.RuntimeSettings;
 import org.junit.jupiter.api.AfterAll;
@@ -38,8 +39,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * The metrics dashboard in a real headless Chromium against a running local runtime: a fixture function
  * prints known Embedded Metric Format lines, and the figures the page shows must be the ones those lines
- * imply. Chromium comes from infra/local/chromium.sh (installed with apt when missing); without it the test
- * fails, it never skips.
+ * imply, read by a real headless Chromium ({@link Chromium}).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DashboardBrowserIT {
@@ -318,53 +318,5 @@ class DashboardBrowserIT {
             figures.put(m.group(1), Double.valueOf(m.group(2)));
         }
         return figures;
-    }
-
-    /** Debian's Chromium, headless, as the dashboard's reader. */
-    static final class Chromium {
-
-        private static final Path SCRIPT = Path.of("../infra/local/chromium.sh").toAbsolutePath().normalize();
-        // Enough virtual time for the page's first poll of /_local/metrics and its drawing.
-        private static final String VIRTUAL_TIME_BUDGET = "--virtual-time-budget=8000";
-
-        /** The chromium command, installed by infra/local/chromium.sh when missing; fails the test without it. */
-        static String find() throws IOException, InterruptedException {
-            Path log = TARGET.resolve("chromium-find.log");
-            Process p = new ProcessBuilder(SCRIPT.toString()).redirectError(log.toFile()).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0 || out.isEmpty()) {
-                p.destroyForcibly();
-                fail("this test needs Chromium and " + SCRIPT + " could not provide it (install Debian's chromium "
-                        + "package, or set PASTEBIN_CHROMIUM): " + Files.readString(log));
-            }
-            return out;
-        }
-
-        static String dumpDom(String chromium, String url) throws IOException, InterruptedException {
-            return run(chromium, List.of(VIRTUAL_TIME_BUDGET, "--dump-dom", url));
-        }
-
-        static void screenshot(String chromium, String url, Path png) throws IOException, InterruptedException {
-            Files.deleteIfExists(png);
-            run(chromium, List.of(VIRTUAL_TIME_BUDGET, "--window-size=1280,2400", "--hide-scrollbars",
-                    "--screenshot=" + png, url));
-        }
-
-        private static String run(String chromium, List<String> args) throws IOException, InterruptedException {
-            List<String> command = new ArrayList<>(List.of(chromium, "--headless", "--disable-gpu", "--no-sandbox",
-                    "--disable-dev-shm-usage", "--no-first-run", "--user-data-dir=" + TARGET.resolve("chromium-profile")));
-            command.addAll(args);
-            Path stderr = TARGET.resolve("chromium.log");
-            Process p = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(90, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                fail("chromium did not finish within 90 s: " + command);
-            }
-            if (p.exitValue() != 0) {
-                fail("chromium exited with " + p.exitValue() + ": " + command + "\n" + Files.readString(stderr));
-            }
-            return out;
-        }
     }
 }

@@ -1,0 +1,137 @@
+package dev.pastebin.infra.local;
+
+import dev.pastebin.core.support.TestQueues;
+import dev.pastebin.local.Json;
+import dev.pastebin.local.cli.LocalRuntime;
+import io.micronaut.context.ApplicationContext;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The whole pastebin as `make run` runs it, for the end-to-end tests: the LocalRuntime main in its own JVM with
+ * the real template and the real function artifacts, on a free port, with the test's own queues and bucket in
+ * LocalStack and the migrated test database.
+ */
+final class LocalSystem implements AutoCloseable {
+
+    private final TestQueues.Pair queue;
+    private final String bucket;
+    private final Process runtime;
+    private final int port;
+    private final StringBuffer output;
+
+    private LocalSystem(TestQueues.Pair queue, String bucket, Process runtime, int port, StringBuffer output) {
+        this.queue = queue;
+        this.bucket = bucket;
+        this.runtime = runtime;
+        this.port = port;
+        this.output = output;
+    }
+
+    /** Starts it with resources named after {@code name}; returns once the local API listens. */
+    static LocalSystem start(String name) throws Exception {
+        TestSupport.migrate();
+        TestQueues.Pair queue;
+        String bucket = name + "-" + UUID.randomUUID().toString().substring(0, 8);
+        try (var context = ApplicationContext.run()) {
+            queue = TestQueues.create(context.getBean(SqsClient.class), name, 10, 30);
+            context.getBean(S3Client.class).createBucket(b -> b.bucket(bucket));
+        }
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Path root = TestSupport.repositoryRoot();
+        Path target = root.resolve("local-runtime/target");
+        Path jar;
+        try (var files = Files.list(target)) {
+            jar = files.filter(p -> p.getFileName().toString().matches("pastebin-local-runtime-.*\\.jar")
+                    && !p.getFileName().toString().endsWith("-tests.jar")).findFirst().orElseThrow();
+        }
+        String classpath = jar + ":" + Files.readString(target.resolve("runtime-classpath.txt")).trim();
+        Path envVars = Files.writeString(root.resolve("infra/target/" + name + "-env-vars.json"), envVars());
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", classpath, LocalRuntime.class.getName(), "--template", "infra/template.yaml",
+                "--env-vars", envVars.toString(), "--port", Integer.toString(port), "--physical-name",
+                "UploadQueue=" + TestSupport.queueName(queue.queueUrl()) + ",UploadDeadLetterQueue="
+                        + TestSupport.queueName(queue.deadLetterQueueUrl()) + ",PasteBucket=" + bucket)
+                .directory(root.toFile()).redirectErrorStream(true);
+        Process runtime = pb.start();
+        StringBuffer output = new StringBuffer();
+        CompletableFuture<Void> listening = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().start(() -> {
+            try (var in = new BufferedReader(new InputStreamReader(runtime.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = in.readLine()) != null; ) {
+                    System.err.println("[runtime] " + line);
+                    output.append(line).append('\n');
+                    if (line.contains("Local API listening")) {
+                        listening.complete(null);
+                    }
+                }
+            } catch (IOException e) {
+                // the runtime is gone
+            }
+            listening.completeExceptionally(new IllegalStateException("the runtime exited:\n" + output));
+        });
+        LocalSystem system = new LocalSystem(queue, bucket, runtime, port, output);
+        try {
+            listening.get(180, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            system.close();
+            throw e;
+        }
+        return system;
+    }
+
+    /** What infra/local/lib.sh's env_vars_json gives the functions, for the database the tests use. */
+    private static String envVars() throws IOException {
+        return Json.MAPPER.writeValueAsString(Map.of("Parameters", Map.of(
+                "DATASOURCES_DEFAULT_URL", env("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin"),
+                "DATASOURCES_DEFAULT_USERNAME", env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
+                "DATASOURCES_DEFAULT_PASSWORD", env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"),
+                "AWS_S3_PATH_STYLE_ACCESS_ENABLED", "true")));
+    }
+
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : value;
+    }
+
+    /** The local API's base address, e.g. {@code http://127.0.0.1:41234}. */
+    String baseUrl() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    /** The bucket the functions store content in. */
+    String bucket() {
+        return bucket;
+    }
+
+    /** Everything the runtime and its functions printed so far, for failure messages. */
+    String output() {
+        return output.toString();
+    }
+
+    @Override
+    public void close() throws Exception {
+        runtime.destroy();
+        assertTrue(runtime.waitFor(30, TimeUnit.SECONDS), "the runtime stops on TERM");
+        try (var context = ApplicationContext.run()) {
+            TestQueues.delete(context.getBean(SqsClient.class), queue);
+        }
+    }
+}

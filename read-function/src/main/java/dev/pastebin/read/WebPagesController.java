@@ -1,0 +1,69 @@
+package dev.pastebin.read;
+
+import dev.pastebin.core.http.ApiErrorCode;
+import dev.pastebin.core.http.ApiException;
+import io.micronaut.http.HttpHeaders;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.MutableHttpResponse;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Get;
+import io.swagger.v3.oas.annotations.Hidden;
+
+/**
+ * The web pages (docs/design.md, "Web page"): {@code GET /} to create a paste, {@code GET /p/{shortCode}} to
+ * view one, {@code GET /assets/{file}} for their scripts and style sheet. The pages are static; their scripts
+ * call the JSON API, so this controller only serves files from {@link WebAssets}' allow-list. The view page is
+ * the same for every short code: its script reads the code from the address and the API judges it. Pages are
+ * not part of the API, so they stay out of its OpenAPI document ({@link Hidden}).
+ */
+@Hidden
+@Controller
+public class WebPagesController {
+
+    /** No inline script or style, nothing from elsewhere: a paste that smuggles markup in has nothing to run. */
+    static final String CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; "
+            + "connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+    /** Pages are revalidated on every load (a 304 while unchanged), so a deploy reaches browsers at once. */
+    static final String PAGE_CACHING = "no-cache";
+    /** Scripts and styles may be a few minutes older than the page that loads them. */
+    static final String ASSET_CACHING = "public, max-age=300";
+
+    private final WebAssets assets;
+
+    public WebPagesController(WebAssets assets) {
+        this.assets = assets;
+    }
+
+    @Get("/")
+    public HttpResponse<?> createPage(HttpRequest<?> request) {
+        return serve(assets.page(WebAssets.CREATE_PAGE), request);
+    }
+
+    @Get("/p/{shortCode}")
+    public HttpResponse<?> viewPage(String shortCode, HttpRequest<?> request) {
+        return serve(assets.page(WebAssets.VIEW_PAGE), request);
+    }
+
+    @Get("/assets/{file}")
+    public HttpResponse<?> asset(String file, HttpRequest<?> request) {
+        return serve(assets.file(file)
+                .orElseThrow(() -> new ApiException(ApiErrorCode.NOT_FOUND, "No asset " + file)), request);
+    }
+
+    private static HttpResponse<?> serve(WebAssets.Asset asset, HttpRequest<?> request) {
+        MutableHttpResponse<Object> response = HttpResponse.ok()
+                .header(HttpHeaders.ETAG, asset.etag())
+                .header(HttpHeaders.CACHE_CONTROL, asset.isPage() ? PAGE_CACHING : ASSET_CACHING)
+                .header("X-Content-Type-Options", "nosniff");
+        if (asset.isPage()) {
+            response.header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+                    // the address of a view page is the key to a paste: never hand it to another site
+                    .header("Referrer-Policy", "no-referrer");
+        }
+        if (EntityTags.noneMatchHits(request.getHeaders().get(HttpHeaders.IF_NONE_MATCH), asset.etag())) {
+            return response.status(304);
+        }
+        return response.contentType(asset.contentType()).body(asset.bytes());
+    }
+}

@@ -1,0 +1,93 @@
+// The create page: posts the form as JSON with an Idempotency-Key, then shows the paste's address.
+import { deleteTokens, formatInstant, readError } from '/assets/api.js';
+
+const page = document.getElementById('page');
+const form = document.getElementById('create-form');
+const content = document.getElementById('content');
+const expiresIn = document.getElementById('expires-in');
+const readOnce = document.getElementById('read-once');
+const submit = document.getElementById('create');
+const message = document.getElementById('message');
+const result = document.getElementById('result');
+const link = document.getElementById('paste-link');
+const details = document.getElementById('result-details');
+
+// The key of the request in flight or last unanswered: clicking again after a lost answer (a network error,
+// a timeout, a 5xx) sends the same body with the same key, and the API returns the paste it already created
+// instead of a second one. A changed form, or a definite answer, starts a new key.
+let pending = null;
+
+function newIdempotencyKey() {
+  // getRandomValues works on plain-HTTP origins too, unlike crypto.randomUUID
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function say(state, text) {
+  page.dataset.state = state;
+  message.textContent = text;
+}
+
+function showCreated(created) {
+  const address = new URL(`/p/${encodeURIComponent(created.shortCode)}`, window.location.href).href;
+  link.href = address;
+  link.textContent = address;
+  const lines = [];
+  lines.push(created.expiresAt ? `Expires ${formatInstant(created.expiresAt)}.` : 'Never expires.');
+  if (created.readOnce) {
+    lines.push('Burns after reading: opening the link and revealing it deletes it.');
+  }
+  if (created.deleteToken && !deleteTokens.put(created.shortCode, created.deleteToken)) {
+    lines.push('This browser cannot store the delete token, so it cannot delete the paste later.');
+  }
+  details.replaceChildren(...lines.map((line) => {
+    const item = document.createElement('li');
+    item.textContent = line;
+    return item;
+  }));
+  result.hidden = false;
+}
+
+form.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const request = { content: content.value };
+  if (expiresIn.value) {
+    request.expiresIn = Number(expiresIn.value);
+  }
+  if (readOnce.checked) {
+    request.readOnce = true;
+  }
+  const body = JSON.stringify(request);
+  if (pending === null || pending.body !== body) {
+    pending = { body, key: newIdempotencyKey() };
+  }
+  submit.disabled = true;
+  result.hidden = true;
+  say('creating', 'Creating…');
+  try {
+    const response = await fetch('/pastes', {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json; charset=utf-8',
+        Accept: 'application/json',
+        'Idempotency-Key': pending.key,
+      },
+      body,
+    });
+    if (response.status === 201) {
+      pending = null;
+      showCreated(await response.json());
+      say('created', 'Created. Share the link below.');
+      link.focus();
+    } else {
+      if (response.status < 500) {
+        pending = null; // the API judged this request: sending it again would get the same answer
+      }
+      say('error', (await readError(response)).message);
+    }
+  } catch {
+    say('error', 'No answer from the server (network error). Trying again is safe: it will not create the paste twice.');
+  } finally {
+    submit.disabled = false;
+  }
+});

@@ -1,0 +1,150 @@
+package dev.pastebin.read;
+
+import dev.pastebin.core.support.HttpApi;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The web pages and their files through the read function's real handler: the security headers, caching, the
+ * allow-list, and what the pages may contain under their Content-Security-Policy. They never touch the database
+ * (a closed port here). The pages' behaviour in a browser is infra's WebPageBrowserIT.
+ */
+class WebPagesTest {
+
+    private static final String CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+            + "img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+    private static final Pattern ASSET_REFERENCE = Pattern.compile("(?:src|href)=\"(/assets/[^\"]+)\"|from '(/assets/[^']+)'");
+
+    private static HttpApi api;
+
+    @BeforeAll
+    static void start() {
+        api = HttpApi.start(Map.of(
+                "datasources.default.url", "jdbc:postgresql://127.0.0.1:1/pastebin",
+                "datasources.default.connection-timeout", 250,
+                "flyway.datasources.default.enabled", false));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (api != null) {
+            api.close();
+        }
+    }
+
+    private static HttpApi.Response get(String path) {
+        return api.send(api.fixture("read-paste").path(path));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/", "/p/aB3xYz9Q"})
+    void pagesAreHtmlUnderTheStrictPolicy(String path) {
+        HttpApi.Response page = get(path);
+
+        assertEquals(200, page.status(), page.text());
+        assertEquals("text/html; charset=utf-8", page.header("Content-Type"));
+        assertEquals(CSP, page.header("Content-Security-Policy"));
+        assertEquals("nosniff", page.header("X-Content-Type-Options"));
+        assertEquals("no-referrer", page.header("Referrer-Policy"));
+        assertEquals("no-cache", page.header("Cache-Control"));
+        assertTrue(page.header("ETag").matches("\"[0-9a-f]{64}\""), page.header("ETag"));
+    }
+
+    @Test
+    void theViewPageIsTheSameForEveryCodeAndTheApiJudgesTheCode() {
+        assertEquals(get("/p/aB3xYz9Q").text(), get("/p/not-a-code!").text());
+        assertTrue(get("/p/x").text().contains("src=\"/assets/view.js\""));
+        assertTrue(get("/").text().contains("src=\"/assets/create.js\""));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/", "/p/aB3xYz9Q"})
+    void pagesHaveNoInlineScriptOrStyleAndNothingFromElsewhere(String path) {
+        String html = get(path).text();
+
+        assertFalse(Pattern.compile("<script(?![^>]*\\ssrc=\"/assets/)").matcher(html).find(), "inline script: " + html);
+        assertFalse(Pattern.compile("<style|\\sstyle=|\\son[a-z]+=", Pattern.CASE_INSENSITIVE).matcher(html).find(),
+                "inline style or handler: " + html);
+        assertFalse(Pattern.compile("(?:src|href|action)=\"(?:[a-z]+:|//)").matcher(html).find(), "external: " + html);
+        assertTrue(html.contains("<html lang=\"en\">"), "a language for screen readers");
+    }
+
+    /** Every file a page loads, and every module those import, is served with its type; nothing is missing. */
+    @Test
+    void everyReferencedAssetIsServedWithItsType() {
+        Set<String> seen = new LinkedHashSet<>();
+        Deque<String> toFetch = new ArrayDeque<>();
+        references(get("/").text(), toFetch);
+        references(get("/p/aB3xYz9Q").text(), toFetch);
+        while (!toFetch.isEmpty()) {
+            String path = toFetch.pop();
+            if (!seen.add(path)) {
+                continue;
+            }
+            HttpApi.Response asset = get(path);
+            assertEquals(200, asset.status(), path);
+            String type = path.endsWith(".js") ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8";
+            assertEquals(type, asset.header("Content-Type"), path);
+            assertEquals("nosniff", asset.header("X-Content-Type-Options"), path);
+            assertEquals("public, max-age=300", asset.header("Cache-Control"), path);
+            references(asset.text(), toFetch);
+        }
+        assertEquals(Set.of("/assets/pastebin.css", "/assets/create.js", "/assets/view.js", "/assets/api.js"), seen);
+    }
+
+    /** The scripts put text into the page with textContent only: nothing they show is ever parsed as HTML. */
+    @ParameterizedTest
+    @ValueSource(strings = {"api.js", "create.js", "view.js"})
+    void scriptsNeverParseHtml(String script) {
+        String js = get("/assets/" + script).text();
+        for (String sink : new String[]{"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(",
+                "new Function", "DOMParser", "createContextualFragment"}) {
+            assertFalse(js.contains(sink), script + " uses " + sink);
+        }
+    }
+
+    @Test
+    void anUnchangedFileIsAnswered304() {
+        HttpApi.Response first = get("/assets/view.js");
+
+        HttpApi.Response again = api.send(api.fixture("read-paste").path("/assets/view.js")
+                .header("If-None-Match", first.header("ETag")));
+
+        assertEquals(304, again.status());
+        assertEquals(0, again.body().length);
+        assertEquals(first.header("ETag"), again.header("ETag"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/assets/index.html", "/assets/application.yml", "/assets/logback.xml",
+            "/assets/..%2Fapplication.yml", "/assets/WEB.JS", "/assets/"})
+    void onlyTheAllowListIsServed(String path) {
+        HttpApi.Response response = get(path);
+
+        assertEquals(404, response.status(), response.text());
+        assertTrue(response.text().contains("\"code\":\"NOT_FOUND\""), response.text());
+        assertEquals("application/json", response.header("Content-Type"));
+    }
+
+    private static void references(String text, Deque<String> into) {
+        Matcher m = ASSET_REFERENCE.matcher(text);
+        while (m.find()) {
+            into.add(m.group(1) != null ? m.group(1) : m.group(2));
+        }
+    }
+}
