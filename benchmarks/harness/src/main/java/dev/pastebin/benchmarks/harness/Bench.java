@@ -701,6 +701,13 @@ public final class Bench {
         knobs.add(new Knob("classpath trim: without the Secrets Manager SDK (its client is an eager singleton even with no secret configured)", "trim-secretsmanager",
                 s -> variant(s, "nosecrets", root -> Artifacts.without(root, List.of("secretsmanager-"),
                         work.resolve("v-" + s.label() + "+nosecrets"))), false, true));
+        // Micronaut AOT (micronaut-maven-plugin aot-analysis, see docs/benchmarks.md): its generated configurer, service-loaded
+        // by the context builder, appended to lib/. The baseline has no framework to optimise: its row is the noise.
+        Path aotClasses = repo.resolve(fn + "-function/target/aot/jit/generated/classes");
+        knobs.add(new Knob("Micronaut AOT 2.8.0, JIT optimizations except service loading (generated configurer appended to lib/)", "aot-micronaut",
+                s -> s.label().startsWith("baseline") ? s.withLabel(s.label() + "+same") : variant(s, "mnaot", root -> Artifacts.withExtraJar(root,
+                        Artifacts.jarOf(aotClasses, work.resolve("micronaut-aot-" + fn + ".jar")), work.resolve("v-" + s.label() + "+mnaot"))),
+                false, true));
         // Class data sharing: a training run writes the archive at exit, then the measured runs map it.
         knobs.add(new Knob("AppCDS: dynamic archive from one training run (-XX:ArchiveClassesAtExit), then -XX:SharedArchiveFile", "cds",
                 s -> trained(s, fn, "appcds", a -> List.of("-XX:ArchiveClassesAtExit=" + a), a -> List.of("-XX:SharedArchiveFile=" + a), ".jsa"), true, true));
