@@ -4,8 +4,9 @@
 # Not part of the test command. See docs/benchmarks.md.
 #
 # Usage: benchmarks/run.sh [--runs 10] [--knob-runs 5] [--warm 500] [--warmup 50] [--backlog 3000]
-#                          [--sections artifacts,cold,warm,upload,knobs] [--functions create,read,upload,sweeper]
-#                          [--memory MB] [--upload-instances 1] [--handler fn=Handler,...] [--knobs group,...]
+#                          [--sections artifacts,cold,primed,warm,readable,gaps,upload,knobs] [--functions create,read,upload,sweeper]
+#                          [--memory MB] [--handler fn=Handler,...] [--knobs group,...]
+#                          [--windows 1,0] [--readable-pastes 40] [--gap-jobs 5]
 # Environment: BENCH_SKIP_BUILD=1 reuses the built artifacts; BENCH_DATABASE (default pastebin_bench) is
 # dropped and recreated; PostgreSQL and LocalStack must be up (`make up`).
 set -euo pipefail

@@ -6,9 +6,16 @@ import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteStatus;
+import dev.pastebin.core.priming.ApiRequestPrimer;
+import dev.pastebin.core.priming.DatabasePrimer;
+import dev.pastebin.core.priming.Primer;
+import dev.pastebin.core.priming.Priming;
+import dev.pastebin.core.priming.UploadQueuePrimer;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestQueues;
+import io.micronaut.crac.test.CheckpointSimulator;
+import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.micronaut.json.JsonMapper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,9 +26,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 
+import javax.sql.DataSource;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -156,5 +168,38 @@ class CreatePasteIT {
         String code = (String) json(response).get("shortCode");
         assertEquals("/pastes/" + code, json(response).get("url"));
         onlyJob();
+    }
+
+    // SnapStart priming (core.priming): the hot path runs once, nothing is stored or queued, and a restore serves.
+
+    @Test
+    void primesTheHandlerTheDatabaseAndTheQueueAndNothingElse() {
+        Set<Class<?>> primers = api.context().getBeansOfType(Primer.class).stream().map(Object::getClass)
+                .collect(Collectors.toSet());
+        assertEquals(Set.of(ApiRequestPrimer.class, DatabasePrimer.class, UploadQueuePrimer.class), primers);
+        assertEquals(3, api.context().getBean(Priming.class).run("test"), "every primer succeeds against the real services");
+    }
+
+    @Test
+    void aCheckpointPrimesWithoutSideEffectsAndTheRestoredFunctionServes() throws Exception {
+        long rowsBefore = pasteRows();
+
+        CheckpointSimulator snapStart = api.context().getBean(CheckpointSimulator.class);
+        snapStart.runBeforeCheckpoint();
+        snapStart.runAfterRestore();
+
+        assertEquals(rowsBefore, pasteRows(), "priming inserted no row");
+        assertTrue(Queues.drain(sqs, queues.queueUrl()).isEmpty(), "priming queued no job");
+        HttpApi.Response created = api.send(api.fixture("create-paste-text"));
+        assertEquals(201, created.status(), created.text());
+        onlyJob();
+    }
+
+    private static long pasteRows() throws Exception {
+        try (Connection c = DelegatingDataSource.unwrapDataSource(api.context().getBean(DataSource.class)).getConnection();
+             ResultSet r = c.createStatement().executeQuery("SELECT count(*) FROM pastes")) {
+            r.next();
+            return r.getLong(1);
+        }
     }
 }

@@ -1,14 +1,20 @@
 package dev.pastebin.read;
 
-import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.config.StorageProperties;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
+import dev.pastebin.core.priming.ApiRequestPrimer;
+import dev.pastebin.core.priming.DatabasePrimer;
+import dev.pastebin.core.priming.Primer;
+import dev.pastebin.core.priming.Priming;
+import dev.pastebin.core.priming.StoragePrimer;
+import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
 import io.micronaut.core.type.Argument;
+import io.micronaut.crac.test.CheckpointSimulator;
 import io.micronaut.json.JsonMapper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,7 +26,9 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -253,5 +261,40 @@ class ReadPasteIT {
         String message = (String) error.get("message");
         assertFalse(message.isBlank());
         assertFalse(message.contains("Exception") || message.contains("s3://") || message.contains("SQL"), message);
+    }
+
+    // SnapStart priming (core.priming): the hot path runs once against the real services, and a restore serves.
+
+    private static Set<Class<?>> primerClasses(HttpApi api) {
+        return api.context().getBeansOfType(Primer.class).stream().map(Object::getClass).collect(Collectors.toSet());
+    }
+
+    @Test
+    void primesTheHandlerTheDatabaseAndTheBucket() {
+        // The test class path also holds the create function (CreateThenReadIT), so its primers are here too.
+        Set<Class<?>> primers = primerClasses(api);
+        assertTrue(primers.containsAll(Set.of(ApiRequestPrimer.class, DatabasePrimer.class, StoragePrimer.class)), primers::toString);
+        assertEquals(primers.size(), api.context().getBean(Priming.class).run("test"), "every primer succeeds against the real services");
+    }
+
+    @Test
+    void aPrimerThatCannotReachItsServiceIsSkippedNotFatal() {
+        try (HttpApi noBucket = HttpApi.start(Map.of("pastebin.storage.bucket", "no-such-bucket-" + UUID.randomUUID(),
+                "aws.s3.path-style-access-enabled", true))) {
+            assertEquals(primerClasses(noBucket).size() - 1, noBucket.context().getBean(Priming.class).run("test"),
+                    "HeadBucket fails, the others run");
+        }
+    }
+
+    @Test
+    void aRestoredFunctionReadsThroughTheResumedPool() {
+        int objectsBefore = s3.listObjectsV2(b -> b.bucket(BUCKET)).keyCount();
+        CheckpointSimulator snapStart = api.context().getBean(CheckpointSimulator.class);
+        snapStart.runBeforeCheckpoint();
+        snapStart.runAfterRestore();
+
+        assertEquals(objectsBefore, s3.listObjectsV2(b -> b.bucket(BUCKET)).keyCount(), "priming stored no object");
+        HttpApi.Response missing = api.send(api.fixture("read-paste").path("/pastes/zzzzzzzz"));
+        assertEquals(404, missing.status(), missing.text());
     }
 }

@@ -9,6 +9,7 @@ import dev.pastebin.core.failure.FailureClassifier;
 import dev.pastebin.core.metrics.Metric;
 import dev.pastebin.core.metrics.Metrics;
 import dev.pastebin.core.paste.PasteRepository;
+import dev.pastebin.core.random.RestoreSafeRandom;
 import dev.pastebin.core.retry.BackoffPolicy;
 import dev.pastebin.core.retry.RetryProperties;
 import io.micronaut.core.annotation.Nullable;
@@ -19,7 +20,6 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Turns how an attempt ended into its {@link Outcome}: for a failure, the classification, the row's move to
@@ -139,7 +139,7 @@ class AttemptOutcomes {
     private Outcome hold(UploadAttempt attempt, Failure failure, Instant nextProbe) {
         long untilProbe = Math.max(0, Duration.between(clock.instant(), nextProbe).toMillis());
         long base = Math.max(untilProbe, breakerProperties.holdAtLeast().toMillis());
-        long jitter = ThreadLocalRandom.current().nextLong(breakerProperties.holdJitter().toMillis() + 1);
+        long jitter = RestoreSafeRandom.generator().nextLong(breakerProperties.holdJitter().toMillis() + 1);
         int delay = (int) Math.min(BackoffPolicy.MAX_VISIBILITY_TIMEOUT_SECONDS, Math.ceilDiv(base + jitter, 1000));
         boolean delayed = visibility.delay(attempt.message(), delay);
         return log(attempt, Outcome.HELD, failure, delayed ? delay : null, "circuit open until " + nextProbe);

@@ -2,10 +2,10 @@ package dev.pastebin.core.retry;
 
 import dev.pastebin.core.failure.ErrorClass;
 
+import dev.pastebin.core.random.RestoreSafeRandom;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 
 /**
@@ -30,15 +30,13 @@ public class BackoffPolicy {
     /** SQS accepts visibility timeouts from 0 to 43,200 s (12 h). */
     public static final int MAX_VISIBILITY_TIMEOUT_SECONDS = 43_200;
 
-    /** Per-thread randomness: batches are processed concurrently, and a shared Random would contend. */
-    private static final RandomGenerator THREAD_LOCAL = () -> ThreadLocalRandom.current().nextLong();
-
     private final RetryProperties properties;
     private final RandomGenerator random;
 
+    /** Jitter from {@link RestoreSafeRandom}: environments restored from one SnapStart snapshot draw differently. */
     @Inject
     public BackoffPolicy(RetryProperties properties) {
-        this(properties, THREAD_LOCAL);
+        this(properties, RestoreSafeRandom.generator());
     }
 
     /** With a given random source, for tests. */

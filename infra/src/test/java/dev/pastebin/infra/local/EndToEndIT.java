@@ -57,8 +57,11 @@ class EndToEndIT {
         URI paste = runtime.uri(location);
 
         var first = send(HttpRequest.newBuilder(paste).GET().build());
-        assertEquals(202, first.statusCode(), new String(first.body(), StandardCharsets.UTF_8));
-        assertTrue(new String(first.body(), StandardCharsets.UTF_8).contains("IN_PROGRESS"));
+        // Without a batching window the upload may already be done: 200, or 202 while it is in progress.
+        assertTrue(first.statusCode() == 200 || first.statusCode() == 202, new String(first.body(), StandardCharsets.UTF_8));
+        if (first.statusCode() == 202) {
+            assertTrue(new String(first.body(), StandardCharsets.UTF_8).contains("IN_PROGRESS"));
+        }
 
         List<Integer> statuses = new ArrayList<>();
         HttpResponse<byte[]> read = first;

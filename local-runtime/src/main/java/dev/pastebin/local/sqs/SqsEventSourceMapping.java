@@ -37,6 +37,8 @@ public final class SqsEventSourceMapping implements AutoCloseable {
     private static final int MAX_RECEIVE = 10;
     private static final int LONG_POLL_SECONDS = 20;
     private static final Duration RETRY_AFTER_POLL_FAILURE = Duration.ofSeconds(5);
+    /** Short polls in the window's last fraction of a second are this far apart (a receive takes whole seconds). */
+    private static final Duration WINDOW_TAIL_POLL = Duration.ofMillis(50);
 
     /** The trigger's settings that shape polling and deletion. */
     public record Settings(int batchSize, Duration maximumBatchingWindow, boolean reportBatchItemFailures,
@@ -119,18 +121,34 @@ public final class SqsEventSourceMapping implements AutoCloseable {
     }
 
     /**
-     * One batch: a long poll; then, while the batching window lasts, more receives until BatchSize is
-     * reached. Empty when the long poll found nothing.
+     * One batch, as Lambda's pollers build it: a long poll that returns as soon as messages are there; with a
+     * window of 0 that is the batch. Otherwise more receives until BatchSize is reached or the window ends
+     * (long polls for its whole seconds, then short polls a little apart, so the window is kept to within
+     * {@link #WINDOW_TAIL_POLL}). Empty when the long poll found nothing.
      */
     public List<Message> receiveBatch() {
         List<Message> batch = new ArrayList<>(receive(Math.min(settings.batchSize(), MAX_RECEIVE), LONG_POLL_SECONDS));
         long windowEnd = System.nanoTime() + settings.maximumBatchingWindow().toNanos();
         while (running && !batch.isEmpty() && batch.size() < settings.batchSize() && System.nanoTime() < windowEnd) {
-            long remainingSeconds = Duration.ofNanos(windowEnd - System.nanoTime()).toSeconds();
-            batch.addAll(receive(Math.min(settings.batchSize() - batch.size(), MAX_RECEIVE),
-                    (int) Math.min(LONG_POLL_SECONDS, remainingSeconds)));
+            Duration remaining = Duration.ofNanos(windowEnd - System.nanoTime());
+            List<Message> more = receive(Math.min(settings.batchSize() - batch.size(), MAX_RECEIVE),
+                    (int) Math.min(LONG_POLL_SECONDS, remaining.toSeconds()));
+            if (more.isEmpty() && remaining.toSeconds() == 0 && !pause(remaining)) {
+                return batch;  // interrupted (closing): hand over what was received
+            }
+            batch.addAll(more);
         }
         return batch;
+    }
+
+    private static boolean pause(Duration remaining) {
+        try {
+            Thread.sleep(Math.min(remaining.toMillis(), WINDOW_TAIL_POLL.toMillis()));
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** One ReceiveMessage with every attribute the event carries. */

@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -249,6 +250,16 @@ class LocalRuntimeIT {
         long t1 = System.nanoTime();
         assertEquals(2, receiveAll(full, 2).size());
         assertTrue(Duration.ofNanos(System.nanoTime() - t1).toSeconds() < 15, "a full batch does not wait for the window");
+    }
+
+    @Test
+    void withoutABatchingWindowTheLongPollHandsOverWhatArrivedAtOnce() throws Exception {
+        var mapping = directMapping(new SqsEventSourceMapping.Settings(10, Duration.ZERO, true, 2));
+        var batch = CompletableFuture.supplyAsync(mapping::receiveBatch);
+        Thread.sleep(500);
+        SQS.sendMessage(b -> b.queueUrl(mapping.queue().url()).messageBody("lone"));
+        // The long poll waits up to 20 s for a first message; the batch ends with it, not with a window.
+        assertEquals(List.of("lone"), batch.get(15, TimeUnit.SECONDS).stream().map(Message::body).toList());
     }
 
     @Test

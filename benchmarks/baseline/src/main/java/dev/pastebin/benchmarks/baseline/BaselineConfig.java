@@ -6,7 +6,7 @@ package dev.pastebin.benchmarks.baseline;
  */
 record BaselineConfig(String jdbcUrl, String jdbcUser, String jdbcPassword, String bucket, String keyPrefix,
                       String queueUrl, boolean s3PathStyle, int maxContentBytes, int shortCodeLength,
-                      boolean lazyInit) {
+                      boolean lazyInit, boolean prime) {
 
     static BaselineConfig fromEnvironment() {
         return new BaselineConfig(
@@ -20,7 +20,9 @@ record BaselineConfig(String jdbcUrl, String jdbcUser, String jdbcPassword, Stri
                 Integer.parseInt(env("PASTEBIN_PASTE_MAX_CONTENT_BYTES", "262144")),
                 Integer.parseInt(env("PASTEBIN_PASTE_SHORT_CODE_LENGTH", "8")),
                 // Knob for the benchmark only: build the connection and clients on first use instead of at init.
-                Boolean.parseBoolean(env("BASELINE_LAZY_INIT", "false")));
+                Boolean.parseBoolean(env("BASELINE_LAZY_INIT", "false")),
+                // The project's PASTEBIN_PRIMING_AT_INIT, hand-written: the same warm-up at Init (what SnapStart restores).
+                Boolean.parseBoolean(env("PASTEBIN_PRIMING_AT_INIT", "false")));
     }
 
     private static String env(String name, String fallback) {

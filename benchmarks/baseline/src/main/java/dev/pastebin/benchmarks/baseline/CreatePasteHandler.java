@@ -37,6 +37,14 @@ public class CreatePasteHandler implements RequestHandler<APIGatewayV2HTTPEvent,
 
     public CreatePasteHandler() {
         this.resources = new Resources(BaselineConfig.fromEnvironment(), true, false);
+        if (resources.config().prime()) {
+            // Validation only: an empty paste is refused with 400 before anything is stored or queued.
+            var event = new APIGatewayV2HTTPEvent();
+            event.setBody("");
+            event.setIsBase64Encoded(false);
+            event.setHeaders(java.util.Map.of("content-type", "text/plain"));
+            handleRequest(event, null);
+        }
     }
 
     @Override

@@ -29,6 +29,14 @@ public class ReadPasteHandler implements RequestHandler<APIGatewayV2HTTPEvent, A
 
     public ReadPasteHandler() {
         this.resources = new Resources(BaselineConfig.fromEnvironment(), false, true);
+        if (resources.config().prime()) {
+            // A read of a well-formed code no paste has: the SELECT path and the 404 answer.
+            var event = new APIGatewayV2HTTPEvent();
+            event.setRawPath("/pastes/" + "0".repeat(resources.config().shortCodeLength()));
+            event.setPathParameters(java.util.Map.of("shortCode", "0".repeat(resources.config().shortCodeLength())));
+            event.setHeaders(java.util.Map.of("accept", "text/plain"));
+            handleRequest(event, null);
+        }
     }
 
     @Override

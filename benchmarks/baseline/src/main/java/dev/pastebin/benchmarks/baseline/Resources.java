@@ -36,6 +36,25 @@ final class Resources {
                 s3.get();
             }
         }
+        if (config.prime()) {
+            prime(needsSqs, needsS3);
+        }
+    }
+
+    /** What the project's primers do: SELECT 1, GetQueueAttributes, HeadBucket (the handler adds a validation-only request). */
+    private void prime(boolean needsSqs, boolean needsS3) {
+        try (var st = connection().createStatement(); var rs = st.executeQuery("SELECT 1")) {
+            rs.next();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        if (needsSqs) {
+            sqs().getQueueAttributes(b -> b.queueUrl(config.queueUrl())
+                    .attributeNames(software.amazon.awssdk.services.sqs.model.QueueAttributeName.QUEUE_ARN));
+        }
+        if (needsS3) {
+            s3().headBucket(b -> b.bucket(config.bucket()));
+        }
     }
 
     BaselineConfig config() {

@@ -92,6 +92,20 @@ final class Artifacts {
         return out;
     }
 
+    /** A jar of the files under {@code classes} (e.g. Micronaut AOT's generated classes), written to {@code jar}. */
+    static Path jarOf(Path classes, Path jar) throws IOException {
+        Files.createDirectories(jar.getParent());
+        try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar));
+             var files = Files.walk(classes)) {
+            for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
+                out.putNextEntry(new java.util.jar.JarEntry(classes.relativize(f).toString().replace('\\', '/')));
+                Files.copy(f, out);
+                out.closeEntry();
+            }
+        }
+        return jar;
+    }
+
     /**
      * The layout Lambda makes of a shaded-jar deployment: the one jar is unzipped into the task root, so
      * classes are loose files. Jars are merged in the order the runtime's class loader would search

@@ -6,8 +6,6 @@ import dev.pastebin.local.template.FunctionDefinition;
 import dev.pastebin.local.template.ResourceAttributes;
 import dev.pastebin.local.template.SamTemplate;
 import dev.pastebin.local.template.TemplateValues;
-import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
-import software.amazon.awssdk.services.sqs.model.Message;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +21,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import java.util.function.Predicate;
 
@@ -59,11 +56,13 @@ public final class Bench {
     private final Map<String, ColdResult> coldResults = new LinkedHashMap<>();
 
     record Options(Path repo, Path java, int runs, int knobRuns, int warm, int warmup, int backlog,
-                   Set<String> sections, List<String> functions, int memoryMb, int uploadInstances,
-                   Map<String, String> handlerOverrides, Set<String> knobGroups) {
+                   Set<String> sections, List<String> functions, int memoryMb,
+                   Map<String, String> handlerOverrides, Set<String> knobGroups, List<Integer> windows,
+                   int readablePastes, int gapJobs) {
     }
 
-    record ColdResult(String label, Stats init, Stats first, Stats rssMb, int ok, int attempted, String note) {
+    /** One cold-start series: Init (to the first /next), the first invocation alone, launch to first answer, peak RSS. */
+    record ColdResult(String label, Stats init, Stats invocation, Stats first, Stats rssMb, int ok, int attempted, String note) {
     }
 
     private Bench(Options o) throws IOException {
@@ -101,12 +100,14 @@ public final class Bench {
                 Integer.parseInt(a.getOrDefault("warm", "500")),
                 Integer.parseInt(a.getOrDefault("warmup", "50")),
                 Integer.parseInt(a.getOrDefault("backlog", "3000")),
-                new LinkedHashSet<>(List.of(a.getOrDefault("sections", "artifacts,cold,warm,upload,knobs").split(","))),
+                new LinkedHashSet<>(List.of(a.getOrDefault("sections", "artifacts,cold,primed,warm,readable,gaps,upload,knobs").split(","))),
                 List.of(a.getOrDefault("functions", "create,read,upload,sweeper").split(",")),
                 Integer.parseInt(a.getOrDefault("memory", "0")),
-                Integer.parseInt(a.getOrDefault("upload-instances", "1")),
                 handlerOverrides(a.getOrDefault("handler", "")),
-                new LinkedHashSet<>(a.containsKey("knobs") ? List.of(a.get("knobs").split(",")) : List.of()));
+                new LinkedHashSet<>(a.containsKey("knobs") ? List.of(a.get("knobs").split(",")) : List.of()),
+                java.util.Arrays.stream(a.getOrDefault("windows", "1,0").split(",")).map(Integer::parseInt).toList(),
+                Integer.parseInt(a.getOrDefault("readable-pastes", "40")),
+                Integer.parseInt(a.getOrDefault("gap-jobs", "5")));
     }
 
     /** {@code --handler upload=dev.pastebin.upload.UploadHandler,read=...}: replaces the template's handler string. */
@@ -144,8 +145,18 @@ public final class Bench {
             if (o.sections().contains("cold")) {
                 cold();
             }
+            if (o.sections().contains("primed")) {
+                primed();
+            }
             if (o.sections().contains("warm")) {
                 warm();
+            }
+            var queueLatency = new QueueLatency(runtime, logs, services, events, this::line);
+            if (o.sections().contains("readable")) {
+                timeToReadable(queueLatency);
+            }
+            if (o.sections().contains("gaps")) {
+                retryGaps(queueLatency);
             }
             if (o.sections().contains("upload")) {
                 upload();
@@ -302,6 +313,7 @@ public final class Bench {
 
     private ColdResult coldRuns(FunctionSpec spec, String fn, int runs, int memoryMb) throws Exception {
         List<Double> init = new ArrayList<>();
+        List<Double> invocation = new ArrayList<>();
         List<Double> first = new ArrayList<>();
         List<Double> rss = new ArrayList<>();
         IntFunction<String> payload = payloadFor(fn);
@@ -320,6 +332,7 @@ public final class Bench {
                 if (i >= 0 && correct) {
                     good++;
                     init.add((inst.firstNextNanos() - inst.startNanos()) / 1e6);
+                    invocation.add(r.latencyNanos() / 1e6);
                     first.add((r.answeredNanos() - inst.startNanos()) / 1e6);
                     rss.add(rssKb / 1024.0);
                 } else if (i < 0) {
@@ -334,7 +347,7 @@ public final class Bench {
                 }
             }
         }
-        ColdResult res = new ColdResult(spec.label(), new Stats(init), new Stats(first), new Stats(rss), good, runs, note);
+        ColdResult res = new ColdResult(spec.label(), new Stats(init), new Stats(invocation), new Stats(first), new Stats(rss), good, runs, note);
         System.err.printf("  %-40s first response %s ms, handler ready %s ms, RSS %s MiB %s%n", spec.label(),
                 res.first().medRange("%.0f"), res.init().medRange("%.0f"), res.rssMb().medRange("%.0f"), note);
         return res;
@@ -412,6 +425,85 @@ public final class Bench {
     }
 
     // ------------------------------------------------------------------------------------------------
+    // 2b: the first invocation after priming (what a SnapStart restore starts from)
+    // ------------------------------------------------------------------------------------------------
+
+    /** The project's flag that runs its SnapStart primers at Init (core.priming.PrimeAtInit); the baseline reads it too. */
+    private static final String PRIMING_AT_INIT = "PASTEBIN_PRIMING_AT_INIT";
+
+    private void primed() throws Exception {
+        section("First invocation after priming (fresh JVM per run, " + o.runs() + " runs after 1 warm-up; median (min-max))");
+        System.err.println("primed first invocations:");
+        line("| function | implementation | priming at Init | handler ready ms | first invocation ms | first response ms | ok runs |");
+        line("|---|---|---|---|---|---|---|");
+        Map<String, Double> primedInvocation = new LinkedHashMap<>();
+        for (String fn : List.of("create", "read")) {
+            for (String key : List.of(fn, "baseline-" + fn)) {
+                FunctionSpec spec = specs.get(key);
+                if (spec == null || !o.functions().contains(fn)) {
+                    continue;
+                }
+                int mem = memoryFor(templateFunction(key));
+                for (boolean prime : List.of(false, true)) {
+                    FunctionSpec s = prime ? spec.withEnv(PRIMING_AT_INIT, "true").withLabel(spec.label() + "+primed") : spec;
+                    ColdResult r = coldRuns(s, key, o.runs(), mem);
+                    if (prime && !r.invocation().isEmpty()) {
+                        primedInvocation.put(key, r.invocation().median());
+                    }
+                    line("| " + fn + " | " + (key.startsWith("baseline-") ? "baseline" : "project") + " | " + (prime ? "yes" : "no") + " | "
+                            + r.init().medRange("%.0f") + " | " + r.invocation().medRange("%.1f") + " | " + r.first().medRange("%.0f") + " | "
+                            + r.ok() + "/" + r.attempted() + (r.note().isEmpty() ? "" : " " + r.note()) + " |");
+                }
+            }
+        }
+        line("");
+        line("Primed: project / baseline, first invocation (medians)");
+        line("");
+        line("| function | project ms | baseline ms | ratio |");
+        line("|---|---|---|---|");
+        for (String fn : List.of("create", "read")) {
+            Double p = primedInvocation.get(fn);
+            Double b = primedInvocation.get("baseline-" + fn);
+            if (p != null && b != null) {
+                line(String.format("| %s | %.1f | %.1f | **%.2fx** |", fn, p, b, p / b));
+            }
+        }
+        line("");
+        line("\"First invocation\" = from handing the event out on /next to the answer, in a JVM that has just finished Init. "
+                + "With `" + PRIMING_AT_INIT + "=true` the project runs its SnapStart primers (core.priming) at Init and the baseline does the "
+                + "same by hand (SELECT 1, GetQueueAttributes or HeadBucket, one validation-only request through its handler): the state a "
+                + "SnapStart restore resumes from, minus the restore itself.");
+        line("");
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // 2c: time to readable and retry gaps (the upload trigger's settings, through the local runtime's poller)
+    // ------------------------------------------------------------------------------------------------
+
+    private void timeToReadable(QueueLatency latency) throws Exception {
+        section("Time to readable (" + o.readablePastes() + " pastes, one at a time, per batching window)");
+        if (!specs.containsKey("create") || !specs.containsKey("read") || !specs.containsKey("upload")) {
+            line("Not measured: needs the create, read and upload functions.");
+            line("");
+            return;
+        }
+        System.err.println("time to readable:");
+        latency.timeToReadable(specs.get("create"), specs.get("read"), specs.get("upload"), o.windows(), o.readablePastes(),
+                memoryFor(templateFunction("upload")));
+    }
+
+    private void retryGaps(QueueLatency latency) throws Exception {
+        section("Retry gaps (" + o.gapJobs() + " jobs failing every S3 attempt, per batching window)");
+        if (!specs.containsKey("upload")) {
+            line("Not measured: the upload function is not built.");
+            line("");
+            return;
+        }
+        System.err.println("retry gaps:");
+        latency.retryGaps(specs.get("upload"), o.windows(), o.gapJobs(), memoryFor(templateFunction("upload")));
+    }
+
+    // ------------------------------------------------------------------------------------------------
     // 3: warm latency
     // ------------------------------------------------------------------------------------------------
 
@@ -478,130 +570,71 @@ public final class Bench {
 
     private void upload() throws Exception {
         FunctionSpec spec = specs.get("upload");
-        section("Upload throughput (" + o.backlog() + " queued jobs, IN_PROGRESS -> PROCESSED, " + o.uploadInstances()
-                + " function instance(s) fed by a Lambda-like poller)");
+        section("Upload throughput (" + o.backlog() + " queued jobs, IN_PROGRESS -> PROCESSED, one function instance fed by the local "
+                + "runtime's SQS event source mapping)");
         if (spec == null) {
             line("Not measured: the upload function is not built or has no handler in infra/template.yaml.");
             line("");
             return;
         }
         System.err.println("upload throughput:");
-        line("| batch size | pastes/s | wall s | invocations | batch latency p50 ms | p99 ms | failed items reported | PROCESSED / seeded |");
-        line("|---|---|---|---|---|---|---|---|");
+        line("| batch size | batching window | pastes/s | wall s | invocations | records per invocation | batch latency p50 ms | p99 ms | PROCESSED / seeded |");
+        line("|---|---|---|---|---|---|---|---|---|");
         int mem = memoryFor(templateFunction("upload"));
-        for (int batch : List.of(1, 10)) {
-            String marker = "bench-backlog-b" + batch;
-            String queue = services.createQueue("bench-backlog-b" + batch);
+        for (int window : o.windows()) {
+            int batch = 10;
+            String marker = "bench-backlog-w" + window;
+            String queue = services.createQueue(marker);
             long seedStart = System.nanoTime();
             services.seedBacklog(o.backlog(), marker, queue, Services.content(1024));
             System.err.printf("  seeded %d jobs in %.1f s%n", o.backlog(), (System.nanoTime() - seedStart) / 1e9);
-            FunctionSpec s = spec.withEnv("PASTEBIN_UPLOAD_QUEUE_URL", queue);
-            List<Instance> instances = new ArrayList<>();
-            List<Double> latencies = java.util.Collections.synchronizedList(new ArrayList<>());
-            AtomicInteger invocations = new AtomicInteger();
-            AtomicInteger reportedFailures = new AtomicInteger();
-            try {
-                for (int k = 0; k < o.uploadInstances(); k++) {
-                    Instance inst = Instance.start(runtime, s, logs, mem);
-                    instances.add(inst);
+            try (Instance inst = Instance.start(runtime, spec.withEnv("PASTEBIN_UPLOAD_QUEUE_URL", queue), logs, mem)) {
+                // Throughput, not cold start: the clock starts once Init is over.
+                long initDeadline = System.nanoTime() + 60_000_000_000L;
+                while (inst.firstNextNanos() == 0 && System.nanoTime() < initDeadline) {
+                    Thread.sleep(20);
                 }
-                // Let every instance finish its Init before the clock starts: throughput, not cold start.
-                for (Instance inst : instances) {
-                    long deadline = System.nanoTime() + 60_000_000_000L;
-                    while (inst.firstNextNanos() == 0 && System.nanoTime() < deadline) {
-                        Thread.sleep(20);
-                    }
-                }
-                long t0 = System.nanoTime();
-                long limit = t0 + 600_000_000_000L;
-                List<Thread> pollers = new ArrayList<>();
-                java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
-                for (Instance inst : instances) {
-                    Thread t = new Thread(() -> poll(inst, queue, batch, done, latencies, invocations, reportedFailures));
-                    t.start();
-                    pollers.add(t);
-                }
-                int processed = 0;
-                int lastProcessed = -1;
-                long lastProgress = System.nanoTime();
+                var function = new InstanceFunction(inst);
+                var settings = new dev.pastebin.local.sqs.SqsEventSourceMapping.Settings(batch, java.time.Duration.ofSeconds(window), true, 1);
                 String stalled = "";
-                while (System.nanoTime() < limit) {
-                    processed = services.count(marker, "PROCESSED") + services.count(marker, "FAILED");
-                    if (processed >= o.backlog()) {
-                        break;
+                double wall;
+                int ok;
+                try (var esm = new dev.pastebin.local.sqs.SqsEventSourceMapping(function, settings, services.sqs,
+                        dev.pastebin.local.sqs.SqsEventSourceMapping.Queue.at(services.sqs, queue), System.err)) {
+                    long t0 = System.nanoTime();
+                    esm.start();
+                    long limit = t0 + 600_000_000_000L;
+                    int lastProcessed = -1;
+                    long lastProgress = System.nanoTime();
+                    while (System.nanoTime() < limit) {
+                        int processed = services.count(marker, "PROCESSED") + services.count(marker, "FAILED");
+                        if (processed >= o.backlog()) {
+                            break;
+                        }
+                        if (processed != lastProcessed) {
+                            lastProcessed = processed;
+                            lastProgress = System.nanoTime();
+                        } else if (System.nanoTime() - lastProgress > 60_000_000_000L) {
+                            stalled = " (stalled: no row became terminal for 60 s; see " + inst.log() + ")";
+                            break;
+                        }
+                        Thread.sleep(100);
                     }
-                    if (processed != lastProcessed) {
-                        lastProcessed = processed;
-                        lastProgress = System.nanoTime();
-                    } else if (System.nanoTime() - lastProgress > 60_000_000_000L) {
-                        stalled = " (stalled: no row became terminal for 60 s; see " + instances.get(0).log() + ")";
-                        break;
-                    }
-                    Thread.sleep(250);
+                    wall = (System.nanoTime() - t0) / 1e9;
+                    ok = services.count(marker, "PROCESSED");
                 }
-                double wall = (System.nanoTime() - t0) / 1e9;
-                done.set(true);
-                for (Thread t : pollers) {
-                    t.join(30_000);
-                }
-                int ok = services.count(marker, "PROCESSED");
-                Stats lat = new Stats(latencies);
-                System.err.printf("  batch %d: %.1f pastes/s (%d PROCESSED in %.1f s)%n", batch, ok / wall, ok, wall);
-                line(String.format("| %d | %.1f | %.1f | %d | %.1f | %.1f | %d | %d / %d%s |", batch, ok / wall, wall, invocations.get(),
-                        lat.median(), lat.percentile(99), reportedFailures.get(), ok, o.backlog(), stalled));
-            } finally {
-                for (Instance inst : instances) {
-                    inst.close();
-                }
+                Stats lat = new Stats(function.latenciesMs());
+                int invocations = function.latenciesMs().size();
+                System.err.printf("  batch %d, window %d s: %.1f pastes/s (%d PROCESSED in %.1f s)%n", batch, window, ok / wall, ok, wall);
+                line(String.format("| %d | %d s | %.1f | %.1f | %d | %.1f | %.1f | %.1f | %d / %d%s |", batch, window, ok / wall, wall, invocations,
+                        invocations == 0 ? 0.0 : ok / (double) invocations, lat.median(), lat.percentile(99), ok, o.backlog(), stalled));
             }
         }
         line("");
-        line("The poller does what the SQS event source mapping does: ReceiveMessage (up to the batch size, all attributes, 1 s wait), "
-                + "one invocation per batch, DeleteMessageBatch for every record not in `batchItemFailures`. Concurrency inside a batch is the "
-                + "function's own configured parallelism. The clock starts after the instances finished Init and stops when every seeded row is terminal.");
+        line("The function is invoked by the local runtime's own SQS event source mapping (long poll, the batching window, one invocation "
+                + "per batch, DeleteMessageBatch for every record not in `batchItemFailures`), one poller. Concurrency inside a batch is the "
+                + "function's own configured parallelism. The clock starts after Init and stops when every seeded row is terminal.");
         line("");
-    }
-
-    private void poll(Instance inst, String queue, int batch, java.util.concurrent.atomic.AtomicBoolean done, List<Double> latencies,
-                      AtomicInteger invocations, AtomicInteger reportedFailures) {
-        String arn = Services.arnOf(queue);
-        while (!done.get()) {
-            try {
-                List<Message> msgs = services.sqs.receiveMessage(r -> r.queueUrl(queue).maxNumberOfMessages(batch).waitTimeSeconds(1)
-                        .messageSystemAttributeNamesWithStrings("All").messageAttributeNames("All")).messages();
-                if (msgs.isEmpty()) {
-                    continue;
-                }
-                Instance.Result r = inst.invoke(Events.sqsEvent(arn, msgs), 120);
-                invocations.incrementAndGet();
-                latencies.add(r.latencyNanos() / 1e6);
-                if (!r.ok()) {
-                    // A thrown handler fails the whole batch: nothing is deleted, SQS redelivers.
-                    reportedFailures.addAndGet(msgs.size());
-                    continue;
-                }
-                Set<String> failed = new java.util.HashSet<>(Events.batchItemFailures(r.body()));
-                reportedFailures.addAndGet(failed.size());
-                List<DeleteMessageBatchRequestEntry> del = new ArrayList<>();
-                for (Message m : msgs) {
-                    if (!failed.contains(m.messageId())) {
-                        del.add(DeleteMessageBatchRequestEntry.builder().id("d" + del.size()).receiptHandle(m.receiptHandle()).build());
-                    }
-                }
-                if (!del.isEmpty()) {
-                    services.sqs.deleteMessageBatch(d -> d.queueUrl(queue).entries(del));
-                }
-            } catch (Exception e) {
-                if (!done.get()) {
-                    System.err.println("  poller: " + e.getMessage());
-                    try {
-                        Thread.sleep(500);
-                    } catch (InterruptedException ie) {
-                        return;
-                    }
-                }
-            }
-        }
     }
 
     // ------------------------------------------------------------------------------------------------
@@ -668,6 +701,13 @@ public final class Bench {
         knobs.add(new Knob("classpath trim: without the Secrets Manager SDK (its client is an eager singleton even with no secret configured)", "trim-secretsmanager",
                 s -> variant(s, "nosecrets", root -> Artifacts.without(root, List.of("secretsmanager-"),
                         work.resolve("v-" + s.label() + "+nosecrets"))), false, true));
+        // Micronaut AOT (micronaut-maven-plugin aot-analysis, see docs/benchmarks.md): its generated configurer, service-loaded
+        // by the context builder, appended to lib/. The baseline has no framework to optimise: its row is the noise.
+        Path aotClasses = repo.resolve(fn + "-function/target/aot/jit/generated/classes");
+        knobs.add(new Knob("Micronaut AOT 2.8.0, JIT optimizations except service loading (generated configurer appended to lib/)", "aot-micronaut",
+                s -> s.label().startsWith("baseline") ? s.withLabel(s.label() + "+same") : variant(s, "mnaot", root -> Artifacts.withExtraJar(root,
+                        Artifacts.jarOf(aotClasses, work.resolve("micronaut-aot-" + fn + ".jar")), work.resolve("v-" + s.label() + "+mnaot"))),
+                false, true));
         // Class data sharing: a training run writes the archive at exit, then the measured runs map it.
         knobs.add(new Knob("AppCDS: dynamic archive from one training run (-XX:ArchiveClassesAtExit), then -XX:SharedArchiveFile", "cds",
                 s -> trained(s, fn, "appcds", a -> List.of("-XX:ArchiveClassesAtExit=" + a), a -> List.of("-XX:SharedArchiveFile=" + a), ".jsa"), true, true));

@@ -1,0 +1,23 @@
+package dev.pastebin.read;
+
+import dev.pastebin.core.config.PasteProperties;
+import dev.pastebin.core.priming.PrimingRequest;
+import io.micronaut.context.annotation.Factory;
+import jakarta.inject.Singleton;
+
+import java.util.Map;
+
+/**
+ * What read primes with (core.priming): a read of a well-formed code that no paste has (codes come from
+ * SecureRandom, so a real paste holding it is a one-in-62^8 chance, and reading it would change nothing
+ * either): the SELECT path and the 404 answer. The S3 client is primed by core's primer.
+ */
+@Factory
+class ReadPriming {
+
+    @Singleton
+    PrimingRequest unknownPaste(PasteProperties paste) {
+        return new PrimingRequest("GET", "/pastes/" + "0".repeat(paste.shortCodeLength()), Map.of("accept", "text/plain"),
+                null, 404);
+    }
+}
