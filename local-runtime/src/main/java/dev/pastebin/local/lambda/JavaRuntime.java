@@ -1,11 +1,16 @@
 package dev.pastebin.local.lambda;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 
 /**
  * Lambda's java21 managed runtime, as far as a process can be: a fresh JVM whose class path is only the
@@ -21,12 +26,20 @@ public final class JavaRuntime {
     private static final List<String> SDK_VARIABLES = List.of("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY",
             "AWS_SESSION_TOKEN");
     private static final String SDK_ENDPOINT_PREFIX = "AWS_ENDPOINT_URL";
+    /**
+     * The runtime interface client unpacks its JNI library to the fixed path /tmp/.libaws-lambda-jni.so at every
+     * start unless this property names one. On Lambda each sandbox has its own /tmp; here every function process
+     * shares one, and a process starting while another rewrites that file dies of SIGBUS in the dynamic
+     * loader. So the library is unpacked once per runtime, and every process loads that copy.
+     */
+    static final String NATIVE_CLIENT_PROPERTY = "com.amazonaws.services.lambda.runtime.api.client.runtimeapi.NativeClient.JNI";
 
     private final Path javaExecutable;
     private final Path ricLib;
     private final String region;
     private final String accountId;
     private final Map<String, String> sdkVariables;
+    private final Path nativeClient;
 
     /**
      * @param localEnvironment this machine's environment; only the AWS SDK's generic variables are passed on
@@ -42,6 +55,7 @@ public final class JavaRuntime {
         this.ricLib = ricLib;
         this.region = region;
         this.accountId = accountId;
+        this.nativeClient = unpackNativeClient(ricLib);
         this.sdkVariables = new LinkedHashMap<>();
         localEnvironment.forEach((name, value) -> {
             if (SDK_VARIABLES.contains(name) || name.startsWith(SDK_ENDPOINT_PREFIX)) {
@@ -82,11 +96,48 @@ public final class JavaRuntime {
         launcherFlags(function.memorySizeMb()).stream().filter(f -> !(aotCache && f.startsWith("-Xshare")))
                 .forEach(command::add);
         command.addAll(function.extraJvmFlags());
+        if (nativeClient != null) {
+            command.add("-D" + NATIVE_CLIENT_PROPERTY + "=" + nativeClient);
+        }
         command.addAll(List.of("-classpath", ricLib.toAbsolutePath() + "/*", RIC_MAIN, function.handler()));
         ProcessBuilder pb = new ProcessBuilder(command).directory(function.taskRoot().toFile());
         pb.environment().clear();
         pb.environment().putAll(environment(function, runtimeApi));
         return pb;
+    }
+
+    /**
+     * The RIC's JNI library for this machine, unpacked from its jar into a file of this runtime's own; null
+     * (the RIC then unpacks it itself) when the jar holds none for this architecture.
+     */
+    private static Path unpackNativeClient(Path ricLib) {
+        String arch = switch (System.getProperty("os.arch")) {
+            case "amd64", "x86_64" -> "x86_64";
+            case "aarch64", "arm64" -> "aarch_64";
+            default -> null;
+        };
+        if (arch == null) {
+            return null;
+        }
+        String entry = "jni/libaws-lambda-jni.linux-" + arch + ".so";
+        try (var jars = Files.newDirectoryStream(ricLib, "aws-lambda-java-runtime-interface-client-*.jar")) {
+            for (Path jar : jars) {
+                try (ZipFile zip = new ZipFile(jar.toFile())) {
+                    ZipEntry library = zip.getEntry(entry);
+                    if (library != null) {
+                        Path file = Files.createTempFile("local-runtime-ric-", ".so");
+                        file.toFile().deleteOnExit();
+                        try (var in = zip.getInputStream(library)) {
+                            Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+                        }
+                        return file;
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot unpack the runtime interface client's JNI library from " + ricLib, e);
+        }
+        return null;
     }
 
     /** The environment of the function process. */
