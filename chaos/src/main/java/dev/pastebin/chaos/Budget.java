@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * The time a paste may take to reach a terminal state, as the schedule predicts it from the system's own
- * settings. Without a fault: the whole retry schedule plus queueing. A fault that starts while the paste is
+ * settings. Without a fault: the whole retry schedule, an environment's start and queueing. A fault that starts while the paste is
  * still in progress extends that to the fault's end plus the fault's recovery time:
  * <ul>
  *   <li>S3 faults: the breaker's longest cool-down and hold, then a normal schedule;</li>
@@ -22,8 +22,11 @@ import java.util.List;
  */
 public record Budget(int maxAttempts, Duration visibilityTimeout) {
 
-    /** 1 + 2 + 4 + 8 + 16 s of retries (± jitter), the batching window and queueing on a busy machine. */
-    static final Duration STEADY = Duration.ofSeconds(60);
+    /**
+     * 1 + 2 + 4 + 8 + 16 s of retries (± jitter), a new execution environment's init (the local runtime allows
+     * 60 s: a JVM on a loaded 2-core machine needs them), the batching window and queueing.
+     */
+    static final Duration STEADY = Duration.ofSeconds(120);
     /** The breaker's longest cool-down (2 min) and a held job's longest hold (15 s + 5 s jitter): defaults. */
     static final Duration BREAKER_RECOVERY = Duration.ofMinutes(2).plusSeconds(20);
 

@@ -6,6 +6,7 @@ import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.local.Json;
 
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -18,11 +19,14 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 
 /** The end-of-run checks, per paste and over every answer, exactly as the suite promises them. */
 final class Checks {
@@ -119,7 +123,7 @@ final class Checks {
         int wrongBytes = readBack[1] + load.wrongBytesWhileRunning().size();
         load.wrongBytesWhileRunning().forEach(code -> findings.add(code + ": a read during the run gave other bytes"));
 
-        var sentCodes = pastes.stream().map(Load.SentPaste::shortCode).collect(java.util.stream.Collectors.toSet());
+        Set<String> sentCodes = pastes.stream().map(Load.SentPaste::shortCode).collect(Collectors.toSet());
         int inProgress = (int) rows.values().stream().filter(r -> r.status().equals("IN_PROGRESS")).count();
         int refusedCreateRows = (int) rows.keySet().stream().filter(code -> !sentCodes.contains(code)).count();
         Collections.sort(toTerminal);
@@ -177,7 +181,7 @@ final class Checks {
 
     /** The documented answer of an unavailable dependency: 503, Retry-After, {code, message, requestId}. */
     private static boolean documentedUnavailable(Load.ApiCall call) {
-        JsonNode body = Json.parseOrNull(call.body().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        JsonNode body = Json.parseOrNull(call.body().getBytes(StandardCharsets.UTF_8));
         return call.status() == ApiErrorCode.SERVICE_UNAVAILABLE.status().getCode() && call.retryAfter() != null
                 && body != null && body.isObject()
                 && ApiErrorCode.SERVICE_UNAVAILABLE.name().equals(body.path("code").asText())
@@ -200,6 +204,6 @@ final class Checks {
     }
 
     private static String offset(Instant start, Instant moment) {
-        return String.format(java.util.Locale.ROOT, "%.1f s", Duration.between(start, moment).toMillis() / 1000.0);
+        return String.format(Locale.ROOT, "%.1f s", Duration.between(start, moment).toMillis() / 1000.0);
     }
 }

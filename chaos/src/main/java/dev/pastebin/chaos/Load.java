@@ -37,7 +37,8 @@ final class Load {
     record ApiCall(Route route, Instant sent, Instant answered, int status, String body, String retryAfter) {
     }
 
-    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
+    /** Longer than a cold start (the local runtime's 60 s init limit) plus the function's timeout. */
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(120);
 
     private final URI api;
     private final ChaosSchedule schedule;

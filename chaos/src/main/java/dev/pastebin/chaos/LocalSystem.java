@@ -99,7 +99,8 @@ final class LocalSystem implements AutoCloseable {
                 "PASTEBIN_UPLOAD_DLQ", settings.deadLetterQueue(),
                 "PASTEBIN_STORAGE_BUCKET", settings.bucket(),
                 "LOCALSTACK_ENDPOINT", settings.localStackEndpoint()));
-        this.clusterStartedHere = cluster().isEmpty() || !cluster().get(2).startsWith("online");
+        List<String> cluster = cluster();
+        this.clusterStartedHere = cluster.isEmpty() || !cluster.get(2).startsWith("online");
     }
 
     static LocalSystem start(Settings settings, Path logs, CloudFormationTemplate template) throws IOException, InterruptedException {
@@ -123,10 +124,13 @@ final class LocalSystem implements AutoCloseable {
         environment.put("AWS_ENDPOINT_URL_SQS", sqs.endpoint());
 
         Path runtimeLog = logs.resolve("runtime.log");
-        // --instances 2: two create and two read environments; the upload function gets its MaximumConcurrency.
+        // The run command's defaults: one create and one read environment (started eagerly, so no client waits
+        // for a cold start), the upload function as many as its MaximumConcurrency.
         ProcessBuilder pb = new ProcessBuilder("infra/local/run.sh", "--no-build", "--port",
-                Integer.toString(settings.apiPort()), "--instances", "2")
+                Integer.toString(settings.apiPort()))
                 .directory(settings.root().toFile()).redirectErrorStream(true).redirectOutput(runtimeLog.toFile());
+        // A shell set up for other queues (export_app_env) keeps its URLs; the run's own names must win.
+        pb.environment().keySet().removeAll(List.of("PASTEBIN_UPLOAD_QUEUE_URL", "PASTEBIN_UPLOAD_DLQ_URL"));
         pb.environment().putAll(environment);
         run = pb.start();
         String port = Processes.awaitLine(runtimeLog, LISTENING, Duration.ofMinutes(5), run).group(1);

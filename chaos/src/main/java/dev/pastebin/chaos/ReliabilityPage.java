@@ -43,7 +43,7 @@ final class ReliabilityPage {
                 **%s.**
 
                 How each row is checked: a paste is every create answered 201. *Lost*: no row, or PROCESSED but not
-                readable. *Late*: terminal (its row's `updated_at`) after the budget the schedule predicts (60 s, and a
+                readable. *Late*: terminal (its row's `updated_at`) after the budget the schedule predicts (%d s, and a
                 fault that starts while the paste is in progress extends it to the fault's end plus its recovery: the
                 breaker's longest cool-down and hold for S3 faults, the queue's visibility timeout for a killed upload
                 process or unreachable SQS). *Wrong bytes*: a read answered 200 with other bytes than were posted (every
@@ -57,11 +57,7 @@ final class ReliabilityPage {
                 minutes(f.run()), format(report.schedule().createsPerSecond()), report.schedule().burstFactor(),
                 report.schedule().maxInFlight(), report.schedule().load().toSeconds(), report.faultTable(), report.table(),
                 report.passed() ? "Every check holds" : "Some checks do NOT hold (see the suite's output)",
-                maxAttemptsOf(report), maxAttemptsOf(report), Checks.GRACE.toSeconds());
-    }
-
-    private static int maxAttemptsOf(ChaosReport report) {
-        return report.budget().maxAttempts();
+                Budget.STEADY.toSeconds(), report.budget().maxAttempts(), report.budget().maxAttempts(), Checks.GRACE.toSeconds());
     }
 
     private static String machine() {
