@@ -1,10 +1,10 @@
-# Usage: make [help] | run | test | up | down | status | smoke | sam-build
+# Usage: make [help] | run | test | chaos | up | down | status | smoke | sam-build
 #        (ARGS="..." passes arguments on, e.g. make test ARGS="-pl core -am")
 
 LOCAL := infra/local
 ARGS ?=
 
-.PHONY: help run test up down status smoke sam-build
+.PHONY: help run test chaos up down status smoke sam-build
 .DEFAULT_GOAL := help
 
 ## help: list these targets (the default)
@@ -19,6 +19,10 @@ run:
 ## test: start the services, mvn verify (unit + integration tests), sam build check, stop what it started
 test:
 	$(LOCAL)/test.sh $(ARGS)
+
+## chaos: the chaos suite: thousands of pastes while S3, SQS, PostgreSQL and the upload worker fail; writes docs/reliability.md
+chaos:
+	$(LOCAL)/chaos.sh $(ARGS)
 
 ## up: start (or reuse) PostgreSQL and LocalStack and create the queues, bucket and database secret
 up:

@@ -2,8 +2,8 @@
 # Usage: infra/local/postgres.sh start|stop|status  -- PostgreSQL for local runs and integration tests.
 #
 # start:  uses a server that already answers at $PASTEBIN_DB_HOST:$PASTEBIN_DB_PORT; otherwise starts the
-#         local Debian cluster on that port (pg_lsclusters / pg_ctlcluster); otherwise, as root with apt,
-#         installs the `postgresql` package and starts the cluster it creates. Then creates the role
+#         local Debian cluster on that port (pg_lsclusters / pg_ctlcluster); otherwise, as root, installs the
+#         `postgresql` package with apt when missing and creates a cluster on that port when the package did not. Then creates the role
 #         (LOGIN CREATEDB CREATEROLE, with the password) and the database when missing, and checks that the
 #         app user can log in with its password over TCP. CREATEROLE is for the tests only: the credentials
 #         rotation test (read-function's DatabaseCredentialsRotationIT) creates, rotates and drops a role of its own.
@@ -49,14 +49,21 @@ install_postgresql() {
         die "apt-get install -y postgresql failed (full log: $apt_log)"
     fi
     log "installed in $((SECONDS - t0)) s"
-    if ! local_cluster >/dev/null; then
-        # The package creates a 'main' cluster on the first free port; make one on ours if it did not.
-        local ver
-        ver="$(ls /usr/lib/postgresql | sort -V | tail -n1)"
-        log "creating cluster $ver/pastebin on port $PASTEBIN_DB_PORT"
-        pg_createcluster "$ver" pastebin -p "$PASTEBIN_DB_PORT" >>"$apt_log" 2>&1 \
-            || { tail -n 20 "$apt_log" >&2; die "pg_createcluster $ver pastebin -p $PASTEBIN_DB_PORT failed"; }
-    fi
+}
+
+postgresql_installed() {
+    command -v pg_createcluster >/dev/null 2>&1 && compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null
+}
+
+# The package creates a 'main' cluster on the first free port; a port without a cluster (a second server
+# for the chaos suite, say, which stops and starts it) gets one of its own, named after the port.
+create_cluster() {
+    local ver name="pastebin-$PASTEBIN_DB_PORT" create_log="$PASTEBIN_LOG_DIR/postgres-createcluster.log"
+    [[ $EUID -eq 0 ]] || die "no local cluster on port $PASTEBIN_DB_PORT; creating one (pg_createcluster) needs root"
+    ver="$(ls /usr/lib/postgresql | sort -V | tail -n1)"
+    log "creating cluster $ver/$name on port $PASTEBIN_DB_PORT"
+    pg_createcluster "$ver" "$name" -p "$PASTEBIN_DB_PORT" >"$create_log" 2>&1 \
+        || { tail -n 20 "$create_log" >&2; die "pg_createcluster $ver $name -p $PASTEBIN_DB_PORT failed"; }
 }
 
 wait_ready() {
@@ -110,7 +117,8 @@ start() {
     else
         local cluster
         if ! cluster="$(local_cluster)"; then
-            install_postgresql
+            postgresql_installed || install_postgresql
+            local_cluster >/dev/null || create_cluster
             cluster="$(local_cluster)" || die "no local cluster on port $PASTEBIN_DB_PORT after installing postgresql (see pg_lsclusters)"
         fi
         local ver name state

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Usage: infra/local/run.sh [--port 3000] [--host 127.0.0.1] [--sweep-interval 60s] [--instances 1] [--lazy]
-#                           [--s3-faults] [any other flag of the local runtime, see local-runtime/README.md]
+#                           [--s3-faults] [--no-build] [any other flag of the local runtime, see local-runtime/README.md]
 #   --sweep-interval D is the runtime's --schedule-interval D: the sweeper is the template's only schedule.
-#   --s3-faults puts infra/local/s3_faults.py (on 127.0.0.1:4567) between the functions and LocalStack's S3,
+#   --s3-faults puts infra/local/fault_proxy.py (on 127.0.0.1:4567) between the functions and LocalStack's S3,
 #     so that S3 outages, throttling and flakiness can be switched on by hand (see that script).
+#   --no-build skips the build when the artifacts are already built (the chaos suite runs it so, after its own build).
 #   -- THE run command (`make run`): services up, build, run the whole system on this machine.
 #
 # Starts (or reuses) PostgreSQL and LocalStack, creates the queue, dead-letter queue and bucket and applies
@@ -43,23 +44,26 @@ trap 'exit 143' TERM
 export_app_env
 
 cd "$PASTEBIN_ROOT"
-log "building: mvn -B -q ${PASTEBIN_MAVEN_ARGS:-}${PASTEBIN_MAVEN_ARGS:+ }-DskipTests package"
-# shellcheck disable=SC2086
-mvn -B -q ${PASTEBIN_MAVEN_ARGS:-} -DskipTests package || die "the build failed"
-
 args=()
 s3_faults=false
+build=true
 for arg in "$@"; do
     case "$arg" in
         --sweep-interval) args+=(--schedule-interval) ;;
         --sweep-interval=*) args+=("--schedule-interval=${arg#*=}") ;;
         --s3-faults) s3_faults=true ;;
+        --no-build) build=false ;;
         *) args+=("$arg") ;;
     esac
 done
+if [[ "$build" == true ]]; then
+    log "building: mvn -B -q ${PASTEBIN_MAVEN_ARGS:-}${PASTEBIN_MAVEN_ARGS:+ }-DskipTests package"
+    # shellcheck disable=SC2086
+    mvn -B -q ${PASTEBIN_MAVEN_ARGS:-} -DskipTests package || die "the build failed"
+fi
 if [[ "$s3_faults" == true ]]; then
     faults_port="${PASTEBIN_S3_FAULTS_PORT:-4567}"
-    python3 "$PASTEBIN_LOCAL_DIR/s3_faults.py" --port "$faults_port" --target "$AWS_ENDPOINT_URL" &
+    python3 "$PASTEBIN_LOCAL_DIR/fault_proxy.py" --service s3 --port "$faults_port" --target "$AWS_ENDPOINT_URL" &
     faults_pid=$!
     # The SDK's own per-service endpoint variable: the runtime passes AWS_ENDPOINT_URL* on to every function.
     export AWS_ENDPOINT_URL_S3="http://127.0.0.1:$faults_port"

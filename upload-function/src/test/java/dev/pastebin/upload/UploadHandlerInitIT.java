@@ -38,4 +38,22 @@ class UploadHandlerInitIT {
                     .getBatchItemFailures().isEmpty());
         }
     }
+
+    /** Found by the chaos suite: an environment started while PostgreSQL was stopped failed its init. */
+    @Test
+    void aColdStartWhileTheDatabaseIsDownSucceeds() {
+        String property = "datasources.default.url";
+        String previous = System.getProperty(property);
+        // Nothing listens on port 1: the pool cannot open a connection.
+        System.setProperty(property, "jdbc:postgresql://127.0.0.1:1/pastebin");
+        try (var handler = new UploadHandler()) {
+            assertTrue(handler.getApplicationContext().isRunning());
+        } finally {
+            if (previous == null) {
+                System.clearProperty(property);
+            } else {
+                System.setProperty(property, previous);
+            }
+        }
+    }
 }

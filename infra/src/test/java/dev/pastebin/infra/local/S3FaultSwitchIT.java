@@ -5,6 +5,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -23,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** infra/local/s3_faults.py, the switch `make run ARGS="--s3-faults"` puts in front of LocalStack's S3. */
+/** infra/local/fault_proxy.py for S3: the switch `make run ARGS="--s3-faults"` and the chaos suite put in front of LocalStack's S3. */
 @RealServices
 class S3FaultSwitchIT {
 
@@ -41,7 +42,7 @@ class S3FaultSwitchIT {
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        proxy = new ProcessBuilder("python3", TestSupport.repositoryRoot().resolve("infra/local/s3_faults.py").toString(),
+        proxy = new ProcessBuilder("python3", TestSupport.repositoryRoot().resolve("infra/local/fault_proxy.py").toString(),
                 "--port", Integer.toString(port), "--target", LOCALSTACK).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         endpoint = URI.create("http://127.0.0.1:" + port);
@@ -96,6 +97,22 @@ class S3FaultSwitchIT {
     }
 
     @Test
+    void downResetsEveryConnectionAndObjectPutsAreCountedPerKey() throws Exception {
+        s3.putObject(b -> b.bucket(bucket).key("counted"), RequestBody.fromString("first"));
+
+        post("/_faults?mode=down&seconds=30");
+        assertThrows(SdkClientException.class,
+                () -> s3.putObject(b -> b.bucket(bucket).key("counted"), RequestBody.fromString("second")));
+        assertThrows(SdkClientException.class, () -> s3.getObjectAsBytes(b -> b.bucket(bucket).key("counted")),
+                "down is S3 gone: reads fail too");
+
+        switchTo("off");
+        assertEquals("first", s3.getObjectAsBytes(b -> b.bucket(bucket).key("counted")).asUtf8String());
+        assertTrue(get("/_faults/puts").contains("\"" + bucket + "/counted\": [2, 1]"),
+                "two PUTs of the key reached the proxy, one of them faulted");
+    }
+
+    @Test
     void aBadSwitchIsRefused() throws Exception {
         HttpResponse<String> response = http.send(HttpRequest.newBuilder(endpoint.resolve("/_faults?mode=meteor"))
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
@@ -131,6 +148,6 @@ class S3FaultSwitchIT {
                 Thread.sleep(100);
             }
         }
-        throw new AssertionError("infra/local/s3_faults.py did not start listening on " + endpoint);
+        throw new AssertionError("infra/local/fault_proxy.py did not start listening on " + endpoint);
     }
 }

@@ -1,0 +1,294 @@
+package dev.pastebin.chaos;
+
+import dev.pastebin.local.template.CloudFormationTemplate;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+/**
+ * The system under test, started the way a developer starts it: the suite's own PostgreSQL cluster
+ * (infra/local/postgres.sh), a fault proxy in front of LocalStack's S3 and one in front of its SQS, then the
+ * README's run command ({@code infra/local/run.sh}) with the functions' S3 and SQS endpoints set to the
+ * proxies (the SDK's own {@code AWS_ENDPOINT_URL_S3}/{@code AWS_ENDPOINT_URL_SQS}). Its queues, bucket and
+ * database are named after the run, so runs never share state. It also breaks what the faults break.
+ */
+final class LocalSystem implements AutoCloseable {
+
+    /** The settings of one run. {@code apiPort} 0 takes a free port. */
+    record Settings(Path root, String runId, int apiPort, int databasePort, String localStackEndpoint) {
+
+        /** The suite stops its PostgreSQL; never the one the rest of the project (and the tests) use. */
+        static final int SHARED_DATABASE_PORT = 5432;
+
+        Settings {
+            if (databasePort == SHARED_DATABASE_PORT) {
+                throw new IllegalArgumentException("the chaos suite stops and starts its PostgreSQL: give it a cluster of "
+                        + "its own (PASTEBIN_CHAOS_DB_PORT, default 5433), not the shared one on " + SHARED_DATABASE_PORT);
+            }
+        }
+
+        String database() {
+            return "chaos_" + runId.replace('-', '_');
+        }
+
+        String queue() {
+            return "chaos-" + runId + "-uploads";
+        }
+
+        String deadLetterQueue() {
+            return "chaos-" + runId + "-uploads-dlq";
+        }
+
+        String bucket() {
+            return "chaos-" + runId + "-pastes";
+        }
+
+        String jdbcUrl() {
+            return "jdbc:postgresql://127.0.0.1:" + databasePort + "/" + database() + "?connectTimeout=5&socketTimeout=30";
+        }
+    }
+
+    private static final Pattern LISTENING = Pattern.compile("Local API listening on http://[^:]+:(\\d+)");
+    private static final Pattern READY = Pattern.compile("Ready: \\d+ function\\(s\\) initialised");
+    /** The runtime's line for an invocation whose process died under it (the SIGKILLed batches). */
+    private static final Pattern UPLOAD_EXIT_ERROR = Pattern.compile("(?m)^UploadPasteFunction\\s+SQS batch.*ERROR Runtime\\.ExitError");
+    private static final String USER = "pastebin";
+    private static final String PASSWORD = "pastebin";
+
+    private final Settings settings;
+    private final Path logs;
+    private final Map<String, String> environment;
+    private final String uploadHandler;
+    private final boolean clusterStartedHere;
+    private FaultProxy s3;
+    private FaultProxy sqs;
+    private Process run;
+    private URI api;
+    private SqsClient sqsClient;
+    private boolean removeResources;
+
+    private LocalSystem(Settings settings, Path logs, CloudFormationTemplate template) throws IOException, InterruptedException {
+        this.settings = settings;
+        this.logs = logs;
+        this.uploadHandler = String.valueOf(template.functionProperty("UploadPasteFunction", "Handler"));
+        this.environment = new HashMap<>(Map.of(
+                "PASTEBIN_DB_PORT", Integer.toString(settings.databasePort()),
+                "PASTEBIN_DB_NAME", settings.database(),
+                "PASTEBIN_UPLOAD_QUEUE", settings.queue(),
+                "PASTEBIN_UPLOAD_DLQ", settings.deadLetterQueue(),
+                "PASTEBIN_STORAGE_BUCKET", settings.bucket(),
+                "LOCALSTACK_ENDPOINT", settings.localStackEndpoint()));
+        List<String> cluster = cluster();
+        this.clusterStartedHere = cluster.isEmpty() || !cluster.get(2).startsWith("online");
+    }
+
+    static LocalSystem start(Settings settings, Path logs, CloudFormationTemplate template) throws IOException, InterruptedException {
+        Files.createDirectories(logs);
+        LocalSystem system = new LocalSystem(settings, logs, template);
+        try {
+            system.startAll();
+            return system;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            system.close();
+            throw e;
+        }
+    }
+
+    private void startAll() throws IOException, InterruptedException {
+        Processes.run(settings.root(), environment, logs.resolve("postgres.log"), Duration.ofMinutes(3),
+                "infra/local/postgres.sh", "start");
+        s3 = FaultProxy.start(settings.root(), "s3", settings.localStackEndpoint(), logs.resolve("s3-proxy.log"));
+        sqs = FaultProxy.start(settings.root(), "sqs", settings.localStackEndpoint(), logs.resolve("sqs-proxy.log"));
+        environment.put("AWS_ENDPOINT_URL_S3", s3.endpoint());
+        environment.put("AWS_ENDPOINT_URL_SQS", sqs.endpoint());
+
+        Path runtimeLog = logs.resolve("runtime.log");
+        // The run command's defaults: one create and one read environment (started eagerly, so no client waits
+        // for a cold start), the upload function as many as its MaximumConcurrency.
+        ProcessBuilder pb = new ProcessBuilder("infra/local/run.sh", "--no-build", "--port",
+                Integer.toString(settings.apiPort()))
+                .directory(settings.root().toFile()).redirectErrorStream(true).redirectOutput(runtimeLog.toFile());
+        // A shell set up for other queues (export_app_env) keeps its URLs; the run's own names must win.
+        pb.environment().keySet().removeAll(List.of("PASTEBIN_UPLOAD_QUEUE_URL", "PASTEBIN_UPLOAD_DLQ_URL"));
+        pb.environment().putAll(environment);
+        run = pb.start();
+        String port = Processes.awaitLine(runtimeLog, LISTENING, Duration.ofMinutes(5), run).group(1);
+        api = URI.create("http://127.0.0.1:" + port);
+        Processes.awaitLine(runtimeLog, READY, Duration.ofMinutes(5), run);
+        sqsClient = localStack(SqsClient.builder()).build();
+    }
+
+    /** A client of LocalStack itself (not through a proxy): the suite only ever talks to LocalStack. */
+    private <B extends AwsClientBuilder<B, ?>> B localStack(B builder) {
+        Map<String, String> env = System.getenv();
+        return builder.endpointOverride(URI.create(settings.localStackEndpoint()))
+                .region(Region.of(env.getOrDefault("AWS_REGION", "us-east-1")))
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
+                        env.getOrDefault("AWS_ACCESS_KEY_ID", "test"), env.getOrDefault("AWS_SECRET_ACCESS_KEY", "test"))));
+    }
+
+    URI api() {
+        return api;
+    }
+
+    FaultProxy s3() {
+        return s3;
+    }
+
+    FaultProxy sqs() {
+        return sqs;
+    }
+
+    Path runtimeLog() {
+        return logs.resolve("runtime.log");
+    }
+
+    /** A new connection each time: the database is stopped and started under the suite. */
+    Connection database() throws SQLException {
+        return DriverManager.getConnection(settings.jdbcUrl(), USER, PASSWORD);
+    }
+
+    void stopDatabase() throws IOException, InterruptedException {
+        pgCtlCluster("stop", "-m", "fast");
+    }
+
+    void startDatabase() throws IOException, InterruptedException {
+        pgCtlCluster("start");
+    }
+
+    private void pgCtlCluster(String... action) throws IOException, InterruptedException {
+        List<String> cluster = cluster();
+        if (cluster.isEmpty()) {
+            throw new IllegalStateException("no PostgreSQL cluster on port " + settings.databasePort());
+        }
+        String[] command = new String[3 + action.length];
+        command[0] = "pg_ctlcluster";
+        command[1] = cluster.get(0);
+        command[2] = cluster.get(1);
+        System.arraycopy(action, 0, command, 3, action.length);
+        Processes.run(settings.root(), Map.of(), logs.resolve("postgres.log"), Duration.ofMinutes(1), command);
+    }
+
+    /** [version, name, status] of the Debian cluster on the suite's port, or empty. */
+    private List<String> cluster() throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("pg_lsclusters", "--no-header").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor();
+        return out.lines().map(l -> Arrays.asList(l.trim().split("\\s+")))
+                .filter(f -> f.size() >= 4 && f.get(2).equals(Integer.toString(settings.databasePort())))
+                .map(f -> List.of(f.get(0), f.get(1), f.get(3))).findFirst().orElse(List.of());
+    }
+
+    /** The upload function's processes: the run command's descendants started with its handler. */
+    List<ProcessHandle> uploadProcesses() {
+        return run.descendants().filter(p -> p.info().arguments()
+                .map(args -> Arrays.asList(args).contains(uploadHandler)).orElse(false)).toList();
+    }
+
+    /** SIGKILLs every upload function process; returns how many there were. */
+    int killUploadProcesses() {
+        List<ProcessHandle> processes = uploadProcesses();
+        processes.forEach(ProcessHandle::destroyForcibly);
+        return processes.size();
+    }
+
+    /** Upload invocations so far that ended because their process died. */
+    int uploadInvocationsEndedByExit() {
+        try {
+            return (int) UPLOAD_EXIT_ERROR.matcher(Files.readString(runtimeLog(), StandardCharsets.UTF_8)).results().count();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Messages in the upload queue and in its dead-letter queue (visible, in flight and delayed). */
+    int[] queueDepths() {
+        return new int[]{depth(settings.queue()), depth(settings.deadLetterQueue())};
+    }
+
+    private int depth(String queue) {
+        String url = sqsClient.getQueueUrl(b -> b.queueName(queue)).queueUrl();
+        var attributes = sqsClient.getQueueAttributes(b -> b.queueUrl(url).attributeNames(
+                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
+                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED)).attributes();
+        return attributes.values().stream().mapToInt(Integer::parseInt).sum();
+    }
+
+    /** After a passing run close() removes the run's queues, bucket and database; a failing run's stay to be looked at. */
+    void removeResourcesOnClose() {
+        removeResources = true;
+    }
+
+    private void removeResources() {
+        try {
+            for (String queue : List.of(settings.queue(), settings.deadLetterQueue())) {
+                sqsClient.deleteQueue(b -> b.queueUrl(sqsClient.getQueueUrl(q -> q.queueName(queue)).queueUrl()));
+            }
+            try (S3Client s3Client = localStack(S3Client.builder()).forcePathStyle(true).build()) {
+                s3Client.listObjectsV2Paginator(b -> b.bucket(settings.bucket())).contents()
+                        .forEach(o -> s3Client.deleteObject(b -> b.bucket(settings.bucket()).key(o.key())));
+                s3Client.deleteBucket(b -> b.bucket(settings.bucket()));
+            }
+            try (Connection c = DriverManager.getConnection(settings.jdbcUrl().replace("/" + settings.database() + "?", "/postgres?"),
+                    USER, PASSWORD); var statement = c.createStatement()) {
+                statement.execute("DROP DATABASE IF EXISTS " + settings.database());
+            }
+        } catch (RuntimeException | SQLException e) {
+            System.err.println("[chaos] could not remove the run's queues, bucket or database: " + e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (run != null && run.isAlive()) {
+            run.destroy(); // TERM: run.sh stops the runtime, whose shutdown hook stops the function processes
+            try {
+                if (!run.waitFor(60, TimeUnit.SECONDS)) {
+                    run.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (s3 != null) {
+            s3.close();
+        }
+        if (sqs != null) {
+            sqs.close();
+        }
+        if (sqsClient != null) {
+            if (removeResources) {
+                removeResources();
+            }
+            sqsClient.close();
+        }
+        if (clusterStartedHere) {
+            try {
+                pgCtlCluster("stop", "-m", "fast");
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                System.err.println("[chaos] could not stop the suite's PostgreSQL cluster: " + e);
+            }
+        }
+    }
+}
