@@ -10,11 +10,15 @@ BEGIN
     FOR g IN SELECT * FROM (VALUES
         -- role              privileges                tables
         ('pastebin_create',  'SELECT, INSERT, UPDATE', 'pastes'),
+        ('pastebin_create',  'SELECT, INSERT, UPDATE, DELETE', 'idempotency_keys'),
         ('pastebin_read',    'SELECT',                 'pastes, circuit_breakers'),
         ('pastebin_upload',  'SELECT, UPDATE',         'pastes'),
         -- INSERT: a breaker named for the first time creates its row (the migration creates "s3")
         ('pastebin_upload',  'SELECT, INSERT, UPDATE', 'circuit_breakers'),
-        ('pastebin_sweeper', 'SELECT, UPDATE, DELETE', 'pastes')
+        ('pastebin_sweeper', 'SELECT, UPDATE, DELETE', 'pastes'),
+        ('pastebin_sweeper', 'SELECT, DELETE',         'idempotency_keys'),
+        -- UPDATE: a reveal locks the row (SELECT ... FOR UPDATE) before it removes it
+        ('pastebin_remove',  'SELECT, UPDATE, DELETE', 'pastes')
     ) AS grants (role, privileges, tables)
     LOOP
         IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = g.role) THEN

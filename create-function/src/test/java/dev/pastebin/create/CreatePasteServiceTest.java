@@ -7,6 +7,7 @@ import dev.pastebin.core.failure.DependencyCalls;
 import dev.pastebin.core.failure.DependencyUnavailableException;
 import dev.pastebin.core.failure.FailureClassifier;
 import dev.pastebin.core.job.UploadJobCodec;
+import dev.pastebin.core.paste.DeleteTokens;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
@@ -43,7 +44,7 @@ class CreatePasteServiceTest {
                 new SQLException("Connection refused", "08001"))));
 
         var failure = assertThrows(DependencyUnavailableException.class,
-                () -> service.create("hello".getBytes(StandardCharsets.UTF_8), null));
+                () -> service.create(hello(), null, null));
 
         assertEquals(Dependency.UPLOAD_QUEUE, failure.dependency(), "the queue is what failed first");
         assertEquals(1, markedFailed.size(), "marking FAILED was tried");
@@ -54,10 +55,15 @@ class CreatePasteServiceTest {
     void whenTheRowIsNoLongerInProgressMarkingItFailedMovesNothingAndTheAnswerIs503() {
         var service = service(new FailingMarkRepository(null));
 
-        assertThrows(DependencyUnavailableException.class, () -> service.create("hello".getBytes(StandardCharsets.UTF_8), null));
+        assertThrows(DependencyUnavailableException.class, () -> service.create(hello(), null, null));
         assertEquals(1, markedFailed.size());
     }
 
+    private static PasteRequest hello() {
+        return new PasteRequest("hello".getBytes(StandardCharsets.UTF_8), PasteOptions.NONE);
+    }
+
+    /** No Idempotency-Key in these tests: the key table and the transaction around it are never reached. */
     private CreatePasteService service(PasteRepository repository) {
         SqsClient unreachable = new SqsClient() {
             @Override
@@ -75,8 +81,8 @@ class CreatePasteServiceTest {
             }
         };
         FailureClassifier classifier = new FailureClassifier();
-        return new CreatePasteService(repository, new ShortCodes(new PasteProperties(8, 262_144)),
-                new UploadJobCodec(ObjectMapper.getDefault()), unreachable,
+        return new CreatePasteService(repository, new IdempotencyKeys(), null,
+                new ShortCodes(new PasteProperties(8, 262_144)), new DeleteTokens(), new UploadJobCodec(ObjectMapper.getDefault()), unreachable,
                 new UploadQueueProperties("http://127.0.0.1:4566/000000000000/q", 393_216), new DependencyCalls(classifier), classifier);
     }
 
@@ -106,6 +112,26 @@ class CreatePasteServiceTest {
 
         @Override
         public int recordUploadAttempt(String shortCode) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Optional<Paste> findByIdForUpdate(String shortCode) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public int replaceDeleteToken(String shortCode, String deleteTokenSha256) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public int deleteWithToken(String shortCode, String deleteTokenSha256) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public int remove(String shortCode) {
             throw new UnsupportedOperationException();
         }
 

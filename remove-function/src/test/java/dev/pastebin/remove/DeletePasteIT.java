@@ -3,6 +3,10 @@ package dev.pastebin.remove;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
+import dev.pastebin.core.priming.ApiRequestPrimer;
+import dev.pastebin.core.priming.DatabasePrimer;
+import dev.pastebin.core.priming.Primer;
+import dev.pastebin.core.priming.Priming;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
 import org.junit.jupiter.api.AfterAll;
@@ -11,7 +15,9 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -33,6 +39,23 @@ class DeletePasteIT {
         if (world != null) {
             world.close();
         }
+    }
+
+    /** SnapStart priming (core.priming) sends its DELETE through the real handler and removes nothing. */
+    @Test
+    void primingRunsEveryPrimerAndRemovesNothing() throws Exception {
+        Map<String, Object> created = world.create("{\"content\":\"kept while priming\"}");
+        String code = (String) created.get("shortCode");
+        world.store(code);
+        Set<Class<?>> primers = world.api.context().getBeansOfType(Primer.class).stream()
+                .map(Object::getClass).collect(Collectors.toSet());
+        assertTrue(primers.containsAll(Set.of(ApiRequestPrimer.class, DatabasePrimer.class)), primers::toString);
+
+        assertEquals(primers.size(), world.api.context().getBean(Priming.class).run("test"),
+                "every primer succeeds against the real services");
+
+        assertTrue(world.row(code).isPresent(), "the paste is still there");
+        assertTrue(world.objectExists(code));
     }
 
     @Test

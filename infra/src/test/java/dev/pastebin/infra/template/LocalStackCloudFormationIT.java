@@ -169,6 +169,7 @@ class LocalStackCloudFormationIT {
                 .parameters(parameter("DatabaseUrl", "jdbc:postgresql://db.example.internal:5432/pastebin?sslmode=verify-full"),
                         parameter("CreateDatabaseSecretArn", "arn:aws:secretsmanager:us-east-1:000000000000:secret:pastebin-db-create-AbCdEf"),
                         parameter("ReadDatabaseSecretArn", "arn:aws:secretsmanager:us-east-1:000000000000:secret:pastebin-db-read-AbCdEf"),
+                        parameter("RemoveDatabaseSecretArn", "arn:aws:secretsmanager:us-east-1:000000000000:secret:pastebin-db-remove-AbCdEf"),
                         parameter("UploadDatabaseSecretArn", "arn:aws:secretsmanager:us-east-1:000000000000:secret:pastebin-db-upload-AbCdEf"),
                         parameter("SweeperDatabaseSecretArn", "arn:aws:secretsmanager:us-east-1:000000000000:secret:pastebin-db-sweeper-AbCdEf"),
                         parameter("SubnetIds", "subnet-0123456789abcdef0"),
