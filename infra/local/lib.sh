@@ -234,8 +234,13 @@ ensure_sam_cli() {
 }
 
 : "${SCHEMATHESIS_VERSION:=4.32.5}"
+# Hypothesis pinned to the oldest that Schemathesis accepts: newer ones describe filter lambdas by parsing
+# Schemathesis's whole coverage module, which this Python 3.11 rejects ("AST constructor recursion
+# depth mismatch"), failing the coverage phase of an operation with an internal error, not a finding.
+: "${SCHEMATHESIS_HYPOTHESIS_VERSION:=6.130.12}"
 : "${SCHEMATHESIS_VENV:=$PASTEBIN_TOOLS_DIR/schemathesis-venv}"
 
 ensure_schemathesis() {
-    ensure_tool_venv "$SCHEMATHESIS_VENV" schemathesis "schemathesis==$SCHEMATHESIS_VERSION" schemathesis
+    ensure_tool_venv "$SCHEMATHESIS_VENV" schemathesis \
+        "schemathesis==$SCHEMATHESIS_VERSION hypothesis==$SCHEMATHESIS_HYPOTHESIS_VERSION" schemathesis
 }

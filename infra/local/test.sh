@@ -5,7 +5,8 @@
 # the template, installs Chromium and its driver when missing (infra/local/chromium.sh, for the browser
 # tests), runs `mvn -B verify` at the repository root with the app environment exported (unit
 # tests in `test`, *IT integration tests in `verify`), then `sam build` of every function with a check
-# of its output (infra/local/sam-build.sh), stops only the services this run started, and exits non-zero
+# of its output (infra/local/sam-build.sh) and Schemathesis against the local API (infra/local/schemathesis.sh),
+# stops only the services this run started, and exits non-zero
 # when any step failed. Extra arguments go to Maven: infra/local/test.sh -pl core -am
 # If PostgreSQL or LocalStack cannot be started the run fails with the reason: integration tests never
 # skip silently for want of them.
@@ -51,7 +52,10 @@ log "maven exited with $status"
 # module Maven did not package here is packaged by its Makefile when out of date).
 if [[ "$status" -eq 0 ]]; then
     "$PASTEBIN_LOCAL_DIR/sam-build.sh" || { log "sam build check failed (reason above)"; status=1; }
+    # The API against its OpenAPI document (docs/openapi.yaml), through the local runtime and the artifacts
+    # Maven just built: no 5xx, no response the document does not describe.
+    "$PASTEBIN_LOCAL_DIR/schemathesis.sh" || { log "Schemathesis found problems (above)"; status=1; }
 else
-    log "not running infra/local/sam-build.sh: maven failed"
+    log "not running infra/local/sam-build.sh and infra/local/schemathesis.sh: maven failed"
 fi
 exit "$status"
