@@ -45,7 +45,8 @@ public final class FaultProxy implements AutoCloseable {
         HANG
     }
 
-    public static final Duration HANG = Duration.ofSeconds(4);
+    // Longer than any S3 timeout a test sets (UploadDeliveryIT uses 6 s), so that a hang is always a TIMEOUT.
+    public static final Duration HANG = Duration.ofSeconds(9);
 
     private static final Set<String> NOT_FORWARDED = Set.of(
             "host", "content-length", "connection", "expect", "upgrade", "transfer-encoding", "keep-alive", "date");
