@@ -282,7 +282,7 @@ class ReadPasteIT {
         try (HttpApi noBucket = HttpApi.start(Map.of("pastebin.storage.bucket", "no-such-bucket-" + UUID.randomUUID(),
                 "aws.s3.path-style-access-enabled", true))) {
             assertEquals(primerClasses(noBucket).size() - 1, noBucket.context().getBean(Priming.class).run("test"),
-                    "HeadBucket fails, the others run");
+                    "the S3 primer fails on the missing bucket, the others run");
         }
     }
 
