@@ -4,7 +4,8 @@
 # start:  reuses a LocalStack that already answers at $LOCALSTACK_ENDPOINT; otherwise installs
 #         localstack-core[runtime]==$LOCALSTACK_VERSION into .tools/localstack-venv (once) and runs
 #         `python -m localstack.runtime.main` in the background (log: .tools/logs/localstack.log), then
-#         waits until /_localstack/health reports s3 and sqs as available/running.
+#         waits until /_localstack/health reports s3 and sqs as available/running and its init hooks
+#         (infra/local/localstack-init: the 100 ms SQS re-queue pass) have run.
 # stop:   stops LocalStack only if this project started it (pid file in .tools/run/).
 # status: prints one line.
 # venv:   only installs the venv (bootstrap.py and smoke.py run with its python).
@@ -135,6 +136,10 @@ start() {
             log "a LocalStack already answers at $LOCALSTACK_ENDPOINT; reusing it"
         fi
         wait_healthy
+        if ! curl -fsS --max-time 5 "$LOCALSTACK_ENDPOINT/_localstack/init/ready" 2>/dev/null | grep -q sqs_requeue_tick; then
+            warn "this LocalStack runs without infra/local/localstack-init (not started by this script):" \
+                 "its SQS redelivers up to 1 s after a visibility timeout ends, so retry gaps are about 1 s longer"
+        fi
         return 0
     fi
     if pid="$(our_pid)"; then
@@ -146,6 +151,7 @@ start() {
     local listen="${LOCALSTACK_ENDPOINT#*://}"
     listen="${listen%%/*}"
     mkdir -p "$PASTEBIN_TOOLS_DIR/localstack-fs"
+    install_init_hooks
     log "starting LocalStack $LOCALSTACK_VERSION on $listen (services: $LOCALSTACK_SERVICES; log: $LOG_FILE)"
     : >"$LOG_FILE"
     (
@@ -179,6 +185,39 @@ start() {
     echo $! >"$PID_FILE"
     touch "$(started_marker localstack)"
     wait_healthy
+    wait_init_hooks
+    log "init hooks done: $(grep -o 'SQS: expired visibility timeouts.*' "$LOG_FILE" | head -n 1)"
+}
+
+# The project's LocalStack init hooks (infra/local/localstack-init, e.g. the 100 ms SQS re-queue tick) go
+# where LocalStack looks for them in host mode: $FILESYSTEM_ROOT/etc/localstack/init/<stage>.d.
+INIT_HOOKS_SOURCE="$PASTEBIN_LOCAL_DIR/localstack-init"
+INIT_HOOKS_TARGET="$PASTEBIN_TOOLS_DIR/localstack-fs/etc/localstack/init"
+install_init_hooks() {
+    rm -rf "$INIT_HOOKS_TARGET"
+    mkdir -p "$INIT_HOOKS_TARGET"
+    cp -R "$INIT_HOOKS_SOURCE/." "$INIT_HOOKS_TARGET/"
+}
+
+# Waits until the ready-stage init hooks have run; fails if one of them failed.
+wait_init_hooks() {
+    local deadline=$((SECONDS + 30)) state
+    while :; do
+        state="$(curl -fsS --max-time 5 "$LOCALSTACK_ENDPOINT/_localstack/init/ready" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+states = [s.get("state") for s in d.get("scripts", [])]
+print("error" if "ERROR" in states else "done" if d.get("completed") else "running")
+' 2>/dev/null || echo running)"
+        case "$state" in
+            done) return 0 ;;
+            error)
+                tail -n 40 "$LOG_FILE" >&2 || true
+                die "a LocalStack init hook failed (infra/local/localstack-init; full log: $LOG_FILE)" ;;
+        esac
+        ((SECONDS < deadline)) || die "LocalStack's ready-stage init hooks did not finish within 30 s (log: $LOG_FILE)"
+        sleep 0.5
+    done
 }
 
 wait_healthy() {
