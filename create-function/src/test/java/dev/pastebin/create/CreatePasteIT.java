@@ -10,6 +10,7 @@ import dev.pastebin.core.priming.ApiRequestPrimer;
 import dev.pastebin.core.priming.DatabasePrimer;
 import dev.pastebin.core.priming.Primer;
 import dev.pastebin.core.priming.Priming;
+import dev.pastebin.core.priming.RuntimeSerializationPrimer;
 import dev.pastebin.core.priming.UploadQueuePrimer;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
@@ -173,11 +174,12 @@ class CreatePasteIT {
     // SnapStart priming (core.priming): the hot path runs once, nothing is stored or queued, and a restore serves.
 
     @Test
-    void primesTheHandlerTheDatabaseAndTheQueueAndNothingElse() {
+    void primesTheHandlerTheSuccessPathTheDatabaseAndTheQueueAndNothingElse() {
         Set<Class<?>> primers = api.context().getBeansOfType(Primer.class).stream().map(Object::getClass)
                 .collect(Collectors.toSet());
-        assertEquals(Set.of(ApiRequestPrimer.class, DatabasePrimer.class, UploadQueuePrimer.class), primers);
-        assertEquals(3, api.context().getBean(Priming.class).run("test"), "every primer succeeds against the real services");
+        assertEquals(Set.of(ApiRequestPrimer.class, RuntimeSerializationPrimer.class, DatabasePrimer.class, UploadQueuePrimer.class,
+                CreatePathPrimer.class), primers);
+        assertEquals(5, api.context().getBean(Priming.class).run("test"), "every primer succeeds against the real services");
     }
 
     @Test
