@@ -43,7 +43,7 @@ class TemplateTest {
         expected.forEach((id, codeAndHandler) -> {
             assertEquals(codeAndHandler.get(0), template.properties(id).get("CodeUri"), id);
             assertEquals(codeAndHandler.get(1), template.properties(id).get("Handler"), id);
-            assertEquals("java21", template.functionProperty(id, "Runtime"), id);
+            assertEquals("java25", template.functionProperty(id, "Runtime"), id);
         });
     }
 

@@ -65,7 +65,7 @@ final class LocalFunctions implements AutoCloseable {
             log.println(definition.logicalId() + ": no local value for " + unresolved
                     + " (set them with --env-vars or --parameter-overrides); left unset");
         }
-        var configuration = new FunctionConfiguration(definition.logicalId(), definition.handler(),
+        var configuration = new FunctionConfiguration(definition.logicalId(), definition.handler(), definition.runtime(),
                 taskRoots.taskRoot(definition.logicalId(), definition.codeUri(), definition.buildMethod()),
                 definition.memorySizeMb(), definition.timeout(), variables, List.of());
         return new LocalFunction(configuration, runtime, environments(definition), log, output);

@@ -20,7 +20,7 @@ import java.util.Map;
  * @param scheduleInterval   when set, every Schedule event fires at this interval instead of its rate
  * @param region             the region written into ARNs and events and given to the functions
  * @param accountId          the account id written into ARNs and events (LocalStack's default account)
- * @param javaHome           the JDK the function JVMs run on (Lambda's runtime is java21); null: this JVM's
+ * @param javaHome           the JDK the function JVMs run on (the template's Runtime names Lambda's); null: this JVM's
  */
 public record RuntimeSettings(String host, int port, Path template, Path envVars, Map<String, String> parameterOverrides,
                               Map<String, String> physicalNames, Path ricLib, Path workDir, int instances,

@@ -14,7 +14,7 @@ import java.util.Optional;
 import java.util.zip.ZipFile;
 
 /**
- * Lambda's java21 managed runtime, as far as a process can be: a fresh JVM whose class path is only the
+ * Lambda's managed Java runtime (java21, java25), as far as a process can be: a fresh JVM whose class path is only the
  * runtime interface client (ric-lib, like /var/runtime/lib), main class {@code AWSLambda} with the Handler
  * as argument, working directory = task root, and a clean environment holding the variables Lambda sets,
  * the AWS SDK's own settings of this machine, and the function's variables.
@@ -78,7 +78,7 @@ public final class JavaRuntime {
     }
 
     /**
-     * The java21 runtime's own JVM flags: heap at 85% of the memory size, serial GC, C1 only (the default of
+     * The Java runtimes' own JVM flags: heap at 85% of the memory size, serial GC, C1 only (the default of
      * AWS's Java 17+ runtimes), CDS of the JDK's classes.
      */
     public static List<String> launcherFlags(int memorySizeMb) {
@@ -158,7 +158,7 @@ public final class JavaRuntime {
         env.put("LAMBDA_RUNTIME_DIR", ricLib.toAbsolutePath().toString());
         env.put("AWS_LAMBDA_RUNTIME_API", runtimeApi);
         env.put("_HANDLER", function.handler());
-        env.put("AWS_EXECUTION_ENV", "AWS_Lambda_java21");
+        env.put("AWS_EXECUTION_ENV", "AWS_Lambda_" + function.runtime());
         env.put("AWS_LAMBDA_FUNCTION_NAME", function.name());
         env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", Integer.toString(function.memorySizeMb()));
         env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
