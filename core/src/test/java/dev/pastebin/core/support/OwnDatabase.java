@@ -1,6 +1,7 @@
 package dev.pastebin.core.support;
 
 import io.micronaut.context.ApplicationContext;
+import io.micronaut.context.env.Environment;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -58,7 +59,11 @@ public @interface OwnDatabase {
                 recreate(configured, databaseName(own));
                 System.setProperty(PROPERTY, own);
                 // migrated here, once: a test whose context logs in through a secret does not migrate
-                try (var migrating = ApplicationContext.run(Map.of("flyway.datasources.default.enabled", true))) {
+                // Flyway holds a connection for its schema history and opens a second one to migrate, so this
+                // context needs two whatever the function's pool size; the test environment is named, not
+                // deduced from the call stack (which does not always see JUnit from here).
+                try (var migrating = ApplicationContext.builder().environments(Environment.TEST).properties(Map.of(
+                        "flyway.datasources.default.enabled", true, "datasources.default.maximum-pool-size", 2)).start()) {
                     migrating.getBean(DataSource.class);
                 }
             }
