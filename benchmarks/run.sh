@@ -6,7 +6,8 @@
 # Usage: benchmarks/run.sh [--runs 10] [--knob-runs 5] [--warm 500] [--warmup 50] [--backlog 3000]
 #                          [--sections artifacts,cold,primed,warm,readable,gaps,upload,knobs] [--functions create,read,upload,sweeper]
 #                          [--memory MB] [--handler fn=Handler,...] [--knobs group,...]
-#                          [--windows 1,0] [--readable-pastes 40] [--gap-jobs 5]
+#                          [--windows 1,0] [--readable-pastes 40] [--gap-jobs 5] [--jvms 21=<java>,25=<java>]
+#   --jvms defaults to the Java 21 and 25 that benchmarks/jdks.sh installs (once, from PyPI) for the runtimes section.
 # Environment: BENCH_SKIP_BUILD=1 reuses the built artifacts; BENCH_DATABASE (default pastebin_bench) is
 # dropped and recreated; PostgreSQL and LocalStack must be up (`make up`).
 set -euo pipefail
@@ -35,5 +36,14 @@ if [[ "${BENCH_SKIP_BUILD:-0}" != 1 ]]; then
   mvn -B -q -Pbenchmarks -pl "$modules" -am clean package -DskipTests >&2
 fi
 
+jvms=()
+if [[ " $* " != *" --jvms "* ]]; then
+  if j="$(benchmarks/jdks.sh)"; then
+    jvms=(--jvms "$j")
+  else
+    echo "run.sh: benchmarks/jdks.sh failed; the Java 21 vs 25 section will say it was not measured" >&2
+  fi
+fi
+
 exec "$JAVA_HOME/bin/java" -cp "benchmarks/harness/target/classes:benchmarks/harness/target/harness-lib/*" \
-  dev.pastebin.benchmarks.harness.Bench --repo . --java "$JAVA_HOME/bin/java" "$@"
+  dev.pastebin.benchmarks.harness.Bench --repo . --java "$JAVA_HOME/bin/java" "${jvms[@]}" "$@"

@@ -6,7 +6,7 @@ package dev.pastebin.benchmarks.baseline;
  */
 record BaselineConfig(String jdbcUrl, String jdbcUser, String jdbcPassword, String bucket, String keyPrefix,
                       String queueUrl, boolean s3PathStyle, int maxContentBytes, int shortCodeLength,
-                      boolean lazyInit, boolean prime) {
+                      boolean lazyInit, boolean prime, boolean primeSuccessPath) {
 
     static BaselineConfig fromEnvironment() {
         return new BaselineConfig(
@@ -22,7 +22,10 @@ record BaselineConfig(String jdbcUrl, String jdbcUser, String jdbcPassword, Stri
                 // Knob for the benchmark only: build the connection and clients on first use instead of at init.
                 Boolean.parseBoolean(env("BASELINE_LAZY_INIT", "false")),
                 // The project's PASTEBIN_PRIMING_AT_INIT, hand-written: the same warm-up at Init (what SnapStart restores).
-                Boolean.parseBoolean(env("PASTEBIN_PRIMING_AT_INIT", "false")));
+                Boolean.parseBoolean(env("PASTEBIN_PRIMING_AT_INIT", "false")),
+                // Knob: prime as deeply as the project's primers do (the success paths too), not only as the issue
+                // first named it (SELECT 1, one metadata call, one validation-only request).
+                Boolean.parseBoolean(env("BASELINE_PRIME_SUCCESS_PATH", "false")));
     }
 
     private static String env(String name, String fallback) {

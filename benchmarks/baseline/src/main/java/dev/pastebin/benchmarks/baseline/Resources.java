@@ -1,11 +1,25 @@
 package dev.pastebin.benchmarks.baseline;
 
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import com.amazonaws.services.lambda.runtime.serialization.factories.JacksonFactory;
+import software.amazon.awssdk.core.SdkPlugin;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.http.SdkHttpResponse;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.lang.reflect.Type;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -55,6 +69,53 @@ final class Resources {
         if (needsS3) {
             s3().headBucket(b -> b.bucket(config.bucket()));
         }
+        if (config.primeSuccessPath()) {
+            primeSuccessPaths(needsSqs, needsS3);
+        }
+    }
+
+    /**
+     * As deep as the project's primers: a SendMessage SQS refuses (empty body), a GetObject whose answer is
+     * replaced in-process by an empty object's, and the runtime's own event serializers.
+     */
+    private void primeSuccessPaths(boolean needsSqs, boolean needsS3) {
+        if (needsSqs) {
+            try {
+                sqs().sendMessage(b -> b.queueUrl(config.queueUrl()).messageBody(""));
+                throw new IllegalStateException("SQS accepted an empty message");
+            } catch (software.amazon.awssdk.services.sqs.model.SqsException refused) {
+                // 400: nothing stored
+            }
+        }
+        if (needsS3) {
+            SdkPlugin emptyObject = c -> c.overrideConfiguration(c.overrideConfiguration().toBuilder()
+                    .addExecutionInterceptor(new ExecutionInterceptor() {
+                        @Override
+                        public SdkHttpResponse modifyHttpResponse(Context.ModifyHttpResponse context, ExecutionAttributes attributes) {
+                            return SdkHttpResponse.builder().statusCode(200).putHeader("Content-Length", "0")
+                                    .putHeader("ETag", "\"d41d8cd98f00b204e9800998ecf8427e\"")
+                                    .putHeader("Last-Modified", "Mon, 23 Nov 2026 00:00:00 GMT").build();
+                        }
+
+                        @Override
+                        public Optional<InputStream> modifyHttpResponseContent(Context.ModifyHttpResponse context,
+                                                                               ExecutionAttributes attributes) {
+                            return Optional.of(InputStream.nullInputStream());
+                        }
+                    }).build());
+            s3().getObjectAsBytes(b -> b.bucket(config.bucket()).key(config.keyPrefix() + "priming-no-such-paste")
+                    .overrideConfiguration(o -> o.addPlugin(emptyObject)));
+        }
+        var event = new APIGatewayV2HTTPEvent();
+        event.setRawPath("/pastes");
+        event.setHeaders(Map.of("content-type", "text/plain"));
+        var response = APIGatewayV2HTTPResponse.builder().withStatusCode(200).withHeaders(Map.of("etag", "\"x\""))
+                .withBody("e30=").withIsBase64Encoded(true).build();
+        var events = JacksonFactory.getInstance().getSerializer((Type) APIGatewayV2HTTPEvent.class);
+        var out = new ByteArrayOutputStream();
+        events.toJson(event, out);
+        events.fromJson(out.toString(StandardCharsets.UTF_8));
+        JacksonFactory.getInstance().getSerializer((Type) APIGatewayV2HTTPResponse.class).toJson(response, new ByteArrayOutputStream());
     }
 
     BaselineConfig config() {

