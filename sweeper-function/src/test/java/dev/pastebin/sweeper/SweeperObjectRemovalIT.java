@@ -32,8 +32,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The sweeper's object removal against LocalStack's S3 through a fault proxy: a key S3 refuses to delete keeps
- * its row (the batch is rolled back, the run fails loudly, the next run finishes it), and a batch whose rows
- * name more than 1,000 keys is removed in DeleteObjects calls of at most 1,000.
+ * its row (the batch is rolled back, the run fails loudly, the next run finishes it), a recorded location in a
+ * bucket that no longer exists does not block its row, and a batch whose rows name more than 1,000 keys is
+ * removed in DeleteObjects calls of at most 1,000.
  */
 @RealServices
 @OwnDatabase("sweeper")
@@ -100,6 +101,20 @@ class SweeperObjectRemovalIT {
         proxy.recover();
         SweepReport report = sweep();
         assertEquals(1, report.deleted(), report.toString());
+        assertEquals(0, rows());
+        assertEquals(List.of(), keys());
+    }
+
+    @Test
+    void aRowWhoseRecordedBucketNoLongerExistsIsDeletedWithItsConfiguredKey() throws Exception {
+        String code = PREFIX + "retired";
+        insertExpiredFailed(code, "s3://retired-bucket-" + UUID.randomUUID() + "/pastes/" + code);
+        s3.putObject(b -> b.bucket(BUCKET).key("pastes/" + code), RequestBody.fromString("orphan"));
+
+        SweepReport report = sweep();
+
+        assertEquals(1, report.deleted(), report.toString());
+        assertEquals(2, report.objectsRemoved(), "the configured key, and the retired bucket's key gone with it");
         assertEquals(0, rows());
         assertEquals(List.of(), keys());
     }

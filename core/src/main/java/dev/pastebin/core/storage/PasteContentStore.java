@@ -106,9 +106,13 @@ public class PasteContentStore {
 
     /**
      * Deletes every location with DeleteObjects, per bucket and at most {@value #MAX_KEYS_PER_DELETE} keys a
-     * call; returns the number of keys deleted (absent keys count: S3 deletes idempotently).
+     * call; returns the number of keys deleted (absent keys count: S3 deletes idempotently). A recorded
+     * location in a bucket that no longer exists counts as deleted too: a bucket that is gone holds no object,
+     * and a row that names one must not block every later sweep. The configured bucket missing is a
+     * misconfiguration, never taken for "gone".
      *
      * @throws ContentRemovalException when S3 refuses any key
+     * @throws NoSuchBucketException   when the configured bucket does not exist
      */
     public int deleteAll(Collection<ContentLocation> locations) {
         Map<String, Set<String>> keysByBucket = new LinkedHashMap<>();
@@ -126,7 +130,16 @@ public class PasteContentStore {
     private int deleteObjects(String bucket, List<String> keys) {
         List<ObjectIdentifier> objects = keys.stream().map(key -> ObjectIdentifier.builder().key(key).build()).toList();
         // quiet: the response lists only the keys S3 could not delete
-        DeleteObjectsResponse response = s3.deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(objects).quiet(true)));
+        DeleteObjectsResponse response;
+        try {
+            response = s3.deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(objects).quiet(true)));
+        } catch (NoSuchBucketException e) {
+            if (bucket.equals(storage.bucket())) {
+                throw e;
+            }
+            LOG.warn("bucket {} no longer exists: its {} recorded objects are gone with it", bucket, keys.size());
+            return keys.size();
+        }
         if (response.hasErrors() && !response.errors().isEmpty()) {
             String errors = response.errors().stream().limit(5)
                     .map(e -> e.key() + ": " + e.code())

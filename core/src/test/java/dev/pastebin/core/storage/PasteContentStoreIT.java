@@ -1,5 +1,6 @@
 package dev.pastebin.core.storage;
 
+import dev.pastebin.core.config.StorageProperties;
 import dev.pastebin.core.failure.ErrorClass;
 import dev.pastebin.core.failure.FailureClassifier;
 import dev.pastebin.core.paste.ContentHash;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.TestInstance;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ChecksumMode;
+import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -127,6 +129,23 @@ class PasteContentStoreIT {
         assertEquals(PasteContentStore.MAX_KEYS_PER_DELETE + 7, removed);
         assertTrue(keys(BUCKET).stream().noneMatch(k -> k.startsWith("bulk/")));
         assertEquals(Set.of(), Set.copyOf(keys(OTHER_BUCKET)));
+    }
+
+    @Test
+    void deleteAllCountsTheKeysOfABucketThatNoLongerExistsAsGone() {
+        s3.putObject(b -> b.bucket(BUCKET).key("bulk/here"), RequestBody.fromString("z"));
+        var locations = List.of(new ContentLocation("no-such-bucket-retired", "pastes/old"),
+                new ContentLocation(BUCKET, "bulk/here"));
+
+        assertEquals(2, store.deleteAll(locations));
+        assertTrue(keys(BUCKET).stream().noneMatch(k -> k.equals("bulk/here")), "the other bucket's key is deleted");
+    }
+
+    @Test
+    void deleteAllFailsWhenTheConfiguredBucketIsMissing() {
+        var misconfigured = new PasteContentStore(s3, new StorageProperties("no-such-configured-bucket", "pastes/"));
+
+        assertThrows(NoSuchBucketException.class, () -> misconfigured.deleteAll(List.of(misconfigured.locationOf("abc"))));
     }
 
     private List<String> keys(String bucket) {
