@@ -5,16 +5,10 @@ import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
-import dev.pastebin.core.support.TestQueues;
-import io.micronaut.core.type.Argument;
-import io.micronaut.json.JsonMapper;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import software.amazon.awssdk.services.sqs.SqsClient;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -31,49 +25,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @RealServices
 class CreateOptionsIT {
 
-    private static HttpApi api;
-    private static SqsClient sqs;
-    private static TestQueues.Pair queues;
 
-    @BeforeAll
-    static void start() {
-        sqs = SqsClient.create();
-        queues = TestQueues.create(sqs, "create-options-it", 10, 30);
-        api = HttpApi.start(Map.of("pastebin.upload-queue.url", queues.queueUrl()));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (api != null) {
-            api.close();
-        }
-        if (queues != null) {
-            TestQueues.delete(sqs, queues);
-        }
-        sqs.close();
-    }
-
-    @BeforeEach
-    void emptyQueue() {
-        Queues.drain(sqs, queues.queueUrl());
-    }
-
-    private static Map<String, Object> json(HttpApi.Response response) throws Exception {
-        return api.context().getBean(JsonMapper.class).readValue(response.body(), Argument.mapOf(String.class, Object.class));
-    }
-
-    private static Paste row(String shortCode) {
-        return api.context().getBean(PasteRepository.class).findById(shortCode).orElseThrow();
-    }
+    @RegisterExtension
+    static final CreateWorld world = new CreateWorld("create-options-it");
 
     @Test
     void jsonOptionsAreStoredAndAnswered() throws Exception {
         Instant before = Instant.now();
-        HttpApi.Response response = api.send(api.fixture("create-paste-json")
+        HttpApi.Response response = world.api.send(world.api.fixture("create-paste-json")
                 .textBody("{\"content\":\"a secret\",\"expiresIn\":3600,\"readOnce\":true}"));
 
         assertEquals(201, response.status(), response.text());
-        Map<String, Object> body = json(response);
+        Map<String, Object> body = world.json(response);
         String code = (String) body.get("shortCode");
         Instant expiresAt = Instant.parse((String) body.get("expiresAt"));
         assertTrue(!expiresAt.isBefore(before.plusSeconds(3600)) && !expiresAt.isAfter(Instant.now().plusSeconds(3600)),
@@ -81,23 +44,23 @@ class CreateOptionsIT {
         assertEquals(true, body.get("readOnce"));
         assertEquals("no-store", response.header("Cache-Control"), "the deletion token is for this client only");
 
-        Paste row = row(code);
+        Paste row = world.row(code);
         assertEquals(expiresAt, row.expiresAt());
         assertTrue(row.readOnce());
         String token = (String) body.get("deleteToken");
         assertEquals(DeleteTokens.hashOf(token), row.deleteTokenSha256(), "only the token's hash is stored");
-        assertEquals(1, Queues.drain(sqs, queues.queueUrl()).size());
+        assertEquals(1, world.drainQueue().size());
         removeSoonExpired(code);
     }
 
     @Test
     void queryOptionsApplyToATextBody() throws Exception {
-        HttpApi.Response response = api.send(api.fixture("create-paste-text")
+        HttpApi.Response response = world.api.send(world.api.fixture("create-paste-text")
                 .query("expiresIn", "60").query("readOnce", "false"));
 
         assertEquals(201, response.status(), response.text());
-        Map<String, Object> body = json(response);
-        Paste row = row((String) body.get("shortCode"));
+        Map<String, Object> body = world.json(response);
+        Paste row = world.row((String) body.get("shortCode"));
         assertEquals(false, body.get("readOnce"));
         assertFalse(row.readOnce());
         Duration lifetime = Duration.between(row.createdAt(), row.expiresAt());
@@ -107,85 +70,85 @@ class CreateOptionsIT {
 
     @Test
     void withoutOptionsThePasteNeverExpiresAndExpiresAtIsNull() throws Exception {
-        HttpApi.Response response = api.send(api.fixture("create-paste-text"));
+        HttpApi.Response response = world.api.send(world.api.fixture("create-paste-text"));
 
         assertEquals(201, response.status(), response.text());
-        Map<String, Object> body = json(response);
+        Map<String, Object> body = world.json(response);
         assertTrue(body.containsKey("expiresAt"), "expiresAt is always in the body");
         assertNull(body.get("expiresAt"));
         assertEquals(false, body.get("readOnce"));
         String token = (String) body.get("deleteToken");
         assertTrue(token.matches("[A-Za-z0-9_-]{43}"), "256 bits, base64url: " + token);
-        Paste row = row((String) body.get("shortCode"));
+        Paste row = world.row((String) body.get("shortCode"));
         assertNull(row.expiresAt());
         assertNotNull(row.deleteTokenSha256());
     }
 
     @Test
     void everyPasteGetsItsOwnToken() throws Exception {
-        String first = (String) json(api.send(api.fixture("create-paste-text"))).get("deleteToken");
-        String second = (String) json(api.send(api.fixture("create-paste-text"))).get("deleteToken");
+        String first = (String) world.json(world.api.send(world.api.fixture("create-paste-text"))).get("deleteToken");
+        String second = (String) world.json(world.api.send(world.api.fixture("create-paste-text"))).get("deleteToken");
         assertFalse(first.equals(second));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"59", "0", "-60", "31536001", "99999999999", "1h", "3600.0", "", " 60", "1e3"})
     void aBadQueryExpiryIsRefused(String expiresIn) throws Exception {
-        assertRefused(api.fixture("create-paste-text").query("expiresIn", expiresIn), "INVALID_EXPIRY");
+        assertRefused(world.api.fixture("create-paste-text").query("expiresIn", expiresIn), "INVALID_EXPIRY");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"59", "31536001", "3600.5", "3600.0", "3.6e3", "\"3600\"", "true", "[60]", "{}",
             "123456789012345678901234567890"})
     void aBadJsonExpiryIsRefused(String expiresIn) throws Exception {
-        assertRefused(api.fixture("create-paste-json").textBody("{\"content\":\"x\",\"expiresIn\":" + expiresIn + "}"),
+        assertRefused(world.api.fixture("create-paste-json").textBody("{\"content\":\"x\",\"expiresIn\":" + expiresIn + "}"),
                 "INVALID_EXPIRY");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"yes", "1", "TRUE", "", "on"})
     void aBadQueryReadOnceIsRefused(String readOnce) throws Exception {
-        assertRefused(api.fixture("create-paste-text").query("readOnce", readOnce), "INVALID_READ_ONCE");
+        assertRefused(world.api.fixture("create-paste-text").query("readOnce", readOnce), "INVALID_READ_ONCE");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"1", "0", "\"true\"", "[]", "{}"})
     void aBadJsonReadOnceIsRefused(String readOnce) throws Exception {
-        assertRefused(api.fixture("create-paste-json").textBody("{\"content\":\"x\",\"readOnce\":" + readOnce + "}"),
+        assertRefused(world.api.fixture("create-paste-json").textBody("{\"content\":\"x\",\"readOnce\":" + readOnce + "}"),
                 "INVALID_READ_ONCE");
     }
 
     @Test
     void jsonNullOptionsMeanTheDefaults() throws Exception {
-        HttpApi.Response response = api.send(api.fixture("create-paste-json")
+        HttpApi.Response response = world.api.send(world.api.fixture("create-paste-json")
                 .textBody("{\"content\":\"x\",\"expiresIn\":null,\"readOnce\":null}"));
         assertEquals(201, response.status(), response.text());
-        assertNull(json(response).get("expiresAt"));
-        assertEquals(false, json(response).get("readOnce"));
+        assertNull(world.json(response).get("expiresAt"));
+        assertEquals(false, world.json(response).get("readOnce"));
     }
 
     @Test
     void theBoundsThemselvesAreAccepted() throws Exception {
         for (String expiresIn : new String[] {"60", "31536000"}) {
-            HttpApi.Response response = api.send(api.fixture("create-paste-text").query("expiresIn", expiresIn));
+            HttpApi.Response response = world.api.send(world.api.fixture("create-paste-text").query("expiresIn", expiresIn));
             assertEquals(201, response.status(), expiresIn + ": " + response.text());
-            removeSoonExpired((String) json(response).get("shortCode"));
+            removeSoonExpired((String) world.json(response).get("shortCode"));
         }
     }
 
     /** The sweeper's tests expect no expiring paste but their own in the shared database. */
     private static void removeSoonExpired(String shortCode) {
-        api.context().getBean(PasteRepository.class).remove(shortCode);
+        world.api.context().getBean(PasteRepository.class).remove(shortCode);
     }
 
     private void assertRefused(HttpApi.Request request, String code) throws Exception {
         String marker = UUID.randomUUID().toString();
-        HttpApi.Response response = api.send(request.requestId(marker));
+        HttpApi.Response response = world.api.send(request.requestId(marker));
 
         assertEquals(400, response.status(), response.text());
-        Map<String, Object> error = json(response);
+        Map<String, Object> error = world.json(response);
         assertEquals(code, error.get("code"));
         assertEquals(marker, error.get("requestId"));
-        assertTrue(Queues.drain(sqs, queues.queueUrl()).isEmpty(), "no job for a refused request");
+        assertTrue(world.drainQueue().isEmpty(), "no job for a refused request");
     }
 }

@@ -2,16 +2,14 @@ package dev.pastebin.create;
 
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
-import dev.pastebin.core.support.TestQueues;
 import io.micronaut.core.type.Argument;
 import io.micronaut.json.JsonMapper;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import software.amazon.awssdk.services.sqs.SqsClient;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -29,30 +27,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class CreatePasteErrorsIT {
 
     private static final int LIMIT = 64;
-    private static HttpApi api;
-    private static SqsClient sqs;
-    private static TestQueues.Pair queues;
-
-    @BeforeAll
-    static void start() {
-        sqs = SqsClient.create();
-        queues = TestQueues.create(sqs, "create-errors-it", 10, 30);
-        api = HttpApi.start(Map.of(
-                "pastebin.upload-queue.url", queues.queueUrl(),
-                "pastebin.paste.max-content-bytes", LIMIT));
-    }
+    @RegisterExtension
+    static final CreateWorld world = new CreateWorld("create-errors-it", Map.of("pastebin.paste.max-content-bytes", LIMIT))
+            .keepingJobsBetweenTests();
 
     @AfterAll
-    static void stop() {
-        if (api != null) {
-            // nothing any of the rejected requests did reached the queue
-            assertTrue(Queues.drain(sqs, queues.queueUrl()).isEmpty(), "a rejected request enqueued a job");
-            api.close();
-        }
-        if (queues != null) {
-            TestQueues.delete(sqs, queues);
-        }
-        sqs.close();
+    static void nothingReachedTheQueue() {
+        // runs before the world's own clean-up: nothing any of the rejected requests did reached the queue
+        assertTrue(world.drainQueue().isEmpty(), "a rejected request enqueued a job");
     }
 
     private static byte[] utf8(String s) {
@@ -87,16 +69,16 @@ class CreatePasteErrorsIT {
     @ParameterizedTest(name = "{0} {2} {3}")
     @MethodSource("rejectedBodies")
     void aRejectedBodyAnswersItsCode(String contentType, byte[] body, int status, String code) throws Exception {
-        HttpApi.Request request = api.fixture("create-paste-text").header("Content-Type", contentType).requestId("req-" + code);
+        HttpApi.Request request = world.api.fixture("create-paste-text").header("Content-Type", contentType).requestId("req-" + code);
         if (body == null) {
             request.noBody();
         } else {
             request.binaryBody(body);
         }
-        HttpApi.Response response = api.send(request);
+        HttpApi.Response response = world.api.send(request);
         assertError(response, status, code, "req-" + code);
         if (status == 415) {
-            String message = (String) api.context().getBean(JsonMapper.class)
+            String message = (String) world.api.context().getBean(JsonMapper.class)
                     .readValue(response.body(), Argument.mapOf(String.class, Object.class)).get("message");
             assertTrue(message.contains("text/plain") && message.contains("application/json")
                     || message.contains("utf-8"), message);
@@ -105,30 +87,30 @@ class CreatePasteErrorsIT {
 
     @Test
     void theLimitItselfIsAccepted() throws Exception {
-        HttpApi.Response response = api.send(api.fixture("create-paste-text").binaryBody(utf8("🧪".repeat(LIMIT / 4))));
+        HttpApi.Response response = world.api.send(world.api.fixture("create-paste-text").binaryBody(utf8("🧪".repeat(LIMIT / 4))));
         assertEquals(201, response.status(), response.text());
-        assertEquals(1, Queues.drain(sqs, queues.queueUrl()).size());
+        assertEquals(1, world.drainQueue().size());
     }
 
     @Test
     void aBodyWithoutContentTypeIsUnsupported() throws Exception {
-        HttpApi.Response response = api.send(api.fixture("create-paste-text").withoutHeader("Content-Type")
+        HttpApi.Response response = world.api.send(world.api.fixture("create-paste-text").withoutHeader("Content-Type")
                 .binaryBody(utf8("no type")).requestId("req-no-type"));
         assertError(response, 415, "UNSUPPORTED_MEDIA_TYPE", "req-no-type");
-        assertTrue(((String) api.context().getBean(JsonMapper.class).readValue(response.body(),
+        assertTrue(((String) world.api.context().getBean(JsonMapper.class).readValue(response.body(),
                 Argument.mapOf(String.class, Object.class)).get("message")).contains("text/plain"));
     }
 
     @Test
     void aWrongMethodIs405WithAllow() throws Exception {
-        HttpApi.Response response = api.send(api.fixture("create-paste-text").method("PUT").requestId("req-405"));
+        HttpApi.Response response = world.api.send(world.api.fixture("create-paste-text").method("PUT").requestId("req-405"));
         assertError(response, 405, "METHOD_NOT_ALLOWED", "req-405");
         assertEquals("POST", response.header("Allow"));
     }
 
     @Test
     void anUnknownPathIs404() throws Exception {
-        assertError(api.send(api.fixture("create-paste-text").path("/nothing/here").requestId("req-404")),
+        assertError(world.api.send(world.api.fixture("create-paste-text").path("/nothing/here").requestId("req-404")),
                 404, "NOT_FOUND", "req-404");
     }
 
@@ -136,7 +118,7 @@ class CreatePasteErrorsIT {
         assertEquals(status, response.status(), response.text());
         assertTrue(response.header("Content-Type").startsWith("application/json"), response.header("Content-Type"));
         assertEquals("no-store", response.header("Cache-Control"));
-        Map<String, Object> error = api.context().getBean(JsonMapper.class)
+        Map<String, Object> error = world.api.context().getBean(JsonMapper.class)
                 .readValue(response.body(), Argument.mapOf(String.class, Object.class));
         assertEquals(Map.of("code", code, "message", error.get("message"), "requestId", requestId), error,
                 "exactly code, message and requestId");

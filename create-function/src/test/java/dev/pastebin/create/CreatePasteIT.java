@@ -4,7 +4,6 @@ import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.Paste;
-import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.priming.ApiRequestPrimer;
 import dev.pastebin.core.priming.DatabasePrimer;
@@ -14,17 +13,13 @@ import dev.pastebin.core.priming.RuntimeSerializationPrimer;
 import dev.pastebin.core.priming.UploadQueuePrimer;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
-import dev.pastebin.core.support.TestQueues;
 import io.micronaut.crac.test.CheckpointSimulator;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.micronaut.json.JsonMapper;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 import javax.sql.DataSource;
@@ -45,53 +40,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @RealServices
 class CreatePasteIT {
 
-    private static HttpApi api;
-    private static SqsClient sqs;
-    private static TestQueues.Pair queues;
 
-    @BeforeAll
-    static void start() {
-        sqs = SqsClient.create();
-        queues = TestQueues.create(sqs, "create-it", 10, 30);
-        api = HttpApi.start(Map.of("pastebin.upload-queue.url", queues.queueUrl()));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (api != null) {
-            api.close();
-        }
-        if (queues != null) {
-            TestQueues.delete(sqs, queues);
-        }
-        sqs.close();
-    }
-
-    @BeforeEach
-    void emptyQueue() {
-        Queues.drain(sqs, queues.queueUrl());
-    }
-
-    private Map<String, Object> json(HttpApi.Response response) throws Exception {
-        return api.context().getBean(JsonMapper.class).readValue(response.body(), io.micronaut.core.type.Argument.mapOf(String.class, Object.class));
-    }
-
-    private Paste row(String shortCode) {
-        return api.context().getBean(PasteRepository.class).findById(shortCode).orElseThrow();
-    }
+    @RegisterExtension
+    static final CreateWorld world = new CreateWorld("create-it");
 
     private UploadJob onlyJob() throws Exception {
-        List<Message> messages = Queues.drain(sqs, queues.queueUrl());
+        List<Message> messages = world.drainQueue();
         assertEquals(1, messages.size(), "exactly one upload job");
-        return api.context().getBean(UploadJobCodec.class).decode(messages.get(0).body());
+        return world.api.context().getBean(UploadJobCodec.class).decode(messages.get(0).body());
     }
 
     @Test
     void aTextPasteIsStoredInProgressAndItsJobEnqueued() throws Exception {
-        HttpApi.Response response = api.send(api.fixture("create-paste-text"));
+        HttpApi.Response response = world.api.send(world.api.fixture("create-paste-text"));
 
         assertEquals(201, response.status(), response.text());
-        Map<String, Object> body = json(response);
+        Map<String, Object> body = world.json(response);
         String code = (String) body.get("shortCode");
         assertTrue(code.matches("[0-9A-Za-z]{8}"), code);
         assertEquals("IN_PROGRESS", body.get("status"));
@@ -100,7 +64,7 @@ class CreatePasteIT {
         assertTrue(response.header("Content-Type").startsWith("application/json"));
 
         byte[] content = "Hello from a fixture!\r\n\t".getBytes(StandardCharsets.UTF_8);
-        Paste row = row(code);
+        Paste row = world.row(code);
         assertEquals(PasteStatus.IN_PROGRESS, row.status());
         assertEquals(ContentHash.sha256Hex(content), row.contentSha256());
         assertEquals(content.length, row.sizeBytes());
@@ -112,11 +76,11 @@ class CreatePasteIT {
 
     @Test
     void aJsonPasteCarriesTheJwtSubjectAsItsUser() throws Exception {
-        HttpApi.Response response = api.send(api.fixture("create-paste-json"));
+        HttpApi.Response response = world.api.send(world.api.fixture("create-paste-json"));
 
         assertEquals(201, response.status(), response.text());
-        String code = (String) json(response).get("shortCode");
-        Paste row = row(code);
+        String code = (String) world.json(response).get("shortCode");
+        Paste row = world.row(code);
         assertEquals("7d1c9a3e-5b2f-4e61-9c0a-1f2e3d4c5b6a", row.userId());
         byte[] content = "Hello from JSON!".getBytes(StandardCharsets.UTF_8);
         assertEquals(new UploadJob(code, ContentHash.sha256Hex(content), content), onlyJob());
@@ -124,12 +88,12 @@ class CreatePasteIT {
 
     @Test
     void theCallerComesFromAReplaceableBinder() throws Exception {
-        try (HttpApi asTester = HttpApi.start(Map.of("pastebin.upload-queue.url", queues.queueUrl(),
+        try (HttpApi asTester = HttpApi.start(Map.of("pastebin.upload-queue.url", world.queues.queueUrl(),
                 FixedCallerBinder.PROPERTY, "tester-42"))) {
             HttpApi.Response response = asTester.send(asTester.fixture("create-paste-json"));
 
             assertEquals(201, response.status(), response.text());
-            assertEquals("tester-42", row((String) json(response).get("shortCode")).userId());
+            assertEquals("tester-42", world.row((String) world.json(response).get("shortCode")).userId());
         }
         onlyJob();
     }
@@ -142,32 +106,32 @@ class CreatePasteIT {
             "\u0000 NUL, \u0007 BEL, \u001b ESC, \u007f DEL, \u00a0 NBSP, \ufeff BOM"})
     void theBytesReachTheQueueExactlyInEveryBodyForm(String text) throws Exception {
         byte[] content = text.getBytes(StandardCharsets.UTF_8);
-        String jsonBody = api.context().getBean(JsonMapper.class).writeValueAsString(Map.of("content", text));
+        String jsonBody = world.api.context().getBean(JsonMapper.class).writeValueAsString(Map.of("content", text));
         List<HttpApi.Request> forms = List.of(
-                api.fixture("create-paste-text").textBody(text),
-                api.fixture("create-paste-text").binaryBody(content),
-                api.fixture("create-paste-text").header("Content-Type", "text/plain; charset=UTF-8").binaryBody(content),
-                api.fixture("create-paste-json").textBody(jsonBody),
-                api.fixture("create-paste-json").binaryBody(jsonBody.getBytes(StandardCharsets.UTF_8)));
+                world.api.fixture("create-paste-text").textBody(text),
+                world.api.fixture("create-paste-text").binaryBody(content),
+                world.api.fixture("create-paste-text").header("Content-Type", "text/plain; charset=UTF-8").binaryBody(content),
+                world.api.fixture("create-paste-json").textBody(jsonBody),
+                world.api.fixture("create-paste-json").binaryBody(jsonBody.getBytes(StandardCharsets.UTF_8)));
         for (HttpApi.Request form : forms) {
-            HttpApi.Response response = api.send(form);
+            HttpApi.Response response = world.api.send(form);
             assertEquals(201, response.status(), response.text());
-            String code = (String) json(response).get("shortCode");
+            String code = (String) world.json(response).get("shortCode");
             UploadJob job = onlyJob();
             assertEquals(code, job.shortCode());
             assertArrayEquals(content, job.content());
-            assertEquals(ContentHash.sha256Hex(content), row(code).contentSha256());
-            assertEquals(content.length, row(code).sizeBytes());
+            assertEquals(ContentHash.sha256Hex(content), world.row(code).contentSha256());
+            assertEquals(content.length, world.row(code).sizeBytes());
         }
     }
 
     @Test
     void withoutAHostHeaderTheUrlIsThePath() throws Exception {
-        HttpApi.Response response = api.send(api.fixture("create-paste-text").withoutHeader("Host"));
+        HttpApi.Response response = world.api.send(world.api.fixture("create-paste-text").withoutHeader("Host"));
 
         assertEquals(201, response.status());
-        String code = (String) json(response).get("shortCode");
-        assertEquals("/pastes/" + code, json(response).get("url"));
+        String code = (String) world.json(response).get("shortCode");
+        assertEquals("/pastes/" + code, world.json(response).get("url"));
         onlyJob();
     }
 
@@ -175,30 +139,30 @@ class CreatePasteIT {
 
     @Test
     void primesTheHandlerTheSuccessPathTheDatabaseAndTheQueueAndNothingElse() {
-        Set<Class<?>> primers = api.context().getBeansOfType(Primer.class).stream().map(Object::getClass)
+        Set<Class<?>> primers = world.api.context().getBeansOfType(Primer.class).stream().map(Object::getClass)
                 .collect(Collectors.toSet());
         assertEquals(Set.of(ApiRequestPrimer.class, RuntimeSerializationPrimer.class, DatabasePrimer.class, UploadQueuePrimer.class,
                 CreatePathPrimer.class), primers);
-        assertEquals(5, api.context().getBean(Priming.class).run("test"), "every primer succeeds against the real services");
+        assertEquals(5, world.api.context().getBean(Priming.class).run("test"), "every primer succeeds against the real services");
     }
 
     @Test
     void aCheckpointPrimesWithoutSideEffectsAndTheRestoredFunctionServes() throws Exception {
         long rowsBefore = pasteRows();
 
-        CheckpointSimulator snapStart = api.context().getBean(CheckpointSimulator.class);
+        CheckpointSimulator snapStart = world.api.context().getBean(CheckpointSimulator.class);
         snapStart.runBeforeCheckpoint();
         snapStart.runAfterRestore();
 
         assertEquals(rowsBefore, pasteRows(), "priming inserted no row");
-        assertTrue(Queues.drain(sqs, queues.queueUrl()).isEmpty(), "priming queued no job");
-        HttpApi.Response created = api.send(api.fixture("create-paste-text"));
+        assertTrue(world.drainQueue().isEmpty(), "priming queued no job");
+        HttpApi.Response created = world.api.send(world.api.fixture("create-paste-text"));
         assertEquals(201, created.status(), created.text());
         onlyJob();
     }
 
     private static long pasteRows() throws Exception {
-        try (Connection c = DelegatingDataSource.unwrapDataSource(api.context().getBean(DataSource.class)).getConnection();
+        try (Connection c = DelegatingDataSource.unwrapDataSource(world.api.context().getBean(DataSource.class)).getConnection();
              ResultSet r = c.createStatement().executeQuery("SELECT count(*) FROM pastes")) {
             r.next();
             return r.getLong(1);

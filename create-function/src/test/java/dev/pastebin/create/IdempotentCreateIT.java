@@ -4,17 +4,11 @@ import dev.pastebin.core.paste.DeleteTokens;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
-import dev.pastebin.core.support.TestQueues;
-import io.micronaut.core.type.Argument;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
-import io.micronaut.json.JsonMapper;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import software.amazon.awssdk.services.sqs.SqsClient;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -39,65 +33,38 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @RealServices
 class IdempotentCreateIT {
 
-    private static HttpApi api;
-    private static SqsClient sqs;
-    private static TestQueues.Pair queues;
 
-    @BeforeAll
-    static void start() {
-        sqs = SqsClient.create();
-        queues = TestQueues.create(sqs, "create-idempotent-it", 10, 30);
-        api = HttpApi.start(Map.of("pastebin.upload-queue.url", queues.queueUrl()));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (api != null) {
-            api.close();
-        }
-        if (queues != null) {
-            TestQueues.delete(sqs, queues);
-        }
-        sqs.close();
-    }
-
-    @BeforeEach
-    void emptyQueue() {
-        Queues.drain(sqs, queues.queueUrl());
-    }
-
-    private static Map<String, Object> json(HttpApi.Response response) throws Exception {
-        return api.context().getBean(JsonMapper.class).readValue(response.body(), Argument.mapOf(String.class, Object.class));
-    }
+    @RegisterExtension
+    static final CreateWorld world = new CreateWorld("create-idempotent-it");
 
     private static HttpApi.Request create(String key, String content) {
-        return api.fixture("create-paste-json").header("Idempotency-Key", key)
+        return world.api.fixture("create-paste-json").header("Idempotency-Key", key)
                 .textBody("{\"content\":\"" + content + "\",\"readOnce\":false}");
     }
 
     /** The plain pool, outside Micronaut Data's connection management. */
     private static Connection database() throws Exception {
-        return DelegatingDataSource.unwrapDataSource(api.context().getBean(DataSource.class)).getConnection();
+        return DelegatingDataSource.unwrapDataSource(world.api.context().getBean(DataSource.class)).getConnection();
     }
 
     private static String storedTokenHash(String code) {
-        return api.context().getBean(PasteRepository.class).findById(code).orElseThrow().deleteTokenSha256();
+        return world.api.context().getBean(PasteRepository.class).findById(code).orElseThrow().deleteTokenSha256();
     }
 
     @Test
     void theSameRequestAgainReplaysThePasteWithANewDeletionToken() throws Exception {
         String key = UUID.randomUUID().toString();
-        HttpApi.Request withExpiry = api.fixture("create-paste-json").header("Idempotency-Key", key)
+        HttpApi.Request withExpiry = world.api.fixture("create-paste-json").header("Idempotency-Key", key)
                 .textBody("{\"content\":\"once\",\"expiresIn\":600}");
-        HttpApi.Response first = api.send(withExpiry);
-        HttpApi.Response again = api.send(withExpiry);
+        HttpApi.Response first = world.api.send(withExpiry);
+        HttpApi.Response again = world.api.send(withExpiry);
 
         assertEquals(201, first.status(), first.text());
         assertEquals(201, again.status(), again.text());
         assertNull(first.header("Idempotent-Replayed"));
         assertEquals("true", again.header("Idempotent-Replayed"));
-        Map<String, Object> one = json(first);
-        Map<String, Object> two = json(again);
+        Map<String, Object> one = world.json(first);
+        Map<String, Object> two = world.json(again);
         String code = (String) one.get("shortCode");
         assertEquals(code, two.get("shortCode"));
         assertEquals(one.get("expiresAt"), two.get("expiresAt"), "the paste of the first request, not a new lifetime");
@@ -105,51 +72,51 @@ class IdempotentCreateIT {
         assertNotEquals(one.get("deleteToken"), two.get("deleteToken"));
         assertEquals(DeleteTokens.hashOf((String) two.get("deleteToken")), storedTokenHash(code),
                 "the replay's token replaces the first one");
-        assertEquals(1, Queues.drain(sqs, queues.queueUrl()).size(), "one job, not two");
+        assertEquals(1, world.drainQueue().size(), "one job, not two");
         // the sweeper's tests expect no expiring paste but their own in the shared database
-        api.context().getBean(PasteRepository.class).remove(code);
+        world.api.context().getBean(PasteRepository.class).remove(code);
     }
 
     @Test
     void theSameKeyWithOtherContentOrOptionsIs422() throws Exception {
         String key = UUID.randomUUID().toString();
-        assertEquals(201, api.send(create(key, "original")).status());
+        assertEquals(201, world.api.send(create(key, "original")).status());
 
-        HttpApi.Response otherContent = api.send(create(key, "changed"));
-        HttpApi.Response otherOptions = api.send(api.fixture("create-paste-json").header("Idempotency-Key", key)
+        HttpApi.Response otherContent = world.api.send(create(key, "changed"));
+        HttpApi.Response otherOptions = world.api.send(world.api.fixture("create-paste-json").header("Idempotency-Key", key)
                 .textBody("{\"content\":\"original\",\"readOnce\":true}"));
 
         for (HttpApi.Response refused : List.of(otherContent, otherOptions)) {
             assertEquals(422, refused.status(), refused.text());
-            assertEquals("IDEMPOTENCY_KEY_REUSED", json(refused).get("code"));
+            assertEquals("IDEMPOTENCY_KEY_REUSED", world.json(refused).get("code"));
         }
-        assertEquals(1, Queues.drain(sqs, queues.queueUrl()).size());
+        assertEquals(1, world.drainQueue().size());
     }
 
     @Test
     void keysAreScopedToTheCaller() throws Exception {
         String key = UUID.randomUUID().toString();
-        String anonymous = (String) json(api.send(create(key, "same"))).get("shortCode");
-        String asUser = (String) json(api.send(create(key, "same").jwtSubject("user-" + key))).get("shortCode");
+        String anonymous = (String) world.json(world.api.send(create(key, "same"))).get("shortCode");
+        String asUser = (String) world.json(world.api.send(create(key, "same").jwtSubject("user-" + key))).get("shortCode");
 
         assertNotEquals(anonymous, asUser);
-        assertEquals(2, Queues.drain(sqs, queues.queueUrl()).size());
+        assertEquals(2, world.drainQueue().size());
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"", "has space", "slash/no", "ü", "0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789"})
     void aMalformedKeyIs400(String key) throws Exception {
-        HttpApi.Response response = api.send(create(key, "x"));
+        HttpApi.Response response = world.api.send(create(key, "x"));
 
         assertEquals(400, response.status(), response.text());
-        assertEquals("INVALID_IDEMPOTENCY_KEY", json(response).get("code"));
-        assertTrue(Queues.drain(sqs, queues.queueUrl()).isEmpty());
+        assertEquals("INVALID_IDEMPOTENCY_KEY", world.json(response).get("code"));
+        assertTrue(world.drainQueue().isEmpty());
     }
 
     @Test
     void theLongestAndOddestAllowedKeysWork() throws Exception {
         for (String key : List.of("a".repeat(127) + UUID.randomUUID().toString().charAt(0), "k:" + UUID.randomUUID() + "._-")) {
-            HttpApi.Response response = api.send(create(key, "x"));
+            HttpApi.Response response = world.api.send(create(key, "x"));
             assertEquals(201, response.status(), key + ": " + response.text());
         }
     }
@@ -165,7 +132,7 @@ class IdempotentCreateIT {
             for (int i = 0; i < requests; i++) {
                 answers.add(pool.submit(() -> {
                     go.await();
-                    return api.send(create(key, "raced"));
+                    return world.api.send(create(key, "raced"));
                 }));
             }
             go.countDown();
@@ -174,12 +141,12 @@ class IdempotentCreateIT {
             for (Future<HttpApi.Response> answer : answers) {
                 HttpApi.Response response = answer.get();
                 assertEquals(201, response.status(), response.text());
-                codes.add(json(response).get("shortCode"));
+                codes.add(world.json(response).get("shortCode"));
                 replayed += "true".equals(response.header("Idempotent-Replayed")) ? 1 : 0;
             }
             assertEquals(1, codes.size(), "one paste: " + codes);
             assertEquals(requests - 1, replayed);
-            assertEquals(1, Queues.drain(sqs, queues.queueUrl()).size(), "one job");
+            assertEquals(1, world.drainQueue().size(), "one job");
         } finally {
             pool.shutdownNow();
         }
@@ -188,7 +155,7 @@ class IdempotentCreateIT {
     @Test
     void aKeyOlderThan24HoursNoLongerReplays() throws Exception {
         String key = UUID.randomUUID().toString();
-        String first = (String) json(api.send(create(key, "old"))).get("shortCode");
+        String first = (String) world.json(world.api.send(create(key, "old"))).get("shortCode");
         try (Connection db = database();
              PreparedStatement age = db.prepareStatement(
                      "UPDATE idempotency_keys SET created_at = now() - interval '24 hours 1 second' WHERE idempotency_key = ?")) {
@@ -196,29 +163,29 @@ class IdempotentCreateIT {
             assertEquals(1, age.executeUpdate());
         }
 
-        HttpApi.Response later = api.send(create(key, "old"));
+        HttpApi.Response later = world.api.send(create(key, "old"));
 
         assertEquals(201, later.status(), later.text());
         assertNull(later.header("Idempotent-Replayed"));
-        assertNotEquals(first, json(later).get("shortCode"));
-        assertEquals(2, Queues.drain(sqs, queues.queueUrl()).size());
+        assertNotEquals(first, world.json(later).get("shortCode"));
+        assertEquals(2, world.drainQueue().size());
     }
 
     @Test
     void aReplayOfAPasteThatIsGoneIs404AndCreatesNothing() throws Exception {
         String key = UUID.randomUUID().toString();
-        String code = (String) json(api.send(create(key, "short-lived"))).get("shortCode");
+        String code = (String) world.json(world.api.send(create(key, "short-lived"))).get("shortCode");
         try (Connection db = database();
              PreparedStatement delete = db.prepareStatement("DELETE FROM pastes WHERE short_code = ?")) {
             delete.setString(1, code);
             assertEquals(1, delete.executeUpdate());
         }
-        Queues.drain(sqs, queues.queueUrl());
+        world.drainQueue();
 
-        HttpApi.Response replay = api.send(create(key, "short-lived"));
+        HttpApi.Response replay = world.api.send(create(key, "short-lived"));
 
         assertEquals(404, replay.status(), replay.text());
-        assertEquals("PASTE_NOT_FOUND", json(replay).get("code"));
-        assertTrue(Queues.drain(sqs, queues.queueUrl()).isEmpty(), "a read or deleted paste is never created again");
+        assertEquals("PASTE_NOT_FOUND", world.json(replay).get("code"));
+        assertTrue(world.drainQueue().isEmpty(), "a read or deleted paste is never created again");
     }
 }
