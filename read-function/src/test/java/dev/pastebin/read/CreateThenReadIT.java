@@ -7,21 +7,13 @@ import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
-import dev.pastebin.core.support.TestQueues;
-import io.micronaut.core.type.Argument;
-import io.micronaut.json.JsonMapper;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -33,53 +25,23 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @RealServices
 class CreateThenReadIT {
 
-    private static final String BUCKET = "create-read-it-" + UUID.randomUUID();
-    private static HttpApi api;
-    private static SqsClient sqs;
-    private static S3Client s3;
-    private static TestQueues.Pair queues;
-
-    @BeforeAll
-    static void start() {
-        sqs = SqsClient.create();
-        queues = TestQueues.create(sqs, "create-read-it", 10, 30);
-        api = HttpApi.start(Map.of("pastebin.upload-queue.url", queues.queueUrl(),
-                "pastebin.storage.bucket", BUCKET, "aws.s3.path-style-access-enabled", true));
-        s3 = api.context().getBean(S3Client.class);
-        s3.createBucket(b -> b.bucket(BUCKET));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (s3 != null) {
-            s3.listObjectsV2Paginator(b -> b.bucket(BUCKET)).contents()
-                    .forEach(o -> s3.deleteObject(b -> b.bucket(BUCKET).key(o.key())));
-            s3.deleteBucket(b -> b.bucket(BUCKET));
-        }
-        if (api != null) {
-            api.close();
-        }
-        if (queues != null) {
-            TestQueues.delete(sqs, queues);
-        }
-        sqs.close();
-    }
+    @RegisterExtension
+    static final ReadWorld world = new ReadWorld("create-read-it").withUploadQueue();
 
     private static UploadJob create(byte[] content) throws Exception {
-        HttpApi.Response created = api.send(api.fixture("create-paste-text").binaryBody(content));
+        HttpApi.Response created = world.api.send(world.api.fixture("create-paste-text").binaryBody(content));
         assertEquals(201, created.status(), created.text());
-        List<Message> messages = sqs.receiveMessage(b -> b.queueUrl(queues.queueUrl()).waitTimeSeconds(5).maxNumberOfMessages(1)).messages();
+        List<Message> messages = world.sqs.receiveMessage(b -> b.queueUrl(world.queues.queueUrl()).waitTimeSeconds(5).maxNumberOfMessages(1)).messages();
         assertEquals(1, messages.size());
-        sqs.deleteMessage(b -> b.queueUrl(queues.queueUrl()).receiptHandle(messages.get(0).receiptHandle()));
-        UploadJob job = api.context().getBean(UploadJobCodec.class).decode(messages.get(0).body());
-        String shortCode = (String) api.context().getBean(JsonMapper.class)
-                .readValue(created.body(), Argument.mapOf(String.class, Object.class)).get("shortCode");
+        world.sqs.deleteMessage(b -> b.queueUrl(world.queues.queueUrl()).receiptHandle(messages.get(0).receiptHandle()));
+        UploadJob job = world.api.context().getBean(UploadJobCodec.class).decode(messages.get(0).body());
+        String shortCode = (String) world.json(created).get("shortCode");
         assertEquals(shortCode, job.shortCode());
         return job;
     }
 
     private static HttpApi.Response read(String shortCode) {
-        return api.send(api.fixture("read-paste").path("/pastes/" + shortCode));
+        return world.api.send(world.api.fixture("read-paste").path("/pastes/" + shortCode));
     }
 
     @Test
@@ -90,9 +52,9 @@ class CreateThenReadIT {
         assertEquals(202, read(job.shortCode()).status());
 
         // what the upload worker does with the job it received
-        StorageProperties storage = api.context().getBean(StorageProperties.class);
-        s3.putObject(b -> b.bucket(BUCKET).key(storage.objectKey(job.shortCode())), RequestBody.fromBytes(job.content()));
-        assertEquals(1, api.context().getBean(PasteRepository.class).markProcessed(job.shortCode(), api.context().getBean(PasteContentStore.class).locationOf(job.shortCode()).uri()));
+        StorageProperties storage = world.api.context().getBean(StorageProperties.class);
+        world.s3.putObject(b -> b.bucket(world.bucket).key(storage.objectKey(job.shortCode())), RequestBody.fromBytes(job.content()));
+        assertEquals(1, world.api.context().getBean(PasteRepository.class).markProcessed(job.shortCode(), world.api.context().getBean(PasteContentStore.class).locationOf(job.shortCode()).uri()));
 
         HttpApi.Response response = read(job.shortCode());
         assertEquals(200, response.status(), response.text());
@@ -105,11 +67,10 @@ class CreateThenReadIT {
         UploadJob job = create("doomed".getBytes(StandardCharsets.UTF_8));
         assertEquals(202, read(job.shortCode()).status());
 
-        api.context().getBean(PasteRepository.class).markFailed(job.shortCode(), "exhausted");
+        world.api.context().getBean(PasteRepository.class).markFailed(job.shortCode(), "exhausted");
 
         HttpApi.Response response = read(job.shortCode());
         assertEquals(404, response.status());
-        assertEquals("PASTE_NOT_FOUND", api.context().getBean(JsonMapper.class)
-                .readValue(response.body(), Argument.mapOf(String.class, Object.class)).get("code"));
+        assertEquals("PASTE_NOT_FOUND", world.json(response).get("code"));
     }
 }

@@ -8,18 +8,14 @@ import dev.pastebin.core.storage.ContentLocation;
 import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
-import io.micronaut.core.type.Argument;
-import io.micronaut.json.JsonMapper;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.s3.S3Client;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,60 +27,38 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @RealServices
 class ReadExpiryAndReadOnceIT {
 
-    private static final String BUCKET = "read-options-it-" + UUID.randomUUID();
-    private static HttpApi api;
-    private static S3Client s3;
+    @RegisterExtension
+    static final ReadWorld world = new ReadWorld("read-options-it");
     private static final List<String> CREATED = new CopyOnWriteArrayList<>();
 
-    @BeforeAll
-    static void start() {
-        api = HttpApi.start(Map.of("pastebin.storage.bucket", BUCKET, "aws.s3.path-style-access-enabled", true));
-        s3 = api.context().getBean(S3Client.class);
-        s3.createBucket(b -> b.bucket(BUCKET));
-    }
-
     @AfterAll
-    static void stop() {
-        // the sweeper's tests expect no expiring paste but their own in the shared database
-        if (api != null) {
-            CREATED.forEach(api.context().getBean(PasteRepository.class)::remove);
-        }
-        if (s3 != null) {
-            s3.listObjectsV2Paginator(b -> b.bucket(BUCKET)).contents()
-                    .forEach(o -> s3.deleteObject(b -> b.bucket(BUCKET).key(o.key())));
-            s3.deleteBucket(b -> b.bucket(BUCKET));
-        }
-        if (api != null) {
-            api.close();
-        }
+    static void removeTheRows() {
+        // before the world's clean-up: the sweeper's tests expect no expiring paste but their own in the shared database
+        CREATED.forEach(world.api.context().getBean(PasteRepository.class)::remove);
     }
 
     /** A stored paste, as create and the upload worker leave it. */
     private static Paste stored(String text, Instant expiresAt, boolean readOnce) {
         byte[] content = text.getBytes(StandardCharsets.UTF_8);
-        PasteRepository repository = api.context().getBean(PasteRepository.class);
-        String code = api.context().getBean(ShortCodes.class).next();
+        PasteRepository repository = world.api.context().getBean(PasteRepository.class);
+        String code = world.api.context().getBean(ShortCodes.class).next();
         CREATED.add(code);
         repository.save(Paste.inProgress(code, null, ContentHash.sha256Hex(content), content.length, "b".repeat(64),
                 expiresAt, readOnce));
-        ContentLocation location = api.context().getBean(PasteContentStore.class).put(code, content, ContentHash.sha256Hex(content));
+        ContentLocation location = world.api.context().getBean(PasteContentStore.class).put(code, content, ContentHash.sha256Hex(content));
         assertEquals(1, repository.markProcessed(code, location.uri()));
         return repository.findById(code).orElseThrow();
     }
 
     private static HttpApi.Request get(String code) {
-        return api.fixture("read-paste").path("/pastes/" + code);
-    }
-
-    private static Map<String, Object> json(HttpApi.Response response) throws Exception {
-        return api.context().getBean(JsonMapper.class).readValue(response.body(), Argument.mapOf(String.class, Object.class));
+        return world.api.fixture("read-paste").path("/pastes/" + code);
     }
 
     @Test
     void anExpiringPasteIsCachedNoLongerThanItLives() throws Exception {
         Paste paste = stored("short-lived", Instant.now().plusSeconds(600), false);
 
-        HttpApi.Response response = api.send(get(paste.shortCode()));
+        HttpApi.Response response = world.api.send(get(paste.shortCode()));
 
         assertEquals(200, response.status(), response.text());
         assertEquals("short-lived", response.text());
@@ -98,7 +72,7 @@ class ReadExpiryAndReadOnceIT {
         Instant expiresAt = Instant.parse("2099-01-01T00:00:00Z");
         Paste paste = stored("with metadata", expiresAt, false);
 
-        Map<String, Object> view = json(api.send(get(paste.shortCode()).header("Accept", "application/json")));
+        Map<String, Object> view = world.json(world.api.send(get(paste.shortCode()).header("Accept", "application/json")));
 
         assertEquals("2099-01-01T00:00:00Z", view.get("expiresAt"));
         assertEquals(false, view.get("readOnce"));
@@ -109,8 +83,8 @@ class ReadExpiryAndReadOnceIT {
     void aPasteWithoutExpiryStaysImmutableAndShowsNullExpiry() throws Exception {
         Paste paste = stored("forever", null, false);
 
-        assertEquals(ReadPasteController.IMMUTABLE, api.send(get(paste.shortCode())).header("Cache-Control"));
-        Map<String, Object> view = json(api.send(get(paste.shortCode()).header("Accept", "application/json")));
+        assertEquals(ReadPasteController.IMMUTABLE, world.api.send(get(paste.shortCode())).header("Cache-Control"));
+        Map<String, Object> view = world.json(world.api.send(get(paste.shortCode()).header("Accept", "application/json")));
         assertTrue(view.containsKey("expiresAt"));
         assertNull(view.get("expiresAt"));
     }
@@ -119,11 +93,11 @@ class ReadExpiryAndReadOnceIT {
     void anExpiredPasteIs404AtOnceOnGetAndHead() throws Exception {
         Paste paste = stored("gone", Instant.now().minusMillis(1), false);
 
-        HttpApi.Response get = api.send(get(paste.shortCode()));
-        HttpApi.Response head = api.send(get(paste.shortCode()).method("HEAD"));
+        HttpApi.Response get = world.api.send(get(paste.shortCode()));
+        HttpApi.Response head = world.api.send(get(paste.shortCode()).method("HEAD"));
 
         assertEquals(404, get.status(), get.text());
-        assertEquals("PASTE_NOT_FOUND", json(get).get("code"));
+        assertEquals("PASTE_NOT_FOUND", world.json(get).get("code"));
         assertEquals(404, head.status());
     }
 
@@ -132,7 +106,7 @@ class ReadExpiryAndReadOnceIT {
         Paste paste = stored("the secret", Instant.parse("2099-01-01T00:00:00Z"), true);
 
         for (String accept : new String[] {"*/*", "text/plain", "application/json"}) {
-            HttpApi.Response response = api.send(get(paste.shortCode()).header("Accept", accept));
+            HttpApi.Response response = world.api.send(get(paste.shortCode()).header("Accept", accept));
 
             assertEquals(200, response.status(), accept + ": " + response.text());
             assertFalse(response.text().contains("the secret"), "a preview must not see it");
@@ -140,26 +114,26 @@ class ReadExpiryAndReadOnceIT {
             assertEquals("no-store", response.header("Cache-Control"));
             assertEquals("true", response.header("Paste-Read-Once"));
             assertNull(response.header("ETag"));
-            Map<String, Object> view = json(response);
+            Map<String, Object> view = world.json(response);
             assertEquals(Map.of("shortCode", paste.shortCode(), "status", "PROCESSED", "readOnce", true,
                     "sizeBytes", 10, "expiresAt", "2099-01-01T00:00:00Z"), view);
         }
-        HttpApi.Response head = api.send(get(paste.shortCode()).method("HEAD"));
+        HttpApi.Response head = world.api.send(get(paste.shortCode()).method("HEAD"));
         assertEquals(200, head.status());
         assertEquals("true", head.header("Paste-Read-Once"));
         assertEquals(0, head.body().length);
         // neither GET nor HEAD burnt it
-        assertTrue(api.context().getBean(PasteRepository.class).findById(paste.shortCode()).isPresent());
+        assertTrue(world.api.context().getBean(PasteRepository.class).findById(paste.shortCode()).isPresent());
     }
 
     @Test
     void aReadOncePasteStillUploadingIs202() throws Exception {
-        String code = api.context().getBean(ShortCodes.class).next();
-        api.context().getBean(PasteRepository.class).save(Paste.inProgress(code, null, "c".repeat(64), 3, "d".repeat(64), null, true));
+        String code = world.api.context().getBean(ShortCodes.class).next();
+        world.api.context().getBean(PasteRepository.class).save(Paste.inProgress(code, null, "c".repeat(64), 3, "d".repeat(64), null, true));
 
-        HttpApi.Response response = api.send(get(code));
+        HttpApi.Response response = world.api.send(get(code));
 
         assertEquals(202, response.status(), response.text());
-        assertEquals("IN_PROGRESS", json(response).get("status"));
+        assertEquals("IN_PROGRESS", world.json(response).get("status"));
     }
 }

@@ -13,16 +13,12 @@ import dev.pastebin.core.priming.StoragePrimer;
 import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
-import io.micronaut.core.type.Argument;
 import io.micronaut.crac.test.CheckpointSimulator;
-import io.micronaut.json.JsonMapper;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -43,54 +39,30 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @RealServices
 class ReadPasteIT {
 
-    private static final String BUCKET = "read-it-" + UUID.randomUUID();
-    private static HttpApi api;
-    private static S3Client s3;
-
-    @BeforeAll
-    static void start() {
-        api = HttpApi.start(Map.of("pastebin.storage.bucket", BUCKET, "aws.s3.path-style-access-enabled", true));
-        s3 = api.context().getBean(S3Client.class);
-        s3.createBucket(b -> b.bucket(BUCKET));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (s3 != null) {
-            s3.listObjectsV2Paginator(b -> b.bucket(BUCKET)).contents()
-                    .forEach(o -> s3.deleteObject(b -> b.bucket(BUCKET).key(o.key())));
-            s3.deleteBucket(b -> b.bucket(BUCKET));
-        }
-        if (api != null) {
-            api.close();
-        }
-    }
+    @RegisterExtension
+    static final ReadWorld world = new ReadWorld("read-it");
 
     private static PasteRepository repository() {
-        return api.context().getBean(PasteRepository.class);
+        return world.api.context().getBean(PasteRepository.class);
     }
 
     private static Paste inProgress(byte[] content) {
-        String code = api.context().getBean(ShortCodes.class).next();
+        String code = world.api.context().getBean(ShortCodes.class).next();
         return repository().save(Paste.inProgress(code, null, ContentHash.sha256Hex(content), content.length));
     }
 
     /** What the upload worker does on success: the object, then the guarded transition. */
     private static Paste processed(byte[] content) {
         Paste paste = inProgress(content);
-        StorageProperties storage = api.context().getBean(StorageProperties.class);
-        s3.putObject(b -> b.bucket(BUCKET).key(storage.objectKey(paste.shortCode())).contentType("text/plain; charset=utf-8"),
+        StorageProperties storage = world.api.context().getBean(StorageProperties.class);
+        world.s3.putObject(b -> b.bucket(world.bucket).key(storage.objectKey(paste.shortCode())).contentType("text/plain; charset=utf-8"),
                 RequestBody.fromBytes(content));
-        assertEquals(1, repository().markProcessed(paste.shortCode(), api.context().getBean(PasteContentStore.class).locationOf(paste.shortCode()).uri()));
+        assertEquals(1, repository().markProcessed(paste.shortCode(), world.api.context().getBean(PasteContentStore.class).locationOf(paste.shortCode()).uri()));
         return repository().findById(paste.shortCode()).orElseThrow();
     }
 
     private static HttpApi.Request get(String shortCode) {
-        return api.fixture("read-paste").path("/pastes/" + shortCode);
-    }
-
-    private static Map<String, Object> json(HttpApi.Response response) throws Exception {
-        return api.context().getBean(JsonMapper.class).readValue(response.body(), Argument.mapOf(String.class, Object.class));
+        return world.api.fixture("read-paste").path("/pastes/" + shortCode);
     }
 
     @ParameterizedTest
@@ -103,7 +75,7 @@ class ReadPasteIT {
         byte[] content = text.getBytes(StandardCharsets.UTF_8);
         Paste paste = processed(content);
 
-        HttpApi.Response response = api.send(get(paste.shortCode()));
+        HttpApi.Response response = world.api.send(get(paste.shortCode()));
 
         assertEquals(200, response.status(), response.text());
         assertArrayEquals(content, response.body());
@@ -118,11 +90,11 @@ class ReadPasteIT {
     void theEtagAnswers304WithoutTouchingS3() {
         byte[] content = "cached".getBytes(StandardCharsets.UTF_8);
         Paste paste = processed(content);
-        String etag = api.send(get(paste.shortCode())).header("ETag");
+        String etag = world.api.send(get(paste.shortCode())).header("ETag");
         // gone from S3: only a 304 that never asks S3 can still succeed
-        s3.deleteObject(b -> b.bucket(BUCKET).key("pastes/" + paste.shortCode()));
+        world.s3.deleteObject(b -> b.bucket(world.bucket).key("pastes/" + paste.shortCode()));
 
-        HttpApi.Response response = api.send(get(paste.shortCode()).header("If-None-Match", etag));
+        HttpApi.Response response = world.api.send(get(paste.shortCode()).header("If-None-Match", etag));
 
         assertEquals(304, response.status());
         assertEquals(0, response.body().length);
@@ -134,7 +106,7 @@ class ReadPasteIT {
     void anotherEtagGetsTheContent() {
         byte[] content = "fresh".getBytes(StandardCharsets.UTF_8);
         Paste paste = processed(content);
-        HttpApi.Response response = api.send(get(paste.shortCode()).header("If-None-Match", "\"something-else\""));
+        HttpApi.Response response = world.api.send(get(paste.shortCode()).header("If-None-Match", "\"something-else\""));
         assertEquals(200, response.status());
         assertArrayEquals(content, response.body());
     }
@@ -145,11 +117,11 @@ class ReadPasteIT {
         byte[] content = text.getBytes(StandardCharsets.UTF_8);
         Paste paste = processed(content);
 
-        HttpApi.Response response = api.send(get(paste.shortCode()).header("Accept", "application/json"));
+        HttpApi.Response response = world.api.send(get(paste.shortCode()).header("Accept", "application/json"));
 
         assertEquals(200, response.status(), response.text());
         assertTrue(response.header("Content-Type").startsWith("application/json"));
-        Map<String, Object> body = json(response);
+        Map<String, Object> body = world.json(response);
         assertEquals(paste.shortCode(), body.get("shortCode"));
         assertEquals("PROCESSED", body.get("status"));
         assertEquals(content.length, ((Number) body.get("sizeBytes")).intValue());
@@ -165,31 +137,31 @@ class ReadPasteIT {
         byte[] content = "héad".getBytes(StandardCharsets.UTF_8);
         Paste paste = processed(content);
 
-        HttpApi.Response response = api.send(get(paste.shortCode()).method("HEAD"));
+        HttpApi.Response response = world.api.send(get(paste.shortCode()).method("HEAD"));
 
         assertEquals(200, response.status());
         assertEquals(0, response.body().length);
         assertEquals("text/plain; charset=utf-8", response.header("Content-Type"));
         assertEquals(Integer.toString(content.length), response.header("Content-Length"));
         assertEquals("\"" + ContentHash.sha256Hex(content) + "\"", response.header("ETag"));
-        assertEquals(404, api.send(get(api.context().getBean(ShortCodes.class).next()).method("HEAD")).status());
-        assertEquals(400, api.send(get("bad!code").method("HEAD")).status());
+        assertEquals(404, world.api.send(get(world.api.context().getBean(ShortCodes.class).next()).method("HEAD")).status());
+        assertEquals(400, world.api.send(get("bad!code").method("HEAD")).status());
     }
 
     @Test
     void anInProgressPasteIs202WithRetryAfter() throws Exception {
         Paste paste = inProgress("soon".getBytes(StandardCharsets.UTF_8));
 
-        HttpApi.Response response = api.send(get(paste.shortCode()));
+        HttpApi.Response response = world.api.send(get(paste.shortCode()));
 
         assertEquals(202, response.status());
         assertEquals("1", response.header("Retry-After"));
         assertEquals("no-store", response.header("Cache-Control"));
         assertTrue(response.header("Content-Type").startsWith("application/json"));
-        assertEquals(Map.of("shortCode", paste.shortCode(), "status", "IN_PROGRESS"), json(response));
+        assertEquals(Map.of("shortCode", paste.shortCode(), "status", "IN_PROGRESS"), world.json(response));
         assertNull(response.header("ETag"));
 
-        HttpApi.Response head = api.send(get(paste.shortCode()).method("HEAD"));
+        HttpApi.Response head = world.api.send(get(paste.shortCode()).method("HEAD"));
         assertEquals(202, head.status());
         assertEquals("1", head.header("Retry-After"));
         assertEquals(0, head.body().length);
@@ -200,55 +172,55 @@ class ReadPasteIT {
         Paste paste = inProgress("lost".getBytes(StandardCharsets.UTF_8));
         repository().markFailed(paste.shortCode(), "exhausted");
 
-        assertError(api.send(get(paste.shortCode()).requestId("req-failed")), 404, "PASTE_NOT_FOUND", "req-failed");
+        assertError(world.api.send(get(paste.shortCode()).requestId("req-failed")), 404, "PASTE_NOT_FOUND", "req-failed");
     }
 
     @Test
     void anUnknownPasteIsNotFound() throws Exception {
-        assertError(api.send(get(api.context().getBean(ShortCodes.class).next()).requestId("req-unknown")),
+        assertError(world.api.send(get(world.api.context().getBean(ShortCodes.class).next()).requestId("req-unknown")),
                 404, "PASTE_NOT_FOUND", "req-unknown");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"short", "waytoolongcode", "abc-defg", "abc_defg", "abcdéfgh", "%27%20OR%201"})
     void aMalformedCodeIs400(String code) throws Exception {
-        assertError(api.send(get(code).requestId("req-400")), 400, "MALFORMED_SHORT_CODE", "req-400");
+        assertError(world.api.send(get(code).requestId("req-400")), 400, "MALFORMED_SHORT_CODE", "req-400");
     }
 
     @Test
     void aProcessedRowWithoutItsObjectIs500() throws Exception {
         byte[] content = "vanished".getBytes(StandardCharsets.UTF_8);
         Paste paste = processed(content);
-        s3.deleteObject(b -> b.bucket(BUCKET).key("pastes/" + paste.shortCode()));
+        world.s3.deleteObject(b -> b.bucket(world.bucket).key("pastes/" + paste.shortCode()));
 
-        HttpApi.Response response = api.send(get(paste.shortCode()).requestId("req-500"));
+        HttpApi.Response response = world.api.send(get(paste.shortCode()).requestId("req-500"));
 
         assertError(response, 500, "INTERNAL_ERROR", "req-500");
-        assertFalse(response.text().contains(BUCKET), "no bucket names in responses");
+        assertFalse(response.text().contains(world.bucket), "no bucket names in responses");
     }
 
     @Test
     void anObjectThatDoesNotMatchItsHashIs500() throws Exception {
         Paste paste = processed("original".getBytes(StandardCharsets.UTF_8));
-        s3.putObject(b -> b.bucket(BUCKET).key("pastes/" + paste.shortCode()), RequestBody.fromString("tampered"));
+        world.s3.putObject(b -> b.bucket(world.bucket).key("pastes/" + paste.shortCode()), RequestBody.fromString("tampered"));
 
-        assertError(api.send(get(paste.shortCode()).requestId("req-mismatch")), 500, "INTERNAL_ERROR", "req-mismatch");
+        assertError(world.api.send(get(paste.shortCode()).requestId("req-mismatch")), 500, "INTERNAL_ERROR", "req-mismatch");
     }
 
     @Test
     void otherMethodsAre405AndOtherPaths404() throws Exception {
-        HttpApi.Response post = api.send(get("aB3xYz9Q").method("POST").requestId("req-405"));
+        HttpApi.Response post = world.api.send(get("aB3xYz9Q").method("POST").requestId("req-405"));
         assertError(post, 405, "METHOD_NOT_ALLOWED", "req-405");
         assertTrue(post.header("Allow").contains("GET"), post.header("Allow"));
-        assertError(api.send(get("aB3xYz9Q").method("DELETE").requestId("req-405")), 405, "METHOD_NOT_ALLOWED", "req-405");
-        assertError(api.send(api.fixture("read-paste").path("/pastes/aB3xYz9Q/raw").requestId("req-404")),
+        assertError(world.api.send(get("aB3xYz9Q").method("DELETE").requestId("req-405")), 405, "METHOD_NOT_ALLOWED", "req-405");
+        assertError(world.api.send(world.api.fixture("read-paste").path("/pastes/aB3xYz9Q/raw").requestId("req-404")),
                 404, "NOT_FOUND", "req-404");
     }
 
     @Test
     void anAcceptItCannotServeIs406() throws Exception {
         Paste paste = processed("x".getBytes(StandardCharsets.UTF_8));
-        assertError(api.send(get(paste.shortCode()).header("Accept", "image/png").requestId("req-406")),
+        assertError(world.api.send(get(paste.shortCode()).header("Accept", "image/png").requestId("req-406")),
                 406, "NOT_ACCEPTABLE", "req-406");
     }
 
@@ -256,7 +228,7 @@ class ReadPasteIT {
         assertEquals(status, response.status(), response.text());
         assertTrue(response.header("Content-Type").startsWith("application/json"), response.header("Content-Type"));
         assertEquals("no-store", response.header("Cache-Control"));
-        Map<String, Object> error = json(response);
+        Map<String, Object> error = world.json(response);
         assertEquals(Map.of("code", code, "message", error.get("message"), "requestId", requestId), error);
         String message = (String) error.get("message");
         assertFalse(message.isBlank());
@@ -272,9 +244,9 @@ class ReadPasteIT {
     @Test
     void primesTheHandlerTheDatabaseAndTheBucket() {
         // The test class path also holds the create function (CreateThenReadIT), so its primers are here too.
-        Set<Class<?>> primers = primerClasses(api);
+        Set<Class<?>> primers = primerClasses(world.api);
         assertTrue(primers.containsAll(Set.of(ApiRequestPrimer.class, DatabasePrimer.class, StoragePrimer.class)), primers::toString);
-        assertEquals(primers.size(), api.context().getBean(Priming.class).run("test"), "every primer succeeds against the real services");
+        assertEquals(primers.size(), world.api.context().getBean(Priming.class).run("test"), "every primer succeeds against the real services");
     }
 
     @Test
@@ -288,13 +260,13 @@ class ReadPasteIT {
 
     @Test
     void aRestoredFunctionReadsThroughTheResumedPool() {
-        int objectsBefore = s3.listObjectsV2(b -> b.bucket(BUCKET)).keyCount();
-        CheckpointSimulator snapStart = api.context().getBean(CheckpointSimulator.class);
+        int objectsBefore = world.s3.listObjectsV2(b -> b.bucket(world.bucket)).keyCount();
+        CheckpointSimulator snapStart = world.api.context().getBean(CheckpointSimulator.class);
         snapStart.runBeforeCheckpoint();
         snapStart.runAfterRestore();
 
-        assertEquals(objectsBefore, s3.listObjectsV2(b -> b.bucket(BUCKET)).keyCount(), "priming stored no object");
-        HttpApi.Response missing = api.send(api.fixture("read-paste").path("/pastes/zzzzzzzz"));
+        assertEquals(objectsBefore, world.s3.listObjectsV2(b -> b.bucket(world.bucket)).keyCount(), "priming stored no object");
+        HttpApi.Response missing = world.api.send(world.api.fixture("read-paste").path("/pastes/zzzzzzzz"));
         assertEquals(404, missing.status(), missing.text());
     }
 }
