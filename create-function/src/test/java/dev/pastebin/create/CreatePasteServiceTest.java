@@ -121,7 +121,7 @@ class CreatePasteServiceTest {
         }
 
         @Override
-        public int replaceDeleteToken(String shortCode, String deleteTokenSha256) {
+        public int addDeleteToken(String shortCode, String deleteTokenSha256) {
             throw new UnsupportedOperationException();
         }
 
