@@ -45,7 +45,7 @@ import static dev.pastebin.core.failure.Dependency.UPLOAD_QUEUE;
 @Singleton
 public class CreatePasteService {
 
-    /** With 62^8 codes a collision is already rare; five in a row means something else is wrong. */
+    /** With 62^11 codes a collision is already rare; five in a row means something else is wrong. */
     static final int MAX_INSERT_ATTEMPTS = 5;
 
     private static final Logger LOG = LoggerFactory.getLogger(CreatePasteService.class);

@@ -189,6 +189,19 @@ class DeletePasteIT {
         }
     }
 
+    @Test
+    void aPasteCreatedWhenCodesHad8CharactersCanStillBeDeleted() throws Exception {
+        String oldCode = "Zz" + UUID.randomUUID().toString().replace("-", "").substring(0, 6);
+        String token = "old-token-" + UUID.randomUUID();
+        world.api.context().getBean(PasteRepository.class).save(Paste.inProgress(oldCode, null, "a".repeat(64), 1,
+                dev.pastebin.core.paste.DeleteTokens.hashOf(token), null, false));
+
+        HttpApi.Response deleted = world.api.send(world.delete(oldCode, token));
+
+        assertEquals(204, deleted.status(), deleted.text());
+        assertTrue(world.row(oldCode).isEmpty());
+    }
+
     private String expiredPasteWithToken(String token) {
         String code = world.api.context().getBean(ShortCodes.class).next();
         world.api.context().getBean(PasteRepository.class).save(Paste.inProgress(code, null, "a".repeat(64), 1,
