@@ -38,12 +38,14 @@ import static dev.pastebin.core.failure.Dependency.UPLOAD_QUEUE;
  * the queue. The row is written first so that a job never refers to a paste the database does not know; if
  * the job cannot be enqueued the row is marked FAILED at once, so it never waits IN_PROGRESS for an upload
  * that will not come. With an {@code Idempotency-Key}, the key is claimed in the row's transaction, and a
- * request that finds it held by the same request replays that paste instead (docs/design.md, "Idempotent create").
+ * request that finds it held by the same request replays that paste instead, sending its job again while the
+ * paste is IN_PROGRESS: the first request may have died between its commit and its send, and a 201 must mean
+ * that a job exists (docs/design.md, "Idempotent create").
  */
 @Singleton
 public class CreatePasteService {
 
-    /** With 62^8 codes a collision is already rare; five in a row means something else is wrong. */
+    /** With 62^11 codes a collision is already rare; five in a row means something else is wrong. */
     static final int MAX_INSERT_ATTEMPTS = 5;
 
     private static final Logger LOG = LoggerFactory.getLogger(CreatePasteService.class);
@@ -113,7 +115,7 @@ public class CreatePasteService {
                 continue;
             }
             if (earlier.isPresent()) {
-                return replay(earlier.get(), fingerprint, token);
+                return replay(earlier.get(), fingerprint, token, content);
             }
             // the rest of the request is about this paste (the HTTP filter clears the MDC after the response)
             LogContext.forPaste(paste.shortCode());
@@ -171,10 +173,13 @@ public class CreatePasteService {
     }
 
     /**
-     * The same request again: the same paste, with a new deletion token replacing the old one's hash (the
-     * server keeps no token, and a client that lost the first response must still be able to delete).
+     * The same request again: the same paste, with a deletion token of its own added to the paste's (the server
+     * keeps no token to repeat, a client that lost the first response must still be able to delete, and the
+     * first response may still reach a client that will use its token). While the paste is IN_PROGRESS its job
+     * is sent again from this request's content, which the fingerprint proved the same: the first request may
+     * have died before sending it, and a duplicate is harmless (the upload worker's transitions are guarded).
      */
-    private Creation replay(IdempotencyKeys.Claimed earlier, String fingerprint, DeleteTokens.Issued token) {
+    private Creation replay(IdempotencyKeys.Claimed earlier, String fingerprint, DeleteTokens.Issued token, byte[] content) {
         if (!earlier.requestSha256().equals(fingerprint)) {
             throw new ApiException(ApiErrorCode.IDEMPOTENCY_KEY_REUSED,
                     "This Idempotency-Key was used in the last 24 hours for a different request");
@@ -184,10 +189,15 @@ public class CreatePasteService {
         Paste paste = dependencies.call(DATABASE, () -> repository.findById(shortCode))
                 .filter(p -> p.status() != PasteStatus.FAILED && !p.isExpiredAt(clock.instant()))
                 .orElseThrow(() -> gone(shortCode));
-        if (dependencies.call(DATABASE, () -> repository.replaceDeleteToken(shortCode, token.sha256())) != 1) {
+        if (paste.status() == PasteStatus.IN_PROGRESS) {
+            // no compensation on failure: the first request's job may be on its way, and the client retries the 503
+            dependencies.run(UPLOAD_QUEUE, () -> send(new UploadJob(shortCode, paste.contentSha256(), content)));
+        }
+        if (dependencies.call(DATABASE, () -> repository.addDeleteToken(shortCode, token.sha256())) != 1) {
             throw gone(shortCode);
         }
-        LOG.info("paste {} replayed for its Idempotency-Key ({}), with a new deletion token", shortCode, paste.status());
+        LOG.info("paste {} replayed for its Idempotency-Key ({}{}), with a deletion token of its own", shortCode,
+                paste.status(), paste.status() == PasteStatus.IN_PROGRESS ? ", job sent again" : "");
         return new Creation(shortCode, paste.status(), token.token(), paste.expiresAt(), paste.readOnce(), true);
     }
 
@@ -196,15 +206,15 @@ public class CreatePasteService {
                 + " this Idempotency-Key created is gone (deleted, expired, read once, or its upload failed)");
     }
 
-    /** What makes two requests "the same": the content and every option. */
-    private static String fingerprint(String contentSha256, PasteOptions options) {
+    /** What makes two requests "the same": the content and every option (package-private for tests that claim a key). */
+    static String fingerprint(String contentSha256, PasteOptions options) {
         String canonical = contentSha256 + "\n" + options.expiresInSeconds() + "\n" + options.readOnce();
         return ContentHash.sha256Hex(canonical.getBytes(StandardCharsets.UTF_8));
     }
 
     private void enqueue(UploadJob job, @Nullable IdempotencyKey key) {
         try {
-            sqs.sendMessage(b -> b.queueUrl(queue.url()).messageBody(codec.encode(job)));
+            send(job);
         } catch (RuntimeException e) {
             LOG.warn("paste {}: enqueueing the upload job failed ({}); marking it FAILED", job.shortCode(), e.toString());
             markFailed(job.shortCode(), "enqueue failed: " + e.getClass().getSimpleName());
@@ -213,6 +223,10 @@ public class CreatePasteService {
             }
             throw dependencies.unavailableOrItself(UPLOAD_QUEUE, e);
         }
+    }
+
+    private void send(UploadJob job) {
+        sqs.sendMessage(b -> b.queueUrl(queue.url()).messageBody(codec.encode(job)));
     }
 
     private void markFailed(String shortCode, String reason) {

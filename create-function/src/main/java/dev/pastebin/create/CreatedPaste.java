@@ -6,7 +6,7 @@ import io.micronaut.serde.annotation.Serdeable;
 
 /**
  * The 201 body: {@code {"shortCode", "status", "url", "deleteToken", "expiresAt", "readOnce"}}. The deletion
- * token is shown here only (a replay shows a new one); {@code expiresAt} is {@code null} for a paste that does
+ * token is shown here only (a replay shows one of its own, and every one stays valid); {@code expiresAt} is {@code null} for a paste that does
  * not expire.
  */
 @Serdeable

@@ -57,7 +57,7 @@ class CreatePasteIT {
         assertEquals(201, response.status(), response.text());
         Map<String, Object> body = world.json(response);
         String code = (String) body.get("shortCode");
-        assertTrue(code.matches("[0-9A-Za-z]{8}"), code);
+        assertTrue(code.matches("[0-9A-Za-z]{11}"), code);
         assertEquals("IN_PROGRESS", body.get("status"));
         assertEquals("https://abc123.execute-api.us-east-1.amazonaws.com/pastes/" + code, body.get("url"));
         assertEquals("/pastes/" + code, response.header("Location"));

@@ -82,7 +82,7 @@ class CreatePasteServiceTest {
         };
         FailureClassifier classifier = new FailureClassifier();
         return new CreatePasteService(repository, new IdempotencyKeys(), null,
-                new ShortCodes(new PasteProperties(8, 262_144)), new DeleteTokens(), new UploadJobCodec(ObjectMapper.getDefault()), unreachable,
+                new ShortCodes(new PasteProperties(11, 262_144)), new DeleteTokens(), new UploadJobCodec(ObjectMapper.getDefault()), unreachable,
                 new UploadQueueProperties("http://127.0.0.1:4566/000000000000/q", 393_216), new DependencyCalls(classifier), classifier);
     }
 
@@ -121,7 +121,7 @@ class CreatePasteServiceTest {
         }
 
         @Override
-        public int replaceDeleteToken(String shortCode, String deleteTokenSha256) {
+        public int addDeleteToken(String shortCode, String deleteTokenSha256) {
             throw new UnsupportedOperationException();
         }
 

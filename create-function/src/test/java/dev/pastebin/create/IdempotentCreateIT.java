@@ -1,16 +1,27 @@
 package dev.pastebin.create;
 
+import dev.pastebin.core.job.UploadJob;
+import dev.pastebin.core.job.UploadJobCodec;
+import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.DeleteTokens;
+import dev.pastebin.core.paste.IdempotencyKey;
+import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
+import dev.pastebin.core.paste.PasteStatus;
+import dev.pastebin.core.paste.ShortCodes;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
+import io.micronaut.context.ApplicationContext;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import software.amazon.awssdk.services.sqs.model.Message;
+
 import javax.sql.DataSource;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.util.ArrayList;
@@ -24,7 +35,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -42,9 +55,33 @@ class IdempotentCreateIT {
                 .textBody("{\"content\":\"" + content + "\",\"readOnce\":false}");
     }
 
+    /** As the web page sends it: no JWT, so the key is in the anonymous callers' scope. */
+    private static HttpApi.Request anonymousCreate(String key, String content) {
+        return create(key, content).jwtSubject(null);
+    }
+
     /** The plain pool, outside Micronaut Data's connection management. */
     private static Connection database() throws Exception {
         return DelegatingDataSource.unwrapDataSource(world.api.context().getBean(DataSource.class)).getConnection();
+    }
+
+    /**
+     * What a create with {@code key} leaves behind when its function dies between the commit and SendMessage
+     * (a timeout, a crash; or the send and both compensations failed): the row IN_PROGRESS and the key claimed
+     * for it (an anonymous caller's), committed, and no job. Returns the paste's short code.
+     */
+    private static String createThatDiedBeforeSendingItsJob(ApplicationContext context, String key, String content) throws Exception {
+        String code = context.getBean(ShortCodes.class).next();
+        String sha256 = ContentHash.sha256Hex(content.getBytes(StandardCharsets.UTF_8));
+        context.getBean(PasteRepository.class).save(Paste.inProgress(code, null, sha256, content.length(),
+                context.getBean(DeleteTokens.class).issue().sha256(), null, false));
+        try (Connection db = DelegatingDataSource.unwrapDataSource(context.getBean(DataSource.class)).getConnection()) {
+            db.setAutoCommit(false);
+            assertTrue(context.getBean(IdempotencyKeys.class).claim(db, new IdempotencyKey("", key),
+                    CreatePasteService.fingerprint(sha256, PasteOptions.NONE), code).isEmpty());
+            db.commit();
+        }
+        return code;
     }
 
     private static String storedTokenHash(String code) {
@@ -52,7 +89,7 @@ class IdempotentCreateIT {
     }
 
     @Test
-    void theSameRequestAgainReplaysThePasteWithANewDeletionToken() throws Exception {
+    void theSameRequestAgainReplaysThePasteWithADeletionTokenOfItsOwn() throws Exception {
         String key = UUID.randomUUID().toString();
         HttpApi.Request withExpiry = world.api.fixture("create-paste-json").header("Idempotency-Key", key)
                 .textBody("{\"content\":\"once\",\"expiresIn\":600}");
@@ -70,11 +107,56 @@ class IdempotentCreateIT {
         assertEquals(one.get("expiresAt"), two.get("expiresAt"), "the paste of the first request, not a new lifetime");
         assertEquals("/pastes/" + code, again.header("Location"));
         assertNotEquals(one.get("deleteToken"), two.get("deleteToken"));
-        assertEquals(DeleteTokens.hashOf((String) two.get("deleteToken")), storedTokenHash(code),
-                "the replay's token replaces the first one");
-        assertEquals(1, world.drainQueue().size(), "one job, not two");
+        assertEquals(DeleteTokens.hashOf((String) one.get("deleteToken")), storedTokenHash(code),
+                "the first token stays (DeletePasteIT deletes with either)");
+        List<String> jobs = world.drainQueue().stream().map(m -> m.body()).toList();
+        assertEquals(2, jobs.size(), "the replay of a paste still IN_PROGRESS sends its job again: " + jobs);
+        UploadJobCodec codec = world.api.context().getBean(UploadJobCodec.class);
+        for (String job : jobs) {
+            assertEquals(code, codec.decode(job).shortCode());
+        }
+
+        assertEquals(1, world.api.context().getBean(PasteRepository.class).markProcessed(code, "s3://bucket/" + code));
+        assertEquals("PROCESSED", world.json(world.api.send(withExpiry)).get("status"));
+        assertTrue(world.drainQueue().isEmpty(), "a stored paste needs no job");
         // the sweeper's tests expect no expiring paste but their own in the shared database
         world.api.context().getBean(PasteRepository.class).remove(code);
+    }
+
+    @Test
+    void aRetryOfACreateThatDiedBeforeSendingItsJobQueuesTheJob() throws Exception {
+        String key = UUID.randomUUID().toString();
+        String code = createThatDiedBeforeSendingItsJob(world.api.context(), key, "died before sending");
+
+        HttpApi.Response retry = world.api.send(anonymousCreate(key, "died before sending"));
+
+        assertEquals(201, retry.status(), retry.text());
+        assertEquals(code, world.json(retry).get("shortCode"));
+        List<String> jobs = world.drainQueue().stream().map(m -> m.body()).toList();
+        assertEquals(1, jobs.size(), "a 201 means a job exists: " + jobs);
+        UploadJob job = world.api.context().getBean(UploadJobCodec.class).decode(jobs.get(0));
+        assertEquals(code, job.shortCode());
+        assertArrayEquals("died before sending".getBytes(StandardCharsets.UTF_8), job.content());
+        assertEquals(PasteStatus.IN_PROGRESS, world.row(code).status());
+    }
+
+    @Test
+    void aRetryOfACreateThatDiedBeforeSendingItsJobIs503WhileTheQueueIsDown() throws Exception {
+        String key = UUID.randomUUID().toString();
+        // nothing listens on port 1: every SQS call is refused at once
+        try (HttpApi queueDown = HttpApi.start(Map.of("aws.services.sqs.endpoint-override", "http://127.0.0.1:1",
+                "pastebin.upload-queue.url", "http://127.0.0.1:1/000000000000/no-such-queue"))) {
+            String code = createThatDiedBeforeSendingItsJob(queueDown.context(), key, "still no job");
+
+            HttpApi.Response retry = queueDown.send(anonymousCreate(key, "still no job"));
+
+            assertEquals(503, retry.status(), "never 201 without a job: " + retry.text());
+            assertEquals("5", retry.header("Retry-After"));
+            assertEquals(PasteStatus.IN_PROGRESS, world.row(code).status(), "the next retry can still queue it");
+        }
+        HttpApi.Response later = world.api.send(anonymousCreate(key, "still no job"));
+        assertEquals(201, later.status(), later.text());
+        assertEquals(1, world.drainQueue().size(), "the retry after the outage queued the job");
     }
 
     @Test
@@ -146,7 +228,13 @@ class IdempotentCreateIT {
             }
             assertEquals(1, codes.size(), "one paste: " + codes);
             assertEquals(requests - 1, replayed);
-            assertEquals(1, world.drainQueue().size(), "one job");
+            // a replay that finds the paste IN_PROGRESS sends the job again: duplicates, never another paste
+            List<Message> jobs = world.drainQueue();
+            assertFalse(jobs.isEmpty());
+            UploadJobCodec codec = world.api.context().getBean(UploadJobCodec.class);
+            for (Message job : jobs) {
+                assertEquals(codes.iterator().next(), codec.decode(job.body()).shortCode());
+            }
         } finally {
             pool.shutdownNow();
         }

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class PasteContentReaderTest {
 
     private static final int LIMIT = 16;
-    private final PasteContentReader reader = new PasteContentReader(new PasteProperties(8, LIMIT), ObjectMapper.getDefault());
+    private final PasteContentReader reader = new PasteContentReader(new PasteProperties(11, LIMIT), ObjectMapper.getDefault());
 
     private byte[] text(byte[] body) {
         return reader.fromText(body, null, null).content();

@@ -20,7 +20,7 @@ class UploadJobLimitTest {
 
     @Test
     void theDefaultLimitFitsTheTemplatesQueue() {
-        assertDoesNotThrow(() -> new UploadJobLimit(new PasteProperties(8, 262_144), new UploadQueueProperties(QUEUE, 393_216)));
+        assertDoesNotThrow(() -> new UploadJobLimit(new PasteProperties(11, 262_144), new UploadQueueProperties(QUEUE, 393_216)));
     }
 
     @Test
@@ -28,9 +28,9 @@ class UploadJobLimitTest {
         int queueSize = 393_216;
         int limit = 3 * (queueSize - 256) / 4;
         assertTrue(UploadJobCodec.maxEncodedSize(limit) <= queueSize);
-        assertDoesNotThrow(() -> new UploadJobLimit(new PasteProperties(8, limit), new UploadQueueProperties(QUEUE, queueSize)));
+        assertDoesNotThrow(() -> new UploadJobLimit(new PasteProperties(11, limit), new UploadQueueProperties(QUEUE, queueSize)));
         assertThrows(ConfigurationException.class,
-                () -> new UploadJobLimit(new PasteProperties(8, limit + 3), new UploadQueueProperties(QUEUE, queueSize)));
+                () -> new UploadJobLimit(new PasteProperties(11, limit + 3), new UploadQueueProperties(QUEUE, queueSize)));
     }
 
     /** A configured limit above what the queue takes stops the function at start-up, not every large paste later. */

@@ -36,8 +36,12 @@ import static dev.pastebin.core.http.ContentNegotiation.TEXT_UTF8;
 @Controller("/pastes")
 public class ReadPasteController {
 
-    /** Pastes never change: without an expiry, cache for a year and never revalidate. */
-    static final String IMMUTABLE = "public, max-age=31536000, immutable";
+    /**
+     * How long a cache may serve a paste without asking again. Its bytes never change, but it can be deleted:
+     * this bounds how long a deleted paste lives on in caches (docs/design.md, "Integrity"). Revalidating with
+     * the strong ETag is answered 304 from the row, without S3.
+     */
+    static final Duration CACHE_FOR_AT_MOST = Duration.ofSeconds(60);
     static final String READ_ONCE_HEADER = "Paste-Read-Once";
 
     private final ReadPasteService service;
@@ -122,12 +126,12 @@ public class ReadPasteController {
         return response.contentType(TEXT_UTF8).body(content);
     }
 
-    /** A cache must not serve a paste past its expiry: max-age is the whole seconds left. */
+    /** A minute at most, and never past the paste's expiry. */
     private String cacheControl(Paste paste) {
-        if (paste.expiresAt() == null) {
-            return IMMUTABLE;
+        long seconds = CACHE_FOR_AT_MOST.toSeconds();
+        if (paste.expiresAt() != null) {
+            seconds = Math.min(seconds, Math.max(0, Duration.between(clock.instant(), paste.expiresAt()).toSeconds()));
         }
-        long secondsLeft = Math.max(0, Duration.between(clock.instant(), paste.expiresAt()).toSeconds());
-        return "public, max-age=" + secondsLeft;
+        return "public, max-age=" + seconds;
     }
 }

@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * What read primes with (core.priming): a read of a well-formed code that no paste has (codes come from
- * SecureRandom, so a real paste holding it is a one-in-62^8 chance, and reading it would change nothing
+ * SecureRandom, so a real paste holding it is a one-in-62^11 chance, and reading it would change nothing
  * either): the SELECT path and the 404 answer. The S3 client is primed by core's primer.
  */
 @Factory

@@ -47,13 +47,19 @@ class ReadPasteIT {
     }
 
     private static Paste inProgress(byte[] content) {
-        String code = world.api.context().getBean(ShortCodes.class).next();
+        return inProgress(world.api.context().getBean(ShortCodes.class).next(), content);
+    }
+
+    private static Paste inProgress(String code, byte[] content) {
         return repository().save(Paste.inProgress(code, null, ContentHash.sha256Hex(content), content.length));
     }
 
     /** What the upload worker does on success: the object, then the guarded transition. */
     private static Paste processed(byte[] content) {
-        Paste paste = inProgress(content);
+        return processed(inProgress(content), content);
+    }
+
+    private static Paste processed(Paste paste, byte[] content) {
         StorageProperties storage = world.api.context().getBean(StorageProperties.class);
         world.s3.putObject(b -> b.bucket(world.bucket).key(storage.objectKey(paste.shortCode())).contentType("text/plain; charset=utf-8"),
                 RequestBody.fromBytes(content));
@@ -82,8 +88,22 @@ class ReadPasteIT {
         assertEquals("text/plain; charset=utf-8", response.header("Content-Type"));
         assertEquals("nosniff", response.header("X-Content-Type-Options"));
         assertEquals("\"" + ContentHash.sha256Hex(content) + "\"", response.header("ETag"));
-        assertEquals("public, max-age=31536000, immutable", response.header("Cache-Control"));
+        assertEquals("public, max-age=60", response.header("Cache-Control"),
+                "a cache may keep a paste a minute, then revalidates: a DELETE takes effect within a minute");
         assertEquals("Accept", response.header("Vary"));
+    }
+
+    @Test
+    void aPasteCreatedWhenCodesHad8CharactersIsStillReadable() {
+        String oldCode = "Zz" + UUID.randomUUID().toString().replace("-", "").substring(0, 6);
+        byte[] content = "from the 8-character days".getBytes(StandardCharsets.UTF_8);
+        processed(inProgress(oldCode, content), content);
+
+        HttpApi.Response response = world.api.send(get(oldCode));
+
+        assertEquals(200, response.status(), response.text());
+        assertArrayEquals(content, response.body());
+        assertTrue(world.api.context().getBean(ShortCodes.class).next().length() >= 11, "new codes are longer");
     }
 
     @Test
@@ -99,7 +119,7 @@ class ReadPasteIT {
         assertEquals(304, response.status());
         assertEquals(0, response.body().length);
         assertEquals(etag, response.header("ETag"));
-        assertEquals("public, max-age=31536000, immutable", response.header("Cache-Control"));
+        assertEquals("public, max-age=60", response.header("Cache-Control"), "a revalidated copy is good for another minute");
     }
 
     @Test

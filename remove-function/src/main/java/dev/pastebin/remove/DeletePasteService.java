@@ -53,11 +53,10 @@ public class DeletePasteService {
     public void delete(String shortCode, String token) {
         Paste paste = dependencies.call(DATABASE, () -> repository.findById(shortCode))
                 .filter(p -> !p.isExpiredAt(clock.instant()))
-                .filter(p -> DeleteTokens.matches(token, p.deleteTokenSha256()))
                 .orElseThrow(() -> notFound(shortCode));
         dependencies.run(DATABASE, () -> transactions.executeWrite(status -> {
-            // the hash just checked: a replay that rotated the token in between wins
-            if (repository.deleteWithToken(shortCode, paste.deleteTokenSha256()) != 1) {
+            // the token is checked by the DELETE itself: the create's or any of its replays' (docs/design.md, "Deleting")
+            if (repository.deleteWithToken(shortCode, DeleteTokens.hashOf(token)) != 1) {
                 throw notFound(shortCode);
             }
             dependencies.run(STORAGE, () -> contentStore.deleteAll(contentStore.locationsOf(shortCode, paste.s3Location())));

@@ -14,9 +14,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -131,20 +138,68 @@ class DeletePasteIT {
         world.sqs.purgeQueue(b -> b.queueUrl(world.queues.queueUrl()));
     }
 
+    /**
+     * A create and its replays racing (a double submit, a client that timed out and retried while the first
+     * request was still running): every 201 carries a token, and every one of them deletes the paste.
+     */
     @Test
-    void anIdempotentReplayRetiresTheFirstToken() throws Exception {
-        String key = "replay-" + UUID.randomUUID();
-        HttpApi.Response first = world.api.send(world.api.fixture("create-paste-json").header("Idempotency-Key", key)
-                .textBody("{\"content\":\"replayed\"}"));
-        HttpApi.Response replay = world.api.send(world.api.fixture("create-paste-json").header("Idempotency-Key", key)
-                .textBody("{\"content\":\"replayed\"}"));
-        assertEquals("true", replay.header("Idempotent-Replayed"));
-        String code = (String) world.json(first).get("shortCode");
+    void everyTokenACreateAndItsConcurrentReplaysAnsweredDeletesThePaste() throws Exception {
+        int requests = 4;
+        for (int tokenUsed = 0; tokenUsed < requests; tokenUsed++) {
+            String key = "replay-" + UUID.randomUUID();
+            List<HttpApi.Response> answers = createConcurrently(key, requests);
+            Set<Object> codes = new HashSet<>();
+            for (HttpApi.Response answer : answers) {
+                assertEquals(201, answer.status(), answer.text());
+                codes.add(world.json(answer).get("shortCode"));
+            }
+            assertEquals(1, codes.size(), "one paste: " + codes);
+            String code = (String) codes.iterator().next();
 
-        assertEquals(404, world.api.send(world.delete(code, (String) world.json(first).get("deleteToken"))).status());
-        assertEquals(204, world.api.send(world.delete(code, (String) world.json(replay).get("deleteToken"))).status());
-        assertTrue(world.row(code).isEmpty());
+            String token = (String) world.json(answers.get(tokenUsed)).get("deleteToken");
+            HttpApi.Response deleted = world.api.send(world.delete(code, token));
+
+            assertEquals(204, deleted.status(), "token of answer " + tokenUsed + " ("
+                    + answers.get(tokenUsed).header("Idempotent-Replayed") + "): " + deleted.text());
+            assertTrue(world.row(code).isEmpty());
+        }
         world.sqs.purgeQueue(b -> b.queueUrl(world.queues.queueUrl()));
+    }
+
+    private static List<HttpApi.Response> createConcurrently(String key, int requests) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(requests);
+        CountDownLatch go = new CountDownLatch(1);
+        try {
+            List<Future<HttpApi.Response>> answers = new ArrayList<>();
+            for (int i = 0; i < requests; i++) {
+                answers.add(pool.submit(() -> {
+                    go.await();
+                    return world.api.send(world.api.fixture("create-paste-json").header("Idempotency-Key", key)
+                            .textBody("{\"content\":\"replayed\"}"));
+                }));
+            }
+            go.countDown();
+            List<HttpApi.Response> responses = new ArrayList<>();
+            for (Future<HttpApi.Response> answer : answers) {
+                responses.add(answer.get());
+            }
+            return responses;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aPasteCreatedWhenCodesHad8CharactersCanStillBeDeleted() throws Exception {
+        String oldCode = "Zz" + UUID.randomUUID().toString().replace("-", "").substring(0, 6);
+        String token = "old-token-" + UUID.randomUUID();
+        world.api.context().getBean(PasteRepository.class).save(Paste.inProgress(oldCode, null, "a".repeat(64), 1,
+                dev.pastebin.core.paste.DeleteTokens.hashOf(token), null, false));
+
+        HttpApi.Response deleted = world.api.send(world.delete(oldCode, token));
+
+        assertEquals(204, deleted.status(), deleted.text());
+        assertTrue(world.row(oldCode).isEmpty());
     }
 
     private String expiredPasteWithToken(String token) {

@@ -100,7 +100,7 @@ final class InMemoryPasteRepository implements PasteRepository {
     }
 
     @Override
-    public int replaceDeleteToken(String shortCode, String deleteTokenSha256) {
+    public int addDeleteToken(String shortCode, String deleteTokenSha256) {
         throw new UnsupportedOperationException("not used by the upload worker");
     }
 

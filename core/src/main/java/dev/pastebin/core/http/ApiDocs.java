@@ -20,7 +20,7 @@ public final class ApiDocs {
     public static final String DELETED = RESPONSES + "Deleted";
 
     /** The short code path parameter's description (its schema, ShortCode, has the default length). */
-    public static final String SHORT_CODE = "As POST /pastes answered it: 8 characters of 0-9, A-Z, a-z (other values: 400)";
+    public static final String SHORT_CODE = "As POST /pastes answered it: 11 (older pastes: 8) characters of 0-9, A-Z, a-z (other values: 400)";
 
     private ApiDocs() {
     }

@@ -1,18 +1,16 @@
 package dev.pastebin.core.paste;
 
-import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
-import java.util.HexFormat;
 
 /**
  * Deletion tokens: 256 random bits, base64url without padding, shown to the creator once. Only the token's
  * SHA-256 is stored, so a database leak gives nobody the power to delete; a fast hash is enough because the
- * token is random, not a password.
+ * token is random, not a password. The delete compares hashes in SQL: how long a comparison of SHA-256 digests
+ * takes tells nothing that helps to find a token.
  */
 @Singleton
 public class DeleteTokens {
@@ -31,21 +29,6 @@ public class DeleteTokens {
 
     public static String hashOf(String token) {
         return ContentHash.sha256Hex(token.getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** Compares hashes in constant time, so the time taken says nothing about how much of a guess was right. */
-    public static boolean matches(String presentedToken, @Nullable String storedHash) {
-        if (storedHash == null) {
-            return false;
-        }
-        HexFormat hex = HexFormat.of();
-        byte[] stored;
-        try {
-            stored = hex.parseHex(storedHash.trim());
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
-        return MessageDigest.isEqual(hex.parseHex(hashOf(presentedToken)), stored);
     }
 
     /** @param token shown once in the 201; @param sha256 stored on the row */

@@ -45,19 +45,22 @@ public interface PasteRepository extends GenericRepository<Paste, String> {
     Optional<Paste> findByIdForUpdate(String shortCode);
 
     /**
-     * Gives an unexpired paste a new deletion token (an idempotent replay of its create); 0 when the paste is
-     * gone or expired.
+     * Adds a deletion token to an unexpired paste (an idempotent replay of its create), next to the ones it
+     * has: every token a create or its replays answered stays valid. 0 when the paste is gone or expired.
      */
     @Query("""
-            UPDATE pastes SET delete_token_sha256 = :deleteTokenSha256, updated_at = now()
+            UPDATE pastes SET replay_delete_token_sha256s = array_append(replay_delete_token_sha256s,
+                    CAST(:deleteTokenSha256 AS TEXT)), updated_at = now()
             WHERE short_code = :shortCode AND (expires_at IS NULL OR expires_at > now())""")
-    int replaceDeleteToken(String shortCode, String deleteTokenSha256);
+    int addDeleteToken(String shortCode, String deleteTokenSha256);
 
     /**
-     * Removes the row whatever its state, but only with the token hash the caller checked: a token rotated
-     * by a concurrent replay in between makes this a no-op (0).
+     * Removes the row whatever its state, if {@code deleteTokenSha256} is the hash of any token its create or
+     * a replay of it answered; 0 otherwise (a wrong token, or the row is gone).
      */
-    @Query("DELETE FROM pastes WHERE short_code = :shortCode AND delete_token_sha256 = :deleteTokenSha256")
+    @Query("""
+            DELETE FROM pastes WHERE short_code = :shortCode
+            AND (delete_token_sha256 = :deleteTokenSha256 OR CAST(:deleteTokenSha256 AS TEXT) = ANY(replay_delete_token_sha256s))""")
     int deleteWithToken(String shortCode, String deleteTokenSha256);
 
     /** Removes a row the caller holds locked (a revealed read-once paste). */

@@ -8,13 +8,17 @@ import jakarta.inject.Singleton;
 import java.security.SecureRandom;
 
 /**
- * Short codes: base62 from {@link SecureRandom}, fixed length. Uniqueness is enforced by the primary key;
- * a collision is retried by the caller with a fresh code.
+ * Short codes: base62 from {@link SecureRandom}, of the configured length (11 by default, 65.5 bits: the code is
+ * the only secret of an unlisted paste). Codes issued when they had {@link #LEGACY_LENGTH} characters stay
+ * well-formed, so their pastes stay readable and deletable. Uniqueness is enforced by the primary key; a
+ * collision is retried by the caller with a fresh code.
  */
 @Singleton
 public class ShortCodes {
 
     static final String ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    /** The length of the codes issued before they grew to 64 bits and more (47.6 bits). */
+    public static final int LEGACY_LENGTH = 8;
 
     private final SecureRandom random = new SecureRandom();
     private final int length;
@@ -31,9 +35,9 @@ public class ShortCodes {
         return new String(code);
     }
 
-    /** True when {@code candidate} could have been issued: the right length and only base62 characters. */
+    /** True when {@code candidate} could have been issued: today's length or the legacy one, only base62 characters. */
     public boolean isWellFormed(String candidate) {
-        if (candidate == null || candidate.length() != length) {
+        if (candidate == null || (candidate.length() != length && candidate.length() != LEGACY_LENGTH)) {
             return false;
         }
         for (int i = 0; i < candidate.length(); i++) {
@@ -50,7 +54,7 @@ public class ShortCodes {
     public String requireWellFormed(String candidate) {
         if (!isWellFormed(candidate)) {
             throw new ApiException(ApiErrorCode.MALFORMED_SHORT_CODE,
-                    "A short code is " + length + " characters of 0-9, A-Z, a-z");
+                    "A short code is " + length + " (or, for older pastes, " + LEGACY_LENGTH + ") characters of 0-9, A-Z, a-z");
         }
         return candidate;
     }

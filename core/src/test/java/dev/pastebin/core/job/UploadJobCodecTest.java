@@ -47,7 +47,7 @@ class UploadJobCodecTest {
     void theWorstCaseAtTheSizeLimitFitsTheQueueMessageLimit() throws IOException {
         // The worst case for a JSON string would be control characters (6 bytes each when escaped);
         // base64 makes every input the same size, so fill the largest paste with exactly those.
-        int limit = new PasteProperties(8, 262_144).maxContentBytes();
+        int limit = new PasteProperties(11, 262_144).maxContentBytes();
         byte[] worst = new byte[limit];
         for (int i = 0; i < worst.length; i++) {
             worst[i] = (byte) (i % 32);

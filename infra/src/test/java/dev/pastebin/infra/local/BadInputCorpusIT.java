@@ -338,7 +338,9 @@ class BadInputCorpusIT {
         Map<String, String> malformed = new LinkedHashMap<>();
         malformed.put("too short", "abc");
         malformed.put("one too short", "Zz9Zz9Z");
-        malformed.put("one too long", "Zz9Zz9Zz9");
+        malformed.put("one longer than an old code", "Zz9Zz9Zz9");
+        malformed.put("one shorter than a new code", "Zz9Zz9Zz9Z");
+        malformed.put("one longer than a new code", "Zz9Zz9Zz9Zz9");
         malformed.put("33 characters", "a".repeat(33));
         malformed.put("encoded traversal", "..%2F..%2Fetc%2Fpasswd");
         malformed.put("encoded dot-dot", "%2e%2e");

@@ -203,7 +203,7 @@ class WebPageBrowserIT {
 
         open("/p/not-a-code!");
         assertEquals("error", awaitState(Duration.ofSeconds(20), "gone", "ready", "error"));
-        assertTrue(text("message").contains("A short code is 8 characters"), text("message"));
+        assertTrue(text("message").contains("A short code is 11 (or, for older pastes, 8) characters"), text("message"));
     }
 
     @Test

@@ -101,7 +101,7 @@ class TemplateTest {
 
     @Test
     void bothQueuesHoldTheLargestUploadJob() throws IOException {
-        int largestJob = UploadJobCodec.maxEncodedSize(new PasteProperties(8, 262_144).maxContentBytes());
+        int largestJob = UploadJobCodec.maxEncodedSize(new PasteProperties(11, 262_144).maxContentBytes());
         for (String queue : List.of("UploadQueue", "UploadDeadLetterQueue")) {
             int size = template.intValue(template.properties(queue).get("MaximumMessageSize"));
             assertTrue(size >= largestJob, queue + ": MaximumMessageSize " + size + " < largest job " + largestJob);
