@@ -80,12 +80,16 @@ final class DatabaseSecret {
             DatabaseCredentials read = parse(values.current(), "AWSCURRENT");
             String stage = "AWSCURRENT";
             if (read.equals(rejected)) {
-                Optional<String> pending = values.pending();
-                if (pending.isEmpty() || (read = parse(pending.get(), "AWSPENDING")).equals(rejected)) {
+                // Between a single-user rotation's setSecret and finishSecret only AWSPENDING works.
+                Optional<DatabaseCredentials> pending = values.pending()
+                        .map(json -> parse(json, "AWSPENDING"))
+                        .filter(credentials -> !credentials.equals(rejected));
+                if (pending.isEmpty()) {
                     LOG.warn("PostgreSQL rejected the password of {} from secret {}, which still holds it",
                             rejected.username(), secretId);
                     return Optional.empty();
                 }
+                read = pending.get();
                 stage = "AWSPENDING";
             }
             // A wrong AWSPENDING (a rotation that has not reached the database yet) heals the same way: its
