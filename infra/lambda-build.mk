@@ -9,7 +9,7 @@
 #   <module>/target/function.zip   a file target: `mvn package` of the module (and core, -am), run only when
 #                                  a source or pom it is built from is newer than the zip. The zip is what
 #                                  infra/lambda-zip.xml assembles: the module's jar and its runtime
-#                                  dependencies, all under lib/.
+#                                  dependencies, all under lib/, and the database's CA bundle under tls/.
 #   build-<LogicalId>              unzips that zip into $(ARTIFACTS_DIR): cheap when the zip is up to date.
 #
 # Every path here is absolute, derived from where the Makefiles are, so the build works from any working
@@ -41,7 +41,12 @@ LAMBDA_MVN_COMMAND = $(MVN) -B -q -ntp -Dstyle.color=never $(PASTEBIN_MAVEN_ARGS
 LAMBDA_INPUTS := $(shell find $(FUNCTION_MODULE_DIR)/src/main $(PASTEBIN_ROOT_DIR)/core/src/main -type f) \
     $(FUNCTION_MODULE_DIR)/src/lambda-artifact \
     $(FUNCTION_MODULE_DIR)/pom.xml $(PASTEBIN_ROOT_DIR)/core/pom.xml $(PASTEBIN_ROOT_DIR)/pom.xml \
-    $(PASTEBIN_ROOT_DIR)/infra/lambda-zip.xml
+    $(PASTEBIN_ROOT_DIR)/infra/lambda-zip.xml $(CA_BUNDLE)
+
+# The database's CA bundle (infra/tls/README.md), packed as tls/ when present; its arrival rebuilds the zip.
+# Absent, the build goes on: DatabaseTrustAnchor=jdk-trust-store needs none, and with ca-bundle each
+# function's Init fails saying what to download (core's DatabaseTls). The notice below says so at build time.
+CA_BUNDLE := $(wildcard $(PASTEBIN_ROOT_DIR)/infra/tls/database-ca-bundle.pem)
 
 LAMBDA_TARGETS := $(addprefix build-,$(LAMBDA_FUNCTIONS))
 
@@ -62,12 +67,14 @@ $(LAMBDA_ZIP): $(LAMBDA_INPUTS)
 	@touch "$@"
 
 ## build-<LogicalId>: unpack target/function.zip into ARTIFACTS_DIR (what sam build and the local runtime run)
-# The artifact is lib/ only (infra/lambda-zip.xml): lib/ is replaced whole, so no jar of an earlier build stays.
+# The artifact is lib/ and tls/ (infra/lambda-zip.xml): both are replaced whole, so nothing of an earlier build stays.
 $(LAMBDA_TARGETS): $(LAMBDA_ZIP)
 	@test -n "$(ARTIFACTS_DIR)" || { echo "$@: ARTIFACTS_DIR is not set. sam build sets it;" \
 	    "by hand: make -C $(FUNCTION_MODULE) $@ ARTIFACTS_DIR=<empty dir>" >&2; exit 2; }
 	@command -v unzip >/dev/null || { echo "$@: unzip is not installed (install the unzip package)" >&2; exit 2; }
 	@mkdir -p "$(ARTIFACTS_DIR)"
 	@echo "$@: unzipping $(FUNCTION_MODULE)/target/function.zip into $(ARTIFACTS_DIR)"
-	@rm -rf "$(ARTIFACTS_DIR)/lib"
+	@rm -rf "$(ARTIFACTS_DIR)/lib" "$(ARTIFACTS_DIR)/tls"
 	@unzip -q -o "$<" -d "$(ARTIFACTS_DIR)"
+	@test -n "$(CA_BUNDLE)" || echo "$@: note: no infra/tls/database-ca-bundle.pem, so none packed. Fine with" \
+	    "DatabaseTrustAnchor=jdk-trust-store; with ca-bundle (the default) download it first (infra/tls/README.md)." >&2

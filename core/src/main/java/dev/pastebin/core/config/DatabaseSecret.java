@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Supplier;
 
 /**
  * The database credentials a Secrets Manager secret holds, as last read: once when created (at start-up, so
@@ -19,6 +18,10 @@ import java.util.function.Supplier;
  * ({@link #refreshAfterRejectionOf}). A rejection re-reads the secret at most once per
  * {@link #MIN_REREAD_INTERVAL}: while the secret holds a wrong password, Hikari keeps trying to connect, and
  * each attempt must not cost a GetSecretValue call. Thread-safe.
+ *
+ * <p>A rejection reads the AWSCURRENT version and, when that still holds the rejected credentials, the
+ * AWSPENDING one: a single-user rotation changes the password in the database (its setSecret step) before it
+ * makes the new version AWSCURRENT (finishSecret), and in between only AWSPENDING holds the password that works.
  */
 final class DatabaseSecret {
 
@@ -27,7 +30,7 @@ final class DatabaseSecret {
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseSecret.class);
 
     private final String secretId;
-    private final Supplier<String> secretString;
+    private final SecretValues values;
     private final ObjectMapper objectMapper;
     private final Clock clock;
     private final ReentrantLock lock = new ReentrantLock();
@@ -37,15 +40,15 @@ final class DatabaseSecret {
     /**
      * Reads the secret now, so a missing or malformed secret fails the start-up, not the first request.
      *
-     * @param secretString one GetSecretValue call: the secret's string value
+     * @param values GetSecretValue calls on the secret
      */
-    DatabaseSecret(String secretId, Supplier<String> secretString, ObjectMapper objectMapper, Clock clock) {
+    DatabaseSecret(String secretId, SecretValues values, ObjectMapper objectMapper, Clock clock) {
         this.secretId = secretId;
-        this.secretString = secretString;
+        this.values = values;
         this.objectMapper = objectMapper;
         this.clock = clock;
         this.lastRead = clock.instant();
-        this.current = read();
+        this.current = parse(values.current(), "AWSCURRENT");
     }
 
     DatabaseCredentials current() {
@@ -53,9 +56,10 @@ final class DatabaseSecret {
     }
 
     /**
-     * The credentials to connect with instead of {@code rejected}: the secret's, when it now holds others.
-     * Empty when it still holds {@code rejected} (the password is wrong, or a rotation has changed the
-     * database but not yet the secret), or when it was read less than {@link #MIN_REREAD_INTERVAL} ago. When
+     * The credentials to connect with instead of {@code rejected}: the secret's AWSCURRENT version when it now
+     * holds others, else its AWSPENDING version when there is one that differs (a rotation between setSecret
+     * and finishSecret); they are used from now on. Empty when neither holds anything else (the password is
+     * wrong), or when the secret was read less than {@link #MIN_REREAD_INTERVAL} ago. When
      * another connection attempt has already replaced {@code rejected}, its result is returned without a read.
      *
      * @throws RuntimeException when the secret cannot be read, or no longer holds a username and password
@@ -73,25 +77,36 @@ final class DatabaseSecret {
                 return Optional.empty();
             }
             lastRead = now;
-            DatabaseCredentials read = read();
+            DatabaseCredentials read = parse(values.current(), "AWSCURRENT");
+            String stage = "AWSCURRENT";
             if (read.equals(rejected)) {
-                LOG.warn("PostgreSQL rejected the password of {} from secret {}, which still holds it",
-                        rejected.username(), secretId);
-                return Optional.empty();
+                // Between a single-user rotation's setSecret and finishSecret only AWSPENDING works.
+                Optional<DatabaseCredentials> pending = values.pending()
+                        .map(json -> parse(json, "AWSPENDING"))
+                        .filter(credentials -> !credentials.equals(rejected));
+                if (pending.isEmpty()) {
+                    LOG.warn("PostgreSQL rejected the password of {} from secret {}, which still holds it",
+                            rejected.username(), secretId);
+                    return Optional.empty();
+                }
+                read = pending.get();
+                stage = "AWSPENDING";
             }
+            // A wrong AWSPENDING (a rotation that has not reached the database yet) heals the same way: its
+            // rejection re-reads AWSCURRENT, which then differs from it.
             current = read;
-            LOG.info("PostgreSQL rejected the password of {}; secret {} holds new credentials, used from now on",
-                    rejected.username(), secretId);
+            LOG.info("PostgreSQL rejected the password of {}; secret {} holds new credentials ({}), used from now on",
+                    rejected.username(), secretId, stage);
             return Optional.of(read);
         } finally {
             lock.unlock();
         }
     }
 
-    private DatabaseCredentials read() {
-        String json = secretString.get();
+    private DatabaseCredentials parse(@Nullable String json, String stage) {
         if (json == null) {
-            throw new IllegalStateException("secret " + secretId + " has no string value: expected JSON with username and password");
+            throw new IllegalStateException("secret " + secretId + " has no string value (" + stage
+                    + "): expected JSON with username and password");
         }
         DatabaseCredentials credentials;
         try {
@@ -99,12 +114,22 @@ final class DatabaseSecret {
         } catch (IOException e) {
             // Not the parser's exception as the cause: its message may quote the input, i.e. the password.
             throw new IllegalStateException("secret " + secretId + " is not JSON with username and password ("
-                    + e.getClass().getSimpleName() + ")");
+                    + stage + ", " + e.getClass().getSimpleName() + ")");
         }
         if (credentials == null || isBlank(credentials.username()) || isBlank(credentials.password())) {
-            throw new IllegalStateException("secret " + secretId + " lacks a username or password");
+            throw new IllegalStateException("secret " + secretId + " lacks a username or password (" + stage + ")");
         }
         return credentials;
+    }
+
+    /** The secret's string values, one GetSecretValue call each. */
+    interface SecretValues {
+
+        /** The AWSCURRENT version's. */
+        @Nullable String current();
+
+        /** The AWSPENDING version's; empty when no version has that stage (no rotation under way). */
+        Optional<String> pending();
     }
 
     private static boolean isBlank(@Nullable String value) {

@@ -11,8 +11,10 @@ import io.micronaut.context.event.BeanCreatedEventListener;
 import io.micronaut.serde.ObjectMapper;
 import jakarta.inject.Singleton;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+import software.amazon.awssdk.services.secretsmanager.model.ResourceNotFoundException;
 
 import java.time.Clock;
+import java.util.Optional;
 
 /**
  * On AWS the database credentials of every function live in a Secrets Manager secret (the JSON an
@@ -54,8 +56,7 @@ public class DatabaseSecretCredentials implements BeanCreatedEventListener<Datas
         if (!"default".equals(datasource.getName())) {
             return datasource;
         }
-        var secret = new DatabaseSecret(secretId,
-                () -> secretsManager.get().getSecretValue(b -> b.secretId(secretId)).secretString(),
+        var secret = new DatabaseSecret(secretId, new SecretsManagerValues(secretsManager, secretId),
                 objectMapper, Clock.systemUTC());
         // What Hikari would have opened connections with, minus the credentials: those come from the secret.
         var driver = new DriverDataSource(datasource.getJdbcUrl(), datasource.getDriverClassName(),
@@ -64,5 +65,25 @@ public class DatabaseSecretCredentials implements BeanCreatedEventListener<Datas
         // The configured username and password must not linger in the pool's configuration as a second truth.
         datasource.setCredentials(Credentials.of(null, null));
         return datasource;
+    }
+
+    /** GetSecretValue on the one ARN the template grants; the stage is a parameter of the same call. */
+    private record SecretsManagerValues(BeanProvider<SecretsManagerClient> client, String secretId)
+            implements DatabaseSecret.SecretValues {
+
+        @Override
+        public String current() {
+            return client.get().getSecretValue(b -> b.secretId(secretId)).secretString();
+        }
+
+        @Override
+        public Optional<String> pending() {
+            try {
+                return Optional.ofNullable(client.get().getSecretValue(b -> b.secretId(secretId)
+                        .versionStage("AWSPENDING")).secretString());
+            } catch (ResourceNotFoundException noVersionHasTheStage) {
+                return Optional.empty();
+            }
+        }
     }
 }

@@ -14,7 +14,8 @@ import java.util.logging.Logger;
  * What Hikari opens its physical connections with when the credentials come from a secret: the connection is
  * opened with the secret's credentials as last read, and when PostgreSQL rejects the password (SQLSTATE
  * 28P01: the secret was rotated, or a SnapStart snapshot restored credentials read before the rotation) the
- * secret is read again and, when it holds new credentials, the connection is opened once more with them.
+ * secret is read again and, when it holds new credentials (in its AWSCURRENT version, or else in its AWSPENDING one
+ * during a rotation: {@link DatabaseSecret}), the connection is opened once more with them.
  *
  * <p>Opening a connection changes nothing in the database, so this one retry is always safe, and because
  * Hikari opens every connection here, every repository call of every function heals without a retry of its

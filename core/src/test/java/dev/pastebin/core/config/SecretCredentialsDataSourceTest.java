@@ -16,12 +16,12 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 import java.util.logging.Logger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -84,6 +84,36 @@ class SecretCredentialsDataSourceTest {
         clock.advance(Duration.ofMillis(1));
         assertNotNull(dataSource.getConnection());
         assertEquals(3, secret.reads.get());
+    }
+
+    @Test
+    void betweenSetSecretAndFinishSecretThePendingPasswordIsTriedOnceAndKept() throws Exception {
+        // A single-user rotation: the database has the new password, AWSCURRENT still the old, AWSPENDING the new.
+        database.password = "new-password";
+        secret.pendingPassword = "new-password";
+        clock.advance(Duration.ofSeconds(5));
+
+        assertNotNull(dataSource.getConnection());
+        assertNotNull(dataSource.getConnection());
+
+        assertEquals(List.of("old-password", "new-password", "new-password"), database.attempts);
+        assertEquals(2, secret.reads.get());
+        assertEquals(1, secret.pendingReads.get());
+    }
+
+    @Test
+    void aPendingPasswordThatIsAlsoRejectedGivesWayToAwsCurrentAgain() throws Exception {
+        database.password = "other-password"; // neither version works (an operator's manual change, say)
+        secret.pendingPassword = "new-password";
+        clock.advance(Duration.ofSeconds(5));
+
+        assertEquals("28P01", assertThrows(SQLException.class, dataSource::getConnection).getSQLState());
+        assertEquals(List.of("old-password", "new-password"), database.attempts, "AWSPENDING is tried once");
+
+        database.password = "old-password"; // the rotation failed and the old password is back
+        clock.advance(Duration.ofSeconds(5));
+        assertNotNull(dataSource.getConnection());
+        assertEquals(List.of("old-password", "new-password", "new-password", "old-password"), database.attempts);
     }
 
     @Test
@@ -159,7 +189,7 @@ class SecretCredentialsDataSourceTest {
     @Test
     void aSecretThatIsNotJsonFailsWithoutQuotingIt() {
         var failure = assertThrows(IllegalStateException.class, () -> new DatabaseSecret("db-secret",
-                () -> "{\"username\":\"app\",\"password\":hunter2}", JSON, clock));
+                holding("{\"username\":\"app\",\"password\":hunter2}"), JSON, clock));
         assertTrue(failure.getMessage().contains("is not JSON with username and password"), failure.getMessage());
         for (Throwable t = failure; t != null; t = t.getCause()) {
             assertFalse(String.valueOf(t.getMessage()).contains("hunter2"), t.getMessage());
@@ -169,8 +199,8 @@ class SecretCredentialsDataSourceTest {
     @Test
     void aSecretWithoutAPasswordFailsTheStartUp() {
         var failure = assertThrows(IllegalStateException.class, () -> new DatabaseSecret("db-secret",
-                () -> "{\"username\":\"app\"}", JSON, clock));
-        assertEquals("secret db-secret lacks a username or password", failure.getMessage());
+                holding("{\"username\":\"app\"}"), JSON, clock));
+        assertEquals("secret db-secret lacks a username or password (AWSCURRENT)", failure.getMessage());
     }
 
     private void rotate(String password) {
@@ -244,24 +274,51 @@ class SecretCredentialsDataSourceTest {
         }
     }
 
-    /** GetSecretValue on the secret: its JSON, counted. */
-    private static final class Secret implements Supplier<String> {
+    /** GetSecretValue on the secret: AWSCURRENT's JSON and AWSPENDING's (when a rotation has one), counted. */
+    private static final class Secret implements DatabaseSecret.SecretValues {
         volatile String password;
+        volatile String pendingPassword;
         volatile RuntimeException failure;
         final AtomicInteger reads = new AtomicInteger();
+        final AtomicInteger pendingReads = new AtomicInteger();
 
         Secret(String password) {
             this.password = password;
         }
 
         @Override
-        public String get() {
+        public String current() {
             reads.incrementAndGet();
             if (failure != null) {
                 throw failure;
             }
+            return json(password);
+        }
+
+        @Override
+        public Optional<String> pending() {
+            pendingReads.incrementAndGet();
+            return Optional.ofNullable(pendingPassword).map(Secret::json);
+        }
+
+        private static String json(String password) {
             return "{\"engine\":\"postgres\",\"username\":\"app\",\"password\":\"" + password + "\"}";
         }
+    }
+
+    /** A secret whose AWSCURRENT value is {@code json}, with no rotation under way. */
+    private static DatabaseSecret.SecretValues holding(String json) {
+        return new DatabaseSecret.SecretValues() {
+            @Override
+            public String current() {
+                return json;
+            }
+
+            @Override
+            public Optional<String> pending() {
+                return Optional.empty();
+            }
+        };
     }
 
     private static final class MutableClock extends Clock {

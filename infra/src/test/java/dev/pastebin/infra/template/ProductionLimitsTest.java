@@ -68,7 +68,7 @@ class ProductionLimitsTest {
     void theDatabaseUrlMustVerifyTheServersCertificateAndHostName() {
         Pattern allowed = Pattern.compile((String) template.parameter("DatabaseUrl").get("AllowedPattern"));
         for (String url : List.of("jdbc:postgresql://db.example.internal:5432/pastebin?sslmode=verify-full",
-                "jdbc:postgresql://db:5432/pastebin?ssl=true&sslmode=verify-full&sslrootcert=/opt/rds.pem")) {
+                "jdbc:postgresql://db:5432/pastebin?ssl=true&sslmode=verify-full&ApplicationName=pastebin")) {
             assertTrue(allowed.matcher(url).matches(), url);
         }
         for (String url : List.of("jdbc:postgresql://db:5432/pastebin", "jdbc:postgresql://db:5432/pastebin?sslmode=require",

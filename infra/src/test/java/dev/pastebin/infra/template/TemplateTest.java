@@ -1,6 +1,7 @@
 package dev.pastebin.infra.template;
 
 import dev.pastebin.local.template.CloudFormationTemplate;
+import dev.pastebin.core.config.DatabaseTlsProperties;
 import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.job.UploadJobCodec;
 import org.junit.jupiter.api.Test;
@@ -9,8 +10,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -234,6 +238,28 @@ class TemplateTest {
         assertEquals(Map.of("Ref", "PasteBucket"), template.properties(policyId).get("Bucket"));
         String policy = template.properties(policyId).get("PolicyDocument").toString();
         assertTrue(policy.contains("Effect=Deny") && policy.contains("aws:SecureTransport=false"), policy);
+    }
+
+    /**
+     * The trust anchor of the database's TLS is one parameter every function follows, with exactly the values
+     * core's DatabaseTlsProperties knows, and the CA bundle is packed where that property's default looks for it
+     * (Lambda unpacks the artifact under /var/task).
+     */
+    @Test
+    void everyFunctionTrustsTheDatabaseCertificateTheParameterChooses() throws Exception {
+        List<String> anchors = Arrays.stream(DatabaseTlsProperties.TrustAnchor.values())
+                .map(anchor -> anchor.name().toLowerCase(Locale.ROOT).replace('_', '-')).toList();
+        assertEquals(anchors, template.parameter("DatabaseTrustAnchor").get("AllowedValues"));
+        assertEquals("ca-bundle", template.parameter("DatabaseTrustAnchor").get("Default"));
+        for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
+            assertEquals(Optional.of("DatabaseTrustAnchor"),
+                    template.parameterRef(template.environment(function).get("PASTEBIN_DATABASE_TLS_TRUST_ANCHOR")), function);
+        }
+        String zip = Files.readString(InfraTemplate.INFRA.resolve("lambda-zip.xml"));
+        assertTrue(zip.contains("<directory>${maven.multiModuleProjectDirectory}/infra/tls</directory>")
+                && zip.contains("<include>database-ca-bundle.pem</include>") && zip.contains("<outputDirectory>tls</outputDirectory>")
+                && DatabaseTlsProperties.PACKED_CA_BUNDLE.equals("/var/task/tls/database-ca-bundle.pem"),
+                "lambda-zip.xml packs infra/tls/database-ca-bundle.pem where pastebin.database.tls.ca-bundle expects it: " + DatabaseTlsProperties.PACKED_CA_BUNDLE);
     }
 
     @Test
