@@ -96,7 +96,7 @@ class LocalStackCloudFormationIT {
         }
         // they watch a function or the HTTP API, which are not in the derived stack
         expected.removeAll(List.of("SweeperErrorsAlarm", "CreatePasteErrorsAlarm", "ReadPasteErrorsAlarm", "ApiServerErrorsAlarm"));
-        expected.add("SweeperFunctionDaily");
+        expected.add("SweeperFunctionScheduled");
         assertEquals(expected, resources.stream().map(StackResource::logicalResourceId).collect(Collectors.toSet()));
     }
 
@@ -134,9 +134,9 @@ class LocalStackCloudFormationIT {
     @Test
     void theSweeperScheduleBecomesAnEventBridgeRule() {
         try (EventBridgeClient events = EventBridgeClient.create()) {
-            String ruleName = physicalIds.get("SweeperFunctionDaily");
+            String ruleName = physicalIds.get("SweeperFunctionScheduled");
             DescribeRuleResponse rule = events.describeRule(b -> b.name(ruleName.contains("|") ? ruleName.substring(ruleName.indexOf('|') + 1) : ruleName));
-            assertEquals(template.valueOrDefault(scheduleEvents(template).get("SweeperFunctionDaily").get("Schedule")),
+            assertEquals(template.valueOrDefault(scheduleEvents(template).get("SweeperFunctionScheduled").get("Schedule")),
                     rule.scheduleExpression());
             assertEquals("ENABLED", rule.stateAsString());
         }
@@ -186,7 +186,7 @@ class LocalStackCloudFormationIT {
             assertEquals(5, byType.get("AWS::Lambda::Alias").size(), "AutoPublishAlias: live");
             assertEquals(5, byType.get("AWS::Lambda::Version").size(), "one published version each");
             assertEquals(Set.of("UploadPasteFunctionUploadJobs"), byType.get("AWS::Lambda::EventSourceMapping"));
-            assertEquals(Set.of("SweeperFunctionDaily"), byType.get("AWS::Events::Rule"));
+            assertEquals(Set.of("SweeperFunctionScheduled"), byType.get("AWS::Events::Rule"));
             assertEquals(Set.of("HttpApi"), byType.get("AWS::ApiGatewayV2::Api"));
             assertEquals(5, byType.get("AWS::IAM::Role").size(), "a role per function");
             // the API and schedule may invoke their functions: POST, GET, HEAD, DELETE, POST reveal, the web page's
