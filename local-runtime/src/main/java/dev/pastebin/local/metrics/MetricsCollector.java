@@ -18,11 +18,11 @@ import java.util.TreeMap;
  */
 public final class MetricsCollector implements FunctionOutput {
 
+    static final String LAMBDA_NAMESPACE = "AWS/Lambda";
+
     private final Clock clock = Clock.systemUTC();
     private final MetricTimeSeries series = new MetricTimeSeries(clock, MetricTimeSeries.DEFAULT_BUCKET,
             MetricTimeSeries.DEFAULT_WINDOW);
-
-    static final String LAMBDA_NAMESPACE = "AWS/Lambda";
 
     public MetricTimeSeries series() {
         return series;
