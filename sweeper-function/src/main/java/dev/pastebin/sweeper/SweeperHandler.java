@@ -7,8 +7,9 @@ import io.micronaut.function.aws.MicronautRequestHandler;
 import jakarta.inject.Inject;
 
 /**
- * Entry point of the daily sweep, triggered by an EventBridge schedule. It only wires the Lambda deadline
- * into {@link SweepService}; the event itself carries nothing the sweep needs.
+ * Entry point of the sweep, triggered every 5 minutes by an EventBridge schedule. It reports the age of the
+ * oldest pending paste ({@link OldestInProgressGauge}) first, so that a sweep that fails still reports it, then
+ * wires the Lambda deadline into {@link SweepService}; the event itself carries nothing the sweep needs.
  */
 public class SweeperHandler extends MicronautRequestHandler<ScheduledEvent, SweepReport> {
 
@@ -21,6 +22,9 @@ public class SweeperHandler extends MicronautRequestHandler<ScheduledEvent, Swee
     @Inject
     InvocationDeadlines deadlines;
 
+    @Inject
+    OldestInProgressGauge oldestInProgress;
+
     public SweeperHandler() {
     }
 
@@ -30,6 +34,7 @@ public class SweeperHandler extends MicronautRequestHandler<ScheduledEvent, Swee
 
     @Override
     public SweepReport execute(ScheduledEvent event) {
+        oldestInProgress.report();
         return sweepService.sweep(deadlines.current(properties.stopMargin()));
     }
 }

@@ -42,7 +42,12 @@ public enum Metric {
     OBJECTS_REMOVED("ObjectsRemoved", Unit.COUNT),
     DEAD_LETTERS_REQUEUED("DeadLettersRequeued", Unit.COUNT),
     DEAD_LETTERS_DELETED("DeadLettersDeleted", Unit.COUNT),
-    DEAD_LETTERS_KEPT("DeadLettersKept", Unit.COUNT);
+    DEAD_LETTERS_KEPT("DeadLettersKept", Unit.COUNT),
+    /**
+     * Seconds since the oldest IN_PROGRESS paste was created (0 when none), measured by every sweep: the one
+     * signal that pastes are not being stored, whatever stops the upload worker (it needs nothing from it).
+     */
+    OLDEST_IN_PROGRESS_AGE("OldestInProgressAge", Unit.SECONDS);
 
     private final String metricName;
     private final Unit unit;
@@ -70,7 +75,7 @@ public enum Metric {
 
     /** The dimension names each EMF line may carry. Values are bounded: enum labels and HTTP status codes. */
     public enum Dimension {
-        /** create, read, upload or sweeper. */
+        /** create, read, remove, upload or sweeper. */
         SERVICE("Service"),
         /** An upload outcome: success, transient, held, permanent, exhausted, duplicate, poison. */
         OUTCOME("Outcome"),

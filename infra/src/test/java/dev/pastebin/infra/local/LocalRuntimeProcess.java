@@ -15,6 +15,9 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -42,6 +45,16 @@ final class LocalRuntimeProcess implements AutoCloseable {
 
     /** Starts it and waits until its HTTP API listens; {@code name} prefixes the queues and the bucket. */
     static LocalRuntimeProcess start(String name) throws Exception {
+        return start(name, Map.of(), List.of());
+    }
+
+    /**
+     * As {@link #start(String)}, with environment overrides in the {@code --env-vars} file's shape
+     * ({@code "Parameters"} for every function, a logical id for one: e.g. a wrong database password for one
+     * function) over the defaults, and more flags (e.g. {@code --schedule-interval}).
+     */
+    static LocalRuntimeProcess start(String name, Map<String, Map<String, String>> environment, List<String> flags)
+            throws Exception {
         TestSupport.migrate();
         TestQueues.Pair queue;
         String bucket = name + "-" + UUID.randomUUID().toString().substring(0, 8);
@@ -61,13 +74,14 @@ final class LocalRuntimeProcess implements AutoCloseable {
                     && !p.getFileName().toString().endsWith("-tests.jar")).findFirst().orElseThrow();
         }
         String classpath = jar + ":" + Files.readString(target.resolve("runtime-classpath.txt")).trim();
-        Path envVars = Files.writeString(root.resolve("infra/target/" + name + "-env-vars.json"), envVars());
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        Path envVars = Files.writeString(root.resolve("infra/target/" + name + "-env-vars.json"), envVars(environment));
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", classpath, LocalRuntime.class.getName(), "--template", "infra/template.yaml",
                 "--env-vars", envVars.toString(), "--port", Integer.toString(port), "--physical-name",
                 "UploadQueue=" + TestSupport.queueName(queue.queueUrl()) + ",UploadDeadLetterQueue="
-                        + TestSupport.queueName(queue.deadLetterQueueUrl()) + ",PasteBucket=" + bucket)
-                .directory(root.toFile()).redirectErrorStream(true);
+                        + TestSupport.queueName(queue.deadLetterQueueUrl()) + ",PasteBucket=" + bucket));
+        command.addAll(flags);
+        ProcessBuilder pb = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true);
         Process process = pb.start();
         StringBuffer output = new StringBuffer();
         CompletableFuture<Void> listening = new CompletableFuture<>();
@@ -96,12 +110,14 @@ final class LocalRuntimeProcess implements AutoCloseable {
     }
 
     /** What infra/local/lib.sh's env_vars_json gives the functions, for the database the tests use. */
-    private static String envVars() throws IOException {
-        return Json.MAPPER.writeValueAsString(Map.of("Parameters", Map.of(
+    private static String envVars(Map<String, Map<String, String>> overrides) throws IOException {
+        Map<String, Map<String, String>> file = new HashMap<>(Map.of("Parameters", new HashMap<>(Map.of(
                 "DATASOURCES_DEFAULT_URL", env("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin"),
                 "DATASOURCES_DEFAULT_USERNAME", env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
                 "DATASOURCES_DEFAULT_PASSWORD", env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"),
-                "AWS_S3_PATH_STYLE_ACCESS_ENABLED", "true")));
+                "AWS_S3_PATH_STYLE_ACCESS_ENABLED", "true"))));
+        overrides.forEach((scope, variables) -> file.computeIfAbsent(scope, s -> new HashMap<>()).putAll(variables));
+        return Json.MAPPER.writeValueAsString(file);
     }
 
     private static String env(String name, String fallback) {

@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 class MonitoringTemplateTest {
 
     private static final Pattern SEARCH = Pattern.compile("SEARCH\\('\\{([^}]*)} MetricName=\"(\\w+)\"");
-    private static final Set<String> SERVICES = Set.of("create", "read", "upload", "sweeper");
+    private static final Set<String> SERVICES = Set.of("create", "read", "remove", "upload", "sweeper");
 
     private final CloudFormationTemplate template = InfraTemplate.load();
 
@@ -104,6 +104,66 @@ class MonitoringTemplateTest {
                 pastebinMetric((String) properties.get("MetricName"), List.copyOf(dimensions(properties).keySet()), Map.of("title", alarm));
             }
         }
+    }
+
+    /**
+     * A dead upload worker (wrong database password, security group, Init failure) leaves every paste at 202:
+     * each cause has an alarm that fires within 15 minutes, and the stuck-paste gauge comes from the sweeper,
+     * which has its own role and secret, so it does not depend on the worker emitting anything.
+     */
+    @Test
+    void aBrokenUploadPathAlarmsWithinFifteenMinutes() {
+        Map<String, Object> stuck = alarmOn(Metrics.NAMESPACE, "OldestInProgressAge", Map.of("Service", "sweeper"));
+        assertEquals("Maximum", stuck.get("Statistic"));
+        assertEquals("breaching", stuck.get("TreatMissingData"), "a sweeper that cannot report alarms too");
+        assertWithinFifteenMinutes(stuck);
+        assertTrue(((Number) stuck.get("Threshold")).doubleValue() < 15 * 60, "a paste is stuck well before 15 minutes");
+
+        for (var function : List.of("UploadPasteFunction", "RemovePasteFunction")) {
+            assertWithinFifteenMinutes(alarmOn("AWS/Lambda", "Errors", Map.of("FunctionName", function)));
+        }
+        assertWithinFifteenMinutes(alarmOn("AWS/Lambda", "Throttles", Map.of("FunctionName", "UploadPasteFunction")));
+
+        for (var service : List.of("create", "read", "remove")) {
+            assertWithinFifteenMinutes(alarmOn(Metrics.NAMESPACE, "DependencyUnavailable",
+                    Map.of("Service", service, "Dependency", "database")));
+        }
+        assertWithinFifteenMinutes(alarmOn(Metrics.NAMESPACE, "UploadAttempts",
+                Map.of("Service", "upload", "Outcome", "transient", "ErrorClass", "DATABASE")));
+    }
+
+    @Test
+    void theDashboardShowsTheRemoveFunction() throws IOException {
+        String graphs = widgets().toString();
+        Map<String, Object> dashboard = template.properties(template.resourcesOfType("AWS::CloudWatch::Dashboard").getFirst());
+        assertTrue(dashboard.toString().contains("${RemovePasteFunction}"), "remove's Lambda errors are graphed");
+        assertTrue(graphs.contains("remove"), "remove's latency is graphed");
+    }
+
+    private static void assertWithinFifteenMinutes(Map<String, Object> alarm) {
+        int window = ((Number) alarm.get("Period")).intValue() * ((Number) alarm.get("EvaluationPeriods")).intValue();
+        assertTrue(window <= 15 * 60, alarm.get("MetricName") + " alarms after " + window + " s");
+    }
+
+    /** The one alarm on this metric with exactly these dimensions ({Ref: X} values compared as X). */
+    private Map<String, Object> alarmOn(String namespace, String metricName, Map<String, String> dimensions) {
+        List<Map<String, Object>> found = new ArrayList<>();
+        for (String alarm : template.resourcesOfType("AWS::CloudWatch::Alarm")) {
+            Map<String, Object> properties = template.properties(alarm);
+            if (namespace.equals(properties.get("Namespace")) && metricName.equals(properties.get("MetricName"))
+                    && dimensions.equals(dimensionsResolvingRefs(properties))) {
+                found.add(properties);
+            }
+        }
+        assertEquals(1, found.size(), "one alarm on " + namespace + " " + metricName + " " + dimensions);
+        return found.getFirst();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> dimensionsResolvingRefs(Map<String, Object> alarm) {
+        return ((List<Map<String, Object>>) alarm.get("Dimensions")).stream().collect(Collectors.toMap(
+                d -> (String) d.get("Name"),
+                d -> d.get("Value") instanceof Map<?, ?> ref ? String.valueOf(ref.get("Ref")) : String.valueOf(d.get("Value"))));
     }
 
     @Test

@@ -221,11 +221,14 @@ class TemplateTest {
     }
 
     @Test
-    void theSweeperRunsOnAConfigurableDailySchedule() {
+    void theSweeperRunsEveryFiveMinutesAndEndsBeforeTheNextRun() {
         Map<String, Object> schedule = event("SweeperFunction", "Schedule");
         String parameter = template.parameterRef(schedule.get("Schedule")).orElse(null);
         assertNotNull(parameter, "the schedule is a parameter");
-        assertEquals("rate(1 day)", template.parameter(parameter).get("Default"));
+        // Its OldestInProgressAge gauge is what the stuck-paste alarm watches: one value per 5-minute period.
+        assertEquals("rate(5 minutes)", template.parameter(parameter).get("Default"));
+        int timeout = ((Number) template.properties("SweeperFunction").get("Timeout")).intValue();
+        assertTrue(timeout < 300, "a sweep ends before the next one starts: " + timeout + " s");
     }
 
     @Test

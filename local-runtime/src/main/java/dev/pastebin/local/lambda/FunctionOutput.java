@@ -10,4 +10,11 @@ public interface FunctionOutput {
 
     /** @param function the function's name (its logical id) */
     void line(String function, String line);
+
+    /**
+     * Called once per invocation when it ended, with its result (an Init failure, a crash and a timeout are
+     * failed results): what Lambda itself counts for a function, outside its log.
+     */
+    default void invoked(String function, InvocationResult result) {
+    }
 }

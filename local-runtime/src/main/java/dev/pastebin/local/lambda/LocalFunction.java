@@ -81,6 +81,7 @@ public final class LocalFunction implements LambdaFunction, AutoCloseable {
             InvocationResult r = environment.invoke(event);
             log.printf("%-22s %-32s %-28s %6d ms%s%n", name(), trigger, r.failed() ? "ERROR " + r.errorType() : "OK",
                     r.duration().toMillis(), r.coldStart() ? " (cold start)" : "");
+            output.invoked(name(), r);
             return r;
         } finally {
             release(environment);

@@ -14,8 +14,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Fires a function's Schedule events at the template's rate, or at the local override interval (so the
- * daily sweep can be watched). The first run is one period after start, as with a new EventBridge rule.
+ * Fires a function's Schedule events at the template's rate, or at the local override interval (so a run can
+ * be watched without waiting its period). The first run is one period after start, as with a new EventBridge
+ * rule.
  */
 public final class ScheduleRunner implements AutoCloseable {
 
