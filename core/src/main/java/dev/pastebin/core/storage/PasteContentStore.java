@@ -99,11 +99,6 @@ public class PasteContentStore {
         }
     }
 
-    public void delete(String shortCode) {
-        ContentLocation location = locationOf(shortCode);
-        s3.deleteObject(b -> b.bucket(location.bucket()).key(location.key()));
-    }
-
     /**
      * Deletes every location with DeleteObjects, per bucket and at most {@value #MAX_KEYS_PER_DELETE} keys a
      * call; returns the number of keys deleted (absent keys count: S3 deletes idempotently). A recorded
