@@ -14,7 +14,7 @@ import java.security.SecureRandom;
 @Singleton
 public class ShortCodes {
 
-    static final String ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    public static final String ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
     private final SecureRandom random = new SecureRandom();
     private final int length;

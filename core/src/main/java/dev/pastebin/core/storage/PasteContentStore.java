@@ -115,6 +115,17 @@ public class PasteContentStore {
     }
 
     /**
+     * Up to {@code limit} (at most 1000) short codes with an object under the paste prefix, in S3's key order,
+     * after {@code afterCode} (empty: from the first). One ListObjectsV2 call; it needs {@code s3:ListBucket},
+     * which only the sweeper holds, and only for the paste prefix.
+     */
+    public List<String> codesAfter(String afterCode, int limit) {
+        String prefix = storage.keyPrefix();
+        return s3.listObjectsV2(b -> b.bucket(storage.bucket()).prefix(prefix).startAfter(prefix + afterCode).maxKeys(limit))
+                .contents().stream().map(object -> object.key().substring(prefix.length())).toList();
+    }
+
+    /**
      * Deletes every location with DeleteObjects, per bucket and at most {@value #MAX_KEYS_PER_DELETE} keys a
      * call; returns the number of keys deleted (absent keys count: S3 deletes idempotently). A recorded
      * location in a bucket that no longer exists counts as deleted too: a bucket that is gone holds no object,
