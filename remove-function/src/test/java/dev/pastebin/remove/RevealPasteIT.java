@@ -3,12 +3,15 @@ package dev.pastebin.remove;
 import dev.pastebin.core.support.FaultProxy;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
+import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import javax.sql.DataSource;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -143,6 +146,34 @@ class RevealPasteIT {
 
             assertEquals(503, failed.status(), failed.text());
             assertTrue(took.compareTo(Duration.ofSeconds(8)) < 0, "answered after " + took);
+        }
+        assertTrue(world.row(code).isPresent(), "nothing burnt");
+    }
+
+    /** The row is locked only to burn it: a slow GetObject does not hold it, so other callers never queue behind S3. */
+    @Test
+    void theRowIsNotLockedWhileTheContentIsRead() throws Exception {
+        String code = storedReadOnce("read before the lock");
+        try (var proxy = new FaultProxy(URI.create(System.getenv().getOrDefault("AWS_ENDPOINT_URL", "http://127.0.0.1:4566")));
+             HttpApi slow = HttpApi.start(Map.of("aws.services.s3.endpoint-override", proxy.endpoint().toString(),
+                     "aws.s3.path-style-access-enabled", true, "pastebin.storage.bucket", world.bucket));
+             ExecutorService caller = Executors.newSingleThreadExecutor()) {
+            proxy.failGets(FaultProxy.Fault.HANG);
+            Future<HttpApi.Response> reveal = caller.submit(() ->
+                    slow.send(slow.fixture("read-paste").path("/pastes/" + code + "/reveal").method("POST")));
+            Thread.sleep(1_500);
+
+            DataSource dataSource = DelegatingDataSource.unwrapDataSource(world.api.context().getBean(DataSource.class));
+            try (Connection other = dataSource.getConnection()) {
+                other.setAutoCommit(false);
+                try (var lock = other.prepareStatement("SELECT short_code FROM pastes WHERE short_code = ? FOR UPDATE NOWAIT")) {
+                    lock.setString(1, code);
+                    lock.executeQuery().close();
+                } finally {
+                    other.rollback();
+                }
+            }
+            assertEquals(503, reveal.get().status());
         }
         assertTrue(world.row(code).isPresent(), "nothing burnt");
     }

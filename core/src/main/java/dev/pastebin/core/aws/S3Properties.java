@@ -12,8 +12,8 @@ import java.time.Duration;
 /**
  * How the S3 client of the read, remove and sweeper functions behaves, bound from {@code pastebin.s3.*}
  * ({@code PASTEBIN_S3_CALL_TIMEOUT}, ...). The upload function tunes its own ({@code pastebin.upload.s3-*}).
- * The defaults fit the HTTP functions' 20 s timeout: a reveal makes two S3 calls while it holds its row lock,
- * each over in at most 5 s.
+ * The defaults fit the HTTP functions' 20 s timeout: a reveal makes two S3 calls, each over in at most 5 s,
+ * and holds its row lock across the second only.
  *
  * @param maxAttempts    attempts the SDK makes per call (its standard retry strategy; 1 = no SDK retries)
  * @param attemptTimeout time limit of one HTTP attempt
