@@ -59,6 +59,8 @@ class SweeperObjectRemovalIT {
                 "pastebin.upload-queue.url", QUEUES.queueUrl(),
                 "pastebin.upload-dlq.url", QUEUES.deadLetterQueueUrl(),
                 "pastebin.sweeper.batch-size", "600",
+                // off in the test environment (application-test.yml): this class's bucket is its own
+                "pastebin.sweeper.orphan-keys-per-run", "10000",
                 "aws.services.s3.endpoint-override", proxy.endpoint().toString())).start();
         dataSource = DelegatingDataSource.unwrapDataSource(context.getBean(DataSource.class));
         s3 = context.getBean(S3Client.class);
