@@ -2,7 +2,7 @@
 -- Run once per database as its owner, after the migrations:
 --   psql "$OWNER_URL" -v ON_ERROR_STOP=1 -f infra/database/roles.sql
 -- then give each role a password (\password pastebin_read, ...) and put it in that function's secret.
--- A new function is one more line in the VALUES list.
+-- A new function is one more line in the VALUES list; DatabaseRolesIT (core) checks the result.
 DO $$
 DECLARE
     g record;
@@ -18,7 +18,9 @@ BEGIN
         ('pastebin_sweeper', 'SELECT, UPDATE, DELETE', 'pastes'),
         ('pastebin_sweeper', 'SELECT, DELETE',         'idempotency_keys'),
         -- UPDATE: a reveal locks the row (SELECT ... FOR UPDATE) before it removes it
-        ('pastebin_remove',  'SELECT, UPDATE, DELETE', 'pastes')
+        ('pastebin_remove',  'SELECT, UPDATE, DELETE', 'pastes'),
+        -- an IN_PROGRESS read-once paste's Retry-After reads the S3 breaker's next probe, as read does
+        ('pastebin_remove',  'SELECT',                 'circuit_breakers')
     ) AS grants (role, privileges, tables)
     LOOP
         IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = g.role) THEN

@@ -17,13 +17,16 @@ import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
 import java.time.Clock;
+import java.util.Objects;
+import java.util.Optional;
 
 import static dev.pastebin.core.failure.Dependency.DATABASE;
 import static dev.pastebin.core.failure.Dependency.STORAGE;
 
 /**
- * Burn after reading (docs/design.md, "Reading once"). One transaction per reveal: lock the row, read and verify
- * the content from S3, delete the row, delete the object, commit. Concurrent reveals queue on the row lock, and
+ * Burn after reading (docs/design.md, "Reading once"). The content is read and verified from S3 first, without
+ * a lock; then one short transaction locks the row, checks it is still the paste that was read, deletes it,
+ * deletes the object and commits. Concurrent reveals queue on the row lock only for that DeleteObjects, and
  * every one after the first finds no row: exactly one caller gets the content. If anything fails before the
  * commit (S3 unreachable, a content mismatch, the database), the transaction rolls back and the paste stays
  * readable once: the reader is told 503/500, and nothing was burnt.
@@ -56,26 +59,36 @@ public class RevealPasteService {
      * @throws PasteInconsistencyException    when the object is missing or not what the row says (the paste is kept)
      */
     public Reveal reveal(String shortCode) {
-        Reveal reveal = dependencies.call(DATABASE, () -> transactions.executeWrite(status -> {
-            Paste paste = repository.findByIdForUpdate(shortCode)
-                    .filter(p -> p.status() != PasteStatus.FAILED && !p.isExpiredAt(clock.instant()))
-                    .orElseThrow(() -> new ApiException(ApiErrorCode.PASTE_NOT_FOUND, "No paste " + shortCode));
-            if (!paste.readOnce()) {
-                throw new ApiException(ApiErrorCode.NOT_READ_ONCE,
-                        "Paste " + shortCode + " is not read-once: read it with GET /pastes/" + shortCode);
-            }
-            if (paste.status() == PasteStatus.IN_PROGRESS) {
-                return new Reveal.Pending(paste);
-            }
-            byte[] content = verifiedContent.of(paste);
+        Paste paste = readable(dependencies.call(DATABASE, () -> repository.findById(shortCode)), shortCode);
+        if (!paste.readOnce()) {
+            throw new ApiException(ApiErrorCode.NOT_READ_ONCE,
+                    "Paste " + shortCode + " is not read-once: read it with GET /pastes/" + shortCode);
+        }
+        if (paste.status() == PasteStatus.IN_PROGRESS) {
+            return new Reveal.Pending(paste);
+        }
+        byte[] content = verifiedContent.ifStored(paste).orElseGet(() -> {
+            // a concurrent reveal (or delete) removed it since the row was read; if the row is still there,
+            // the object is really missing: an inconsistency
+            readable(dependencies.call(DATABASE, () -> repository.findById(shortCode)), shortCode);
+            return verifiedContent.of(paste);
+        });
+        dependencies.run(DATABASE, () -> transactions.executeWrite(status -> {
+            // still the content that was read: not revealed (or deleted) by another caller meanwhile
+            readable(repository.findByIdForUpdate(shortCode).filter(locked -> locked.status() == PasteStatus.PROCESSED
+                    && locked.contentSha256().equals(paste.contentSha256())
+                    && Objects.equals(locked.s3Location(), paste.s3Location())), shortCode);
             repository.remove(shortCode);
             // before the commit: if S3 refuses, the row comes back and the paste can still be revealed
             dependencies.run(STORAGE, () -> contentStore.deleteAll(contentStore.locationsOf(shortCode, paste.s3Location())));
-            return new Reveal.Revealed(paste, content);
+            return null;
         }));
-        if (reveal instanceof Reveal.Revealed) {
-            LOG.info("read-once paste {} revealed and removed", shortCode);
-        }
-        return reveal;
+        LOG.info("read-once paste {} revealed and removed", shortCode);
+        return new Reveal.Revealed(paste, content);
+    }
+
+    private Paste readable(Optional<Paste> row, String shortCode) {
+        return row.filter(p -> p.status() != PasteStatus.FAILED && !p.isExpiredAt(clock.instant()))
+                .orElseThrow(() -> new ApiException(ApiErrorCode.PASTE_NOT_FOUND, "No paste " + shortCode));
     }
 }

@@ -7,12 +7,14 @@ import dev.pastebin.core.priming.ApiRequestPrimer;
 import dev.pastebin.core.priming.DatabasePrimer;
 import dev.pastebin.core.priming.Primer;
 import dev.pastebin.core.priming.Priming;
+import dev.pastebin.core.support.FaultProxy;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -63,6 +65,34 @@ class DeletePasteIT {
 
         assertTrue(world.row(code).isPresent(), "the paste is still there");
         assertTrue(world.objectExists(code));
+    }
+
+    /**
+     * S3 refusing the object's delete leaves the paste whole (row and object: the row's removal commits only
+     * after S3 confirmed), never a gone row with its content left behind; the owner's retry removes both.
+     */
+    @Test
+    void whenS3RefusesTheDeleteThePasteIsKeptWholeAndARetryRemovesIt() throws Exception {
+        Map<String, Object> created = world.create("{\"content\":\"refused, then deleted\"}");
+        String code = (String) created.get("shortCode");
+        String token = (String) created.get("deleteToken");
+        world.store(code);
+        try (var proxy = new FaultProxy(URI.create(System.getenv().getOrDefault("AWS_ENDPOINT_URL", "http://127.0.0.1:4566")));
+             HttpApi refusing = HttpApi.start(Map.of("aws.services.s3.endpoint-override", proxy.endpoint().toString(),
+                     "aws.s3.path-style-access-enabled", true, "pastebin.storage.bucket", world.bucket))) {
+            proxy.refuseDeletes();
+            HttpApi.Response refused = refusing.send(refusing.fixture("read-paste").path("/pastes/" + code)
+                    .method("DELETE").header("Paste-Delete-Token", token));
+
+            assertEquals(500, refused.status(), refused.text());
+        }
+        assertTrue(world.row(code).isPresent(), "the row's removal was rolled back");
+        assertTrue(world.objectExists(code));
+
+        HttpApi.Response deleted = world.api.send(world.delete(code, token));
+        assertEquals(204, deleted.status(), deleted.text());
+        assertTrue(world.row(code).isEmpty());
+        assertFalse(world.objectExists(code));
     }
 
     @Test

@@ -1,12 +1,18 @@
 package dev.pastebin.remove;
 
+import dev.pastebin.core.support.FaultProxy;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
+import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import javax.sql.DataSource;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -121,6 +127,55 @@ class RevealPasteIT {
         HttpApi.Response revealed = world.api.send(world.reveal(code));
         assertEquals(200, revealed.status(), revealed.text());
         assertEquals("survives an outage", revealed.text());
+    }
+
+    /**
+     * A hung S3 must not hold the row lock until the 20 s Lambda timeout: the client's attempt and call timeouts
+     * end the reveal with 503 in seconds, and the paste is kept.
+     */
+    @Test
+    void aHungS3EndsTheRevealIn503WellInsideTheFunctionTimeout() throws Exception {
+        String code = storedReadOnce("outlives a hang");
+        try (var proxy = new FaultProxy(URI.create(System.getenv().getOrDefault("AWS_ENDPOINT_URL", "http://127.0.0.1:4566")));
+             HttpApi hung = HttpApi.start(Map.of("aws.services.s3.endpoint-override", proxy.endpoint().toString(),
+                     "aws.s3.path-style-access-enabled", true, "pastebin.storage.bucket", world.bucket))) {
+            proxy.failGets(FaultProxy.Fault.HANG);
+            long started = System.nanoTime();
+            HttpApi.Response failed = hung.send(hung.fixture("read-paste").path("/pastes/" + code + "/reveal").method("POST"));
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+            assertEquals(503, failed.status(), failed.text());
+            assertTrue(took.compareTo(Duration.ofSeconds(8)) < 0, "answered after " + took);
+        }
+        assertTrue(world.row(code).isPresent(), "nothing burnt");
+    }
+
+    /** The row is locked only to burn it: a slow GetObject does not hold it, so other callers never queue behind S3. */
+    @Test
+    void theRowIsNotLockedWhileTheContentIsRead() throws Exception {
+        String code = storedReadOnce("read before the lock");
+        try (var proxy = new FaultProxy(URI.create(System.getenv().getOrDefault("AWS_ENDPOINT_URL", "http://127.0.0.1:4566")));
+             HttpApi slow = HttpApi.start(Map.of("aws.services.s3.endpoint-override", proxy.endpoint().toString(),
+                     "aws.s3.path-style-access-enabled", true, "pastebin.storage.bucket", world.bucket));
+             ExecutorService caller = Executors.newSingleThreadExecutor()) {
+            proxy.failGets(FaultProxy.Fault.HANG);
+            Future<HttpApi.Response> reveal = caller.submit(() ->
+                    slow.send(slow.fixture("read-paste").path("/pastes/" + code + "/reveal").method("POST")));
+            Thread.sleep(1_500);
+
+            DataSource dataSource = DelegatingDataSource.unwrapDataSource(world.api.context().getBean(DataSource.class));
+            try (Connection other = dataSource.getConnection()) {
+                other.setAutoCommit(false);
+                try (var lock = other.prepareStatement("SELECT short_code FROM pastes WHERE short_code = ? FOR UPDATE NOWAIT")) {
+                    lock.setString(1, code);
+                    lock.executeQuery().close();
+                } finally {
+                    other.rollback();
+                }
+            }
+            assertEquals(503, reveal.get().status());
+        }
+        assertTrue(world.row(code).isPresent(), "nothing burnt");
     }
 
     @Test

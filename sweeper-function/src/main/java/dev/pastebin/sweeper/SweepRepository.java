@@ -8,7 +8,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The sweeper's statements. Each picks a bounded batch through its partial index (FAILED rows by
@@ -62,6 +64,22 @@ public class SweepRepository {
                 OR EXISTS (SELECT 1 FROM pastes WHERE status = 'IN_PROGRESS' AND created_at < now() - make_interval(secs => ?))
                 OR EXISTS (SELECT 1 FROM pastes WHERE expires_at <= now())
                 OR EXISTS (SELECT 1 FROM idempotency_keys WHERE created_at <= now() - make_interval(secs => ?))""";
+
+    static final String EXISTING_CODES = "SELECT short_code FROM pastes WHERE short_code = ANY (?)";
+
+    /** Which of {@code codes} have a row (in any state). */
+    public Set<String> existingCodes(Connection connection, List<String> codes) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(EXISTING_CODES)) {
+            statement.setArray(1, connection.createArrayOf("text", codes.toArray()));
+            Set<String> existing = new HashSet<>();
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    existing.add(rows.getString(1));
+                }
+            }
+            return existing;
+        }
+    }
 
     /** Deletes up to {@code limit} rows that became FAILED more than {@code retention} ago and returns them. */
     public List<SweptPaste> deleteExpiredFailed(Connection connection, Duration retention, int limit) throws SQLException {

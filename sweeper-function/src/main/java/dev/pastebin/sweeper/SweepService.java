@@ -20,8 +20,9 @@ import java.util.Set;
  * One sweep (docs/design.md, "What happens to FAILED rows"), in this order: re-evaluates the dead letters
  * ({@link DeadLetterService}), so a job that can still complete is back in the upload queue before any row is
  * judged; marks IN_PROGRESS rows FAILED (reason {@code stuck}) once no job for them can be delivered any more;
- * deletes rows that have been FAILED for longer than the retention, then expired pastes in any state, together
- * with their S3 objects; deletes idempotency keys older than their 24 h. Rows are
+ * deletes expired pastes in any state, then rows that have been FAILED for longer than the retention, together
+ * with their S3 objects; deletes idempotency keys older than their 24 h; then removes the S3 objects no row
+ * names ({@link OrphanObjects}). Rows are
  * handled in bounded batches, each its own short transaction, and no batch starts once the deadline is near;
  * what is left is reported and a later run finishes it.
  *
@@ -35,15 +36,18 @@ public class SweepService {
     private static final Logger LOG = LoggerFactory.getLogger(SweepService.class);
 
     private final DeadLetterService deadLetters;
+    private final OrphanObjects orphanObjects;
     private final SweepRepository repository;
     private final PasteContentStore contentStore;
     private final TransactionOperations<Connection> transactions;
     private final SweeperProperties properties;
     private final Metrics metrics;
 
-    public SweepService(DeadLetterService deadLetters, SweepRepository repository, PasteContentStore contentStore,
-                        TransactionOperations<Connection> transactions, SweeperProperties properties, Metrics metrics) {
+    SweepService(DeadLetterService deadLetters, OrphanObjects orphanObjects, SweepRepository repository,
+                 PasteContentStore contentStore, TransactionOperations<Connection> transactions, SweeperProperties properties,
+                 Metrics metrics) {
         this.deadLetters = deadLetters;
+        this.orphanObjects = orphanObjects;
         this.repository = repository;
         this.contentStore = contentStore;
         this.transactions = transactions;
@@ -66,18 +70,9 @@ public class SweepService {
             stuckDone = marked < batchSize;
         }
 
-        int deleted = 0;
+        // Expiry before housekeeping: an expired paste's content must be gone within the hour (docs/design.md,
+        // "Expiry"); a FAILED row past its retention is unreadable and can wait for the next run.
         int removed = 0;
-        boolean deleteDone = false;
-        while (stuckDone && !deleteDone && deadline.allowsMoreWork()) {
-            int[] batch = deleteWithObjects(connection ->
-                    repository.deleteExpiredFailed(connection, properties.failedRetention(), batchSize));
-            batches++;
-            deleted += batch[0];
-            removed += batch[1];
-            deleteDone = batch[0] < batchSize;
-        }
-
         int expired = 0;
         boolean expiredDone = false;
         while (!expiredDone && deadline.allowsMoreWork()) {
@@ -86,6 +81,17 @@ public class SweepService {
             expired += batch[0];
             removed += batch[1];
             expiredDone = batch[0] < batchSize;
+        }
+
+        int deleted = 0;
+        boolean deleteDone = false;
+        while (stuckDone && !deleteDone && deadline.allowsMoreWork()) {
+            int[] batch = deleteWithObjects(connection ->
+                    repository.deleteExpiredFailed(connection, properties.failedRetention(), batchSize));
+            batches++;
+            deleted += batch[0];
+            removed += batch[1];
+            deleteDone = batch[0] < batchSize;
         }
 
         int keys = 0;
@@ -98,17 +104,22 @@ public class SweepService {
             keysDone = batch < batchSize;
         }
 
+        OrphanObjects.Report orphans = deadline.allowsMoreWork() ? orphanObjects.reconcile(deadline)
+                : new OrphanObjects.Report(0, 0);
+
         // Locked rows (a concurrent sweeper's) are skipped, so a short batch does not prove nothing is left.
         boolean rowsLeft = !(stuckDone && deleteDone && expiredDone && keysDone) || transactions.executeRead(status ->
                 sql(() -> repository.anyLeft(status.getConnection(), properties.failedRetention(), properties.stuckAfter(),
                         IdempotencyKey.RETENTION)));
-        SweepReport report = new SweepReport(letters, deleted, expired, keys, removed, stuck, batches,
-                letters.remaining() || rowsLeft);
+        SweepReport report = new SweepReport(letters, deleted, expired, keys, removed, stuck, orphans.checked(),
+                orphans.removed(), batches, letters.remaining() || rowsLeft);
         LOG.info("sweep finished: deadLettersRequeued={} deadLettersDeleted={} deadLettersKept={} deleted={} "
-                        + "expiredDeleted={} idempotencyKeysDeleted={} objectsRemoved={} stuckMarkedFailed={} batches={} remaining={}",
+                        + "expiredDeleted={} idempotencyKeysDeleted={} objectsRemoved={} stuckMarkedFailed={} "
+                        + "objectsChecked={} orphanObjectsRemoved={} batches={} remaining={}",
                 letters.requeued(), letters.deleted(), letters.kept(), report.deleted(), report.expiredDeleted(),
                 report.idempotencyKeysDeleted(), report.objectsRemoved(),
-                report.stuckMarkedFailed(), report.batches(), report.remaining());
+                report.stuckMarkedFailed(), report.objectsChecked(), report.orphanObjectsRemoved(), report.batches(),
+                report.remaining());
         report.record(metrics);
         metrics.flush();
         return report;

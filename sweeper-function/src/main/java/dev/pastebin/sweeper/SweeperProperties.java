@@ -24,6 +24,8 @@ import java.time.Duration;
  * @param deadLettersPerRun    the most dead letters one run re-evaluates; the rest wait for the next run
  * @param stopMargin           no new batch (or dead letter) starts when less than this is left before the
  *                             Lambda deadline
+ * @param orphanKeysPerRun     the most S3 keys one run checks for a row ({@link OrphanObjects}); 0 turns the
+ *                             reconciliation off
  */
 @ConfigurationProperties("pastebin.sweeper")
 public record SweeperProperties(
@@ -32,7 +34,8 @@ public record SweeperProperties(
         @NotNull @Bindable(defaultValue = "14d") Duration deadLetterRetention,
         @Min(1) @Max(1000) @Bindable(defaultValue = "500") int batchSize,
         @Min(0) @Bindable(defaultValue = "1000") int deadLettersPerRun,
-        @NotNull @Bindable(defaultValue = "15s") Duration stopMargin) {
+        @NotNull @Bindable(defaultValue = "15s") Duration stopMargin,
+        @Min(0) @Bindable(defaultValue = "10000") int orphanKeysPerRun) {
 
     /**
      * How long past a queue's retention a job may still reach the worker: the job is sent up to create's 20 s

@@ -219,7 +219,7 @@ class SweeperHandlerIT implements TestPropertyProvider {
 
         SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
 
-        assertEquals(new SweepReport(new DeadLetterReport(0, 0, 0, false), 0, 0, 0, 0, 0, 4, false), report);
+        assertEquals(new SweepReport(new DeadLetterReport(0, 0, 0, false), 0, 0, 0, 0, 0, 0, 0, 4, false), report);
         assertEquals(2, statuses().size());
     }
 
@@ -231,23 +231,41 @@ class SweeperHandlerIT implements TestPropertyProvider {
             s3.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromString("content"));
         }
 
-        // the deadline comes near once 10 batches of 500 are gone (after the stuck batch)
+        // the deadline comes near once 10 batches of 500 are gone (after the stuck and expired-paste batches)
         SweepReport first = newHandler().handleRequest(scheduledEvent(),
                 TestLambdaContext.runningOutWhen(() -> uncheckedOurRows() <= 25_000));
         assertEquals(5_000, first.deleted());
-        assertEquals(11, first.batches());
+        assertEquals(12, first.batches());
         assertTrue(first.remaining());
         assertEquals(25_000, ourRows());
 
         SweepReport second = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
         assertEquals(25_000, second.deleted());
         assertEquals(25_000, second.objectsRemoved());
-        // 50 full batches and the short one that proves the end, after the stuck batch; then one expired-paste
-        // batch and one idempotency-key batch
+        // 50 full batches and the short one that proves the end, after the stuck and expired-paste batches;
+        // then one idempotency-key batch
         assertEquals(54, second.batches());
         assertFalse(second.remaining());
         assertEquals(0, ourRows());
         assertEquals(List.of(), objectKeys());
+    }
+
+    /** Expired content must be gone within the hour: a FAILED backlog longer than a run must not delay it. */
+    @Test
+    void anExpiredPasteIsRemovedBeforeAFailedBacklogThatOutlastsTheRun() throws SQLException {
+        insertFailedBacklog(1_000);
+        insert("expDone1", "PROCESSED", "1 hour", new ContentLocation(BUCKET, key("expDone1")).uri());
+        expiresIn("expDone1", "-1 second");
+        s3.putObject(b -> b.bucket(BUCKET).key(key("expDone1")), RequestBody.fromString("content"));
+
+        // the deadline comes near as soon as one delete batch has committed
+        SweepReport report = newHandler().handleRequest(scheduledEvent(),
+                TestLambdaContext.runningOutWhen(() -> uncheckedOurRows() <= 1_000));
+
+        assertEquals(1, report.expiredDeleted(), report.toString());
+        assertEquals(0, report.deleted(), "the FAILED backlog waits for the next run");
+        assertEquals(List.of(), objectKeys());
+        assertTrue(report.remaining());
     }
 
     @Test
@@ -256,7 +274,7 @@ class SweeperHandlerIT implements TestPropertyProvider {
 
         SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.alreadyNearTheDeadline());
 
-        assertEquals(new SweepReport(new DeadLetterReport(0, 0, 0, true), 0, 0, 0, 0, 0, 0, true), report);
+        assertEquals(new SweepReport(new DeadLetterReport(0, 0, 0, true), 0, 0, 0, 0, 0, 0, 0, 0, true), report);
         assertEquals(1, ourRows());
     }
 

@@ -59,6 +59,8 @@ class SweeperObjectRemovalIT {
                 "pastebin.upload-queue.url", QUEUES.queueUrl(),
                 "pastebin.upload-dlq.url", QUEUES.deadLetterQueueUrl(),
                 "pastebin.sweeper.batch-size", "600",
+                // off in the test environment (application-test.yml): this class's bucket is its own
+                "pastebin.sweeper.orphan-keys-per-run", "10000",
                 "aws.services.s3.endpoint-override", proxy.endpoint().toString())).start();
         dataSource = DelegatingDataSource.unwrapDataSource(context.getBean(DataSource.class));
         s3 = context.getBean(S3Client.class);
@@ -137,6 +139,62 @@ class SweeperObjectRemovalIT {
         assertTrue(calls.stream().allMatch(n -> n <= 1_000), calls.toString());
         assertEquals(2, calls.size(), calls.toString());
         assertEquals(0, rows());
+    }
+
+    /**
+     * Objects under the paste prefix that no row names (a remove whose object came back, a worker's PUT that
+     * landed after the removal and whose delete never succeeded) are removed; an object whose row exists, in
+     * any state, is kept, and nothing outside the prefix is touched.
+     */
+    @Test
+    void objectsNoRowNamesAreRemovedAndTheOthersKept() throws Exception {
+        String pending = PREFIX + "pending";
+        String processed = PREFIX + "processed";
+        insertInProgress(pending);
+        insertInProgress(processed);
+        execute("UPDATE pastes SET status = 'PROCESSED', s3_location = 's3://" + BUCKET + "/pastes/" + processed
+                + "' WHERE short_code = '" + processed + "'");
+        for (String code : List.of(pending, processed, PREFIX + "deleted", PREFIX + "burnt", PREFIX + "swept")) {
+            s3.putObject(b -> b.bucket(BUCKET).key("pastes/" + code), RequestBody.fromString("content of " + code));
+        }
+        s3.putObject(b -> b.bucket(BUCKET).key("elsewhere/" + PREFIX + "x"), RequestBody.fromString("not a paste"));
+
+        SweepReport report = sweep();
+
+        assertEquals(List.of("elsewhere/" + PREFIX + "x", "pastes/" + pending, "pastes/" + processed), keys());
+        assertEquals(3, report.orphanObjectsRemoved(), report.toString());
+        assertEquals(5, report.objectsChecked(), report.toString());
+    }
+
+    /** At most {@code orphan-keys-per-run} keys a run; starting anywhere and wrapping, runs cover them all. */
+    @Test
+    void eachRunChecksAtMostItsBudgetOfKeysAndLaterRunsFinish() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            String code = PREFIX + "orphan" + i;
+            s3.putObject(b -> b.bucket(BUCKET).key("pastes/" + code), RequestBody.fromString("left behind"));
+        }
+        try (ApplicationContext twoKeysARun = ApplicationContext.builder().environments("test")
+                .properties(Map.of("pastebin.storage.bucket", BUCKET,
+                        "pastebin.upload-queue.url", QUEUES.queueUrl(),
+                        "pastebin.upload-dlq.url", QUEUES.deadLetterQueueUrl(),
+                        "pastebin.sweeper.orphan-keys-per-run", "2")).start()) {
+            for (int left : List.of(3, 1, 0)) {
+                int before = keys().size();
+                SweepReport report = new SweeperHandler(twoKeysARun).handleRequest(new ScheduledEvent(),
+                        TestLambdaContext.withPlentyOfTime());
+                assertEquals(Math.min(2, before), report.objectsChecked(), report.toString());
+                assertEquals(before - left, report.orphanObjectsRemoved(), report.toString());
+                assertEquals(left, keys().size(), report.toString());
+            }
+        }
+    }
+
+    private static void insertInProgress(String code) throws SQLException {
+        try (Connection c = dataSource.getConnection(); var insert = c.prepareStatement("""
+                INSERT INTO pastes (short_code, content_sha256, size_bytes, status) VALUES (?, repeat('a', 64), 7, 'IN_PROGRESS')""")) {
+            insert.setString(1, code);
+            insert.executeUpdate();
+        }
     }
 
     private SweepReport sweep() {

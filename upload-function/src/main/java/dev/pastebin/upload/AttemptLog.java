@@ -60,7 +60,7 @@ class AttemptLog {
             return Level.ERROR;
         }
         return switch (outcome) {
-            case SUCCESS, DUPLICATE, TRANSIENT, HELD -> Level.INFO;
+            case SUCCESS, DUPLICATE, REMOVED, TRANSIENT, HELD -> Level.INFO;
             case PERMANENT, EXHAUSTED, POISON -> Level.WARN;
         };
     }

@@ -67,10 +67,10 @@ class AttemptOutcomes {
     Outcome stored(UploadAttempt attempt, StoreResult result) {
         return switch (result) {
             case StoreResult.Stored stored -> succeeded(attempt, stored);
-            case StoreResult.AlreadyTerminal terminal ->
-                    log(attempt, Outcome.DUPLICATE, null, null, "row is already " + terminal.status());
+            case StoreResult.AlreadyTerminal terminal -> log(attempt, Outcome.DUPLICATE, null, null, terminal.detail());
             case StoreResult.LostRace race -> log(attempt, Outcome.DUPLICATE, null, null, race.detail());
-            case StoreResult.NoRow noRow -> poison(attempt, "no paste row for this short code");
+            case StoreResult.Removed removed -> log(attempt, Outcome.REMOVED, null, null, removed.detail());
+            case StoreResult.RemovalFailed removal -> removalFailed(attempt, removal);
             case StoreResult.GaveUpWaiting gaveUp -> fail(attempt, Outcome.EXHAUSTED,
                     new Failure(ErrorClass.CIRCUIT_OPEN, null, false, "S3 unavailable for longer than " + gaveUp.maxWait()));
         };
@@ -103,6 +103,19 @@ class AttemptOutcomes {
             return retryLater(attempt, s3Attempt == 0 ? attempt.number() : s3Attempt, failure, failure.message());
         }
         return fail(attempt, failure.isTransient() ? Outcome.EXHAUSTED : Outcome.PERMANENT, failure);
+    }
+
+    /**
+     * Removing a removed (or FAILED) paste's object failed: reported for redelivery on the backoff schedule of
+     * its delivery, whatever the failure, since acknowledging would leave the content in S3 for good. Past the
+     * queue's maxReceiveCount the job is dead-lettered; the sweeper's reconciliation removes the object then.
+     */
+    private Outcome removalFailed(UploadAttempt attempt, StoreResult.RemovalFailed removal) {
+        Failure failure = classifier.classify(removal.error());
+        if (failure.unexpected()) {
+            LOG.error("unexpected failure removing the object of {}", attempt.shortCode(), removal.error());
+        }
+        return retryLater(attempt, attempt.number(), failure, removal.detail() + ": " + failure.message());
     }
 
     /**

@@ -16,6 +16,8 @@ enum Outcome {
     HELD(true),
     /** The row was already terminal (a redelivery or a concurrent copy won). Acknowledged. */
     DUPLICATE(false),
+    /** The paste was removed (no row): its object, if a delivery stored one, is deleted. Acknowledged. */
+    REMOVED(false),
     /** Not an upload job this worker can process: reported until the queue's redrive moves it to the DLQ. */
     POISON(true);
 

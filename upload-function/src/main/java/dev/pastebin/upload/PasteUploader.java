@@ -19,8 +19,10 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Stores one upload job: checks the row and the content's hash, puts the content in S3 and moves the row
@@ -61,12 +63,17 @@ class PasteUploader {
         String shortCode = job.shortCode();
         Optional<Paste> row = repository.findById(shortCode);
         if (row.isEmpty()) {
-            // The create function inserts the row before it sends the job.
-            return new StoreResult.NoRow();
+            // The create function inserts the row before it sends the job: the paste was removed since, and an
+            // earlier delivery's PUT may have landed after the removal.
+            return removeObject(shortCode, "no paste row: the paste was removed", StoreResult.Removed::new);
         }
         Paste paste = row.get();
+        if (paste.status() == PasteStatus.FAILED) {
+            // a delivery whose PUT lost the race to FAILED may have left its object (and come back for it)
+            return removeObject(shortCode, "row is already FAILED", StoreResult.AlreadyTerminal::new);
+        }
         if (paste.status() != PasteStatus.IN_PROGRESS) {
-            return new StoreResult.AlreadyTerminal(paste.status());
+            return new StoreResult.AlreadyTerminal("row is already " + paste.status());
         }
         String expected = paste.contentSha256().trim().toLowerCase(Locale.ROOT);
         String actual = ContentHash.sha256Hex(job.content());
@@ -107,9 +114,9 @@ class PasteUploader {
     /**
      * The guarded update found the row no longer IN_PROGRESS: a concurrent delivery finished it while this
      * one was uploading. PROCESSED: the object is that paste's content (same key, same bytes), keep it.
-     * FAILED, or no row (the paste was deleted, or expired and swept, meanwhile): nothing will ever reference
-     * the object (FAILED is terminal, a deleted paste never comes back), so remove it rather than leave
-     * unreadable content behind.
+     * FAILED, or no row (the paste was deleted, revealed, or expired and swept, meanwhile): nothing will ever
+     * reference the object (FAILED is terminal, a removed paste never comes back), so remove it rather than
+     * leave unreadable content behind.
      */
     private StoreResult resolveLostRace(String shortCode) {
         PasteStatus now = repository.findById(shortCode).map(Paste::status).orElse(null);
@@ -117,12 +124,19 @@ class PasteUploader {
         if (now == PasteStatus.PROCESSED) {
             return new StoreResult.LostRace(detail);
         }
+        return removeObject(shortCode, detail, now == null ? StoreResult.Removed::new : StoreResult.LostRace::new);
+    }
+
+    /**
+     * Removes the object of a paste that is gone or FAILED; idempotent (S3 confirms the delete of an absent
+     * key). If S3 refuses, the result says so and the job comes back to try again.
+     */
+    private StoreResult removeObject(String shortCode, String detail, Function<String, StoreResult> removed) {
         try {
-            contentStore.delete(shortCode);
-            return new StoreResult.LostRace(detail + "; object removed");
+            contentStore.deleteAll(List.of(contentStore.locationOf(shortCode)));
         } catch (RuntimeException e) {
-            LOG.warn("orphan object for {} ({}) could not be removed", shortCode, now, e);
-            return new StoreResult.LostRace(detail + "; object could not be removed: " + e.getMessage());
+            return new StoreResult.RemovalFailed(detail + "; object could not be removed", e);
         }
+        return removed.apply(detail + "; object removed");
     }
 }

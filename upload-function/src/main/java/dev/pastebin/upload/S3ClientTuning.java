@@ -1,5 +1,6 @@
 package dev.pastebin.upload;
 
+import io.micronaut.context.annotation.Replaces;
 import io.micronaut.context.event.BeanCreatedEvent;
 import io.micronaut.context.event.BeanCreatedEventListener;
 import jakarta.inject.Singleton;
@@ -19,6 +20,7 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
  * Lambda timeout that fails the whole batch.
  */
 @Singleton
+@Replaces(dev.pastebin.core.aws.S3ClientTuning.class)
 class S3ClientTuning implements BeanCreatedEventListener<S3ClientBuilder> {
 
     private final UploadProperties properties;

@@ -1,7 +1,5 @@
 package dev.pastebin.upload;
 
-import dev.pastebin.core.paste.PasteStatus;
-
 /** How storing one upload job ended when nothing failed. */
 sealed interface StoreResult {
 
@@ -14,19 +12,32 @@ sealed interface StoreResult {
     record Stored(int s3Attempt, java.time.Duration sinceCreated) implements StoreResult {
     }
 
-    /** The row was already terminal before this delivery started: a redelivery or a concurrent copy won. */
-    record AlreadyTerminal(PasteStatus status) implements StoreResult {
+    /**
+     * The row was already terminal before this delivery started: a redelivery or a concurrent copy won. A
+     * FAILED row's object, if a delivery stored one, has been removed ({@code detail} says so).
+     */
+    record AlreadyTerminal(String detail) implements StoreResult {
     }
 
-    /** The row became terminal while this delivery was uploading; {@code detail} says what was done about it. */
+    /**
+     * The row became terminal while this delivery was uploading: PROCESSED by a concurrent delivery (the same
+     * bytes, kept), or FAILED (the object this delivery stored has been removed).
+     */
     record LostRace(String detail) implements StoreResult {
+    }
+
+    /**
+     * The paste was removed (deleted, revealed, expired or swept) before or during this delivery: there is no
+     * row, and the object a delivery may have stored for it has been removed.
+     */
+    record Removed(String detail) implements StoreResult {
+    }
+
+    /** The object of a removed or FAILED paste could not be removed: the job must come back until it is. */
+    record RemovalFailed(String detail, RuntimeException error) implements StoreResult {
     }
 
     /** The breaker stayed open longer than the paste may wait (since its creation): it is given up. */
     record GaveUpWaiting(java.time.Duration maxWait) implements StoreResult {
-    }
-
-    /** No row for the job's short code: no retry can ever process it. */
-    record NoRow() implements StoreResult {
     }
 }

@@ -4,6 +4,8 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.DeleteObjectResponse;
+import software.amazon.awssdk.services.s3.model.DeleteObjectsRequest;
+import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 
@@ -15,8 +17,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The two S3 calls the upload worker makes, in memory: PutObject stores the bytes by key unless a failure
- * was queued for it; DeleteObject removes them. Real S3 behaviour is tested against LocalStack.
+ * The S3 calls the upload worker makes, in memory: PutObject stores the bytes by key unless a failure
+ * was queued for it; DeleteObject and DeleteObjects remove them. Real S3 behaviour is tested against LocalStack.
  */
 final class FakeS3 implements S3Client {
 
@@ -57,6 +59,16 @@ final class FakeS3 implements S3Client {
         }
         objects.remove(request.bucket() + "/" + request.key());
         return DeleteObjectResponse.builder().build();
+    }
+
+    /** DeleteObjects: removes every key, or throws {@link #deleteFailure} when set. */
+    @Override
+    public DeleteObjectsResponse deleteObjects(DeleteObjectsRequest request) {
+        if (deleteFailure != null) {
+            throw deleteFailure;
+        }
+        request.delete().objects().forEach(o -> objects.remove(request.bucket() + "/" + o.key()));
+        return DeleteObjectsResponse.builder().build();
     }
 
     @Override

@@ -378,19 +378,30 @@ class UploadBatchServiceTest {
     }
 
     @Test
-    void anOrphanObjectThatCannotBeRemovedIsLoggedAndTheMessageStillAcknowledged() {
+    void anOrphanObjectThatCannotBeRemovedIsRedeliveredUntilItIsRemoved() {
         pasteInProgress();
         repository.beforeMarkProcessed(() -> repository.markFailed(SHORT_CODE, "stuck"));
         s3.deleteFailure = s3Error(503, "SlowDown");
 
         var response = worker().process(event("upload-job", 1));
 
-        assertEquals(List.of(), reported(response), "redelivering cannot remove it either: the row is terminal");
+        assertEquals(1, reported(response).size(), "not acknowledged while its object is left behind");
         assertEquals(PasteStatus.FAILED, row().status());
-        assertEquals(1, s3.objects.size(), "the object stays (unreadable: the row is FAILED)");
-        var line = onlyLine();
-        assertEquals("duplicate", line.outcome());
+        assertEquals(1, s3.objects.size(), "the delete failed");
+        var line = lines.all().getFirst();
+        assertEquals("transient", line.outcome());
+        assertEquals("THROTTLING", line.errorClass());
+        assertEquals(4, line.delaySeconds(), "backed off like any transient failure of its delivery");
         assertTrue(line.detail().startsWith("row went FAILED during the upload; object could not be removed: "), line.detail());
+
+        s3.deleteFailure = null;
+        response = worker().process(event("upload-job", 2));
+
+        assertEquals(List.of(), reported(response));
+        assertTrue(s3.objects.isEmpty(), "the redelivery removed it: the row is FAILED, nothing will ever read it");
+        var redelivery = lines.all().getLast();
+        assertEquals("duplicate", redelivery.outcome());
+        assertEquals("row is already FAILED; object removed", redelivery.detail());
     }
 
     /** A permanent failure whose paste another delivery finished meanwhile: the finished row is left alone. */
@@ -420,7 +431,7 @@ class UploadBatchServiceTest {
         assertTrue(repository.findById(SHORT_CODE).isEmpty(), "no row comes back");
         assertTrue(s3.objects.isEmpty(), "the object it wrote is removed");
         var line = onlyLine();
-        assertEquals("duplicate", line.outcome());
+        assertEquals("removed", line.outcome());
         assertEquals("row was deleted during the upload; object removed", line.detail());
     }
 
@@ -437,14 +448,38 @@ class UploadBatchServiceTest {
         assertEquals(List.of(), metric(Metric.BACKOFF_DELAY), "only a transient failure's delay is a backoff");
     }
 
+    /** The row is inserted before its job is sent: a job without one is for a paste removed since. */
     @Test
-    void aJobWithoutAPasteRowIsPoison() {
+    void aJobForARemovedPasteRemovesItsObjectAndIsAcknowledgedAsRemoved() {
+        // an earlier delivery's PUT landed after the paste was deleted
+        s3.objects.put("pastes-bucket/pastes/" + SHORT_CODE, new byte[] {1});
+
         var response = worker().process(event("upload-job", 1));
 
-        assertEquals(1, reported(response).size());
+        assertEquals(List.of(), reported(response), "acknowledged: not poison, nothing for the dead-letter queue");
+        assertTrue(s3.objects.isEmpty(), "its object is removed");
         var line = onlyLine();
-        assertEquals("poison", line.outcome());
-        assertEquals("no paste row for this short code", line.detail());
+        assertEquals("removed", line.outcome());
+        assertNull(line.delaySeconds());
+        assertEquals("no paste row: the paste was removed; object removed", line.detail());
+        assertEquals(List.of(1.0), metric(Metric.UPLOAD_ATTEMPTS, "Outcome", "removed", "ErrorClass", "none"));
+    }
+
+    @Test
+    void aJobForARemovedPasteWhoseObjectCannotBeRemovedIsRedeliveredWithBackoff() {
+        s3.objects.put("pastes-bucket/pastes/" + SHORT_CODE, new byte[] {1});
+        s3.deleteFailure = s3Error(500, "InternalError");
+
+        var response = worker().process(event("upload-job", 3));
+
+        assertEquals(1, reported(response).size(), "not acknowledged while its object may be left behind");
+        assertEquals(1, s3.objects.size());
+        var line = onlyLine();
+        assertEquals("transient", line.outcome());
+        assertEquals("SERVER_ERROR", line.errorClass());
+        assertEquals(4, line.delaySeconds(), "the backoff of its third delivery");
+        assertEquals(List.of(4.0), sqs.visibility.values().stream().map(Integer::doubleValue).toList());
+        assertTrue(line.detail().startsWith("no paste row: the paste was removed; object could not be removed: "), line.detail());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.pastebin.core.failure;
 
 import dev.pastebin.core.breaker.CircuitOpenException;
+import dev.pastebin.core.storage.ContentRemovalException;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.data.connection.exceptions.ConnectionException;
 import io.micronaut.data.exceptions.DataAccessResourceFailureException;
@@ -57,6 +58,9 @@ public class FailureClassifier {
      * but transient).
      */
     private static final Set<String> CORRUPTED_IN_TRANSIT_CODES = Set.of("BadDigest");
+
+    /** S3's codes for its own 5xx, for answers that carry a code without a status (DeleteObjects' per-key errors). */
+    private static final Set<String> SERVER_ERROR_CODES = Set.of("InternalError", "ServiceUnavailable");
 
     private static final Set<String> ACCESS_DENIED_CODES = Set.of(
             "AccessDenied", "AccessDeniedException", "InvalidAccessKeyId", "SignatureDoesNotMatch",
@@ -126,10 +130,16 @@ public class FailureClassifier {
             return new Failure(ErrorClass.CIRCUIT_OPEN, null, false, describe(t));
         }
         if (t instanceof AwsServiceException e) {
-            return classifyService(e, e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode());
+            return classifyAnswer(e.statusCode(), e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode(),
+                    e.isThrottlingException(), describe(e));
         }
         if (t instanceof SdkServiceException e) {
-            return classifyService(e, null);
+            return classifyAnswer(e.statusCode(), null, e.isThrottlingException(), describe(e));
+        }
+        if (t instanceof ContentRemovalException e) {
+            // S3 answered 200 and refused keys one by one, each with the error code it would answer alone
+            String code = e.errors().isEmpty() ? null : e.errors().getFirst().code();
+            return classifyAnswer(0, code, false, describe(e));
         }
         if (t instanceof ApiCallTimeoutException || t instanceof ApiCallAttemptTimeoutException
                 || t instanceof SocketTimeoutException || t instanceof HttpTimeoutException) {
@@ -156,19 +166,18 @@ public class FailureClassifier {
         return null;
     }
 
-    private static Failure classifyService(SdkServiceException e, @Nullable String errorCode) {
-        int status = e.statusCode();
+    /** An answer of an AWS service: its HTTP status (0 when only the error code is known) and error code. */
+    private static Failure classifyAnswer(int status, @Nullable String errorCode, boolean throttling, String message) {
         Integer s3Status = status > 0 ? status : null;
         String code = errorCode == null ? "" : errorCode;
-        String message = describe(e);
         ErrorClass errorClass;
-        if (THROTTLING_CODES.contains(code) || status == 429 || status == 503 || e.isThrottlingException()) {
+        if (THROTTLING_CODES.contains(code) || status == 429 || status == 503 || throttling) {
             errorClass = ErrorClass.THROTTLING;
         } else if (TIMEOUT_CODES.contains(code)) {
             errorClass = ErrorClass.TIMEOUT;
         } else if (CORRUPTED_IN_TRANSIT_CODES.contains(code)) {
             errorClass = ErrorClass.CONNECTION;
-        } else if (status >= 500) {
+        } else if (status >= 500 || SERVER_ERROR_CODES.contains(code)) {
             errorClass = ErrorClass.SERVER_ERROR;
         } else if (code.startsWith(KMS_CODE_PREFIX)) {
             errorClass = ErrorClass.KMS_KEY;

@@ -40,6 +40,8 @@ public enum Metric {
     IDEMPOTENCY_KEYS_DELETED("IdempotencyKeysDeleted", Unit.COUNT),
     STUCK_MARKED_FAILED("StuckMarkedFailed", Unit.COUNT),
     OBJECTS_REMOVED("ObjectsRemoved", Unit.COUNT),
+    /** S3 objects under the paste prefix that no row named, removed by the sweeper's reconciliation. */
+    ORPHAN_OBJECTS_REMOVED("OrphanObjectsRemoved", Unit.COUNT),
     DEAD_LETTERS_REQUEUED("DeadLettersRequeued", Unit.COUNT),
     DEAD_LETTERS_DELETED("DeadLettersDeleted", Unit.COUNT),
     DEAD_LETTERS_KEPT("DeadLettersKept", Unit.COUNT),

@@ -16,7 +16,7 @@ import java.security.SecureRandom;
 @Singleton
 public class ShortCodes {
 
-    static final String ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    public static final String ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     /** The length of the codes issued before they grew to 64 bits and more (47.6 bits). */
     public static final int LEGACY_LENGTH = 8;
 

@@ -9,7 +9,7 @@ public class ContentRemovalException extends RuntimeException {
 
     private final transient List<S3Error> errors;
 
-    ContentRemovalException(String message, List<S3Error> errors) {
+    public ContentRemovalException(String message, List<S3Error> errors) {
         super(message);
         this.errors = errors;
     }

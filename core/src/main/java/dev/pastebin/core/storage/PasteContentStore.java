@@ -14,6 +14,7 @@ import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 import java.util.ArrayList;
 import java.util.Base64;
@@ -90,18 +91,38 @@ public class PasteContentStore {
         return location;
     }
 
-    /** The stored bytes, or empty when the object (or its bucket) does not exist. */
+    /**
+     * The stored bytes, or empty when the object (or its bucket) does not exist. S3 tells a role without
+     * {@code s3:ListBucket} (every function but the sweeper, on purpose) that a key is missing with 403
+     * AccessDenied instead of 404 NoSuchKey; the functions that read hold {@code s3:GetObject} on the paste
+     * prefix (the template, TemplateTest), so under it a 403 means "no such object", not a misconfiguration.
+     */
     public Optional<byte[]> get(ContentLocation location) {
         try {
             return Optional.of(s3.getObjectAsBytes(b -> b.bucket(location.bucket()).key(location.key())).asByteArray());
         } catch (NoSuchKeyException | NoSuchBucketException e) {
             return Optional.empty();
+        } catch (S3Exception e) {
+            if (e.statusCode() == 403 && isPasteKey(location)) {
+                return Optional.empty();
+            }
+            throw e;
         }
     }
 
-    public void delete(String shortCode) {
-        ContentLocation location = locationOf(shortCode);
-        s3.deleteObject(b -> b.bucket(location.bucket()).key(location.key()));
+    private boolean isPasteKey(ContentLocation location) {
+        return location.bucket().equals(storage.bucket()) && location.key().startsWith(storage.keyPrefix());
+    }
+
+    /**
+     * Up to {@code limit} (at most 1000) short codes with an object under the paste prefix, in S3's key order,
+     * after {@code afterCode} (empty: from the first). One ListObjectsV2 call; it needs {@code s3:ListBucket},
+     * which only the sweeper holds, and only for the paste prefix.
+     */
+    public List<String> codesAfter(String afterCode, int limit) {
+        String prefix = storage.keyPrefix();
+        return s3.listObjectsV2(b -> b.bucket(storage.bucket()).prefix(prefix).startAfter(prefix + afterCode).maxKeys(limit))
+                .contents().stream().map(object -> object.key().substring(prefix.length())).toList();
     }
 
     /**

@@ -10,6 +10,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.S3Client;
 
+import java.util.Optional;
+
 import static dev.pastebin.core.failure.Dependency.STORAGE;
 
 /**
@@ -35,19 +37,32 @@ public class VerifiedContent {
      * @throws PasteInconsistencyException    when the object is missing or is not what the row says
      */
     public byte[] of(Paste paste) {
+        return ifStored(paste).orElseThrow(() -> {
+            LOG.error("inconsistency: paste {} is PROCESSED but its object {} is missing", paste.shortCode(),
+                    paste.s3Location());
+            return new PasteInconsistencyException("object missing for " + paste.shortCode());
+        });
+    }
+
+    /**
+     * As {@link #of(Paste)}, but a missing object is empty instead of an inconsistency: for a caller that read
+     * the row without a lock, whose paste may have been removed since.
+     */
+    public Optional<byte[]> ifStored(Paste paste) {
         ContentLocation location = ContentLocation.parse(paste.s3Location()).orElseThrow(() -> {
             LOG.error("inconsistency: paste {} is PROCESSED without a valid s3 location", paste.shortCode());
             return new PasteInconsistencyException("no location for " + paste.shortCode());
         });
-        byte[] content = dependencies.call(STORAGE, () -> contentStore.get(location)).orElseThrow(() -> {
-            LOG.error("inconsistency: paste {} is PROCESSED but its object {} is missing", paste.shortCode(), location);
-            return new PasteInconsistencyException("object missing for " + paste.shortCode());
-        });
+        Optional<byte[]> stored = dependencies.call(STORAGE, () -> contentStore.get(location));
+        if (stored.isEmpty()) {
+            return stored;
+        }
+        byte[] content = stored.get();
         if (!ContentHash.sha256Hex(content).equals(paste.contentSha256())) {
             LOG.error("inconsistency: paste {} object {} does not match the row's SHA-256 ({} bytes stored, {} expected)",
                     paste.shortCode(), location, content.length, paste.sizeBytes());
             throw new PasteInconsistencyException("content mismatch for " + paste.shortCode());
         }
-        return content;
+        return stored;
     }
 }

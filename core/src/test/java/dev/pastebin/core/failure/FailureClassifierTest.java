@@ -1,6 +1,7 @@
 package dev.pastebin.core.failure;
 
 import dev.pastebin.core.breaker.CircuitOpenException;
+import dev.pastebin.core.storage.ContentRemovalException;
 import io.micronaut.data.connection.exceptions.ConnectionException;
 import io.micronaut.data.exceptions.DataAccessException;
 import io.micronaut.data.exceptions.DataAccessResourceFailureException;
@@ -13,6 +14,7 @@ import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
+import software.amazon.awssdk.services.s3.model.S3Error;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.sqs.model.SqsException;
 
@@ -24,6 +26,7 @@ import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.util.List;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -42,6 +45,12 @@ class FailureClassifierTest {
                 .message(message)
                 .awsErrorDetails(AwsErrorDetails.builder().serviceName("S3").errorCode(code).errorMessage(message).build())
                 .build();
+    }
+
+    /** What {@link ContentRemovalException} is for: S3's per-key errors of a DeleteObjects answer. */
+    static ContentRemovalException refused(String code) {
+        return new ContentRemovalException("S3 refused to delete 1 of 1 objects",
+                List.of(S3Error.builder().key("pastes/aB3xYz12").code(code).message(code).build()));
     }
 
     static Stream<Arguments> table() {
@@ -75,6 +84,10 @@ class FailureClassifierTest {
                         ErrorClass.CONNECTION, 400),
                 arguments(s3(411, "MissingContentLength", "You must provide the Content-Length HTTP header."),
                         ErrorClass.INVALID_REQUEST, 411),
+                // DeleteObjects answered 200 and listed the keys it refused, each with S3's error code
+                arguments(refused("AccessDenied"), ErrorClass.ACCESS_DENIED, null),
+                arguments(refused("InternalError"), ErrorClass.SERVER_ERROR, null),
+                arguments(refused("SlowDown"), ErrorClass.THROTTLING, null),
                 // the SDK could not complete the call
                 arguments(SdkClientException.builder().message("Unable to execute HTTP request: Read timed out")
                         .cause(new SocketTimeoutException("Read timed out")).build(), ErrorClass.TIMEOUT, null),

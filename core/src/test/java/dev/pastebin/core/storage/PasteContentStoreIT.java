@@ -103,16 +103,6 @@ class PasteContentStoreIT {
     }
 
     @Test
-    void deleteRemovesThePastesObject() {
-        byte[] content = "bye".getBytes(StandardCharsets.UTF_8);
-        store.put("todelete", content, ContentHash.sha256Hex(content));
-
-        store.delete("todelete");
-
-        assertTrue(store.get(store.locationOf("todelete")).isEmpty());
-    }
-
-    @Test
     void deleteAllRemovesKeysInEveryBucketInCallsOfAtMostAThousand() {
         var locations = new ArrayList<ContentLocation>();
         for (int i = 0; i < PasteContentStore.MAX_KEYS_PER_DELETE + 5; i++) {

@@ -169,6 +169,30 @@ class TemplateTest {
                 sqsPolicies);
     }
 
+    /**
+     * Listing the bucket reveals every short code: only the sweeper's reconciliation may, only under the paste
+     * prefix, and no function may list anything else.
+     */
+    @Test
+    void onlyTheSweeperMayListTheBucketAndOnlyThePasteKeys() {
+        Map<String, List<Map<String, Object>>> listing = new java.util.TreeMap<>();
+        for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
+            for (Object policy : (List<?>) template.properties(function).get("Policies")) {
+                Map<String, Object> p = CloudFormationTemplate.mapping(policy, function + " policy");
+                for (Object statement : p.containsKey("Statement") ? (List<?>) p.get("Statement") : List.of()) {
+                    Map<String, Object> st = CloudFormationTemplate.mapping(statement, "statement");
+                    if (st.get("Action").toString().contains("s3:List")) {
+                        listing.computeIfAbsent(function, f -> new java.util.ArrayList<>()).add(st);
+                    }
+                }
+            }
+        }
+        assertEquals(Map.of("SweeperFunction", List.of(Map.of("Sid", "ListPasteKeys", "Effect", "Allow",
+                "Action", List.of("s3:ListBucket"),
+                "Resource", Map.of("Fn::GetAtt", List.of("PasteBucket", "Arn")),
+                "Condition", Map.of("StringLike", Map.of("s3:prefix", List.of("pastes/", "pastes/*")))))), listing);
+    }
+
     @Test
     void readKeepsReadOnlyRightsAndRemoveMayOnlyReadAndDeletePasteObjects() {
         List<String> readPolicies = ((List<?>) template.properties("ReadPasteFunction").get("Policies")).stream()

@@ -1,0 +1,104 @@
+package dev.pastebin.core.config;
+
+import dev.pastebin.core.support.OwnDatabase;
+import dev.pastebin.core.support.RealServices;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * {@code infra/database/roles.sql} applied to a freshly migrated database gives each function's role exactly
+ * the privileges its statements need (README, "Database roles"): what the statements of each function do is
+ * listed here next to the privilege it needs, so a grant missing (or one too many) fails by name.
+ */
+@RealServices
+@OwnDatabase("roles")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DatabaseRolesIT {
+
+    private static final Path ROLES_SQL = Path.of("..", "infra", "database", "roles.sql");
+    private static final List<String> TABLES = List.of("pastes", "idempotency_keys", "circuit_breakers");
+    private static final List<String> PRIVILEGES = List.of("SELECT", "INSERT", "UPDATE", "DELETE");
+
+    /** role → table → privileges, each for a statement of that function. */
+    private static final Map<String, Map<String, Set<String>>> NEEDED = Map.of(
+            // insert the row; mark it FAILED when its job cannot be queued; claim, read and release idempotency keys
+            "pastebin_create", Map.of(
+                    "pastes", Set.of("SELECT", "INSERT", "UPDATE"),
+                    "idempotency_keys", Set.of("SELECT", "INSERT", "UPDATE", "DELETE")),
+            // read a paste; an IN_PROGRESS paste's Retry-After reads the S3 breaker's next probe
+            "pastebin_read", Map.of(
+                    "pastes", Set.of("SELECT"),
+                    "circuit_breakers", Set.of("SELECT")),
+            // mark PROCESSED / FAILED, count attempts; the shared breaker (its row created on first use)
+            "pastebin_upload", Map.of(
+                    "pastes", Set.of("SELECT", "UPDATE"),
+                    "circuit_breakers", Set.of("SELECT", "INSERT", "UPDATE")),
+            // stuck rows FAILED, FAILED and expired rows deleted; old idempotency keys deleted
+            "pastebin_sweeper", Map.of(
+                    "pastes", Set.of("SELECT", "UPDATE", "DELETE"),
+                    "idempotency_keys", Set.of("SELECT", "DELETE")),
+            // delete with the token, reveal (SELECT ... FOR UPDATE needs UPDATE); an IN_PROGRESS read-once
+            // paste's Retry-After reads the S3 breaker's next probe, as the read function's does
+            "pastebin_remove", Map.of(
+                    "pastes", Set.of("SELECT", "UPDATE", "DELETE"),
+                    "circuit_breakers", Set.of("SELECT")));
+
+    private Connection owner;
+
+    @BeforeAll
+    void applyRolesSql() throws Exception {
+        owner = DriverManager.getConnection(System.getProperty("datasources.default.url"),
+                env("DATASOURCES_DEFAULT_USERNAME", "pastebin"), env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
+        try (var statement = owner.createStatement()) {
+            statement.execute(Files.readString(ROLES_SQL).lines()
+                    .filter(line -> !line.stripLeading().startsWith("--"))
+                    .reduce("", (sql, line) -> sql + line + "\n"));
+        }
+    }
+
+    @Test
+    void eachRoleHasExactlyThePrivilegesItsFunctionsStatementsNeed() throws SQLException {
+        Map<String, Map<String, Set<String>>> granted = new TreeMap<>();
+        for (String role : NEEDED.keySet()) {
+            for (String table : TABLES) {
+                for (String privilege : PRIVILEGES) {
+                    try (var check = owner.prepareStatement("SELECT has_table_privilege(?, ?, ?)")) {
+                        check.setString(1, role);
+                        check.setString(2, table);
+                        check.setString(3, privilege);
+                        try (var answer = check.executeQuery()) {
+                            answer.next();
+                            if (answer.getBoolean(1)) {
+                                granted.computeIfAbsent(role, r -> new TreeMap<>())
+                                        .computeIfAbsent(table, t -> new TreeSet<>()).add(privilege);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Map<String, Map<String, Set<String>>> needed = new TreeMap<>();
+        NEEDED.forEach((role, tables) -> tables.forEach((table, privileges) -> needed
+                .computeIfAbsent(role, r -> new TreeMap<>()).put(table, new TreeSet<>(privileges))));
+        assertEquals(needed, granted);
+    }
+
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : value;
+    }
+}
