@@ -2,6 +2,7 @@ package dev.pastebin.upload;
 
 import dev.pastebin.core.breaker.BreakerProperties;
 import dev.pastebin.core.breaker.CircuitOpenException;
+import dev.pastebin.core.breaker.HoldSchedule;
 import dev.pastebin.core.breaker.S3CircuitBreaker;
 import dev.pastebin.core.failure.ErrorClass;
 import dev.pastebin.core.failure.Failure;
@@ -13,6 +14,7 @@ import dev.pastebin.core.random.RestoreSafeRandom;
 import dev.pastebin.core.retry.BackoffPolicy;
 import dev.pastebin.core.retry.RetryProperties;
 import io.micronaut.core.annotation.Nullable;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,8 +31,10 @@ import java.time.Instant;
  * attempt, retries and time to success of a success). It never throws.
  *
  * <p>The attempt budget counts real S3 attempts (on the paste's row), not deliveries: a delivery held by the
- * breaker, released unstarted or failed on the database uses none. The receive count stays the outer bound:
- * on the queue's last delivery before redrive a transient failure ends the paste FAILED.
+ * breaker, released unstarted or failed on the database uses none. A paste is FAILED only by its own
+ * permanent failure or its last S3 attempt, never by waiting: a job held past the hold limit, or failing
+ * transiently on the queue's last delivery, is reported and left to the redrive, and the dead-letter queue
+ * keeps its content for the sweeper to requeue.
  */
 @Singleton
 class AttemptOutcomes {
@@ -47,12 +51,21 @@ class AttemptOutcomes {
     private final AttemptLog attemptLog;
     private final S3CircuitBreaker breaker;
     private final BreakerProperties breakerProperties;
+    private final HoldSchedule holds;
     private final Metrics metrics;
-    private final Clock clock = Clock.systemUTC();
+    private final Clock clock;
 
+    @Inject
     AttemptOutcomes(PasteRepository repository, FailureClassifier classifier, BackoffPolicy backoff, RetryProperties retry,
                     MessageVisibility visibility, AttemptLog attemptLog, S3CircuitBreaker breaker,
                     BreakerProperties breakerProperties, Metrics metrics) {
+        this(repository, classifier, backoff, retry, visibility, attemptLog, breaker, breakerProperties, metrics,
+                Clock.systemUTC());
+    }
+
+    AttemptOutcomes(PasteRepository repository, FailureClassifier classifier, BackoffPolicy backoff, RetryProperties retry,
+                    MessageVisibility visibility, AttemptLog attemptLog, S3CircuitBreaker breaker,
+                    BreakerProperties breakerProperties, Metrics metrics, Clock clock) {
         this.repository = repository;
         this.classifier = classifier;
         this.backoff = backoff;
@@ -61,7 +74,9 @@ class AttemptOutcomes {
         this.attemptLog = attemptLog;
         this.breaker = breaker;
         this.breakerProperties = breakerProperties;
+        this.holds = new HoldSchedule(breakerProperties);
         this.metrics = metrics;
+        this.clock = clock;
     }
 
     Outcome stored(UploadAttempt attempt, StoreResult result) {
@@ -71,8 +86,7 @@ class AttemptOutcomes {
                     log(attempt, Outcome.DUPLICATE, null, null, "row is already " + terminal.status());
             case StoreResult.LostRace race -> log(attempt, Outcome.DUPLICATE, null, null, race.detail());
             case StoreResult.NoRow noRow -> poison(attempt, "no paste row for this short code");
-            case StoreResult.GaveUpWaiting gaveUp -> fail(attempt, Outcome.EXHAUSTED,
-                    new Failure(ErrorClass.CIRCUIT_OPEN, null, false, "S3 unavailable for longer than " + gaveUp.maxWait()));
+            case StoreResult.Held held -> hold(attempt, held);
         };
     }
 
@@ -89,18 +103,13 @@ class AttemptOutcomes {
             LOG.error("unexpected failure uploading {} (attempt {}), retried as transient", attempt.shortCode(),
                     attempt.number(), error);
         }
-        if (failure.errorClass() == ErrorClass.CIRCUIT_OPEN && error instanceof CircuitOpenException open) {
-            return hold(attempt, failure, open.nextProbeAt());
-        }
-        if (failure.errorClass().misconfiguresStorage() && breaker.enabled()) {
-            // Not this paste's fault: the breaker opened for everyone; wait for its probe instead of failing.
-            return hold(attempt, failure, nextProbe());
-        }
         int s3Attempt = error instanceof S3AttemptFailedException s3 ? s3.attempt() : 0;
-        boolean lastDelivery = attempt.number() >= retry.queueMaxReceiveCount();
-        if (failure.isTransient() && !lastDelivery && (s3Attempt == 0 || backoff.hasAttemptsLeft(s3Attempt))) {
+        if (failure.isTransient() && (s3Attempt == 0 || backoff.hasAttemptsLeft(s3Attempt))) {
             // An S3 failure is backed off by its attempt; anything else (the database) by the delivery.
-            return retryLater(attempt, s3Attempt == 0 ? attempt.number() : s3Attempt, failure, failure.message());
+            boolean lastDelivery = attempt.number() >= retry.queueMaxReceiveCount();
+            return retryLater(attempt, s3Attempt == 0 ? attempt.number() : s3Attempt, failure, lastDelivery
+                    ? failure.message() + "; last delivery: left to the dead-letter queue, which keeps it for the sweeper"
+                    : failure.message());
         }
         return fail(attempt, failure.isTransient() ? Outcome.EXHAUSTED : Outcome.PERMANENT, failure);
     }
@@ -135,21 +144,42 @@ class AttemptOutcomes {
         return log(attempt, outcome, failure, null, null);
     }
 
-    /** Back when the breaker's next probe may run (never sooner than hold-at-least), plus jitter. */
-    private Outcome hold(UploadAttempt attempt, Failure failure, Instant nextProbe) {
-        long untilProbe = Math.max(0, Duration.between(clock.instant(), nextProbe).toMillis());
-        long base = Math.max(untilProbe, breakerProperties.holdAtLeast().toMillis());
-        long jitter = RestoreSafeRandom.generator().nextLong(breakerProperties.holdJitter().toMillis() + 1);
-        int delay = (int) Math.min(BackoffPolicy.MAX_VISIBILITY_TIMEOUT_SECONDS, Math.ceilDiv(base + jitter, 1000));
+    /**
+     * Back when the breaker's next probe may run, as {@link HoldSchedule} bounds it, plus jitter. Past the hold
+     * limit: back after hold-at-least, so that the remaining receives run out and the redrive moves it to the
+     * dead-letter queue soon.
+     */
+    private Outcome hold(UploadAttempt attempt, StoreResult.Held held) {
+        Failure failure = classifier.classify(held.cause());
+        Instant now = clock.instant();
+        Duration heldFor = Duration.between(held.heldSince(), now);
+        Instant nextProbe = held.cause() instanceof CircuitOpenException open ? open.nextProbeAt() : nextProbe(now);
+        if (holds.pastLimit(heldFor)) {
+            int delay = seconds(breakerProperties.holdAtLeast().plus(jitter()));
+            boolean delayed = visibility.delay(attempt.message(), delay);
+            return log(attempt, Outcome.OVERDUE, failure, delayed ? delay : null, "held since " + held.heldSince()
+                    + ", longer than " + breakerProperties.holdLimit() + ": left to the dead-letter queue");
+        }
+        Duration untilProbe = Duration.between(now, nextProbe);
+        int delay = seconds(holds.hold(heldFor, untilProbe.isNegative() ? Duration.ZERO : untilProbe).plus(jitter()));
         boolean delayed = visibility.delay(attempt.message(), delay);
-        return log(attempt, Outcome.HELD, failure, delayed ? delay : null, "circuit open until " + nextProbe);
+        return log(attempt, Outcome.HELD, failure, delayed ? delay : null,
+                "circuit open until " + nextProbe + "; held since " + held.heldSince());
     }
 
-    private Instant nextProbe() {
+    private Duration jitter() {
+        return Duration.ofMillis(RestoreSafeRandom.generator().nextLong(breakerProperties.holdJitter().toMillis() + 1));
+    }
+
+    private static int seconds(Duration delay) {
+        return (int) Math.min(BackoffPolicy.MAX_VISIBILITY_TIMEOUT_SECONDS, Math.ceilDiv(delay.toMillis(), 1000));
+    }
+
+    private Instant nextProbe(Instant now) {
         try {
-            return breaker.nextProbe().orElse(clock.instant());
+            return breaker.nextProbe().orElse(now);
         } catch (RuntimeException e) {
-            return clock.instant();
+            return now;
         }
     }
 

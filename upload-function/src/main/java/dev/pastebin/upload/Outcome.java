@@ -14,6 +14,11 @@ enum Outcome {
     EXHAUSTED(false),
     /** S3 not called (the shared breaker is open) or misconfigured for everyone: back at the next probe; no attempt used. */
     HELD(true),
+    /**
+     * Held for longer than the hold limit: reported, coming back after hold-at-least, until the queue's redrive
+     * moves it to the dead-letter queue, which keeps it for the sweeper to requeue. No attempt used.
+     */
+    OVERDUE(true),
     /** The row was already terminal (a redelivery or a concurrent copy won). Acknowledged. */
     DUPLICATE(false),
     /** Not an upload job this worker can process: reported until the queue's redrive moves it to the DLQ. */

@@ -2,7 +2,7 @@ package dev.pastebin.upload;
 
 import dev.pastebin.core.paste.PasteStatus;
 
-/** How storing one upload job ended when nothing failed. */
+/** How storing one upload job ended when nothing failed this paste. */
 sealed interface StoreResult {
 
     /**
@@ -22,8 +22,14 @@ sealed interface StoreResult {
     record LostRace(String detail) implements StoreResult {
     }
 
-    /** The breaker stayed open longer than the paste may wait (since its creation): it is given up. */
-    record GaveUpWaiting(java.time.Duration maxWait) implements StoreResult {
+    /**
+     * S3 was not usable for anyone: the breaker is open ({@code cause} a
+     * {@link dev.pastebin.core.breaker.CircuitOpenException}) or S3 just said it is misconfigured for everyone
+     * (and opened it). No S3 attempt was spent.
+     *
+     * @param heldSince when the breaker first held this paste's upload
+     */
+    record Held(RuntimeException cause, java.time.Instant heldSince) implements StoreResult {
     }
 
     /** No row for the job's short code: no retry can ever process it. */

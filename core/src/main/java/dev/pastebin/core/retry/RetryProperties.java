@@ -37,7 +37,8 @@ import java.util.Map;
  * @param classBaseDelays      per-error-class base delays (docs/design.md, "Per-error-class delays"); THROTTLING defaults to 4 s
  * @param queueMaxReceiveCount the upload queue's redrive {@code maxReceiveCount}: must exceed maxAttempts so
  *                             that the function's own exhaustion logic (row to FAILED) runs before the queue
- *                             moves a message to the dead-letter queue
+ *                             moves a message to the dead-letter queue; with the breaker on it must also cover
+ *                             a day of holds (the upload function's DeliveryBudget: 304 with the defaults)
  */
 @Context
 @ConfigurationProperties("pastebin.upload.retry")
@@ -50,7 +51,7 @@ public record RetryProperties(
         @NotNull @Bindable(defaultValue = "PLUS_MINUS") JitterStrategy jitter,
         @NotNull @Bindable(defaultValue = "200ms") Duration plusMinusJitter,
         @Nullable Map<ErrorClass, Duration> classBaseDelays,
-        @Min(1) @Max(1000) @Bindable(defaultValue = "75") int queueMaxReceiveCount) {
+        @Min(1) @Max(1000) @Bindable(defaultValue = "320") int queueMaxReceiveCount) {
 
     /** A throttled request waits longer than a plain 5xx before it is tried again. */
     public static final Duration DEFAULT_THROTTLING_BASE_DELAY = Duration.ofSeconds(4);

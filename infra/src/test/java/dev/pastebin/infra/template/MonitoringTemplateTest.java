@@ -95,7 +95,7 @@ class MonitoringTemplateTest {
         Map<String, Object> breaker = template.properties("UploadBreakerOpenAlarm");
         assertEquals(Map.of("Service", "upload", "Outcome", "held"), dimensions(breaker));
         int window = ((Number) breaker.get("Period")).intValue() * ((Number) breaker.get("EvaluationPeriods")).intValue();
-        assertTrue(window <= 15 * 60, "fires before a paste waiting for the breaker gives up (15 min): " + window + " s");
+        assertTrue(window <= 15 * 60, "fires within 15 min of S3 becoming unusable, long before a held job's 24 h: " + window + " s");
 
         for (String alarm : template.resourcesOfType("AWS::CloudWatch::Alarm")) {
             Map<String, Object> properties = template.properties(alarm);
