@@ -27,7 +27,11 @@ public record Budget(int maxAttempts, Duration visibilityTimeout) {
      * 60 s: a JVM on a loaded 2-core machine needs them), the batching window and queueing.
      */
     static final Duration STEADY = Duration.ofSeconds(120);
-    /** The breaker's longest cool-down (2 min) and a held job's longest hold (15 s + 5 s jitter): defaults. */
+    /**
+     * The breaker's longest cool-down (2 min) and a held job's hold past it: defaults. A hold lasts until the
+     * probe, or half the time held when longer (at most 2 min for the schedules' S3 faults of up to 4 min),
+     * plus up to 5 s of jitter.
+     */
     static final Duration BREAKER_RECOVERY = Duration.ofMinutes(2).plusSeconds(20);
 
     public static Budget of(CloudFormationTemplate template) {
