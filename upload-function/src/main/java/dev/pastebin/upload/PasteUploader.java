@@ -18,7 +18,6 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -26,11 +25,12 @@ import java.util.Optional;
  * Stores one upload job: checks the row and the content's hash, puts the content in S3 and moves the row
  * from IN_PROGRESS to PROCESSED. Every step is idempotent under at-least-once delivery: the object key is the
  * short code, and the transition is a guarded update that only moves an IN_PROGRESS row. The S3 call goes
- * through the shared {@link S3CircuitBreaker}; each real call counts against the paste's attempt budget on
- * its row. A failure is thrown for {@link AttemptOutcomes} to classify: an S3 failure as an
+ * through the shared {@link S3CircuitBreaker}; each real call is counted on the paste's row (the fast schedule
+ * goes by it). A failure is thrown for {@link AttemptOutcomes} to classify: an S3 failure as an
  * {@link S3AttemptFailedException} that says which attempt it was. An open breaker, or an S3 that says it is
  * misconfigured for everyone while the breaker is on, is no failure of this paste: it is {@link StoreResult.Held}
- * (no attempt spent), and the first hold is noted on the row, since a held job's wait counts from it.
+ * (no attempt spent), and the first hold is noted on the row, since a held job's wait counts from it
+ * ({@link FirstHold}).
  */
 @Singleton
 class PasteUploader {
@@ -41,6 +41,7 @@ class PasteUploader {
     private final PasteContentStore contentStore;
     private final S3CircuitBreaker breaker;
     private final FailureClassifier classifier;
+    private final FirstHold firstHold;
     private final Clock clock;
 
     @Inject
@@ -55,6 +56,7 @@ class PasteUploader {
         this.contentStore = contentStore;
         this.breaker = breaker;
         this.classifier = classifier;
+        this.firstHold = new FirstHold(repository, clock);
         this.clock = clock;
     }
 
@@ -106,7 +108,7 @@ class PasteUploader {
                 // The database is down too: this attempt goes uncounted; the receive count still bounds them.
                 LOG.warn("could not count S3 attempt {} of {}: {}", attempt, paste.shortCode(), notCounted.toString());
             }
-            throw new S3AttemptFailedException(attempt, e);
+            throw new S3AttemptFailedException(attempt, paste.firstHeldAt(), e);
         }
     }
 
@@ -117,17 +119,7 @@ class PasteUploader {
 
     /** Held: since the first hold, which is noted on the row now if this is it. */
     private StoreResult held(Paste paste, RuntimeException cause) {
-        if (paste.firstHeldAt() != null) {
-            return new StoreResult.Held(cause, paste.firstHeldAt());
-        }
-        Instant now = clock.instant();
-        try {
-            repository.recordFirstHold(paste.shortCode(), now);
-        } catch (RuntimeException notNoted) {
-            // The next hold tries again; until then the wait counts from now, which only ever waits longer.
-            LOG.warn("could not note the first hold of {}: {}", paste.shortCode(), notNoted.toString());
-        }
-        return new StoreResult.Held(cause, now);
+        return new StoreResult.Held(cause, firstHold.since(paste.shortCode(), paste.firstHeldAt()));
     }
 
     /**

@@ -30,7 +30,9 @@ record RecordTimeBudget(Duration poolWait, Duration statementBound, Duration s3C
         LOST_RACE(6, 2, 0),
         /** Row, breaker, elect, PUT fails, count the attempt, count the failure, then the visibility change. */
         RETRIED(5, 1, 1),
-        /** As retried, but FAILED: the update, and when it fails the visibility change after all. */
+        /** As retried, but the fast attempts are used up: note the first wait, then the visibility change. */
+        SLOW(6, 1, 1),
+        /** As retried, but permanent, so FAILED: the update, and when it fails the visibility change after all. */
         FAILED(6, 1, 1),
         /** Row, breaker, elect, PUT misconfigured, open the breaker, note the first hold, read the next probe, hold. */
         HELD_MISCONFIGURED(6, 1, 1),

@@ -210,21 +210,60 @@ class UploadBatchServiceTest {
         assertEquals("THROTTLING", onlyLine().errorClass());
     }
 
+    /**
+     * A lone paste meeting an S3 outage: too few calls for the breaker to judge, so it stays closed. Its fast
+     * attempts used up, the paste is not FAILED: it waits on the hold schedule from then on, one real S3 attempt
+     * per delivery, until the hold limit leaves it to the dead-letter queue (which keeps it).
+     */
     @Test
-    void aTransientFailureOnTheLastAttemptFailsThePasteAndAcknowledges() {
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 5, Instant.now(), Instant.now(), null, null, false, null));
-        s3.failPuts(SdkClientException.builder().message("Unable to execute HTTP request")
-                .cause(new ConnectException("Connection refused")).build());
+    void aTransientFailureOfTheLastFastAttemptKeepsThePasteWaitingOnTheSlowScheduleNotFailed() {
+        Instant sixthAttempt = Instant.parse("2026-11-24T10:00:00Z");
+        clock = Clock.fixed(sixthAttempt, java.time.ZoneOffset.UTC);
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 5, sixthAttempt, sixthAttempt, null, null, false, null));
+        RuntimeException refused = SdkClientException.builder().message("Unable to execute HTTP request")
+                .cause(new ConnectException("Connection refused")).build();
+        s3.failPuts(refused, refused, refused);
 
         var response = worker().process(event("upload-job", 6));
 
-        assertEquals(List.of(), reported(response));
-        assertEquals(PasteStatus.FAILED, row().status());
-        assertTrue(row().failureReason().startsWith("exhausted: CONNECTION: "), row().failureReason());
-        assertEquals("exhausted", onlyLine().outcome());
-        assertTrue(sqs.visibility.isEmpty());
-        assertEquals(List.of(1.0), metric(Metric.UPLOAD_ATTEMPTS, "Outcome", "exhausted", "ErrorClass", "CONNECTION"));
-        assertEquals(List.of(), metric(Metric.BACKOFF_DELAY), "no retry, no backoff");
+        assertEquals(1, reported(response).size(), "reported for redelivery, not acknowledged");
+        assertEquals(PasteStatus.IN_PROGRESS, row().status(), String.valueOf(row().failureReason()));
+        assertEquals(6, row().uploadAttempts());
+        assertEquals(sixthAttempt, row().firstHeldAt(), "its wait counts from now");
+        assertEquals(BreakerState.CLOSED, breakerStore.read("s3").state(), "one paste's calls are too few to open it");
+        var line = onlyLine();
+        assertEquals("slow", line.outcome());
+        assertEquals("CONNECTION", line.errorClass());
+        assertEquals(15, line.delaySeconds(), "the hold schedule's first wait: hold-at-least");
+        assertEquals(15, sqs.visibility.get(RECEIPT));
+        assertEquals(List.of(1.0), metric(Metric.UPLOAD_ATTEMPTS, "Outcome", "slow", "ErrorClass", "CONNECTION"));
+
+        clock = Clock.fixed(sixthAttempt.plus(Duration.ofHours(1)), java.time.ZoneOffset.UTC);
+        var anHourLater = worker().process(event("upload-job", 20));
+
+        assertEquals(1, reported(anHourLater).size());
+        assertEquals(2, s3.puts, "one real S3 attempt per slow delivery");
+        assertEquals(7, row().uploadAttempts());
+        assertEquals(sixthAttempt, row().firstHeldAt(), "written once");
+        assertEquals("slow", lines.all().getLast().outcome());
+        assertEquals(300, sqs.visibility.get(RECEIPT), "an hour in, every wait lasts max-hold (5 min)");
+
+        clock = Clock.fixed(sixthAttempt.plus(Duration.ofHours(24)).plusSeconds(1), java.time.ZoneOffset.UTC);
+        var pastTheLimit = worker().process(event("upload-job", 300));
+
+        assertEquals(1, reported(pastTheLimit).size(), "reported until the queue's redrive moves it to the dead-letter queue");
+        assertEquals(PasteStatus.IN_PROGRESS, row().status(), String.valueOf(row().failureReason()));
+        var overdue = lines.all().getLast();
+        assertEquals("overdue", overdue.outcome());
+        assertEquals("CONNECTION", overdue.errorClass());
+        assertEquals(15, overdue.delaySeconds(), "past the limit it comes back after hold-at-least, to reach the redrive soon");
+
+        // S3 back: the copy the sweeper requeues from the dead-letter queue stores it.
+        var requeued = worker().process(event("upload-job", 1));
+
+        assertEquals(List.of(), reported(requeued));
+        assertEquals(PasteStatus.PROCESSED, row().status());
+        assertEquals(List.of(), metric(Metric.BACKOFF_DELAY), "no fast-schedule backoff among these waits");
     }
 
     @Test

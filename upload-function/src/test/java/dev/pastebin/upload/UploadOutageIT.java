@@ -190,19 +190,13 @@ class UploadOutageIT {
 
         world.mapping.runUntilEmpty(Duration.ofMinutes(2));
 
-        int processed = 0;
         for (Paste paste : pastes) {
+            // Six unlucky calls in a row (about 1 in 64) only make it slow: a transient failure never FAILs it.
             Paste row = world.row(paste.shortCode());
-            if (row.status() == PasteStatus.PROCESSED) {
-                processed++;
-            } else {
-                // Six unlucky calls in a row (about 1 in 64): exhausted by the schedule, as without a breaker.
-                assertEquals(PasteStatus.FAILED, row.status());
-                assertTrue(row.failureReason().startsWith("exhausted: SERVER_ERROR"), row.failureReason());
-                assertEquals(6, world.proxy.putCount(paste.shortCode()));
-            }
+            assertEquals(PasteStatus.PROCESSED, row.status(), row.shortCode() + ": " + row.failureReason());
         }
-        assertTrue(processed >= pastes.size() * 9 / 10, processed + " of " + pastes.size() + " processed");
+        assertTrue(world.attempts.all().stream().filter(l -> l.outcome().equals("slow")).allMatch(l -> l.attempt() >= 6),
+                "slow only once the fast attempts are used up");
         assertEquals(List.of(), breakerLines.transitions(), "never opened");
         assertTrue(world.attempts.all().stream().anyMatch(l -> l.outcome().equals("transient")), "failures happened");
         assertTrue(world.attempts.all().stream().noneMatch(l -> l.outcome().equals("held")));
