@@ -11,13 +11,14 @@ import java.util.List;
  * settings. Without a fault: the whole retry schedule, an environment's start and queueing. A fault that starts while the paste is
  * still in progress extends that to the fault's end plus the fault's recovery time:
  * <ul>
- *   <li>S3 faults: the breaker's longest cool-down and hold, then a normal schedule;</li>
+ *   <li>S3 faults: the breaker's longest cool-down and hold (a paste whose fast attempts ran out in the fault
+ *       waits on the same hold schedule, slow), then a normal schedule;</li>
  *   <li>a killed upload process or unreachable SQS: the queue's visibility timeout (the batch's messages come
  *       back only then), then a normal schedule;</li>
  *   <li>PostgreSQL stopped, a burst: a normal schedule after the end.</li>
  * </ul>
  *
- * @param maxAttempts       S3 attempts before a paste is FAILED (the template's UploadMaxAttempts)
+ * @param maxAttempts       fast S3 attempts before a paste waits on the slow schedule (the template's UploadMaxAttempts)
  * @param visibilityTimeout the upload queue's VisibilityTimeout (the template's)
  */
 public record Budget(int maxAttempts, Duration visibilityTimeout) {
@@ -27,7 +28,11 @@ public record Budget(int maxAttempts, Duration visibilityTimeout) {
      * 60 s: a JVM on a loaded 2-core machine needs them), the batching window and queueing.
      */
     static final Duration STEADY = Duration.ofSeconds(120);
-    /** The breaker's longest cool-down (2 min) and a held job's longest hold (15 s + 5 s jitter): defaults. */
+    /**
+     * The breaker's longest cool-down (2 min) and a held or slow job's wait past it: defaults. A hold lasts until
+     * the probe, a slow wait at least 15 s, either half the time waited when longer (at most 2 min for the
+     * schedules' S3 faults of up to 4 min), plus up to 5 s of jitter.
+     */
     static final Duration BREAKER_RECOVERY = Duration.ofMinutes(2).plusSeconds(20);
 
     public static Budget of(CloudFormationTemplate template) {

@@ -47,8 +47,8 @@ final class ReliabilityPage {
                 fault that starts while the paste is in progress extends it to the fault's end plus its recovery: the
                 breaker's longest cool-down and hold for S3 faults, the queue's visibility timeout for a killed upload
                 process or unreachable SQS). *Wrong bytes*: a read answered 200 with other bytes than were posted (every
-                PROCESSED paste is read once more at the end). *FAILED explained*: the row says `exhausted`, counts %d
-                attempts, and the S3 proxy saw exactly %d PUTs of its object, each answered with a fault. A 5xx is *inside*
+                PROCESSED paste is read once more at the end). *FAILED*: every fault injected is transient, so no paste may
+                end FAILED: after its %d fast attempts a paste waits on the slow schedule, and is late at worst. A 5xx is *inside*
                 a window when the request overlaps a fault that takes the route's dependency away (%d s of grace after it
                 ends); every 5xx must be 503 with `Retry-After` and the `{code: SERVICE_UNAVAILABLE, message, requestId}` body.
                 Time to terminal is `updated_at − created_at` of the paste's row.
@@ -57,7 +57,7 @@ final class ReliabilityPage {
                 minutes(f.run()), format(report.schedule().createsPerSecond()), report.schedule().burstFactor(),
                 report.schedule().maxInFlight(), report.schedule().load().toSeconds(), report.faultTable(), report.table(),
                 report.passed() ? "Every check holds" : "Some checks do NOT hold (see the suite's output)",
-                Budget.STEADY.toSeconds(), report.budget().maxAttempts(), report.budget().maxAttempts(), Checks.GRACE.toSeconds());
+                Budget.STEADY.toSeconds(), report.budget().maxAttempts(), Checks.GRACE.toSeconds());
     }
 
     private static String machine() {

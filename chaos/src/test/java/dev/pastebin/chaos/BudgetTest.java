@@ -18,7 +18,7 @@ class BudgetTest {
     @Test
     void theTemplateGivesTheAttemptsAndTheVisibilityTimeout() {
         Budget fromTemplate = Budget.of(CloudFormationTemplate.load(ChaosSuite.repositoryRoot().resolve("infra/template.yaml")));
-        assertEquals(new Budget(6, Duration.ofSeconds(180)), fromTemplate);
+        assertEquals(new Budget(6, Duration.ofSeconds(360)), fromTemplate);
     }
 
     @Test

@@ -116,6 +116,11 @@ class CreatePasteServiceTest {
         }
 
         @Override
+        public int recordFirstHold(String shortCode, java.time.Instant heldAt) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public Optional<Paste> findByIdForUpdate(String shortCode) {
             throw new UnsupportedOperationException();
         }

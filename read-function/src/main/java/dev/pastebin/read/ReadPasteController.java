@@ -88,7 +88,7 @@ public class ReadPasteController {
     private HttpResponse<?> answer(String shortCode, HttpRequest<?> request, boolean withBody) {
         return switch (service.find(shortCodes.requireWellFormed(shortCode))) {
             case PasteLookup.Absent ignored -> throw new ApiException(ApiErrorCode.PASTE_NOT_FOUND, "No paste " + shortCode);
-            case PasteLookup.Pending pending -> inProgress.response(pending.paste().shortCode(), withBody);
+            case PasteLookup.Pending pending -> inProgress.response(pending.paste(), withBody);
             case PasteLookup.ReadOnce readOnce -> readOnce(readOnce.paste(), withBody);
             case PasteLookup.Readable readable -> readable(readable.paste(), request, withBody);
         };

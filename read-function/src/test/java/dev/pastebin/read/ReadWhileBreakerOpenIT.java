@@ -48,4 +48,34 @@ class ReadWhileBreakerOpenIT {
             assertTrue(open.text().contains("IN_PROGRESS"));
         }
     }
+
+    /**
+     * Its fast attempts used up, a paste retries slowly (the breaker closed: too few calls to open it): its next
+     * S3 attempt is no sooner than the hold schedule's wait after its last one, and readers are told so.
+     */
+    @Test
+    void aPasteRetryingSlowlySaysToComeBackNoSoonerThanItsNextAttempt() throws Exception {
+        String breaker = "read-it-" + UUID.randomUUID().toString().substring(0, 8);
+        try (HttpApi api = HttpApi.start(Map.of("pastebin.breaker.name", breaker))) {
+            byte[] content = "S3 failing for an hour".getBytes(StandardCharsets.UTF_8);
+            String code = api.context().getBean(ShortCodes.class).next();
+            PasteRepository repository = api.context().getBean(PasteRepository.class);
+            repository.save(Paste.inProgress(code, null, ContentHash.sha256Hex(content), content.length));
+            for (int attempt = 1; attempt <= 5; attempt++) {
+                repository.recordUploadAttempt(code);
+            }
+
+            HttpApi.Response fast = api.send(api.fixture("read-paste").path("/pastes/" + code));
+            assertEquals("1", fast.header("Retry-After"), "fast attempts left: the usual wait");
+
+            // The 6th attempt failed an hour after its first wait began (a hold, say): every wait is max-hold now.
+            repository.recordUploadAttempt(code);
+            repository.recordFirstHold(code, Instant.now().minus(Duration.ofHours(1)));
+
+            HttpApi.Response slow = api.send(api.fixture("read-paste").path("/pastes/" + code));
+            assertEquals(202, slow.status(), slow.text());
+            int retryAfter = Integer.parseInt(slow.header("Retry-After"));
+            assertTrue(retryAfter >= 295 && retryAfter <= 300, "until its next attempt, 5 min after the last: " + retryAfter);
+        }
+    }
 }

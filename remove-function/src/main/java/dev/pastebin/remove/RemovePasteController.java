@@ -84,7 +84,7 @@ public class RemovePasteController {
     @Post(uri = "/{shortCode}/reveal", consumes = MediaType.ALL, produces = {MediaType.TEXT_PLAIN, MediaType.APPLICATION_JSON})
     public HttpResponse<?> reveal(@Parameter(description = ApiDocs.SHORT_CODE, schema = @Schema(ref = ApiDocs.SCHEMAS + "ShortCode")) String shortCode, HttpRequest<?> request) {
         return switch (reveals.reveal(shortCodes.requireWellFormed(shortCode))) {
-            case Reveal.Pending pending -> inProgress.response(pending.paste().shortCode(), true);
+            case Reveal.Pending pending -> inProgress.response(pending.paste(), true);
             case Reveal.Revealed revealed -> revealed(revealed, ContentNegotiation.wantsJson(request));
         };
     }

@@ -61,7 +61,7 @@ class AttemptLog {
         }
         return switch (outcome) {
             case SUCCESS, DUPLICATE, REMOVED, TRANSIENT, HELD -> Level.INFO;
-            case PERMANENT, EXHAUSTED, POISON -> Level.WARN;
+            case PERMANENT, SLOW, OVERDUE, POISON -> Level.WARN;
         };
     }
 }

@@ -2,6 +2,7 @@ package dev.pastebin.upload;
 
 import dev.pastebin.core.breaker.BreakerProperties;
 import dev.pastebin.core.breaker.CircuitOpenException;
+import dev.pastebin.core.breaker.HoldSchedule;
 import dev.pastebin.core.breaker.S3CircuitBreaker;
 import dev.pastebin.core.failure.ErrorClass;
 import dev.pastebin.core.failure.Failure;
@@ -13,6 +14,7 @@ import dev.pastebin.core.random.RestoreSafeRandom;
 import dev.pastebin.core.retry.BackoffPolicy;
 import dev.pastebin.core.retry.RetryProperties;
 import io.micronaut.core.annotation.Nullable;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,14 +25,18 @@ import java.time.Instant;
 
 /**
  * Turns how an attempt ended into its {@link Outcome}: for a failure, the classification, the row's move to
- * FAILED or the message's visibility change (the backoff delay before its next attempt, or the time to the
- * breaker's next probe); and, in every case, exactly one attempt log line and its metrics
+ * FAILED or the message's visibility change (the backoff delay before its next attempt, the time to the
+ * breaker's next probe, or the hold schedule's wait); and, in every case, exactly one attempt log line and its metrics
  * ({@link Metric#UPLOAD_ATTEMPTS} by outcome and error class; the backoff delay of a transient failure; the
  * attempt, retries and time to success of a success). It never throws.
  *
- * <p>The attempt budget counts real S3 attempts (on the paste's row), not deliveries: a delivery held by the
- * breaker, released unstarted or failed on the database uses none. The receive count stays the outer bound:
- * on the queue's last delivery before redrive a transient failure ends the paste FAILED.
+ * <p>The fast schedule counts real S3 attempts (on the paste's row), not deliveries: a delivery held by the
+ * breaker, released unstarted or failed on the database uses none. A paste is FAILED only by its own
+ * permanent failure, never by a transient one nor by waiting: once its fast attempts are used up it is
+ * {@link Outcome#SLOW}, back on the breaker's {@link HoldSchedule} (one S3 attempt per delivery, a few minutes
+ * apart: negligible for a lone paste, and when traffic is high the breaker opens and holds it without a PUT).
+ * A job waiting past the hold limit, or failing transiently on the queue's last delivery, is reported and left
+ * to the redrive, and the dead-letter queue keeps its content for the sweeper to requeue.
  */
 @Singleton
 class AttemptOutcomes {
@@ -47,12 +53,22 @@ class AttemptOutcomes {
     private final AttemptLog attemptLog;
     private final S3CircuitBreaker breaker;
     private final BreakerProperties breakerProperties;
+    private final HoldSchedule holds;
+    private final FirstHold firstHold;
     private final Metrics metrics;
-    private final Clock clock = Clock.systemUTC();
+    private final Clock clock;
 
+    @Inject
     AttemptOutcomes(PasteRepository repository, FailureClassifier classifier, BackoffPolicy backoff, RetryProperties retry,
                     MessageVisibility visibility, AttemptLog attemptLog, S3CircuitBreaker breaker,
                     BreakerProperties breakerProperties, Metrics metrics) {
+        this(repository, classifier, backoff, retry, visibility, attemptLog, breaker, breakerProperties, metrics,
+                Clock.systemUTC());
+    }
+
+    AttemptOutcomes(PasteRepository repository, FailureClassifier classifier, BackoffPolicy backoff, RetryProperties retry,
+                    MessageVisibility visibility, AttemptLog attemptLog, S3CircuitBreaker breaker,
+                    BreakerProperties breakerProperties, Metrics metrics, Clock clock) {
         this.repository = repository;
         this.classifier = classifier;
         this.backoff = backoff;
@@ -61,7 +77,10 @@ class AttemptOutcomes {
         this.attemptLog = attemptLog;
         this.breaker = breaker;
         this.breakerProperties = breakerProperties;
+        this.holds = new HoldSchedule(breakerProperties);
+        this.firstHold = new FirstHold(repository, clock);
         this.metrics = metrics;
+        this.clock = clock;
     }
 
     Outcome stored(UploadAttempt attempt, StoreResult result) {
@@ -71,8 +90,7 @@ class AttemptOutcomes {
             case StoreResult.LostRace race -> log(attempt, Outcome.DUPLICATE, null, null, race.detail());
             case StoreResult.Removed removed -> log(attempt, Outcome.REMOVED, null, null, removed.detail());
             case StoreResult.RemovalFailed removal -> removalFailed(attempt, removal);
-            case StoreResult.GaveUpWaiting gaveUp -> fail(attempt, Outcome.EXHAUSTED,
-                    new Failure(ErrorClass.CIRCUIT_OPEN, null, false, "S3 unavailable for longer than " + gaveUp.maxWait()));
+            case StoreResult.Held held -> hold(attempt, held);
         };
     }
 
@@ -89,20 +107,19 @@ class AttemptOutcomes {
             LOG.error("unexpected failure uploading {} (attempt {}), retried as transient", attempt.shortCode(),
                     attempt.number(), error);
         }
-        if (failure.errorClass() == ErrorClass.CIRCUIT_OPEN && error instanceof CircuitOpenException open) {
-            return hold(attempt, failure, open.nextProbeAt());
+        if (!failure.isTransient()) {
+            return fail(attempt, failure);
         }
-        if (failure.errorClass().misconfiguresStorage() && breaker.enabled()) {
-            // Not this paste's fault: the breaker opened for everyone; wait for its probe instead of failing.
-            return hold(attempt, failure, nextProbe());
+        String detail = attempt.number() >= retry.queueMaxReceiveCount()
+                ? failure.message() + "; last delivery: left to the dead-letter queue, which keeps it for the sweeper"
+                : failure.message();
+        if (error instanceof S3AttemptFailedException s3) {
+            return backoff.hasAttemptsLeft(s3.attempt())
+                    ? retryLater(attempt, s3.attempt(), failure, detail)
+                    : slow(attempt, failure, s3, detail);
         }
-        int s3Attempt = error instanceof S3AttemptFailedException s3 ? s3.attempt() : 0;
-        boolean lastDelivery = attempt.number() >= retry.queueMaxReceiveCount();
-        if (failure.isTransient() && !lastDelivery && (s3Attempt == 0 || backoff.hasAttemptsLeft(s3Attempt))) {
-            // An S3 failure is backed off by its attempt; anything else (the database) by the delivery.
-            return retryLater(attempt, s3Attempt == 0 ? attempt.number() : s3Attempt, failure, failure.message());
-        }
-        return fail(attempt, failure.isTransient() ? Outcome.EXHAUSTED : Outcome.PERMANENT, failure);
+        // Not S3 (the database): backed off by the delivery.
+        return retryLater(attempt, attempt.number(), failure, detail);
     }
 
     /**
@@ -132,37 +149,76 @@ class AttemptOutcomes {
         return log(attempt, Outcome.POISON, null, delayed ? delay : null, reason);
     }
 
-    private Outcome fail(UploadAttempt attempt, Outcome outcome, Failure failure) {
-        String reason = outcome.label() + ": " + failure.errorClass() + ": " + failure.message();
+    /** A permanent failure, the only one that fails a paste: FAILED, and the message acknowledged. */
+    private Outcome fail(UploadAttempt attempt, Failure failure) {
+        String reason = Outcome.PERMANENT.label() + ": " + failure.errorClass() + ": " + failure.message();
         try {
             if (repository.markFailed(attempt.shortCode(), reason) == 0) {
-                LOG.info("{} was already terminal when {} wanted to mark it FAILED", attempt.shortCode(), outcome.label());
+                LOG.info("{} was already terminal when a permanent failure wanted to mark it FAILED", attempt.shortCode());
             }
         } catch (RuntimeException e) {
-            // Could not record FAILED (the database is down): retry later; the queue's maxReceiveCount is
-            // above max attempts exactly so that this can happen a few times before the dead-letter queue.
+            // Could not record FAILED (the database is down): retry later; the queue's maxReceiveCount keeps
+            // spare receives exactly so that this can happen a few times before the dead-letter queue.
             Failure dbFailure = classifier.classify(e);
-            return retryLater(attempt, attempt.number(), dbFailure,
-                    "could not mark " + outcome.label() + " paste FAILED: " + dbFailure.message());
+            return retryLater(attempt, attempt.number(), dbFailure, "could not mark permanent paste FAILED: " + dbFailure.message());
         }
-        return log(attempt, outcome, failure, null, null);
+        return log(attempt, Outcome.PERMANENT, failure, null, null);
     }
 
-    /** Back when the breaker's next probe may run (never sooner than hold-at-least), plus jitter. */
-    private Outcome hold(UploadAttempt attempt, Failure failure, Instant nextProbe) {
-        long untilProbe = Math.max(0, Duration.between(clock.instant(), nextProbe).toMillis());
-        long base = Math.max(untilProbe, breakerProperties.holdAtLeast().toMillis());
-        long jitter = RestoreSafeRandom.generator().nextLong(breakerProperties.holdJitter().toMillis() + 1);
-        int delay = (int) Math.min(BackoffPolicy.MAX_VISIBILITY_TIMEOUT_SECONDS, Math.ceilDiv(base + jitter, 1000));
+    /** Back when the breaker's next probe may run, as {@link HoldSchedule} bounds it. */
+    private Outcome hold(UploadAttempt attempt, StoreResult.Held held) {
+        Failure failure = classifier.classify(held.cause());
+        Instant now = clock.instant();
+        Instant nextProbe = held.cause() instanceof CircuitOpenException open ? open.nextProbeAt() : nextProbe(now);
+        Duration untilProbe = Duration.between(now, nextProbe);
+        return onHoldSchedule(attempt, Outcome.HELD, failure, held.heldSince(),
+                untilProbe.isNegative() ? Duration.ZERO : untilProbe,
+                "circuit open until " + nextProbe + "; held since " + held.heldSince());
+    }
+
+    /**
+     * The fast attempts are used up but the failure is transient: S3 may be back in a minute or in hours. Wait
+     * as a held job does, from the same first hold (noted now if this is it), so that a day of it fits the
+     * queue's receives ({@link DeliveryBudget}); the next delivery tries S3 once more, through the breaker.
+     */
+    private Outcome slow(UploadAttempt attempt, Failure failure, S3AttemptFailedException error, String detail) {
+        Instant waitingSince = firstHold.since(attempt.shortCode(), error.firstHeldAt());
+        return onHoldSchedule(attempt, Outcome.SLOW, failure, waitingSince, Duration.ZERO,
+                "S3 attempt " + error.attempt() + ", fast attempts used up; waiting since " + waitingSince + ": " + detail);
+    }
+
+    /**
+     * Back after the {@link HoldSchedule}'s hold for a job waiting since {@code waitingSince}, plus jitter. Past
+     * the hold limit: back after hold-at-least, so that the remaining receives run out and the redrive moves it
+     * to the dead-letter queue soon.
+     */
+    private Outcome onHoldSchedule(UploadAttempt attempt, Outcome outcome, Failure failure, Instant waitingSince,
+                                   Duration untilProbe, String detail) {
+        Duration waitedFor = Duration.between(waitingSince, clock.instant());
+        if (holds.pastLimit(waitedFor)) {
+            int delay = seconds(breakerProperties.holdAtLeast().plus(jitter()));
+            boolean delayed = visibility.delay(attempt.message(), delay);
+            return log(attempt, Outcome.OVERDUE, failure, delayed ? delay : null, "waiting since " + waitingSince
+                    + ", longer than " + breakerProperties.holdLimit() + ": left to the dead-letter queue");
+        }
+        int delay = seconds(holds.hold(waitedFor, untilProbe).plus(jitter()));
         boolean delayed = visibility.delay(attempt.message(), delay);
-        return log(attempt, Outcome.HELD, failure, delayed ? delay : null, "circuit open until " + nextProbe);
+        return log(attempt, outcome, failure, delayed ? delay : null, detail);
     }
 
-    private Instant nextProbe() {
+    private Duration jitter() {
+        return Duration.ofMillis(RestoreSafeRandom.generator().nextLong(breakerProperties.holdJitter().toMillis() + 1));
+    }
+
+    private static int seconds(Duration delay) {
+        return (int) Math.min(BackoffPolicy.MAX_VISIBILITY_TIMEOUT_SECONDS, Math.ceilDiv(delay.toMillis(), 1000));
+    }
+
+    private Instant nextProbe(Instant now) {
         try {
-            return breaker.nextProbe().orElse(clock.instant());
+            return breaker.nextProbe().orElse(now);
         } catch (RuntimeException e) {
-            return clock.instant();
+            return now;
         }
     }
 

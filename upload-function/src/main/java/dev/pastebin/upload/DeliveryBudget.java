@@ -1,16 +1,21 @@
 package dev.pastebin.upload;
 
 import dev.pastebin.core.breaker.BreakerProperties;
+import dev.pastebin.core.breaker.HoldSchedule;
 import dev.pastebin.core.retry.RetryProperties;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.exceptions.ConfigurationException;
 
 /**
- * Checked when the function starts: no job may reach the dead-letter queue because the breaker held it.
- * A job can spend {@code maxAttempts} deliveries on real S3 attempts and up to
- * {@link BreakerProperties#maxHeldDeliveries()} waiting for a closed breaker (each hold lasts at least
- * {@code hold-at-least}, and a paste waits at most {@code max-wait}); the queue's {@code maxReceiveCount} must
- * leave room for both and for a couple of deliveries lost to the database or a timeout.
+ * Checked when the function starts: no job may reach the dead-letter queue while it is still waiting within
+ * the hold limit. A job can spend {@code maxAttempts} deliveries on its fast S3 attempts and up to
+ * {@link HoldSchedule#heldDeliveriesWithinLimit()} waiting on the hold schedule, held by the breaker or slow
+ * after its fast attempts (both count from the one first hold, and every wait is at least as long as the
+ * schedule allows, for the whole {@code hold-limit}); the queue's {@code maxReceiveCount} must leave room for
+ * both and for a couple of deliveries lost to the database or a timeout. With the defaults: 6 + 296 + 2 = 304.
+ * (The delivery of the last fast attempt is also the first slow one, so this counts it twice: one to spare.)
+ * With the breaker off the check is skipped (tests and benchmarks run the fast schedule alone on short
+ * queues): a job that runs out of receives early is still kept by the dead-letter queue, only sooner.
  */
 @Context
 class DeliveryBudget {
@@ -22,13 +27,16 @@ class DeliveryBudget {
         if (!breaker.enabled()) {
             return; // RetryProperties already requires maxReceiveCount > maxAttempts
         }
-        int needed = retry.maxAttempts() + breaker.maxHeldDeliveries() + SLACK;
+        int held = new HoldSchedule(breaker).heldDeliveriesWithinLimit();
+        int needed = retry.maxAttempts() + held + SLACK;
         if (retry.queueMaxReceiveCount() < needed) {
             throw new ConfigurationException("pastebin.upload.retry.queue-max-receive-count ("
                     + retry.queueMaxReceiveCount() + ") must be at least " + needed + ": " + retry.maxAttempts()
-                    + " S3 attempts + " + breaker.maxHeldDeliveries() + " deliveries held by the breaker (max-wait " + breaker.maxWait() + " / hold-at-least "
-                    + breaker.holdAtLeast() + ") + " + SLACK + " spare, or a job could reach the dead-letter queue "
-                    + "while its paste is still waiting. Raise the queue's maxReceiveCount or lower pastebin.breaker.max-wait.");
+                    + " S3 attempts + " + held + " deliveries held by the breaker or slow (hold-limit " + breaker.holdLimit()
+                    + ", holds from hold-at-least " + breaker.holdAtLeast() + " growing to max-hold " + breaker.maxHold()
+                    + ") + " + SLACK + " spare, or a job could reach the dead-letter queue while its paste is still "
+                    + "waiting. Raise the queue's maxReceiveCount (at most 1000), raise pastebin.breaker.max-hold or "
+                    + "lower pastebin.breaker.hold-limit.");
         }
     }
 }

@@ -6,14 +6,22 @@ import java.util.Locale;
 enum Outcome {
     /** Stored and the row moved to PROCESSED. Acknowledged. */
     SUCCESS(false),
-    /** Transient failure with attempts left: visibility set to the backoff delay, reported for redelivery. */
+    /** Transient failure with fast attempts left: visibility set to the backoff delay, reported for redelivery. */
     TRANSIENT(true),
+    /**
+     * Transient S3 failure with the fast attempts used up: never FAILED, the job waits on the breaker's hold
+     * schedule (growing towards max-hold, from the first hold) and each redelivery makes one S3 attempt.
+     */
+    SLOW(true),
     /** Permanent failure: row moved to FAILED. Acknowledged. */
     PERMANENT(false),
-    /** Transient failure on the last attempt: row moved to FAILED. Acknowledged. */
-    EXHAUSTED(false),
     /** S3 not called (the shared breaker is open) or misconfigured for everyone: back at the next probe; no attempt used. */
     HELD(true),
+    /**
+     * Held or slow for longer than the hold limit: reported, coming back after hold-at-least, until the queue's redrive
+     * moves it to the dead-letter queue, which keeps it for the sweeper to requeue.
+     */
+    OVERDUE(true),
     /** The row was already terminal (a redelivery or a concurrent copy won). Acknowledged. */
     DUPLICATE(false),
     /** The paste was removed (no row): its object, if a delivery stored one, is deleted. Acknowledged. */

@@ -1,8 +1,8 @@
 package dev.pastebin.upload;
 
-import dev.pastebin.core.breaker.BreakerProperties;
 import dev.pastebin.core.breaker.CircuitOpenException;
 import dev.pastebin.core.breaker.S3CircuitBreaker;
+import dev.pastebin.core.failure.FailureClassifier;
 import dev.pastebin.core.failure.IntegrityMismatchException;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.paste.ContentHash;
@@ -18,7 +18,6 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -28,10 +27,12 @@ import java.util.function.Function;
  * Stores one upload job: checks the row and the content's hash, puts the content in S3 and moves the row
  * from IN_PROGRESS to PROCESSED. Every step is idempotent under at-least-once delivery: the object key is the
  * short code, and the transition is a guarded update that only moves an IN_PROGRESS row. The S3 call goes
- * through the shared {@link S3CircuitBreaker}; each real call counts against the paste's attempt budget on
- * its row. A failure is thrown for {@link AttemptOutcomes} to classify: an S3 failure as an
- * {@link S3AttemptFailedException} that says which attempt it was, an open breaker as a
- * {@link CircuitOpenException} (no attempt made).
+ * through the shared {@link S3CircuitBreaker}; each real call is counted on the paste's row (the fast schedule
+ * goes by it). A failure is thrown for {@link AttemptOutcomes} to classify: an S3 failure as an
+ * {@link S3AttemptFailedException} that says which attempt it was. An open breaker, or an S3 that says it is
+ * misconfigured for everyone while the breaker is on, is no failure of this paste: it is {@link StoreResult.Held}
+ * (no attempt spent), and the first hold is noted on the row, since a held job's wait counts from it
+ * ({@link FirstHold}).
  */
 @Singleton
 class PasteUploader {
@@ -41,21 +42,23 @@ class PasteUploader {
     private final PasteRepository repository;
     private final PasteContentStore contentStore;
     private final S3CircuitBreaker breaker;
-    private final BreakerProperties breakerProperties;
+    private final FailureClassifier classifier;
+    private final FirstHold firstHold;
     private final Clock clock;
 
     @Inject
     PasteUploader(PasteRepository repository, PasteContentStore contentStore, S3CircuitBreaker breaker,
-                  BreakerProperties breakerProperties) {
-        this(repository, contentStore, breaker, breakerProperties, Clock.systemUTC());
+                  FailureClassifier classifier) {
+        this(repository, contentStore, breaker, classifier, Clock.systemUTC());
     }
 
     PasteUploader(PasteRepository repository, PasteContentStore contentStore, S3CircuitBreaker breaker,
-                  BreakerProperties breakerProperties, Clock clock) {
+                  FailureClassifier classifier, Clock clock) {
         this.repository = repository;
         this.contentStore = contentStore;
         this.breaker = breaker;
-        this.breakerProperties = breakerProperties;
+        this.classifier = classifier;
+        this.firstHold = new FirstHold(repository, clock);
         this.clock = clock;
     }
 
@@ -84,11 +87,12 @@ class PasteUploader {
         try {
             location = breaker.call(() -> putCountingTheAttempt(paste, job.content(), expected));
         } catch (CircuitOpenException open) {
-            Instant giveUpAt = paste.createdAt().plus(breakerProperties.maxWait());
-            if (!clock.instant().isBefore(giveUpAt)) {
-                return new StoreResult.GaveUpWaiting(breakerProperties.maxWait());
+            return held(paste, open);
+        } catch (RuntimeException e) {
+            if (misconfiguredForEveryone(e)) {
+                return held(paste, e);
             }
-            throw open;
+            throw e;
         }
         if (repository.markProcessed(shortCode, location.uri()) == 1) {
             return new StoreResult.Stored(paste.uploadAttempts() + 1, Duration.between(paste.createdAt(), clock.instant()));
@@ -100,6 +104,10 @@ class PasteUploader {
         try {
             return contentStore.put(paste.shortCode(), content, sha256);
         } catch (RuntimeException e) {
+            if (misconfiguredForEveryone(e)) {
+                // Not this paste's attempt: a bucket policy fixed later must leave it all its attempts.
+                throw e;
+            }
             int attempt = paste.uploadAttempts() + 1;
             try {
                 repository.recordUploadAttempt(paste.shortCode());
@@ -107,8 +115,18 @@ class PasteUploader {
                 // The database is down too: this attempt goes uncounted; the receive count still bounds them.
                 LOG.warn("could not count S3 attempt {} of {}: {}", attempt, paste.shortCode(), notCounted.toString());
             }
-            throw new S3AttemptFailedException(attempt, e);
+            throw new S3AttemptFailedException(attempt, paste.firstHeldAt(), e);
         }
+    }
+
+    /** Access denied, no such bucket, a KMS key error: the breaker (when on) opened for everyone on it. */
+    private boolean misconfiguredForEveryone(RuntimeException e) {
+        return breaker.enabled() && classifier.classify(e).errorClass().misconfiguresStorage();
+    }
+
+    /** Held: since the first hold, which is noted on the row now if this is it. */
+    private StoreResult held(Paste paste, RuntimeException cause) {
+        return new StoreResult.Held(cause, firstHold.since(paste.shortCode(), paste.firstHeldAt()));
     }
 
     /**

@@ -1,34 +1,74 @@
 package dev.pastebin.upload;
 
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Comparator;
 
 /**
  * The longest one record of a batch can take, from the configured timeouts: what
  * {@code pastebin.upload.remaining-time-margin} must cover, so that no record started inside the margin is
- * cut off by the Lambda timeout (its S3 attempt would go uncounted and its message would wait out the
- * queue's visibility timeout). A record runs these steps one after another:
- * <ol>
- *   <li>find the row; read the breaker's row; PUT the object; count the answer on the breaker's row (only
- *       while it counts failures); move the row to PROCESSED: {@value #DATABASE_STEPS} database steps and one
- *       S3 call.</li>
- * </ol>
- * A database step waits for a pooled connection at most {@code poolWait} (the datasource's
+ * cut off by the Lambda timeout (its S3 attempt would go uncounted and its whole batch would wait out the
+ * queue's visibility timeout). A record runs its steps one after another, and how many depends on its
+ * {@link Path}; the budget is that of the longest.
+ *
+ * <p>A database step waits for a pooled connection at most {@code poolWait} (the datasource's
  * {@code connection-timeout}) and then for its answer at most {@code statementBound}: the server's
  * {@code statement_timeout}, or the JDBC {@code socketTimeout} when the socket is half-open, whichever is
- * longer. The S3 call is bounded by its call timeout, or by its attempts' timeouts when they add up to less.
+ * longer. An S3 call is bounded by its call timeout, or by its attempts' timeouts when they add up to less;
+ * an SQS call (a visibility change) by its call timeout.
  */
-record RecordTimeBudget(Duration poolWait, Duration statementBound, Duration s3Call) {
+record RecordTimeBudget(Duration poolWait, Duration statementBound, Duration s3Call, Duration sqsCall) {
 
-    static final int DATABASE_STEPS = 4;
+    /**
+     * What each way through a record waits on. Every path that calls S3 reads the row and the breaker and may
+     * be the breaker's probe (one more update to elect it, and one to record its answer).
+     */
+    enum Path {
+        /** Row, breaker, elect the probe, PUT, count the answer, PROCESSED. */
+        STORED(5, 1, 0),
+        /** As stored, but the guarded update finds the row terminal: re-read it, DELETE the object. */
+        LOST_RACE(6, 2, 0),
+        /** Row, breaker, elect, PUT fails, count the attempt, count the failure, then the visibility change. */
+        RETRIED(5, 1, 1),
+        /** As retried, but the fast attempts are used up: note the first wait, then the visibility change. */
+        SLOW(6, 1, 1),
+        /** As retried, but permanent, so FAILED: the update, and when it fails the visibility change after all. */
+        FAILED(6, 1, 1),
+        /** Row, breaker, elect, PUT misconfigured, open the breaker, note the first hold, read the next probe, hold. */
+        HELD_MISCONFIGURED(6, 1, 1),
+        /** Row, breaker, elect (lost), note the first hold, hold. */
+        HELD_OPEN(4, 0, 1);
 
-    static RecordTimeBudget of(Duration poolWait, Duration statementTimeout, Duration socketTimeout, UploadProperties upload) {
+        final int databaseSteps;
+        final int s3Calls;
+        final int sqsCalls;
+
+        Path(int databaseSteps, int s3Calls, int sqsCalls) {
+            this.databaseSteps = databaseSteps;
+            this.s3Calls = s3Calls;
+            this.sqsCalls = sqsCalls;
+        }
+    }
+
+    static RecordTimeBudget of(Duration poolWait, Duration statementTimeout, Duration socketTimeout, UploadProperties upload,
+                               Duration sqsCall) {
         Duration s3Attempts = upload.s3AttemptTimeout().multipliedBy(upload.s3MaxAttempts());
         Duration s3Call = s3Attempts.compareTo(upload.s3CallTimeout()) < 0 ? s3Attempts : upload.s3CallTimeout();
         Duration statementBound = statementTimeout.compareTo(socketTimeout) > 0 ? statementTimeout : socketTimeout;
-        return new RecordTimeBudget(poolWait, statementBound, s3Call);
+        return new RecordTimeBudget(poolWait, statementBound, s3Call, sqsCall);
+    }
+
+    Duration of(Path path) {
+        return poolWait.plus(statementBound).multipliedBy(path.databaseSteps)
+                .plus(s3Call.multipliedBy(path.s3Calls))
+                .plus(sqsCall.multipliedBy(path.sqsCalls));
+    }
+
+    Path longestPath() {
+        return Arrays.stream(Path.values()).max(Comparator.comparing(this::of)).orElseThrow();
     }
 
     Duration worstCase() {
-        return poolWait.plus(statementBound).multipliedBy(DATABASE_STEPS).plus(s3Call);
+        return of(longestPath());
     }
 }

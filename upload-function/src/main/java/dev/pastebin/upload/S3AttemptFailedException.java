@@ -1,19 +1,31 @@
 package dev.pastebin.upload;
 
+import io.micronaut.core.annotation.Nullable;
+
+import java.time.Instant;
+
 /**
  * The upload's S3 call failed; {@link #attempt()} is which real S3 attempt of the paste it was (as counted on
- * its row), the number the attempt budget and the backoff go by. The cause is the SDK's exception.
+ * its row), the number the fast schedule and its backoff go by; {@link #firstHeldAt()} is when the paste's wait
+ * on the hold schedule began (the row's {@code first_held_at}, null if it never waited), which the slow
+ * retries after the fast attempts go by. The cause is the SDK's exception.
  */
 class S3AttemptFailedException extends RuntimeException {
 
     private final int attempt;
+    private final @Nullable Instant firstHeldAt;
 
-    S3AttemptFailedException(int attempt, RuntimeException cause) {
+    S3AttemptFailedException(int attempt, @Nullable Instant firstHeldAt, RuntimeException cause) {
         super("S3 attempt " + attempt + " failed: " + cause.getMessage(), cause, false, false);
         this.attempt = attempt;
+        this.firstHeldAt = firstHeldAt;
     }
 
     int attempt() {
         return attempt;
+    }
+
+    @Nullable Instant firstHeldAt() {
+        return firstHeldAt;
     }
 }

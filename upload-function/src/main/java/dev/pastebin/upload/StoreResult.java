@@ -1,6 +1,6 @@
 package dev.pastebin.upload;
 
-/** How storing one upload job ended when nothing failed. */
+/** How storing one upload job ended when nothing failed this paste. */
 sealed interface StoreResult {
 
     /**
@@ -37,7 +37,13 @@ sealed interface StoreResult {
     record RemovalFailed(String detail, RuntimeException error) implements StoreResult {
     }
 
-    /** The breaker stayed open longer than the paste may wait (since its creation): it is given up. */
-    record GaveUpWaiting(java.time.Duration maxWait) implements StoreResult {
+    /**
+     * S3 was not usable for anyone: the breaker is open ({@code cause} a
+     * {@link dev.pastebin.core.breaker.CircuitOpenException}) or S3 just said it is misconfigured for everyone
+     * (and opened it). No S3 attempt was spent.
+     *
+     * @param heldSince when the breaker first held this paste's upload
+     */
+    record Held(RuntimeException cause, java.time.Instant heldSince) implements StoreResult {
     }
 }

@@ -17,7 +17,7 @@ import java.time.Duration;
  * @param parallelism         records of one batch uploaded at the same time; keep the datasource pool at
  *                            least this large
  * @param remainingTimeMargin no record is started when less than this remains of the invocation: it must
- *                            cover one record's worst case ({@link RecordTimeBudget}, 25 s with the defaults)
+ *                            cover one record's worst case ({@link RecordTimeBudget}, 40 s with the defaults)
  * @param s3MaxAttempts       attempts the S3 SDK makes per PutObject (1 = no SDK retries; see S3ClientTuning)
  * @param s3AttemptTimeout    time limit of one HTTP attempt to S3
  * @param s3CallTimeout       time limit of a whole S3 call, SDK retries included
@@ -25,7 +25,7 @@ import java.time.Duration;
 @ConfigurationProperties("pastebin.upload")
 public record UploadProperties(
         @Min(1) @Max(100) @Bindable(defaultValue = "4") int parallelism,
-        @NotNull @Bindable(defaultValue = "25s") Duration remainingTimeMargin,
+        @NotNull @Bindable(defaultValue = "40s") Duration remainingTimeMargin,
         @Min(1) @Max(10) @Bindable(defaultValue = "1") int s3MaxAttempts,
         @NotNull @Bindable(defaultValue = "5s") Duration s3AttemptTimeout,
         @NotNull @Bindable(defaultValue = "10s") Duration s3CallTimeout) {

@@ -33,7 +33,7 @@ final class InMemoryPasteRepository implements PasteRepository {
     public Paste save(Paste paste) {
         Paste stored = new Paste(paste.shortCode(), paste.userId(), paste.contentSha256(), paste.sizeBytes(),
                 paste.s3Location(), paste.status(), paste.failureReason(), paste.uploadAttempts(), Instant.now(), Instant.now(),
-                paste.deleteTokenSha256(), paste.expiresAt(), paste.readOnce());
+                paste.deleteTokenSha256(), paste.expiresAt(), paste.readOnce(), paste.firstHeldAt());
         if (rows.putIfAbsent(paste.shortCode(), stored) != null) {
             throw new IllegalStateException("duplicate key " + paste.shortCode());
         }
@@ -61,9 +61,24 @@ final class InMemoryPasteRepository implements PasteRepository {
             counted[0] = 1;
             return new Paste(code, row.userId(), row.contentSha256(), row.sizeBytes(), row.s3Location(), row.status(),
                     row.failureReason(), row.uploadAttempts() + 1, row.createdAt(), Instant.now(),
-                    row.deleteTokenSha256(), row.expiresAt(), row.readOnce());
+                    row.deleteTokenSha256(), row.expiresAt(), row.readOnce(), row.firstHeldAt());
         });
         return counted[0];
+    }
+
+    @Override
+    public int recordFirstHold(String shortCode, Instant heldAt) {
+        int[] noted = {0};
+        rows.computeIfPresent(shortCode, (code, row) -> {
+            if (row.status() != PasteStatus.IN_PROGRESS || row.firstHeldAt() != null) {
+                return row;
+            }
+            noted[0] = 1;
+            return new Paste(code, row.userId(), row.contentSha256(), row.sizeBytes(), row.s3Location(), row.status(),
+                    row.failureReason(), row.uploadAttempts(), row.createdAt(), row.updatedAt(),
+                    row.deleteTokenSha256(), row.expiresAt(), row.readOnce(), heldAt);
+        });
+        return noted[0];
     }
 
     /** Stores {@code paste} as it is, e.g. one created long ago or with attempts already made. */
@@ -87,7 +102,7 @@ final class InMemoryPasteRepository implements PasteRepository {
             }
             moved[0] = 1;
             return new Paste(code, row.userId(), row.contentSha256(), row.sizeBytes(), location, to, reason,
-                    row.uploadAttempts(), row.createdAt(), Instant.now(), row.deleteTokenSha256(), row.expiresAt(), row.readOnce());
+                    row.uploadAttempts(), row.createdAt(), Instant.now(), row.deleteTokenSha256(), row.expiresAt(), row.readOnce(), row.firstHeldAt());
         });
         return moved[0];
     }

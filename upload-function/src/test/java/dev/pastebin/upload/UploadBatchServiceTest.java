@@ -34,6 +34,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 
 import java.net.ConnectException;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -61,10 +62,10 @@ class UploadBatchServiceTest {
     private static final String SHA256 = "eac945a947814f6ab70c3c0a122e1757f40350b15f46a94b79709d236b7a3d1e";
     private static final String RECEIPT = "AQEB-sample-receipt-handle-4d5c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a";
     private static final String POISON_RECEIPT = "AQEB-sample-receipt-handle-9e8d7c6b-5a49-4382-a1b0-c9d8e7f6a5b4";
-    /** The defaults, except no hold jitter: a held job comes back exactly at the next probe (or after 15 s). */
+    /** The defaults, except no hold jitter: a held job comes back exactly at the next probe (or after the schedule's least hold). */
     private static final BreakerProperties BREAKER = new BreakerProperties(true, "s3", Duration.ofSeconds(60), 10, 0.9,
             Duration.ofSeconds(10), Duration.ofMinutes(2), Duration.ofSeconds(30), Duration.ofSeconds(15), Duration.ZERO,
-            Duration.ofMinutes(15));
+            Duration.ofMinutes(5), Duration.ofHours(24));
 
     private final ObjectMapper json = ObjectMapper.getDefault();
     private final InMemoryPasteRepository repository = new InMemoryPasteRepository();
@@ -76,6 +77,8 @@ class UploadBatchServiceTest {
     private final Metrics metrics = emitted.metrics("upload");
     private final EmfSpec emf = new EmfSpec(Arrays.stream(Outcome.values()).map(Outcome::label).collect(Collectors.toSet()));
     private TestLambdaContext context = TestLambdaContext.withRemaining(Duration.ofMinutes(3));
+    /** The uploader's and the outcomes' clock: moved forward to stand for hours of an outage. */
+    private Clock clock = Clock.systemUTC();
 
     @AfterEach
     void detach() {
@@ -106,8 +109,8 @@ class UploadBatchServiceTest {
         var store = new PasteContentStore(s3, new StorageProperties("pastes-bucket", "pastes/"));
         var breaker = new S3CircuitBreaker(breakerStore, BREAKER, new FailureClassifier(), metrics);
         var outcomes = new AttemptOutcomes(repository, new FailureClassifier(), backoff, retry, visibility,
-                new AttemptLog(), breaker, BREAKER, metrics);
-        var upload = new UploadPasteService(new UploadJobCodec(json), new PasteUploader(repository, store, breaker, BREAKER),
+                new AttemptLog(), breaker, BREAKER, metrics, clock);
+        var upload = new UploadPasteService(new UploadJobCodec(json), new PasteUploader(repository, store, breaker, new FailureClassifier(), clock),
                 outcomes);
         var properties = new UploadProperties(4, Duration.ofSeconds(15), 1, Duration.ofSeconds(5), Duration.ofSeconds(10));
         return new UploadBatchService(upload, visibility, properties, new InvocationDeadlines(() -> context), metrics);
@@ -166,7 +169,7 @@ class UploadBatchServiceTest {
     @Test
     void aSuccessAfterRetriesRecordsItsAttemptRetriesAndTimeSinceTheRowWasCreated() {
         Instant created = Instant.now().minusSeconds(7);
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, created, created, null, null, false));
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, created, created, null, null, false, null));
 
         worker().process(event("upload-job", 4));
 
@@ -178,7 +181,7 @@ class UploadBatchServiceTest {
 
     @Test
     void aTransientFailureWithAttemptsLeftComesBackAfterTheBackoffDelay() {
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, Instant.now(), Instant.now(), null, null, false));
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, Instant.now(), Instant.now(), null, null, false, null));
         s3.failPuts(s3Error(500, "InternalError"));
 
         var response = worker().process(event("upload-job", 3));
@@ -207,21 +210,60 @@ class UploadBatchServiceTest {
         assertEquals("THROTTLING", onlyLine().errorClass());
     }
 
+    /**
+     * A lone paste meeting an S3 outage: too few calls for the breaker to judge, so it stays closed. Its fast
+     * attempts used up, the paste is not FAILED: it waits on the hold schedule from then on, one real S3 attempt
+     * per delivery, until the hold limit leaves it to the dead-letter queue (which keeps it).
+     */
     @Test
-    void aTransientFailureOnTheLastAttemptFailsThePasteAndAcknowledges() {
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 5, Instant.now(), Instant.now(), null, null, false));
-        s3.failPuts(SdkClientException.builder().message("Unable to execute HTTP request")
-                .cause(new ConnectException("Connection refused")).build());
+    void aTransientFailureOfTheLastFastAttemptKeepsThePasteWaitingOnTheSlowScheduleNotFailed() {
+        Instant sixthAttempt = Instant.parse("2026-11-24T10:00:00Z");
+        clock = Clock.fixed(sixthAttempt, java.time.ZoneOffset.UTC);
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 5, sixthAttempt, sixthAttempt, null, null, false, null));
+        RuntimeException refused = SdkClientException.builder().message("Unable to execute HTTP request")
+                .cause(new ConnectException("Connection refused")).build();
+        s3.failPuts(refused, refused, refused);
 
         var response = worker().process(event("upload-job", 6));
 
-        assertEquals(List.of(), reported(response));
-        assertEquals(PasteStatus.FAILED, row().status());
-        assertTrue(row().failureReason().startsWith("exhausted: CONNECTION: "), row().failureReason());
-        assertEquals("exhausted", onlyLine().outcome());
-        assertTrue(sqs.visibility.isEmpty());
-        assertEquals(List.of(1.0), metric(Metric.UPLOAD_ATTEMPTS, "Outcome", "exhausted", "ErrorClass", "CONNECTION"));
-        assertEquals(List.of(), metric(Metric.BACKOFF_DELAY), "no retry, no backoff");
+        assertEquals(1, reported(response).size(), "reported for redelivery, not acknowledged");
+        assertEquals(PasteStatus.IN_PROGRESS, row().status(), String.valueOf(row().failureReason()));
+        assertEquals(6, row().uploadAttempts());
+        assertEquals(sixthAttempt, row().firstHeldAt(), "its wait counts from now");
+        assertEquals(BreakerState.CLOSED, breakerStore.read("s3").state(), "one paste's calls are too few to open it");
+        var line = onlyLine();
+        assertEquals("slow", line.outcome());
+        assertEquals("CONNECTION", line.errorClass());
+        assertEquals(15, line.delaySeconds(), "the hold schedule's first wait: hold-at-least");
+        assertEquals(15, sqs.visibility.get(RECEIPT));
+        assertEquals(List.of(1.0), metric(Metric.UPLOAD_ATTEMPTS, "Outcome", "slow", "ErrorClass", "CONNECTION"));
+
+        clock = Clock.fixed(sixthAttempt.plus(Duration.ofHours(1)), java.time.ZoneOffset.UTC);
+        var anHourLater = worker().process(event("upload-job", 20));
+
+        assertEquals(1, reported(anHourLater).size());
+        assertEquals(2, s3.puts, "one real S3 attempt per slow delivery");
+        assertEquals(7, row().uploadAttempts());
+        assertEquals(sixthAttempt, row().firstHeldAt(), "written once");
+        assertEquals("slow", lines.all().getLast().outcome());
+        assertEquals(300, sqs.visibility.get(RECEIPT), "an hour in, every wait lasts max-hold (5 min)");
+
+        clock = Clock.fixed(sixthAttempt.plus(Duration.ofHours(24)).plusSeconds(1), java.time.ZoneOffset.UTC);
+        var pastTheLimit = worker().process(event("upload-job", 300));
+
+        assertEquals(1, reported(pastTheLimit).size(), "reported until the queue's redrive moves it to the dead-letter queue");
+        assertEquals(PasteStatus.IN_PROGRESS, row().status(), String.valueOf(row().failureReason()));
+        var overdue = lines.all().getLast();
+        assertEquals("overdue", overdue.outcome());
+        assertEquals("CONNECTION", overdue.errorClass());
+        assertEquals(15, overdue.delaySeconds(), "past the limit it comes back after hold-at-least, to reach the redrive soon");
+
+        // S3 back: the copy the sweeper requeues from the dead-letter queue stores it.
+        var requeued = worker().process(event("upload-job", 1));
+
+        assertEquals(List.of(), reported(requeued));
+        assertEquals(PasteStatus.PROCESSED, row().status());
+        assertEquals(List.of(), metric(Metric.BACKOFF_DELAY), "no fast-schedule backoff among these waits");
     }
 
     @Test
@@ -261,6 +303,20 @@ class UploadBatchServiceTest {
         assertEquals(List.of(1.0), metric(Metric.UPLOAD_ATTEMPTS, "Outcome", "held", "ErrorClass", "ACCESS_DENIED"));
     }
 
+    /** A bucket policy fixed later must not leave the paste with fewer attempts for S3's real transient errors. */
+    @Test
+    void aMisconfigurationFailureDoesNotSpendAnS3Attempt() {
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 5, Instant.now(), Instant.now(), null, null, false, null));
+        s3.failPuts(s3Error(403, "AccessDenied"));
+
+        var response = worker().process(event("upload-job", 6));
+
+        assertEquals(1, reported(response).size());
+        assertEquals(5, row().uploadAttempts(), "still one attempt left");
+        assertEquals(PasteStatus.IN_PROGRESS, row().status());
+        assertEquals("held", onlyLine().outcome());
+    }
+
     @Test
     void aSuccessfulProbeClosesTheBreakerAndRecordsTheMinutesItWasOpen() {
         pasteInProgress();
@@ -297,25 +353,58 @@ class UploadBatchServiceTest {
         assertEquals("CIRCUIT_OPEN", line.errorClass());
     }
 
-    @Test
-    void aPasteThatWaitedLongerThanMaxWaitForTheBreakerEndsFailed() {
-        Instant longAgo = Instant.now().minus(Duration.ofMinutes(16));
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 0, longAgo, longAgo, null, null, false));
+    private void breakerOpenFor(Duration untilProbe) {
         breakerStore.update("s3", s -> new BreakerSnapshot(BreakerState.OPEN, s.windowStartedAt(), 5, 5, 0, 0, Instant.now(),
-                Instant.now().plusSeconds(60), Duration.ofSeconds(60), "SERVER_ERROR"));
+                Instant.now().plus(untilProbe), untilProbe, "SERVER_ERROR"));
+    }
+
+    /** A job delayed for another reason (a backlog, a database outage) is held, not failed, by an open breaker. */
+    @Test
+    void aPasteCreatedSixteenMinutesAgoThatMeetsAnOpenBreakerIsHeldNotFailed() {
+        Instant longAgo = Instant.now().minus(Duration.ofMinutes(16));
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 0, longAgo, longAgo, null, null, false, null));
+        breakerOpenFor(Duration.ofSeconds(60));
 
         var response = worker().process(event("upload-job", 30));
 
-        assertEquals(List.of(), reported(response));
-        assertEquals(PasteStatus.FAILED, row().status());
-        assertTrue(row().failureReason().startsWith("exhausted: CIRCUIT_OPEN: S3 unavailable for longer than PT15M"),
-                row().failureReason());
+        assertEquals(1, reported(response).size());
+        assertEquals(PasteStatus.IN_PROGRESS, row().status(), String.valueOf(row().failureReason()));
+        assertEquals("held", onlyLine().outcome());
+    }
+
+    /** The wait is measured from the first hold; 23 h into an outage the paste is still held, past 24 h it goes to the DLQ. */
+    @Test
+    void aPasteHeldFor23HoursIsStillHeldAndPastTheHoldLimitItIsLeftToTheDeadLetterQueueNotFailed() {
+        pasteInProgress();
+        breakerOpenFor(Duration.ofSeconds(60));
+        Instant firstHold = Instant.now();
+        clock = Clock.fixed(firstHold, java.time.ZoneOffset.UTC);
+        assertEquals(1, reported(worker().process(event("upload-job", 1))).size());
+
+        clock = Clock.fixed(firstHold.plus(Duration.ofHours(23)), java.time.ZoneOffset.UTC);
+        var after23Hours = worker().process(event("upload-job", 250));
+
+        assertEquals(1, reported(after23Hours).size());
+        assertEquals(PasteStatus.IN_PROGRESS, row().status(), String.valueOf(row().failureReason()));
+        assertEquals("held", lines.all().getLast().outcome());
+        assertEquals(300, sqs.visibility.get(RECEIPT), "long into an outage a hold lasts max-hold (5 min)");
+
+        clock = Clock.fixed(firstHold.plus(Duration.ofHours(24)).plusSeconds(1), java.time.ZoneOffset.UTC);
+        var pastTheLimit = worker().process(event("upload-job", 300));
+
+        assertEquals(1, reported(pastTheLimit).size(), "reported until the queue's redrive moves it to the dead-letter queue");
+        assertEquals(PasteStatus.IN_PROGRESS, row().status(), String.valueOf(row().failureReason()));
+        assertEquals(0, row().uploadAttempts());
+        assertEquals(0, s3.puts);
+        var line = lines.all().getLast();
+        assertEquals("overdue", line.outcome());
+        assertEquals(15, line.delaySeconds(), "past the limit it comes back after hold-at-least, to reach the redrive soon");
     }
 
     @Test
     void theBudgetCountsRealS3AttemptsNotDeliveries() {
         // Delivered for the 9th time, but only 2 S3 attempts were made (the rest were held or released).
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, Instant.now(), Instant.now(), null, null, false));
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, Instant.now(), Instant.now(), null, null, false, null));
         s3.failPuts(s3Error(500, "InternalError"));
 
         var response = worker().process(event("upload-job", 9));
@@ -325,16 +414,20 @@ class UploadBatchServiceTest {
         assertEquals(4, sqs.visibility.get(RECEIPT), "backed off as the 3rd attempt: 1 s x 2^2");
     }
 
+    /** The dead-letter queue keeps the content (the sweeper requeues it); FAILED would drop the only copy. */
     @Test
-    void onTheQueuesLastDeliveryATransientFailureEndsThePasteRatherThanTheDeadLetterQueue() {
+    void onTheQueuesLastDeliveryATransientFailureIsLeftToTheDeadLetterQueueNotFailed() {
         pasteInProgress();
         s3.failPuts(s3Error(500, "InternalError"));
 
         var response = worker().process(event("upload-job", 75));
 
-        assertEquals(List.of(), reported(response));
-        assertEquals(PasteStatus.FAILED, row().status());
-        assertTrue(row().failureReason().startsWith("exhausted: SERVER_ERROR"), row().failureReason());
+        assertEquals(1, reported(response).size());
+        assertEquals(PasteStatus.IN_PROGRESS, row().status(), String.valueOf(row().failureReason()));
+        assertEquals(1, row().uploadAttempts());
+        var line = onlyLine();
+        assertEquals("transient", line.outcome());
+        assertTrue(line.detail().contains("dead-letter queue"), line.detail());
     }
 
     @Test

@@ -25,7 +25,7 @@ class UploadHandlerInitIT {
             assertTrue(context.getEnvironment().getActiveNames().contains("function"));
             RetryProperties retry = context.getBean(RetryProperties.class);
             assertEquals(6, retry.maxAttempts());
-            assertEquals(75, retry.queueMaxReceiveCount(), "room for the deliveries the breaker may hold");
+            assertEquals(320, retry.queueMaxReceiveCount(), "room for a day of the breaker's holds (DeliveryBudget)");
             assertTrue(context.getBean(BreakerProperties.class).enabled());
             assertEquals(Duration.ofSeconds(4), retry.baseDelayFor(ErrorClass.THROTTLING));
             UploadProperties upload = context.getBean(UploadProperties.class);

@@ -39,11 +39,12 @@ class UploadMessageTest {
 
     @Test
     void onlyRetriesAndPoisonAreRedelivered() {
-        assertTrue(Outcome.TRANSIENT.redeliver());
-        assertTrue(Outcome.POISON.redeliver());
-        for (Outcome acknowledged : new Outcome[]{Outcome.SUCCESS, Outcome.PERMANENT, Outcome.EXHAUSTED, Outcome.DUPLICATE}) {
+        for (Outcome redelivered : new Outcome[]{Outcome.TRANSIENT, Outcome.SLOW, Outcome.HELD, Outcome.OVERDUE, Outcome.POISON}) {
+            assertTrue(redelivered.redeliver(), redelivered.label());
+        }
+        for (Outcome acknowledged : new Outcome[]{Outcome.SUCCESS, Outcome.PERMANENT, Outcome.DUPLICATE}) {
             assertFalse(acknowledged.redeliver(), acknowledged.label());
         }
-        assertEquals("exhausted", Outcome.EXHAUSTED.label());
+        assertEquals("slow", Outcome.SLOW.label());
     }
 }

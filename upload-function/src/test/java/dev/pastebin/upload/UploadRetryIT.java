@@ -4,15 +4,22 @@ import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.FaultProxy.Fault;
+import io.micronaut.serde.ObjectMapper;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,6 +41,8 @@ class UploadRetryIT {
     private static final double LATE_SLACK_SECONDS = 10;
     /** LocalStack's visibility timer and the two delivery timestamps are taken in different processes. */
     private static final double EARLY_SLACK_SECONDS = 0.5;
+    /** Longer than the compressed fast schedule (about 9 s) and a few slow waits after it. */
+    private static final Duration OUTAGE = Duration.ofSeconds(25);
 
     /** A fresh world per test, closed after it (JUnit closes a non-null {@code @AutoClose} field). */
     @AutoClose
@@ -72,29 +81,60 @@ class UploadRetryIT {
         assertEquals(0, dlqDepth());
     }
 
+    /**
+     * A lone paste meets an S3 answering 500 for longer than its whole fast schedule, in a quiet period: too
+     * few calls for the breaker to judge (it stays closed). The paste is not FAILED: once its fast attempts are
+     * used up it waits on the slow hold schedule, one PUT per delivery, and is stored once S3 recovers.
+     */
     @Test
-    void alwaysFailingEndsFailedAfterExactlySixAttempts() throws Exception {
-        // Cap at 2 s to keep the test short: delays 1, 2, 2, 2, 2.
-        world = UploadWorld.start(10, 30, Map.of("pastebin.upload.retry.max-delay", "2s"));
-        byte[] content = UploadWorld.content("S3 never recovers");
+    void aLonePasteOutlastsAnS3OutageLongerThanItsFastAttemptsAndIsStoredWhenS3Recovers() throws Exception {
+        String breaker = "lone-" + UUID.randomUUID().toString().substring(0, 8);
+        Map<String, Object> settings = new HashMap<>();
+        // Fast attempts capped at 2 s (delays 1, 2, 2, 2, 2: about 9 s); the slow waits compressed to 4-8 s.
+        settings.put("pastebin.upload.retry.max-delay", "2s");
+        settings.put("pastebin.breaker.enabled", true);
+        settings.put("pastebin.breaker.name", breaker);
+        settings.put("pastebin.breaker.minimum-calls", 20);
+        settings.put("pastebin.breaker.hold-at-least", "4s");
+        settings.put("pastebin.breaker.hold-jitter", "1s");
+        settings.put("pastebin.breaker.max-hold", "8s");
+        settings.put("pastebin.breaker.hold-limit", "2m");
+        world = UploadWorld.start(75, 30, settings);
+        byte[] content = UploadWorld.content("written just before S3 went down for longer than the fast schedule");
         Paste paste = world.newPaste(content);
-        world.proxy.alwaysFailPuts(paste.shortCode(), Fault.INTERNAL_ERROR_500);
-        String messageId = world.sendJob(paste, content);
+        world.proxy.outage(Fault.INTERNAL_ERROR_500);
+        String messageId;
+        try (var transitions = new BreakerLines(world.context.getBean(ObjectMapper.class), breaker);
+             ExecutorService poller = Executors.newSingleThreadExecutor()) {
+            messageId = world.sendJob(paste, content);
+            Future<?> mapping = poller.submit(() -> world.mapping.runUntilEmpty(Duration.ofSeconds(90)));
+            Thread.sleep(OUTAGE.toMillis());
+            Paste duringOutage = world.row(paste.shortCode());
+            world.proxy.recover();
+            mapping.get();
 
-        world.mapping.runUntilEmpty(Duration.ofSeconds(45));
+            assertEquals(PasteStatus.IN_PROGRESS, duringOutage.status(), "never FAILED: " + duringOutage.failureReason());
+            assertTrue(duringOutage.uploadAttempts() > 6, "past its fast attempts: " + duringOutage.uploadAttempts());
+            assertNotNull(duringOutage.firstHeldAt(), "its slow wait counts from its first");
+            assertEquals(List.of(), transitions.transitions(), "a lone paste's calls never opened the breaker");
+        }
 
         Paste row = world.row(paste.shortCode());
-        assertEquals(PasteStatus.FAILED, row.status());
-        assertTrue(row.failureReason().startsWith("exhausted: SERVER_ERROR: "), row.failureReason());
-        assertTrue(row.failureReason().contains("InternalError"), row.failureReason());
-        assertEquals(6, world.proxy.putCount(paste.shortCode()), "one PUT per attempt: the SDK does not retry on its own");
-        assertEquals(6, world.mapping.deliveriesOf(messageId).size());
+        assertEquals(PasteStatus.PROCESSED, row.status(), row.failureReason());
+        assertArrayEquals(content, world.object(paste.shortCode()).orElseThrow().asByteArray());
         List<AttemptLog.Line> lines = world.attempts.of(paste.shortCode());
-        assertEquals(List.of("transient", "transient", "transient", "transient", "transient", "exhausted"),
-                lines.stream().map(AttemptLog.Line::outcome).toList());
+        List<String> outcomes = lines.stream().map(AttemptLog.Line::outcome).toList();
+        assertEquals(List.of("transient", "transient", "transient", "transient", "transient"), outcomes.subList(0, 5), outcomes.toString());
+        assertEquals("success", outcomes.getLast(), outcomes.toString());
+        List<AttemptLog.Line> slow = lines.subList(5, lines.size() - 1);
+        assertTrue(!slow.isEmpty() && slow.stream().allMatch(l -> l.outcome().equals("slow")), outcomes.toString());
+        for (AttemptLog.Line line : slow) {
+            assertEquals("SERVER_ERROR", line.errorClass());
+            assertTrue(line.delaySeconds() >= 4 && line.delaySeconds() <= 9, "on the hold schedule: " + line.delaySeconds() + " s");
+        }
+        assertEquals(lines.size(), world.proxy.putCount(paste.shortCode()), "one PUT per delivery: the SDK does not retry on its own");
         assertGapsFollowDelays(messageId, lines);
-        assertTrue(world.object(paste.shortCode()).isEmpty());
-        assertEquals(0, dlqDepth(), "the function's exhaustion ran before the queue's redrive");
+        assertEquals(0, dlqDepth());
     }
 
     @Test

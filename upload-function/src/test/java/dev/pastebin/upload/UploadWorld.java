@@ -17,7 +17,12 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
+import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
+
+import javax.sql.DataSource;
 import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -114,6 +119,19 @@ final class UploadWorld implements AutoCloseable {
 
     Paste row(String shortCode) {
         return repository.findById(shortCode).orElseThrow();
+    }
+
+    /** Runs one SQL update on the function's database (outside its connection management); the rows it changed. */
+    int update(String sql, Object... parameters) {
+        DataSource dataSource = DelegatingDataSource.unwrapDataSource(context.getBean(DataSource.class));
+        try (Connection connection = dataSource.getConnection(); var statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            return statement.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
     }
 
     Optional<ResponseBytes<GetObjectResponse>> object(String shortCode) {

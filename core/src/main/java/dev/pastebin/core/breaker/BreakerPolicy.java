@@ -57,6 +57,22 @@ final class BreakerPolicy {
     }
 
     /**
+     * Adds the answers an environment has not written yet to the window each falls in (the current or the
+     * previous one; older ones no longer count). Only a closed breaker counts: when it opened meanwhile, they
+     * are dropped.
+     */
+    BreakerSnapshot withUncounted(BreakerSnapshot s, Instant now, UncountedSuccesses uncounted) {
+        if (s.state() != BreakerState.CLOSED) {
+            uncounted.clear();
+            return s;
+        }
+        BreakerSnapshot rolled = rolled(s, now);
+        UncountedSuccesses.Drained drained = uncounted.drain(rolled.windowStartedAt());
+        return rolled.counting(rolled.windowStartedAt(), rolled.windowCalls() + drained.inWindow(), rolled.windowFailures(),
+                rolled.previousCalls() + drained.inPrevious(), rolled.previousFailures());
+    }
+
+    /**
      * S3 failed transiently ({@code opensAtOnce} false) or said it is misconfigured for everyone (true): a
      * failed probe reopens with a longer cooldown; in a closed breaker the failure is counted and may open it.
      */

@@ -30,8 +30,12 @@ import java.time.Duration;
  * @param probeTimeout     a probe that has not reported after this long is taken to be lost; another may run
  * @param holdAtLeast      a job held by the open breaker comes back no sooner than this (bounds its receives)
  * @param holdJitter       up to this much random delay on top, so held jobs do not all come back at once
- * @param maxWait          a paste waits at most this long (since it was created) for a closed breaker, then
- *                         FAILED; well inside the sweeper's stuck threshold
+ * @param maxHold          the longest a job is held at a time: holds grow with the time since its first hold
+ *                         up to this ({@link HoldSchedule}), so a long outage costs a bounded number of receives
+ *                         and a recovered S3 is used within this long
+ * @param holdLimit        a job is held at most this long since its first hold; past it, it is left to the
+ *                         queue's redrive (the dead-letter queue keeps it and the sweeper requeues it), never
+ *                         FAILED. The queue's maxReceiveCount must cover it (checked at start-up)
  */
 @ConfigurationProperties("pastebin.breaker")
 public record BreakerProperties(
@@ -45,21 +49,31 @@ public record BreakerProperties(
         @NotNull @Bindable(defaultValue = "30s") Duration probeTimeout,
         @NotNull @Bindable(defaultValue = "15s") Duration holdAtLeast,
         @NotNull @Bindable(defaultValue = "5s") Duration holdJitter,
-        @NotNull @Bindable(defaultValue = "15m") Duration maxWait) {
+        @NotNull @Bindable(defaultValue = "5m") Duration maxHold,
+        @NotNull @Bindable(defaultValue = "24h") Duration holdLimit) {
 
     public BreakerProperties {
         if (cooldown != null && maxCooldown != null && cooldown.compareTo(maxCooldown) > 0) {
             throw new ConfigurationException("pastebin.breaker.cooldown (" + cooldown
                     + ") must not exceed pastebin.breaker.max-cooldown (" + maxCooldown + ")");
         }
-        if (holdAtLeast != null && holdAtLeast.isZero()) {
+        if (holdAtLeast != null && (holdAtLeast.isZero() || holdAtLeast.isNegative())) {
             throw new ConfigurationException("pastebin.breaker.hold-at-least must be positive: it bounds how often "
                     + "a held job is received");
         }
+        if (holdAtLeast != null && maxHold != null && maxHold.compareTo(holdAtLeast) < 0) {
+            throw new ConfigurationException("pastebin.breaker.max-hold (" + maxHold
+                    + ") must not be shorter than pastebin.breaker.hold-at-least (" + holdAtLeast + ")");
+        }
+        if (maxHold != null && holdJitter != null && maxHold.plus(holdJitter).compareTo(SQS_MAX_VISIBILITY_TIMEOUT) > 0) {
+            throw new ConfigurationException("pastebin.breaker.max-hold + hold-jitter (" + maxHold.plus(holdJitter)
+                    + ") exceeds SQS's maximum visibility timeout of 12 hours");
+        }
+        if (holdLimit != null && (holdLimit.isZero() || holdLimit.isNegative())) {
+            throw new ConfigurationException("pastebin.breaker.hold-limit must be positive");
+        }
     }
 
-    /** The most deliveries a job can spend held by the breaker before its paste gives up waiting. */
-    public int maxHeldDeliveries() {
-        return (int) Math.ceilDiv(maxWait.toMillis(), holdAtLeast.toMillis()) + 1;
-    }
+    /** SQS's limit for a visibility timeout, which is what a hold is. */
+    private static final Duration SQS_MAX_VISIBILITY_TIMEOUT = Duration.ofHours(12);
 }

@@ -27,8 +27,9 @@ import java.util.function.UnaryOperator;
  * has passed; then exactly one caller, the one that moves the row to HALF_OPEN, probes. An answer closes it;
  * a failure reopens it with a doubled, capped cooldown.
  *
- * <p>Healthy S3 costs one read of the row per call and no write: outcomes are only counted once the window
- * has a failure. Every transition is one log line on {@code pastebin.breaker} whose fields are
+ * <p>Healthy S3 costs one read of the row per call and no write: while the window has no failure, an
+ * environment keeps its successes in memory ({@link UncountedSuccesses}) and adds them with its next write,
+ * so every outcome is counted, whenever its call started, and the rate is not biased towards failures. Every transition is one log line on {@code pastebin.breaker} whose fields are
  * {@link Transition}'s, top-level in the JSON, and a {@link Metric#BREAKER_TRANSITIONS} metric; closing also
  * records {@link Metric#BREAKER_OPEN_MINUTES}.
  */
@@ -43,6 +44,7 @@ public class S3CircuitBreaker {
     private final FailureClassifier classifier;
     private final Metrics metrics;
     private final Clock clock;
+    private final UncountedSuccesses uncounted;
 
     @Inject
     public S3CircuitBreaker(BreakerStore store, BreakerProperties properties, FailureClassifier classifier,
@@ -58,6 +60,7 @@ public class S3CircuitBreaker {
         this.classifier = classifier;
         this.metrics = metrics;
         this.clock = clock;
+        this.uncounted = new UncountedSuccesses(properties.window());
     }
 
     public boolean enabled() {
@@ -86,7 +89,10 @@ public class S3CircuitBreaker {
             Failure failure = classifier.classify(e);
             if (failure.errorClass().misconfiguresStorage() || failure.errorClass().meansStorageUnavailable()) {
                 boolean opensAtOnce = failure.errorClass().misconfiguresStorage();
-                apply(s -> policy.afterFailure(s, clock.instant(), probe, opensAtOnce, failure.message()));
+                apply(s -> {
+                    Instant now = clock.instant();
+                    return policy.afterFailure(policy.withUncounted(s, now, uncounted), now, probe, opensAtOnce, failure.message());
+                });
             } else {
                 answered(seen, probe);
             }
@@ -127,9 +133,14 @@ public class S3CircuitBreaker {
     }
 
     private void answered(BreakerSnapshot seen, boolean probe) {
-        // Nothing to count against while the window has no failure: healthy S3 writes nothing.
         if (probe || seen.state() == BreakerState.CLOSED && seen.countingFailures()) {
-            apply(s -> policy.afterAnswer(s, clock.instant(), probe));
+            apply(s -> {
+                Instant now = clock.instant();
+                return policy.afterAnswer(probe ? s : policy.withUncounted(s, now, uncounted), now, probe);
+            });
+        } else if (seen.state() == BreakerState.CLOSED) {
+            // No failure to weigh it against yet: healthy S3 writes nothing, the answer waits for the next write.
+            uncounted.add(clock.instant());
         }
     }
 

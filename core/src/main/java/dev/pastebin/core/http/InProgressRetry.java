@@ -1,17 +1,23 @@
 package dev.pastebin.core.http;
 
+import dev.pastebin.core.breaker.BreakerProperties;
+import dev.pastebin.core.breaker.HoldSchedule;
 import dev.pastebin.core.breaker.S3CircuitBreaker;
+import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteStatus;
+import dev.pastebin.core.retry.RetryProperties;
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.MutableHttpResponse;
-import dev.pastebin.core.paste.PasteStatus;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 
 /**
  * The 202 of a paste still being stored, from a read or a reveal: {@code Retry-After}, {@code no-store} and
@@ -24,35 +30,52 @@ public class InProgressRetry {
 
     private final S3CircuitBreaker breaker;
     private final ApiProperties apiProperties;
+    private final RetryProperties retry;
+    private final HoldSchedule holds;
     private final Clock clock = Clock.systemUTC();
 
-    public InProgressRetry(S3CircuitBreaker breaker, ApiProperties apiProperties) {
+    public InProgressRetry(S3CircuitBreaker breaker, ApiProperties apiProperties, RetryProperties retry,
+                           BreakerProperties breakerProperties) {
         this.breaker = breaker;
         this.apiProperties = apiProperties;
+        this.retry = retry;
+        this.holds = new HoldSchedule(breakerProperties);
     }
 
-    public MutableHttpResponse<?> response(String shortCode, boolean withBody) {
+    public MutableHttpResponse<?> response(Paste paste, boolean withBody) {
         MutableHttpResponse<Object> response = HttpResponse.accepted()
-                .header(HttpHeaders.RETRY_AFTER, Integer.toString(retryAfterSeconds()))
+                .header(HttpHeaders.RETRY_AFTER, Integer.toString(retryAfterSeconds(paste)))
                 .header(HttpHeaders.CACHE_CONTROL, "no-store")
                 .contentType(MediaType.APPLICATION_JSON_TYPE);
-        return withBody ? response.body(new PendingPaste(shortCode, PasteStatus.IN_PROGRESS.name())) : response;
+        return withBody ? response.body(new PendingPaste(paste.shortCode(), PasteStatus.IN_PROGRESS.name())) : response;
     }
 
     /**
-     * The usual wait for a paste being uploaded; while the S3 breaker is open no upload can finish before its
-     * next probe, so never sooner than that (docs/design.md, "Circuit breaker").
+     * The usual wait for a paste being uploaded, but never sooner than its upload can next finish
+     * (docs/design.md, "Circuit breaker"): while the S3 breaker is open, its next probe; while the paste retries
+     * slowly (its fast attempts used up), its next S3 attempt, which the hold schedule puts no sooner than its
+     * shortest wait after the last one ({@code updated_at}; the wait counts from {@code first_held_at}).
      */
-    public int retryAfterSeconds() {
-        int usual = apiProperties.inProgressRetryAfterSeconds();
+    public int retryAfterSeconds(Paste paste) {
+        Instant now = clock.instant();
+        Instant notBefore = later(now.plusSeconds(apiProperties.inProgressRetryAfterSeconds()), nextSlowAttempt(paste));
         try {
-            return breaker.nextProbe()
-                    .map(probe -> (int) Math.max(usual, Math.ceilDiv(Duration.between(clock.instant(), probe).toMillis(), 1000)))
-                    .orElse(usual);
+            notBefore = later(notBefore, breaker.nextProbe().orElse(null));
         } catch (RuntimeException e) {
-            // The row was just read, so this is a blip: the usual answer is still true, only less precise.
+            // The row was just read, so this is a blip: the rest of the answer is still true, only less precise.
             LOG.warn("could not read the S3 breaker's state: {}", e.toString());
-            return usual;
         }
+        return (int) Math.ceilDiv(Duration.between(now, notBefore).toMillis(), 1000);
+    }
+
+    private @Nullable Instant nextSlowAttempt(Paste paste) {
+        if (paste.uploadAttempts() < retry.maxAttempts() || paste.firstHeldAt() == null || paste.updatedAt() == null) {
+            return null;
+        }
+        return paste.updatedAt().plus(holds.minimumHold(Duration.between(paste.firstHeldAt(), paste.updatedAt())));
+    }
+
+    private static Instant later(Instant a, @Nullable Instant b) {
+        return b != null && b.isAfter(a) ? b : a;
     }
 }

@@ -5,6 +5,7 @@ import io.micronaut.data.jdbc.annotation.JdbcRepository;
 import io.micronaut.data.model.query.builder.sql.Dialect;
 import io.micronaut.data.repository.GenericRepository;
 
+import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -31,6 +32,15 @@ public interface PasteRepository extends GenericRepository<Paste, String> {
             UPDATE pastes SET upload_attempts = upload_attempts + 1, updated_at = now()
             WHERE short_code = :shortCode AND status = 'IN_PROGRESS'""")
     int recordUploadAttempt(String shortCode);
+
+    /**
+     * Notes when the open breaker first held the paste's upload; a later hold keeps the first (a no-op, 0).
+     * Not a transition: {@code updated_at} stays when the row last changed state or spent an attempt.
+     */
+    @Query("""
+            UPDATE pastes SET first_held_at = :heldAt
+            WHERE short_code = :shortCode AND status = 'IN_PROGRESS' AND first_held_at IS NULL""")
+    int recordFirstHold(String shortCode, Instant heldAt);
 
     @Query("""
             UPDATE pastes SET status = 'FAILED', failure_reason = left(:reason, 1024), updated_at = now()

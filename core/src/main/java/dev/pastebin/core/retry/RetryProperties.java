@@ -21,13 +21,14 @@ import java.util.Map;
 
 /**
  * The upload retry schedule, bound from {@code pastebin.upload.retry.*} (environment:
- * {@code PASTEBIN_UPLOAD_RETRY_MAX_ATTEMPTS}, ...). Defaults are the schedule of docs/design.md, "Retry schedule": 6 attempts, delays 1, 2, 4, 8,
- * 16 s after attempts 1..5 with +/- 200 ms jitter, about 31 s in all.
+ * {@code PASTEBIN_UPLOAD_RETRY_MAX_ATTEMPTS}, ...). Defaults are the fast schedule of docs/design.md, "Retry schedule": 6
+ * attempts, delays 1, 2, 4, 8, 16 s after attempts 1..5 with +/- 200 ms jitter, about 31 s in all; after them a
+ * transiently failing upload retries on the breaker's slow hold schedule, never FAILED.
  *
  * <p>{@code @Context}: the bean is built, and so checked, when the application context starts, so a
  * misconfigured function fails its init instead of its first message.
  *
- * @param maxAttempts          attempts before a transiently failing upload is marked FAILED
+ * @param maxAttempts          fast attempts before a transiently failing upload moves to the slow retries
  * @param baseDelay            delay after the first failed attempt, for classes without their own base
  * @param multiplier           growth factor per attempt
  * @param maxDelay             cap on any delay (at most SQS's 12 h visibility-timeout limit)
@@ -36,8 +37,9 @@ import java.util.Map;
  * @param plusMinusJitter      half-width of {@link JitterStrategy#PLUS_MINUS}'s jitter
  * @param classBaseDelays      per-error-class base delays (docs/design.md, "Per-error-class delays"); THROTTLING defaults to 4 s
  * @param queueMaxReceiveCount the upload queue's redrive {@code maxReceiveCount}: must exceed maxAttempts so
- *                             that the function's own exhaustion logic (row to FAILED) runs before the queue
- *                             moves a message to the dead-letter queue
+ *                             that the fast schedule runs before the queue moves a message to the dead-letter
+ *                             queue; with the breaker on it must also cover a day of holds and slow retries
+ *                             (the upload function's DeliveryBudget: 304 with the defaults)
  */
 @Context
 @ConfigurationProperties("pastebin.upload.retry")
@@ -50,7 +52,7 @@ public record RetryProperties(
         @NotNull @Bindable(defaultValue = "PLUS_MINUS") JitterStrategy jitter,
         @NotNull @Bindable(defaultValue = "200ms") Duration plusMinusJitter,
         @Nullable Map<ErrorClass, Duration> classBaseDelays,
-        @Min(1) @Max(1000) @Bindable(defaultValue = "75") int queueMaxReceiveCount) {
+        @Min(1) @Max(1000) @Bindable(defaultValue = "320") int queueMaxReceiveCount) {
 
     /** A throttled request waits longer than a plain 5xx before it is tried again. */
     public static final Duration DEFAULT_THROTTLING_BASE_DELAY = Duration.ofSeconds(4);
@@ -68,8 +70,7 @@ public record RetryProperties(
         check(queueMaxReceiveCount > maxAttempts,
                 "pastebin.upload.retry.queue-max-receive-count (" + queueMaxReceiveCount + ") must be greater than "
                         + "pastebin.upload.retry.max-attempts (" + maxAttempts + "): otherwise the queue moves a failing "
-                        + "message to the dead-letter queue before the function marks its paste FAILED, and the paste "
-                        + "stays IN_PROGRESS. Raise the queue's maxReceiveCount (and this property) or lower max-attempts.");
+                        + "message to the dead-letter queue before its fast attempts are even made. Raise the queue's maxReceiveCount (and this property) or lower max-attempts.");
         if (baseDelay != null && maxDelay != null && minDelay != null) {
             check(!baseDelay.isNegative() && !minDelay.isNegative(), "pastebin.upload.retry delays must not be negative");
             check(minDelay.compareTo(maxDelay) <= 0, "pastebin.upload.retry.min-delay (" + minDelay

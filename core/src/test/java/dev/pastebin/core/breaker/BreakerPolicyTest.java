@@ -14,7 +14,7 @@ class BreakerPolicyTest {
 
     private static final BreakerProperties DEFAULTS = new BreakerProperties(true, "s3", Duration.ofSeconds(60), 10, 0.9,
             Duration.ofSeconds(10), Duration.ofMinutes(2), Duration.ofSeconds(30), Duration.ofSeconds(15),
-            Duration.ofSeconds(5), Duration.ofMinutes(15));
+            Duration.ofSeconds(5), Duration.ofMinutes(5), Duration.ofHours(24));
 
     private final BreakerPolicy policy = new BreakerPolicy(DEFAULTS);
     private final Instant t0 = Instant.parse("2026-11-23T10:00:00Z");
@@ -151,9 +151,32 @@ class BreakerPolicyTest {
         assertEquals(open, policy.afterAnswer(open, t0.plusSeconds(1), false));
         assertEquals(open, fail(open, t0.plusSeconds(1)));
     }
+    /** Successes remembered while the window had no failure count in the window they happened in, once. */
+    @Test
+    void uncountedSuccessesJoinTheWindowTheyFellInAndOlderOnesAreDropped() {
+        var uncounted = new UncountedSuccesses(Duration.ofSeconds(60));
+        uncounted.add(t0.minusSeconds(200)); // two windows ago: no longer bears on the rate
+        uncounted.add(t0.plusSeconds(30));   // the first window
+        uncounted.add(t0.plusSeconds(70));   // the second
+        uncounted.add(t0.plusSeconds(71));
+
+        BreakerSnapshot counted = policy.withUncounted(BreakerSnapshot.closed(t0), t0.plusSeconds(75), uncounted);
+
+        assertEquals(t0.plusSeconds(60), counted.windowStartedAt());
+        assertEquals(2, counted.windowCalls());
+        assertEquals(1, counted.previousCalls());
+        assertEquals(0, counted.windowFailures() + counted.previousFailures());
+        assertEquals(counted, policy.withUncounted(counted, t0.plusSeconds(75), uncounted), "drained: added once");
+    }
 
     @Test
-    void heldDeliveriesAreBoundedByMaxWaitOverHoldAtLeast() {
-        assertEquals(61, DEFAULTS.maxHeldDeliveries());
+    void uncountedSuccessesDoNotCountIntoAnOpenBreaker() {
+        var uncounted = new UncountedSuccesses(Duration.ofSeconds(60));
+        uncounted.add(t0);
+        BreakerSnapshot open = policy.afterFailure(BreakerSnapshot.closed(t0), t0, false, true, "AccessDenied");
+
+        assertEquals(open, policy.withUncounted(open, t0.plusSeconds(1), uncounted));
+        BreakerSnapshot closedAgain = BreakerSnapshot.closed(t0.plusSeconds(2));
+        assertEquals(closedAgain, policy.withUncounted(closedAgain, t0.plusSeconds(2), uncounted), "dropped, not kept for later");
     }
 }

@@ -16,6 +16,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -120,6 +121,77 @@ class S3CircuitBreakerIT {
 
         Instant secondProbe = breaker.nextProbe().orElseThrow();
         assertTrue(secondProbe.isAfter(firstProbe.plusMillis(1_900)), firstProbe + " then " + secondProbe);
+    }
+
+    /**
+     * docs/design.md, "Circuit breaker": an S3 that fails half the calls stays closed. Two environments, 16
+     * calls in flight in each, every call failing at random with probability one half: every outcome must be
+     * counted, the successes of calls that started before the window's first failure included.
+     */
+    @Test
+    void aHalfFailingS3UnderConcurrencyFromTwoEnvironmentsLeavesItClosed() throws Exception {
+        List<S3CircuitBreaker> both = List.of(environment("60s"), environment("60s"));
+
+        Outcomes outcomes = hammer(both, 0.5);
+
+        assertEquals(0, outcomes.held(), outcomes + ": S3 was never held off");
+        assertTrue(both.getFirst().nextProbe().isEmpty(), "still closed after " + outcomes);
+        assertTrue(outcomes.failures() > outcomes.calls() / 3, "half failed: " + outcomes);
+    }
+
+    @Test
+    void anS3ThatFailsEveryCallUnderTheSameConcurrencyStillOpensIt() throws Exception {
+        List<S3CircuitBreaker> both = List.of(environment("60s"), environment("60s"));
+
+        Outcomes outcomes = hammer(both, 1.0);
+
+        assertTrue(outcomes.held() > 0, outcomes.toString());
+        assertTrue(both.getLast().nextProbe().isPresent(), "open for everyone");
+        assertTrue(outcomes.calls() < 100, "opened after a handful of calls: " + outcomes);
+    }
+
+    private record Outcomes(int calls, int failures, int held) {
+    }
+
+    /** 16 threads per environment, 25 calls each, each S3 call taking 1-20 ms and failing with {@code failureRate}. */
+    private static Outcomes hammer(List<S3CircuitBreaker> environments, double failureRate) throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        AtomicInteger failures = new AtomicInteger();
+        AtomicInteger held = new AtomicInteger();
+        CountDownLatch start = new CountDownLatch(1);
+        try (ExecutorService threads = Executors.newFixedThreadPool(16 * environments.size())) {
+            List<Future<?>> workers = new ArrayList<>();
+            for (S3CircuitBreaker environment : environments) {
+                for (int t = 0; t < 16; t++) {
+                    workers.add(threads.submit(() -> {
+                        start.await();
+                        for (int i = 0; i < 25; i++) {
+                            try {
+                                environment.call(() -> {
+                                    calls.incrementAndGet();
+                                    sleep(ThreadLocalRandom.current().nextLong(1, 21));
+                                    if (ThreadLocalRandom.current().nextDouble() < failureRate) {
+                                        failures.incrementAndGet();
+                                        throw serverError();
+                                    }
+                                    return true;
+                                });
+                            } catch (S3Exception failed) {
+                                // counted by the breaker
+                            } catch (CircuitOpenException open) {
+                                held.incrementAndGet();
+                            }
+                        }
+                        return null;
+                    }));
+                }
+            }
+            start.countDown();
+            for (Future<?> worker : workers) {
+                worker.get();
+            }
+        }
+        return new Outcomes(calls.get(), failures.get(), held.get());
     }
 
     private static void sleep(long millis) {

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import javax.sql.DataSource;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
@@ -99,6 +100,25 @@ class PasteRepositoryIT {
 
         assertEquals(processedBefore, reload(processed));
         assertEquals(failedBefore, reload(failed));
+    }
+
+    /** Written once, by the first hold, and only on an IN_PROGRESS row; it leaves updated_at alone. */
+    @Test
+    void theFirstHoldIsNotedOnceAndOnlyWhileInProgress() {
+        Paste paste = newPaste();
+        assertNull(paste.firstHeldAt());
+        Instant first = Instant.parse("2026-11-23T10:00:00Z");
+
+        assertEquals(1, repository.recordFirstHold(paste.shortCode(), first));
+        assertEquals(0, repository.recordFirstHold(paste.shortCode(), first.plusSeconds(60)), "a later hold keeps the first");
+        Paste held = reload(paste);
+        assertEquals(first, held.firstHeldAt());
+        assertEquals(reload(paste).updatedAt(), held.updatedAt());
+
+        Paste failed = newPaste();
+        repository.markFailed(failed.shortCode(), "permanent");
+        assertEquals(0, repository.recordFirstHold(failed.shortCode(), first));
+        assertNull(reload(failed).firstHeldAt());
     }
 
     @Test

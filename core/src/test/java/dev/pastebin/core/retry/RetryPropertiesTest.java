@@ -32,7 +32,7 @@ class RetryPropertiesTest {
             assertEquals(Duration.ZERO, retry.minDelay());
             assertEquals(JitterStrategy.PLUS_MINUS, retry.jitter());
             assertEquals(Duration.ofMillis(200), retry.plusMinusJitter());
-            assertEquals(75, retry.queueMaxReceiveCount(), "room for the breaker's held deliveries");
+            assertEquals(320, retry.queueMaxReceiveCount(), "room for a day of the breaker's holds (DeliveryBudget)");
             assertEquals(Duration.ofSeconds(4), retry.baseDelayFor(ErrorClass.THROTTLING));
             assertEquals(Duration.ofSeconds(1), retry.baseDelayFor(ErrorClass.SERVER_ERROR));
         }

@@ -74,6 +74,39 @@ class MonitoringTemplateTest {
         assertEquals(Set.of(Metric.values()), shown, "every metric is on the dashboard");
     }
 
+    /**
+     * A transient S3 failure ends its attempt as {@code transient} (fast retries left) or {@code slow} (fast
+     * attempts used up, waiting on the hold schedule): the transient-failure rate counts both, or a lone paste
+     * retrying through a long outage would vanish from it.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void theTransientFailureRateCountsFastAndSlowRetries() throws IOException {
+        Map<String, Object> properties = widgets().stream()
+                .map(w -> (Map<String, Object>) w.get("properties"))
+                .filter(p -> String.valueOf(p.get("title")).startsWith("Transient-failure rate"))
+                .findFirst().orElseThrow();
+        Set<String> outcomes = new HashSet<>();
+        String rate = null;
+        List<String> previous = List.of();
+        for (Object row : assertInstanceOf(List.class, properties.get("metrics"))) {
+            List<?> items = (List<?>) row;
+            if (items.getFirst() instanceof Map<?, ?> expression) {
+                rate = String.valueOf(expression.get("expression"));
+                continue;
+            }
+            List<String> expanded = expand(previous, items.stream().filter(String.class::isInstance).map(String.class::cast).toList());
+            previous = expanded;
+            int outcome = expanded.indexOf("Outcome");
+            if (outcome > 0) {
+                outcomes.add(expanded.get(outcome + 1));
+                String id = String.valueOf(((Map<String, Object>) items.getLast()).get("id"));
+                assertTrue(rate != null && rate.contains(id), "the rate adds up " + id + ": " + rate);
+            }
+        }
+        assertEquals(Set.of("transient", "slow"), outcomes);
+    }
+
     @Test
     void theAlarmsWatchRetriesPerSuccessApi5xxTheHttpFunctionsAndTheBreaker() {
         Map<String, Object> retries = template.properties("UploadRetriesPerSuccessAlarm");
@@ -95,7 +128,7 @@ class MonitoringTemplateTest {
         Map<String, Object> breaker = template.properties("UploadBreakerOpenAlarm");
         assertEquals(Map.of("Service", "upload", "Outcome", "held"), dimensions(breaker));
         int window = ((Number) breaker.get("Period")).intValue() * ((Number) breaker.get("EvaluationPeriods")).intValue();
-        assertTrue(window <= 15 * 60, "fires before a paste waiting for the breaker gives up (15 min): " + window + " s");
+        assertTrue(window <= 15 * 60, "fires within 15 min of S3 becoming unusable, long before a held job's 24 h: " + window + " s");
 
         for (String alarm : template.resourcesOfType("AWS::CloudWatch::Alarm")) {
             Map<String, Object> properties = template.properties(alarm);

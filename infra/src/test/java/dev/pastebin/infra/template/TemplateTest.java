@@ -1,15 +1,20 @@
 package dev.pastebin.infra.template;
 
 import dev.pastebin.local.template.CloudFormationTemplate;
+import dev.pastebin.core.breaker.BreakerProperties;
+import dev.pastebin.core.breaker.HoldSchedule;
 import dev.pastebin.core.config.DatabaseTlsProperties;
 import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.job.UploadJobCodec;
+import dev.pastebin.core.retry.RetryProperties;
+import io.micronaut.context.ApplicationContext;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -86,6 +91,35 @@ class TemplateTest {
         assertNotNull(redriveParameter, "the RedrivePolicy's maxReceiveCount is a parameter");
         assertEquals(redriveParameter, template.parameterRef(env.get("PASTEBIN_UPLOAD_RETRY_QUEUE_MAX_RECEIVE_COUNT")).orElse(null));
         assertEquals(Map.of("Fn::GetAtt", List.of("UploadDeadLetterQueue", "Arn")), redrive.get("deadLetterTargetArn"));
+    }
+
+    /**
+     * docs/design.md, "Circuit breaker": with the default settings the redrive count covers the attempts, a day
+     * of holds and 2 spare (the upload function's DeliveryBudget refuses to start otherwise), within SQS's
+     * 1,000; and the queue keeps a job for all those receives, each at most a hold, a backoff delay or the
+     * visibility timeout long, so retention never drops a job the function still holds.
+     */
+    @Test
+    void theRedriveCountCoversADayOfHoldsAndTheQueueKeepsAJobForAllItsReceives() {
+        int maxReceiveCount = template.intValue(CloudFormationTemplate.mapping(
+                template.properties("UploadQueue").get("RedrivePolicy"), "RedrivePolicy").get("maxReceiveCount"));
+        int visibility = template.intValue(template.properties("UploadQueue").get("VisibilityTimeout"));
+        int retention = template.intValue(template.properties("UploadQueue").get("MessageRetentionPeriod"));
+        int maxAttempts = template.intValue(template.environment("UploadPasteFunction").get("PASTEBIN_UPLOAD_RETRY_MAX_ATTEMPTS"));
+        try (ApplicationContext context = ApplicationContext.builder().deduceEnvironment(false).build().start()) {
+            BreakerProperties breaker = context.getBean(BreakerProperties.class);
+            RetryProperties retry = context.getBean(RetryProperties.class);
+            int held = new HoldSchedule(breaker).heldDeliveriesWithinLimit();
+
+            assertEquals(Duration.ofHours(24), breaker.holdLimit());
+            assertTrue(maxReceiveCount >= maxAttempts + held + 2 && maxReceiveCount <= 1000,
+                    maxReceiveCount + " receives for " + maxAttempts + " attempts + " + held + " holds + 2 spare");
+            assertEquals(retry.queueMaxReceiveCount(), maxReceiveCount, "the function's default is the template's");
+            long longestReceive = Math.max(visibility, Math.max(breaker.maxHold().plus(breaker.holdJitter()).toSeconds(),
+                    retry.maxDelay().toSeconds()));
+            assertTrue((long) maxReceiveCount * longestReceive < retention,
+                    maxReceiveCount + " x " + longestReceive + " s must stay within the retention of " + retention + " s");
+        }
     }
 
     @Test

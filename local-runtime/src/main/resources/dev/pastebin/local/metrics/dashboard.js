@@ -14,8 +14,8 @@ const SPAN_MINUTES = Number(new URLSearchParams(window.location.search).get('min
 const NAMESPACE = 'Pastebin';
 const PANELS = [
   { id: 'transient-rate', title: 'Upload: transient-failure rate', kind: 'ratio',
-    note: 'UploadAttempts with Outcome=transient / all UploadAttempts',
-    numerator: { metric: 'UploadAttempts', where: { Outcome: 'transient' } },
+    note: 'UploadAttempts with Outcome=transient or slow (fast and slow retries) / all UploadAttempts',
+    numerator: { metric: 'UploadAttempts', where: { Outcome: ['transient', 'slow'] } },
     denominator: { metric: 'UploadAttempts' } },
   { id: 'retries-per-success', title: 'Upload: mean retries per success', kind: 'mean',
     note: 'RetriesPerSuccess: sum / count', metric: 'RetriesPerSuccess' },
@@ -44,6 +44,7 @@ const dimensionKeys = (s) => Object.keys(s.dimensions).sort().join(',');
 
 // The series of a metric in one dimension set: the smallest set that has every dimension the caller needs.
 // A line emitted with several dimension sets is in each of them; summing across sets would count it twice.
+// A where value is one dimension value or a list of them, any of which matches.
 function select(data, metric, needed, where) {
   const candidates = data.series.filter((s) => s.namespace === NAMESPACE && s.name === metric
     && needed.every((k) => k in s.dimensions));
@@ -51,7 +52,7 @@ function select(data, metric, needed, where) {
   const best = candidates.map(dimensionKeys).sort((a, b) =>
     (a === '' ? 0 : a.split(',').length) - (b === '' ? 0 : b.split(',').length) || a.localeCompare(b))[0];
   return candidates.filter((s) => dimensionKeys(s) === best
-    && Object.entries(where || {}).every(([k, v]) => s.dimensions[k] === v));
+    && Object.entries(where || {}).every(([k, v]) => [].concat(v).includes(s.dimensions[k])));
 }
 
 // Merges the buckets of several series: t -> {count, sum, values}.

@@ -104,6 +104,10 @@ class DashboardBrowserIT {
             for (int t = 0; t < transientBefore[i]; t++) {
                 lines.add(uploadAttempt(at, "transient", "SlowDown"));
             }
+            if (i == 3) {
+                // another paste, its fast attempts used up, retrying slowly: a transient failure too
+                lines.add(uploadAttempt(at, "slow", "SERVER_ERROR"));
+            }
             lines.add(uploadAttempt(at, "success", "none"));
             lines.add(emf(at, List.of(directive("Pastebin", List.of(List.of("Service")), Map.of("SuccessAttempt", "None",
                             "RetriesPerSuccess", "Count", "TimeToSuccess", "Milliseconds"))),
@@ -149,10 +153,10 @@ class DashboardBrowserIT {
 
         Map<String, Double> figures = figures(dom);
         Map<String, Double> expected = new LinkedHashMap<>();
-        // 5 transient attempts and 4 successes; each attempt line is in three dimension sets, counted once.
-        expected.put("transient-rate.rate", 5.0 / 9);
-        expected.put("transient-rate.numerator", 5.0);
-        expected.put("transient-rate.denominator", 9.0);
+        // 5 transient and 1 slow attempts, 4 successes; each attempt line is in three dimension sets, counted once.
+        expected.put("transient-rate.rate", 6.0 / 10);
+        expected.put("transient-rate.numerator", 6.0);
+        expected.put("transient-rate.denominator", 10.0);
         expected.put("retries-per-success.mean", (0 + 1 + 1 + 3) / 4.0);
         expected.put("retries-per-success.count", 4.0);
         expected.put("success-by-attempt.share.1", 0.25);
@@ -197,8 +201,8 @@ class DashboardBrowserIT {
         // The last two invocations' lines are stamped 90 s ago and now; the others 180 s and 270 s ago.
         Map<String, Double> figures = figures(Chromium.dumpDom(chromium, dashboardUrl() + "?minutes=2"));
 
-        assertEquals(1.0 + 3, figures.get("transient-rate.numerator"), figures.toString());
-        assertEquals(4.0 + 2, figures.get("transient-rate.denominator"));
+        assertEquals(1.0 + 3 + 1, figures.get("transient-rate.numerator"), figures.toString());
+        assertEquals(4.0 + 3, figures.get("transient-rate.denominator"));
         assertEquals(3.0 + 4, figures.get("sweeper.Deleted"));
     }
 

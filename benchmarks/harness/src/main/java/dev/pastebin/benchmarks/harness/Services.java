@@ -219,6 +219,18 @@ final class Services implements AutoCloseable {
         }
     }
 
+    /** Pastes of this run that have made at least {@code attempts} S3 attempts. */
+    int countAttempted(String marker, int attempts) throws SQLException {
+        try (PreparedStatement st = db.prepareStatement("SELECT count(*) FROM pastes WHERE user_id = ? AND upload_attempts >= ?")) {
+            st.setString(1, marker);
+            st.setInt(2, attempts);
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
+    }
+
     private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
     /** A well-formed short code (8 base62 characters, as the functions issue and validate them). */

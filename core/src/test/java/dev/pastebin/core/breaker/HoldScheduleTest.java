@@ -1,0 +1,48 @@
+package dev.pastebin.core.breaker;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** How long held jobs stay away, and how many receives a day of holding takes, with the default settings. */
+class HoldScheduleTest {
+
+    private static final BreakerProperties DEFAULTS = new BreakerProperties(true, "s3", Duration.ofSeconds(60), 10, 0.9,
+            Duration.ofSeconds(10), Duration.ofMinutes(2), Duration.ofSeconds(30), Duration.ofSeconds(15),
+            Duration.ofSeconds(5), Duration.ofMinutes(5), Duration.ofHours(24));
+
+    private final HoldSchedule schedule = new HoldSchedule(DEFAULTS);
+
+    @Test
+    void aHoldLastsUntilTheProbeButAtLeastHoldAtLeastAndHalfTheTimeHeldAtMostMaxHold() {
+        assertEquals(Duration.ofSeconds(15), schedule.hold(Duration.ZERO, Duration.ZERO), "hold-at-least");
+        assertEquals(Duration.ofSeconds(40), schedule.hold(Duration.ZERO, Duration.ofSeconds(40)), "until the probe");
+        assertEquals(Duration.ofSeconds(60), schedule.hold(Duration.ofMinutes(2), Duration.ofSeconds(10)), "half of 2 min held");
+        assertEquals(Duration.ofMinutes(5), schedule.hold(Duration.ofHours(3), Duration.ZERO), "max-hold");
+        assertEquals(Duration.ofMinutes(5), schedule.hold(Duration.ZERO, Duration.ofMinutes(30)), "never past max-hold");
+    }
+
+    @Test
+    void theHoldLimitCountsFromTheFirstHold() {
+        assertFalse(schedule.pastLimit(Duration.ofHours(23).plusMinutes(59)));
+        assertTrue(schedule.pastLimit(Duration.ofHours(24)));
+    }
+
+    /** 0, 15, 30, 45, 67.5 s ... doubling by half until 10 min, then every 5 min: 10 + 286 holds in a day. */
+    @Test
+    void aDayOfHoldingTakesAtMost296Deliveries() {
+        assertEquals(296, schedule.heldDeliveriesWithinLimit());
+    }
+
+    @Test
+    void withoutGrowthADayOfHoldAtLeastWouldTakeThousandsOfDeliveries() {
+        var flat = new BreakerProperties(true, "s3", Duration.ofSeconds(60), 10, 0.9, Duration.ofSeconds(10),
+                Duration.ofMinutes(2), Duration.ofSeconds(30), Duration.ofSeconds(15), Duration.ofSeconds(5),
+                Duration.ofSeconds(15), Duration.ofHours(24));
+        assertEquals(24 * 60 * 4, new HoldSchedule(flat).heldDeliveriesWithinLimit(), "more than SQS's 1,000 receives");
+    }
+}

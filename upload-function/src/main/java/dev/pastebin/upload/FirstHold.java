@@ -1,0 +1,42 @@
+package dev.pastebin.upload;
+
+import dev.pastebin.core.paste.PasteRepository;
+import io.micronaut.core.annotation.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Instant;
+
+/**
+ * When a paste's wait on the hold schedule began: the first time the open breaker held it or, its fast
+ * attempts used up, it was first sent to the slow retries ({@code first_held_at}, written once). Both waits
+ * share the one clock, so the hold limit is a limit on the paste, however its wait is made up.
+ */
+final class FirstHold {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FirstHold.class);
+
+    private final PasteRepository repository;
+    private final Clock clock;
+
+    FirstHold(PasteRepository repository, Clock clock) {
+        this.repository = repository;
+        this.clock = clock;
+    }
+
+    /** {@code firstHeldAt} as the row had it, or now, noted on the row, if this is the first wait. */
+    Instant since(String shortCode, @Nullable Instant firstHeldAt) {
+        if (firstHeldAt != null) {
+            return firstHeldAt;
+        }
+        Instant now = clock.instant();
+        try {
+            repository.recordFirstHold(shortCode, now);
+        } catch (RuntimeException notNoted) {
+            // The next wait tries again; until then it counts from now, which only ever waits longer.
+            LOG.warn("could not note the first hold of {}: {}", shortCode, notNoted.toString());
+        }
+        return now;
+    }
+}
