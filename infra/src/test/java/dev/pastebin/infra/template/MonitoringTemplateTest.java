@@ -199,6 +199,23 @@ class MonitoringTemplateTest {
                 d -> d.get("Value") instanceof Map<?, ?> ref ? String.valueOf(ref.get("Ref")) : String.valueOf(d.get("Value"))));
     }
 
+    /**
+     * A lone paste retrying slowly through an outage opens no breaker (too few calls), has no successes for the
+     * retries alarm and, received more than twice, is left out of the oldest-message age: its own alarm says
+     * S3 has been failing it for a while, long before its 24 h are up.
+     */
+    @Test
+    void slowRetriesRaiseTheirOwnAlarmEvenWhileTheBreakerStaysClosed() {
+        Map<String, Object> slow = template.properties("UploadSlowRetriesAlarm");
+        assertEquals(List.of("Pastebin", "UploadAttempts", "Sum"),
+                List.of(slow.get("Namespace"), slow.get("MetricName"), slow.get("Statistic")));
+        assertEquals(Map.of("Service", "upload", "Outcome", "slow"), dimensions(slow));
+        int period = ((Number) slow.get("Period")).intValue();
+        int window = period * ((Number) slow.get("EvaluationPeriods")).intValue();
+        assertTrue(period >= 305, "a slow paste comes back every 5 min (plus jitter): every period sees it: " + period + " s");
+        assertTrue(window <= 60 * 60, "fires within an hour of a paste going slow, long before its 24 h: " + window + " s");
+    }
+
     @Test
     void theStackOutputsTheDashboardsAddress() {
         Map<String, Object> output = CloudFormationTemplate.mapping(
