@@ -15,6 +15,7 @@ import software.amazon.awssdk.services.cloudformation.model.StackResource;
 import software.amazon.awssdk.services.cloudformation.model.StackStatus;
 import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 import software.amazon.awssdk.services.eventbridge.model.DescribeRuleResponse;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -52,6 +53,7 @@ class LocalStackCloudFormationIT {
 
     private final CloudFormationTemplate template = InfraTemplate.load();
     private final String stackName = "pastebin-template-it-" + UUID.randomUUID().toString().substring(0, 8);
+    private final String templateBucket = stackName + "-templates";
     private CloudFormationClient cloudFormation;
     private Stack stack;
     private Map<String, String> physicalIds;
@@ -72,6 +74,7 @@ class LocalStackCloudFormationIT {
         if (cloudFormation == null) {
             return;
         }
+        removeStagedTemplates();
         String bucket = physicalIds == null ? null : physicalIds.get("PasteBucket");
         cloudFormation.deleteStack(b -> b.stackName(stackName));
         // PasteBucket is DeletionPolicy: Retain (as on AWS): the stack leaves it behind, the test removes it
@@ -165,7 +168,7 @@ class LocalStackCloudFormationIT {
         full.put("Resources", resources);
         String changeSetStack = stackName + "-full";
         var changeSet = cloudFormation.createChangeSet(b -> b.stackName(changeSetStack).changeSetName("transform")
-                .changeSetType("CREATE").templateBody(new Yaml(dumperOptions()).dump(full))
+                .changeSetType("CREATE").templateURL(staged(changeSetStack + ".yaml", new Yaml(dumperOptions()).dump(full)))
                 .capabilities(Capability.CAPABILITY_IAM, Capability.CAPABILITY_AUTO_EXPAND)
                 .parameters(parameter("DatabaseUrl", "jdbc:postgresql://db.example.internal:5432/pastebin?sslmode=verify-full"),
                         parameter("CreateDatabaseSecretArn", "arn:aws:secretsmanager:us-east-1:000000000000:secret:pastebin-db-create-AbCdEf"),
@@ -336,5 +339,30 @@ class LocalStackCloudFormationIT {
         DumperOptions options = new DumperOptions();
         options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
         return options;
+    }
+
+    /**
+     * The whole template is over CloudFormation's 51,200-byte limit for an inline TemplateBody, so it goes
+     * through S3 as `sam deploy` sends it (samconfig.toml's resolve_s3): a TemplateURL in a bucket of the test's own.
+     */
+    private String staged(String key, String body) {
+        try (S3Client s3 = S3Client.builder().forcePathStyle(true).build()) {
+            if (s3.listBuckets().buckets().stream().noneMatch(b -> b.name().equals(templateBucket))) {
+                s3.createBucket(b -> b.bucket(templateBucket));
+            }
+            s3.putObject(b -> b.bucket(templateBucket).key(key), RequestBody.fromString(body));
+            return s3.utilities().getUrl(b -> b.bucket(templateBucket).key(key)).toString();
+        }
+    }
+
+    private void removeStagedTemplates() {
+        try (S3Client s3 = S3Client.builder().forcePathStyle(true).build()) {
+            if (s3.listBuckets().buckets().stream().noneMatch(b -> b.name().equals(templateBucket))) {
+                return;
+            }
+            s3.listObjectsV2(b -> b.bucket(templateBucket)).contents()
+                    .forEach(o -> s3.deleteObject(b -> b.bucket(templateBucket).key(o.key())));
+            s3.deleteBucket(b -> b.bucket(templateBucket));
+        }
     }
 }
