@@ -5,6 +5,7 @@ import dev.pastebin.core.http.ApiException;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
+import io.micronaut.http.MediaType;
 import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
@@ -35,17 +36,22 @@ public class WebPagesController {
         this.assets = assets;
     }
 
-    @Get("/")
+    /*
+     * A route that declares no produces is taken to produce application/json, and Micronaut's router refuses an
+     * exact path (no variables, like "/") to an Accept without JSON or a wildcard: Accept: text/html alone
+     * answered 406. Each route declares what it serves.
+     */
+    @Get(uri = "/", produces = MediaType.TEXT_HTML)
     public HttpResponse<?> createPage(HttpRequest<?> request) {
         return serve(assets.page(WebAssets.CREATE_PAGE), request);
     }
 
-    @Get("/p/{shortCode}")
+    @Get(uri = "/p/{shortCode}", produces = MediaType.TEXT_HTML)
     public HttpResponse<?> viewPage(String shortCode, HttpRequest<?> request) {
         return serve(assets.page(WebAssets.VIEW_PAGE), request);
     }
 
-    @Get("/assets/{file}")
+    @Get(uri = "/assets/{file}", produces = {WebAssets.JAVASCRIPT, WebAssets.CSS})
     public HttpResponse<?> asset(String file, HttpRequest<?> request) {
         return serve(assets.file(file)
                 .orElseThrow(() -> new ApiException(ApiErrorCode.NOT_FOUND, "No asset " + file)), request);

@@ -65,6 +65,23 @@ class WebPagesTest {
         assertTrue(page.header("ETag").matches("\"[0-9a-f]{64}\""), page.header("ETag"));
     }
 
+    /**
+     * A page answers whatever a client accepts of HTML: {@code text/html} alone (not only a browser's list that
+     * ends in {@code *}/{@code *}), {@code *}/{@code *}, and no Accept header, which means anything (RFC 9110,
+     * section 12.5.1).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"text/html", "*/*", "text/html,application/xhtml+xml;q=0.9", ""})
+    void pagesAnswerEveryAcceptThatAdmitsHtml(String accept) {
+        for (String path : new String[]{"/", "/p/aB3xYz9Q"}) {
+            HttpApi.Request request = api.fixture("read-paste").path(path);
+            HttpApi.Response page = api.send(accept.isEmpty() ? request.withoutHeader("Accept") : request.header("Accept", accept));
+
+            assertEquals(200, page.status(), path + " with Accept '" + accept + "': " + page.text());
+            assertEquals("text/html; charset=utf-8", page.header("Content-Type"), path);
+        }
+    }
+
     @Test
     void theViewPageIsTheSameForEveryCodeAndTheApiJudgesTheCode() {
         assertEquals(get("/p/aB3xYz9Q").text(), get("/p/not-a-code!").text());
