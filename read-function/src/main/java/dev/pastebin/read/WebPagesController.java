@@ -22,6 +22,9 @@ import io.swagger.v3.oas.annotations.Hidden;
 @Controller
 public class WebPagesController {
 
+    /** Where a paste's web page is: this and its short code. */
+    static final String VIEW_PATH = "/p/";
+
     /** No inline script or style, nothing from elsewhere: a paste that smuggles markup in has nothing to run. */
     static final String CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; "
             + "connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";

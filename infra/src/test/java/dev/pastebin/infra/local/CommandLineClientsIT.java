@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Existing command-line clients, unmodified, against the local API ({@link LocalRuntimeProcess}: the real
  * template and function artifacts): the real {@code curl -F file=@…} and Debian's real {@code pastebinit}
  * (installed by infra/local/clients.sh) post a paste and print its URL; {@code curl URL} then gives the exact
- * bytes once the upload function has stored them. README, "Use it from your terminal", shows these settings.
+ * bytes once the upload function has stored them, and a browser opening it is sent to the web page. README, "Use it from your terminal", shows these settings.
  */
 @RealServices
 class CommandLineClientsIT {
@@ -104,6 +104,17 @@ class CommandLineClientsIT {
         Run read = run(Map.of(), "curl", "-sS", "--fail", "-o", "read", url);
         assertEquals(0, read.exit(), read.err());
         assertArrayEquals(content, Files.readAllBytes(dir.resolve("read")));
+        // and a browser opening the same URL gets the paste's web page
+        HttpResponse<String> browser = HTTP.send(HttpRequest.newBuilder(URI.create(url))
+                .header("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8").GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        String code = url.substring(url.lastIndexOf('/') + 1);
+        assertEquals(303, browser.statusCode(), browser.body());
+        assertEquals("/p/" + code, browser.headers().firstValue("Location").orElseThrow());
+        HttpResponse<String> page = HTTP.send(HttpRequest.newBuilder(runtime.uri("/p/" + code))
+                .header("Accept", "text/html").GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, page.statusCode(), page.body());
+        assertTrue(page.headers().firstValue("Content-Type").orElseThrow().startsWith("text/html"), page.headers().toString());
     }
 
     @Test
