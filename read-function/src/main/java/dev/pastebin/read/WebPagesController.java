@@ -40,9 +40,9 @@ public class WebPagesController {
     }
 
     /*
-     * A route that declares no produces is taken to produce application/json, and Micronaut's router refuses an
-     * exact path (no variables, like "/") to an Accept without JSON or a wildcard: Accept: text/html alone
-     * answered 406. Each route declares what it serves.
+     * A route that declares no produces is taken to produce application/json, and Micronaut's router answered
+     * GET / with Accept: text/html alone (no wildcard) 406 against that default. Each route declares what it
+     * serves.
      */
     @Get(uri = "/", produces = MediaType.TEXT_HTML)
     public HttpResponse<?> createPage(HttpRequest<?> request) {
