@@ -3,7 +3,7 @@
 #
 # Picks a JDK >= 21, starts PostgreSQL and LocalStack unless they already run (infra/local/up), lints
 # the template, installs Chromium and its driver when missing (infra/local/chromium.sh, for the browser
-# tests), runs `mvn -B verify` at the repository root with the app environment exported (unit
+# tests) and the command-line paste clients (infra/local/clients.sh), runs `mvn -B verify` at the repository root with the app environment exported (unit
 # tests in `test`, *IT integration tests in `verify`), then `sam build` of every function with a check
 # of its output (infra/local/sam-build.sh) and Schemathesis against the local API (infra/local/schemathesis.sh),
 # stops only the services this run started, and exits non-zero
@@ -37,6 +37,9 @@ export_app_env
 # why; the other tests still run.
 "$PASTEBIN_LOCAL_DIR/chromium.sh" --driver >/dev/null \
     || warn "no Chromium or chromedriver (reason above): the browser tests will fail"
+
+# The real command-line clients CommandLineClientsIT drives (pastebinit); without them that test fails and says why.
+"$PASTEBIN_LOCAL_DIR/clients.sh" || warn "no pastebinit (reason above): CommandLineClientsIT will fail"
 
 cd "$PASTEBIN_ROOT"
 log "mvn -B ${PASTEBIN_MAVEN_ARGS:-}${PASTEBIN_MAVEN_ARGS:+ }verify $*"

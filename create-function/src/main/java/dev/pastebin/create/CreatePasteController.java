@@ -3,6 +3,7 @@ package dev.pastebin.create;
 import dev.pastebin.core.http.ApiDocs;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
+import dev.pastebin.core.http.ContentNegotiation;
 import dev.pastebin.core.paste.IdempotencyKey;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
@@ -10,11 +11,9 @@ import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.MutableHttpResponse;
-import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Header;
 import io.micronaut.http.annotation.Post;
-import io.micronaut.http.annotation.QueryValue;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.enums.ParameterIn;
@@ -30,9 +29,12 @@ import java.util.Optional;
 /**
  * {@code POST /pastes}: the paste as a raw {@code text/plain} body ({@code curl --data-binary @file}) or as
  * JSON {@code {"content": "…"}}, with options (expiry, read-once) and an optional {@code Idempotency-Key}.
+ * Command-line clients' forms ({@code curl -F file=@notes.txt}, rustypaste, 0x0.st, pastebinit) are taken
+ * there and at {@code POST /}, as those services take them, and answered in their convention: the paste's URL
+ * as one text/plain line and the deletion token in {@code X-Token} (JSON still to a client that asks for it).
  * Maps HTTP to {@link CreatePasteService} and back, nothing more.
  */
-@Controller("/pastes")
+@Controller
 public class CreatePasteController {
 
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";
@@ -40,6 +42,9 @@ public class CreatePasteController {
     private static final String IDEMPOTENCY_KEY_DOC = "Makes a retried create safe: the same key and request within 24 h "
             + "answer the same paste; the same key with another request answers 422";
     private static final String X_FORWARDED_PROTO = "X-Forwarded-Proto";
+    /** 0x0.st's header for the deletion token; rustypaste's client sends its expiry in {@code expire}. */
+    static final String X_TOKEN = "X-Token";
+    static final String EXPIRE = "expire";
 
     private final CreatePasteService service;
     private final PasteContentReader reader;
@@ -50,23 +55,34 @@ public class CreatePasteController {
     }
 
     /**
-     * One route for both forms, told apart here by Content-Type. With a route per form Micronaut narrowed the
-     * routes by Accept first and answered an unacceptable Accept with 415 instead of 406, and a body without a
-     * Content-Type matched both routes.
+     * One route for every form of body, told apart here by Content-Type. With a route per form Micronaut narrowed
+     * the routes by Accept first and answered an unacceptable Accept with 415 instead of 406, and a body without
+     * a Content-Type matched several routes. The body is bound raw ({@link RawBodyBinder}) and query values are
+     * read only for a text/plain body: behind the API Gateway proxy, binding either the Micronaut way parses a
+     * form body, multipart too, as a query string.
      */
     @Operation(operationId = "createPaste", summary = "Create a paste",
             description = "The paste as the raw text/plain body, options as query parameters, or as JSON "
-                    + "{\"content\", \"expiresIn\", \"readOnce\"}. 404 only for an Idempotency-Key replay whose paste is gone.",
+                    + "{\"content\", \"expiresIn\", \"readOnce\"}; or as command-line clients post it (also to POST /, createPasteAtRoot): the "
+                    + "multipart \"file\" part (curl -F file=@notes.txt, 0x0.st), the \"oneshot\" part for a paste read once "
+                    + "(rustypaste), the urlencoded \"content\" field (pastebinit, HTML forms), expiry from the \"expire\" "
+                    + "header or the \"expires\" field. A form is answered with the paste's URL as one text/plain line and the "
+                    + "deletion token in X-Token (JSON with Accept: application/json). 404 only for an Idempotency-Key "
+                    + "replay whose paste is gone.",
             parameters = {
                     @Parameter(name = "expiresIn", in = ParameterIn.QUERY, description = "Lifetime in whole seconds (text/plain bodies)",
                             schema = @Schema(ref = ApiDocs.SCHEMAS + "ExpiresIn")),
                     @Parameter(name = "readOnce", in = ParameterIn.QUERY, description = "Burn after reading (text/plain bodies)",
                             schema = @Schema(ref = ApiDocs.SCHEMAS + "ReadOnce")),
+                    @Parameter(name = EXPIRE, in = ParameterIn.HEADER, description = "Lifetime as a duration such as 10min, "
+                            + "1h 30m or 7d (form bodies, as rustypaste's client sends it)", schema = @Schema(implementation = String.class)),
                     @Parameter(name = IDEMPOTENCY_KEY, in = ParameterIn.HEADER, description = IDEMPOTENCY_KEY_DOC,
                             schema = @Schema(ref = ApiDocs.SCHEMAS + "IdempotencyKey"))},
             requestBody = @RequestBody(required = true, content = {
                     @Content(mediaType = MediaType.TEXT_PLAIN, schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteText")),
-                    @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(ref = ApiDocs.SCHEMAS + "NewPaste"))}))
+                    @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(ref = ApiDocs.SCHEMAS + "NewPaste")),
+                    @Content(mediaType = MediaType.MULTIPART_FORM_DATA, schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteFilePart")),
+                    @Content(mediaType = MediaType.APPLICATION_FORM_URLENCODED, schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteFormField"))}))
     @ApiResponse(responseCode = "201", ref = ApiDocs.CREATED)
     @ApiResponse(responseCode = "400", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "404", ref = ApiDocs.ERROR)
@@ -76,34 +92,112 @@ public class CreatePasteController {
     @ApiResponse(responseCode = "422", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "500", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
-    @Post(consumes = {MediaType.TEXT_PLAIN, MediaType.APPLICATION_JSON}, produces = MediaType.APPLICATION_JSON)
-    public HttpResponse<CreatedPaste> create(@Parameter(hidden = true) @Body @Nullable byte[] body,
-                                             @Parameter(hidden = true) @QueryValue @Nullable String expiresIn,
-                                             @Parameter(hidden = true) @QueryValue @Nullable String readOnce,
-                                             @Parameter(hidden = true) @Header(IDEMPOTENCY_KEY) @Nullable String idempotencyKey,
-                                             HttpRequest<?> request, @Parameter(hidden = true) Caller caller) {
+    @Post(uri = "/pastes", consumes = {MediaType.TEXT_PLAIN, MediaType.APPLICATION_JSON,
+            MediaType.MULTIPART_FORM_DATA, MediaType.APPLICATION_FORM_URLENCODED},
+            produces = {MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN})
+    public HttpResponse<?> create(@Parameter(hidden = true) RawBody body,
+                                  @Parameter(hidden = true) @Header(IDEMPOTENCY_KEY) @Nullable String idempotencyKey,
+                                  @Parameter(hidden = true) @Header(EXPIRE) @Nullable String expire,
+                                  HttpRequest<?> request, @Parameter(hidden = true) Caller caller) {
         MediaType type = request.getContentType().orElseThrow(CreatePasteController::unsupportedMediaType);
+        String name = type.getName().toLowerCase(Locale.ROOT);
+        if (name.equals(MediaType.MULTIPART_FORM_DATA) || name.equals(MediaType.APPLICATION_FORM_URLENCODED)) {
+            return createFromForm(body.bytes(), type, expire, idempotencyKey, request, caller);
+        }
         requireUtf8Charset(type);
-        PasteRequest paste = switch (type.getName().toLowerCase(Locale.ROOT)) {
-            case MediaType.TEXT_PLAIN -> reader.fromText(body, expiresIn, readOnce);
-            case MediaType.APPLICATION_JSON -> reader.fromJson(body);
+        PasteRequest paste = switch (name) {
+            case MediaType.TEXT_PLAIN -> reader.fromText(body.bytes(), request.getParameters().get("expiresIn"),
+                    request.getParameters().get("readOnce"));
+            case MediaType.APPLICATION_JSON -> reader.fromJson(body.bytes());
             default -> throw unsupportedMediaType();
         };
         IdempotencyKey key = IdempotencyKey.of(idempotencyKey, caller.userId());
         return created(service.create(paste, caller.userId(), key), request);
     }
 
-    private static ApiException unsupportedMediaType() {
-        return new ApiException(ApiErrorCode.UNSUPPORTED_MEDIA_TYPE,
-                "Send the paste with Content-Type: text/plain; charset=utf-8 or application/json");
+    /** {@code POST /}: where rustypaste, 0x0.st and many a {@code curl -F} habit post; the same as {@code POST /pastes}. */
+    @Operation(operationId = "createPasteAtRoot", summary = "Create a paste, as POST /pastes",
+            description = "The same request and answers as POST /pastes (createPaste), at the root where command-line "
+                    + "clients post their forms.",
+            parameters = {
+                    @Parameter(name = "expiresIn", in = ParameterIn.QUERY, description = "Lifetime in whole seconds (text/plain bodies)",
+                            schema = @Schema(ref = ApiDocs.SCHEMAS + "ExpiresIn")),
+                    @Parameter(name = "readOnce", in = ParameterIn.QUERY, description = "Burn after reading (text/plain bodies)",
+                            schema = @Schema(ref = ApiDocs.SCHEMAS + "ReadOnce")),
+                    @Parameter(name = EXPIRE, in = ParameterIn.HEADER, description = "Lifetime as a duration such as 10min, "
+                            + "1h 30m or 7d (form bodies, as rustypaste's client sends it)", schema = @Schema(implementation = String.class)),
+                    @Parameter(name = IDEMPOTENCY_KEY, in = ParameterIn.HEADER, description = IDEMPOTENCY_KEY_DOC,
+                            schema = @Schema(ref = ApiDocs.SCHEMAS + "IdempotencyKey"))},
+            requestBody = @RequestBody(required = true, content = {
+                    @Content(mediaType = MediaType.TEXT_PLAIN, schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteText")),
+                    @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(ref = ApiDocs.SCHEMAS + "NewPaste")),
+                    @Content(mediaType = MediaType.MULTIPART_FORM_DATA, schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteFilePart")),
+                    @Content(mediaType = MediaType.APPLICATION_FORM_URLENCODED, schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteFormField"))}))
+    @ApiResponse(responseCode = "201", ref = ApiDocs.CREATED)
+    @ApiResponse(responseCode = "400", ref = ApiDocs.ERROR)
+    @ApiResponse(responseCode = "404", ref = ApiDocs.ERROR)
+    @ApiResponse(responseCode = "406", ref = ApiDocs.ERROR)
+    @ApiResponse(responseCode = "413", ref = ApiDocs.ERROR)
+    @ApiResponse(responseCode = "415", ref = ApiDocs.ERROR)
+    @ApiResponse(responseCode = "422", ref = ApiDocs.ERROR)
+    @ApiResponse(responseCode = "500", ref = ApiDocs.ERROR)
+    @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    @Post(uri = "/", consumes = {MediaType.TEXT_PLAIN, MediaType.APPLICATION_JSON,
+            MediaType.MULTIPART_FORM_DATA, MediaType.APPLICATION_FORM_URLENCODED},
+            produces = {MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN})
+    public HttpResponse<?> createAtRoot(@Parameter(hidden = true) RawBody body,
+                                        @Parameter(hidden = true) @Header(IDEMPOTENCY_KEY) @Nullable String idempotencyKey,
+                                        @Parameter(hidden = true) @Header(EXPIRE) @Nullable String expire,
+                                        HttpRequest<?> request, @Parameter(hidden = true) Caller caller) {
+        return create(body, idempotencyKey, expire, request, caller);
     }
 
-    private static HttpResponse<CreatedPaste> created(CreatePasteService.Creation creation, HttpRequest<?> request) {
-        String path = "/pastes/" + creation.shortCode();
-        MutableHttpResponse<CreatedPaste> response = HttpResponse.created(new CreatedPaste(creation.shortCode(),
-                creation.status().name(), absolute(path, request), creation.deleteToken(),
+    /**
+     * The clients that post forms print the body they get: the URL on success, and a refusal as one line they
+     * can show (the API's JSON error to a client that asks for JSON). The deletion token goes in X-Token, as
+     * 0x0.st sends it.
+     */
+    private HttpResponse<?> createFromForm(byte[] body, MediaType type, @Nullable String expire,
+                                           @Nullable String idempotencyKey, HttpRequest<?> request, Caller caller) {
+        boolean json = ContentNegotiation.wantsJson(request);
+        try {
+            requireUtf8Charset(type);
+            boolean multipart = type.getName().equalsIgnoreCase(MediaType.MULTIPART_FORM_DATA);
+            ClientForm form = multipart ? ClientForm.multipart(body, type) : ClientForm.urlEncoded(body);
+            PasteRequest paste = reader.fromForm(form, multipart, expire);
+            IdempotencyKey key = IdempotencyKey.of(idempotencyKey, caller.userId());
+            CreatePasteService.Creation creation = service.create(paste, caller.userId(), key);
+            MutableHttpResponse<?> response = json ? created(creation, request)
+                    : withCreationHeaders(HttpResponse.created(absolute(pathOf(creation), request) + "\n",
+                    URI.create(pathOf(creation))).contentType(ContentNegotiation.TEXT_UTF8), creation);
+            return response.header(X_TOKEN, creation.deleteToken());
+        } catch (ApiException e) {
+            if (json) {
+                throw e;
+            }
+            return HttpResponse.status(e.code().status()).contentType(ContentNegotiation.TEXT_UTF8)
+                    .header(HttpHeaders.CACHE_CONTROL, "no-store").body(e.getMessage() + "\n");
+        }
+    }
+
+    private static ApiException unsupportedMediaType() {
+        return new ApiException(ApiErrorCode.UNSUPPORTED_MEDIA_TYPE, "Send the paste with Content-Type: "
+                + "text/plain; charset=utf-8, application/json, multipart/form-data or application/x-www-form-urlencoded");
+    }
+
+    private static MutableHttpResponse<CreatedPaste> created(CreatePasteService.Creation creation, HttpRequest<?> request) {
+        return withCreationHeaders(HttpResponse.created(new CreatedPaste(creation.shortCode(),
+                creation.status().name(), absolute(pathOf(creation), request), creation.deleteToken(),
                 creation.expiresAt() == null ? null : creation.expiresAt().toString(), creation.readOnce()),
-                URI.create(path));
+                URI.create(pathOf(creation))), creation);
+    }
+
+    private static String pathOf(CreatePasteService.Creation creation) {
+        return "/pastes/" + creation.shortCode();
+    }
+
+    private static <T> MutableHttpResponse<T> withCreationHeaders(MutableHttpResponse<T> response,
+                                                                  CreatePasteService.Creation creation) {
         // the deletion token is a secret for this client only
         response.header(HttpHeaders.CACHE_CONTROL, "no-store");
         return creation.replayed() ? response.header(IDEMPOTENT_REPLAYED, "true") : response;

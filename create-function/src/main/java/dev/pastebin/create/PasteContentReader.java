@@ -37,6 +37,11 @@ class PasteContentReader {
     private static final JsonFactory STRICT_JSON = JsonFactory.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
+    static final String FILE_PART = "file";
+    static final String ONESHOT_PART = "oneshot";
+    static final String CONTENT_FIELD = "content";
+    static final String EXPIRES_FIELD = "expires";
+
     private final int maxContentBytes;
     private final ObjectMapper objectMapper;
 
@@ -47,12 +52,33 @@ class PasteContentReader {
 
     /** A raw {@code text/plain} body is the paste itself; its options come as query parameters. */
     PasteRequest fromText(@Nullable byte[] body, @Nullable String expiresIn, @Nullable String readOnce) {
-        if (body == null || body.length == 0) {
+        requireText(body);
+        return new PasteRequest(body, PasteOptions.fromQuery(expiresIn, readOnce));
+    }
+
+    /**
+     * A form as command-line clients post it (README, "Use it from your terminal"): the paste is the multipart
+     * {@code file} part ({@code curl -F file=@notes.txt}, 0x0.st), or its {@code oneshot} part for a paste read
+     * once (rustypaste), or the urlencoded {@code content} field (pastebinit, HTML forms). Expiry from
+     * rustypaste's {@code expire} header or 0x0.st's {@code expires} field.
+     */
+    PasteRequest fromForm(ClientForm form, boolean multipart, @Nullable String expireHeader) {
+        byte[] oneshot = multipart ? form.field(ONESHOT_PART).orElse(null) : null;
+        byte[] content = oneshot != null ? oneshot
+                : form.field(multipart ? FILE_PART : CONTENT_FIELD).orElseThrow(() -> new ApiException(
+                        ApiErrorCode.MISSING_CONTENT, multipart ? "The multipart body has no \"file\" part"
+                        : "The form has no \"content\" field"));
+        requireText(content);
+        return new PasteRequest(content, PasteOptions.fromClientConventions(expireHeader,
+                form.text(EXPIRES_FIELD).orElse(null), oneshot != null));
+    }
+
+    private void requireText(@Nullable byte[] content) {
+        if (content == null || content.length == 0) {
             throw new ApiException(ApiErrorCode.EMPTY_CONTENT, "The paste is empty");
         }
-        requireWithinLimit(body.length);
-        decodeUtf8(body, "The paste is not valid UTF-8");
-        return new PasteRequest(body, PasteOptions.fromQuery(expiresIn, readOnce));
+        requireWithinLimit(content.length);
+        decodeUtf8(content, "The paste is not valid UTF-8");
     }
 
     /**

@@ -8,6 +8,8 @@ import io.micronaut.json.tree.JsonNode;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Locale;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -25,6 +27,9 @@ record PasteOptions(@Nullable Integer expiresInSeconds, boolean readOnce) {
     static final int MAX_EXPIRES_IN_SECONDS = 31_536_000;
 
     private static final Pattern DIGITS = Pattern.compile("[0-9]{1,10}");
+    private static final Pattern DURATION_TERM = Pattern.compile(
+            "\\s*([0-9]{1,10})\\s*(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|w|months?|years?|y)(?![a-z])",
+            Pattern.CASE_INSENSITIVE);
     private static final String EXPIRY_RULE = "expiresIn must be a whole number of seconds from "
             + MIN_EXPIRES_IN_SECONDS + " to " + MAX_EXPIRES_IN_SECONDS + " (one year)";
     private static final String READ_ONCE_RULE = "readOnce must be true or false";
@@ -52,6 +57,69 @@ record PasteOptions(@Nullable Integer expiresInSeconds, boolean readOnce) {
             };
         }
         return new PasteOptions(seconds, once);
+    }
+
+    /**
+     * The options of command-line clients' conventions: rustypaste's {@code expire} header, a duration such as
+     * {@code 10min}, {@code 1h 30m} or {@code 7d}; 0x0.st's {@code expires} field, in whole hours; read once
+     * for rustypaste's {@code oneshot} part. Both given: the header wins, as it is the more precise.
+     */
+    static PasteOptions fromClientConventions(@Nullable String expireDuration, @Nullable String expiresHours,
+                                              boolean readOnce) {
+        Integer seconds = null;
+        if (expireDuration != null) {
+            long duration = durationSeconds(expireDuration);
+            if (duration < MIN_EXPIRES_IN_SECONDS || duration > MAX_EXPIRES_IN_SECONDS) {
+                throw invalidExpire();
+            }
+            seconds = (int) duration;
+        } else if (expiresHours != null) {
+            if (!DIGITS.matcher(expiresHours).matches()) {
+                throw invalidExpiresHours();
+            }
+            long hours = Long.parseLong(expiresHours);
+            if (hours < 1 || hours * 3600 > MAX_EXPIRES_IN_SECONDS) {
+                throw invalidExpiresHours();
+            }
+            seconds = (int) (hours * 3600);
+        }
+        return new PasteOptions(seconds, readOnce);
+    }
+
+    /** A sum of whole amounts with units, as humans and rustypaste's client write them. */
+    private static long durationSeconds(String duration) {
+        Matcher term = DURATION_TERM.matcher(duration.strip());
+        long seconds = 0;
+        int end = 0;
+        while (term.find() && term.start() == end) {
+            String unit = term.group(2).toLowerCase(Locale.ROOT);
+            long amount = Long.parseLong(term.group(1));
+            seconds += amount * switch (unit.charAt(0)) {
+                case 's' -> 1;
+                case 'm' -> unit.startsWith("mo") ? 30 * 86_400 : 60;
+                case 'h' -> 3_600;
+                case 'd' -> 86_400;
+                case 'w' -> 7 * 86_400;
+                default -> 365 * 86_400; // y
+            };
+            if (seconds > MAX_EXPIRES_IN_SECONDS) {
+                break;
+            }
+            end = term.end();
+        }
+        if (end == 0 || end != duration.strip().length()) {
+            throw invalidExpire();
+        }
+        return seconds;
+    }
+
+    private static ApiException invalidExpiresHours() {
+        return new ApiException(ApiErrorCode.INVALID_EXPIRY, "expires must be a whole number of hours from 1 to 8760");
+    }
+
+    private static ApiException invalidExpire() {
+        return new ApiException(ApiErrorCode.INVALID_EXPIRY, "expire must be a duration such as 10min, 1h 30m or 7d, "
+                + "from 1 minute to one year");
     }
 
     /** {@code null} fields (absent or JSON null) mean the default. */

@@ -62,7 +62,6 @@ class CreatePasteErrorsIT {
                 Arguments.of("application/json", new byte[]{'{', '"', 'c', 'o', 'n', 't', 'e', 'n', 't', '"', ':', '"', (byte) 0xFF, '"', '}'}, 400, "INVALID_UTF8"),
                 Arguments.of("application/json", utf8("{\"content\": \"" + "y".repeat(LIMIT + 1) + "\"}"), 413, "CONTENT_TOO_LARGE"),
                 Arguments.of("application/xml", utf8("<paste/>"), 415, "UNSUPPORTED_MEDIA_TYPE"),
-                Arguments.of("application/x-www-form-urlencoded", utf8("content=hi"), 415, "UNSUPPORTED_MEDIA_TYPE"),
                 Arguments.of("image/png", new byte[]{(byte) 0x89, 'P', 'N', 'G'}, 415, "UNSUPPORTED_MEDIA_TYPE"));
     }
 

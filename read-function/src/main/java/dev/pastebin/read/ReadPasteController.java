@@ -22,6 +22,7 @@ import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 
@@ -57,7 +58,8 @@ public class ReadPasteController {
 
     @Operation(operationId = "readPaste", summary = "Read a paste",
             description = "The exact bytes, or the JSON view with Accept: application/json. A read-once paste shows "
-                    + "only its metadata; its content comes from POST /pastes/{shortCode}/reveal.")
+                    + "only its metadata; its content comes from POST /pastes/{shortCode}/reveal. A browser (an Accept "
+                    + "that prefers text/html) is sent to the paste's web page, /p/{shortCode}.")
     @ApiResponse(responseCode = "200", ref = ApiDocs.PASTE_READ)
     @ApiResponse(responseCode = "202", ref = ApiDocs.PENDING)
     @ApiResponse(responseCode = "304", ref = ApiDocs.NOT_MODIFIED)
@@ -66,8 +68,14 @@ public class ReadPasteController {
     @ApiResponse(responseCode = "406", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "500", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
-    @Get(uri = "/{shortCode}", produces = {MediaType.TEXT_PLAIN, MediaType.APPLICATION_JSON}, headRoute = false)
+    @ApiResponse(responseCode = "303", ref = ApiDocs.SEE_PAGE)
+    @Get(uri = "/{shortCode}", produces = {MediaType.TEXT_PLAIN, MediaType.APPLICATION_JSON, MediaType.TEXT_HTML}, headRoute = false)
     public HttpResponse<?> read(@Parameter(description = ApiDocs.SHORT_CODE, schema = @Schema(ref = ApiDocs.SCHEMAS + "ShortCode")) String shortCode, HttpRequest<?> request) {
+        if (ContentNegotiation.wantsPage(request)) {
+            // the address command-line clients print: a browser gets the paste's web page, which handles every state
+            return HttpResponse.seeOther(URI.create(WebPagesController.VIEW_PATH + shortCodes.requireWellFormed(shortCode)))
+                    .header(HttpHeaders.VARY, HttpHeaders.ACCEPT);
+        }
         return answer(shortCode, request, true);
     }
 

@@ -23,15 +23,17 @@ public class WebAssets {
 
     static final String CREATE_PAGE = "index.html";
     static final String VIEW_PAGE = "view.html";
+    static final String JAVASCRIPT = "text/javascript";
+    static final String CSS = "text/css";
 
     /** Each file the pages use, with its type. JavaScript is text/javascript (RFC 9239). */
     private static final Map<String, String> FILES = Map.of(
             CREATE_PAGE, "text/html; charset=utf-8",
             VIEW_PAGE, "text/html; charset=utf-8",
-            "pastebin.css", "text/css; charset=utf-8",
-            "api.js", "text/javascript; charset=utf-8",
-            "create.js", "text/javascript; charset=utf-8",
-            "view.js", "text/javascript; charset=utf-8");
+            "pastebin.css", CSS + "; charset=utf-8",
+            "api.js", JAVASCRIPT + "; charset=utf-8",
+            "create.js", JAVASCRIPT + "; charset=utf-8",
+            "view.js", JAVASCRIPT + "; charset=utf-8");
 
     /** A file ready to serve: its bytes, type and strong entity tag (the SHA-256 of the bytes). */
     public record Asset(String name, MediaType contentType, byte[] bytes, String etag) {

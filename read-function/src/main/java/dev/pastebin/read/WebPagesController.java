@@ -5,6 +5,7 @@ import dev.pastebin.core.http.ApiException;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
+import io.micronaut.http.MediaType;
 import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
@@ -21,6 +22,9 @@ import io.swagger.v3.oas.annotations.Hidden;
 @Controller
 public class WebPagesController {
 
+    /** Where a paste's web page is: this and its short code. */
+    static final String VIEW_PATH = "/p/";
+
     /** No inline script or style, nothing from elsewhere: a paste that smuggles markup in has nothing to run. */
     static final String CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; "
             + "connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
@@ -35,17 +39,22 @@ public class WebPagesController {
         this.assets = assets;
     }
 
-    @Get("/")
+    /*
+     * A route that declares no produces is taken to produce application/json, and Micronaut's router answered
+     * GET / with Accept: text/html alone (no wildcard) 406 against that default. Each route declares what it
+     * serves.
+     */
+    @Get(uri = "/", produces = MediaType.TEXT_HTML)
     public HttpResponse<?> createPage(HttpRequest<?> request) {
         return serve(assets.page(WebAssets.CREATE_PAGE), request);
     }
 
-    @Get("/p/{shortCode}")
+    @Get(uri = "/p/{shortCode}", produces = MediaType.TEXT_HTML)
     public HttpResponse<?> viewPage(String shortCode, HttpRequest<?> request) {
         return serve(assets.page(WebAssets.VIEW_PAGE), request);
     }
 
-    @Get("/assets/{file}")
+    @Get(uri = "/assets/{file}", produces = {WebAssets.JAVASCRIPT, WebAssets.CSS})
     public HttpResponse<?> asset(String file, HttpRequest<?> request) {
         return serve(assets.file(file)
                 .orElseThrow(() -> new ApiException(ApiErrorCode.NOT_FOUND, "No asset " + file)), request);

@@ -65,6 +65,49 @@ class WebPagesTest {
         assertTrue(page.header("ETag").matches("\"[0-9a-f]{64}\""), page.header("ETag"));
     }
 
+    /**
+     * A page answers whatever a client accepts of HTML: {@code text/html} alone (not only a browser's list that
+     * ends in {@code *}/{@code *}), {@code *}/{@code *}, and no Accept header, which means anything (RFC 9110,
+     * section 12.5.1).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"text/html", "*/*", "text/html,application/xhtml+xml;q=0.9", ""})
+    void pagesAnswerEveryAcceptThatAdmitsHtml(String accept) {
+        for (String path : new String[]{"/", "/p/aB3xYz9Q"}) {
+            HttpApi.Request request = api.fixture("read-paste").path(path);
+            HttpApi.Response page = api.send(accept.isEmpty() ? request.withoutHeader("Accept") : request.header("Accept", accept));
+
+            assertEquals(200, page.status(), path + " with Accept '" + accept + "': " + page.text());
+            assertEquals("text/html; charset=utf-8", page.header("Content-Type"), path);
+        }
+    }
+
+    /**
+     * The URL a command-line client prints (README, "Use it from your terminal") is a paste's API address: a
+     * browser asking for HTML there is sent to the web page, without a database call (the database here is
+     * a closed port); curl ({@code *}/{@code *}) and JSON clients still get the paste itself.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8",
+            "text/html", "text/plain;q=0.5, text/html"})
+    void aBrowserOpeningAPastesApiAddressIsSentToItsPage(String accept) {
+        HttpApi.Response response = api.send(api.fixture("read-paste").path("/pastes/aB3xYz9QkLm").header("Accept", accept));
+
+        assertEquals(303, response.status(), response.text());
+        assertEquals("/p/aB3xYz9QkLm", response.header("Location"));
+        assertEquals("Accept", response.header("Vary"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"*/*", "text/plain", "application/json", "application/json, text/html;q=0.5", ""})
+    void otherClientsOfAPastesApiAddressAreNotRedirected(String accept) {
+        HttpApi.Request request = api.fixture("read-paste").path("/pastes/aB3xYz9QkLm");
+        HttpApi.Response response = api.send(accept.isEmpty() ? request.withoutHeader("Accept") : request.header("Accept", accept));
+
+        // the lookup itself answers: 503 here, where the database cannot be reached
+        assertEquals(503, response.status(), accept + ": " + response.text());
+    }
+
     @Test
     void theViewPageIsTheSameForEveryCodeAndTheApiJudgesTheCode() {
         assertEquals(get("/p/aB3xYz9Q").text(), get("/p/not-a-code!").text());

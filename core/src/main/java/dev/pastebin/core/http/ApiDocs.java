@@ -16,6 +16,7 @@ public final class ApiDocs {
     public static final String PENDING = RESPONSES + "Pending";
     public static final String PASTE_READ = RESPONSES + "PasteRead";
     public static final String NOT_MODIFIED = RESPONSES + "NotModified";
+    public static final String SEE_PAGE = RESPONSES + "SeePage";
     public static final String REVEALED = RESPONSES + "Revealed";
     public static final String DELETED = RESPONSES + "Deleted";
 

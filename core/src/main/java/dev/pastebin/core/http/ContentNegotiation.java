@@ -11,6 +11,24 @@ public final class ContentNegotiation {
     private ContentNegotiation() {
     }
 
+    /**
+     * A browser: it prefers HTML to the paste's own representations (what it names first, by quality, among
+     * HTML, JSON, plain text and the wildcards is text/html). curl ({@code *}/{@code *}) and API clients are not.
+     */
+    public static boolean wantsPage(HttpRequest<?> request) {
+        for (MediaType type : request.accept()) {
+            String name = type.getName();
+            if (name.equals(MediaType.TEXT_HTML)) {
+                return true;
+            }
+            if (name.equals(MediaType.APPLICATION_JSON) || name.equals(MediaType.TEXT_PLAIN) || name.equals("text/*")
+                    || name.equals(MediaType.ALL)) {
+                return false;
+            }
+        }
+        return false;
+    }
+
     /** JSON only when the client prefers it to plain text; browsers and curl ({@code *}/{@code *}) get the bytes. */
     public static boolean wantsJson(HttpRequest<?> request) {
         for (MediaType type : request.accept()) {

@@ -76,6 +76,10 @@ class BadInputCorpusIT {
     record NotAnError(int status) implements Expected {
     }
 
+    /** A refused form of a command-line client: one text/plain line, which those clients print. */
+    record PlainError(int status) implements Expected {
+    }
+
     /**
      * A request the HTTP server itself cannot parse (request line, Content-Length, header syntax, URI): the
      * JDK's server answers 400 with its own short text/html body and closes the connection, before any route
@@ -170,6 +174,12 @@ class BadInputCorpusIT {
                 }
             }
             case NotAnError e -> assertEquals(e.status(), response.status(), shown);
+            case PlainError e -> {
+                assertEquals(e.status(), response.status(), shown);
+                assertEquals("text/plain; charset=utf-8", response.header("content-type"), shown);
+                assertTrue(response.text().endsWith("\n") && response.text().indexOf('\n') == response.text().length() - 1
+                        && response.text().length() > 1, "one line: " + shown);
+            }
             case HttpServerRejected e -> assertEquals(e.status(), response.status(), shown);
             case Routed r -> {
                 if (response.status() >= 400 && !method.equals("HEAD")) {
@@ -281,8 +291,19 @@ class BadInputCorpusIT {
         cases.add(post("JSON escapes under the limit in characters, over in bytes", "application/json",
                 utf8("{\"content\":\"" + "\\u20ac".repeat(LIMIT / 3 + 1) + "\"}"), fn(413, "CONTENT_TOO_LARGE")));
         cases.add(post("XML", "application/xml", utf8("<p>x</p>"), fn(415, "UNSUPPORTED_MEDIA_TYPE")));
-        cases.add(post("form-encoded (curl's default)", "application/x-www-form-urlencoded", utf8("a=b"), fn(415, "UNSUPPORTED_MEDIA_TYPE")));
-        cases.add(post("multipart", "multipart/form-data; boundary=x", utf8("--x\r\n\r\na\r\n--x--"), fn(415, "UNSUPPORTED_MEDIA_TYPE")));
+        // the forms of command-line clients (README, "Use it from your terminal"): refused as one plain line
+        cases.add(post("form-encoded without a content field", "application/x-www-form-urlencoded", utf8("a=b"), new PlainError(400)));
+        cases.add(post("form-encoded, a broken escape", "application/x-www-form-urlencoded", utf8("content=%zz"), new PlainError(400)));
+        cases.add(post("form-encoded, not UTF-8", "application/x-www-form-urlencoded", utf8("content=%ff%fe"), new PlainError(400)));
+        cases.add(post("form-encoded, empty content", "application/x-www-form-urlencoded", utf8("content="), new PlainError(400)));
+        cases.add(post("multipart, a part without a name", "multipart/form-data; boundary=x", utf8("--x\r\n\r\na\r\n--x--"), new PlainError(400)));
+        cases.add(post("multipart without a boundary", "multipart/form-data", utf8("--x\r\n\r\na\r\n--x--"), new PlainError(400)));
+        cases.add(post("multipart, another boundary", "multipart/form-data; boundary=y", utf8("--x\r\n\r\na\r\n--x--"), new PlainError(400)));
+        cases.add(post("multipart, cut inside a part", "multipart/form-data; boundary=x",
+                utf8("--x\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nabc"), new PlainError(400)));
+        cases.add(post("multipart, a bad expires field", "multipart/form-data; boundary=x", utf8("--x\r\nContent-Disposition: "
+                + "form-data; name=\"file\"\r\n\r\nabc\r\n--x\r\nContent-Disposition: form-data; name=\"expires\"\r\n\r\n1e9\r\n--x--\r\n"),
+                new PlainError(400)));
         cases.add(post("no Content-Type", null, utf8("hello"), fn(415, "UNSUPPORTED_MEDIA_TYPE")));
         cases.add(post("Latin-1 charset", "text/plain; charset=iso-8859-1", utf8("hello"), fn(415, "UNSUPPORTED_MEDIA_TYPE")));
         cases.add(post("UTF-16 charset", "text/plain; charset=utf-16", new byte[]{(byte) 0xFE, (byte) 0xFF, 0, 'a'}, fn(415, "UNSUPPORTED_MEDIA_TYPE")));

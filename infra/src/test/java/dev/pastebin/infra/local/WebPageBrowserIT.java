@@ -159,9 +159,11 @@ class WebPageBrowserIT {
         assertNull(browser.executeScript("return document.body.dataset.ran ?? null"), "nothing ran");
         Files.write(VIEW_SCREENSHOT, browser.getScreenshotAs(OutputType.BYTES));
 
-        // The API's own plain-text answer, opened directly, is text too (text/plain, nosniff)
+        // The paste's API address, as command-line clients print it, opened in the browser: sent to the same page
         open("/pastes/" + code);
-        assertEquals(0L, browser.executeScript("return document.querySelectorAll('script, img, b').length"));
+        assertTrue(browser.getCurrentUrl().endsWith("/p/" + code), browser.getCurrentUrl());
+        assertEquals("ready", awaitState(UPLOAD_WAIT, "ready", "gone", "error", "timeout"), text("message"));
+        assertEquals(0L, browser.executeScript("return document.getElementById('content').children.length"));
         assertNull(browser.executeScript("return document.body.dataset.ran ?? null"));
     }
 

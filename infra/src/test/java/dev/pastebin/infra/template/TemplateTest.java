@@ -268,7 +268,7 @@ class TemplateTest {
 
     @Test
     void theHttpApiRoutesUsePayloadFormatTwo() {
-        assertEquals(Set.of("POST /pastes"), routes("CreatePasteFunction"));
+        assertEquals(Set.of("POST /pastes", "POST /"), routes("CreatePasteFunction"));
         assertEquals(Set.of("GET /pastes/{shortCode}", "HEAD /pastes/{shortCode}",
                 "GET /", "GET /p/{shortCode}", "GET /assets/{file}"), routes("ReadPasteFunction"));
         assertEquals(Set.of("DELETE /pastes/{shortCode}", "POST /pastes/{shortCode}/reveal"), routes("RemovePasteFunction"));
