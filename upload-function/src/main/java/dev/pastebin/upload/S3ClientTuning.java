@@ -4,7 +4,6 @@ import io.micronaut.context.annotation.Replaces;
 import io.micronaut.context.event.BeanCreatedEvent;
 import io.micronaut.context.event.BeanCreatedEventListener;
 import jakarta.inject.Singleton;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 
 /**
@@ -31,16 +30,7 @@ class S3ClientTuning implements BeanCreatedEventListener<S3ClientBuilder> {
 
     @Override
     public S3ClientBuilder onCreated(BeanCreatedEvent<S3ClientBuilder> event) {
-        S3ClientBuilder builder = event.getBean();
-        var retryStrategy = properties.s3MaxAttempts() == 1
-                ? AwsRetryStrategy.doNotRetry()
-                : AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(properties.s3MaxAttempts()).build();
-        // Keep what the factory set (user agent, ...); only retries and timeouts change.
-        builder.overrideConfiguration(builder.overrideConfiguration().toBuilder()
-                .retryStrategy(retryStrategy)
-                .apiCallAttemptTimeout(properties.s3AttemptTimeout())
-                .apiCallTimeout(properties.s3CallTimeout())
-                .build());
-        return builder;
+        return dev.pastebin.core.aws.S3ClientTuning.pin(event.getBean(), properties.s3MaxAttempts(),
+                properties.s3AttemptTimeout(), properties.s3CallTimeout());
     }
 }

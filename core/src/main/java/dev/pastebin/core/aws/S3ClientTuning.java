@@ -7,6 +7,8 @@ import jakarta.inject.Singleton;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 
+import java.time.Duration;
+
 /**
  * The S3 client's retries and timeouts, pinned rather than the SDK's defaults (3 attempts, no time limit at
  * all): a hung connection must end in a classified TIMEOUT (503 for a reader) well inside the function's
@@ -25,15 +27,21 @@ public class S3ClientTuning implements BeanCreatedEventListener<S3ClientBuilder>
 
     @Override
     public S3ClientBuilder onCreated(BeanCreatedEvent<S3ClientBuilder> event) {
-        S3ClientBuilder builder = event.getBean();
-        var retryStrategy = properties.maxAttempts() == 1
+        return pin(event.getBean(), properties.maxAttempts(), properties.attemptTimeout(), properties.callTimeout());
+    }
+
+    /**
+     * Pins the builder's retries (the SDK's standard strategy with {@code maxAttempts}, or none for 1) and its
+     * time limits, keeping what the factory set (user agent, ...).
+     */
+    public static S3ClientBuilder pin(S3ClientBuilder builder, int maxAttempts, Duration attemptTimeout, Duration callTimeout) {
+        var retryStrategy = maxAttempts == 1
                 ? AwsRetryStrategy.doNotRetry()
-                : AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(properties.maxAttempts()).build();
-        // Keep what the factory set (user agent, ...); only retries and timeouts change.
+                : AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(maxAttempts).build();
         builder.overrideConfiguration(builder.overrideConfiguration().toBuilder()
                 .retryStrategy(retryStrategy)
-                .apiCallAttemptTimeout(properties.attemptTimeout())
-                .apiCallTimeout(properties.callTimeout())
+                .apiCallAttemptTimeout(attemptTimeout)
+                .apiCallTimeout(callTimeout)
                 .build());
         return builder;
     }
