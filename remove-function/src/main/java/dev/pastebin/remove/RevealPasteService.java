@@ -68,9 +68,11 @@ public class RevealPasteService {
             return new Reveal.Pending(paste);
         }
         byte[] content = verifiedContent.ifStored(paste).orElseGet(() -> {
-            // a concurrent reveal (or delete) removed it since the row was read; if the row is still there,
-            // the object is really missing: an inconsistency
-            readable(dependencies.call(DATABASE, () -> repository.findById(shortCode)), shortCode);
+            // A concurrent reveal (or delete) removed it since the row was read. Its row delete may not be
+            // committed yet (the object goes first, inside that transaction): wait for the row's lock, so that
+            // only a row still there after it means the object is really missing, an inconsistency.
+            readable(dependencies.call(DATABASE, () -> transactions.executeWrite(
+                    status -> repository.findByIdForUpdate(shortCode))), shortCode);
             return verifiedContent.of(paste);
         });
         dependencies.run(DATABASE, () -> transactions.executeWrite(status -> {
