@@ -6,9 +6,17 @@ import dev.pastebin.core.support.CapturedMetrics;
 import dev.pastebin.core.support.EmfSpec;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -34,5 +42,23 @@ class SweepReportTest {
         assertEquals(List.of(2.0), EmfSpec.values(lines, Metric.DEAD_LETTERS_REQUEUED, sweeper));
         assertEquals(List.of(3.0), EmfSpec.values(lines, Metric.DEAD_LETTERS_DELETED, sweeper));
         assertEquals(List.of(0.0), EmfSpec.values(lines, Metric.DEAD_LETTERS_KEPT, sweeper));
+    }
+
+    /** README's "Configuration" names every field of the report a sweep returns, and no other. */
+    @Test
+    void readmeNamesEveryFieldOfTheReport() throws IOException {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        int start = readme.indexOf("Each sweep logs and returns its report:");
+        String paragraph = readme.substring(start, readme.indexOf("\n\n", start));
+        Set<String> documented = new TreeSet<>();
+        Matcher span = Pattern.compile("`([a-zA-Z]+)`").matcher(paragraph);
+        while (span.find()) {
+            documented.add(span.group(1));
+        }
+        Set<String> fields = new TreeSet<>();
+        Stream.of(SweepReport.class, DeadLetterReport.class)
+                .flatMap(type -> Arrays.stream(type.getRecordComponents()))
+                .forEach(component -> fields.add(component.getName()));
+        assertEquals(fields, documented, paragraph);
     }
 }

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * {@code infra/database/roles.sql} applied to a freshly migrated database gives each function's role exactly
- * the privileges its statements need (README, "Database roles"): what the statements of each function do is
+ * the privileges its statements need (docs/operations.md, "Database roles"): what the statements of each function do is
  * listed here next to the privilege it needs, so a grant missing (or one too many) fails by name.
  */
 @RealServices

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The production limits infra/template.yaml sets (README, "Production limits"): database connections within a
+ * The production limits infra/template.yaml sets (docs/operations.md, "Production limits"): database connections within a
  * budget, timeouts on every database socket, TLS that verifies the server, least privilege on data.
  */
 class ProductionLimitsTest {
