@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class UploadOutageIT {
 
     private static final int PASTES = 200;
-    private static final Duration OUTAGE = Duration.ofMinutes(2);
+    private static final Duration OUTAGE = Duration.ofSeconds(40);
 
     private UploadWorld world;
     private BreakerLines breakerLines;
@@ -55,16 +55,17 @@ class UploadOutageIT {
     }
 
     @Test
-    void aTwoMinuteOutageCostsABoundedNumberOfS3CallsAndEveryPasteEndsProcessed() throws Exception {
+    void aLongOutageCostsABoundedNumberOfS3CallsAndEveryPasteEndsProcessed() throws Exception {
         String name = "outage-" + System.nanoTime() % 100_000;
         Map<String, Object> settings = breakerOn(name);
-        // Compressed so that the test takes minutes, with the default thresholds.
-        settings.put("pastebin.breaker.cooldown", "5s");
-        settings.put("pastebin.breaker.max-cooldown", "20s");
-        settings.put("pastebin.breaker.hold-at-least", "5s");
-        settings.put("pastebin.breaker.hold-jitter", "2s");
-        settings.put("pastebin.breaker.max-hold", "20s");
-        settings.put("pastebin.breaker.hold-limit", "10m");
+        // Time compressed about 15-fold (cooldowns 2 s to 8 s, holds 2 s to 8 s) so that the outage spans several
+        // probes, doublings and growing holds in 40 s; the opening thresholds are the defaults.
+        settings.put("pastebin.breaker.cooldown", "2s");
+        settings.put("pastebin.breaker.max-cooldown", "8s");
+        settings.put("pastebin.breaker.hold-at-least", "2s");
+        settings.put("pastebin.breaker.hold-jitter", "1s");
+        settings.put("pastebin.breaker.max-hold", "8s");
+        settings.put("pastebin.breaker.hold-limit", "3m"); // within the test queue's 75 receives
         settings.put("pastebin.upload.parallelism", "8");
         world = UploadWorld.start(75, 30, settings);
         breakerLines = new BreakerLines(world.context.getBean(ObjectMapper.class), name);
@@ -177,7 +178,13 @@ class UploadOutageIT {
     @Test
     void aFlakyS3ThatFailsHalfTheCallsNeverOpensItAndTheScheduleDecidesAsWithoutIt() throws Exception {
         String name = "flaky-" + System.nanoTime() % 100_000;
-        world = UploadWorld.start(320, 30, breakerOn(name));
+        Map<String, Object> settings = breakerOn(name);
+        // a paste unlucky six times in a row waits out short slow holds, not the default 15 s and more
+        settings.put("pastebin.breaker.hold-at-least", "2s");
+        settings.put("pastebin.breaker.hold-jitter", "1s");
+        settings.put("pastebin.breaker.max-hold", "4s");
+        settings.put("pastebin.breaker.hold-limit", "10m"); // within the test queue's 320 receives
+        world = UploadWorld.start(320, 30, settings);
         breakerLines = new BreakerLines(world.context.getBean(ObjectMapper.class), name);
         world.proxy.failEveryOtherPut(Fault.INTERNAL_ERROR_500);
         List<Paste> pastes = new ArrayList<>();
