@@ -2,7 +2,6 @@ package dev.pastebin.upload;
 
 import dev.pastebin.core.failure.Failure;
 import io.micronaut.core.annotation.Nullable;
-import io.micronaut.serde.annotation.Serdeable;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -11,8 +10,7 @@ import org.slf4j.spi.LoggingEventBuilder;
 
 /**
  * One log line per delivery attempt (docs/design.md, "Observability"), on the logger
- * {@code pastebin.upload.attempts}, with {@link Line}'s fields top-level in the JSON so CloudWatch Logs Insights
- * queries them. {@code shortCode} and {@code messageId} are the log context {@link UploadPasteService} sets for
+ * {@code pastebin.upload.attempts}, with its fields top-level in the JSON so CloudWatch Logs Insights queries them. {@code shortCode} and {@code messageId} are the log context {@link UploadPasteService} sets for
  * the whole attempt, so every other line about the message has them too. Never content.
  *
  * <pre>{"timestamp":"…","message":"attempt 2 of aB3xYz12: transient","requestId":"…","shortCode":"aB3xYz12",
@@ -23,12 +21,6 @@ import org.slf4j.spi.LoggingEventBuilder;
 class AttemptLog {
 
     private static final Logger LOG = LoggerFactory.getLogger("pastebin.upload.attempts");
-
-    /** The fields of an attempt line. */
-    @Serdeable
-    record Line(@Nullable String shortCode, String messageId, int attempt, String outcome, @Nullable String errorClass,
-                @Nullable Integer s3Status, long latencyMs, @Nullable Integer delaySeconds, @Nullable String detail) {
-    }
 
     void write(UploadAttempt attempt, Outcome outcome, @Nullable Failure failure, @Nullable Integer delaySeconds,
                @Nullable String detail) {

@@ -17,7 +17,7 @@ import java.time.Duration;
  * @param parallelism         records of one batch uploaded at the same time; keep the datasource pool at
  *                            least this large
  * @param remainingTimeMargin no record is started when less than this remains of the invocation: it must
- *                            cover one record's worst case ({@link RecordTimeBudget}, 40 s with the defaults)
+ *                            cover one record's worst case (40 s with the defaults: RecordTimeBudgetTest computes it from the configured timeouts)
  * @param s3MaxAttempts       attempts the S3 SDK makes per PutObject (1 = no SDK retries; see S3ClientTuning)
  * @param s3AttemptTimeout    time limit of one HTTP attempt to S3
  * @param s3CallTimeout       time limit of a whole S3 call, SDK retries included

@@ -1,14 +1,21 @@
 package dev.pastebin.upload;
 
 import dev.pastebin.core.support.JsonLogLines;
+import io.micronaut.core.type.Argument;
 import io.micronaut.serde.ObjectMapper;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Map;
 
 /** Captures the upload worker's attempt lines as the functions write them (JSON), parsed back into their fields. */
 final class AttemptLines implements AutoCloseable {
+
+    /** The fields of an attempt line ({@link AttemptLog}); absent ones are null. */
+    record Line(String shortCode, String messageId, int attempt, String outcome, String errorClass, Integer s3Status,
+                long latencyMs, Integer delaySeconds, String detail) {
+    }
 
     private final JsonLogLines lines = JsonLogLines.of("pastebin.upload.attempts");
     private final ObjectMapper objectMapper;
@@ -17,20 +24,32 @@ final class AttemptLines implements AutoCloseable {
         this.objectMapper = objectMapper;
     }
 
-    List<AttemptLog.Line> all() {
+    List<Line> all() {
         return lines.lines().stream().map(this::parse).toList();
     }
 
-    List<AttemptLog.Line> of(String shortCode) {
+    List<Line> of(String shortCode) {
         return all().stream().filter(l -> shortCode.equals(l.shortCode())).toList();
     }
 
-    private AttemptLog.Line parse(String json) {
+    private Line parse(String json) {
         try {
-            return objectMapper.readValue(json, AttemptLog.Line.class);
+            Map<String, Object> f = objectMapper.readValue(json, Argument.mapOf(String.class, Object.class));
+            return new Line((String) f.get("shortCode"), (String) f.get("messageId"), number(f, "attempt").intValue(),
+                    (String) f.get("outcome"), (String) f.get("errorClass"), integer(f, "s3Status"),
+                    number(f, "latencyMs").longValue(), integer(f, "delaySeconds"), (String) f.get("detail"));
         } catch (IOException e) {
             throw new UncheckedIOException("not a JSON attempt line: " + json, e);
         }
+    }
+
+    private static Number number(Map<String, Object> fields, String name) {
+        return (Number) fields.get(name);
+    }
+
+    private static Integer integer(Map<String, Object> fields, String name) {
+        Number value = number(fields, name);
+        return value == null ? null : value.intValue();
     }
 
     @Override

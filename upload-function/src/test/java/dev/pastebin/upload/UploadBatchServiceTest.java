@@ -134,8 +134,8 @@ class UploadBatchServiceTest {
         return repository.findById(SHORT_CODE).orElseThrow();
     }
 
-    private AttemptLog.Line onlyLine() {
-        List<AttemptLog.Line> all = lines.all();
+    private AttemptLines.Line onlyLine() {
+        List<AttemptLines.Line> all = lines.all();
         assertEquals(1, all.size(), "one attempt line per delivery: " + all);
         return all.getFirst();
     }

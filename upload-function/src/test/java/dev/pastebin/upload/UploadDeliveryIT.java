@@ -55,7 +55,7 @@ class UploadDeliveryIT {
         assertEquals(1, world.objectCount());
         assertFalse(world.mapping.deliveriesOf(first).getFirst().reported(), "acknowledged");
         assertFalse(world.mapping.deliveriesOf(second).getFirst().reported(), "a duplicate is success, not an error");
-        assertEquals(List.of("success", "duplicate"), world.attempts.of(paste.shortCode()).stream().map(AttemptLog.Line::outcome).toList());
+        assertEquals(List.of("success", "duplicate"), world.attempts.of(paste.shortCode()).stream().map(AttemptLines.Line::outcome).toList());
     }
 
     @Test
@@ -74,7 +74,7 @@ class UploadDeliveryIT {
         assertArrayEquals(content, world.object(paste.shortCode()).orElseThrow().asByteArray());
         assertEquals(1, world.objectCount());
         assertEquals(Set.of("success", "duplicate"),
-                world.attempts.of(paste.shortCode()).stream().map(AttemptLog.Line::outcome).collect(Collectors.toSet()));
+                world.attempts.of(paste.shortCode()).stream().map(AttemptLines.Line::outcome).collect(Collectors.toSet()));
         assertTrue(world.mapping.isEmpty());
     }
 
@@ -103,7 +103,7 @@ class UploadDeliveryIT {
                     .map(SQSBatchResponse.BatchItemFailure::getItemIdentifier).toList());
             assertTrue(world.object(paste.shortCode()).isPresent(), "PutObject had succeeded");
             assertEquals(PasteStatus.IN_PROGRESS, world.row(paste.shortCode()).status());
-            AttemptLog.Line line = world.attempts.of(paste.shortCode()).getFirst();
+            AttemptLines.Line line = world.attempts.of(paste.shortCode()).getFirst();
             assertEquals("transient", line.outcome());
             assertEquals("DATABASE", line.errorClass());
             locker.commit();
@@ -116,7 +116,7 @@ class UploadDeliveryIT {
         assertEquals("s3://" + world.bucket + "/pastes/" + paste.shortCode(), row.s3Location());
         assertArrayEquals(content, world.object(paste.shortCode()).orElseThrow().asByteArray());
         assertEquals(2, world.proxy.putCount(paste.shortCode()));
-        assertEquals(List.of("transient", "success"), world.attempts.of(paste.shortCode()).stream().map(AttemptLog.Line::outcome).toList());
+        assertEquals(List.of("transient", "success"), world.attempts.of(paste.shortCode()).stream().map(AttemptLines.Line::outcome).toList());
     }
 
     @Test
@@ -171,7 +171,7 @@ class UploadDeliveryIT {
         assertEquals(List.of(messageId), refused.getBatchItemFailures().stream()
                 .map(SQSBatchResponse.BatchItemFailure::getItemIdentifier).toList(), "not acknowledged: its object is still there");
         assertTrue(world.object(paste.shortCode()).isPresent());
-        AttemptLog.Line first = world.attempts.of(paste.shortCode()).getFirst();
+        AttemptLines.Line first = world.attempts.of(paste.shortCode()).getFirst();
         assertEquals("transient", first.outcome());
         assertTrue(first.delaySeconds() != null && first.delaySeconds() < 30, "backed off, not the 30 s visibility timeout: " + first);
 
@@ -180,7 +180,7 @@ class UploadDeliveryIT {
 
         assertTrue(world.object(paste.shortCode()).isEmpty(), "removed");
         assertEquals(List.of("transient", "removed"),
-                world.attempts.of(paste.shortCode()).stream().map(AttemptLog.Line::outcome).toList());
+                world.attempts.of(paste.shortCode()).stream().map(AttemptLines.Line::outcome).toList());
         assertFalse(world.mapping.deliveriesOf(messageId).getLast().reported(), "acknowledged");
         assertTrue(UploadWorld.SQS.receiveMessage(b -> b.queueUrl(world.queues.deadLetterQueueUrl()).waitTimeSeconds(0))
                 .messages().isEmpty(), "nothing dead-lettered");

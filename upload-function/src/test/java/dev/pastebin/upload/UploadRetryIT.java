@@ -66,12 +66,12 @@ class UploadRetryIT {
         assertEquals("text/plain; charset=utf-8", object.response().contentType());
         assertEquals(4, world.proxy.putCount(paste.shortCode()));
 
-        List<AttemptLog.Line> lines = world.attempts.of(paste.shortCode());
-        assertEquals(List.of("transient", "transient", "transient", "success"), lines.stream().map(AttemptLog.Line::outcome).toList());
-        assertEquals(List.of(1, 2, 3, 4), lines.stream().map(AttemptLog.Line::attempt).toList());
+        List<AttemptLines.Line> lines = world.attempts.of(paste.shortCode());
+        assertEquals(List.of("transient", "transient", "transient", "success"), lines.stream().map(AttemptLines.Line::outcome).toList());
+        assertEquals(List.of(1, 2, 3, 4), lines.stream().map(AttemptLines.Line::attempt).toList());
         double[] nominal = {1, 2, 4};
         for (int i = 0; i < 3; i++) {
-            AttemptLog.Line line = lines.get(i);
+            AttemptLines.Line line = lines.get(i);
             assertEquals("SERVER_ERROR", line.errorClass());
             assertEquals(500, line.s3Status());
             assertWithinJitter(nominal[i], line.delaySeconds());
@@ -122,13 +122,13 @@ class UploadRetryIT {
         Paste row = world.row(paste.shortCode());
         assertEquals(PasteStatus.PROCESSED, row.status(), row.failureReason());
         assertArrayEquals(content, world.object(paste.shortCode()).orElseThrow().asByteArray());
-        List<AttemptLog.Line> lines = world.attempts.of(paste.shortCode());
-        List<String> outcomes = lines.stream().map(AttemptLog.Line::outcome).toList();
+        List<AttemptLines.Line> lines = world.attempts.of(paste.shortCode());
+        List<String> outcomes = lines.stream().map(AttemptLines.Line::outcome).toList();
         assertEquals(List.of("transient", "transient", "transient", "transient", "transient"), outcomes.subList(0, 5), outcomes.toString());
         assertEquals("success", outcomes.getLast(), outcomes.toString());
-        List<AttemptLog.Line> slow = lines.subList(5, lines.size() - 1);
+        List<AttemptLines.Line> slow = lines.subList(5, lines.size() - 1);
         assertTrue(!slow.isEmpty() && slow.stream().allMatch(l -> l.outcome().equals("slow")), outcomes.toString());
-        for (AttemptLog.Line line : slow) {
+        for (AttemptLines.Line line : slow) {
             assertEquals("SERVER_ERROR", line.errorClass());
             assertTrue(line.delaySeconds() >= 4 && line.delaySeconds() <= 9, "on the hold schedule: " + line.delaySeconds() + " s");
         }
@@ -152,7 +152,7 @@ class UploadRetryIT {
         assertTrue(row.failureReason().startsWith("permanent: ACCESS_DENIED: "), row.failureReason());
         assertEquals(1, world.proxy.putCount(paste.shortCode()));
         assertEquals(1, world.mapping.deliveriesOf(messageId).size());
-        AttemptLog.Line line = world.attempts.of(paste.shortCode()).getFirst();
+        AttemptLines.Line line = world.attempts.of(paste.shortCode()).getFirst();
         assertEquals("permanent", line.outcome());
         assertEquals("ACCESS_DENIED", line.errorClass());
         assertEquals(403, line.s3Status());
@@ -175,8 +175,8 @@ class UploadRetryIT {
 
         assertEquals(PasteStatus.PROCESSED, world.row(throttled.shortCode()).status());
         assertEquals(PasteStatus.PROCESSED, world.row(broken.shortCode()).status());
-        AttemptLog.Line slowDown = world.attempts.of(throttled.shortCode()).getFirst();
-        AttemptLog.Line serverError = world.attempts.of(broken.shortCode()).getFirst();
+        AttemptLines.Line slowDown = world.attempts.of(throttled.shortCode()).getFirst();
+        AttemptLines.Line serverError = world.attempts.of(broken.shortCode()).getFirst();
         assertEquals("THROTTLING", slowDown.errorClass());
         assertEquals(503, slowDown.s3Status());
         assertEquals("SERVER_ERROR", serverError.errorClass());
@@ -194,7 +194,7 @@ class UploadRetryIT {
     }
 
     /** Each redelivery came after the delay the previous attempt chose, plus processing and polling slack. */
-    private void assertGapsFollowDelays(String messageId, List<AttemptLog.Line> lines) {
+    private void assertGapsFollowDelays(String messageId, List<AttemptLines.Line> lines) {
         List<Double> gaps = world.mapping.gapsOf(messageId);
         assertEquals(lines.size() - 1, gaps.size(), "deliveries " + world.mapping.deliveriesOf(messageId));
         for (int i = 0; i < gaps.size(); i++) {

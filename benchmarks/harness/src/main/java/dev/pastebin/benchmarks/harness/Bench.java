@@ -31,11 +31,6 @@ import java.util.function.Predicate;
  */
 public final class Bench {
 
-    /** Handlers when the template does not (yet) name them. */
-    private static final Map<String, String> DEFAULT_HANDLERS = Map.of(
-            "create-function", "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction",
-            "read-function", "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction",
-            "upload-function", "dev.pastebin.upload.UploadHandler");
     private static final String BASELINE_PKG = "dev.pastebin.benchmarks.baseline.";
     private static final String LAZY_HANDLER = "dev.pastebin.benchmarks.variants.LazyApiGatewayV2Function";
 
@@ -245,7 +240,10 @@ public final class Bench {
         for (String fn : o.functions()) {
             String module = fn + "-function";
             FunctionDefinition tf = forModule(module);
-            String handler = tf != null && tf.handler() != null ? tf.handler() : DEFAULT_HANDLERS.get(module);
+            if (tf == null || tf.handler() == null) {
+                throw new IllegalStateException("infra/template.yaml has no function with CodeUri " + module + " and a Handler");
+            }
+            String handler = tf.handler();
             if (o.handlerOverrides().containsKey(fn)) {
                 line("- " + fn + ": handler overridden on the command line (template: `" + handler + "`)");
                 handler = o.handlerOverrides().get(fn);
