@@ -1,7 +1,5 @@
 package dev.pastebin.upload;
 
-import dev.pastebin.core.breaker.BreakerProperties;
-import dev.pastebin.core.breaker.CircuitOpenException;
 import dev.pastebin.core.breaker.HoldSchedule;
 import dev.pastebin.core.breaker.S3CircuitBreaker;
 import dev.pastebin.core.failure.ErrorClass;
@@ -10,7 +8,6 @@ import dev.pastebin.core.failure.FailureClassifier;
 import dev.pastebin.core.metrics.Metric;
 import dev.pastebin.core.metrics.Metrics;
 import dev.pastebin.core.paste.PasteRepository;
-import dev.pastebin.core.random.RestoreSafeRandom;
 import dev.pastebin.core.retry.BackoffPolicy;
 import dev.pastebin.core.retry.RetryProperties;
 import io.micronaut.core.annotation.Nullable;
@@ -52,7 +49,6 @@ class AttemptOutcomes {
     private final MessageVisibility visibility;
     private final AttemptLog attemptLog;
     private final S3CircuitBreaker breaker;
-    private final BreakerProperties breakerProperties;
     private final HoldSchedule holds;
     private final FirstHold firstHold;
     private final Metrics metrics;
@@ -60,15 +56,14 @@ class AttemptOutcomes {
 
     @Inject
     AttemptOutcomes(PasteRepository repository, FailureClassifier classifier, BackoffPolicy backoff, RetryProperties retry,
-                    MessageVisibility visibility, AttemptLog attemptLog, S3CircuitBreaker breaker,
-                    BreakerProperties breakerProperties, Metrics metrics) {
-        this(repository, classifier, backoff, retry, visibility, attemptLog, breaker, breakerProperties, metrics,
-                Clock.systemUTC());
+                    MessageVisibility visibility, AttemptLog attemptLog, S3CircuitBreaker breaker, HoldSchedule holds,
+                    Metrics metrics) {
+        this(repository, classifier, backoff, retry, visibility, attemptLog, breaker, holds, metrics, Clock.systemUTC());
     }
 
     AttemptOutcomes(PasteRepository repository, FailureClassifier classifier, BackoffPolicy backoff, RetryProperties retry,
-                    MessageVisibility visibility, AttemptLog attemptLog, S3CircuitBreaker breaker,
-                    BreakerProperties breakerProperties, Metrics metrics, Clock clock) {
+                    MessageVisibility visibility, AttemptLog attemptLog, S3CircuitBreaker breaker, HoldSchedule holds,
+                    Metrics metrics, Clock clock) {
         this.repository = repository;
         this.classifier = classifier;
         this.backoff = backoff;
@@ -76,8 +71,7 @@ class AttemptOutcomes {
         this.visibility = visibility;
         this.attemptLog = attemptLog;
         this.breaker = breaker;
-        this.breakerProperties = breakerProperties;
-        this.holds = new HoldSchedule(breakerProperties);
+        this.holds = holds;
         this.firstHold = new FirstHold(repository, clock);
         this.metrics = metrics;
         this.clock = clock;
@@ -169,11 +163,9 @@ class AttemptOutcomes {
     private Outcome hold(UploadAttempt attempt, StoreResult.Held held) {
         Failure failure = classifier.classify(held.cause());
         Instant now = clock.instant();
-        Instant nextProbe = held.cause() instanceof CircuitOpenException open ? open.nextProbeAt() : nextProbe(now);
-        Duration untilProbe = Duration.between(now, nextProbe);
-        return onHoldSchedule(attempt, Outcome.HELD, failure, held.heldSince(),
-                untilProbe.isNegative() ? Duration.ZERO : untilProbe,
-                "circuit open until " + nextProbe + "; held since " + held.heldSince());
+        Duration untilProbe = breaker.untilNextProbe(held.cause(), now);
+        return onHoldSchedule(attempt, Outcome.HELD, failure, held.heldSince(), untilProbe,
+                "circuit open until " + now.plus(untilProbe) + "; held since " + held.heldSince());
     }
 
     /**
@@ -187,39 +179,16 @@ class AttemptOutcomes {
                 "S3 attempt " + error.attempt() + ", fast attempts used up; waiting since " + waitingSince + ": " + detail);
     }
 
-    /**
-     * Back after the {@link HoldSchedule}'s hold for a job waiting since {@code waitingSince}, plus jitter. Past
-     * the hold limit: back after hold-at-least, so that the remaining receives run out and the redrive moves it
-     * to the dead-letter queue soon.
-     */
+    /** Back after the {@link HoldSchedule}'s wait for a job waiting since {@code waitingSince}; overdue past its limit. */
     private Outcome onHoldSchedule(UploadAttempt attempt, Outcome outcome, Failure failure, Instant waitingSince,
                                    Duration untilProbe, String detail) {
-        Duration waitedFor = Duration.between(waitingSince, clock.instant());
-        if (holds.pastLimit(waitedFor)) {
-            int delay = seconds(breakerProperties.holdAtLeast().plus(jitter()));
-            boolean delayed = visibility.delay(attempt.message(), delay);
-            return log(attempt, Outcome.OVERDUE, failure, delayed ? delay : null, "waiting since " + waitingSince
-                    + ", longer than " + breakerProperties.holdLimit() + ": left to the dead-letter queue");
+        HoldSchedule.Wait wait = holds.waitFor(Duration.between(waitingSince, clock.instant()), untilProbe);
+        boolean delayed = visibility.delay(attempt.message(), wait.seconds());
+        if (wait.overdue()) {
+            return log(attempt, Outcome.OVERDUE, failure, delayed ? wait.seconds() : null, "waiting since "
+                    + waitingSince + ", longer than " + holds.holdLimit() + ": left to the dead-letter queue");
         }
-        int delay = seconds(holds.hold(waitedFor, untilProbe).plus(jitter()));
-        boolean delayed = visibility.delay(attempt.message(), delay);
-        return log(attempt, outcome, failure, delayed ? delay : null, detail);
-    }
-
-    private Duration jitter() {
-        return Duration.ofMillis(RestoreSafeRandom.generator().nextLong(breakerProperties.holdJitter().toMillis() + 1));
-    }
-
-    private static int seconds(Duration delay) {
-        return (int) Math.min(BackoffPolicy.MAX_VISIBILITY_TIMEOUT_SECONDS, Math.ceilDiv(delay.toMillis(), 1000));
-    }
-
-    private Instant nextProbe(Instant now) {
-        try {
-            return breaker.nextProbe().orElse(now);
-        } catch (RuntimeException e) {
-            return now;
-        }
+        return log(attempt, outcome, failure, delayed ? wait.seconds() : null, detail);
     }
 
     private Outcome retryLater(UploadAttempt attempt, int attemptNumber, Failure failure, String detail) {

@@ -1,6 +1,5 @@
 package dev.pastebin.upload;
 
-import dev.pastebin.core.breaker.BreakerProperties;
 import dev.pastebin.core.breaker.HoldSchedule;
 import dev.pastebin.core.retry.RetryProperties;
 import io.micronaut.context.annotation.Context;
@@ -23,18 +22,16 @@ class DeliveryBudget {
     /** Deliveries that make no attempt for other reasons: released unstarted, the database down, a timeout. */
     static final int SLACK = 2;
 
-    DeliveryBudget(RetryProperties retry, BreakerProperties breaker) {
-        if (!breaker.enabled()) {
+    DeliveryBudget(RetryProperties retry, HoldSchedule holds) {
+        if (!holds.enabled()) {
             return; // RetryProperties already requires maxReceiveCount > maxAttempts
         }
-        int held = new HoldSchedule(breaker).heldDeliveriesWithinLimit();
+        int held = holds.heldDeliveriesWithinLimit();
         int needed = retry.maxAttempts() + held + SLACK;
         if (retry.queueMaxReceiveCount() < needed) {
             throw new ConfigurationException("pastebin.upload.retry.queue-max-receive-count ("
                     + retry.queueMaxReceiveCount() + ") must be at least " + needed + ": " + retry.maxAttempts()
-                    + " S3 attempts + " + held + " deliveries held by the breaker or slow (hold-limit " + breaker.holdLimit()
-                    + ", holds from hold-at-least " + breaker.holdAtLeast() + " growing to max-hold " + breaker.maxHold()
-                    + ") + " + SLACK + " spare, or a job could reach the dead-letter queue while its paste is still "
+                    + " S3 attempts + " + held + " deliveries held by the breaker or slow (" + holds.describe() + ") + " + SLACK + " spare, or a job could reach the dead-letter queue while its paste is still "
                     + "waiting. Raise the queue's maxReceiveCount (at most 1000), raise pastebin.breaker.max-hold or "
                     + "lower pastebin.breaker.hold-limit.");
         }

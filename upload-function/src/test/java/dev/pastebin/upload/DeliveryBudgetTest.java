@@ -1,6 +1,7 @@
 package dev.pastebin.upload;
 
 import dev.pastebin.core.breaker.BreakerProperties;
+import dev.pastebin.core.breaker.HoldSchedule;
 import dev.pastebin.core.retry.JitterStrategy;
 import dev.pastebin.core.retry.RetryProperties;
 import io.micronaut.context.ApplicationContext;
@@ -29,15 +30,15 @@ class DeliveryBudgetTest {
 
     @Test
     void seventyFiveReceivesCannotHoldAPasteThroughADayOfOutageAndTheFunctionRefusesToStart() {
-        var refused = assertThrows(ConfigurationException.class, () -> new DeliveryBudget(retry(75), DEFAULTS));
+        var refused = assertThrows(ConfigurationException.class, () -> new DeliveryBudget(retry(75), new HoldSchedule(DEFAULTS)));
         assertTrue(refused.getMessage().contains("queue-max-receive-count (75)"), refused.getMessage());
         assertTrue(refused.getMessage().contains("must be at least 304: 6 S3 attempts + 296 deliveries held"), refused.getMessage());
     }
 
     @Test
     void theDefaultReceiveCountCoversSixAttemptsADayOfHoldingAndTwoSpare() {
-        assertDoesNotThrow(() -> new DeliveryBudget(retry(304), DEFAULTS));
-        assertThrows(ConfigurationException.class, () -> new DeliveryBudget(retry(303), DEFAULTS));
+        assertDoesNotThrow(() -> new DeliveryBudget(retry(304), new HoldSchedule(DEFAULTS)));
+        assertThrows(ConfigurationException.class, () -> new DeliveryBudget(retry(303), new HoldSchedule(DEFAULTS)));
     }
 
     /** The function's own defaults (RetryProperties, BreakerProperties) pass its start-up check. */
@@ -55,6 +56,6 @@ class DeliveryBudgetTest {
         var off = new BreakerProperties(false, "s3", Duration.ofSeconds(60), 10, 0.9, Duration.ofSeconds(10),
                 Duration.ofMinutes(2), Duration.ofSeconds(30), Duration.ofSeconds(15), Duration.ofSeconds(5),
                 Duration.ofMinutes(5), Duration.ofHours(24));
-        assertDoesNotThrow(() -> new DeliveryBudget(retry(7), off));
+        assertDoesNotThrow(() -> new DeliveryBudget(retry(7), new HoldSchedule(off)));
     }
 }

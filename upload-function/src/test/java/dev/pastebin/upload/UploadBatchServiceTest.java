@@ -4,6 +4,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import dev.pastebin.core.breaker.BreakerProperties;
+import dev.pastebin.core.breaker.HoldSchedule;
 import dev.pastebin.core.breaker.BreakerSnapshot;
 import dev.pastebin.core.breaker.BreakerState;
 import dev.pastebin.core.breaker.S3CircuitBreaker;
@@ -109,7 +110,7 @@ class UploadBatchServiceTest {
         var store = new PasteContentStore(s3, new StorageProperties("pastes-bucket", "pastes/"));
         var breaker = new S3CircuitBreaker(breakerStore, BREAKER, new FailureClassifier(), metrics);
         var outcomes = new AttemptOutcomes(repository, new FailureClassifier(), backoff, retry, visibility,
-                new AttemptLog(), breaker, BREAKER, metrics, clock);
+                new AttemptLog(), breaker, new HoldSchedule(BREAKER), metrics, clock);
         var upload = new UploadPasteService(new UploadJobCodec(json), new PasteUploader(repository, store, breaker, new FailureClassifier(), clock),
                 outcomes);
         var properties = new UploadProperties(4, Duration.ofSeconds(15), 1, Duration.ofSeconds(5), Duration.ofSeconds(10));

@@ -1,17 +1,35 @@
 package dev.pastebin.core.breaker;
 
+import dev.pastebin.core.random.RestoreSafeRandom;
+import dev.pastebin.core.retry.BackoffPolicy;
+import jakarta.inject.Singleton;
+
 import java.time.Duration;
+import java.time.Instant;
 
 /**
- * How long a job held by the open breaker stays away (docs/design.md, "Circuit breaker"). A hold lasts until
- * the breaker's next probe, but at least {@code hold-at-least} and at least half the time the job has been
- * held so far, capped at {@code max-hold}, plus up to {@code hold-jitter}. The growth is what makes a long
- * outage cheap: with the defaults the first holds last 15 s to the probe (about 10 s to 2 min), and from ten
- * minutes on every hold lasts 5 min, so a whole day of holding takes under 300 receives, which the queue's
- * {@code maxReceiveCount} can cover (at most 1,000). A job is held for {@code hold-limit} since its first hold;
- * past it, it is left to the queue's redrive.
+ * How long a job waiting on the breaker stays away (docs/design.md, "Circuit breaker"): held by the open
+ * breaker, or retrying slowly once its fast attempts are used up. With {@link S3CircuitBreaker}, the breaker's
+ * whole face to the rest of the system: the breaker decides calls, this decides waits, and nothing outside the
+ * package reads the breaker's settings.
+ *
+ * <p>A hold lasts until the breaker's next probe, but at least {@code hold-at-least} and at least half the time
+ * the job has been waiting so far, capped at {@code max-hold}, plus up to {@code hold-jitter}. The growth is what
+ * makes a long outage cheap: with the defaults the first holds last 15 s to the probe (about 10 s to 2 min), and
+ * from ten minutes on every hold lasts 5 min, so a whole day of holding takes under 300 receives, which the
+ * queue's {@code maxReceiveCount} can cover (at most 1,000). A job waits for {@code hold-limit} since its first
+ * hold; past it, it is overdue and left to the queue's redrive.
  */
+@Singleton
 public final class HoldSchedule {
+
+    /**
+     * How long a waiting job stays away, in whole seconds (the unit of SQS's visibility timeout).
+     *
+     * @param overdue past the hold limit: the job is left to the dead-letter queue
+     */
+    public record Wait(int seconds, boolean overdue) {
+    }
 
     private final BreakerProperties properties;
 
@@ -19,27 +37,30 @@ public final class HoldSchedule {
         this.properties = properties;
     }
 
-    /** The shortest hold of a job held for {@code heldFor} so far, whenever the probe is due. */
-    public Duration minimumHold(Duration heldFor) {
-        Duration half = heldFor.dividedBy(2);
-        Duration atLeast = half.compareTo(properties.holdAtLeast()) > 0 ? half : properties.holdAtLeast();
-        return atLeast.compareTo(properties.maxHold()) < 0 ? atLeast : properties.maxHold();
-    }
-
-    /** The hold before jitter: until the probe, but at least {@link #minimumHold}, at most max-hold. */
-    public Duration hold(Duration heldFor, Duration untilProbe) {
-        Duration minimum = minimumHold(heldFor);
-        Duration hold = untilProbe.compareTo(minimum) > 0 ? untilProbe : minimum;
-        return hold.compareTo(properties.maxHold()) < 0 ? hold : properties.maxHold();
-    }
-
-    /** Whether a job held for {@code heldFor} is past the hold limit. */
-    public boolean pastLimit(Duration heldFor) {
-        return heldFor.compareTo(properties.holdLimit()) >= 0;
+    /** Whether jobs wait on the breaker at all (with it off, a transient failure only follows the fast schedule). */
+    public boolean enabled() {
+        return properties.enabled();
     }
 
     /**
-     * The most deliveries a job can be held in before it passes the hold limit: every hold as short as
+     * The wait of a job that has been waiting for {@code waitedFor} since its first hold, with the breaker's next
+     * probe {@code untilProbe} away (zero for a slow retry, which waits only its minimum). Overdue: back after
+     * {@code hold-at-least}, so that the remaining receives run out and the redrive takes it soon.
+     */
+    public Wait waitFor(Duration waitedFor, Duration untilProbe) {
+        if (pastLimit(waitedFor)) {
+            return new Wait(seconds(properties.holdAtLeast().plus(jitter())), true);
+        }
+        return new Wait(seconds(hold(waitedFor, untilProbe).plus(jitter())), false);
+    }
+
+    /** The soonest a slow retry whose last S3 attempt was at {@code lastAttempt} makes its next one. */
+    public Instant nextSlowAttempt(Instant firstHeldAt, Instant lastAttempt) {
+        return lastAttempt.plus(minimumHold(Duration.between(firstHeldAt, lastAttempt)));
+    }
+
+    /**
+     * The most deliveries a job can wait in before it passes the hold limit: every hold as short as
      * {@link #minimumHold} allows (the probe due at once, no jitter).
      */
     public int heldDeliveriesWithinLimit() {
@@ -48,5 +69,42 @@ public final class HoldSchedule {
             deliveries++;
         }
         return deliveries;
+    }
+
+    /** The schedule in the words of its settings, for the messages that ask to change them. */
+    public String describe() {
+        return "hold-limit " + properties.holdLimit() + ", holds from hold-at-least " + properties.holdAtLeast()
+                + " growing to max-hold " + properties.maxHold();
+    }
+
+    public Duration holdLimit() {
+        return properties.holdLimit();
+    }
+
+    /** The shortest hold of a job held for {@code heldFor} so far, whenever the probe is due. */
+    Duration minimumHold(Duration heldFor) {
+        Duration half = heldFor.dividedBy(2);
+        Duration atLeast = half.compareTo(properties.holdAtLeast()) > 0 ? half : properties.holdAtLeast();
+        return atLeast.compareTo(properties.maxHold()) < 0 ? atLeast : properties.maxHold();
+    }
+
+    /** The hold before jitter: until the probe, but at least {@link #minimumHold}, at most max-hold. */
+    Duration hold(Duration heldFor, Duration untilProbe) {
+        Duration minimum = minimumHold(heldFor);
+        Duration hold = untilProbe.compareTo(minimum) > 0 ? untilProbe : minimum;
+        return hold.compareTo(properties.maxHold()) < 0 ? hold : properties.maxHold();
+    }
+
+    /** Whether a job held for {@code heldFor} is past the hold limit. */
+    boolean pastLimit(Duration heldFor) {
+        return heldFor.compareTo(properties.holdLimit()) >= 0;
+    }
+
+    private Duration jitter() {
+        return Duration.ofMillis(RestoreSafeRandom.generator().nextLong(properties.holdJitter().toMillis() + 1));
+    }
+
+    private static int seconds(Duration wait) {
+        return (int) Math.min(BackoffPolicy.MAX_VISIBILITY_TIMEOUT_SECONDS, Math.ceilDiv(wait.toMillis(), 1000));
     }
 }

@@ -111,6 +111,26 @@ public class S3CircuitBreaker {
         return s.state() == BreakerState.CLOSED ? Optional.empty() : Optional.ofNullable(s.nextProbeAt());
     }
 
+    /**
+     * How long until the breaker may let a held upload try again: the next probe of the open breaker that
+     * refused it ({@code heldBy} a {@link CircuitOpenException}), else the breaker's current one (S3 just said it
+     * is misconfigured). Zero when the breaker is closed, the probe is due, or its row cannot be read.
+     */
+    public Duration untilNextProbe(Throwable heldBy, Instant now) {
+        Instant next;
+        if (heldBy instanceof CircuitOpenException open) {
+            next = open.nextProbeAt();
+        } else {
+            try {
+                next = nextProbe().orElse(now);
+            } catch (RuntimeException e) {
+                next = now;
+            }
+        }
+        Duration until = Duration.between(now, next);
+        return until.isNegative() ? Duration.ZERO : until;
+    }
+
     /** Under the row's lock: the first caller to find the probe due moves the row to HALF_OPEN and probes. */
     private boolean electProbe() {
         boolean[] elected = {false};

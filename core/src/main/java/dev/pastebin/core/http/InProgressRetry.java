@@ -1,6 +1,5 @@
 package dev.pastebin.core.http;
 
-import dev.pastebin.core.breaker.BreakerProperties;
 import dev.pastebin.core.breaker.HoldSchedule;
 import dev.pastebin.core.breaker.S3CircuitBreaker;
 import dev.pastebin.core.paste.Paste;
@@ -34,12 +33,12 @@ public class InProgressRetry {
     private final HoldSchedule holds;
     private final Clock clock = Clock.systemUTC();
 
-    public InProgressRetry(S3CircuitBreaker breaker, ApiProperties apiProperties, RetryProperties retry,
-                           BreakerProperties breakerProperties) {
+    public InProgressRetry(S3CircuitBreaker breaker, HoldSchedule holds, ApiProperties apiProperties,
+                           RetryProperties retry) {
         this.breaker = breaker;
+        this.holds = holds;
         this.apiProperties = apiProperties;
         this.retry = retry;
-        this.holds = new HoldSchedule(breakerProperties);
     }
 
     public MutableHttpResponse<?> response(Paste paste, boolean withBody) {
@@ -72,7 +71,7 @@ public class InProgressRetry {
         if (paste.uploadAttempts() < retry.maxAttempts() || paste.firstHeldAt() == null || paste.updatedAt() == null) {
             return null;
         }
-        return paste.updatedAt().plus(holds.minimumHold(Duration.between(paste.firstHeldAt(), paste.updatedAt())));
+        return holds.nextSlowAttempt(paste.firstHeldAt(), paste.updatedAt());
     }
 
     private static Instant later(Instant a, @Nullable Instant b) {
