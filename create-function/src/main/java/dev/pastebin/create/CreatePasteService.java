@@ -4,15 +4,15 @@ import dev.pastebin.core.config.UploadQueueProperties;
 import dev.pastebin.core.failure.DependencyCalls;
 import dev.pastebin.core.failure.DependencyUnavailableException;
 import dev.pastebin.core.failure.FailureClassifier;
-import dev.pastebin.core.http.ApiErrorCode;
-import dev.pastebin.core.http.ApiException;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.logging.LogContext;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.DeleteTokens;
 import dev.pastebin.core.paste.IdempotencyKey;
+import dev.pastebin.core.paste.IdempotencyKeyReusedException;
 import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteNotFoundException;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.paste.ShortCodes;
@@ -92,7 +92,8 @@ public class CreatePasteService {
      * @param userId         the authenticated user, or {@code null} for an anonymous paste
      * @param idempotencyKey the request's key, or {@code null}
      * @throws DependencyUnavailableException when the database or the queue cannot be reached
-     * @throws ApiException                   422 when the key belongs to another request; 404 when its paste is gone
+     * @throws IdempotencyKeyReusedException when the key belongs to another request
+     * @throws PasteNotFoundException        when the paste the key created is gone
      */
     Creation create(PasteRequest request, @Nullable String userId, @Nullable IdempotencyKey idempotencyKey) {
         byte[] content = request.content();
@@ -181,7 +182,7 @@ public class CreatePasteService {
      */
     private Creation replay(IdempotencyKeys.Claimed earlier, String fingerprint, DeleteTokens.Issued token, byte[] content) {
         if (!earlier.requestSha256().equals(fingerprint)) {
-            throw new ApiException(ApiErrorCode.IDEMPOTENCY_KEY_REUSED,
+            throw new IdempotencyKeyReusedException(
                     "This Idempotency-Key was used in the last 24 hours for a different request");
         }
         String shortCode = earlier.shortCode();
@@ -201,8 +202,8 @@ public class CreatePasteService {
         return new Creation(shortCode, paste.status(), token.token(), paste.expiresAt(), paste.readOnce(), true);
     }
 
-    private static ApiException gone(String shortCode) {
-        return new ApiException(ApiErrorCode.PASTE_NOT_FOUND, "The paste " + shortCode
+    private static PasteNotFoundException gone(String shortCode) {
+        return new PasteNotFoundException("The paste " + shortCode
                 + " this Idempotency-Key created is gone (deleted, expired, read once, or its upload failed)");
     }
 

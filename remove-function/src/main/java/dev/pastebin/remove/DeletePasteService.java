@@ -2,10 +2,9 @@ package dev.pastebin.remove;
 
 import dev.pastebin.core.failure.DependencyCalls;
 import dev.pastebin.core.failure.DependencyUnavailableException;
-import dev.pastebin.core.http.ApiErrorCode;
-import dev.pastebin.core.http.ApiException;
 import dev.pastebin.core.paste.DeleteTokens;
 import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteNotFoundException;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.storage.PasteContentStore;
 import io.micronaut.transaction.TransactionOperations;
@@ -46,8 +45,8 @@ public class DeletePasteService {
     }
 
     /**
-     * @throws ApiException                   404 PASTE_NOT_FOUND for an unknown code, an expired paste or a wrong
-     *                                        token alike: a stranger learns nothing about which codes exist
+     * @throws PasteNotFoundException         for an unknown code, an expired paste or a wrong token alike: a
+     *                                        stranger learns nothing about which codes exist
      * @throws DependencyUnavailableException when the database or S3 cannot be reached (nothing was removed)
      */
     public void delete(String shortCode, String token) {
@@ -65,7 +64,7 @@ public class DeletePasteService {
         LOG.info("paste {} deleted by its owner (was {})", shortCode, paste.status());
     }
 
-    private static ApiException notFound(String shortCode) {
-        return new ApiException(ApiErrorCode.PASTE_NOT_FOUND, "No paste " + shortCode + " with this deletion token");
+    private static PasteNotFoundException notFound(String shortCode) {
+        return new PasteNotFoundException("No paste " + shortCode + " with this deletion token");
     }
 }

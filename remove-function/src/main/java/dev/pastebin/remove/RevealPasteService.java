@@ -2,9 +2,9 @@ package dev.pastebin.remove;
 
 import dev.pastebin.core.failure.DependencyCalls;
 import dev.pastebin.core.failure.DependencyUnavailableException;
-import dev.pastebin.core.http.ApiErrorCode;
-import dev.pastebin.core.http.ApiException;
+import dev.pastebin.core.paste.NotReadOnceException;
 import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteNotFoundException;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.storage.PasteContentStore;
@@ -53,15 +53,16 @@ public class RevealPasteService {
     }
 
     /**
-     * @throws ApiException                   404 when there is no readable paste (unknown, FAILED, expired, already
-     *                                        revealed or deleted); 409 NOT_READ_ONCE for a paste read with GET
+     * @throws PasteNotFoundException         when there is no readable paste (unknown, FAILED, expired, already
+     *                                        revealed or deleted)
+     * @throws NotReadOnceException           for a paste that is read with GET
      * @throws DependencyUnavailableException when the database or S3 cannot be reached (the paste is kept)
      * @throws PasteInconsistencyException    when the object is missing or not what the row says (the paste is kept)
      */
     public Reveal reveal(String shortCode) {
         Paste paste = readable(dependencies.call(DATABASE, () -> repository.findById(shortCode)), shortCode);
         if (!paste.readOnce()) {
-            throw new ApiException(ApiErrorCode.NOT_READ_ONCE,
+            throw new NotReadOnceException(
                     "Paste " + shortCode + " is not read-once: read it with GET /pastes/" + shortCode);
         }
         if (paste.status() == PasteStatus.IN_PROGRESS) {
@@ -91,6 +92,6 @@ public class RevealPasteService {
 
     private Paste readable(Optional<Paste> row, String shortCode) {
         return row.filter(p -> p.status() != PasteStatus.FAILED && !p.isExpiredAt(clock.instant()))
-                .orElseThrow(() -> new ApiException(ApiErrorCode.PASTE_NOT_FOUND, "No paste " + shortCode));
+                .orElseThrow(() -> new PasteNotFoundException("No paste " + shortCode));
     }
 }

@@ -1,5 +1,11 @@
 package dev.pastebin.core.http;
 
+import dev.pastebin.core.paste.IdempotencyKeyReusedException;
+import dev.pastebin.core.paste.InvalidIdempotencyKeyException;
+import dev.pastebin.core.paste.MalformedShortCodeException;
+import dev.pastebin.core.paste.NotReadOnceException;
+import dev.pastebin.core.paste.PasteNotFoundException;
+import dev.pastebin.core.paste.PasteRefusal;
 import io.micronaut.http.HttpStatus;
 
 /** The stable machine-readable error codes of the HTTP API, each with the status it is answered with. */
@@ -52,6 +58,17 @@ public enum ApiErrorCode {
 
     public HttpStatus status() {
         return status;
+    }
+
+    /** The code of a refusal of the domain: the one place that says how each is answered. */
+    static ApiErrorCode of(PasteRefusal refusal) {
+        return switch (refusal) {
+            case MalformedShortCodeException e -> MALFORMED_SHORT_CODE;
+            case InvalidIdempotencyKeyException e -> INVALID_IDEMPOTENCY_KEY;
+            case PasteNotFoundException e -> PASTE_NOT_FOUND;
+            case NotReadOnceException e -> NOT_READ_ONCE;
+            case IdempotencyKeyReusedException e -> IDEMPOTENCY_KEY_REUSED;
+        };
     }
 
     /** The code for a status the framework answered by itself (no route, wrong method, …). */

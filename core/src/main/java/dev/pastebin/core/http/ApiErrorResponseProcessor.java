@@ -1,6 +1,7 @@
 package dev.pastebin.core.http;
 
 import dev.pastebin.core.failure.DependencyUnavailableException;
+import dev.pastebin.core.paste.PasteRefusal;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import io.micronaut.context.annotation.Requires;
@@ -18,8 +19,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Renders every error of the HTTP functions as {@link ApiError}: the API's own ({@link ApiException},
- * {@link DependencyUnavailableException}) and the ones Micronaut raises itself (no route, wrong method,
+ * Renders every error of the HTTP functions as {@link ApiError}: the API's own ({@link ApiException}), the
+ * domain's refusals ({@link PasteRefusal}, each mapped to its code by {@link ApiErrorCode#of}), a dependency
+ * that is down ({@link DependencyUnavailableException}) and the ones Micronaut raises itself (no route, wrong method,
  * unsupported media type, unreadable body, unexpected exceptions). Replacing the processor, rather than
  * adding handlers one by one, is what keeps Micronaut's default error JSON from ever leaking out.
  * Framework messages are not passed on: they can quote the request body (JSON parse errors) or internals
@@ -47,6 +49,9 @@ public class ApiErrorResponseProcessor implements ErrorResponseProcessor<ApiErro
         if (cause instanceof ApiException api) {
             code = api.code();
             message = api.getMessage();
+        } else if (cause instanceof PasteRefusal refusal) {
+            code = ApiErrorCode.of(refusal);
+            message = refusal.getMessage();
         } else if (cause instanceof DependencyUnavailableException unavailable) {
             code = ApiErrorCode.SERVICE_UNAVAILABLE;
             message = "The " + unavailable.dependency().label() + " is temporarily unavailable; retry later";
@@ -106,7 +111,7 @@ public class ApiErrorResponseProcessor implements ErrorResponseProcessor<ApiErro
                     code, requestId, cause == null ? "-" : cause.toString());
         } else {
             LOG.info("{} {} answered {} {} requestId={}{}", request.getMethodName(), request.getPath(), status, code, requestId,
-                    cause == null || cause instanceof ApiException ? "" : " cause=" + cause.getClass().getSimpleName());
+                    cause == null || cause instanceof ApiException || cause instanceof PasteRefusal ? "" : " cause=" + cause.getClass().getSimpleName());
         }
     }
 }

@@ -1,7 +1,5 @@
 package dev.pastebin.core.paste;
 
-import dev.pastebin.core.http.ApiErrorCode;
-import dev.pastebin.core.http.ApiException;
 import io.micronaut.core.annotation.Nullable;
 
 import java.time.Duration;
@@ -22,14 +20,14 @@ public record IdempotencyKey(String caller, String key) {
 
     private static final Pattern SYNTAX = Pattern.compile("[A-Za-z0-9_.:-]{1,128}");
 
-    /** The key of a request, or {@code null} when it sent none; 400 INVALID_IDEMPOTENCY_KEY when malformed. */
+    /** The key of a request, or {@code null} when it sent none; refused when malformed. */
     @Nullable
     public static IdempotencyKey of(@Nullable String header, @Nullable String userId) {
         if (header == null) {
             return null;
         }
         if (!SYNTAX.matcher(header).matches()) {
-            throw new ApiException(ApiErrorCode.INVALID_IDEMPOTENCY_KEY,
+            throw new InvalidIdempotencyKeyException(
                     "Idempotency-Key must be 1 to 128 characters of A-Z, a-z, 0-9, '_', '.', ':', '-'");
         }
         return new IdempotencyKey(userId == null ? "" : userId, header);

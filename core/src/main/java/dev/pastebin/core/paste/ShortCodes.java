@@ -1,8 +1,6 @@
 package dev.pastebin.core.paste;
 
 import dev.pastebin.core.config.PasteProperties;
-import dev.pastebin.core.http.ApiErrorCode;
-import dev.pastebin.core.http.ApiException;
 import jakarta.inject.Singleton;
 
 import java.security.SecureRandom;
@@ -50,10 +48,10 @@ public class ShortCodes {
         return true;
     }
 
-    /** The short code of a request's path, or 400 MALFORMED_SHORT_CODE before anything is looked up. */
+    /** The short code of a request's path, refused as malformed before anything is looked up. */
     public String requireWellFormed(String candidate) {
         if (!isWellFormed(candidate)) {
-            throw new ApiException(ApiErrorCode.MALFORMED_SHORT_CODE,
+            throw new MalformedShortCodeException(
                     "A short code is " + length + " (or, for older pastes, " + LEGACY_LENGTH + ") characters of 0-9, A-Z, a-z");
         }
         return candidate;

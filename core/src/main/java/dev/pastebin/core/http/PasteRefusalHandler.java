@@ -1,0 +1,26 @@
+package dev.pastebin.core.http;
+
+import dev.pastebin.core.paste.PasteRefusal;
+
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import io.micronaut.context.annotation.Requires;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.MutableHttpResponse;
+import io.micronaut.http.server.exceptions.ErrorResponseProcessorExceptionHandler;
+import io.micronaut.http.server.exceptions.response.ErrorResponseProcessor;
+import jakarta.inject.Singleton;
+
+/** A refusal of the domain is answered with its code's status; {@link ApiErrorResponseProcessor} writes the body. */
+@Singleton
+@Requires(classes = {ErrorResponseProcessor.class, APIGatewayV2HTTPEvent.class})
+public class PasteRefusalHandler extends ErrorResponseProcessorExceptionHandler<PasteRefusal> {
+
+    public PasteRefusalHandler(ErrorResponseProcessor<?> responseProcessor) {
+        super(responseProcessor);
+    }
+
+    @Override
+    protected MutableHttpResponse<?> createResponse(PasteRefusal refusal) {
+        return HttpResponse.status(ApiErrorCode.of(refusal).status());
+    }
+}
