@@ -11,8 +11,4 @@ import io.micronaut.core.annotation.Nullable;
 public record Caller(@Nullable String userId) {
 
     public static final Caller ANONYMOUS = new Caller(null);
-
-    public boolean anonymous() {
-        return userId == null;
-    }
 }

@@ -7,7 +7,6 @@ import org.junit.jupiter.api.Test;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The caller as API Gateway's JWT authorizer describes it, read from the sample events. */
 class CallerBinderTest {
@@ -23,19 +22,19 @@ class CallerBinderTest {
     void withoutAnAuthorizerTheCallerIsAnonymous() {
         APIGatewayV2HTTPEvent event = EventLoader.loadApiGatewayHttpEvent("events/create-paste-text.json");
 
-        assertTrue(CallerBinder.callerOf(event).anonymous());
+        assertEquals(Caller.ANONYMOUS, CallerBinder.callerOf(event));
     }
 
     @Test
     void aBlankSubjectOrNoClaimsIsAnonymous() {
         APIGatewayV2HTTPEvent event = EventLoader.loadApiGatewayHttpEvent("events/create-paste-json.json");
         event.getRequestContext().getAuthorizer().getJwt().setClaims(Map.of("sub", " "));
-        assertTrue(CallerBinder.callerOf(event).anonymous());
+        assertEquals(Caller.ANONYMOUS, CallerBinder.callerOf(event));
 
         event.getRequestContext().getAuthorizer().getJwt().setClaims(null);
-        assertTrue(CallerBinder.callerOf(event).anonymous());
+        assertEquals(Caller.ANONYMOUS, CallerBinder.callerOf(event));
 
         event.getRequestContext().setAuthorizer(null);
-        assertTrue(CallerBinder.callerOf(event).anonymous());
+        assertEquals(Caller.ANONYMOUS, CallerBinder.callerOf(event));
     }
 }
