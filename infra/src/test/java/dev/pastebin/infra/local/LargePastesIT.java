@@ -6,6 +6,7 @@ import dev.pastebin.local.Json;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -76,6 +77,20 @@ class LargePastesIT {
                 .header("Accept", "application/json").POST(HttpRequest.BodyPublishers.noBody()).build());
         assertEquals(200, revealed.statusCode(), new String(revealed.body(), StandardCharsets.UTF_8));
         assertEquals(text, Json.MAPPER.readTree(revealed.body()).get("content").asText(), "JSON reveal");
+    }
+
+    /**
+     * The worst case for Lambda's 6 MB payloads, which the local runtime enforces as Lambda does: the largest paste
+     * of nothing but control characters, which JSON escapes to six bytes each, posted as JSON (its event) and read
+     * and revealed as JSON (their responses).
+     */
+    @Example
+    void theLargestPasteOfControlCharactersFitsLambdasPayloadsAsJson() throws Exception {
+        StringBuilder controls = new StringBuilder(LIMIT);
+        for (int i = 0; i < LIMIT; i++) {
+            controls.append((char) (i % 32));
+        }
+        anyPasteUpToTheLimitIsStoredAndReadBackByteForByte(controls.toString(), Form.JSON);
     }
 
     /**
