@@ -1,6 +1,7 @@
 package dev.pastebin.chaos;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.local.Json;
 
 import java.nio.charset.StandardCharsets;
@@ -8,14 +9,14 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * Pastes of mixed sizes and characters, from a seed (a run can be repeated): mostly small, some up to the
- * 256 KiB limit; ASCII, whitespace and control characters (NUL included), accented Latin, Cyrillic, Arabic,
+ * Pastes of mixed sizes and characters, from a seed (a run can be repeated): mostly small, a few up to the
+ * content limit (786,240 bytes); ASCII, whitespace and control characters (NUL included), accented Latin, Cyrillic, Arabic,
  * CJK, combining marks and 4-byte emoji. Half are posted as text/plain bytes, half as JSON.
  */
 final class PasteContents {
 
-    /** The API's content limit (pastebin.paste.max-content-bytes). */
-    static final int MAX_BYTES = 256 * 1024;
+    /** The API's content limit (pastebin.paste.max-content-bytes, by default the largest whose job fits SQS). */
+    static final int MAX_BYTES = PasteProperties.MAX_CONTENT_BYTES_CAP;
     /** JSON escapes control characters six bytes each: JSON pastes stay well below the limit. */
     private static final int MAX_JSON_BYTES = 32 * 1024;
 
@@ -55,7 +56,10 @@ final class PasteContents {
         }
     }
 
-    /** 60 % up to 200 bytes, 25 % up to 8 KiB, 10 % up to 64 KiB, 5 % up to the limit. */
+    /**
+     * 60 % up to 200 bytes, 25 % up to 8 KiB, 10 % up to 64 KiB, 4 % up to 256 KiB, 1 % up to the limit: the mean
+     * text paste grows from about 13 KiB (5 % up to 256 KiB) to about 16 KiB, so a short chaos run takes about as long.
+     */
     private int size() {
         int bucket = random.nextInt(100);
         if (bucket < 60) {
@@ -64,8 +68,10 @@ final class PasteContents {
             return 200 + random.nextInt(8 * 1024 - 200);
         } else if (bucket < 95) {
             return 8 * 1024 + random.nextInt(56 * 1024);
+        } else if (bucket < 99) {
+            return 64 * 1024 + random.nextInt(192 * 1024);
         }
-        return 64 * 1024 + random.nextInt(MAX_BYTES - 64 * 1024 + 1);
+        return 256 * 1024 + random.nextInt(MAX_BYTES - 256 * 1024 + 1);
     }
 
     /** Text of at most {@code maxBytes} UTF-8 bytes (and at least one character), in runs of one script. */

@@ -17,12 +17,13 @@ class PasteContentsTest {
     @Test
     void pastesAreValidUtf8WithinTheLimitOfMixedSizesAndScripts() throws CharacterCodingException {
         PasteContents contents = new PasteContents(7);
-        int large = 0, json = 0, multiByte = 0, controls = 0;
+        int large = 0, larger = 0, json = 0, multiByte = 0, controls = 0;
         for (int i = 0; i < 500; i++) {
             PasteContents.Paste paste = contents.next();
             assertTrue(paste.content().length >= 1 && paste.content().length <= PasteContents.MAX_BYTES);
             String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(paste.content())).toString();
             large += paste.content().length > 64 * 1024 ? 1 : 0;
+            larger += paste.content().length > 256 * 1024 ? 1 : 0;
             multiByte += text.codePoints().anyMatch(c -> c > 0xFFFF) ? 1 : 0;
             controls += text.chars().anyMatch(c -> c == 0) ? 1 : 0;
             if (paste.contentType().equals("application/json")) {
@@ -34,8 +35,8 @@ class PasteContentsTest {
                 assertArrayEquals(paste.content(), paste.body());
             }
         }
-        assertTrue(large > 0 && json > 150 && json < 350 && multiByte > 50 && controls > 20,
-                Arrays.toString(new int[]{large, json, multiByte, controls}));
+        assertTrue(large > 0 && larger > 0 && json > 150 && json < 350 && multiByte > 50 && controls > 20,
+                Arrays.toString(new int[]{large, larger, json, multiByte, controls}));
     }
 
     @Test

@@ -163,6 +163,7 @@ public class CreatePasteController {
         try {
             requireUtf8Charset(type);
             boolean multipart = type.getName().equalsIgnoreCase(MediaType.MULTIPART_FORM_DATA);
+            reader.requireFormWithinLimit(body, multipart);
             ClientForm form = multipart ? ClientForm.multipart(body, type) : ClientForm.urlEncoded(body);
             PasteRequest paste = reader.fromForm(form, multipart, expire);
             IdempotencyKey key = IdempotencyKey.of(idempotencyKey, caller.userId());

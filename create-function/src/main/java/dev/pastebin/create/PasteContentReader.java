@@ -29,6 +29,10 @@ class PasteContentReader {
     /** The largest JSON escape (backslash, u, four hex digits) is 6 bytes for one content byte. */
     private static final int JSON_ESCAPE_FACTOR = 6;
     private static final int JSON_ENVELOPE_BYTES = 1024;
+    /** A percent-escape is 3 bytes for one content byte; a multipart part carries the bytes as they are. */
+    private static final int PERCENT_ESCAPE_FACTOR = 3;
+    /** Boundaries, part headers (a file name) and the short option fields around a form's content. */
+    private static final int FORM_ENVELOPE_BYTES = 16 * 1024;
 
     /**
      * Refuses what a lenient reader would quietly resolve: a key twice in one object (which {@code content} is
@@ -71,6 +75,17 @@ class PasteContentReader {
         requireText(content);
         return new PasteRequest(content, PasteOptions.fromClientConventions(expireHeader,
                 form.text(EXPIRES_FIELD).orElse(null), oneshot != null));
+    }
+
+    /**
+     * Rejects a form body that cannot possibly hold an allowed paste before parsing it, as {@link #fromJson} does:
+     * its content is at most the limit, percent-encoded (urlencoded) or as it is (multipart), plus the envelope.
+     */
+    void requireFormWithinLimit(byte[] body, boolean multipart) {
+        long largest = (long) maxContentBytes * (multipart ? 1 : PERCENT_ESCAPE_FACTOR) + FORM_ENVELOPE_BYTES;
+        if (body.length > largest) {
+            throw tooLarge();
+        }
     }
 
     private void requireText(@Nullable byte[] content) {

@@ -19,8 +19,9 @@ class UploadJobLimitTest {
     private static final String QUEUE = "http://127.0.0.1:4566/000000000000/q";
 
     @Test
-    void theDefaultLimitFitsTheTemplatesQueue() {
-        assertDoesNotThrow(() -> new UploadJobLimit(new PasteProperties(11, 262_144), new UploadQueueProperties(QUEUE, 393_216)));
+    void theLargestLimitFitsAOneMebibyteQueue() {
+        assertDoesNotThrow(() -> new UploadJobLimit(new PasteProperties(11, PasteProperties.MAX_CONTENT_BYTES_CAP),
+                new UploadQueueProperties(QUEUE, 1_048_576)));
     }
 
     @Test
@@ -38,6 +39,7 @@ class UploadJobLimitTest {
     void theFunctionRefusesToStartWhenTheLargestJobWouldNotFitTheQueue() {
         var failure = assertThrows(BeanInstantiationException.class, () -> ApplicationContext.run(Map.of(
                 "datasources.default.url", "jdbc:postgresql://127.0.0.1:1/none",
+                "pastebin.upload-queue.maximum-message-size", 393_216,
                 "pastebin.paste.max-content-bytes", 400_000)));
         assertTrue(failure.getMessage().contains("MaximumMessageSize"), failure.getMessage());
     }

@@ -1,5 +1,6 @@
 package dev.pastebin.read;
 
+import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.config.StorageProperties;
 import dev.pastebin.core.job.UploadJob;
@@ -17,6 +18,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A paste's whole life through both handlers: POST (create function), GET while IN_PROGRESS, then the upload
@@ -24,6 +26,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 @RealServices
 class CreateThenReadIT {
+
+    /** Lambda's limit of a synchronous invocation's response payload ("Response payload size exceeded maximum allowed payload size (6291556 bytes)"). */
+    private static final int LAMBDA_RESPONSE_PAYLOAD_LIMIT = 6_291_556;
 
     @RegisterExtension
     static final ReadWorld world = new ReadWorld("create-read-it").withUploadQueue();
@@ -60,6 +65,33 @@ class CreateThenReadIT {
         assertEquals(200, response.status(), response.text());
         assertArrayEquals(content, response.body());
         assertEquals("\"" + job.contentSha256() + "\"", response.header("ETag"));
+    }
+
+    /**
+     * The web page reads a paste as JSON, where a control character is escaped to six bytes, and Lambda's answer
+     * escapes that string again (seven): the largest paste of nothing but control characters still fits the 6 MB
+     * response payload Lambda allows a synchronous invoke (README, "Paste size").
+     */
+    @Test
+    void theLargestWorstCasePasteReadAsJsonFitsLambdasResponsePayload() throws Exception {
+        byte[] content = new byte[PasteProperties.MAX_CONTENT_BYTES_CAP];
+        for (int i = 0; i < content.length; i++) {
+            content[i] = (byte) (i % 32);
+        }
+        UploadJob job = create(content);
+        StorageProperties storage = world.api.context().getBean(StorageProperties.class);
+        world.s3.putObject(b -> b.bucket(world.bucket).key(storage.objectKey(job.shortCode())), RequestBody.fromBytes(job.content()));
+        world.api.context().getBean(PasteRepository.class).markProcessed(job.shortCode(),
+                world.api.context().getBean(PasteContentStore.class).locationOf(job.shortCode()).uri());
+
+        HttpApi.Request asTheWebPageReads = world.api.fixture("read-paste").path("/pastes/" + job.shortCode())
+                .header("Accept", "application/json");
+        HttpApi.Response response = world.api.send(asTheWebPageReads);
+        assertEquals(200, response.status(), response.text());
+        assertArrayEquals(content, ((String) world.json(response).get("content")).getBytes(StandardCharsets.UTF_8));
+
+        int payload = world.api.responsePayload(asTheWebPageReads).length;
+        assertTrue(payload <= LAMBDA_RESPONSE_PAYLOAD_LIMIT, "a response payload of " + payload + " bytes");
     }
 
     @Test

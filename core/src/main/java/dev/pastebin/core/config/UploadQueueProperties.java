@@ -1,5 +1,6 @@
 package dev.pastebin.core.config;
 
+import dev.pastebin.core.job.UploadJobCodec;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.core.bind.annotation.Bindable;
 import jakarta.validation.constraints.Max;
@@ -18,5 +19,6 @@ import jakarta.validation.constraints.NotBlank;
 @ConfigurationProperties("pastebin.upload-queue")
 public record UploadQueueProperties(
         @NotBlank @Bindable(defaultValue = "http://localhost:4566/queue/us-east-1/000000000000/pastebin-uploads") String url,
-        @Min(1024) @Max(1_048_576) @Bindable(defaultValue = "393216") int maximumMessageSize) {
+        @Min(1024) @Max(UploadJobCodec.SQS_MESSAGE_CEILING)
+        @Bindable(defaultValue = "" + UploadJobCodec.SQS_MESSAGE_CEILING) int maximumMessageSize) {
 }

@@ -25,10 +25,19 @@ public class UploadJobCodec {
     public static final int VERSION = 1;
 
     /**
-     * Bytes of the envelope around the base64 content, for the longest short code (32) and hash (64);
-     * {@code PasteProperties.MAX_CONTENT_BYTES_CAP} is derived from it.
+     * Bytes of the envelope around the base64 content, for the longest short code (32) and hash (64): 156 of
+     * them in version 1, rounded up.
      */
     static final int ENVELOPE_BOUND = 256;
+
+    /** SQS's ceiling for one message, the most any queue's {@code MaximumMessageSize} can be (1 MiB since 2025). */
+    public static final int SQS_MESSAGE_CEILING = 1_048_576;
+
+    /**
+     * The largest content whose job fits {@link #SQS_MESSAGE_CEILING}: base64 turns each 3 bytes into 4, after the
+     * envelope. 786,240 bytes; the default and the cap of {@code pastebin.paste.max-content-bytes}.
+     */
+    public static final int LARGEST_CONTENT_BYTES = 3 * ((SQS_MESSAGE_CEILING - ENVELOPE_BOUND) / 4);
 
     private final ObjectMapper objectMapper;
 

@@ -1,7 +1,12 @@
 package dev.pastebin.core.aws;
 
+import dev.pastebin.core.config.PasteProperties;
+import dev.pastebin.core.job.UploadJob;
+import dev.pastebin.core.job.UploadJobCodec;
+import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestQueues;
+import io.micronaut.serde.ObjectMapper;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
@@ -11,14 +16,18 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+import software.amazon.awssdk.services.sqs.model.SqsException;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -58,6 +67,33 @@ class LocalStackClientsIT {
         assertEquals(new String(content, StandardCharsets.UTF_8), object.asUtf8String());
         s3.deleteObject(b -> b.bucket(bucket).key("pastes/abc"));
         s3.deleteBucket(b -> b.bucket(bucket));
+    }
+
+    /**
+     * SQS takes messages up to 1 MiB (since 2025), and LocalStack 4.14 enforces it as AWS does: a queue whose
+     * MaximumMessageSize is 1 MiB (as the template's) takes the largest upload job, for the largest paste and the
+     * longest short code, and a message of exactly 1 MiB, and refuses one byte more.
+     */
+    @Test
+    void aOneMebibyteQueueTakesTheLargestUploadJobAndNothingLarger() throws Exception {
+        queues = TestQueues.create(sqs, "it-size", 5, 30);
+        assertEquals("1048576", sqs.getQueueAttributes(b -> b.queueUrl(queues.queueUrl())
+                .attributeNames(QueueAttributeName.MAXIMUM_MESSAGE_SIZE)).attributes().get(QueueAttributeName.MAXIMUM_MESSAGE_SIZE));
+        byte[] largest = new byte[PasteProperties.MAX_CONTENT_BYTES_CAP];
+        Arrays.fill(largest, (byte) 1);
+        String job = new UploadJobCodec(ObjectMapper.getDefault())
+                .encode(new UploadJob("Z".repeat(32), ContentHash.sha256Hex(largest), largest));
+
+        sqs.sendMessage(b -> b.queueUrl(queues.queueUrl()).messageBody(job));
+        sqs.sendMessage(b -> b.queueUrl(queues.queueUrl()).messageBody("x".repeat(1_048_576)));
+        var refused = assertThrows(SqsException.class,
+                () -> sqs.sendMessage(b -> b.queueUrl(queues.queueUrl()).messageBody("x".repeat(1_048_577))));
+        assertEquals(400, refused.statusCode(), refused.getMessage());
+
+        var received = sqs.receiveMessage(b -> b.queueUrl(queues.queueUrl()).maxNumberOfMessages(10).waitTimeSeconds(5)).messages();
+        assertEquals(java.util.Set.of(job.length(), 1_048_576), received.stream().map(m -> m.body().length())
+                .collect(java.util.stream.Collectors.toSet()));
+        assertTrue(received.stream().anyMatch(m -> m.body().equals(job)));
     }
 
     @Test

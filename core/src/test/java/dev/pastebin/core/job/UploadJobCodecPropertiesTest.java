@@ -1,5 +1,6 @@
 package dev.pastebin.core.job;
 
+import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.paste.ContentHash;
 import io.micronaut.serde.ObjectMapper;
 import net.jqwik.api.Arbitraries;
@@ -20,13 +21,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The upload-job codec round-trips any paste the create function accepts: any non-empty text (every Unicode
  * code point, control characters and NUL included; empty content is refused with 400 before any job exists)
- * whose UTF-8 bytes are within the 256 KiB limit, and its
+ * whose UTF-8 bytes are within the default limit (the largest whose job fits 1 MiB), and its
  * message never exceeds the bound the queue's MaximumMessageSize is checked against.
  */
 class UploadJobCodecPropertiesTest {
 
     /** The default pastebin.paste.max-content-bytes. */
-    private static final int LIMIT = 262_144;
+    private static final int LIMIT = PasteProperties.MAX_CONTENT_BYTES_CAP;
 
     private final UploadJobCodec codec = new UploadJobCodec(ObjectMapper.getDefault());
 

@@ -2,6 +2,7 @@ package dev.pastebin.core.job;
 
 import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.paste.ContentHash;
+import io.micronaut.context.ApplicationContext;
 import io.micronaut.serde.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,6 +20,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class UploadJobCodecTest {
+
+    /** SQS's ceiling for one message, whatever a queue's MaximumMessageSize (raised from 256 KiB in 2025). */
+    private static final int SQS_MESSAGE_CEILING = 1_048_576;
 
     private final UploadJobCodec codec = new UploadJobCodec(ObjectMapper.getDefault());
 
@@ -43,11 +47,27 @@ class UploadJobCodecTest {
         assertTrue(wire.contains("\"content\":\"aGk=\""), wire);
     }
 
+    /**
+     * The default content limit is derived, not chosen: the largest content whose job, for the longest short code,
+     * fits SQS's 1 MiB message ceiling; one byte more would not.
+     */
+    @Test
+    void theDefaultLimitIsTheLargestContentWhoseJobFitsOneMebibyte() {
+        int limit = defaultContentLimit();
+        assertTrue(UploadJobCodec.maxEncodedSize(limit) <= SQS_MESSAGE_CEILING,
+                "the job of a " + limit + "-byte paste may exceed " + SQS_MESSAGE_CEILING + " bytes");
+        assertTrue(UploadJobCodec.maxEncodedSize(limit + 1) > SQS_MESSAGE_CEILING,
+                "a " + (limit + 1) + "-byte paste's job still fits " + SQS_MESSAGE_CEILING + " bytes: the default " + limit
+                        + " is not the largest");
+        // and the cap on the configurable limit is that same largest size
+        assertEquals(limit, PasteProperties.MAX_CONTENT_BYTES_CAP);
+    }
+
     @Test
     void theWorstCaseAtTheSizeLimitFitsTheQueueMessageLimit() throws IOException {
         // The worst case for a JSON string would be control characters (6 bytes each when escaped);
         // base64 makes every input the same size, so fill the largest paste with exactly those.
-        int limit = new PasteProperties(11, 262_144).maxContentBytes();
+        int limit = defaultContentLimit();
         byte[] worst = new byte[limit];
         for (int i = 0; i < worst.length; i++) {
             worst[i] = (byte) (i % 32);
@@ -59,8 +79,13 @@ class UploadJobCodecTest {
         assertTrue(size <= UploadJobCodec.maxEncodedSize(limit), size + " > bound");
         assertTrue(UploadJobCodec.maxEncodedSize(limit) <= templateMaximumMessageSize(),
                 "the template's MaximumMessageSize must hold the largest upload job");
-        // and the cap on the configurable limit keeps the job under SQS's absolute ceiling of 1 MiB
-        assertTrue(UploadJobCodec.maxEncodedSize(PasteProperties.MAX_CONTENT_BYTES_CAP) <= 1_048_576);
+    }
+
+    /** pastebin.paste.max-content-bytes when nothing sets it. */
+    private static int defaultContentLimit() {
+        try (ApplicationContext context = ApplicationContext.run()) {
+            return context.getBean(PasteProperties.class).maxContentBytes();
+        }
     }
 
     @ParameterizedTest

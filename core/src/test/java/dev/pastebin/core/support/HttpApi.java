@@ -73,6 +73,18 @@ public final class HttpApi implements AutoCloseable {
         return Response.of(function.handleRequest(request.event, lambdaContext));
     }
 
+    /**
+     * The function's answer to {@code request} as Lambda hands it to API Gateway: the serialized
+     * {@link APIGatewayV2HTTPResponse}, the payload whose size Lambda limits (6 MB for a synchronous invoke).
+     */
+    public byte[] responsePayload(Request request) {
+        try {
+            return json.writeValueAsBytes(function.handleRequest(request.event, null));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     @Override
     public void close() {
         function.close();

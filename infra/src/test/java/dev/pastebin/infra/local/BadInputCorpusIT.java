@@ -1,5 +1,6 @@
 package dev.pastebin.infra.local;
 
+import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.local.Json;
 import dev.pastebin.local.template.FunctionDefinition;
@@ -52,7 +53,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class BadInputCorpusIT {
 
     /** The default pastebin.paste.max-content-bytes. */
-    private static final int LIMIT = 262_144;
+    private static final int LIMIT = PasteProperties.MAX_CONTENT_BYTES_CAP;
     private static final String UNKNOWN_CODE = "Zz9Zz9Zz";
     private static final List<String> METHODS = List.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "PURGE");
 

@@ -137,11 +137,13 @@ class TemplateTest {
         }
     }
 
+    /** Both queues take SQS's largest messages, so the default content limit (the most that fits them) works. */
     @Test
     void bothQueuesHoldTheLargestUploadJob() throws IOException {
-        int largestJob = UploadJobCodec.maxEncodedSize(new PasteProperties(11, 262_144).maxContentBytes());
+        int largestJob = UploadJobCodec.maxEncodedSize(PasteProperties.MAX_CONTENT_BYTES_CAP);
         for (String queue : List.of("UploadQueue", "UploadDeadLetterQueue")) {
             int size = template.intValue(template.properties(queue).get("MaximumMessageSize"));
+            assertEquals(UploadJobCodec.SQS_MESSAGE_CEILING, size, queue + ": MaximumMessageSize");
             assertTrue(size >= largestJob, queue + ": MaximumMessageSize " + size + " < largest job " + largestJob);
         }
         // core's UploadJobCodecTest reads the first MaximumMessageSize in the file: it must be the upload queue's

@@ -65,8 +65,13 @@ final class ExecutionEnvironment implements AutoCloseable {
 
     synchronized InvocationResult invoke(byte[] event) throws InterruptedException {
         long start = System.nanoTime();
-        boolean cold = ensureStarted();
         String requestId = UUID.randomUUID().toString();
+        if (event.length > PayloadLimits.REQUEST_BYTES) {
+            // Lambda refuses it before any environment sees it
+            return InvocationResult.error(requestId, "RequestEntityTooLargeException", "Request must be smaller than "
+                    + PayloadLimits.REQUEST_BYTES + " bytes for the InvokeFunction operation", since(start), false);
+        }
+        boolean cold = ensureStarted();
         Process p = process;
         RuntimeApiServer runtimeApi = api;
         var pending = runtimeApi.submit(new RuntimeApiServer.Invocation(requestId, event, function.timeout(),
@@ -103,7 +108,8 @@ final class ExecutionEnvironment implements AutoCloseable {
         }
         if (pending.outcome().isDone()) {
             RuntimeApiServer.Outcome o = pending.outcome().join();
-            if (o.errorType() != null && !p.isAlive()) {
+            // a runtime told 413 for its response exits (Java's does): the next invocation gets a fresh environment
+            if (o.errorType() != null && (!p.isAlive() || o.errorType().equals(RuntimeApiServer.RESPONSE_TOO_LARGE))) {
                 stop();
             }
             return result(requestId, o, start, cold);

@@ -26,6 +26,8 @@ public final class RuntimeApiServer implements AutoCloseable {
 
     private static final String PREFIX = "/2018-06-01/runtime";
     private static final byte[] ACCEPTED = "{\"status\":\"OK\"}".getBytes(StandardCharsets.UTF_8);
+    /** The error type of an invocation whose response exceeded {@link PayloadLimits#RESPONSE_BYTES}. */
+    static final String RESPONSE_TOO_LARGE = "Function.ResponseSizeTooLarge";
 
     /** An event for the runtime; its deadline is {@code timeout} after the runtime received it. */
     public record Invocation(String requestId, byte[] event, Duration timeout, String functionArn, String traceId) {
@@ -135,6 +137,15 @@ public final class RuntimeApiServer implements AutoCloseable {
         byte[] body = readBody(exchange);
         long answered = System.nanoTime();
         current = null;
+        if (path.endsWith("/response") && body.length > PayloadLimits.RESPONSE_BYTES) {
+            // as Lambda answers a runtime's oversized response: 413, and the invocation fails
+            byte[] error = ("{\"errorMessage\":\"Response payload size exceeded maximum allowed payload size ("
+                    + PayloadLimits.RESPONSE_BYTES + " bytes).\",\"errorType\":\"" + RESPONSE_TOO_LARGE + "\"}")
+                    .getBytes(StandardCharsets.UTF_8);
+            pending.outcome().complete(new Outcome(error, RESPONSE_TOO_LARGE, answered));
+            reply(exchange, 413, error);
+            return;
+        }
         pending.outcome().complete(new Outcome(body, path.endsWith("/error") ? errorType(exchange) : null, answered));
         reply(exchange, 202, ACCEPTED);
     }

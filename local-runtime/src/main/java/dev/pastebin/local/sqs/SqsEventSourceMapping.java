@@ -3,6 +3,7 @@ package dev.pastebin.local.sqs;
 import dev.pastebin.local.Json;
 import dev.pastebin.local.lambda.InvocationResult;
 import dev.pastebin.local.lambda.LambdaFunction;
+import dev.pastebin.local.lambda.PayloadLimits;
 import dev.pastebin.local.template.FunctionDefinition;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -158,10 +159,34 @@ public final class SqsEventSourceMapping implements AutoCloseable {
                 .messageAttributeNames("All")).messages();
     }
 
-    /** Invokes the function with the batch and deletes what the mapping would delete; returns the deleted ids. */
+    /**
+     * Invokes the function with the batch and deletes what the mapping would delete; returns the deleted ids. Lambda
+     * passes a batch's records "up to the payload limit for synchronous invocation (6 MB)": a batch whose event would
+     * be larger is handed over in several invocations, in order, each as many records as fit.
+     */
     public Set<String> process(List<Message> batch) throws InterruptedException {
-        byte[] event = Json.bytes(SqsEvents.event(batch, queue.arn(), queue.region()));
-        InvocationResult result = function.invoke(event, "SQS batch of " + batch.size());
+        Set<String> deleted = new HashSet<>();
+        List<Message> records = new ArrayList<>();
+        for (Message message : batch) {
+            records.add(message);
+            if (records.size() > 1 && event(records).length > PayloadLimits.REQUEST_BYTES) {
+                records.removeLast();
+                deleted.addAll(invoke(records));
+                records = new ArrayList<>(List.of(message));
+            }
+        }
+        if (!records.isEmpty()) {
+            deleted.addAll(invoke(records));
+        }
+        return deleted;
+    }
+
+    private byte[] event(List<Message> records) {
+        return Json.bytes(SqsEvents.event(records, queue.arn(), queue.region()));
+    }
+
+    private Set<String> invoke(List<Message> batch) throws InterruptedException {
+        InvocationResult result = function.invoke(event(batch), "SQS batch of " + batch.size());
         if (result.failed()) {
             return Set.of();
         }

@@ -3,6 +3,8 @@ package dev.pastebin.local.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pastebin.local.Json;
 import dev.pastebin.local.TestSupport;
+import dev.pastebin.local.lambda.InvocationResult;
+import dev.pastebin.local.lambda.LambdaFunction;
 import dev.pastebin.local.sqs.SqsEventSourceMapping;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -210,6 +212,40 @@ class LocalRuntimeIT {
         assertEquals("fail-2", again.getFirst().body());
         assertEquals("2", again.getFirst().attributes().get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT));
         assertEquals(Set.of(), mapping.process(again));
+    }
+
+    /**
+     * Lambda hands a batch to the function "up to the payload limit for synchronous invocation (6 MB)": ten
+     * messages of about 1 MB make two invocations, each event within 6,291,456 bytes, and every message is deleted.
+     */
+    @Test
+    void aBatchLargerThanLambdasPayloadLimitIsHandedOverInInvocationsThatFit() throws Exception {
+        List<Integer> events = new CopyOnWriteArrayList<>();
+        LambdaFunction batchFunction = runtime.function("BatchFunction");
+        LambdaFunction recording = new LambdaFunction() {
+            @Override
+            public String name() {
+                return batchFunction.name();
+            }
+
+            @Override
+            public InvocationResult invoke(byte[] event, String trigger) throws InterruptedException {
+                events.add(event.length);
+                return batchFunction.invoke(event, trigger);
+            }
+        };
+        var q = SqsEventSourceMapping.Queue.at(SQS, url(queue("local-esm-large", 30)));
+        var mapping = new SqsEventSourceMapping(recording, new SqsEventSourceMapping.Settings(10, Duration.ofSeconds(1), true, 2),
+                SQS, q, System.err);
+        for (int i = 0; i < 10; i++) {
+            String body = "ok-" + i + "-" + "x".repeat(1_000_000);
+            SQS.sendMessage(b -> b.queueUrl(q.url()).messageBody(body));
+        }
+        List<Message> batch = receiveAll(mapping, 10);
+
+        assertEquals(batch.stream().map(Message::messageId).collect(Collectors.toSet()), mapping.process(batch));
+        assertEquals(2, events.size(), "invocations: " + events);
+        assertTrue(events.stream().allMatch(bytes -> bytes <= 6_291_456), "events: " + events);
     }
 
     @Test

@@ -48,6 +48,43 @@ class FunctionProcessIT {
         return Json.bytes(event);
     }
 
+    /** An HTTP event for ApiHandler's /large path, answering a body of {@code responseBytes}, padded to {@code eventBytes}. */
+    private static byte[] largeEvent(int responseBytes, int eventBytes) {
+        var event = Json.object().put("version", "2.0").put("routeKey", "GET /things/{id}/large")
+                .put("rawPath", "/things/abc/large").put("rawQueryString", "bytes=" + responseBytes).put("isBase64Encoded", false);
+        event.putObject("queryStringParameters").put("bytes", Integer.toString(responseBytes));
+        event.putObject("requestContext").put("stage", "$default").put("requestId", "req-large")
+                .putObject("http").put("method", "GET").put("path", "/things/abc/large");
+        int unpadded = Json.bytes(event.put("body", "")).length;
+        return Json.bytes(event.put("body", "p".repeat(Math.max(0, eventBytes - unpadded))));
+    }
+
+    /**
+     * Lambda's payload limits for a synchronous invoke: an event above 6,291,456 bytes is refused before the
+     * function runs, a response above 6,291,556 bytes fails the invocation; the environment serves on.
+     */
+    @Test
+    void anEventOrAResponseOverLambdasPayloadLimitsFailsTheInvocation() throws Exception {
+        LocalFunction api = functions.function("ApiFunction");
+        byte[] largestEvent = largeEvent(10, 6_291_456);
+        assertEquals(6_291_456, largestEvent.length);
+        InvocationResult fits = api.invoke(largestEvent, "test");
+        assertFalse(fits.failed(), fits.payloadText());
+
+        InvocationResult tooLargeEvent = api.invoke(largeEvent(10, 6_291_457), "test");
+        assertTrue(tooLargeEvent.failed());
+        assertEquals("RequestEntityTooLargeException", tooLargeEvent.errorType(), tooLargeEvent.payloadText());
+
+        InvocationResult largeResponse = api.invoke(largeEvent(6_291_000, 0), "test");
+        assertFalse(largeResponse.failed(), largeResponse.errorType());
+        InvocationResult tooLargeResponse = api.invoke(largeEvent(6_291_556, 0), "test");
+        assertTrue(tooLargeResponse.failed());
+        assertEquals("Function.ResponseSizeTooLarge", tooLargeResponse.errorType(), tooLargeResponse.payloadText());
+
+        InvocationResult after = api.invoke(apiEvent("GET", "/things/abc"), "test");
+        assertFalse(after.failed(), after.payloadText());
+    }
+
     @Test
     void httpEventIsDeserialisedByLambdasJavaRuntimeAndTheResponseComesBack() throws Exception {
         InvocationResult r = functions.function("ApiFunction").invoke(apiEvent("GET", "/things/abc"), "test");

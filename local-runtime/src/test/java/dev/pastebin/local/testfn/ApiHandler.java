@@ -12,7 +12,8 @@ import java.util.TreeMap;
 
 /**
  * Test-only HTTP handler, run by the local runtime from target/test-classes. It answers with what it received
- * (as Lambda's Java runtime deserialised it) as "key=value" lines; some paths fail, crash or return binary.
+ * (as Lambda's Java runtime deserialised it) as "key=value" lines; some paths fail, crash, return binary or a
+ * body of the size asked for.
  */
 public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> {
 
@@ -24,6 +25,12 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
         }
         if (path.endsWith("/crash")) {
             Runtime.getRuntime().halt(3);
+        }
+        if (path.endsWith("/large")) {
+            // a response payload of about the size the query asks for
+            int bytes = Integer.parseInt(event.getQueryStringParameters().get("bytes"));
+            return APIGatewayV2HTTPResponse.builder().withStatusCode(200)
+                    .withHeaders(Map.of("content-type", "text/plain")).withBody("x".repeat(bytes)).build();
         }
         if (path.endsWith("/binary")) {
             byte[] bytes = new byte[256];

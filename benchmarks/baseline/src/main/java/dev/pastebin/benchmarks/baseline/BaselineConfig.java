@@ -17,7 +17,7 @@ record BaselineConfig(String jdbcUrl, String jdbcUser, String jdbcPassword, Stri
                 env("PASTEBIN_STORAGE_KEY_PREFIX", "pastes/"),
                 env("PASTEBIN_UPLOAD_QUEUE_URL", "http://localhost:4566/000000000000/pastebin-uploads"),
                 Boolean.parseBoolean(env("AWS_S3_PATH_STYLE_ACCESS_ENABLED", "false")),
-                Integer.parseInt(env("PASTEBIN_PASTE_MAX_CONTENT_BYTES", "262144")),
+                Integer.parseInt(env("PASTEBIN_PASTE_MAX_CONTENT_BYTES", "786240")),
                 Integer.parseInt(env("PASTEBIN_PASTE_SHORT_CODE_LENGTH", "8")),
                 // Knob for the benchmark only: build the connection and clients on first use instead of at init.
                 Boolean.parseBoolean(env("BASELINE_LAZY_INIT", "false")),

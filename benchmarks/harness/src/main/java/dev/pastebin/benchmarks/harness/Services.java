@@ -111,7 +111,7 @@ final class Services implements AutoCloseable {
     String createQueue(String name) {
         String url = sqs.createQueue(q -> q.queueName(name + "-" + runId).attributes(Map.of(
                 QueueAttributeName.VISIBILITY_TIMEOUT, "180",
-                QueueAttributeName.MAXIMUM_MESSAGE_SIZE, "393216"))).queueUrl();
+                QueueAttributeName.MAXIMUM_MESSAGE_SIZE, "1048576"))).queueUrl();
         queues.add(url);
         return url;
     }
