@@ -3,7 +3,7 @@ package dev.pastebin.local.metrics;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
-import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 
@@ -37,9 +37,9 @@ public record DashboardPanels(String namespace, List<Panel> panels) {
     /** No panels: the page shows only the table of every metric. */
     public static final DashboardPanels NONE = new DashboardPanels(null, List.of());
 
+    // Unknown fields fail by default; a key given twice would otherwise silently keep the last value.
     private static final ObjectMapper STRICT = JsonMapper.builder()
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
     private static final Pattern ID = Pattern.compile("[a-z0-9][a-z0-9-]*");
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{([^}]*)}");
@@ -63,8 +63,14 @@ public record DashboardPanels(String namespace, List<Panel> panels) {
 
     /** Reads and checks a panel file; an unreadable or invalid one is an error naming the file and the fault. */
     public static DashboardPanels read(Path file) {
+        byte[] json;
         try {
-            return STRICT.readValue(Files.readAllBytes(file), DashboardPanels.class);
+            json = Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read the dashboard file " + file + ": " + e, e);
+        }
+        try {
+            return STRICT.readValue(json, DashboardPanels.class);
         } catch (IOException e) {
             // Jackson's message names the field, and carries the message of a check below.
             throw new IllegalArgumentException("the dashboard file " + file + " is not valid: " + e.getMessage(), e);
@@ -203,10 +209,11 @@ public record DashboardPanels(String namespace, List<Panel> panels) {
         public Percentiles {
             checkHeader(id, title);
             require(metric, "metric of panel '" + id + "'");
-            percentiles = List.copyOf(require(percentiles, "percentiles of panel '" + id + "'"));
-            if (percentiles.isEmpty() || percentiles.stream().anyMatch(p -> p < 1 || p > 100)) {
+            require(percentiles, "percentiles of panel '" + id + "'");
+            if (percentiles.isEmpty() || percentiles.stream().anyMatch(p -> p == null || p < 1 || p > 100)) {
                 throw new IllegalArgumentException("panel '" + id + "': percentiles must be 1..100, got " + percentiles);
             }
+            percentiles = List.copyOf(percentiles);
         }
 
         @Override

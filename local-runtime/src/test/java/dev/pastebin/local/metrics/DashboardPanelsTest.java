@@ -63,7 +63,18 @@ class DashboardPanelsTest {
         assertRefused("{\"namespace\": \"N\", \"panels\": [{\"id\": \"a\", \"kind\": \"ratio\", \"title\": \"A\", "
                 + "\"numerator\": {\"metric\": \"M\", \"where\": {\"D\": []}}, \"denominator\": {\"metric\": \"M\"}}]}",
                 "where D of M needs at least one value");
+        assertRefused("{\"namespace\": \"N\", \"panels\": [{\"id\": \"a\", \"kind\": \"mean\", \"title\": \"A\", "
+                + "\"metric\": \"M\", \"metric\": \"M2\"}]}", "Duplicate field 'metric'");
+        assertRefused("{\"namespace\": \"N\", \"panels\": [{\"id\": \"a\", \"kind\": \"percentiles\", \"title\": \"A\", "
+                + "\"metric\": \"M\", \"percentiles\": [50, null]}]}", "percentiles must be 1..100, got [50, null]");
         assertRefused("{\"panels\": ", "Unexpected end-of-input");
+    }
+
+    @Test
+    void aMissingFileIsNamed() {
+        Path missing = dir.resolve("nothing.json");
+        var e = assertThrows(IllegalArgumentException.class, () -> DashboardPanels.read(missing));
+        assertTrue(e.getMessage().startsWith("cannot read the dashboard file " + missing), e.getMessage());
     }
 
     private void assertRefused(String json, String expected) throws Exception {
