@@ -1,6 +1,6 @@
 // The local metrics dashboard: polls /_local/metrics (the runtime's time series of the functions' Embedded
-// Metric Format lines) and draws one SVG chart and one table of figures per panel of /_local/dashboard.json. Every figure is also in
-// the DOM as data-value (the raw number), so a test can compare it with the metric lines.
+// Metric Format lines) and draws one SVG chart and one table of figures per panel of /_local/dashboard.json.
+// Every figure is also in the DOM as data-value (the raw number), so a test can compare it with the metric lines.
 'use strict';
 
 const POLL_MS = 5000;
