@@ -12,8 +12,8 @@
 # (module local-runtime) on infra/template.yaml: it serves the HttpApi routes on http://127.0.0.1:3000,
 # feeds the upload queue to the upload function and fires the sweeper's schedule, each function in its own
 # JVM started from its built Lambda artifact. The functions' metric lines (Embedded Metric Format) are charted
-# at http://127.0.0.1:3000/_local/dashboard. Ctrl-C stops the runtime and its function processes, then the
-# services this run itself started.
+# at http://127.0.0.1:3000/_local/dashboard, in the panels of infra/local/dashboard.json. Ctrl-C stops the
+# runtime and its function processes, then the services this run itself started.
 set -euo pipefail
 PASTEBIN_LOG_TAG=run
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -44,7 +44,8 @@ trap 'exit 143' TERM
 export_app_env
 
 cd "$PASTEBIN_ROOT"
-args=()
+# The dashboard's panels are the application's: the runtime knows no metric names.
+args=(--dashboard "$PASTEBIN_LOCAL_DIR/dashboard.json")
 s3_faults=false
 build=true
 for arg in "$@"; do

@@ -34,7 +34,7 @@ public final class TestSupport {
     public static RuntimeSettings settings(Map<String, String> physicalNames, Path envVars) {
         return new RuntimeSettings("127.0.0.1", 0, fixtureTemplate(), envVars, Map.of("Secret", "s3cr3t"),
                 physicalNames, ricLib(), Path.of("target/local-runtime-work"), 1, true, null, "us-east-1",
-                "000000000000", null);
+                "000000000000", null, null);
     }
 
     /** An SQS client for LocalStack (endpoint and credentials from the environment Failsafe sets). */

@@ -77,7 +77,8 @@ final class LocalRuntimeProcess implements AutoCloseable {
         Path envVars = Files.writeString(root.resolve("infra/target/" + name + "-env-vars.json"), envVars(environment));
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", classpath, LocalRuntime.class.getName(), "--template", "infra/template.yaml",
-                "--env-vars", envVars.toString(), "--port", Integer.toString(port), "--physical-name",
+                "--dashboard", "infra/local/dashboard.json", "--env-vars", envVars.toString(),
+                "--port", Integer.toString(port), "--physical-name",
                 "UploadQueue=" + TestSupport.queueName(queue.queueUrl()) + ",UploadDeadLetterQueue="
                         + TestSupport.queueName(queue.deadLetterQueueUrl()) + ",PasteBucket=" + bucket));
         command.addAll(flags);

@@ -21,7 +21,7 @@ public final class CommandLineFlags {
 
     private static final Set<String> VALUE_FLAGS = new TreeSet<>(List.of("--host", "--port", "--template",
             "--env-vars", "--parameter-overrides", "--physical-name", "--instances", "--schedule-interval",
-            "--function-java-home", "--ric-lib", "--work-dir", "--region", "--account-id"));
+            "--function-java-home", "--ric-lib", "--work-dir", "--region", "--account-id", "--dashboard"));
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d)");
 
     public record Parsed(RuntimeSettings settings, List<String> positional) {
@@ -79,7 +79,8 @@ public final class CommandLineFlags {
                 values.containsKey("--schedule-interval") ? duration(values.get("--schedule-interval")) : null,
                 values.getOrDefault("--region", environment.getOrDefault("AWS_REGION", "us-east-1")),
                 values.getOrDefault("--account-id", "000000000000"),
-                path(values.get("--function-java-home")));
+                path(values.get("--function-java-home")),
+                path(values.get("--dashboard")));
         return new Parsed(settings, positional);
     }
 

@@ -7,6 +7,7 @@ import dev.pastebin.local.lambda.JavaRuntime;
 import dev.pastebin.local.lambda.LocalFunction;
 import dev.pastebin.local.lambda.TaskRoots;
 import dev.pastebin.local.metrics.DashboardEndpoint;
+import dev.pastebin.local.metrics.DashboardPanels;
 import dev.pastebin.local.metrics.MetricsCollector;
 import dev.pastebin.local.schedule.ScheduleRunner;
 import dev.pastebin.local.sqs.SqsEventSourceMapping;
@@ -50,6 +51,7 @@ public final class LocalRuntime implements AutoCloseable {
     private final LocalResources resources;
     private final LocalFunctions functions;
     private final MetricsCollector metrics = new MetricsCollector();
+    private final DashboardPanels dashboardPanels;
     private final Path workDir;
     private final PrintStream log;
     private final List<AutoCloseable> started = new ArrayList<>();
@@ -58,6 +60,8 @@ public final class LocalRuntime implements AutoCloseable {
         this.settings = settings;
         this.log = log;
         SamTemplate template = SamTemplate.read(settings.template(), settings.parameterOverrides());
+        // Read first: a broken panel file stops the start before any function JVM does.
+        this.dashboardPanels = settings.dashboard() == null ? DashboardPanels.NONE : DashboardPanels.read(settings.dashboard());
         this.sqs = SqsClient.builder().httpClient(UrlConnectionHttpClient.create())
                 .region(Region.of(settings.region())).build();
         this.resources = new LocalResources(template.template(), settings.physicalNames(), sqs, settings.region(),
@@ -122,7 +126,7 @@ public final class LocalRuntime implements AutoCloseable {
         }
         LocalHttpApi api = new LocalHttpApi(routes, new HttpApiEvents.Stage(settings.accountId(), "local"),
                 new InetSocketAddress(settings.host(), settings.port()));
-        api.reserve(DashboardEndpoint.PREFIX, new DashboardEndpoint(metrics.series()));
+        api.reserve(DashboardEndpoint.PREFIX, new DashboardEndpoint(metrics.series(), dashboardPanels));
         api.start();
         started.add(api);
         for (HttpApiRoutes.Target t : routes.targets()) {

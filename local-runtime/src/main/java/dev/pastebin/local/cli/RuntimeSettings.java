@@ -21,11 +21,13 @@ import java.util.Map;
  * @param region             the region written into ARNs and events and given to the functions
  * @param accountId          the account id written into ARNs and events (LocalStack's default account)
  * @param javaHome           the JDK the function JVMs run on (the template's Runtime names Lambda's); null: this JVM's
+ * @param dashboard          the application's dashboard panels ({@code DashboardPanels}); null: only the table of
+ *                           every metric
  */
 public record RuntimeSettings(String host, int port, Path template, Path envVars, Map<String, String> parameterOverrides,
                               Map<String, String> physicalNames, Path ricLib, Path workDir, int instances,
                               boolean eager, Duration scheduleInterval, String region, String accountId,
-                              Path javaHome) {
+                              Path javaHome, Path dashboard) {
 
     public RuntimeSettings {
         parameterOverrides = Map.copyOf(parameterOverrides);

@@ -12,9 +12,10 @@ import java.util.Map;
 
 /**
  * The runtime's own pages under {@value #PREFIX}, served before the template's routes are matched:
- * {@code metrics} (the time series as JSON) and {@code dashboard} (an HTML page that polls it and draws
- * charts). The page loads only its own script and style sheet from the jar; its Content-Security-Policy
- * forbids everything else, inline script included.
+ * {@code metrics} (the time series as JSON), {@code dashboard.json} (the application's panels, see
+ * {@link DashboardPanels}) and {@code dashboard} (an HTML page that draws those panels from the time series).
+ * The page loads only its own script and style sheet from the jar; its Content-Security-Policy forbids
+ * everything else, inline script included.
  */
 public final class DashboardEndpoint implements HttpHandler {
 
@@ -27,13 +28,15 @@ public final class DashboardEndpoint implements HttpHandler {
     }
 
     private final MetricTimeSeries series;
-    private final Map<String, Asset> assets = Map.of(
-            PREFIX + "dashboard", asset("dashboard.html", "text/html; charset=utf-8"),
-            PREFIX + "dashboard.js", asset("dashboard.js", "text/javascript; charset=utf-8"),
-            PREFIX + "dashboard.css", asset("dashboard.css", "text/css; charset=utf-8"));
+    private final Map<String, Asset> assets;
 
-    public DashboardEndpoint(MetricTimeSeries series) {
+    public DashboardEndpoint(MetricTimeSeries series, DashboardPanels panels) {
         this.series = series;
+        this.assets = Map.of(
+                PREFIX + "dashboard", asset("dashboard.html", "text/html; charset=utf-8"),
+                PREFIX + "dashboard.js", asset("dashboard.js", "text/javascript; charset=utf-8"),
+                PREFIX + "dashboard.css", asset("dashboard.css", "text/css; charset=utf-8"),
+                PREFIX + "dashboard.json", new Asset("application/json", panels.toJson()));
     }
 
     @Override

@@ -1,6 +1,6 @@
 // The local metrics dashboard: polls /_local/metrics (the runtime's time series of the functions' Embedded
-// Metric Format lines) and draws one SVG chart and one table of figures per panel. Every figure is also in
-// the DOM as data-value (the raw number), so a test can compare it with the metric lines.
+// Metric Format lines) and draws one SVG chart and one table of figures per panel of /_local/dashboard.json.
+// Every figure is also in the DOM as data-value (the raw number), so a test can compare it with the metric lines.
 'use strict';
 
 const POLL_MS = 5000;
@@ -9,34 +9,9 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 // ?minutes=N narrows charts and figures to the last N minutes of the runtime's window.
 const SPAN_MINUTES = Number(new URLSearchParams(window.location.search).get('minutes')) || null;
 
-// The panels of the application's CloudWatch dashboard, by metric name. The runtime knows nothing of them:
-// metrics that no panel names still appear in the "All metrics" table.
-const NAMESPACE = 'Pastebin';
-const PANELS = [
-  { id: 'transient-rate', title: 'Upload: transient-failure rate', kind: 'ratio',
-    note: 'UploadAttempts with Outcome=transient or slow (fast and slow retries) / all UploadAttempts',
-    numerator: { metric: 'UploadAttempts', where: { Outcome: ['transient', 'slow'] } },
-    denominator: { metric: 'UploadAttempts' } },
-  { id: 'retries-per-success', title: 'Upload: mean retries per success', kind: 'mean',
-    note: 'RetriesPerSuccess: sum / count', metric: 'RetriesPerSuccess' },
-  { id: 'success-by-attempt', title: 'Upload: successes by S3 attempt', kind: 'distribution',
-    note: 'SuccessAttempt: share of successes per attempt number', metric: 'SuccessAttempt' },
-  { id: 'time-to-success', title: 'Upload: time to success (ms)', kind: 'percentiles',
-    note: 'TimeToSuccess p50 and p99', metric: 'TimeToSuccess', percentiles: [50, 99] },
-  { id: 'breaker', title: 'Upload: circuit breaker', kind: 'counts',
-    note: 'BreakerTransitions by target state; BreakerOpenMinutes',
-    lines: [{ metric: 'BreakerTransitions', groupBy: 'To', label: (to) => 'to ' + to },
-            { metric: 'BreakerOpenMinutes', label: () => 'open minutes' }] },
-  { id: 'api-requests', title: 'API: requests by status class', kind: 'counts',
-    note: 'Requests by StatusCode class; DependencyUnavailable by Dependency',
-    lines: [{ metric: 'Requests', groupBy: 'StatusCode', label: (code) => String(code).charAt(0) + 'xx' },
-            { metric: 'DependencyUnavailable', groupBy: 'Dependency', label: (d) => d + ' unavailable' }] },
-  { id: 'api-latency', title: 'API: latency (ms)', kind: 'percentiles',
-    note: 'Latency p50 and p99', metric: 'Latency', percentiles: [50, 99] },
-  { id: 'sweeper', title: 'Sweeper', kind: 'counts', note: 'Counts per run, summed',
-    lines: ['Deleted', 'StuckMarkedFailed', 'ObjectsRemoved', 'DeadLettersRequeued', 'DeadLettersDeleted',
-            'DeadLettersKept'].map((m) => ({ metric: m, label: () => m })) },
-];
+// The application's panels, from /_local/dashboard.json (the runtime's --dashboard file; none without it).
+// The runtime knows no metric names: metrics that no panel names still appear in the "All metrics" table.
+let PANELS = null;
 
 // ---- selecting series ---------------------------------------------------------------------------------
 
@@ -44,9 +19,9 @@ const dimensionKeys = (s) => Object.keys(s.dimensions).sort().join(',');
 
 // The series of a metric in one dimension set: the smallest set that has every dimension the caller needs.
 // A line emitted with several dimension sets is in each of them; summing across sets would count it twice.
-// A where value is one dimension value or a list of them, any of which matches.
-function select(data, metric, needed, where) {
-  const candidates = data.series.filter((s) => s.namespace === NAMESPACE && s.name === metric
+// A where value is a list of dimension values, any of which matches.
+function select(data, ref, needed, where) {
+  const candidates = data.series.filter((s) => s.namespace === ref.namespace && s.name === ref.metric
     && needed.every((k) => k in s.dimensions));
   if (candidates.length === 0) return [];
   const best = candidates.map(dimensionKeys).sort((a, b) =>
@@ -92,11 +67,16 @@ function percentile(values, p) {
 
 function whereKeys(spec) { return Object.keys(spec.where || {}); }
 
+// A counts line's label: {value} is the groupBy dimension's value, {value:N} its first N characters.
+function lineLabel(template, value) {
+  return template.replace(/\{value(?::(\d+))?\}/g, (_, n) => (n ? String(value).slice(0, Number(n)) : String(value)));
+}
+
 const PANEL_KINDS = {
   ratio(data, panel) {
-    const den = merge(select(data, panel.denominator.metric, whereKeys(panel.denominator), panel.denominator.where));
+    const den = merge(select(data, panel.denominator, whereKeys(panel.denominator), panel.denominator.where));
     if (den.length === 0) return null;
-    const num = new Map(merge(select(data, panel.numerator.metric, whereKeys(panel.numerator),
+    const num = new Map(merge(select(data, panel.numerator, whereKeys(panel.numerator),
       panel.numerator.where)).map((b) => [b.t, b.sum]));
     const points = den.filter((b) => b.sum > 0).map((b) => [b.t, (num.get(b.t) || 0) / b.sum]);
     const numerator = [...num.values()].reduce((a, b) => a + b, 0);
@@ -106,14 +86,14 @@ const PANEL_KINDS = {
       lines: [{ label: 'rate', points }],
       figures: [{ key: 'rate', label: 'rate over the window', value: denominator > 0 ? numerator / denominator : 0,
                   format: 'percent' },
-                { key: 'numerator', label: panel.numerator.metric + ' ' + JSON.stringify(panel.numerator.where),
+                { key: 'numerator', label: panel.numerator.metric + ' ' + JSON.stringify(panel.numerator.where || {}),
                   value: numerator },
                 { key: 'denominator', label: panel.denominator.metric + ' (all)', value: denominator }],
     };
   },
 
   mean(data, panel) {
-    const buckets = merge(select(data, panel.metric, []));
+    const buckets = merge(select(data, panel, []));
     if (buckets.length === 0) return null;
     const all = total(buckets);
     return {
@@ -124,7 +104,7 @@ const PANEL_KINDS = {
   },
 
   distribution(data, panel) {
-    const all = total(merge(select(data, panel.metric, [])));
+    const all = total(merge(select(data, panel, [])));
     if (all.values.length === 0) return null;
     const counts = new Map();
     all.values.forEach((v) => counts.set(v, (counts.get(v) || 0) + 1));
@@ -138,7 +118,7 @@ const PANEL_KINDS = {
   },
 
   percentiles(data, panel) {
-    const buckets = merge(select(data, panel.metric, [])).filter((b) => b.values.length > 0);
+    const buckets = merge(select(data, panel, [])).filter((b) => b.values.length > 0);
     if (buckets.length === 0) return null;
     const all = total(buckets);
     return {
@@ -152,8 +132,8 @@ const PANEL_KINDS = {
   counts(data, panel) {
     const groups = new Map();
     for (const line of panel.lines) {
-      for (const s of select(data, line.metric, line.groupBy ? [line.groupBy] : [])) {
-        const label = line.label(line.groupBy ? s.dimensions[line.groupBy] : null);
+      for (const s of select(data, line, line.groupBy ? [line.groupBy] : [])) {
+        const label = lineLabel(line.label, line.groupBy ? s.dimensions[line.groupBy] : null);
         groups.set(label, (groups.get(label) || []).concat([s]));
       }
     }
@@ -343,6 +323,11 @@ function render(all) {
 
 async function poll() {
   try {
+    if (PANELS === null) {
+      const panels = await fetch('/_local/dashboard.json', { cache: 'no-store' });
+      if (!panels.ok) throw new Error('HTTP ' + panels.status + ' for /_local/dashboard.json');
+      PANELS = (await panels.json()).panels;
+    }
     const response = await fetch('/_local/metrics', { cache: 'no-store' });
     if (!response.ok) throw new Error('HTTP ' + response.status);
     render(await response.json());

@@ -20,7 +20,7 @@ class CommandLineFlagsTest {
                 "--lazy", "--template", "infra/template.yaml", "--env-vars", "env.json",
                 "--parameter-overrides", "A=1 B=two", "--parameter-overrides=ParameterKey=C,ParameterValue=3",
                 "--physical-name", "Queue=q1,Bucket=b1", "--physical-name", "Dlq=q2", "--instances", "3",
-                "event.json"}, Map.of("AWS_REGION", "eu-west-1"));
+                "--dashboard", "panels.json", "event.json"}, Map.of("AWS_REGION", "eu-west-1"));
         RuntimeSettings s = parsed.settings();
         assertEquals(3001, s.port());
         assertEquals(Duration.ofSeconds(60), s.scheduleInterval());
@@ -30,6 +30,7 @@ class CommandLineFlagsTest {
         assertEquals(Map.of("A", "1", "B", "two", "C", "3"), s.parameterOverrides());
         assertEquals(Map.of("Queue", "q1", "Bucket", "b1", "Dlq", "q2"), s.physicalNames());
         assertEquals(3, s.instances());
+        assertEquals(Path.of("panels.json"), s.dashboard());
         assertEquals("eu-west-1", s.region());
         assertEquals(List.of("ReadFunction", "event.json"), parsed.positional());
     }
@@ -43,6 +44,7 @@ class CommandLineFlagsTest {
         assertEquals(1, s.instances());
         assertNull(s.envVars());
         assertNull(s.workDir());
+        assertNull(s.dashboard());
         assertEquals("ric-lib", s.ricLib().getFileName().toString());
     }
 

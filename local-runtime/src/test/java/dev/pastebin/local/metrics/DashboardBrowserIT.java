@@ -40,8 +40,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The metrics dashboard in a real headless Chromium against a running local runtime: a fixture function
- * prints known Embedded Metric Format lines, and the figures the page shows must be the ones those lines
- * imply, read by a real headless Chromium ({@link Chromium}).
+ * prints known Embedded Metric Format lines of a made-up application, the panels come from a panel file of
+ * the same made-up metrics ({@code fixture/dashboard.json}), and the figures the page shows must be the ones
+ * those lines imply, read by a real headless Chromium ({@link Chromium}).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DashboardBrowserIT {
@@ -49,8 +50,8 @@ class DashboardBrowserIT {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Path TARGET = Path.of("target").toAbsolutePath();
     private static final Path SCREENSHOT = TARGET.resolve("dashboard.png");
-    private static final List<String> PANELS = List.of("transient-rate", "retries-per-success", "success-by-attempt",
-            "time-to-success", "breaker", "api-requests", "api-latency", "sweeper");
+    private static final List<String> PANELS = List.of("failure-rate", "mean-retries", "tries-to-pay",
+            "time-to-ship", "states", "calls", "call-duration", "janitor");
 
     private static String chromium;
     private static LocalRuntime runtime;
@@ -59,11 +60,15 @@ class DashboardBrowserIT {
     @BeforeAll
     static void start() throws Exception {
         chromium = Chromium.find();
-        Path template = Path.of("target/test-classes/fixture/metrics-template.yaml").toAbsolutePath();
-        var settings = new RuntimeSettings("127.0.0.1", 0, template, null, Map.of(), Map.of(), TestSupport.ricLib(),
-                Path.of("target/local-runtime-work-metrics"), 1, true, null, "us-east-1", "000000000000", null);
-        runtime = LocalRuntime.create(settings, System.err);
+        runtime = LocalRuntime.create(settings(Path.of("target/test-classes/fixture/dashboard.json").toAbsolutePath(),
+                "metrics", true), System.err);
         port = runtime.start();
+    }
+
+    private static RuntimeSettings settings(Path dashboard, String work, boolean eager) {
+        Path template = Path.of("target/test-classes/fixture/metrics-template.yaml").toAbsolutePath();
+        return new RuntimeSettings("127.0.0.1", 0, template, null, Map.of(), Map.of(), TestSupport.ricLib(),
+                Path.of("target/local-runtime-work-" + work), 1, eager, null, "us-east-1", "000000000000", null, dashboard);
     }
 
     @AfterAll
@@ -96,10 +101,10 @@ class DashboardBrowserIT {
     @Test
     @Order(2)
     void theChartsRenderAndTheirFiguresAreWhatTheMetricLinesImply() throws Exception {
-        // Four invocations, as four uploads and four API requests would emit (one directive per line or several),
+        // Four invocations, as four checkouts and four calls of a made-up shop would emit (one directive per line or several),
         // their lines stamped 90 s apart so that the charts have four points.
         int[] transientBefore = {0, 1, 1, 3};
-        int[] timeToSuccess = {40, 180, 220, 900};
+        int[] timeToShip = {40, 180, 220, 900};
         String[] statusCodes = {"201", "200", "404", "503"};
         double[][] latencies = {{12, 30}, {8}, {15, 45, 5}, {100}};
         String[][] transitions = {{}, {"OPEN"}, {"HALF_OPEN", "CLOSED"}, {"OPEN"}};
@@ -110,30 +115,30 @@ class DashboardBrowserIT {
             lines.add("INFO a log line that is not a metric");
             lines.add("{\"level\":\"INFO\",\"message\":\"JSON, but no _aws\"}");
             for (int t = 0; t < transientBefore[i]; t++) {
-                lines.add(uploadAttempt(at, "transient", "SlowDown"));
+                lines.add(order(at, "transient", "SlowDown"));
             }
             if (i == 3) {
                 // another paste, its fast attempts used up, retrying slowly: a transient failure too
-                lines.add(uploadAttempt(at, "slow", "SERVER_ERROR"));
+                lines.add(order(at, "slow", "SERVER_ERROR"));
             }
-            lines.add(uploadAttempt(at, "success", "none"));
-            lines.add(emf(at, List.of(directive("Pastebin", List.of(List.of("Service")), Map.of("SuccessAttempt", "None",
-                            "RetriesPerSuccess", "Count", "TimeToSuccess", "Milliseconds"))),
-                    Map.of("Service", "upload", "SuccessAttempt", transientBefore[i] + 1,
-                            "RetriesPerSuccess", transientBefore[i], "TimeToSuccess", timeToSuccess[i])));
+            lines.add(order(at, "success", "none"));
+            lines.add(emf(at, List.of(directive("Shop", List.of(List.of("Service")), Map.of("TriesToPay", "None",
+                            "Retries", "Count", "TimeToShip", "Milliseconds"))),
+                    Map.of("Service", "checkout", "TriesToPay", transientBefore[i] + 1,
+                            "Retries", transientBefore[i], "TimeToShip", timeToShip[i])));
             for (String to : transitions[i]) {
-                lines.add(emf(at, List.of(directive("Pastebin", List.of(List.of("Service", "To")),
-                        Map.of("BreakerTransitions", "Count"))), Map.of("Service", "upload", "To", to,
-                        "BreakerTransitions", 1)));
+                lines.add(emf(at, List.of(directive("Shop", List.of(List.of("Service", "To")),
+                        Map.of("StateChanges", "Count"))), Map.of("Service", "checkout", "To", to,
+                        "StateChanges", 1)));
             }
             if (i == 3) {
-                lines.add(emf(at, List.of(directive("Pastebin", List.of(List.of("Service")),
-                        Map.of("BreakerOpenMinutes", "None"))), Map.of("Service", "upload", "BreakerOpenMinutes", 1.5)));
+                lines.add(emf(at, List.of(directive("Shop", List.of(List.of("Service")),
+                        Map.of("PausedMinutes", "None"))), Map.of("Service", "checkout", "PausedMinutes", 1.5)));
             }
-            lines.add(apiRequest(at, i % 2 == 0 ? "create" : "read", statusCodes[i], latencies[i]));
-            lines.add(emf(at, List.of(directive("Pastebin", List.of(List.of("Service")), Map.of("Deleted", "Count",
-                            "ObjectsRemoved", "Count", "DeadLettersKept", "Count"))),
-                    Map.of("Service", "sweeper", "Deleted", i + 1, "ObjectsRemoved", 2, "DeadLettersKept", 0)));
+            lines.add(call(at, i % 2 == 0 ? "browse" : "pay", statusCodes[i], latencies[i]));
+            lines.add(emf(at, List.of(directive("Shop", List.of(List.of("Service")), Map.of("Cleaned", "Count",
+                            "Archived", "Count", "Kept", "Count"))),
+                    Map.of("Service", "janitor", "Cleaned", i + 1, "Archived", 2, "Kept", 0)));
             // Last: once every invocation's Widgets are in, so are all of its other lines.
             lines.add(emf(at, List.of(directive("LocalTest", List.of(List.of()), Map.of("Widgets", "Count"))),
                     Map.of("Widgets", 7)));
@@ -157,38 +162,38 @@ class DashboardBrowserIT {
         assertTrue(rate.find(), dom);
         assertEquals(4, rate.group(1).split("],\\[").length, "a point per invocation: " + rate.group(1));
         assertTrue(dom.contains("<polyline"), dom);
-        assertTrue(dom.contains("data-bar=\"2\" data-value=\"2\""), "SuccessAttempt 2 twice: " + dom);
+        assertTrue(dom.contains("data-bar=\"2\" data-value=\"2\""), "TriesToPay 2 twice: " + dom);
 
         Map<String, Double> figures = figures(dom);
         Map<String, Double> expected = new LinkedHashMap<>();
         // 5 transient and 1 slow attempts, 4 successes; each attempt line is in three dimension sets, counted once.
-        expected.put("transient-rate.rate", 6.0 / 10);
-        expected.put("transient-rate.numerator", 6.0);
-        expected.put("transient-rate.denominator", 10.0);
-        expected.put("retries-per-success.mean", (0 + 1 + 1 + 3) / 4.0);
-        expected.put("retries-per-success.count", 4.0);
-        expected.put("success-by-attempt.share.1", 0.25);
-        expected.put("success-by-attempt.share.2", 0.5);
-        expected.put("success-by-attempt.share.4", 0.25);
-        expected.put("success-by-attempt.count.2", 2.0);
+        expected.put("failure-rate.rate", 6.0 / 10);
+        expected.put("failure-rate.numerator", 6.0);
+        expected.put("failure-rate.denominator", 10.0);
+        expected.put("mean-retries.mean", (0 + 1 + 1 + 3) / 4.0);
+        expected.put("mean-retries.count", 4.0);
+        expected.put("tries-to-pay.share.1", 0.25);
+        expected.put("tries-to-pay.share.2", 0.5);
+        expected.put("tries-to-pay.share.4", 0.25);
+        expected.put("tries-to-pay.count.2", 2.0);
         // Nearest rank of 40, 180, 220, 900: p50 the 2nd, p99 the 4th.
-        expected.put("time-to-success.p50", 180.0);
-        expected.put("time-to-success.p99", 900.0);
-        expected.put("breaker.to OPEN", 2.0);
-        expected.put("breaker.to HALF_OPEN", 1.0);
-        expected.put("breaker.to CLOSED", 1.0);
-        expected.put("breaker.open minutes", 1.5);
-        expected.put("api-requests.2xx", 2.0);
-        expected.put("api-requests.4xx", 1.0);
-        expected.put("api-requests.5xx", 1.0);
-        expected.put("api-requests.database unavailable", 1.0);
+        expected.put("time-to-ship.p50", 180.0);
+        expected.put("time-to-ship.p99", 900.0);
+        expected.put("states.to OPEN", 2.0);
+        expected.put("states.to HALF_OPEN", 1.0);
+        expected.put("states.to CLOSED", 1.0);
+        expected.put("states.open minutes", 1.5);
+        expected.put("calls.2xx", 2.0);
+        expected.put("calls.4xx", 1.0);
+        expected.put("calls.5xx", 1.0);
+        expected.put("calls.bank unavailable", 1.0);
         // Latency values 5 8 12 15 30 45 100 (arrays in the lines): p50 the 4th, p99 the 7th.
-        expected.put("api-latency.p50", 15.0);
-        expected.put("api-latency.p99", 100.0);
-        expected.put("api-latency.count", 7.0);
-        expected.put("sweeper.Deleted", 1.0 + 2 + 3 + 4);
-        expected.put("sweeper.ObjectsRemoved", 8.0);
-        expected.put("sweeper.DeadLettersKept", 0.0);
+        expected.put("call-duration.p50", 15.0);
+        expected.put("call-duration.p99", 100.0);
+        expected.put("call-duration.count", 7.0);
+        expected.put("janitor.Cleaned", 1.0 + 2 + 3 + 4);
+        expected.put("janitor.Archived", 8.0);
+        expected.put("janitor.Kept", 0.0);
         expected.forEach((figure, value) -> {
             assertTrue(figures.containsKey(figure), figure + " missing from " + figures);
             assertEquals(value, figures.get(figure), 1e-9, figure);
@@ -209,9 +214,9 @@ class DashboardBrowserIT {
         // The last two invocations' lines are stamped 90 s ago and now; the others 180 s and 270 s ago.
         Map<String, Double> figures = figures(Chromium.dumpDom(chromium, dashboardUrl() + "?minutes=2"));
 
-        assertEquals(1.0 + 3 + 1, figures.get("transient-rate.numerator"), figures.toString());
-        assertEquals(4.0 + 3, figures.get("transient-rate.denominator"));
-        assertEquals(3.0 + 4, figures.get("sweeper.Deleted"));
+        assertEquals(1.0 + 3 + 1, figures.get("failure-rate.numerator"), figures.toString());
+        assertEquals(4.0 + 3, figures.get("failure-rate.denominator"));
+        assertEquals(3.0 + 4, figures.get("janitor.Cleaned"));
     }
 
     @Test
@@ -236,25 +241,42 @@ class DashboardBrowserIT {
         assertEquals("application/json", get("/_local/metrics").headers().firstValue("Content-Type").orElseThrow());
     }
 
-    // ---- the metric lines ---------------------------------------------------------------------------------
+    @Test
+    @Order(5)
+    void withoutAPanelFileThePageShowsOnlyTheTableOfEveryMetric() throws Exception {
+        try (var bare = LocalRuntime.create(settings(null, "metrics-bare", false), System.err)) {
+            int barePort = bare.start();
+            var panels = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + barePort
+                    + "/_local/dashboard.json")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, panels.statusCode());
+            assertEquals("{\"panels\":[]}", panels.body());
 
-    private static String uploadAttempt(long at, String outcome, String errorClass) {
-        return emf(at, List.of(directive("Pastebin", List.of(List.of("Service", "Outcome", "ErrorClass"),
-                        List.of("Service", "Outcome"), List.of("Service")), Map.of("UploadAttempts", "Count"))),
-                Map.of("Service", "upload", "Outcome", outcome, "ErrorClass", errorClass, "UploadAttempts", 1));
+            String dom = Chromium.dumpDom(chromium, "http://127.0.0.1:" + barePort + "/_local/dashboard");
+
+            assertEquals(Set.of("all-metrics"), panelStates(dom).keySet(), dom);
+            assertTrue(dom.contains("id=\"status\" data-state=\"ok\""), dom);
+        }
     }
 
-    private static String apiRequest(long at, String service, String statusCode, double[] latencies) {
-        List<ObjectNode> directives = new ArrayList<>(List.of(directive("Pastebin",
-                List.of(List.of("Service", "StatusCode"), List.of("Service")),
-                Map.of("Requests", "Count", "Latency", "Milliseconds"))));
-        Map<String, Object> fields = new LinkedHashMap<>(Map.of("Service", service, "StatusCode", statusCode,
-                "Requests", 1, "Latency", latencies));
+    // ---- the metric lines ---------------------------------------------------------------------------------
+
+    private static String order(long at, String outcome, String errorClass) {
+        return emf(at, List.of(directive("Shop", List.of(List.of("Service", "Outcome", "Reason"),
+                        List.of("Service", "Outcome"), List.of("Service")), Map.of("Orders", "Count"))),
+                Map.of("Service", "checkout", "Outcome", outcome, "Reason", errorClass, "Orders", 1));
+    }
+
+    private static String call(long at, String service, String statusCode, double[] latencies) {
+        List<ObjectNode> directives = new ArrayList<>(List.of(directive("Shop",
+                List.of(List.of("Service", "Code"), List.of("Service")),
+                Map.of("Calls", "Count", "Duration", "Milliseconds"))));
+        Map<String, Object> fields = new LinkedHashMap<>(Map.of("Service", service, "Code", statusCode,
+                "Calls", 1, "Duration", latencies));
         if (statusCode.equals("503")) {
-            directives.add(directive("Pastebin", List.of(List.of("Service", "Dependency")),
-                    Map.of("DependencyUnavailable", "Count")));
-            fields.put("Dependency", "database");
-            fields.put("DependencyUnavailable", 1);
+            directives.add(directive("Shop", List.of(List.of("Service", "Supplier")),
+                    Map.of("Outages", "Count")));
+            fields.put("Supplier", "bank");
+            fields.put("Outages", 1);
         }
         return emf(at, directives, fields);
     }
