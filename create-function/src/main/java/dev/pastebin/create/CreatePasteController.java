@@ -4,6 +4,7 @@ import dev.pastebin.core.http.ApiDocs;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
 import dev.pastebin.core.http.ContentNegotiation;
+import dev.pastebin.core.http.PlainTextErrors;
 import dev.pastebin.core.paste.IdempotencyKey;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
@@ -153,31 +154,26 @@ public class CreatePasteController {
     }
 
     /**
-     * The clients that post forms print the body they get: the URL on success, and a refusal as one line they
-     * can show (the API's JSON error to a client that asks for JSON). The deletion token goes in X-Token, as
-     * 0x0.st sends it.
+     * The clients that post forms print the body they get: the URL on success, and any error as one line they
+     * can show ({@link PlainTextErrors}; the API's JSON error to a client that asks for JSON). The deletion token
+     * goes in X-Token, as 0x0.st sends it.
      */
     private HttpResponse<?> createFromForm(byte[] body, MediaType type, @Nullable String expire,
                                            @Nullable String idempotencyKey, HttpRequest<?> request, Caller caller) {
         boolean json = ContentNegotiation.wantsJson(request);
-        try {
-            requireUtf8Charset(type);
-            boolean multipart = type.getName().equalsIgnoreCase(MediaType.MULTIPART_FORM_DATA);
-            ClientForm form = multipart ? ClientForm.multipart(body, type) : ClientForm.urlEncoded(body);
-            PasteRequest paste = reader.fromForm(form, multipart, expire);
-            IdempotencyKey key = IdempotencyKey.of(idempotencyKey, caller.userId());
-            CreatePasteService.Creation creation = service.create(paste, caller.userId(), key);
-            MutableHttpResponse<?> response = json ? created(creation, request)
-                    : withCreationHeaders(HttpResponse.created(absolute(pathOf(creation), request) + "\n",
-                    URI.create(pathOf(creation))).contentType(ContentNegotiation.TEXT_UTF8), creation);
-            return response.header(X_TOKEN, creation.deleteToken());
-        } catch (ApiException e) {
-            if (json) {
-                throw e;
-            }
-            return HttpResponse.status(e.code().status()).contentType(ContentNegotiation.TEXT_UTF8)
-                    .header(HttpHeaders.CACHE_CONTROL, "no-store").body(e.getMessage() + "\n");
+        if (!json) {
+            PlainTextErrors.answerErrorsAsTextLine(request);
         }
+        requireUtf8Charset(type);
+        boolean multipart = type.getName().equalsIgnoreCase(MediaType.MULTIPART_FORM_DATA);
+        ClientForm form = multipart ? ClientForm.multipart(body, type) : ClientForm.urlEncoded(body);
+        PasteRequest paste = reader.fromForm(form, multipart, expire);
+        IdempotencyKey key = IdempotencyKey.of(idempotencyKey, caller.userId());
+        CreatePasteService.Creation creation = service.create(paste, caller.userId(), key);
+        MutableHttpResponse<?> response = json ? created(creation, request)
+                : withCreationHeaders(HttpResponse.created(absolute(pathOf(creation), request) + "\n",
+                URI.create(pathOf(creation))).contentType(ContentNegotiation.TEXT_UTF8), creation);
+        return response.header(X_TOKEN, creation.deleteToken());
     }
 
     private static ApiException unsupportedMediaType() {
