@@ -105,7 +105,7 @@ public class CreatePasteController {
         if (name.equals(MediaType.MULTIPART_FORM_DATA) || name.equals(MediaType.APPLICATION_FORM_URLENCODED)) {
             return createFromForm(body.bytes(), type, expire, idempotencyKey, request, caller);
         }
-        requireUtf8Charset(type);
+        PasteContentReader.requireUtf8Charset(type);
         PasteRequest paste = switch (name) {
             case MediaType.TEXT_PLAIN -> reader.fromText(body.bytes(), request.getParameters().get("expiresIn"),
                     request.getParameters().get("readOnce"));
@@ -164,7 +164,7 @@ public class CreatePasteController {
         if (!json) {
             PlainTextErrors.answerErrorsAsTextLine(request);
         }
-        requireUtf8Charset(type);
+        PasteContentReader.requireUtf8Charset(type);
         boolean multipart = type.getName().equalsIgnoreCase(MediaType.MULTIPART_FORM_DATA);
         ClientForm form = multipart ? ClientForm.multipart(body, type) : ClientForm.urlEncoded(body);
         PasteRequest paste = reader.fromForm(form, multipart, expire);
@@ -209,13 +209,5 @@ public class CreatePasteController {
                 .filter(s -> s.equals("http") || s.equals("https"))
                 .orElse("https");
         return scheme + "://" + host + path;
-    }
-
-    /** Pastes are UTF-8; a body declared in another charset would be re-encoded on the way in. */
-    private static void requireUtf8Charset(MediaType type) {
-        String charset = type.getParameters().get("charset").orElse(null);
-        if (charset != null && !charset.equalsIgnoreCase("utf-8") && !charset.equalsIgnoreCase("utf8")) {
-            throw new ApiException(ApiErrorCode.UNSUPPORTED_MEDIA_TYPE, "Only charset=utf-8 is accepted");
-        }
     }
 }
