@@ -59,7 +59,7 @@ public class HasteCreateController {
     @ApiResponse(responseCode = "500", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Post(uri = "/documents", consumes = MediaType.ALL, produces = MediaType.APPLICATION_JSON)
-    public HttpResponse<HasteKey> create(@Parameter(hidden = true) RawBody body,
+    public HttpResponse<?> create(@Parameter(hidden = true) RawBody body,
                                          @Parameter(hidden = true) @Header(CreatePasteController.IDEMPOTENCY_KEY) @Nullable String idempotencyKey,
                                          HttpRequest<?> request, @Parameter(hidden = true) Caller caller) {
         MediaType type = request.getContentType().orElse(null);
