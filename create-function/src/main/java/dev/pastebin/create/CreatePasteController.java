@@ -67,8 +67,8 @@ public class CreatePasteController {
                     + "{\"content\", \"expiresIn\", \"readOnce\"}; or as command-line clients post it (also to POST /, createPasteAtRoot): the "
                     + "multipart \"file\" part (curl -F file=@notes.txt, 0x0.st), the \"oneshot\" part for a paste read once "
                     + "(rustypaste), the urlencoded \"content\" field (pastebinit, HTML forms), expiry from the \"expire\" "
-                    + "header or the \"expires\" field. A form is answered with the paste's URL as one text/plain line and the "
-                    + "deletion token in X-Token (JSON with Accept: application/json). 404 only for an Idempotency-Key "
+                    + "header or the \"expires\" field. A form is answered 200 with the paste's URL as one text/plain line and the "
+                    + "deletion token in X-Token (201 JSON with Accept: application/json). 404 only for an Idempotency-Key "
                     + "replay whose paste is gone.",
             parameters = {
                     @Parameter(name = "expiresIn", in = ParameterIn.QUERY, description = "Lifetime in whole seconds (text/plain bodies)",
@@ -84,6 +84,7 @@ public class CreatePasteController {
                     @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(ref = ApiDocs.SCHEMAS + "NewPaste")),
                     @Content(mediaType = MediaType.MULTIPART_FORM_DATA, schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteFilePart")),
                     @Content(mediaType = MediaType.APPLICATION_FORM_URLENCODED, schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteFormField"))}))
+    @ApiResponse(responseCode = "200", ref = ApiDocs.URL_LINE)
     @ApiResponse(responseCode = "201", ref = ApiDocs.CREATED)
     @ApiResponse(responseCode = "400", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "404", ref = ApiDocs.ERROR)
@@ -134,6 +135,7 @@ public class CreatePasteController {
                     @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(ref = ApiDocs.SCHEMAS + "NewPaste")),
                     @Content(mediaType = MediaType.MULTIPART_FORM_DATA, schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteFilePart")),
                     @Content(mediaType = MediaType.APPLICATION_FORM_URLENCODED, schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteFormField"))}))
+    @ApiResponse(responseCode = "200", ref = ApiDocs.URL_LINE)
     @ApiResponse(responseCode = "201", ref = ApiDocs.CREATED)
     @ApiResponse(responseCode = "400", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "404", ref = ApiDocs.ERROR)
@@ -154,7 +156,7 @@ public class CreatePasteController {
     }
 
     /**
-     * The clients that post forms print the body they get: the URL on success, and any error as one line they
+     * The clients that post forms print the body they get: the URL on success (200), and any error as one line they
      * can show ({@link PlainTextErrors}; the API's JSON error to a client that asks for JSON). The deletion token
      * goes in X-Token, as 0x0.st sends it.
      */
@@ -170,9 +172,11 @@ public class CreatePasteController {
         PasteRequest paste = reader.fromForm(form, multipart, expire);
         IdempotencyKey key = IdempotencyKey.of(idempotencyKey, caller.userId());
         CreatePasteService.Creation creation = service.create(paste, caller.userId(), key);
+        // 200, not 201, for the URL line: 0x0.st and rustypaste answer 200, and rustypaste's client calls any
+        // other status an error
         MutableHttpResponse<?> response = json ? created(creation, request)
-                : withCreationHeaders(HttpResponse.created(absolute(pathOf(creation), request) + "\n",
-                URI.create(pathOf(creation))).contentType(ContentNegotiation.TEXT_UTF8), creation);
+                : withCreationHeaders(HttpResponse.ok(absolute(pathOf(creation), request) + "\n")
+                .header(HttpHeaders.LOCATION, pathOf(creation)).contentType(ContentNegotiation.TEXT_UTF8), creation);
         return response.header(X_TOKEN, creation.deleteToken());
     }
 

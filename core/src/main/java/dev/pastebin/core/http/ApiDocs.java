@@ -13,6 +13,7 @@ public final class ApiDocs {
     public static final String ERROR = RESPONSES + "Error";
     public static final String UNAVAILABLE = RESPONSES + "Unavailable";
     public static final String CREATED = RESPONSES + "Created";
+    public static final String URL_LINE = RESPONSES + "UrlLine";
     public static final String PENDING = RESPONSES + "Pending";
     public static final String PASTE_READ = RESPONSES + "PasteRead";
     public static final String NOT_MODIFIED = RESPONSES + "NotModified";
