@@ -49,7 +49,7 @@ public class HasteReadController {
     @ApiResponse(responseCode = "500", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Get(uri = "/documents/{key}", produces = MediaType.APPLICATION_JSON, headRoute = false)
-    public HttpResponse<?> document(@Parameter(description = KEY_DOC, schema = @Schema(type = "string")) String key,
+    public HttpResponse<?> document(@Parameter(description = KEY_DOC, schema = @Schema(ref = ApiDocs.SCHEMAS + "DocumentKey")) String key,
                                     HttpRequest<?> request) {
         return answers.answer(shortCodes.requireWellFormed(shortCodeOf(key)), PasteAnswers.View.HASTE_DOCUMENT, request, true);
     }
@@ -67,7 +67,7 @@ public class HasteReadController {
     @ApiResponse(responseCode = "500", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Get(uri = "/raw/{key}", produces = {MediaType.TEXT_PLAIN, MediaType.APPLICATION_JSON}, headRoute = false)
-    public HttpResponse<?> raw(@Parameter(description = KEY_DOC, schema = @Schema(type = "string")) String key,
+    public HttpResponse<?> raw(@Parameter(description = KEY_DOC, schema = @Schema(ref = ApiDocs.SCHEMAS + "DocumentKey")) String key,
                                HttpRequest<?> request) {
         return answers.answer(shortCodes.requireWellFormed(shortCodeOf(key)), PasteAnswers.View.TEXT, request, true);
     }
@@ -90,7 +90,7 @@ public class HasteReadController {
     @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Get(uri = "/{key}", produces = {MediaType.TEXT_PLAIN, MediaType.APPLICATION_JSON, MediaType.TEXT_HTML,
             WebPagesController.ANY_TEXT}, headRoute = false)
-    public HttpResponse<?> atRoot(@Parameter(description = KEY_DOC, schema = @Schema(type = "string")) String key,
+    public HttpResponse<?> atRoot(@Parameter(description = KEY_DOC, schema = @Schema(ref = ApiDocs.SCHEMAS + "DocumentKey")) String key,
                                   HttpRequest<?> request) {
         String shortCode = shortCodeOf(key);
         if (!shortCodes.isWellFormed(shortCode)) {
