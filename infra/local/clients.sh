@@ -1,25 +1,56 @@
 #!/usr/bin/env bash
 # Usage: infra/local/clients.sh  -- installs the command-line paste clients the end-to-end tests drive
-# (CommandLineClientsIT): Debian's `pastebinit`, with apt-get (as root, or through `sudo -n`). Quick when it is
-# there already. `curl` is a prerequisite of the local scripts anyway. Not installed (no haste client, no
-# rustypaste `rpaste`): see README, "Use it from your terminal", for why those tests use curl in their place.
+# (CommandLineClientsIT), each once and quick when it is there already:
+#   - Debian's `pastebinit`, with apt-get (as root, or through `sudo -n`);
+#   - the haste protocol's client `haste` (PyPI's haste-client, pinned) into .tools/haste-venv;
+#   - rustypaste's client `rpaste` (crates.io's rustypaste-cli, pinned), built with cargo into
+#     .tools/rustypaste-cli when cargo is on this machine (about two minutes, once); without cargo it is
+#     skipped and CommandLineClientsIT skips its test, saying why.
+# `curl` is a prerequisite of the local scripts anyway.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-command -v pastebinit >/dev/null 2>&1 && exit 0
-command -v apt-get >/dev/null 2>&1 || die "pastebinit is not installed and there is no apt-get to install it"
-sudo=()
-if [[ "$(id -u)" -ne 0 ]]; then
-    sudo -n true 2>/dev/null || die "pastebinit is not installed; installing it needs root: sudo apt-get install -y pastebinit"
-    sudo=(sudo -n)
-fi
-apt_log="$PASTEBIN_LOG_DIR/clients-apt.log"
-# A fresh machine may not have package lists yet: update only when apt knows no candidate.
-if [[ "$(apt-cache policy pastebinit 2>/dev/null)" != *"Candidate: "[0-9]* ]]; then
-    log "apt-get update (log: $apt_log)"
-    "${sudo[@]}" apt-get update >"$apt_log" 2>&1 || die "apt-get update failed; see $apt_log"
-fi
-log "installing Debian's pastebinit (once; log: $apt_log)"
-DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends pastebinit >>"$apt_log" 2>&1 \
-    || die "apt-get install pastebinit failed; see $apt_log"
-command -v pastebinit >/dev/null 2>&1 || die "apt-get installed pastebinit but it is not on PATH"
+: "${HASTE_CLIENT_VERSION:=1.0.3}"
+: "${HASTE_VENV:=$PASTEBIN_TOOLS_DIR/haste-venv}"
+: "${RUSTYPASTE_CLI_VERSION:=0.10.0}"
+: "${RUSTYPASTE_CLI_ROOT:=$PASTEBIN_TOOLS_DIR/rustypaste-cli}"
+
+install_pastebinit() {
+    command -v pastebinit >/dev/null 2>&1 && return 0
+    command -v apt-get >/dev/null 2>&1 || die "pastebinit is not installed and there is no apt-get to install it"
+    local sudo=()
+    if [[ "$(id -u)" -ne 0 ]]; then
+        sudo -n true 2>/dev/null || die "pastebinit is not installed; installing it needs root: sudo apt-get install -y pastebinit"
+        sudo=(sudo -n)
+    fi
+    local apt_log="$PASTEBIN_LOG_DIR/clients-apt.log"
+    # A fresh machine may not have package lists yet: update only when apt knows no candidate.
+    if [[ "$(apt-cache policy pastebinit 2>/dev/null)" != *"Candidate: "[0-9]* ]]; then
+        log "apt-get update (log: $apt_log)"
+        "${sudo[@]}" apt-get update >"$apt_log" 2>&1 || die "apt-get update failed; see $apt_log"
+    fi
+    log "installing Debian's pastebinit (once; log: $apt_log)"
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends pastebinit >>"$apt_log" 2>&1 \
+        || die "apt-get install pastebinit failed; see $apt_log"
+    command -v pastebinit >/dev/null 2>&1 || die "apt-get installed pastebinit but it is not on PATH"
+}
+
+install_rpaste() {
+    local stamp="$RUSTYPASTE_CLI_ROOT/.pastebin-version"
+    [[ -x "$RUSTYPASTE_CLI_ROOT/bin/rpaste" && "$(cat "$stamp" 2>/dev/null)" == "$RUSTYPASTE_CLI_VERSION" ]] && return 0
+    local cargo
+    cargo="$(command -v cargo || { [[ -x "$HOME/.cargo/bin/cargo" ]] && echo "$HOME/.cargo/bin/cargo"; } || true)"
+    if [[ -z "$cargo" ]]; then
+        warn "no cargo on this machine: rustypaste's rpaste is not built, CommandLineClientsIT skips its test"
+        return 0
+    fi
+    local cargo_log="$PASTEBIN_LOG_DIR/clients-cargo.log"
+    log "building rustypaste-cli $RUSTYPASTE_CLI_VERSION with cargo into $RUSTYPASTE_CLI_ROOT (once; log: $cargo_log)"
+    "$cargo" install rustypaste-cli --version "$RUSTYPASTE_CLI_VERSION" --locked --root "$RUSTYPASTE_CLI_ROOT" \
+        >"$cargo_log" 2>&1 || die "cargo install rustypaste-cli failed; see $cargo_log"
+    echo "$RUSTYPASTE_CLI_VERSION" >"$stamp"
+}
+
+install_pastebinit
+ensure_tool_venv "$HASTE_VENV" haste "haste-client==$HASTE_CLIENT_VERSION requests==2.34.2 docopt==0.6.2" haste
+install_rpaste

@@ -38,8 +38,9 @@ export_app_env
 "$PASTEBIN_LOCAL_DIR/chromium.sh" --driver >/dev/null \
     || warn "no Chromium or chromedriver (reason above): the browser tests will fail"
 
-# The real command-line clients CommandLineClientsIT drives (pastebinit); without them that test fails and says why.
-"$PASTEBIN_LOCAL_DIR/clients.sh" || warn "no pastebinit (reason above): CommandLineClientsIT will fail"
+# The real command-line clients CommandLineClientsIT drives (pastebinit, haste, rpaste); without them that test
+# fails (rpaste: skips) and says why.
+"$PASTEBIN_LOCAL_DIR/clients.sh" || warn "a command-line client is missing (reason above): CommandLineClientsIT will fail"
 
 cd "$PASTEBIN_ROOT"
 # Modules build and test in parallel once what they depend on is built (core first; then the five functions

@@ -4,6 +4,7 @@ import dev.pastebin.core.http.ApiDocs;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
 import dev.pastebin.core.http.ContentNegotiation;
+import dev.pastebin.core.http.PlainTextErrors;
 import dev.pastebin.core.paste.IdempotencyKey;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
@@ -66,8 +67,8 @@ public class CreatePasteController {
                     + "{\"content\", \"expiresIn\", \"readOnce\"}; or as command-line clients post it (also to POST /, createPasteAtRoot): the "
                     + "multipart \"file\" part (curl -F file=@notes.txt, 0x0.st), the \"oneshot\" part for a paste read once "
                     + "(rustypaste), the urlencoded \"content\" field (pastebinit, HTML forms), expiry from the \"expire\" "
-                    + "header or the \"expires\" field. A form is answered with the paste's URL as one text/plain line and the "
-                    + "deletion token in X-Token (JSON with Accept: application/json). 404 only for an Idempotency-Key "
+                    + "header or the \"expires\" field. A form is answered 200 with the paste's URL as one text/plain line and the "
+                    + "deletion token in X-Token (201 JSON with Accept: application/json). 404 only for an Idempotency-Key "
                     + "replay whose paste is gone.",
             parameters = {
                     @Parameter(name = "expiresIn", in = ParameterIn.QUERY, description = "Lifetime in whole seconds (text/plain bodies)",
@@ -83,6 +84,7 @@ public class CreatePasteController {
                     @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(ref = ApiDocs.SCHEMAS + "NewPaste")),
                     @Content(mediaType = MediaType.MULTIPART_FORM_DATA, schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteFilePart")),
                     @Content(mediaType = MediaType.APPLICATION_FORM_URLENCODED, schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteFormField"))}))
+    @ApiResponse(responseCode = "200", ref = ApiDocs.URL_LINE)
     @ApiResponse(responseCode = "201", ref = ApiDocs.CREATED)
     @ApiResponse(responseCode = "400", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "404", ref = ApiDocs.ERROR)
@@ -104,7 +106,7 @@ public class CreatePasteController {
         if (name.equals(MediaType.MULTIPART_FORM_DATA) || name.equals(MediaType.APPLICATION_FORM_URLENCODED)) {
             return createFromForm(body.bytes(), type, expire, idempotencyKey, request, caller);
         }
-        requireUtf8Charset(type);
+        PasteContentReader.requireUtf8Charset(type);
         PasteRequest paste = switch (name) {
             case MediaType.TEXT_PLAIN -> reader.fromText(body.bytes(), request.getParameters().get("expiresIn"),
                     request.getParameters().get("readOnce"));
@@ -133,6 +135,7 @@ public class CreatePasteController {
                     @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(ref = ApiDocs.SCHEMAS + "NewPaste")),
                     @Content(mediaType = MediaType.MULTIPART_FORM_DATA, schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteFilePart")),
                     @Content(mediaType = MediaType.APPLICATION_FORM_URLENCODED, schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteFormField"))}))
+    @ApiResponse(responseCode = "200", ref = ApiDocs.URL_LINE)
     @ApiResponse(responseCode = "201", ref = ApiDocs.CREATED)
     @ApiResponse(responseCode = "400", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "404", ref = ApiDocs.ERROR)
@@ -153,32 +156,29 @@ public class CreatePasteController {
     }
 
     /**
-     * The clients that post forms print the body they get: the URL on success, and a refusal as one line they
-     * can show (the API's JSON error to a client that asks for JSON). The deletion token goes in X-Token, as
-     * 0x0.st sends it.
+     * The clients that post forms print the body they get: the URL on success (200), and any error as one line they
+     * can show ({@link PlainTextErrors}; the API's JSON error to a client that asks for JSON). The deletion token
+     * goes in X-Token, as 0x0.st sends it.
      */
     private HttpResponse<?> createFromForm(byte[] body, MediaType type, @Nullable String expire,
                                            @Nullable String idempotencyKey, HttpRequest<?> request, Caller caller) {
         boolean json = ContentNegotiation.wantsJson(request);
-        try {
-            requireUtf8Charset(type);
-            boolean multipart = type.getName().equalsIgnoreCase(MediaType.MULTIPART_FORM_DATA);
-            reader.requireFormWithinLimit(body, multipart);
-            ClientForm form = multipart ? ClientForm.multipart(body, type) : ClientForm.urlEncoded(body);
-            PasteRequest paste = reader.fromForm(form, multipart, expire);
-            IdempotencyKey key = IdempotencyKey.of(idempotencyKey, caller.userId());
-            CreatePasteService.Creation creation = service.create(paste, caller.userId(), key);
-            MutableHttpResponse<?> response = json ? created(creation, request)
-                    : withCreationHeaders(HttpResponse.created(absolute(pathOf(creation), request) + "\n",
-                    URI.create(pathOf(creation))).contentType(ContentNegotiation.TEXT_UTF8), creation);
-            return response.header(X_TOKEN, creation.deleteToken());
-        } catch (ApiException e) {
-            if (json) {
-                throw e;
-            }
-            return HttpResponse.status(e.code().status()).contentType(ContentNegotiation.TEXT_UTF8)
-                    .header(HttpHeaders.CACHE_CONTROL, "no-store").body(e.getMessage() + "\n");
+        if (!json) {
+            PlainTextErrors.answerErrorsAsTextLine(request);
         }
+        PasteContentReader.requireUtf8Charset(type);
+        boolean multipart = type.getName().equalsIgnoreCase(MediaType.MULTIPART_FORM_DATA);
+        reader.requireFormWithinLimit(body, multipart);
+        ClientForm form = multipart ? ClientForm.multipart(body, type) : ClientForm.urlEncoded(body);
+        PasteRequest paste = reader.fromForm(form, multipart, expire);
+        IdempotencyKey key = IdempotencyKey.of(idempotencyKey, caller.userId());
+        CreatePasteService.Creation creation = service.create(paste, caller.userId(), key);
+        // 200, not 201, for the URL line: 0x0.st and rustypaste answer 200, and rustypaste's client calls any
+        // other status an error
+        MutableHttpResponse<?> response = json ? created(creation, request)
+                : withCreationHeaders(HttpResponse.ok(absolute(pathOf(creation), request) + "\n")
+                .header(HttpHeaders.LOCATION, pathOf(creation)).contentType(ContentNegotiation.TEXT_UTF8), creation);
+        return response.header(X_TOKEN, creation.deleteToken());
     }
 
     private static ApiException unsupportedMediaType() {
@@ -214,13 +214,5 @@ public class CreatePasteController {
                 .filter(s -> s.equals("http") || s.equals("https"))
                 .orElse("https");
         return scheme + "://" + host + path;
-    }
-
-    /** Pastes are UTF-8; a body declared in another charset would be re-encoded on the way in. */
-    private static void requireUtf8Charset(MediaType type) {
-        String charset = type.getParameters().get("charset").orElse(null);
-        if (charset != null && !charset.equalsIgnoreCase("utf-8") && !charset.equalsIgnoreCase("utf8")) {
-            throw new ApiException(ApiErrorCode.UNSUPPORTED_MEDIA_TYPE, "Only charset=utf-8 is accepted");
-        }
     }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.MediaType;
 import io.micronaut.json.tree.JsonNode;
 import io.micronaut.serde.ObjectMapper;
 import jakarta.inject.Singleton;
@@ -45,6 +46,7 @@ class PasteContentReader {
     static final String ONESHOT_PART = "oneshot";
     static final String CONTENT_FIELD = "content";
     static final String EXPIRES_FIELD = "expires";
+    static final String HASTE_DATA_FIELD = "data";
 
     private final int maxContentBytes;
     private final ObjectMapper objectMapper;
@@ -85,6 +87,29 @@ class PasteContentReader {
         long largest = (long) maxContentBytes * (multipart ? 1 : PERCENT_ESCAPE_FACTOR) + FORM_ENVELOPE_BYTES;
         if (body.length > largest) {
             throw tooLarge();
+        }
+    }
+
+    /**
+     * A haste client's {@code POST /documents}: the raw body is the paste, whatever its Content-Type (clients send
+     * none, text/plain, or curl's default application/x-www-form-urlencoded), except a multipart form, whose
+     * {@code data} field is the paste, as haste-server reads it. Haste has no options.
+     */
+    PasteRequest fromHaste(@Nullable byte[] body, @Nullable MediaType type) {
+        byte[] content = body;
+        if (type != null && type.getName().equalsIgnoreCase(MediaType.MULTIPART_FORM_DATA)) {
+            content = ClientForm.multipart(body == null ? new byte[0] : body, type).field(HASTE_DATA_FIELD)
+                    .orElseThrow(() -> new ApiException(ApiErrorCode.MISSING_CONTENT, "The multipart body has no \"data\" field"));
+        }
+        requireText(content);
+        return new PasteRequest(content, PasteOptions.NONE);
+    }
+
+    /** Pastes are UTF-8; a body declared in another charset would be re-encoded on the way in. */
+    static void requireUtf8Charset(@Nullable MediaType type) {
+        String charset = type == null ? null : type.getParameters().get("charset").orElse(null);
+        if (charset != null && !charset.equalsIgnoreCase("utf-8") && !charset.equalsIgnoreCase("utf8")) {
+            throw new ApiException(ApiErrorCode.UNSUPPORTED_MEDIA_TYPE, "Only charset=utf-8 is accepted");
         }
     }
 

@@ -50,6 +50,28 @@ class CreatePasteOutageIT {
         }
     }
 
+    /**
+     * A command-line client's form (curl -F, pastebinit) prints the body it gets: an outage is one text line for it
+     * too, like every other refusal of a form, with the same status and Retry-After; JSON only when it asks.
+     */
+    @Test
+    void whenTheQueueIsUnreachableAFormClientGetsOnePlainLine() throws Exception {
+        String text = "form lost on the way " + UUID.randomUUID();
+        try (HttpApi api = HttpApi.start(Map.of("aws.services.sqs.endpoint-override", "http://127.0.0.1:1",
+                "pastebin.upload-queue.url", "http://127.0.0.1:1/000000000000/no-such-queue"))) {
+            HttpApi.Response response = api.send(api.fixture("create-paste-text").path("/")
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .binaryBody(("content=" + text.replace(' ', '+')).getBytes(StandardCharsets.UTF_8)));
+
+            assertEquals(503, response.status(), response.text());
+            assertEquals("5", response.header("Retry-After"));
+            assertEquals("no-store", response.header("Cache-Control"));
+            assertEquals("text/plain; charset=utf-8", response.header("Content-Type"));
+            assertEquals("The upload queue is temporarily unavailable; retry later\n", response.text());
+            assertPasteFailedOnce(api, text);
+        }
+    }
+
     @Test
     void whenTheQueueDoesNotExistThePasteIsMarkedFailedAnd500Answered() throws Exception {
         // A deployment error, not an outage: the one failure policy calls it permanent, so no Retry-After.

@@ -39,17 +39,19 @@ public class WebPagesController {
         this.assets = assets;
     }
 
-    /*
-     * A route that declares no produces is taken to produce application/json, and Micronaut's router answered
-     * GET / with Accept: text/html alone (no wildcard) 406 against that default. Each route declares what it
-     * serves.
-     */
-    @Get(uri = "/", produces = MediaType.TEXT_HTML)
+    // A route that declares no produces is taken to produce application/json, and Micronaut's router answered
+    // GET / with Accept: text/html alone (no wildcard) 406 against that default. Each route declares what it
+    // serves. The router compares Accept with produces literally, */* being its only wildcard, so the pages also
+    // name text/*: a client that takes any text takes HTML (RFC 9110, section 12.5.1). One that takes only
+    // text/plain or JSON is still answered 406: a page has no such representation.
+    static final String ANY_TEXT = "text/*";
+
+    @Get(uri = "/", produces = {MediaType.TEXT_HTML, ANY_TEXT})
     public HttpResponse<?> createPage(HttpRequest<?> request) {
         return serve(assets.page(WebAssets.CREATE_PAGE), request);
     }
 
-    @Get(uri = "/p/{shortCode}", produces = MediaType.TEXT_HTML)
+    @Get(uri = "/p/{shortCode}", produces = {MediaType.TEXT_HTML, ANY_TEXT})
     public HttpResponse<?> viewPage(String shortCode, HttpRequest<?> request) {
         return serve(assets.page(WebAssets.VIEW_PAGE), request);
     }

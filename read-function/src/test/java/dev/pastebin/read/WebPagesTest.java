@@ -67,11 +67,12 @@ class WebPagesTest {
 
     /**
      * A page answers whatever a client accepts of HTML: {@code text/html} alone (not only a browser's list that
-     * ends in {@code *}/{@code *}), {@code *}/{@code *}, and no Accept header, which means anything (RFC 9110,
-     * section 12.5.1).
+     * ends in {@code *}/{@code *}), {@code *}/{@code *}, {@code text/*} (HTML is text), and no Accept header, which
+     * means anything (RFC 9110, section 12.5.1).
      */
     @ParameterizedTest
-    @ValueSource(strings = {"text/html", "*/*", "text/html,application/xhtml+xml;q=0.9", ""})
+    @ValueSource(strings = {"text/html", "*/*", "text/html,application/xhtml+xml;q=0.9", "text/*", "text/plain, text/*;q=0.5",
+            "application/json, */*;q=0.1", ""})
     void pagesAnswerEveryAcceptThatAdmitsHtml(String accept) {
         for (String path : new String[]{"/", "/p/aB3xYz9Q"}) {
             HttpApi.Request request = api.fixture("read-paste").path(path);
@@ -80,6 +81,19 @@ class WebPagesTest {
             assertEquals(200, page.status(), path + " with Accept '" + accept + "': " + page.text());
             assertEquals("text/html; charset=utf-8", page.header("Content-Type"), path);
         }
+    }
+
+    /**
+     * A client that admits no HTML at all (plain text or JSON only) is answered 406: a page has no other
+     * representation, and HTML in its place is what it said it cannot take (RFC 9110, section 15.5.7).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"text/plain", "application/json", "image/png"})
+    void aPageIsNotForcedOnAClientThatTakesNoHtml(String accept) {
+        HttpApi.Response response = api.send(api.fixture("read-paste").path("/").header("Accept", accept));
+
+        assertEquals(406, response.status(), accept + ": " + response.text());
+        assertTrue(response.text().contains("\"code\":\"NOT_ACCEPTABLE\""), response.text());
     }
 
     /**

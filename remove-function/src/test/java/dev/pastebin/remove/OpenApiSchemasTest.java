@@ -1,6 +1,8 @@
 package dev.pastebin.remove;
 
 import dev.pastebin.core.http.ApiError;
+import dev.pastebin.core.http.HasteDocument;
+import dev.pastebin.core.http.HasteKey;
 import dev.pastebin.core.http.PasteDocument;
 import dev.pastebin.core.http.PendingPaste;
 import dev.pastebin.core.http.ReadOncePaste;
@@ -23,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * The response schemas of the API document (core/src/main/openapi/responses.yml) describe the records the
  * functions serialize: the same fields, every one of them always present (nulls included). The shared schemas
- * are checked here because this module's tests see all five records (core's and create's).
+ * are checked here because this module's tests see all seven records (core's and create's).
  */
 class OpenApiSchemasTest {
 
@@ -33,10 +35,12 @@ class OpenApiSchemasTest {
             "CreatedPaste", CreatedPaste.class,
             "PasteDocument", PasteDocument.class,
             "PendingPaste", PendingPaste.class,
-            "ReadOncePaste", ReadOncePaste.class);
+            "ReadOncePaste", ReadOncePaste.class,
+            "HasteKey", HasteKey.class,
+            "HasteDocument", HasteDocument.class);
 
     @ParameterizedTest
-    @ValueSource(strings = {"ApiError", "CreatedPaste", "PasteDocument", "PendingPaste", "ReadOncePaste"})
+    @ValueSource(strings = {"ApiError", "CreatedPaste", "PasteDocument", "PendingPaste", "ReadOncePaste", "HasteKey", "HasteDocument"})
     @SuppressWarnings("unchecked")
     void theSchemaHasExactlyTheRecordsFieldsAllRequired(String name) throws IOException {
         Map<String, Object> document = new Yaml().load(Files.readString(RESPONSES));

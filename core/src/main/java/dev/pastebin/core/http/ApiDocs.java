@@ -13,12 +13,16 @@ public final class ApiDocs {
     public static final String ERROR = RESPONSES + "Error";
     public static final String UNAVAILABLE = RESPONSES + "Unavailable";
     public static final String CREATED = RESPONSES + "Created";
+    public static final String URL_LINE = RESPONSES + "UrlLine";
     public static final String PENDING = RESPONSES + "Pending";
     public static final String PASTE_READ = RESPONSES + "PasteRead";
     public static final String NOT_MODIFIED = RESPONSES + "NotModified";
     public static final String SEE_PAGE = RESPONSES + "SeePage";
     public static final String REVEALED = RESPONSES + "Revealed";
     public static final String DELETED = RESPONSES + "Deleted";
+    public static final String HASTE_CREATED = RESPONSES + "HasteCreated";
+    public static final String HASTE_DOCUMENT = RESPONSES + "HasteDocument";
+    public static final String RAW_PASTE = RESPONSES + "RawPaste";
 
     /** The short code path parameter's description (its schema, ShortCode, has the default length). */
     public static final String SHORT_CODE = "As POST /pastes answered it: 11 (older pastes: 8) characters of 0-9, A-Z, a-z (other values: 400)";

@@ -41,6 +41,8 @@ public enum ApiErrorCode {
     NOT_ACCEPTABLE(HttpStatus.NOT_ACCEPTABLE),
     /** A reveal of a paste that is not read-once (read it with GET). */
     NOT_READ_ONCE(HttpStatus.CONFLICT),
+    /** A haste read ({@code /raw/{key}}, {@code /documents/{key}}) of a read-once paste: only a reveal shows it. */
+    READ_ONCE(HttpStatus.CONFLICT),
     /** The paste is larger than {@code pastebin.paste.max-content-bytes}. */
     CONTENT_TOO_LARGE(HttpStatus.REQUEST_ENTITY_TOO_LARGE),
     UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE),

@@ -24,6 +24,7 @@ import org.slf4j.LoggerFactory;
  * that is down ({@link DependencyUnavailableException}) and the ones Micronaut raises itself (no route, wrong method,
  * unsupported media type, unreadable body, unexpected exceptions). Replacing the processor, rather than
  * adding handlers one by one, is what keeps Micronaut's default error JSON from ever leaking out.
+ * A request a controller marked for {@link PlainTextErrors} gets the message as one text/plain line instead.
  * Framework messages are not passed on: they can quote the request body (JSON parse errors) or internals
  * (SQL, bucket names in exception messages), so each code has a fixed message instead.
  */
@@ -74,10 +75,15 @@ public class ApiErrorResponseProcessor implements ErrorResponseProcessor<ApiErro
         // errors describe this moment, not the resource: never cache them
         response.header(HttpHeaders.CACHE_CONTROL, "no-store");
         log(request, response.code(), code, cause, requestId);
+        boolean textLine = PlainTextErrors.wanted(request);
         // HEAD gets the headers GET would have, Content-Type included, without the body
-        response.contentType(MediaType.APPLICATION_JSON_TYPE);
+        response.contentType(textLine ? MediaType.of(ContentNegotiation.TEXT_UTF8) : MediaType.APPLICATION_JSON_TYPE);
         if (request.getMethod() == HttpMethod.HEAD) {
             return (MutableHttpResponse<ApiError>) response;
+        }
+        if (textLine) {
+            // the client prints the body: the message alone, the status says the rest
+            return (MutableHttpResponse<ApiError>) (MutableHttpResponse<?>) response.body(message + "\n");
         }
         return response.body(new ApiError(code.name(), message, requestId));
     }

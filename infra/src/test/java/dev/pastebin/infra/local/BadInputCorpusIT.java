@@ -247,6 +247,7 @@ class BadInputCorpusIT {
         framingCases(cases);
         shortCodeCases(cases);
         conditionalCases(cases);
+        hasteCases(cases);
         everyMethodOnEveryRoute(cases);
         return cases;
     }
@@ -390,6 +391,47 @@ class BadInputCorpusIT {
                 fn(406, "NOT_ACCEPTABLE")));
     }
 
+    /**
+     * The haste protocol's routes (docs/design.md, "Haste protocol"): its create refuses as the API does, in
+     * JSON; its reads judge the key (a file extension is ignored); the root's other names are no paste.
+     */
+    private static void hasteCases(List<Case> cases) {
+        cases.add(haste("empty body", "text/plain", new byte[0], fn(400, "EMPTY_CONTENT")));
+        cases.add(haste("empty body without a Content-Type", null, new byte[0], fn(400, "EMPTY_CONTENT")));
+        cases.add(haste("not UTF-8, curl's default type", "application/x-www-form-urlencoded", new byte[]{'a', (byte) 0xFF}, fn(400, "INVALID_UTF8")));
+        cases.add(haste("one byte over the limit", null, utf8("a".repeat(LIMIT + 1)), fn(413, "CONTENT_TOO_LARGE")));
+        cases.add(haste("Latin-1 charset", "text/plain; charset=iso-8859-1", utf8("hello"), fn(415, "UNSUPPORTED_MEDIA_TYPE")));
+        cases.add(haste("multipart without a data field", "multipart/form-data; boundary=x",
+                utf8("--x\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nabc\r\n--x--\r\n"), fn(400, "MISSING_CONTENT")));
+        cases.add(haste("multipart cut inside a part", "multipart/form-data; boundary=x",
+                utf8("--x\r\nContent-Disposition: form-data; name=\"data\"\r\n\r\nabc"), fn(400, "BAD_REQUEST")));
+        cases.add(new Case("POST /documents accepting only images", request("POST", "/documents",
+                List.of("Content-Type: text/plain", "Accept: image/png"), utf8("hello")), false, fn(406, "NOT_ACCEPTABLE")));
+        for (String route : List.of("/documents/", "/raw/")) {
+            cases.add(new Case("GET " + route + "key: too short", request("GET", route + "abc", List.of(), null), false, fn(400, "MALFORMED_SHORT_CODE")));
+            cases.add(new Case("GET " + route + "key: only an extension", request("GET", route + ".py", List.of(), null), false, fn(400, "MALFORMED_SHORT_CODE")));
+            cases.add(new Case("GET " + route + "key: encoded traversal", request("GET", route + "..%2F..%2Fetc%2Fpasswd", List.of(), null), false,
+                    fn(400, "MALFORMED_SHORT_CODE")));
+            cases.add(new Case("GET " + route + "key: unknown, with an extension", request("GET", route + UNKNOWN_CODE + ".py", List.of(), null), false,
+                    fn(404, "PASTE_NOT_FOUND")));
+            cases.add(new Case("GET " + route + "key: empty", request("GET", route, List.of(), null), false, gw(404)));
+        }
+        cases.add(new Case("GET /documents/key accepting only images", request("GET", "/documents/" + UNKNOWN_CODE, List.of("Accept: image/png"), null), false,
+                fn(406, "NOT_ACCEPTABLE")));
+        for (String name : List.of("favicon.ico", "robots.txt", "pastes", "documents", "raw", "p", "%00", "Zz9Zz9Z%D0%90")) {
+            cases.add(new Case("GET /" + name + ": no paste at the root", request("GET", "/" + name, List.of(), null), false, fn(404, "NOT_FOUND")));
+        }
+        cases.add(new Case("GET /key: unknown, with an extension", request("GET", "/" + UNKNOWN_CODE + ".js", List.of(), null), false,
+                fn(404, "PASTE_NOT_FOUND")));
+        cases.add(new Case("GET /key accepting only images", request("GET", "/" + UNKNOWN_CODE, List.of("Accept: image/png"), null), false,
+                fn(406, "NOT_ACCEPTABLE")));
+    }
+
+    private static Case haste(String name, String contentType, byte[] body, Expected expected) {
+        List<String> headers = contentType == null ? List.of() : List.of("Content-Type: " + contentType);
+        return new Case("POST /documents: " + name, request("POST", "/documents", headers, body), false, expected);
+    }
+
     /** If-None-Match on a stored paste: lists, weak tags, junk. Never a change, never 5xx. */
     private static void conditionalCases(List<Case> cases) {
         Map<String, Integer> conditions = new LinkedHashMap<>();
@@ -421,8 +463,9 @@ class BadInputCorpusIT {
     }
 
     /**
-     * Every method on every path of the template's HTTP routes. A method without a route is API Gateway's
-     * 404; a routed method without a body must not fail or change anything either.
+     * Every method on every path of the template's HTTP routes. A method that no route takes on that path (another
+     * path's pattern may: GET /pastes is GET /{key}'s) is API Gateway's 404; a routed method without a body must not
+     * fail or change anything either.
      */
     private static void everyMethodOnEveryRoute(List<Case> cases) {
         SamTemplate template = SamTemplate.read(TestSupport.repositoryRoot().resolve("infra/template.yaml"));
@@ -432,17 +475,35 @@ class BadInputCorpusIT {
                 methodsByPath.computeIfAbsent(route.path(), p -> new LinkedHashSet<>()).add(route.method());
             }
         }
-        methodsByPath.forEach((path, routed) -> {
+        methodsByPath.forEach((path, ignored) -> {
             String concrete = path.replaceAll("\\{[^}/]+\\+?}", UNKNOWN_CODE);
             for (String method : METHODS) {
                 String name = method + " " + path;
-                if (routed.contains(method) || routed.contains("ANY")) {
+                boolean routed = methodsByPath.entrySet().stream().anyMatch(route ->
+                        (route.getValue().contains(method) || route.getValue().contains("ANY")) && matches(route.getKey(), concrete));
+                if (routed) {
                     cases.add(new Case(name + " (routed, no body)", request(method, concrete, List.of(), null), false, new Routed()));
                 } else {
                     cases.add(new Case(name + " (no route)", request(method, concrete, List.of(), null), false, gw(404)));
                 }
             }
         });
+    }
+
+    /** Whether a route's path pattern takes a concrete path: literal segments equal, a {param} any non-empty one. */
+    private static boolean matches(String pattern, String path) {
+        String[] expected = pattern.substring(1).split("/", -1);
+        String[] actual = path.substring(1).split("/", -1);
+        if (expected.length != actual.length) {
+            return false;
+        }
+        for (int i = 0; i < expected.length; i++) {
+            boolean parameter = expected[i].startsWith("{") && expected[i].endsWith("}");
+            if (parameter ? actual[i].isEmpty() : !expected[i].equals(actual[i])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     // request builders -------------------------------------------------------------------------------

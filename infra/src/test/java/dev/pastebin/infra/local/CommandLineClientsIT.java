@@ -2,6 +2,7 @@ package dev.pastebin.infra.local;
 
 import dev.pastebin.core.support.RealServices;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,8 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Existing command-line clients, unmodified, against the local API ({@link LocalRuntimeProcess}: the real
- * template and function artifacts): the real {@code curl -F file=@…} and Debian's real {@code pastebinit}
- * (installed by infra/local/clients.sh) post a paste and print its URL; {@code curl URL} then gives the exact
+ * template and function artifacts): the real {@code curl -F file=@…}, Debian's real {@code pastebinit}, the haste
+ * protocol's {@code haste} and rustypaste's {@code rpaste} (installed by infra/local/clients.sh) post a paste and
+ * print its URL; {@code curl URL} then gives the exact
  * bytes once the upload function has stored them, and a browser opening it is sent to the web page. README, "Use it from your terminal", shows these settings.
  */
 @RealServices
@@ -139,6 +141,98 @@ class CommandLineClientsIT {
 
         // pastebinit strips trailing white space before it posts
         assertArrayEquals(text.getBytes(StandardCharsets.UTF_8), readOnceStored(pastedUrl(posted)));
+    }
+
+    /** Where infra/local/clients.sh installs the clients that are not Debian packages. */
+    private static Path tool(String relative) {
+        String tools = System.getenv("PASTEBIN_TOOLS_DIR");
+        return (tools == null || tools.isBlank() ? TestSupport.repositoryRoot().resolve(".tools") : Path.of(tools)).resolve(relative);
+    }
+
+    /**
+     * The haste protocol's client (PyPI's haste-client, the {@code haste} command) with README's setting in
+     * {@code ~/.hastec}: it posts to /documents and prints {@code <server>/<key>}; that URL gives curl the bytes and a
+     * browser the page, and {@code haste -r} prints the raw URL.
+     */
+    @Test
+    void theHasteClientPostsADocumentAndItsUrlGivesTheBytes() throws Exception {
+        Path haste = tool("haste-venv/bin/haste");
+        assertTrue(Files.isExecutable(haste), haste + " is missing: run infra/local/clients.sh");
+        String server = runtime.uri("/").toString().replaceAll("/$", "");
+        Files.writeString(dir.resolve(".hastec"), "server_url = " + server + "\n");
+        String text = "from haste: 100% + & = ✓\n\tindented";
+        Files.writeString(dir.resolve("notes.py"), text + "\n\n");
+        Map<String, String> home = Map.of("HOME", dir.toString());
+
+        Run posted = run(home, haste.toString(), "notes.py");
+
+        assertEquals(0, posted.exit(), posted.out() + posted.err());
+        String url = posted.out().strip();
+        assertTrue(url.matches("\\Q" + server + "/\\E[0-9A-Za-z]{11}"), "one URL: " + posted.out() + posted.err());
+        // the client strips the text before it posts
+        byte[] expected = text.getBytes(StandardCharsets.UTF_8);
+        assertArrayEquals(expected, readOnceStored(url));
+        Run read = run(Map.of(), "curl", "-sS", "--fail", "-o", "read", url);
+        assertEquals(0, read.exit(), read.err());
+        assertArrayEquals(expected, Files.readAllBytes(dir.resolve("read")));
+        String key = url.substring(url.lastIndexOf('/') + 1);
+        HttpResponse<String> browser = HTTP.send(HttpRequest.newBuilder(URI.create(url + ".py"))
+                .header("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8").GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(303, browser.statusCode(), browser.body());
+        assertEquals("/p/" + key, browser.headers().firstValue("Location").orElseThrow());
+        HttpResponse<String> document = HTTP.send(HttpRequest.newBuilder(runtime.uri("/documents/" + key)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, document.statusCode(), document.body());
+        assertTrue(document.body().contains("\"key\":\"" + key + "\""), document.body());
+
+        Run raw = run(home, haste.toString(), "-r", "notes.py");
+        assertEquals(0, raw.exit(), raw.out() + raw.err());
+        String rawUrl = raw.out().strip();
+        assertTrue(rawUrl.matches("\\Q" + server + "/raw/\\E[0-9A-Za-z]{11}"), "the raw URL: " + raw.out() + raw.err());
+        assertArrayEquals(expected, readOnceStored(rawUrl));
+    }
+
+    /**
+     * rustypaste's client ({@code rpaste}, built from crates.io by clients.sh where cargo is) with README's
+     * config.toml: it posts the file part to the server's root and prints the URL, which gives curl the bytes;
+     * {@code -o} makes the paste read once and {@code -e} sends the expiry.
+     */
+    @Test
+    void rustypastesClientPostsAFileAndPrintsTheUrl() throws Exception {
+        Path rpaste = tool("rustypaste-cli/bin/rpaste");
+        Assumptions.assumeTrue(Files.isExecutable(rpaste), rpaste + " is missing: infra/local/clients.sh builds it "
+                + "with cargo, and says so when this machine has none");
+        Files.writeString(dir.resolve("config.toml"), """
+                [server]
+                address = "%s"
+
+                [paste]
+                oneshot = false
+                """.formatted(runtime.uri("/").toString().replaceAll("/$", "")));
+        byte[] content = "from rpaste: 100% + & = ✓\r\n\tcolumns\n".getBytes(StandardCharsets.UTF_8);
+        Files.write(dir.resolve("notes.txt"), content);
+
+        Run posted = run(Map.of(), rpaste.toString(), "-c", "config.toml", "notes.txt");
+
+        assertArrayEquals(content, readOnceStored(pastedUrl(posted)));
+
+        Run oneshot = run(Map.of(), rpaste.toString(), "-c", "config.toml", "-o", "-e", "10min", "notes.txt");
+        String url = pastedUrl(oneshot);
+        String code = url.substring(url.lastIndexOf('/') + 1);
+        long deadline = System.nanoTime() + STORED_WITHIN.toNanos();
+        HttpResponse<String> metadata;
+        do {
+            Thread.sleep(250);
+            metadata = HTTP.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        } while (metadata.statusCode() == 202 && System.nanoTime() < deadline);
+        assertEquals(200, metadata.statusCode(), metadata.body());
+        assertEquals("true", metadata.headers().firstValue("Paste-Read-Once").orElse(null), "oneshot is read once: " + metadata.body());
+        assertTrue(metadata.body().matches("(?s).*\"expiresAt\":\"[^\"]+\".*"), "expire: 10min gave it an expiry: " + metadata.body());
+        HttpResponse<byte[]> revealed = HTTP.send(HttpRequest.newBuilder(runtime.uri("/pastes/" + code + "/reveal"))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, revealed.statusCode());
+        assertArrayEquals(content, revealed.body());
     }
 
     @Test

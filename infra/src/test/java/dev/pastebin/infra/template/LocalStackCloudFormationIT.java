@@ -194,8 +194,8 @@ class LocalStackCloudFormationIT {
             assertEquals(Set.of("HttpApi"), byType.get("AWS::ApiGatewayV2::Api"));
             assertEquals(5, byType.get("AWS::IAM::Role").size(), "a role per function");
             // the API and schedule may invoke their functions: POST /pastes, POST / (the command-line clients), GET,
-            // HEAD, DELETE, POST reveal, the web page's three GETs and the rule
-            assertEquals(10, byType.get("AWS::Lambda::Permission").size(), byType.toString());
+            // HEAD, DELETE, POST reveal, the web page's three GETs, the haste protocol's POST and three GETs, and the rule
+            assertEquals(14, byType.get("AWS::Lambda::Permission").size(), byType.toString());
         } finally {
             cloudFormation.deleteChangeSet(b -> b.changeSetName(changeSet.id()));
             cloudFormation.deleteStack(b -> b.stackName(changeSetStack));
