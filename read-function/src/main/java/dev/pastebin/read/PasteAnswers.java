@@ -4,7 +4,7 @@ import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
 import dev.pastebin.core.http.ContentNegotiation;
 import dev.pastebin.core.http.HasteDocument;
-import dev.pastebin.core.http.InProgressRetry;
+import dev.pastebin.core.http.InProgressAnswer;
 import dev.pastebin.core.http.PasteDocument;
 import dev.pastebin.core.http.ReadOncePaste;
 import dev.pastebin.core.paste.Paste;
@@ -49,10 +49,10 @@ class PasteAnswers {
     }
 
     private final ReadPasteService service;
-    private final InProgressRetry inProgress;
+    private final InProgressAnswer inProgress;
     private final Clock clock = Clock.systemUTC();
 
-    PasteAnswers(ReadPasteService service, InProgressRetry inProgress) {
+    PasteAnswers(ReadPasteService service, InProgressAnswer inProgress) {
         this.service = service;
         this.inProgress = inProgress;
     }

@@ -4,7 +4,7 @@ import dev.pastebin.core.http.ApiDocs;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
 import dev.pastebin.core.http.ContentNegotiation;
-import dev.pastebin.core.http.InProgressRetry;
+import dev.pastebin.core.http.InProgressAnswer;
 import dev.pastebin.core.http.PasteDocument;
 import dev.pastebin.core.paste.ShortCodes;
 import io.micronaut.core.annotation.Nullable;
@@ -37,10 +37,10 @@ public class RemovePasteController {
     private final DeletePasteService deletions;
     private final RevealPasteService reveals;
     private final ShortCodes shortCodes;
-    private final InProgressRetry inProgress;
+    private final InProgressAnswer inProgress;
 
     public RemovePasteController(DeletePasteService deletions, RevealPasteService reveals, ShortCodes shortCodes,
-                                 InProgressRetry inProgress) {
+                                 InProgressAnswer inProgress) {
         this.deletions = deletions;
         this.reveals = reveals;
         this.shortCodes = shortCodes;

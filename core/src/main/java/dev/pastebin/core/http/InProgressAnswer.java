@@ -23,9 +23,9 @@ import java.time.Instant;
  * {@code {"shortCode": "…", "status": "IN_PROGRESS"}}.
  */
 @Singleton
-public class InProgressRetry {
+public class InProgressAnswer {
 
-    private static final Logger LOG = LoggerFactory.getLogger(InProgressRetry.class);
+    private static final Logger LOG = LoggerFactory.getLogger(InProgressAnswer.class);
 
     private final S3CircuitBreaker breaker;
     private final ApiProperties apiProperties;
@@ -33,7 +33,7 @@ public class InProgressRetry {
     private final HoldSchedule holds;
     private final Clock clock = Clock.systemUTC();
 
-    public InProgressRetry(S3CircuitBreaker breaker, HoldSchedule holds, ApiProperties apiProperties,
+    public InProgressAnswer(S3CircuitBreaker breaker, HoldSchedule holds, ApiProperties apiProperties,
                            RetryProperties retry) {
         this.breaker = breaker;
         this.holds = holds;
