@@ -74,7 +74,7 @@ class LargestPasteIT {
         assertEquals(1, jobs.size());
         UploadJob job = world.api.context().getBean(UploadJobCodec.class).decode(jobs.get(0).body());
         assertArrayEquals(content, job.content());
-        assertTrue(UploadJobCodec.sizeOf(jobs.get(0).body()) <= UploadJobCodec.SQS_MESSAGE_CEILING);
+        assertTrue(jobs.get(0).body().getBytes(StandardCharsets.UTF_8).length <= UploadJobCodec.SQS_MESSAGE_CEILING);
     }
 
     @ParameterizedTest(name = "{1} to POST {0}")

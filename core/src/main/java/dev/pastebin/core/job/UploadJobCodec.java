@@ -6,7 +6,6 @@ import io.micronaut.serde.annotation.Serdeable;
 import jakarta.inject.Singleton;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /**
@@ -85,11 +84,6 @@ public class UploadJobCodec {
     public static int maxEncodedSize(int contentBytes) {
         int base64 = 4 * ((contentBytes + 2) / 3);
         return base64 + ENVELOPE_BOUND;
-    }
-
-    /** Size in bytes of an encoded message as SQS counts it (UTF-8). */
-    public static int sizeOf(String encoded) {
-        return encoded.getBytes(StandardCharsets.UTF_8).length;
     }
 
     private static boolean isBlank(@Nullable String value) {

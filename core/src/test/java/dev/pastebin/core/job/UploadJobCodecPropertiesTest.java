@@ -43,8 +43,8 @@ class UploadJobCodecPropertiesTest {
 
         assertEquals(job, decoded);
         assertArrayEquals(content, decoded.content());
-        assertTrue(UploadJobCodec.sizeOf(wire) <= UploadJobCodec.maxEncodedSize(content.length),
-                UploadJobCodec.sizeOf(wire) + " > bound for " + content.length + " bytes");
+        assertTrue(wire.getBytes(StandardCharsets.UTF_8).length <= UploadJobCodec.maxEncodedSize(content.length),
+                wire.getBytes(StandardCharsets.UTF_8).length + " > bound for " + content.length + " bytes");
     }
 
     /** Whatever arrives on the queue decodes to a job or is refused as malformed: nothing else escapes. */

@@ -75,7 +75,7 @@ class UploadJobCodecTest {
         String longestCode = "Z".repeat(32);
         String encoded = codec.encode(new UploadJob(longestCode, ContentHash.sha256Hex(worst), worst));
 
-        int size = UploadJobCodec.sizeOf(encoded);
+        int size = encoded.getBytes(StandardCharsets.UTF_8).length;
         assertTrue(size <= UploadJobCodec.maxEncodedSize(limit), size + " > bound");
         assertTrue(UploadJobCodec.maxEncodedSize(limit) <= templateMaximumMessageSize(),
                 "the template's MaximumMessageSize must hold the largest upload job");
