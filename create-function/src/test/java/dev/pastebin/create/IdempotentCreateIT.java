@@ -6,6 +6,7 @@ import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.DeleteTokens;
 import dev.pastebin.core.paste.IdempotencyKey;
 import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteMetadata;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.paste.ShortCodes;
@@ -74,11 +75,11 @@ class IdempotentCreateIT {
         String code = context.getBean(ShortCodes.class).next();
         String sha256 = ContentHash.sha256Hex(content.getBytes(StandardCharsets.UTF_8));
         context.getBean(PasteRepository.class).save(Paste.inProgress(code, null, sha256, content.length(),
-                context.getBean(DeleteTokens.class).issue().sha256(), null, false));
+                context.getBean(DeleteTokens.class).issue().sha256(), null, false, PasteMetadata.NONE));
         try (Connection db = DelegatingDataSource.unwrapDataSource(context.getBean(DataSource.class)).getConnection()) {
             db.setAutoCommit(false);
             assertTrue(context.getBean(IdempotencyKeys.class).claim(db, new IdempotencyKey("", key),
-                    CreatePasteService.fingerprint(sha256, PasteOptions.NONE), code).isEmpty());
+                    CreatePasteService.fingerprint(sha256, PasteOptions.NONE, PasteMetadata.NONE), code).isEmpty());
             db.commit();
         }
         return code;

@@ -2,6 +2,7 @@ package dev.pastebin.read;
 
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteMetadata;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
 import dev.pastebin.core.storage.ContentLocation;
@@ -44,7 +45,7 @@ class ReadExpiryAndReadOnceIT {
         String code = world.api.context().getBean(ShortCodes.class).next();
         CREATED.add(code);
         repository.save(Paste.inProgress(code, null, ContentHash.sha256Hex(content), content.length, "b".repeat(64),
-                expiresAt, readOnce));
+                expiresAt, readOnce, PasteMetadata.NONE));
         ContentLocation location = world.api.context().getBean(PasteContentStore.class).put(code, content, ContentHash.sha256Hex(content));
         assertEquals(1, repository.markProcessed(code, location.uri()));
         return repository.findById(code).orElseThrow();
@@ -139,7 +140,7 @@ class ReadExpiryAndReadOnceIT {
     @Test
     void aReadOncePasteStillUploadingIs202() throws Exception {
         String code = world.api.context().getBean(ShortCodes.class).next();
-        world.api.context().getBean(PasteRepository.class).save(Paste.inProgress(code, null, "c".repeat(64), 3, "d".repeat(64), null, true));
+        world.api.context().getBean(PasteRepository.class).save(Paste.inProgress(code, null, "c".repeat(64), 3, "d".repeat(64), null, true, PasteMetadata.NONE));
 
         HttpApi.Response response = world.api.send(get(code));
 

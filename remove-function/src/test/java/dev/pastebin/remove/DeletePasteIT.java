@@ -1,6 +1,7 @@
 package dev.pastebin.remove;
 
 import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteMetadata;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
 import dev.pastebin.core.priming.ApiRequestPrimer;
@@ -224,7 +225,7 @@ class DeletePasteIT {
         String oldCode = "Zz" + UUID.randomUUID().toString().replace("-", "").substring(0, 6);
         String token = "old-token-" + UUID.randomUUID();
         world.api.context().getBean(PasteRepository.class).save(Paste.inProgress(oldCode, null, "a".repeat(64), 1,
-                dev.pastebin.core.paste.DeleteTokens.hashOf(token), null, false));
+                dev.pastebin.core.paste.DeleteTokens.hashOf(token), null, false, PasteMetadata.NONE));
 
         HttpApi.Response deleted = world.api.send(world.delete(oldCode, token));
 
@@ -235,7 +236,7 @@ class DeletePasteIT {
     private String expiredPasteWithToken(String token) {
         String code = world.api.context().getBean(ShortCodes.class).next();
         world.api.context().getBean(PasteRepository.class).save(Paste.inProgress(code, null, "a".repeat(64), 1,
-                dev.pastebin.core.paste.DeleteTokens.hashOf(token), Instant.now().minusSeconds(1), false));
+                dev.pastebin.core.paste.DeleteTokens.hashOf(token), Instant.now().minusSeconds(1), false, PasteMetadata.NONE));
         return code;
     }
 }

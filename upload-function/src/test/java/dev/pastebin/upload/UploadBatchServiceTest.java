@@ -169,7 +169,7 @@ class UploadBatchServiceTest {
     @Test
     void aSuccessAfterRetriesRecordsItsAttemptRetriesAndTimeSinceTheRowWasCreated() {
         Instant created = Instant.now().minusSeconds(7);
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, created, created, null, null, false, null));
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, created, created, null, null, false, null, null, null));
 
         worker().process(event("upload-job", 4));
 
@@ -181,7 +181,7 @@ class UploadBatchServiceTest {
 
     @Test
     void aTransientFailureWithAttemptsLeftComesBackAfterTheBackoffDelay() {
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, Instant.now(), Instant.now(), null, null, false, null));
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, Instant.now(), Instant.now(), null, null, false, null, null, null));
         s3.failPuts(s3Error(500, "InternalError"));
 
         var response = worker().process(event("upload-job", 3));
@@ -219,7 +219,7 @@ class UploadBatchServiceTest {
     void aTransientFailureOfTheLastFastAttemptKeepsThePasteWaitingOnTheSlowScheduleNotFailed() {
         Instant sixthAttempt = Instant.parse("2026-11-24T10:00:00Z");
         clock = Clock.fixed(sixthAttempt, java.time.ZoneOffset.UTC);
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 5, sixthAttempt, sixthAttempt, null, null, false, null));
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 5, sixthAttempt, sixthAttempt, null, null, false, null, null, null));
         RuntimeException refused = SdkClientException.builder().message("Unable to execute HTTP request")
                 .cause(new ConnectException("Connection refused")).build();
         s3.failPuts(refused, refused, refused);
@@ -306,7 +306,7 @@ class UploadBatchServiceTest {
     /** A bucket policy fixed later must not leave the paste with fewer attempts for S3's real transient errors. */
     @Test
     void aMisconfigurationFailureDoesNotSpendAnS3Attempt() {
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 5, Instant.now(), Instant.now(), null, null, false, null));
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 5, Instant.now(), Instant.now(), null, null, false, null, null, null));
         s3.failPuts(s3Error(403, "AccessDenied"));
 
         var response = worker().process(event("upload-job", 6));
@@ -362,7 +362,7 @@ class UploadBatchServiceTest {
     @Test
     void aPasteCreatedSixteenMinutesAgoThatMeetsAnOpenBreakerIsHeldNotFailed() {
         Instant longAgo = Instant.now().minus(Duration.ofMinutes(16));
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 0, longAgo, longAgo, null, null, false, null));
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 0, longAgo, longAgo, null, null, false, null, null, null));
         breakerOpenFor(Duration.ofSeconds(60));
 
         var response = worker().process(event("upload-job", 30));
@@ -404,7 +404,7 @@ class UploadBatchServiceTest {
     @Test
     void theBudgetCountsRealS3AttemptsNotDeliveries() {
         // Delivered for the 9th time, but only 2 S3 attempts were made (the rest were held or released).
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, Instant.now(), Instant.now(), null, null, false, null));
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, Instant.now(), Instant.now(), null, null, false, null, null, null));
         s3.failPuts(s3Error(500, "InternalError"));
 
         var response = worker().process(event("upload-job", 9));

@@ -18,6 +18,10 @@ public enum ApiErrorCode {
     INVALID_EXPIRY(HttpStatus.BAD_REQUEST),
     /** {@code readOnce} is neither {@code true} nor {@code false}. */
     INVALID_READ_ONCE(HttpStatus.BAD_REQUEST),
+    /** A {@code language} that is not one of the web page's highlighter's (PasteMetadata.LANGUAGES). */
+    INVALID_LANGUAGE(HttpStatus.BAD_REQUEST),
+    /** A {@code fileName} that is not 1 to 128 characters without path separators or control characters. */
+    INVALID_FILE_NAME(HttpStatus.BAD_REQUEST),
     /** An {@code Idempotency-Key} that is not 1 to 128 characters of {@code [A-Za-z0-9_.:-]}. */
     INVALID_IDEMPOTENCY_KEY(HttpStatus.BAD_REQUEST),
     /** Any other malformed request. */
