@@ -19,6 +19,7 @@ import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Head;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 
@@ -44,6 +45,8 @@ public class ReadPasteController {
      */
     static final Duration CACHE_FOR_AT_MOST = Duration.ofSeconds(60);
     static final String READ_ONCE_HEADER = "Paste-Read-Once";
+    /** The query parameter of the page's Raw link: a browser asking for the bytes themselves. */
+    static final String RAW = "raw";
 
     private final ReadPasteService service;
     private final ShortCodes shortCodes;
@@ -59,7 +62,10 @@ public class ReadPasteController {
     @Operation(operationId = "readPaste", summary = "Read a paste",
             description = "The exact bytes, or the JSON view with Accept: application/json. A read-once paste shows "
                     + "only its metadata; its content comes from POST /pastes/{shortCode}/reveal. A browser (an Accept "
-                    + "that prefers text/html) is sent to the paste's web page, /p/{shortCode}.")
+                    + "that prefers text/html) is sent to the paste's web page, /p/{shortCode}, unless it asks for the "
+                    + "bytes with ?raw (the page's Raw link).",
+            parameters = @Parameter(name = RAW, in = ParameterIn.QUERY, description = "The exact bytes even to a "
+                    + "browser, instead of the web page", allowEmptyValue = true, schema = @Schema(implementation = String.class)))
     @ApiResponse(responseCode = "200", ref = ApiDocs.PASTE_READ)
     @ApiResponse(responseCode = "202", ref = ApiDocs.PENDING)
     @ApiResponse(responseCode = "304", ref = ApiDocs.NOT_MODIFIED)
@@ -71,7 +77,7 @@ public class ReadPasteController {
     @ApiResponse(responseCode = "303", ref = ApiDocs.SEE_PAGE)
     @Get(uri = "/{shortCode}", produces = {MediaType.TEXT_PLAIN, MediaType.APPLICATION_JSON, MediaType.TEXT_HTML}, headRoute = false)
     public HttpResponse<?> read(@Parameter(description = ApiDocs.SHORT_CODE, schema = @Schema(ref = ApiDocs.SCHEMAS + "ShortCode")) String shortCode, HttpRequest<?> request) {
-        if (ContentNegotiation.wantsPage(request)) {
+        if (ContentNegotiation.wantsPage(request) && !request.getParameters().contains(RAW)) {
             // the address command-line clients print: a browser gets the paste's web page, which handles every state
             return HttpResponse.seeOther(URI.create(WebPagesController.VIEW_PATH + shortCodes.requireWellFormed(shortCode)))
                     .header(HttpHeaders.VARY, HttpHeaders.ACCEPT);

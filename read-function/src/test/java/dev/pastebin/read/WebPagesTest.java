@@ -108,6 +108,16 @@ class WebPagesTest {
         assertEquals(503, response.status(), accept + ": " + response.text());
     }
 
+    /** The page's Raw link: a browser that asks for the bytes with ?raw gets them, not the page it came from. */
+    @Test
+    void aBrowserAskingForTheRawBytesIsNotSentToThePage() {
+        HttpApi.Response response = api.send(api.fixture("read-paste").path("/pastes/aB3xYz9QkLm")
+                .query("raw", "").header("Accept", "text/html,application/xhtml+xml,*/*;q=0.8"));
+
+        // the lookup itself answers: 503 here, where the database cannot be reached
+        assertEquals(503, response.status(), response.text());
+    }
+
     @Test
     void theViewPageIsTheSameForEveryCodeAndTheApiJudgesTheCode() {
         assertEquals(get("/p/aB3xYz9Q").text(), get("/p/not-a-code!").text());
