@@ -1,4 +1,5 @@
-// The create page: posts the form as JSON with an Idempotency-Key, then shows the paste's address.
+// The create page: posts the form as JSON (content, expiry, read-once, language, file name) with an
+// Idempotency-Key, then shows the paste's address.
 import { deleteTokens, formatInstant, readError } from '/assets/api.js';
 
 const page = document.getElementById('page');
@@ -6,6 +7,8 @@ const form = document.getElementById('create-form');
 const content = document.getElementById('content');
 const expiresIn = document.getElementById('expires-in');
 const readOnce = document.getElementById('read-once');
+const language = document.getElementById('language');
+const fileName = document.getElementById('file-name');
 const submit = document.getElementById('create');
 const message = document.getElementById('message');
 const result = document.getElementById('result');
@@ -56,6 +59,12 @@ form.addEventListener('submit', async (event) => {
   }
   if (readOnce.checked) {
     request.readOnce = true;
+  }
+  if (language.value) {
+    request.language = language.value;
+  }
+  if (fileName.value.trim()) {
+    request.fileName = fileName.value.trim(); // the API says what it refuses, with the rule
   }
   const body = JSON.stringify(request);
   if (pending === null || pending.body !== body) {

@@ -1,6 +1,8 @@
-// The view page: reads /pastes/{code} as JSON and shows it as text; polls while it is being stored; offers
-// Reveal for a read-once paste and Delete when this browser holds the paste's delete token.
+// The view page: reads /pastes/{code} as JSON and shows it as text, in numbered lines that take their colours
+// from the highlighter; polls while it is being stored; offers Reveal for a read-once paste, Copy, Download,
+// Raw, and Delete when this browser holds the paste's delete token.
 import { deleteTokens, formatInstant, formatSize, readError, retryAfterSeconds } from '/assets/api.js';
+import { highlightedLines, selectedLines } from '/assets/lines.js';
 
 /**
  * Polling while the paste is IN_PROGRESS (or the API is briefly unavailable): never sooner than the API's
@@ -21,6 +23,8 @@ const checkAgainButton = document.getElementById('check-again');
 const deleteButton = document.getElementById('delete');
 const confirmation = document.getElementById('delete-confirmation');
 const rawLink = document.getElementById('raw');
+const copyButton = document.getElementById('copy');
+const downloadLink = document.getElementById('download');
 
 /** The short code in /p/{shortCode}, as typed: the API, not this page, says whether it is well formed. */
 function codeFromAddress() {
@@ -40,28 +44,159 @@ function say(state, text) {
   message.textContent = text;
 }
 
+/** A detail row that only some pastes have (a file name, a language): shown with its text, or hidden. */
+function showDetail(id, text) {
+  document.getElementById(id).textContent = text ?? '';
+  document.getElementById(id).hidden = text === null;
+  document.getElementById(`${id}-label`).hidden = text === null;
+}
+
 function showDetails(paste) {
   document.getElementById('size').textContent = formatSize(paste.sizeBytes);
   document.getElementById('created').textContent = paste.createdAt ? formatInstant(paste.createdAt) : '—';
   document.getElementById('expires').textContent = paste.expiresAt ? formatInstant(paste.expiresAt) : 'never';
+  showDetail('file-name', paste.fileName ?? null);
   details.hidden = false;
 }
 
-/** The paste as text: textContent never parses markup, so "<script>" is shown, not run. */
+let shown = null; // { content, downloadUrl } of the paste on the page
+let highlighter = null; // the worker highlighting it, until it answers
+
+/**
+ * The paste as numbered lines of text nodes (lines.js never parses markup, so "<script>" is shown, not run); then
+ * coloured when the highlighter's worker answers with its token tree, for the stored language or one detected.
+ */
 function showContent(paste) {
-  content.textContent = paste.content;
+  shown = { content: paste.content };
+  content.replaceChildren(highlightedLines(paste.content, null));
+  content.dataset.digits = String(content.querySelectorAll('.line').length).length;
   content.hidden = false;
   showDetails(paste);
+  showSelection(true);
+  offerCopies(paste);
+  highlight(paste);
+}
+
+/** Copy, and Download as the paste's file name (or its code): both from the text on the page, with no request. */
+function offerCopies(paste) {
+  shown.downloadUrl = URL.createObjectURL(new Blob([paste.content], { type: 'text/plain;charset=utf-8' }));
+  downloadLink.href = shown.downloadUrl;
+  downloadLink.download = paste.fileName ?? `${shortCode}.txt`;
+  downloadLink.hidden = false;
+  copyButton.hidden = false;
   rawLink.hidden = false;
+}
+
+/** Highlighting costs about a second per few hundred KiB: above this, a paste stays plain text. */
+const HIGHLIGHT_MAX_CHARS = 512 * 1024;
+
+/** The code box's data-highlighting: "pending" while the worker works, "done" once the lines are final. */
+function highlightingDone() {
+  content.dataset.highlighting = 'done';
+}
+
+function highlight(paste) {
+  highlighter?.terminate();
+  highlighter = null;
+  content.dataset.highlighting = 'pending';
+  if (paste.content.length > HIGHLIGHT_MAX_CHARS) {
+    highlightingDone();
+    showDetail('language', paste.language ? `${paste.language} (too large to highlight)` : 'plain text (too large to highlight)');
+    return;
+  }
+  if (paste.language === 'plaintext') {
+    showDetail('language', 'plain text');
+    highlightingDone();
+    return;
+  }
+  showDetail('language', paste.language ?? 'detecting…');
+  const worker = new Worker('/assets/highlight-worker.js', { type: 'module' });
+  highlighter = worker;
+  worker.onmessage = ({ data }) => {
+    worker.terminate();
+    if (highlighter !== worker || shown?.content !== paste.content) {
+      return; // another paste, or none, is on the page now
+    }
+    highlighter = null;
+    showDetail('language', data.language ? `${data.language}${data.detected ? ' (detected)' : ''}` : 'plain text');
+    if (data.tree) {
+      content.replaceChildren(highlightedLines(paste.content, data.tree));
+      content.dataset.language = data.language;
+      showSelection(false);
+    }
+    highlightingDone();
+  };
+  worker.onerror = () => {
+    worker.terminate();
+    showDetail('language', paste.language ?? 'plain text');
+    highlightingDone();
+  };
+  worker.postMessage({ text: paste.content, language: paste.language ?? null });
+}
+
+/** Marks the lines the address names (#L12, #L12-L20); on the first showing, scrolls them into view. */
+function showSelection(scroll) {
+  const selection = selectedLines(window.location.hash);
+  for (const line of content.querySelectorAll('.line.selected')) {
+    line.classList.remove('selected');
+  }
+  if (selection === null) {
+    return;
+  }
+  const lines = content.querySelectorAll('.line');
+  for (let number = selection.first; number <= Math.min(selection.last, lines.length); number += 1) {
+    lines[number - 1].classList.add('selected');
+  }
+  if (scroll && selection.first <= lines.length) {
+    lines[selection.first - 1].scrollIntoView({ block: 'center' });
+  }
+}
+
+/** A click on a line number links to that line; with Shift, to the range from the line linked before. */
+function selectFromClick(event) {
+  const number = event.target.closest('a.ln')?.dataset.line;
+  if (!number) {
+    return;
+  }
+  event.preventDefault();
+  const earlier = selectedLines(window.location.hash);
+  let hash = `#L${number}`;
+  if (event.shiftKey && earlier !== null) {
+    const [first, last] = [earlier.first, Number(number)].sort((a, b) => a - b);
+    hash = first === last ? `#L${first}` : `#L${first}-L${last}`;
+  }
+  // replaceState: selecting lines is not a page to go back to, and it keeps the page from jumping
+  window.history.replaceState(null, '', hash);
+  showSelection(false);
+}
+
+async function copyContent() {
+  try {
+    await navigator.clipboard.writeText(shown.content);
+    copyButton.textContent = 'Copied';
+  } catch {
+    copyButton.textContent = 'Copy failed: select the text';
+  }
+  window.setTimeout(() => {
+    copyButton.textContent = 'Copy';
+  }, 2000);
 }
 
 function clearPaste() {
   window.clearTimeout(pollTimer);
   polling = null;
+  highlighter?.terminate();
+  highlighter = null;
+  if (shown?.downloadUrl) {
+    URL.revokeObjectURL(shown.downloadUrl);
+  }
+  shown = null;
   content.textContent = '';
   content.hidden = true;
   details.hidden = true;
   rawLink.hidden = true;
+  copyButton.hidden = true;
+  downloadLink.hidden = true;
   revealButton.hidden = true;
   checkAgainButton.hidden = true;
   deleteButton.hidden = true;
@@ -205,7 +340,12 @@ document.getElementById('delete-cancel').addEventListener('click', () => {
 });
 document.getElementById('delete-confirm').addEventListener('click', deletePaste);
 
-rawLink.href = pasteUrl;
+content.addEventListener('click', selectFromClick);
+window.addEventListener('hashchange', () => showSelection(true));
+copyButton.addEventListener('click', copyContent);
+
+// /raw/{code}: the exact bytes even to a browser, which /pastes/{code} sends to this page
+rawLink.href = `/raw/${encodeURIComponent(shortCode)}`;
 document.title = `${shortCode} · Pastebin`;
 document.getElementById('title').textContent = `Paste ${shortCode}`;
 offerDelete();

@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * {@code curl -F file=@notes.txt}) or {@code application/x-www-form-urlencoded} ({@code pastebinit}, HTML forms).
  * Read from the raw bytes because the API Gateway proxy has no multipart support of its own, and its form
  * decoding would turn a malformed percent-escape into U+FFFD instead of an error. Values stay bytes: whether
- * they are text is {@link PasteContentReader}'s decision. The first field of a name wins.
+ * they are text is {@link PasteContentReader}'s decision. The first field of a name wins, with the file name a
+ * multipart part declared for it ({@code filename="notes.py"}, as curl sends it).
  */
 final class ClientForm {
 
@@ -26,15 +27,26 @@ final class ClientForm {
     private static final byte[] HEADERS_END = {'\r', '\n', '\r', '\n'};
     private static final Pattern FIELD_NAME = Pattern.compile(
             "(?i)^content-disposition:\\s*form-data\\s*;(?:.*;)?\\s*name=\"([^\"]*)\"", Pattern.MULTILINE);
+    /** A quoted string with backslash escapes (curl escapes a quote in a file name as \"). */
+    private static final Pattern FILE_NAME = Pattern.compile(
+            "(?i)^content-disposition:.*;\\s*filename=\"((?:[^\"\\\\]|\\\\.)*)\"", Pattern.MULTILINE);
+    private static final Pattern ESCAPED = Pattern.compile("\\\\(.)");
 
     private final Map<String, byte[]> fields;
+    private final Map<String, String> fileNames;
 
-    private ClientForm(Map<String, byte[]> fields) {
+    private ClientForm(Map<String, byte[]> fields, Map<String, String> fileNames) {
         this.fields = fields;
+        this.fileNames = fileNames;
     }
 
     Optional<byte[]> field(String name) {
         return Optional.ofNullable(fields.get(name));
+    }
+
+    /** The file name the part of that name declared, if it is a file part. */
+    Optional<String> fileName(String name) {
+        return Optional.ofNullable(fileNames.get(name));
     }
 
     /** A short option field (a number of hours, a flag) as text. */
@@ -52,6 +64,7 @@ final class ClientForm {
         }
         byte[] partDelimiter = concat(CRLF, delimiter);
         Map<String, byte[]> fields = new LinkedHashMap<>();
+        Map<String, String> fileNames = new LinkedHashMap<>();
         int cursor = at + delimiter.length;
         while (!startsWith(body, cursor, "--")) {
             if (!startsWith(body, cursor, "\r\n")) {
@@ -64,12 +77,16 @@ final class ClientForm {
             }
             String headers = new String(body, cursor + 2, headersEnd - cursor - 2, StandardCharsets.UTF_8);
             Matcher name = FIELD_NAME.matcher(headers);
-            if (name.find()) {
-                fields.putIfAbsent(name.group(1), Arrays.copyOfRange(body, headersEnd + HEADERS_END.length, next));
+            if (name.find() && !fields.containsKey(name.group(1))) {
+                fields.put(name.group(1), Arrays.copyOfRange(body, headersEnd + HEADERS_END.length, next));
+                Matcher fileName = FILE_NAME.matcher(headers);
+                if (fileName.find()) {
+                    fileNames.put(name.group(1), ESCAPED.matcher(fileName.group(1)).replaceAll("$1"));
+                }
             }
             cursor = next + partDelimiter.length;
         }
-        return new ClientForm(fields);
+        return new ClientForm(fields, fileNames);
     }
 
     static ClientForm urlEncoded(byte[] body) {
@@ -83,7 +100,7 @@ final class ClientForm {
             String name = new String(percentDecode(equals < 0 ? pair : pair.substring(0, equals)), StandardCharsets.UTF_8);
             fields.putIfAbsent(name, equals < 0 ? new byte[0] : percentDecode(pair.substring(equals + 1)));
         }
-        return new ClientForm(fields);
+        return new ClientForm(fields, Map.of());
     }
 
     private static byte[] percentDecode(String encoded) {

@@ -64,8 +64,8 @@ public class CreatePasteController {
      */
     @Operation(operationId = "createPaste", summary = "Create a paste",
             description = "The paste as the raw text/plain body, options as query parameters, or as JSON "
-                    + "{\"content\", \"expiresIn\", \"readOnce\"}; or as command-line clients post it (also to POST /, createPasteAtRoot): the "
-                    + "multipart \"file\" part (curl -F file=@notes.txt, 0x0.st), the \"oneshot\" part for a paste read once "
+                    + "{\"content\", \"expiresIn\", \"readOnce\", \"language\", \"fileName\"}; or as command-line clients post it (also to POST /, createPasteAtRoot): the "
+                    + "multipart \"file\" part (curl -F file=@notes.txt, 0x0.st; its filename labels the paste), the \"oneshot\" part for a paste read once "
                     + "(rustypaste), the urlencoded \"content\" field (pastebinit, HTML forms), expiry from the \"expire\" "
                     + "header or the \"expires\" field. A form is answered 200 with the paste's URL as one text/plain line and the "
                     + "deletion token in X-Token (201 JSON with Accept: application/json). 404 only for an Idempotency-Key "
@@ -75,6 +75,10 @@ public class CreatePasteController {
                             schema = @Schema(ref = ApiDocs.SCHEMAS + "ExpiresIn")),
                     @Parameter(name = "readOnce", in = ParameterIn.QUERY, description = "Burn after reading (text/plain bodies)",
                             schema = @Schema(ref = ApiDocs.SCHEMAS + "ReadOnce")),
+                    @Parameter(name = "language", in = ParameterIn.QUERY, description = "The language the web page "
+                            + "highlights it as (text/plain bodies)", schema = @Schema(ref = ApiDocs.SCHEMAS + "Language")),
+                    @Parameter(name = "fileName", in = ParameterIn.QUERY, description = "The name a download gets "
+                            + "(text/plain bodies)", schema = @Schema(ref = ApiDocs.SCHEMAS + "FileName")),
                     @Parameter(name = EXPIRE, in = ParameterIn.HEADER, description = "Lifetime as a duration such as 10min, "
                             + "1h 30m or 7d (form bodies, as rustypaste's client sends it)", schema = @Schema(implementation = String.class)),
                     @Parameter(name = IDEMPOTENCY_KEY, in = ParameterIn.HEADER, description = IDEMPOTENCY_KEY_DOC,
@@ -109,7 +113,8 @@ public class CreatePasteController {
         PasteContentReader.requireUtf8Charset(type);
         PasteRequest paste = switch (name) {
             case MediaType.TEXT_PLAIN -> reader.fromText(body.bytes(), request.getParameters().get("expiresIn"),
-                    request.getParameters().get("readOnce"));
+                    request.getParameters().get("readOnce"), request.getParameters().get("language"),
+                    request.getParameters().get("fileName"));
             case MediaType.APPLICATION_JSON -> reader.fromJson(body.bytes());
             default -> throw unsupportedMediaType();
         };
@@ -126,6 +131,10 @@ public class CreatePasteController {
                             schema = @Schema(ref = ApiDocs.SCHEMAS + "ExpiresIn")),
                     @Parameter(name = "readOnce", in = ParameterIn.QUERY, description = "Burn after reading (text/plain bodies)",
                             schema = @Schema(ref = ApiDocs.SCHEMAS + "ReadOnce")),
+                    @Parameter(name = "language", in = ParameterIn.QUERY, description = "The language the web page "
+                            + "highlights it as (text/plain bodies)", schema = @Schema(ref = ApiDocs.SCHEMAS + "Language")),
+                    @Parameter(name = "fileName", in = ParameterIn.QUERY, description = "The name a download gets "
+                            + "(text/plain bodies)", schema = @Schema(ref = ApiDocs.SCHEMAS + "FileName")),
                     @Parameter(name = EXPIRE, in = ParameterIn.HEADER, description = "Lifetime as a duration such as 10min, "
                             + "1h 30m or 7d (form bodies, as rustypaste's client sends it)", schema = @Schema(implementation = String.class)),
                     @Parameter(name = IDEMPOTENCY_KEY, in = ParameterIn.HEADER, description = IDEMPOTENCY_KEY_DOC,

@@ -12,6 +12,7 @@ import dev.pastebin.core.paste.DeleteTokens;
 import dev.pastebin.core.paste.IdempotencyKey;
 import dev.pastebin.core.paste.IdempotencyKeyReusedException;
 import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteMetadata;
 import dev.pastebin.core.paste.PasteNotFoundException;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteStatus;
@@ -101,10 +102,10 @@ public class CreatePasteService {
         String sha256 = ContentHash.sha256Hex(content);
         DeleteTokens.Issued token = deleteTokens.issue();
         Instant expiresAt = options.expiresAt(clock.instant());
-        String fingerprint = fingerprint(sha256, options);
+        String fingerprint = fingerprint(sha256, options, request.metadata());
         for (int attempt = 1; attempt <= MAX_INSERT_ATTEMPTS; attempt++) {
             Paste paste = Paste.inProgress(shortCodes.next(), userId, sha256, content.length, token.sha256(), expiresAt,
-                    options.readOnce());
+                    options.readOnce(), request.metadata());
             Optional<IdempotencyKeys.Claimed> earlier;
             try {
                 earlier = dependencies.call(DATABASE, () -> insert(paste, idempotencyKey, fingerprint));
@@ -139,7 +140,7 @@ public class CreatePasteService {
         byte[] content = request.content();
         String sha256 = ContentHash.sha256Hex(content);
         Paste paste = Paste.inProgress(shortCodes.next(), null, sha256, content.length, deleteTokens.issue().sha256(),
-                request.options().expiresAt(clock.instant()), request.options().readOnce());
+                request.options().expiresAt(clock.instant()), request.options().readOnce(), request.metadata());
         transactions.executeWrite(status -> {
             repository.save(paste);
             status.setRollbackOnly();
@@ -207,10 +208,22 @@ public class CreatePasteService {
                 + " this Idempotency-Key created is gone (deleted, expired, read once, or its upload failed)");
     }
 
-    /** What makes two requests "the same": the content and every option (package-private for tests that claim a key). */
-    static String fingerprint(String contentSha256, PasteOptions options) {
-        String canonical = contentSha256 + "\n" + options.expiresInSeconds() + "\n" + options.readOnce();
-        return ContentHash.sha256Hex(canonical.getBytes(StandardCharsets.UTF_8));
+    /**
+     * What makes two requests "the same": the content, every option and every label (package-private for tests
+     * that claim a key). Labels are added only when given, so an unlabelled request keeps the fingerprint it had
+     * before labels existed (a retry across the deploy still replays); a label is tagged so that no file name can
+     * pass for an absent one, and none holds a line break (PasteMetadata refuses control characters).
+     */
+    static String fingerprint(String contentSha256, PasteOptions options, PasteMetadata metadata) {
+        StringBuilder canonical = new StringBuilder()
+                .append(contentSha256).append('\n').append(options.expiresInSeconds()).append('\n').append(options.readOnce());
+        if (metadata.language() != null) {
+            canonical.append("\nlanguage=").append(metadata.language());
+        }
+        if (metadata.fileName() != null) {
+            canonical.append("\nfileName=").append(metadata.fileName());
+        }
+        return ContentHash.sha256Hex(canonical.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     private void enqueue(UploadJob job, @Nullable IdempotencyKey key) {

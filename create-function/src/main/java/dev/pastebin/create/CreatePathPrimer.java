@@ -1,5 +1,6 @@
 package dev.pastebin.create;
 
+import dev.pastebin.core.paste.PasteMetadata;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.priming.Primer;
 import io.micronaut.json.JsonMapper;
@@ -32,7 +33,7 @@ class CreatePathPrimer implements Primer {
 
     @Override
     public void prime() throws Exception {
-        service.rehearse(new PasteRequest(CONTENT, PasteOptions.NONE));
+        service.rehearse(new PasteRequest(CONTENT, PasteOptions.NONE, PasteMetadata.NONE));
         json.writeValueAsBytes(new CreatedPaste("priming0", PasteStatus.IN_PROGRESS.name(),
                 "https://priming.invalid/pastes/priming0", "priming", null, false));
     }

@@ -3,6 +3,7 @@ package dev.pastebin.create;
 import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
+import dev.pastebin.core.paste.PasteMetadata;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadFeature;
@@ -56,17 +57,19 @@ class PasteContentReader {
         this.objectMapper = objectMapper;
     }
 
-    /** A raw {@code text/plain} body is the paste itself; its options come as query parameters. */
-    PasteRequest fromText(@Nullable byte[] body, @Nullable String expiresIn, @Nullable String readOnce) {
+    /** A raw {@code text/plain} body is the paste itself; its options and labels come as query parameters. */
+    PasteRequest fromText(@Nullable byte[] body, @Nullable String expiresIn, @Nullable String readOnce,
+                          @Nullable String language, @Nullable String fileName) {
         requireText(body);
-        return new PasteRequest(body, PasteOptions.fromQuery(expiresIn, readOnce));
+        return new PasteRequest(body, PasteOptions.fromQuery(expiresIn, readOnce), PasteMetadata.of(language, fileName));
     }
 
     /**
      * A form as command-line clients post it (README, "Use it from your terminal"): the paste is the multipart
      * {@code file} part ({@code curl -F file=@notes.txt}, 0x0.st), or its {@code oneshot} part for a paste read
      * once (rustypaste), or the urlencoded {@code content} field (pastebinit, HTML forms). Expiry from
-     * rustypaste's {@code expire} header or 0x0.st's {@code expires} field.
+     * rustypaste's {@code expire} header or 0x0.st's {@code expires} field. The uploaded file's name labels the
+     * paste, and its extension the language.
      */
     PasteRequest fromForm(ClientForm form, boolean multipart, @Nullable String expireHeader) {
         byte[] oneshot = multipart ? form.field(ONESHOT_PART).orElse(null) : null;
@@ -75,8 +78,9 @@ class PasteContentReader {
                         ApiErrorCode.MISSING_CONTENT, multipart ? "The multipart body has no \"file\" part"
                         : "The form has no \"content\" field"));
         requireText(content);
+        String uploadedName = multipart ? form.fileName(oneshot != null ? ONESHOT_PART : FILE_PART).orElse(null) : null;
         return new PasteRequest(content, PasteOptions.fromClientConventions(expireHeader,
-                form.text(EXPIRES_FIELD).orElse(null), oneshot != null));
+                form.text(EXPIRES_FIELD).orElse(null), oneshot != null), PasteMetadata.ofUploadedFile(uploadedName));
     }
 
     /**
@@ -102,7 +106,7 @@ class PasteContentReader {
                     .orElseThrow(() -> new ApiException(ApiErrorCode.MISSING_CONTENT, "The multipart body has no \"data\" field"));
         }
         requireText(content);
-        return new PasteRequest(content, PasteOptions.NONE);
+        return new PasteRequest(content, PasteOptions.NONE, PasteMetadata.NONE);
     }
 
     /** Pastes are UTF-8; a body declared in another charset would be re-encoded on the way in. */
@@ -122,8 +126,8 @@ class PasteContentReader {
     }
 
     /**
-     * A JSON body {@code {"content": "…", "expiresIn": 3600, "readOnce": true}}; the paste is the UTF-8 encoding
-     * of {@code content}, the other fields are optional.
+     * A JSON body {@code {"content": "…", "expiresIn": 3600, "readOnce": true, "language": "java",
+     * "fileName": "Main.java"}}; the paste is the UTF-8 encoding of {@code content}, the other fields are optional.
      */
     PasteRequest fromJson(@Nullable byte[] body) {
         if (body == null || body.length == 0) {
@@ -154,7 +158,21 @@ class PasteContentReader {
         }
         byte[] bytes = encodeUtf8(content.getStringValue());
         requireWithinLimit(bytes.length);
-        return new PasteRequest(bytes, PasteOptions.fromJson(document.get("expiresIn"), document.get("readOnce")));
+        return new PasteRequest(bytes, PasteOptions.fromJson(document.get("expiresIn"), document.get("readOnce")),
+                PasteMetadata.of(optionalString(document.get("language"), ApiErrorCode.INVALID_LANGUAGE, "language"),
+                        optionalString(document.get("fileName"), ApiErrorCode.INVALID_FILE_NAME, "fileName")));
+    }
+
+    /** A label field: absent or null, or strictly a string (no coercion of numbers or arrays into text). */
+    @Nullable
+    private static String optionalString(@Nullable JsonNode field, ApiErrorCode invalid, String name) {
+        if (field == null || field.isNull()) {
+            return null;
+        }
+        if (!field.isString()) {
+            throw new ApiException(invalid, name + " must be a string");
+        }
+        return field.getStringValue();
     }
 
     /** Exactly one JSON value, no object with a key twice; a parse error is an answer too (false). */

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -159,8 +160,10 @@ class CreateFromClientsIT {
     @Test
     void theIdempotencyKeyReplaysAFormCreate() throws Exception {
         byte[] body = multipart(new Object[]{"file", "notes.txt", CONTENT});
-        HttpApi.Response first = world.api.send(post("/", MULTIPART, body).header("Idempotency-Key", "form-replay-1"));
-        HttpApi.Response again = world.api.send(post("/", MULTIPART, body).header("Idempotency-Key", "form-replay-1"));
+        // a key of this run's own: keys live 24 h in the database every run shares
+        String key = "form-replay-" + UUID.randomUUID();
+        HttpApi.Response first = world.api.send(post("/", MULTIPART, body).header("Idempotency-Key", key));
+        HttpApi.Response again = world.api.send(post("/", MULTIPART, body).header("Idempotency-Key", key));
 
         assertEquals(200, first.status(), first.text());
         assertEquals(first.text(), again.text(), "the same paste");

@@ -9,6 +9,7 @@ import dev.pastebin.core.failure.FailureClassifier;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.paste.DeleteTokens;
 import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteMetadata;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
 import io.micronaut.data.exceptions.DataAccessException;
@@ -60,7 +61,7 @@ class CreatePasteServiceTest {
     }
 
     private static PasteRequest hello() {
-        return new PasteRequest("hello".getBytes(StandardCharsets.UTF_8), PasteOptions.NONE);
+        return new PasteRequest("hello".getBytes(StandardCharsets.UTF_8), PasteOptions.NONE, PasteMetadata.NONE);
     }
 
     /** No Idempotency-Key in these tests: the key table and the transaction around it are never reached. */

@@ -6,11 +6,13 @@ import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.DeleteTokens;
 import dev.pastebin.core.paste.IdempotencyKey;
 import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteMetadata;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.paste.ShortCodes;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
+import dev.pastebin.core.support.TestPastes;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import org.junit.jupiter.api.Test;
@@ -73,12 +75,12 @@ class IdempotentCreateIT {
     private static String createThatDiedBeforeSendingItsJob(ApplicationContext context, String key, String content) throws Exception {
         String code = context.getBean(ShortCodes.class).next();
         String sha256 = ContentHash.sha256Hex(content.getBytes(StandardCharsets.UTF_8));
-        context.getBean(PasteRepository.class).save(Paste.inProgress(code, null, sha256, content.length(),
+        context.getBean(PasteRepository.class).save(TestPastes.inProgress(code, null, sha256, content.length(),
                 context.getBean(DeleteTokens.class).issue().sha256(), null, false));
         try (Connection db = DelegatingDataSource.unwrapDataSource(context.getBean(DataSource.class)).getConnection()) {
             db.setAutoCommit(false);
             assertTrue(context.getBean(IdempotencyKeys.class).claim(db, new IdempotencyKey("", key),
-                    CreatePasteService.fingerprint(sha256, PasteOptions.NONE), code).isEmpty());
+                    CreatePasteService.fingerprint(sha256, PasteOptions.NONE, PasteMetadata.NONE), code).isEmpty());
             db.commit();
         }
         return code;

@@ -20,7 +20,7 @@ class PasteContentReaderTest {
     private final PasteContentReader reader = new PasteContentReader(new PasteProperties(11, LIMIT), ObjectMapper.getDefault());
 
     private byte[] text(byte[] body) {
-        return reader.fromText(body, null, null).content();
+        return reader.fromText(body, null, null, null, null).content();
     }
 
     private byte[] json(byte[] body) {

@@ -6,6 +6,7 @@ import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestQueues;
+import dev.pastebin.core.support.TestPastes;
 import io.micronaut.core.type.Argument;
 import io.micronaut.json.JsonMapper;
 import org.junit.jupiter.api.Test;
@@ -36,7 +37,7 @@ class ShortCodeCollisionIT {
             try (HttpApi api = HttpApi.start(Map.of("pastebin.upload-queue.url", queues.queueUrl(),
                     "test.short-codes", List.of(taken, taken)))) {
                 PasteRepository repository = api.context().getBean(PasteRepository.class);
-                repository.save(Paste.inProgress(taken, null, ContentHash.sha256Hex(new byte[]{1}), 1));
+                repository.save(TestPastes.inProgress(taken, null, ContentHash.sha256Hex(new byte[]{1}), 1));
 
                 HttpApi.Response response = api.send(api.fixture("create-paste-text"));
 
@@ -60,7 +61,7 @@ class ShortCodeCollisionIT {
             try (HttpApi api = HttpApi.start(Map.of("pastebin.upload-queue.url", queues.queueUrl(),
                     "test.short-codes", Collections.nCopies(CreatePasteService.MAX_INSERT_ATTEMPTS, taken)))) {
                 api.context().getBean(PasteRepository.class)
-                        .save(Paste.inProgress(taken, null, ContentHash.sha256Hex(new byte[]{1}), 1));
+                        .save(TestPastes.inProgress(taken, null, ContentHash.sha256Hex(new byte[]{1}), 1));
 
                 HttpApi.Response response = api.send(api.fixture("create-paste-text").requestId("req-500"));
 

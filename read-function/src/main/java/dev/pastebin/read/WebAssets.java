@@ -16,7 +16,8 @@ import java.util.stream.Stream;
 
 /**
  * The web pages' files (classpath {@code web/}), read once at start-up (so SnapStart's snapshot holds them) and
- * served only from this allow-list: a request can never name any other classpath resource.
+ * served only from this allow-list: a request can never name any other classpath resource. Vendored files
+ * (classpath {@code web/vendor/}, each with its license) are served under their own names, next to ours.
  */
 @Singleton
 public class WebAssets {
@@ -26,14 +27,29 @@ public class WebAssets {
     static final String JAVASCRIPT = "text/javascript";
     static final String CSS = "text/css";
 
-    /** Each file the pages use, with its type. JavaScript is text/javascript (RFC 9239). */
-    private static final Map<String, String> FILES = Map.of(
-            CREATE_PAGE, "text/html; charset=utf-8",
-            VIEW_PAGE, "text/html; charset=utf-8",
-            "pastebin.css", CSS + "; charset=utf-8",
-            "api.js", JAVASCRIPT + "; charset=utf-8",
-            "create.js", JAVASCRIPT + "; charset=utf-8",
-            "view.js", JAVASCRIPT + "; charset=utf-8");
+    private static final String HIGHLIGHT_JS = "vendor/highlight/";
+
+    /** Each file the pages use, by the name it is served as, with its type. JavaScript is text/javascript (RFC 9239). */
+    private static final Map<String, File> FILES = Map.ofEntries(
+            served(CREATE_PAGE, CREATE_PAGE, "text/html; charset=utf-8"),
+            served(VIEW_PAGE, VIEW_PAGE, "text/html; charset=utf-8"),
+            served("pastebin.css", "pastebin.css", CSS + "; charset=utf-8"),
+            served("api.js", "api.js", JAVASCRIPT + "; charset=utf-8"),
+            served("create.js", "create.js", JAVASCRIPT + "; charset=utf-8"),
+            served("view.js", "view.js", JAVASCRIPT + "; charset=utf-8"),
+            served("lines.js", "lines.js", JAVASCRIPT + "; charset=utf-8"),
+            served("highlight-worker.js", "highlight-worker.js", JAVASCRIPT + "; charset=utf-8"),
+            served("highlight.min.js", HIGHLIGHT_JS + "highlight.min.js", JAVASCRIPT + "; charset=utf-8"),
+            served("github.min.css", HIGHLIGHT_JS + "github.min.css", CSS + "; charset=utf-8"),
+            served("github-dark.min.css", HIGHLIGHT_JS + "github-dark.min.css", CSS + "; charset=utf-8"));
+
+    /** Where a served file is on the classpath, under {@code web/}, and its type. */
+    private record File(String resource, String contentType) {
+    }
+
+    private static Map.Entry<String, File> served(String name, String resource, String contentType) {
+        return Map.entry(name, new File(resource, contentType));
+    }
 
     /** A file ready to serve: its bytes, type and strong entity tag (the SHA-256 of the bytes). */
     public record Asset(String name, MediaType contentType, byte[] bytes, String etag) {
@@ -63,11 +79,11 @@ public class WebAssets {
         return assets.values().stream();
     }
 
-    private static Asset load(ResourceResolver resources, String name, String contentType) {
-        try (InputStream in = resources.getResourceAsStream("classpath:web/" + name)
-                .orElseThrow(() -> new IllegalStateException("web/" + name + " is missing from the artifact"))) {
+    private static Asset load(ResourceResolver resources, String name, File file) {
+        try (InputStream in = resources.getResourceAsStream("classpath:web/" + file.resource())
+                .orElseThrow(() -> new IllegalStateException("web/" + file.resource() + " is missing from the artifact"))) {
             byte[] bytes = in.readAllBytes();
-            return new Asset(name, MediaType.of(contentType), bytes, "\"" + ContentHash.sha256Hex(bytes) + "\"");
+            return new Asset(name, MediaType.of(file.contentType()), bytes, "\"" + ContentHash.sha256Hex(bytes) + "\"");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

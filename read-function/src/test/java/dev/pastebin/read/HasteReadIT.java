@@ -8,6 +8,7 @@ import dev.pastebin.core.storage.ContentLocation;
 import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
+import dev.pastebin.core.support.TestPastes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -51,7 +52,7 @@ class HasteReadIT {
     private static String inProgress(Instant expiresAt, boolean readOnce) {
         String code = world.api.context().getBean(ShortCodes.class).next();
         CREATED.add(code);
-        repository().save(Paste.inProgress(code, null, ContentHash.sha256Hex(CONTENT), CONTENT.length, "b".repeat(64),
+        repository().save(TestPastes.inProgress(code, null, ContentHash.sha256Hex(CONTENT), CONTENT.length, "b".repeat(64),
                 expiresAt, readOnce));
         return code;
     }

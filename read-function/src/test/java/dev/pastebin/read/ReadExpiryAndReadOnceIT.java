@@ -8,6 +8,7 @@ import dev.pastebin.core.storage.ContentLocation;
 import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
+import dev.pastebin.core.support.TestPastes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -43,7 +44,7 @@ class ReadExpiryAndReadOnceIT {
         PasteRepository repository = world.api.context().getBean(PasteRepository.class);
         String code = world.api.context().getBean(ShortCodes.class).next();
         CREATED.add(code);
-        repository.save(Paste.inProgress(code, null, ContentHash.sha256Hex(content), content.length, "b".repeat(64),
+        repository.save(TestPastes.inProgress(code, null, ContentHash.sha256Hex(content), content.length, "b".repeat(64),
                 expiresAt, readOnce));
         ContentLocation location = world.api.context().getBean(PasteContentStore.class).put(code, content, ContentHash.sha256Hex(content));
         assertEquals(1, repository.markProcessed(code, location.uri()));
@@ -139,7 +140,7 @@ class ReadExpiryAndReadOnceIT {
     @Test
     void aReadOncePasteStillUploadingIs202() throws Exception {
         String code = world.api.context().getBean(ShortCodes.class).next();
-        world.api.context().getBean(PasteRepository.class).save(Paste.inProgress(code, null, "c".repeat(64), 3, "d".repeat(64), null, true));
+        world.api.context().getBean(PasteRepository.class).save(TestPastes.inProgress(code, null, "c".repeat(64), 3, "d".repeat(64), null, true));
 
         HttpApi.Response response = world.api.send(get(code));
 

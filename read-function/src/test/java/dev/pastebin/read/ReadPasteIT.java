@@ -13,6 +13,7 @@ import dev.pastebin.core.priming.StoragePrimer;
 import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
+import dev.pastebin.core.support.TestPastes;
 import io.micronaut.crac.test.CheckpointSimulator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -51,7 +52,7 @@ class ReadPasteIT {
     }
 
     private static Paste inProgress(String code, byte[] content) {
-        return repository().save(Paste.inProgress(code, null, ContentHash.sha256Hex(content), content.length));
+        return repository().save(TestPastes.inProgress(code, null, ContentHash.sha256Hex(content), content.length));
     }
 
     /** What the upload worker does on success: the object, then the guarded transition. */

@@ -12,6 +12,7 @@ import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.JsonLogLines;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestLambdaContext;
+import dev.pastebin.core.support.TestPastes;
 import org.junit.jupiter.api.Test;
 import org.slf4j.MDC;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -90,7 +91,7 @@ class ReadPasteLogsIT {
     /** A PROCESSED row for {@code content} whose object holds {@code stored}. */
     private static String processed(HttpApi api, S3Client s3, byte[] content, byte[] stored) {
         PasteRepository repository = api.context().getBean(PasteRepository.class);
-        Paste paste = repository.save(Paste.inProgress(api.context().getBean(ShortCodes.class).next(), null,
+        Paste paste = repository.save(TestPastes.inProgress(api.context().getBean(ShortCodes.class).next(), null,
                 ContentHash.sha256Hex(content), content.length));
         StorageProperties storage = api.context().getBean(StorageProperties.class);
         s3.putObject(b -> b.bucket(BUCKET).key(storage.objectKey(paste.shortCode())), RequestBody.fromBytes(stored));

@@ -6,6 +6,7 @@ import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
+import dev.pastebin.core.support.TestPastes;
 import io.micronaut.core.type.Argument;
 import io.micronaut.json.JsonMapper;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,7 @@ class ReadPasteOutageIT {
             byte[] content = "stored but unreachable".getBytes(StandardCharsets.UTF_8);
             PasteRepository repository = api.context().getBean(PasteRepository.class);
             String code = api.context().getBean(ShortCodes.class).next();
-            repository.save(Paste.inProgress(code, null, ContentHash.sha256Hex(content), content.length));
+            repository.save(TestPastes.inProgress(code, null, ContentHash.sha256Hex(content), content.length));
             repository.markProcessed(code, "s3://secret-bucket-name/pastes/" + code);
 
             HttpApi.Response response = api.send(api.fixture("read-paste").path("/pastes/" + code).requestId("req-s3-down"));

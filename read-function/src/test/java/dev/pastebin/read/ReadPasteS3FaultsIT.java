@@ -8,6 +8,7 @@ import dev.pastebin.core.support.FaultProxy;
 import dev.pastebin.core.support.FaultProxy.Fault;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
+import dev.pastebin.core.support.TestPastes;
 import io.micronaut.core.type.Argument;
 import io.micronaut.json.JsonMapper;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -52,7 +53,7 @@ class ReadPasteS3FaultsIT {
             s3.createBucket(b -> b.bucket(bucket));
             s3.putObject(b -> b.bucket(bucket).key("pastes/" + shortCode), RequestBody.fromBytes(content));
             PasteRepository repository = api.context().getBean(PasteRepository.class);
-            repository.save(Paste.inProgress(shortCode, null, ContentHash.sha256Hex(content), content.length));
+            repository.save(TestPastes.inProgress(shortCode, null, ContentHash.sha256Hex(content), content.length));
             repository.markProcessed(shortCode, "s3://" + bucket + "/pastes/" + shortCode);
 
             proxy.failGets(fault);

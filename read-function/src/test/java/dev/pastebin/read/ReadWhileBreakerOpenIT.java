@@ -9,6 +9,7 @@ import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
+import dev.pastebin.core.support.TestPastes;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -31,7 +32,7 @@ class ReadWhileBreakerOpenIT {
             byte[] content = "waiting for S3".getBytes(StandardCharsets.UTF_8);
             String code = api.context().getBean(ShortCodes.class).next();
             api.context().getBean(PasteRepository.class)
-                    .save(Paste.inProgress(code, null, ContentHash.sha256Hex(content), content.length));
+                    .save(TestPastes.inProgress(code, null, ContentHash.sha256Hex(content), content.length));
 
             HttpApi.Response closed = api.send(api.fixture("read-paste").path("/pastes/" + code));
             assertEquals(202, closed.status(), closed.text());
@@ -60,7 +61,7 @@ class ReadWhileBreakerOpenIT {
             byte[] content = "S3 failing for an hour".getBytes(StandardCharsets.UTF_8);
             String code = api.context().getBean(ShortCodes.class).next();
             PasteRepository repository = api.context().getBean(PasteRepository.class);
-            repository.save(Paste.inProgress(code, null, ContentHash.sha256Hex(content), content.length));
+            repository.save(TestPastes.inProgress(code, null, ContentHash.sha256Hex(content), content.length));
             for (int attempt = 1; attempt <= 5; attempt++) {
                 repository.recordUploadAttempt(code);
             }

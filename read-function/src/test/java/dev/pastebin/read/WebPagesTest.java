@@ -28,7 +28,8 @@ class WebPagesTest {
 
     private static final String CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
             + "img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
-    private static final Pattern ASSET_REFERENCE = Pattern.compile("(?:src|href)=\"(/assets/[^\"]+)\"|from '(/assets/[^']+)'");
+    private static final Pattern ASSET_REFERENCE = Pattern.compile(
+            "(?:src|href)=\"(/assets/[^\"]+)\"|(?:from |Worker\\()'(/assets/[^']+)'");
 
     private static HttpApi api;
 
@@ -122,6 +123,16 @@ class WebPagesTest {
         assertEquals(503, response.status(), accept + ": " + response.text());
     }
 
+    /** The page's Raw link, /raw/{code}: a browser gets the bytes there, not the page it came from. */
+    @Test
+    void aBrowserFollowingTheRawLinkIsNotSentToThePage() {
+        HttpApi.Response response = api.send(api.fixture("read-paste").path("/raw/aB3xYz9QkLm")
+                .header("Accept", "text/html,application/xhtml+xml,*/*;q=0.8"));
+
+        // the lookup itself answers: 503 here, where the database cannot be reached
+        assertEquals(503, response.status(), response.text());
+    }
+
     @Test
     void theViewPageIsTheSameForEveryCodeAndTheApiJudgesTheCode() {
         assertEquals(get("/p/aB3xYz9Q").text(), get("/p/not-a-code!").text());
@@ -161,12 +172,14 @@ class WebPagesTest {
             assertEquals("public, max-age=300", asset.header("Cache-Control"), path);
             references(asset.text(), toFetch);
         }
-        assertEquals(Set.of("/assets/pastebin.css", "/assets/create.js", "/assets/view.js", "/assets/api.js"), seen);
+        assertEquals(Set.of("/assets/pastebin.css", "/assets/create.js", "/assets/view.js", "/assets/api.js",
+                "/assets/lines.js", "/assets/highlight-worker.js", "/assets/highlight.min.js", "/assets/github.min.css",
+                "/assets/github-dark.min.css"), seen);
     }
 
     /** The scripts put text into the page with textContent only: nothing they show is ever parsed as HTML. */
     @ParameterizedTest
-    @ValueSource(strings = {"api.js", "create.js", "view.js"})
+    @ValueSource(strings = {"api.js", "create.js", "view.js", "lines.js", "highlight-worker.js"})
     void scriptsNeverParseHtml(String script) {
         String js = get("/assets/" + script).text();
         for (String sink : new String[]{"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(",

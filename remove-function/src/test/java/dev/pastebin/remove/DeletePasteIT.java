@@ -10,6 +10,7 @@ import dev.pastebin.core.priming.Priming;
 import dev.pastebin.core.support.FaultProxy;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
+import dev.pastebin.core.support.TestPastes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -223,7 +224,7 @@ class DeletePasteIT {
     void aPasteCreatedWhenCodesHad8CharactersCanStillBeDeleted() throws Exception {
         String oldCode = "Zz" + UUID.randomUUID().toString().replace("-", "").substring(0, 6);
         String token = "old-token-" + UUID.randomUUID();
-        world.api.context().getBean(PasteRepository.class).save(Paste.inProgress(oldCode, null, "a".repeat(64), 1,
+        world.api.context().getBean(PasteRepository.class).save(TestPastes.inProgress(oldCode, null, "a".repeat(64), 1,
                 dev.pastebin.core.paste.DeleteTokens.hashOf(token), null, false));
 
         HttpApi.Response deleted = world.api.send(world.delete(oldCode, token));
@@ -234,7 +235,7 @@ class DeletePasteIT {
 
     private String expiredPasteWithToken(String token) {
         String code = world.api.context().getBean(ShortCodes.class).next();
-        world.api.context().getBean(PasteRepository.class).save(Paste.inProgress(code, null, "a".repeat(64), 1,
+        world.api.context().getBean(PasteRepository.class).save(TestPastes.inProgress(code, null, "a".repeat(64), 1,
                 dev.pastebin.core.paste.DeleteTokens.hashOf(token), Instant.now().minusSeconds(1), false));
         return code;
     }

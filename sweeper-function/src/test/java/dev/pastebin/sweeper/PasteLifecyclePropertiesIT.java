@@ -4,6 +4,7 @@ import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.support.OwnDatabase;
+import dev.pastebin.core.support.TestPastes;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import net.jqwik.api.Arbitraries;
@@ -84,7 +85,7 @@ class PasteLifecyclePropertiesIT {
         List<String> codes = new ArrayList<>();
         for (int i = 0; i < scenario.pastes(); i++) {
             String code = run + i;
-            pastes.save(Paste.inProgress(code, null, "0".repeat(64), 1));
+            pastes.save(TestPastes.inProgress(code, null, "0".repeat(64), 1));
             codes.add(code);
         }
         Map<String, AtomicInteger> processedWins = new ConcurrentHashMap<>();

@@ -33,7 +33,8 @@ final class InMemoryPasteRepository implements PasteRepository {
     public Paste save(Paste paste) {
         Paste stored = new Paste(paste.shortCode(), paste.userId(), paste.contentSha256(), paste.sizeBytes(),
                 paste.s3Location(), paste.status(), paste.failureReason(), paste.uploadAttempts(), Instant.now(), Instant.now(),
-                paste.deleteTokenSha256(), paste.expiresAt(), paste.readOnce(), paste.firstHeldAt());
+                paste.deleteTokenSha256(), paste.expiresAt(), paste.readOnce(), paste.firstHeldAt(),
+                paste.language(), paste.fileName());
         if (rows.putIfAbsent(paste.shortCode(), stored) != null) {
             throw new IllegalStateException("duplicate key " + paste.shortCode());
         }
@@ -61,7 +62,7 @@ final class InMemoryPasteRepository implements PasteRepository {
             counted[0] = 1;
             return new Paste(code, row.userId(), row.contentSha256(), row.sizeBytes(), row.s3Location(), row.status(),
                     row.failureReason(), row.uploadAttempts() + 1, row.createdAt(), Instant.now(),
-                    row.deleteTokenSha256(), row.expiresAt(), row.readOnce(), row.firstHeldAt());
+                    row.deleteTokenSha256(), row.expiresAt(), row.readOnce(), row.firstHeldAt(), row.language(), row.fileName());
         });
         return counted[0];
     }
@@ -76,7 +77,7 @@ final class InMemoryPasteRepository implements PasteRepository {
             noted[0] = 1;
             return new Paste(code, row.userId(), row.contentSha256(), row.sizeBytes(), row.s3Location(), row.status(),
                     row.failureReason(), row.uploadAttempts(), row.createdAt(), row.updatedAt(),
-                    row.deleteTokenSha256(), row.expiresAt(), row.readOnce(), heldAt);
+                    row.deleteTokenSha256(), row.expiresAt(), row.readOnce(), heldAt, row.language(), row.fileName());
         });
         return noted[0];
     }
@@ -102,7 +103,7 @@ final class InMemoryPasteRepository implements PasteRepository {
             }
             moved[0] = 1;
             return new Paste(code, row.userId(), row.contentSha256(), row.sizeBytes(), location, to, reason,
-                    row.uploadAttempts(), row.createdAt(), Instant.now(), row.deleteTokenSha256(), row.expiresAt(), row.readOnce(), row.firstHeldAt());
+                    row.uploadAttempts(), row.createdAt(), Instant.now(), row.deleteTokenSha256(), row.expiresAt(), row.readOnce(), row.firstHeldAt(), row.language(), row.fileName());
         });
         return moved[0];
     }

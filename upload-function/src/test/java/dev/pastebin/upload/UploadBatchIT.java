@@ -8,6 +8,7 @@ import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.FaultProxy.Fault;
+import dev.pastebin.core.support.TestPastes;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -47,7 +48,7 @@ class UploadBatchIT {
         world.repository.markProcessed(done.shortCode(), "s3://" + world.bucket + "/pastes/" + done.shortCode());
         Paste doneBefore = world.row(done.shortCode());
         byte[] tampered = UploadWorld.content("not what was posted");
-        Paste corrupt = world.repository.save(Paste.inProgress(world.shortCodes.next(), null,
+        Paste corrupt = world.repository.save(TestPastes.inProgress(world.shortCodes.next(), null,
                 ContentHash.sha256Hex(UploadWorld.content("what was posted")), 15));
 
         world.proxy.failPuts(flaky1.shortCode(), Fault.INTERNAL_ERROR_500);

@@ -25,6 +25,7 @@ import dev.pastebin.core.support.CapturedMetrics;
 import dev.pastebin.core.support.EmfSpec;
 import dev.pastebin.core.support.InMemoryBreakerStore;
 import dev.pastebin.core.support.TestLambdaContext;
+import dev.pastebin.core.support.TestPastes;
 import io.micronaut.data.exceptions.DataAccessException;
 import io.micronaut.serde.ObjectMapper;
 import org.junit.jupiter.api.AfterEach;
@@ -124,7 +125,7 @@ class UploadBatchServiceTest {
     }
 
     private void pasteInProgress() {
-        repository.save(Paste.inProgress(SHORT_CODE, null, SHA256, 60));
+        repository.save(TestPastes.inProgress(SHORT_CODE, null, SHA256, 60));
     }
 
     private static List<String> reported(SQSBatchResponse response) {
@@ -170,7 +171,7 @@ class UploadBatchServiceTest {
     @Test
     void aSuccessAfterRetriesRecordsItsAttemptRetriesAndTimeSinceTheRowWasCreated() {
         Instant created = Instant.now().minusSeconds(7);
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, created, created, null, null, false, null));
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, created, created, null, null, false, null, null, null));
 
         worker().process(event("upload-job", 4));
 
@@ -182,7 +183,7 @@ class UploadBatchServiceTest {
 
     @Test
     void aTransientFailureWithAttemptsLeftComesBackAfterTheBackoffDelay() {
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, Instant.now(), Instant.now(), null, null, false, null));
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, Instant.now(), Instant.now(), null, null, false, null, null, null));
         s3.failPuts(s3Error(500, "InternalError"));
 
         var response = worker().process(event("upload-job", 3));
@@ -220,7 +221,7 @@ class UploadBatchServiceTest {
     void aTransientFailureOfTheLastFastAttemptKeepsThePasteWaitingOnTheSlowScheduleNotFailed() {
         Instant sixthAttempt = Instant.parse("2026-11-24T10:00:00Z");
         clock = Clock.fixed(sixthAttempt, java.time.ZoneOffset.UTC);
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 5, sixthAttempt, sixthAttempt, null, null, false, null));
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 5, sixthAttempt, sixthAttempt, null, null, false, null, null, null));
         RuntimeException refused = SdkClientException.builder().message("Unable to execute HTTP request")
                 .cause(new ConnectException("Connection refused")).build();
         s3.failPuts(refused, refused, refused);
@@ -307,7 +308,7 @@ class UploadBatchServiceTest {
     /** A bucket policy fixed later must not leave the paste with fewer attempts for S3's real transient errors. */
     @Test
     void aMisconfigurationFailureDoesNotSpendAnS3Attempt() {
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 5, Instant.now(), Instant.now(), null, null, false, null));
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 5, Instant.now(), Instant.now(), null, null, false, null, null, null));
         s3.failPuts(s3Error(403, "AccessDenied"));
 
         var response = worker().process(event("upload-job", 6));
@@ -363,7 +364,7 @@ class UploadBatchServiceTest {
     @Test
     void aPasteCreatedSixteenMinutesAgoThatMeetsAnOpenBreakerIsHeldNotFailed() {
         Instant longAgo = Instant.now().minus(Duration.ofMinutes(16));
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 0, longAgo, longAgo, null, null, false, null));
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 0, longAgo, longAgo, null, null, false, null, null, null));
         breakerOpenFor(Duration.ofSeconds(60));
 
         var response = worker().process(event("upload-job", 30));
@@ -405,7 +406,7 @@ class UploadBatchServiceTest {
     @Test
     void theBudgetCountsRealS3AttemptsNotDeliveries() {
         // Delivered for the 9th time, but only 2 S3 attempts were made (the rest were held or released).
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, Instant.now(), Instant.now(), null, null, false, null));
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, Instant.now(), Instant.now(), null, null, false, null, null, null));
         s3.failPuts(s3Error(500, "InternalError"));
 
         var response = worker().process(event("upload-job", 9));
@@ -433,7 +434,7 @@ class UploadBatchServiceTest {
 
     @Test
     void contentThatDoesNotMatchTheRowsHashIsNeverStored() {
-        repository.save(Paste.inProgress(SHORT_CODE, null, "0".repeat(64), 60));
+        repository.save(TestPastes.inProgress(SHORT_CODE, null, "0".repeat(64), 60));
 
         var response = worker().process(event("upload-job", 1));
 

@@ -9,6 +9,7 @@ import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
 import dev.pastebin.core.support.TestQueues;
+import dev.pastebin.core.support.TestPastes;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.serde.ObjectMapper;
 import software.amazon.awssdk.core.ResponseBytes;
@@ -105,7 +106,7 @@ final class UploadWorld implements AutoCloseable {
 
     /** An IN_PROGRESS row for {@code content}, as the create function inserts it. */
     Paste newPaste(byte[] content) {
-        return repository.save(Paste.inProgress(shortCodes.next(), "it-user", ContentHash.sha256Hex(content), content.length));
+        return repository.save(TestPastes.inProgress(shortCodes.next(), "it-user", ContentHash.sha256Hex(content), content.length));
     }
 
     /** Sends the upload job for a paste, as the create function does; returns the SQS message id. */

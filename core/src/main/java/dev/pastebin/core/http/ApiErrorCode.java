@@ -1,7 +1,9 @@
 package dev.pastebin.core.http;
 
 import dev.pastebin.core.paste.IdempotencyKeyReusedException;
+import dev.pastebin.core.paste.InvalidFileNameException;
 import dev.pastebin.core.paste.InvalidIdempotencyKeyException;
+import dev.pastebin.core.paste.InvalidLanguageException;
 import dev.pastebin.core.paste.MalformedShortCodeException;
 import dev.pastebin.core.paste.NotReadOnceException;
 import dev.pastebin.core.paste.PasteNotFoundException;
@@ -24,6 +26,10 @@ public enum ApiErrorCode {
     INVALID_EXPIRY(HttpStatus.BAD_REQUEST),
     /** {@code readOnce} is neither {@code true} nor {@code false}. */
     INVALID_READ_ONCE(HttpStatus.BAD_REQUEST),
+    /** A {@code language} that is not one of the web page's highlighter's (PasteMetadata.LANGUAGES). */
+    INVALID_LANGUAGE(HttpStatus.BAD_REQUEST),
+    /** A {@code fileName} that is not 1 to 128 characters without path separators or control characters. */
+    INVALID_FILE_NAME(HttpStatus.BAD_REQUEST),
     /** An {@code Idempotency-Key} that is not 1 to 128 characters of {@code [A-Za-z0-9_.:-]}. */
     INVALID_IDEMPOTENCY_KEY(HttpStatus.BAD_REQUEST),
     /** Any other malformed request. */
@@ -67,6 +73,8 @@ public enum ApiErrorCode {
         return switch (refusal) {
             case MalformedShortCodeException e -> MALFORMED_SHORT_CODE;
             case InvalidIdempotencyKeyException e -> INVALID_IDEMPOTENCY_KEY;
+            case InvalidLanguageException e -> INVALID_LANGUAGE;
+            case InvalidFileNameException e -> INVALID_FILE_NAME;
             case PasteNotFoundException e -> PASTE_NOT_FOUND;
             case NotReadOnceException e -> NOT_READ_ONCE;
             case IdempotencyKeyReusedException e -> IDEMPOTENCY_KEY_REUSED;

@@ -10,8 +10,8 @@ import java.time.Instant;
 /**
  * One row of {@code pastes}. The content itself lives in S3; the row holds what the read path needs to
  * answer without touching S3 (status, hash for the ETag, size, expiry, read-once), the S3 attempts its upload
- * has made, when the open S3 breaker first held its upload ({@code firstHeldAt}, null if never), and the hash
- * of its deletion token.
+ * has made, when the open S3 breaker first held its upload ({@code firstHeldAt}, null if never), the hash
+ * of its deletion token, and the labels its creator gave it ({@code language}, {@code fileName}: {@link PasteMetadata}).
  */
 @MappedEntity("pastes")
 public record Paste(
@@ -28,19 +28,16 @@ public record Paste(
         @Nullable String deleteTokenSha256,
         @Nullable Instant expiresAt,
         boolean readOnce,
-        @Nullable Instant firstHeldAt) {
+        @Nullable Instant firstHeldAt,
+        @Nullable String language,
+        @Nullable String fileName) {
 
     /** A new paste as it is inserted: IN_PROGRESS, no location yet; timestamps come from the database. */
     public static Paste inProgress(String shortCode, @Nullable String userId, String contentSha256, int sizeBytes,
-                                   String deleteTokenSha256, @Nullable Instant expiresAt, boolean readOnce) {
+                                   String deleteTokenSha256, @Nullable Instant expiresAt, boolean readOnce,
+                                   PasteMetadata metadata) {
         return new Paste(shortCode, userId, contentSha256, sizeBytes, null, PasteStatus.IN_PROGRESS, null, 0, null, null,
-                deleteTokenSha256, expiresAt, readOnce, null);
-    }
-
-    /** A paste without a deletion token, expiry or read-once (as tests and pastes from before them have). */
-    public static Paste inProgress(String shortCode, @Nullable String userId, String contentSha256, int sizeBytes) {
-        return new Paste(shortCode, userId, contentSha256, sizeBytes, null, PasteStatus.IN_PROGRESS, null, 0, null, null,
-                null, null, false, null);
+                deleteTokenSha256, expiresAt, readOnce, null, metadata.language(), metadata.fileName());
     }
 
     /** Expired pastes are gone for every reader at once, before the sweeper removes them. */

@@ -2,13 +2,13 @@ package dev.pastebin.core.paste;
 
 /**
  * A request the pastebin refuses for a reason of its own, not a fault: a malformed short code or
- * Idempotency-Key, a paste that is not there, a reveal of a paste that is not read-once, a key reused for
+ * Idempotency-Key, a language or file name it does not take, a paste that is not there, a reveal of a paste that is not read-once, a key reused for
  * another request. The domain says what; the HTTP layer (core.http's error processor) alone says how it is
  * answered, with which status and code. Expected answers carry no stack trace.
  */
 public abstract sealed class PasteRefusal extends RuntimeException
-        permits MalformedShortCodeException, InvalidIdempotencyKeyException, PasteNotFoundException,
-        NotReadOnceException, IdempotencyKeyReusedException {
+        permits MalformedShortCodeException, InvalidIdempotencyKeyException, InvalidLanguageException,
+        InvalidFileNameException, PasteNotFoundException, NotReadOnceException, IdempotencyKeyReusedException {
 
     protected PasteRefusal(String message) {
         super(message, null, false, false);

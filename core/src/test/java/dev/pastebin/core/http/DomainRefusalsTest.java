@@ -2,6 +2,8 @@ package dev.pastebin.core.http;
 
 import dev.pastebin.core.paste.IdempotencyKey;
 import dev.pastebin.core.paste.IdempotencyKeyReusedException;
+import dev.pastebin.core.paste.InvalidFileNameException;
+import dev.pastebin.core.paste.InvalidLanguageException;
 import dev.pastebin.core.paste.MalformedShortCodeException;
 import dev.pastebin.core.paste.NotReadOnceException;
 import dev.pastebin.core.paste.PasteNotFoundException;
@@ -33,6 +35,8 @@ class DomainRefusalsTest {
         assertEquals(ApiErrorCode.PASTE_NOT_FOUND, ApiErrorCode.of(new PasteNotFoundException("m")));
         assertEquals(ApiErrorCode.NOT_READ_ONCE, ApiErrorCode.of(new NotReadOnceException("m")));
         assertEquals(ApiErrorCode.IDEMPOTENCY_KEY_REUSED, ApiErrorCode.of(new IdempotencyKeyReusedException("m")));
+        assertEquals(ApiErrorCode.INVALID_LANGUAGE, ApiErrorCode.of(new InvalidLanguageException("m")));
+        assertEquals(ApiErrorCode.INVALID_FILE_NAME, ApiErrorCode.of(new InvalidFileNameException("m")));
         assertEquals(400, ApiErrorCode.of(new MalformedShortCodeException("m")).status().getCode());
         assertEquals(404, ApiErrorCode.of(new PasteNotFoundException("m")).status().getCode());
         assertEquals(409, ApiErrorCode.of(new NotReadOnceException("m")).status().getCode());

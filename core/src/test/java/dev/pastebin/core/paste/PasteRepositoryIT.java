@@ -1,6 +1,7 @@
 package dev.pastebin.core.paste;
 
 import dev.pastebin.core.support.RealServices;
+import dev.pastebin.core.support.TestPastes;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.micronaut.data.exceptions.DataAccessException;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
@@ -38,7 +39,7 @@ class PasteRepositoryIT {
     DataSource dataSource;
 
     private Paste newPaste() {
-        return repository.save(Paste.inProgress(shortCodes.next(), null, "a".repeat(64), 42));
+        return repository.save(TestPastes.inProgress(shortCodes.next(), null, "a".repeat(64), 42));
     }
 
     private Paste reload(Paste paste) {
@@ -47,7 +48,7 @@ class PasteRepositoryIT {
 
     @Test
     void aNewPasteIsInProgressWithTimestampsAndNoLocation() {
-        Paste saved = repository.save(Paste.inProgress(shortCodes.next(), "user-1", "b".repeat(64), 7));
+        Paste saved = repository.save(TestPastes.inProgress(shortCodes.next(), "user-1", "b".repeat(64), 7));
         Paste row = reload(saved);
         assertEquals(PasteStatus.IN_PROGRESS, row.status());
         assertEquals("user-1", row.userId());
@@ -61,7 +62,7 @@ class PasteRepositoryIT {
     void aDuplicateShortCodeIsRejectedByThePrimaryKey() {
         Paste first = newPaste();
         assertThrows(DataAccessException.class,
-                () -> repository.save(Paste.inProgress(first.shortCode(), null, "c".repeat(64), 1)));
+                () -> repository.save(TestPastes.inProgress(first.shortCode(), null, "c".repeat(64), 1)));
     }
 
     @Test

@@ -82,7 +82,7 @@ class MissingObjectWithoutListBucketTest {
     void aProcessedPasteWhoseObjectIsMissingIsAnInconsistency() {
         byte[] content = "gone".getBytes(StandardCharsets.UTF_8);
         Paste paste = new Paste("aB3xYz12", null, ContentHash.sha256Hex(content), content.length,
-                "s3://pastes-bucket/pastes/aB3xYz12", PasteStatus.PROCESSED, null, 1, null, null, null, null, false, null);
+                "s3://pastes-bucket/pastes/aB3xYz12", PasteStatus.PROCESSED, null, 1, null, null, null, null, false, null, null, null);
         var reader = new VerifiedContent(store, new DependencyCalls(new FailureClassifier()));
 
         var thrown = assertThrows(PasteInconsistencyException.class, () -> reader.of(paste));

@@ -2,16 +2,19 @@ package dev.pastebin.infra.local;
 
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteMetadata;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
 import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.local.browser.Chromium;
+import dev.pastebin.core.support.TestPastes;
 import io.micronaut.context.ApplicationContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -31,6 +34,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.TreeSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -45,14 +49,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The web pages in a real headless Chromium (Debian's, driven through its chromedriver) against the whole
  * system as `make run` runs it ({@link LocalRuntimeProcess}: every function, the real PostgreSQL and LocalStack):
  * create through the form, wait, view; a paste of markup shown as text and never run; read-once; delete; the
- * expiry sent. Rows in a state a test needs to hold (IN_PROGRESS, then FAILED) are set through the repository,
- * as the upload worker would.
+ * expiry sent; highlighting, line links, copy, download, raw, the dark theme and a phone's width. Rows in a state
+ * a test needs to hold (IN_PROGRESS, then FAILED; expired) are set through the repository, as the upload worker
+ * would. With {@code -Dscreenshots.update=true} it refreshes the README's screenshots in docs/screenshots/.
  */
 @RealServices
 class WebPageBrowserIT {
 
     private static final Path VIEW_SCREENSHOT = Path.of("target/web-view.png").toAbsolutePath();
     private static final Path CREATE_SCREENSHOT = Path.of("target/web-create.png").toAbsolutePath();
+    private static final Path DOCS_SCREENSHOTS = Path.of("..", "docs", "screenshots").toAbsolutePath();
+    private static final String JAVA = "/** A greeting. */\npublic final class Hello {\n    public static void main(String[] args) {\n"
+            + "        String who = args.length > 0 ? args[0] : \"<world>\"; // markup stays text\n"
+            + "        System.out.println(\"Hello, \" + who);\n    }\n}\n";
     private static final Duration UPLOAD_WAIT = Duration.ofSeconds(90);
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Pattern VIEW_ADDRESS = Pattern.compile("/p/([0-9A-Za-z]+)$");
@@ -153,9 +162,10 @@ class WebPageBrowserIT {
 
         open("/p/" + code);
         assertEquals("ready", awaitState(UPLOAD_WAIT, "ready", "gone", "error", "timeout"), text("message"));
+        awaitHighlighting();
         WebElement shown = browser.findElement(By.id("content"));
         assertEquals(content, shown.getAttribute("textContent"));
-        assertEquals(0L, browser.executeScript("return arguments[0].children.length", shown), "no element was parsed");
+        assertEquals(0L, foreignElements(), "no element was parsed from the paste");
         assertNull(browser.executeScript("return document.body.dataset.ran ?? null"), "nothing ran");
         Files.write(VIEW_SCREENSHOT, browser.getScreenshotAs(OutputType.BYTES));
 
@@ -163,9 +173,204 @@ class WebPageBrowserIT {
         open("/pastes/" + code);
         assertTrue(browser.getCurrentUrl().endsWith("/p/" + code), browser.getCurrentUrl());
         assertEquals("ready", awaitState(UPLOAD_WAIT, "ready", "gone", "error", "timeout"), text("message"));
-        assertEquals(0L, browser.executeScript("return document.getElementById('content').children.length"));
+        assertEquals(0L, foreignElements());
         assertNull(browser.executeScript("return document.body.dataset.ran ?? null"));
     }
+
+    @Test
+    void aPasteIsHighlightedInItsLanguageWithItsMarkupStillText() throws Exception {
+        String code = createThroughTheApi(JAVA, "java", "Hello.java");
+
+        open("/p/" + code);
+        assertEquals("ready", awaitState(UPLOAD_WAIT, "ready", "gone", "error", "timeout"), text("message"));
+        assertTrue(jsonView(code).contains("\"language\":\"java\",\"fileName\":\"Hello.java\""), jsonView(code));
+        awaitHighlighting();
+        assertEquals("java", text("language"));
+        assertEquals("Hello.java", text("file-name"));
+        WebElement shown = browser.findElement(By.id("content"));
+        assertEquals(JAVA, shown.getAttribute("textContent"), "the text is exactly the paste");
+        assertTrue(shown.findElements(By.cssSelector("span.hljs-keyword")).size() >= 4, "keywords are highlighted");
+        assertFalse(shown.findElements(By.cssSelector("span.hljs-comment")).isEmpty(), "comments are highlighted");
+        assertEquals(0L, foreignElements(), "\"<world>\" is a string token, not an element");
+        assertEquals(7L, browser.executeScript("return document.querySelectorAll('#content > .line').length"));
+        assertEquals("3", browser.findElement(By.cssSelector("#L3 > a.ln")).getDomAttribute("data-line"));
+        saveScreenshot("light.png");
+
+        // the theme follows the system: the dark one when it prefers dark
+        browser.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features",
+                List.of(Map.of("name", "prefers-color-scheme", "value", "dark"))));
+        try {
+            assertEquals("rgb(20, 23, 29)", browser.executeScript("return getComputedStyle(document.body).backgroundColor"));
+            assertEquals("rgb(255, 123, 114)", browser.executeScript(
+                    "return getComputedStyle(document.querySelector('#content .hljs-keyword')).color"), "GitHub Dark's keywords");
+            saveScreenshot("dark.png");
+        } finally {
+            browser.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features",
+                    List.of(Map.of("name", "prefers-color-scheme", "value", "light"))));
+        }
+        assertEquals("rgb(246, 247, 249)", browser.executeScript("return getComputedStyle(document.body).backgroundColor"));
+    }
+
+    @Test
+    void theFormSendsTheChosenLanguageAndFileName() throws Exception {
+        open("/");
+        awaitState(Duration.ofSeconds(20), "editing");
+        browser.findElement(By.id("content")).sendKeys("fn main() {\n    println!(\"hi\");\n}\n");
+        new Select(browser.findElement(By.id("language"))).selectByValue("rust");
+        browser.findElement(By.id("file-name")).sendKeys("main.rs");
+        browser.findElement(By.id("create")).click();
+        assertEquals("created", awaitState(Duration.ofSeconds(30), "created", "error"), text("message"));
+
+        browser.findElement(By.id("paste-link")).click();
+        assertEquals("ready", awaitState(UPLOAD_WAIT, "ready", "gone", "error", "timeout"), text("message"));
+        awaitHighlighting();
+        assertEquals("rust", text("language"));
+        assertEquals("main.rs", text("file-name"));
+        assertEquals("main.rs", browser.findElement(By.id("download")).getDomAttribute("download"));
+    }
+
+    /** What the server accepts as a language is exactly what the vendored highlighter knows. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void theApisLanguagesAreTheHighlightersLanguages() {
+        open("/p/zzzzzzzz");
+        var languages = (List<String>) browser.executeAsyncScript(
+                "import('/assets/highlight.min.js').then(m => arguments[0](m.default.listLanguages()))");
+        assertEquals(new TreeSet<>(PasteMetadata.LANGUAGES), new TreeSet<>(languages));
+    }
+
+    @Test
+    void anUnlabelledPasteIsDetectedAndProseStaysPlain() throws Exception {
+        String python = "import sys\n\ndef main(argv):\n    # print each argument\n    for arg in argv:\n"
+                + "        print(f'{arg!r}')\n    return 0\n\nif __name__ == '__main__':\n    sys.exit(main(sys.argv))\n";
+        open("/p/" + createThroughTheApi(python, null, null));
+        assertEquals("ready", awaitState(UPLOAD_WAIT, "ready", "gone", "error", "timeout"), text("message"));
+        awaitHighlighting();
+        assertEquals("python (detected)", text("language"));
+        assertFalse(browser.findElements(By.cssSelector("#content span.hljs-keyword")).isEmpty());
+
+        open("/p/" + createThroughTheApi("Dear diary, today was fine.\nNothing to report.\n", null, null));
+        assertEquals("ready", awaitState(UPLOAD_WAIT, "ready", "gone", "error", "timeout"), text("message"));
+        awaitHighlighting();
+        assertEquals("plain text", text("language"));
+        assertTrue(browser.findElements(By.cssSelector("#content span[class^=hljs-]")).isEmpty());
+    }
+
+    @Test
+    void lineLinksMarkTheirLinesAndANumberLinksToItsLine() throws Exception {
+        String content = "one\ntwo\nthree\nfour\nfive\n";
+        String code = createThroughTheApi(content, "plaintext", null);
+
+        open("/p/" + code + "#L2");
+        assertEquals("ready", awaitState(UPLOAD_WAIT, "ready", "gone", "error", "timeout"), text("message"));
+        assertEquals(List.of("L2"), selectedLines());
+
+        open("/p/" + code + "#L2-L4");
+        browser.navigate().refresh();
+        assertEquals("ready", awaitState(UPLOAD_WAIT, "ready", "gone", "error", "timeout"), text("message"));
+        assertEquals(List.of("L2", "L3", "L4"), selectedLines());
+
+        browser.findElement(By.cssSelector("#L5 > a.ln")).click();
+        assertTrue(browser.getCurrentUrl().endsWith("/p/" + code + "#L5"), browser.getCurrentUrl());
+        assertEquals(List.of("L5"), selectedLines());
+        assertEquals(content, browser.findElement(By.id("content")).getAttribute("textContent"), "numbers are not text");
+    }
+
+    @Test
+    void copyDownloadAndRawGiveTheExactText() throws Exception {
+        String content = "copy me: <b>exactly</b>\n\ttabs & ümlauts\n";
+        String code = createThroughTheApi(content, null, "notes.md");
+        open("/p/" + code);
+        assertEquals("ready", awaitState(UPLOAD_WAIT, "ready", "gone", "error", "timeout"), text("message"));
+
+        // Headless Chromium grants the clipboard write but never settles a read: what the page writes is recorded
+        browser.executeCdpCommand("Browser.grantPermissions", Map.of("origin", system.baseUrl(),
+                "permissions", List.of("clipboardReadWrite", "clipboardSanitizedWrite")));
+        browser.executeScript("const write = navigator.clipboard.writeText.bind(navigator.clipboard);"
+                + "navigator.clipboard.writeText = (text) => { window.copied = text; return write(text); };");
+        browser.findElement(By.id("copy")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).withMessage(() -> "copy: " + text("copy"))
+                .until(d -> text("copy").equals("Copied") ? true : null);
+        assertEquals(content, browser.executeScript("return window.copied"), "what the clipboard was given");
+
+        WebElement download = browser.findElement(By.id("download"));
+        assertEquals("notes.md", download.getDomAttribute("download"));
+        String blob = (String) download.getDomProperty("href");
+        assertTrue(blob.startsWith("blob:"), blob);
+        // the page's policy lets it fetch nothing but its origin, blob: included: the blob is opened as a document
+        browser.get(blob);
+        assertEquals(content, browser.executeScript("return document.body.textContent"), "the download's bytes");
+
+        open("/p/" + code);
+        assertEquals("ready", awaitState(UPLOAD_WAIT, "ready", "gone", "error", "timeout"), text("message"));
+        browser.findElement(By.id("raw")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(20)).until(d -> d.getCurrentUrl().contains("/pastes/" + code) ? true : null);
+        assertEquals(content, browser.executeScript("return document.body.textContent"), "the bytes, not the page");
+
+        // a paste without a file name downloads as its code
+        String unnamed = createThroughTheApi("x\n", null, null);
+        open("/p/" + unnamed);
+        assertEquals("ready", awaitState(UPLOAD_WAIT, "ready", "gone", "error", "timeout"), text("message"));
+        assertEquals(unnamed + ".txt", browser.findElement(By.id("download")).getDomAttribute("download"));
+    }
+
+    /**
+     * The largest pastes stay quick: a mebibyte of text (stored as the upload worker would, past this branch's
+     * create limit) is on the page as numbered lines at once, and left plain rather than highlighted; 300 KiB of
+     * Java is highlighted off the page's thread, which stays free meanwhile.
+     */
+    @Test
+    void aMebibytePasteIsShownAtOnceAndLargeOnesAreHighlightedOffThePagesThread() throws Exception {
+        StringBuilder text = new StringBuilder();
+        for (int line = 1; text.length() < 1024 * 1024 - 64; line++) {
+            text.append("line ").append(line).append(": <b>not markup</b> and some more words to fill it\n");
+        }
+        Paste huge = stored(text.toString().getBytes(StandardCharsets.UTF_8), PasteMetadata.NONE);
+        long lines = text.chars().filter(c -> c == '\n').count();
+
+        long started = System.nanoTime();
+        open("/p/" + huge.shortCode() + "#L" + (lines - 1));
+        assertEquals("ready", awaitState(Duration.ofSeconds(60), "ready", "gone", "error", "timeout"), text("message"));
+        Duration shown = Duration.ofNanos(System.nanoTime() - started);
+        assertTrue(shown.compareTo(Duration.ofSeconds(10)) < 0, "shown after " + shown);
+        assertEquals(lines, browser.executeScript("return document.getElementById('content').childElementCount"));
+        assertEquals("plain text (too large to highlight)", text("language"));
+        assertEquals(List.of("L" + (lines - 1)), selectedLines());
+
+        String java = "class Big {\n" + "    int value = 42; // a comment \"with a string\"\n".repeat(6_500) + "}\n";
+        Paste large = stored(java.getBytes(StandardCharsets.UTF_8), new PasteMetadata("java", "Big.java"));
+        open("/p/" + large.shortCode());
+        assertEquals("ready", awaitState(Duration.ofSeconds(60), "ready", "gone", "error", "timeout"), text("message"));
+        long beforeScript = System.nanoTime();
+        browser.executeScript("return 1");
+        assertTrue(Duration.ofNanos(System.nanoTime() - beforeScript).compareTo(Duration.ofSeconds(2)) < 0,
+                "the page answers while the worker highlights");
+        awaitHighlighting();
+        assertFalse(browser.findElements(By.cssSelector("#L3 span.hljs-comment")).isEmpty(), "highlighted in the end");
+    }
+
+    /** At a phone's width the page never scrolls sideways: only the code box does, for its long lines. */
+    @Test
+    void atAPhonesWidthOnlyTheCodeBoxScrollsSideways() throws Exception {
+        String code = createThroughTheApi("def f():\n    return '" + "a long line ".repeat(30) + "'\n", "python", "long.py");
+        Dimension before = browser.manage().window().getSize();
+        browser.manage().window().setSize(new Dimension(375, 800));
+        try {
+            open("/p/" + code + "#L2");
+            assertEquals("ready", awaitState(UPLOAD_WAIT, "ready", "gone", "error", "timeout"), text("message"));
+            awaitHighlighting();
+            assertEquals(Boolean.TRUE, browser.executeScript(
+                    "return document.documentElement.scrollWidth <= document.documentElement.clientWidth"),
+                    "page scroll width " + browser.executeScript("return document.documentElement.scrollWidth"));
+            assertEquals(Boolean.TRUE, browser.executeScript(
+                    "const box = document.getElementById('content'); return box.scrollWidth > box.clientWidth"),
+                    "the long line scrolls inside the box");
+            saveScreenshot("phone.png");
+        } finally {
+            browser.manage().window().setSize(before);
+        }
+    }
+
 
     @Test
     void aPasteStillBeingStoredIsPolledUntilItIsStored() throws Exception {
@@ -175,6 +380,8 @@ class WebPageBrowserIT {
         open("/p/" + paste.shortCode());
         assertEquals("waiting", awaitState(Duration.ofSeconds(20), "waiting", "ready", "gone", "error"));
         assertTrue(text("message").startsWith("The paste is still being stored. Checking again in "), text("message"));
+        assertFalse(browser.findElement(By.id("copy")).isDisplayed(), "nothing to copy yet");
+        saveScreenshot("storing.png");
 
         // what the upload worker does on success: the object, then the guarded transition
         PasteContentStore store = world.getBean(PasteContentStore.class);
@@ -199,9 +406,16 @@ class WebPageBrowserIT {
     }
 
     @Test
-    void unknownAndMalformedCodesAreExplained() {
+    void unknownExpiredAndMalformedCodesAreExplained() {
         open("/p/zzzzzzzz");
         assertEquals("gone", awaitState(Duration.ofSeconds(20), "gone", "ready", "error"));
+
+        String expired = world.getBean(ShortCodes.class).next();
+        world.getBean(PasteRepository.class).save(TestPastes.inProgress(expired, null, "e".repeat(64), 3, "f".repeat(64),
+                Instant.now().minusSeconds(1), false));
+        open("/p/" + expired);
+        assertEquals("gone", awaitState(Duration.ofSeconds(20), "gone", "ready", "waiting", "error"));
+        assertTrue(text("message").startsWith("There is no paste here"), text("message"));
 
         open("/p/not-a-code!");
         assertEquals("error", awaitState(Duration.ofSeconds(20), "gone", "ready", "error"));
@@ -224,6 +438,9 @@ class WebPageBrowserIT {
         browser.findElement(By.id("reveal")).click();
         assertEquals("revealed", awaitState(Duration.ofSeconds(30), "revealed", "gone", "error"), text("message"));
         assertEquals(secret, browser.findElement(By.id("content")).getAttribute("textContent"));
+        assertTrue(browser.findElement(By.id("copy")).isDisplayed(), "the page holds the only copy: copy it");
+        assertTrue(browser.findElement(By.id("download")).isDisplayed());
+        assertFalse(browser.findElement(By.id("raw")).isDisplayed(), "nothing left on the server to link to");
 
         browser.navigate().refresh();
         assertEquals("gone", awaitState(Duration.ofSeconds(20), "gone", "read-once", "ready", "error"));
@@ -242,6 +459,8 @@ class WebPageBrowserIT {
 
         assertEquals("deleted", awaitState(Duration.ofSeconds(30), "deleted", "gone", "error"), text("message"));
         assertFalse(browser.findElement(By.id("content")).isDisplayed());
+        assertFalse(browser.findElement(By.id("copy")).isDisplayed());
+        assertFalse(browser.findElement(By.id("download")).isDisplayed());
         assertEquals(404, api("GET", "/pastes/" + code).statusCode());
         assertNull(browser.executeScript("return localStorage.getItem('pastebin.deleteToken.' + arguments[0])", code),
                 "the token is forgotten");
@@ -298,6 +517,68 @@ class WebPageBrowserIT {
         return code.group(1);
     }
 
+    /** Creates a paste through the JSON API, with a language and a file name when given; returns its code. */
+    private static String createThroughTheApi(String content, String language, String fileName) throws Exception {
+        StringBuilder json = new StringBuilder("{\"content\":").append(jsonString(content));
+        if (language != null) {
+            json.append(",\"language\":").append(jsonString(language));
+        }
+        if (fileName != null) {
+            json.append(",\"fileName\":").append(jsonString(fileName));
+        }
+        HttpResponse<String> created = HTTP.send(HttpRequest.newBuilder(URI.create(system.baseUrl() + "/pastes"))
+                .header("Content-Type", "application/json").header("Accept", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json.append('}').toString())).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(201, created.statusCode(), created.body());
+        Matcher code = Pattern.compile("\"shortCode\":\"([0-9A-Za-z]+)\"").matcher(created.body());
+        assertTrue(code.find(), created.body());
+        return code.group(1);
+    }
+
+    private static String jsonString(String text) {
+        StringBuilder out = new StringBuilder("\"");
+        for (char c : text.toCharArray()) {
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\t' -> out.append("\\t");
+                default -> out.append(c);
+            }
+        }
+        return out.append('"').toString();
+    }
+
+    /** Waits until the lines are final: highlighted, or known to stay plain. */
+    private static void awaitHighlighting() {
+        new WebDriverWait(browser, Duration.ofSeconds(30)).withMessage(() -> "language: " + text("language"))
+                .until(d -> "done".equals(browser.findElement(By.id("content")).getDomAttribute("data-highlighting")) ? true : null);
+    }
+
+    /** Elements in the code box other than the page's own lines, numbers and highlight.js's token spans. */
+    private static long foreignElements() {
+        return (Long) browser.executeScript("return [...document.querySelectorAll('#content *')].filter(e => !("
+                + "(e.localName === 'span' && e.classList.contains('line') && e.parentElement.id === 'content')"
+                + " || (e.localName === 'a' && e.classList.contains('ln') && e.attributes.length === 4)"
+                + " || (e.localName === 'span' && e.attributes.length === 1 && e.classList.length > 0"
+                + " && [...e.classList].every(c => /^(hljs-[a-z-]+|[a-z]+_+|language-[a-z-]+)$/.test(c))))).length");
+    }
+
+    private static List<String> selectedLines() {
+        return browser.findElements(By.cssSelector("#content .line.selected")).stream().map(e -> e.getDomAttribute("id")).toList();
+    }
+
+    /** Into target/, and into docs/screenshots/ (the README's) with -Dscreenshots.update=true. */
+    private static void saveScreenshot(String name) throws Exception {
+        byte[] png = browser.getScreenshotAs(OutputType.BYTES);
+        Files.write(Path.of("target", "web-" + name).toAbsolutePath(), png);
+        if (Boolean.getBoolean("screenshots.update")) {
+            Files.createDirectories(DOCS_SCREENSHOTS);
+            Files.write(DOCS_SCREENSHOTS.resolve(name), png);
+        }
+    }
+
     private static void open(String path) {
         browser.get(system.baseUrl() + path);
     }
@@ -332,9 +613,18 @@ class WebPageBrowserIT {
                 HttpResponse.BodyHandlers.ofString()).body();
     }
 
+    /** A stored paste, put in place as the upload worker stores one (any size: no create limit applies). */
+    private static Paste stored(byte[] content, PasteMetadata metadata) {
+        Paste paste = world.getBean(PasteRepository.class).save(Paste.inProgress(world.getBean(ShortCodes.class).next(),
+                null, ContentHash.sha256Hex(content), content.length, "a".repeat(64), null, false, metadata));
+        var location = world.getBean(PasteContentStore.class).put(paste.shortCode(), content, paste.contentSha256());
+        assertEquals(1, world.getBean(PasteRepository.class).markProcessed(paste.shortCode(), location.uri()));
+        return paste;
+    }
+
     private static Paste inProgress(byte[] content) {
         String code = world.getBean(ShortCodes.class).next();
         return world.getBean(PasteRepository.class)
-                .save(Paste.inProgress(code, null, ContentHash.sha256Hex(content), content.length));
+                .save(TestPastes.inProgress(code, null, ContentHash.sha256Hex(content), content.length));
     }
 }
