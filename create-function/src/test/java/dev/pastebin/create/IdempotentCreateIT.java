@@ -236,7 +236,8 @@ class IdempotentCreateIT {
             for (int i = 0; i < requests; i++) {
                 answers.add(pool.submit(() -> eightConnections.send(anonymousCreate(key, "raced"))));
             }
-            await().atMost(Duration.ofSeconds(30)).until(() -> waitingBehind(gate) == requests);
+            await("all " + requests + " requests waiting at the key's claim").atMost(Duration.ofSeconds(30))
+                    .until(() -> waitingBehind(gate) == requests);
             gate.rollback();
 
             Set<Object> codes = new HashSet<>();
