@@ -1,6 +1,9 @@
 package dev.pastebin.chaos;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,7 +15,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ChaosSuiteIT {
 
+    /** Longer than the integration tests' default limit: the whole system starts, a minute of load, then it settles. */
     @Test
+    @Timeout(value = 15, unit = TimeUnit.MINUTES)
     void everyPasteSettlesCorrectlyThroughTheShortSchedule() throws Exception {
         ChaosSchedule schedule = ChaosSchedule.quick();
         ChaosReport report = ChaosSuite.run(schedule, ChaosSuite.Options.fromEnvironment(ChaosSuite.repositoryRoot()));

@@ -2,6 +2,7 @@ package dev.pastebin.create;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pastebin.core.support.DatabaseLoginSecret;
+import dev.pastebin.core.support.EveryLoggerAt;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.JsonLogLines;
 import dev.pastebin.core.support.RealServices;
@@ -13,7 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.MDC;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -68,6 +71,42 @@ class CreatePasteLogsIT {
                     && l.path("message").asText().contains("400")), "the rejected request's line: " + lines);
             assertFalse(lines.stream().anyMatch(l -> malformed.getAwsRequestId().equals(l.path("requestId").asText())
                     && l.has("shortCode")), "no paste, no short code: " + lines);
+        }
+    }
+
+    /**
+     * A create answers a deletion token (in the JSON body, or in {@code X-Token} to a form), and so does every
+     * replay of an Idempotency-Key, each its own: none is logged, not even with every logger at TRACE.
+     */
+    @Test
+    void noDeletionTokenIsLoggedEvenWithEveryLoggerAtTrace() throws Exception {
+        try (SqsClient sqs = SqsClient.create()) {
+            TestQueues.Pair queues = TestQueues.create(sqs, "create-trace-it", 10, 30);
+            try (HttpApi api = HttpApi.start(Map.of("pastebin.upload-queue.url", queues.queueUrl()))) {
+                String key = UUID.randomUUID().toString();
+                List<String> tokens = new ArrayList<>();
+                List<String> lines;
+                try (JsonLogLines traced = JsonLogLines.all(); var trace = EveryLoggerAt.trace()) {
+                    for (int i = 0; i < 2; i++) {
+                        HttpApi.Response response = api.send(api.fixture("create-paste-json")
+                                .header("Idempotency-Key", key).textBody("{\"content\":\"traced\"}"));
+                        assertEquals(201, response.status(), response.text());
+                        tokens.add((String) api.context().getBean(JsonMapper.class)
+                                .readValue(response.body(), Argument.mapOf(String.class, Object.class)).get("deleteToken"));
+                    }
+                    HttpApi.Response form = api.send(api.fixture("create-paste-text")
+                            .header("Content-Type", "application/x-www-form-urlencoded").textBody("content=traced+form"));
+                    assertEquals(201, form.status(), form.text());
+                    tokens.add(form.header("X-Token"));
+                    lines = traced.lines();
+                    assertEquals(3, new HashSet<>(tokens).size(), "three tokens of their own: " + tokens);
+                    traced.assertNowhere(tokens.toArray(String[]::new));
+                }
+                assertTrue(lines.stream().anyMatch(l -> l.contains("\"TRACE\"")),
+                        "the loggers really were at TRACE: " + lines.size() + " lines");
+            } finally {
+                TestQueues.delete(sqs, queues);
+            }
         }
     }
 }

@@ -16,6 +16,7 @@ import dev.pastebin.core.support.TestPastes;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import org.junit.jupiter.api.Test;
+import org.postgresql.PGConnection;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -26,17 +27,18 @@ import javax.sql.DataSource;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -47,7 +49,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Idempotency-Key on POST /pastes against the real database and queue: one paste, one job, however often it is sent. */
 @RealServices
 class IdempotentCreateIT {
-
 
     @RegisterExtension
     static final CreateWorld world = new CreateWorld("create-idempotent-it");
@@ -84,6 +85,18 @@ class IdempotentCreateIT {
             db.commit();
         }
         return code;
+    }
+
+    /** How many deletion tokens replays added to the paste's row. */
+    private static int replayTokens(String code) throws Exception {
+        try (Connection db = database(); PreparedStatement count = db.prepareStatement(
+                "SELECT coalesce(cardinality(replay_delete_token_sha256s), 0) FROM pastes WHERE short_code = ?")) {
+            count.setString(1, code);
+            try (var rows = count.executeQuery()) {
+                assertTrue(rows.next(), code);
+                return rows.getInt(1);
+            }
+        }
     }
 
     private static String storedTokenHash(String code) {
@@ -205,21 +218,30 @@ class IdempotentCreateIT {
         }
     }
 
+    /**
+     * Eight first requests with one key, all in flight at once, each with a connection of its own (as eight
+     * Lambda instances would be): one paste. They are held together where they contend, at the key's claim,
+     * behind an uncommitted claim of the test's own; once all eight wait there, it is rolled back and they race.
+     */
     @Test
     void concurrentRequestsWithOneKeyMakeOnePaste() throws Exception {
         String key = UUID.randomUUID().toString();
         int requests = 8;
         ExecutorService pool = Executors.newFixedThreadPool(requests);
-        CountDownLatch go = new CountDownLatch(1);
         List<Future<HttpApi.Response>> answers = new ArrayList<>();
-        try {
+        try (HttpApi eightConnections = HttpApi.start(Map.of("pastebin.upload-queue.url", world.queues.queueUrl(),
+                "datasources.default.maximum-pool-size", requests));
+             Connection gate = database()) {
+            gate.setAutoCommit(false);
+            assertTrue(world.api.context().getBean(IdempotencyKeys.class)
+                    .claim(gate, new IdempotencyKey("", key), "0".repeat(64), "gate").isEmpty());
             for (int i = 0; i < requests; i++) {
-                answers.add(pool.submit(() -> {
-                    go.await();
-                    return world.api.send(create(key, "raced"));
-                }));
+                answers.add(pool.submit(() -> eightConnections.send(anonymousCreate(key, "raced"))));
             }
-            go.countDown();
+            await("all " + requests + " requests waiting at the key's claim").atMost(Duration.ofSeconds(30))
+                    .until(() -> waitingBehind(gate) == requests);
+            gate.rollback();
+
             Set<Object> codes = new HashSet<>();
             int replayed = 0;
             for (Future<HttpApi.Response> answer : answers) {
@@ -242,6 +264,18 @@ class IdempotentCreateIT {
         }
     }
 
+    /** Database sessions blocked by a lock that {@code holder}'s session holds. */
+    private static int waitingBehind(Connection holder) throws Exception {
+        try (Connection db = database(); PreparedStatement waiting = db.prepareStatement(
+                "SELECT count(*) FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid))")) {
+            waiting.setInt(1, holder.unwrap(PGConnection.class).getBackendPID());
+            try (var rows = waiting.executeQuery()) {
+                rows.next();
+                return rows.getInt(1);
+            }
+        }
+    }
+
     @Test
     void aKeyOlderThan24HoursNoLongerReplays() throws Exception {
         String key = UUID.randomUUID().toString();
@@ -259,6 +293,36 @@ class IdempotentCreateIT {
         assertNull(later.header("Idempotent-Replayed"));
         assertNotEquals(first, world.json(later).get("shortCode"));
         assertEquals(2, world.drainQueue().size());
+    }
+
+    /**
+     * A paste that expired is gone even while its row waits for the sweeper: a replay must not answer 201 for
+     * it (nor give out a token for it, nor queue its job again), and must not create it afresh either.
+     */
+    @Test
+    void aReplayOfAnExpiredPasteIs404AndCreatesNothing() throws Exception {
+        String key = UUID.randomUUID().toString();
+        HttpApi.Request expiring = world.api.fixture("create-paste-json").header("Idempotency-Key", key)
+                .textBody("{\"content\":\"expires\",\"expiresIn\":60}");
+        String code = (String) world.json(world.api.send(expiring)).get("shortCode");
+        try (Connection db = database();
+             PreparedStatement expire = db.prepareStatement(
+                     "UPDATE pastes SET expires_at = now() - interval '1 second' WHERE short_code = ?")) {
+            expire.setString(1, code);
+            assertEquals(1, expire.executeUpdate());
+        }
+        world.drainQueue();
+        try {
+            HttpApi.Response replay = world.api.send(expiring);
+
+            assertEquals(404, replay.status(), replay.text());
+            assertEquals("PASTE_NOT_FOUND", world.json(replay).get("code"));
+            assertTrue(world.drainQueue().isEmpty(), "no job for a paste that is gone");
+            assertEquals(0, replayTokens(code), "no token of its own added");
+        } finally {
+            // the sweeper's tests expect no expiring paste but their own in the shared database
+            world.api.context().getBean(PasteRepository.class).remove(code);
+        }
     }
 
     @Test

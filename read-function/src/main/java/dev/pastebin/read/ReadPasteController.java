@@ -3,6 +3,7 @@ package dev.pastebin.read;
 import dev.pastebin.core.http.ContentNegotiation;
 import dev.pastebin.core.http.ApiDocs;
 import dev.pastebin.core.paste.ShortCodes;
+import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
@@ -11,6 +12,7 @@ import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Head;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 
@@ -23,6 +25,8 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 @Controller("/pastes")
 public class ReadPasteController {
 
+    private static final String IF_NONE_MATCH_DOC = "The ETag of a copy the client holds (a list, * and weak tags too): 304 while it is current";
+
     private final PasteAnswers answers;
     private final ShortCodes shortCodes;
 
@@ -34,7 +38,9 @@ public class ReadPasteController {
     @Operation(operationId = "readPaste", summary = "Read a paste",
             description = "The exact bytes, or the JSON view with Accept: application/json. A read-once paste shows "
                     + "only its metadata; its content comes from POST /pastes/{shortCode}/reveal. A browser (an Accept "
-                    + "that prefers text/html) is sent to the paste's web page, /p/{shortCode}.")
+                    + "that prefers text/html) is sent to the paste's web page, /p/{shortCode}.",
+            parameters = @Parameter(name = HttpHeaders.IF_NONE_MATCH, in = ParameterIn.HEADER, description = IF_NONE_MATCH_DOC,
+                    schema = @Schema(implementation = String.class)))
     @ApiResponse(responseCode = "200", ref = ApiDocs.PASTE_READ)
     @ApiResponse(responseCode = "202", ref = ApiDocs.PENDING)
     @ApiResponse(responseCode = "304", ref = ApiDocs.NOT_MODIFIED)
@@ -52,7 +58,9 @@ public class ReadPasteController {
         return answers.answer(shortCodes.requireWellFormed(shortCode), PasteAnswers.View.NEGOTIATED, request, true);
     }
 
-    @Operation(operationId = "headPaste", summary = "The headers of a read, answered from the row alone")
+    @Operation(operationId = "headPaste", summary = "The headers of a read, answered from the row alone",
+            parameters = @Parameter(name = HttpHeaders.IF_NONE_MATCH, in = ParameterIn.HEADER, description = IF_NONE_MATCH_DOC,
+                    schema = @Schema(implementation = String.class)))
     @ApiResponse(responseCode = "200", ref = ApiDocs.PASTE_READ)
     @ApiResponse(responseCode = "202", ref = ApiDocs.PENDING)
     @ApiResponse(responseCode = "304", ref = ApiDocs.NOT_MODIFIED)

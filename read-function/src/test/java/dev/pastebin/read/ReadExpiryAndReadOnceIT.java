@@ -112,6 +112,26 @@ class ReadExpiryAndReadOnceIT {
         assertEquals(404, head.status());
     }
 
+    /**
+     * The web route of an expired paste: the view page is served as for any code (it is static), and the call
+     * its script makes, GET of the paste as JSON, answers 404 PASTE_NOT_FOUND, which the page shows as gone.
+     */
+    @Test
+    void anExpiredPastesWebPageFindsItGone() throws Exception {
+        Paste paste = stored("expired on the web", Instant.now().minusMillis(1), false);
+
+        HttpApi.Response page = world.api.send(world.api.fixture("read-paste").path("/p/" + paste.shortCode())
+                .header("Accept", "text/html"));
+        HttpApi.Response api = world.api.send(get(paste.shortCode()).header("Accept", "application/json"));
+
+        assertEquals(200, page.status(), page.text());
+        assertTrue(page.header("Content-Type").startsWith("text/html"), page.header("Content-Type"));
+        assertFalse(page.text().contains("expired on the web"));
+        assertEquals(404, api.status(), api.text());
+        assertEquals("PASTE_NOT_FOUND", world.json(api).get("code"));
+        assertEquals("no-store", api.header("Cache-Control"), "a browser must not keep the answer either");
+    }
+
     @Test
     void aReadOncePasteShowsItsMetadataNeverItsContent() throws Exception {
         Paste paste = stored("the secret", Instant.parse("2099-01-01T00:00:00Z"), true);

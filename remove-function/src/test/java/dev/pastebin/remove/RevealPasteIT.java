@@ -1,5 +1,6 @@
 package dev.pastebin.remove;
 
+import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.support.FaultProxy;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
@@ -21,6 +22,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -161,7 +163,8 @@ class RevealPasteIT {
             proxy.failGets(FaultProxy.Fault.HANG);
             Future<HttpApi.Response> reveal = caller.submit(() ->
                     slow.send(slow.fixture("read-paste").path("/pastes/" + code + "/reveal").method("POST")));
-            Thread.sleep(1_500);
+            // the reveal is inside its GetObject, which hangs for 9 s
+            await().atMost(Duration.ofSeconds(5)).until(() -> proxy.faultedGetCount() > 0);
 
             DataSource dataSource = DelegatingDataSource.unwrapDataSource(world.api.context().getBean(DataSource.class));
             try (Connection other = dataSource.getConnection()) {
@@ -176,6 +179,39 @@ class RevealPasteIT {
             assertEquals(503, reveal.get().status());
         }
         assertTrue(world.row(code).isPresent(), "nothing burnt");
+    }
+
+    /**
+     * Expiry wins over read-once: a reveal after {@code expires_at} is the 404 of a paste that is gone, however
+     * the row still looks, and burns nothing itself (the sweeper deletes expired rows with their objects).
+     */
+    @Test
+    void anExpiredReadOncePasteIs404AndIsNotRevealed() throws Exception {
+        String code = (String) world.create("{\"content\":\"expired secret\",\"readOnce\":true,\"expiresIn\":60}").get("shortCode");
+        world.store(code);
+        try {
+            expireNow(code);
+
+            HttpApi.Response revealed = world.api.send(world.reveal(code));
+
+            assertEquals(404, revealed.status(), revealed.text());
+            assertEquals("PASTE_NOT_FOUND", world.json(revealed).get("code"));
+            assertFalse(revealed.text().contains("expired secret"));
+            assertTrue(world.row(code).isPresent() && world.objectExists(code), "left to the sweeper, untouched");
+        } finally {
+            // the sweeper's tests expect no expiring paste but their own in the shared database
+            world.api.context().getBean(PasteRepository.class).remove(code);
+        }
+    }
+
+    /** As if its lifetime had run out: {@code expires_at} a second ago. */
+    private static void expireNow(String code) throws Exception {
+        DataSource dataSource = DelegatingDataSource.unwrapDataSource(world.api.context().getBean(DataSource.class));
+        try (Connection db = dataSource.getConnection();
+             var expire = db.prepareStatement("UPDATE pastes SET expires_at = now() - interval '1 second' WHERE short_code = ?")) {
+            expire.setString(1, code);
+            assertEquals(1, expire.executeUpdate());
+        }
     }
 
     @Test

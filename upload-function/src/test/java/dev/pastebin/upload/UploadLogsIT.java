@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -53,7 +54,9 @@ class UploadLogsIT {
 
                 // one batch of both, worked on concurrently (the poison message is redelivered later: not waited for)
                 List<Message> batch = new ArrayList<>();
+                Instant deadline = Instant.now().plusSeconds(30);
                 while (batch.size() < 2) {
+                    assertTrue(Instant.now().isBefore(deadline), "both messages received within 30 s: " + batch);
                     batch.addAll(world.mapping.receive(10, 1));
                 }
                 world.mapping.invoke(batch);

@@ -9,6 +9,7 @@ import dev.pastebin.core.support.FaultProxy.Fault;
 import io.micronaut.serde.ObjectMapper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -19,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -54,7 +56,9 @@ class UploadOutageIT {
         return settings;
     }
 
+    /** Longer than the integration tests' default limit: the outage lasts 40 s, the drain up to four minutes more. */
     @Test
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
     void aLongOutageCostsABoundedNumberOfS3CallsAndEveryPasteEndsProcessed() throws Exception {
         String name = "outage-" + System.nanoTime() % 100_000;
         Map<String, Object> settings = breakerOn(name);

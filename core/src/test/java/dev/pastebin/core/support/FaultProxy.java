@@ -62,6 +62,7 @@ public final class FaultProxy implements AutoCloseable {
     private volatile Fault outage;
     private volatile Fault everyOther;
     private volatile Fault gets;
+    private final AtomicInteger faultedGets = new AtomicInteger();
     private volatile boolean refuseDeletes;
     private final List<Integer> deleteObjectsKeys = new CopyOnWriteArrayList<>();
 
@@ -122,6 +123,11 @@ public final class FaultProxy implements AutoCloseable {
         return List.copyOf(deleteObjectsKeys);
     }
 
+    /** GET requests that reached the proxy while {@link #failGets} was on (a hung one counts as it starts hanging). */
+    public int faultedGetCount() {
+        return faultedGets.get();
+    }
+
     /** PUT requests of any key that reached the proxy, faulted or not. */
     public int putCount() {
         return allPuts.get();
@@ -142,6 +148,7 @@ public final class FaultProxy implements AutoCloseable {
             String path = exchange.getRequestURI().getRawPath();
             Fault getFault = gets;
             if ("GET".equals(exchange.getRequestMethod()) && getFault != null) {
+                faultedGets.incrementAndGet();
                 inject(exchange, getFault);
                 return;
             }

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -90,10 +91,10 @@ class S3FaultSwitchIT {
         assertEquals(503, throttled.statusCode());
         assertEquals("SlowDown", throttled.awsErrorDetails().errorCode());
 
-        Thread.sleep(1_600);
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100))
+                .until(() -> get("/_faults").contains("\"mode\": \"off\""));
 
         s3.putObject(b -> b.bucket(bucket).key("slow"), RequestBody.fromString("x"));
-        assertTrue(get("/_faults").contains("\"mode\": \"off\""));
     }
 
     @Test
