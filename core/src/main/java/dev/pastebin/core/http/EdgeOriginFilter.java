@@ -15,11 +15,13 @@ import java.security.MessageDigest;
  * the origin secret in {@code X-Origin-Verify}, and a request without it (someone calling the execute-api
  * address directly, around the WAF and the cache) is answered 403 {@link ApiErrorCode#EDGE_REQUIRED} before any
  * other filter or the route runs. A request that passes is marked as having come through the edge, which is what
- * lets {@link EdgeRequests} trust the headers the edge sets. Off when no secret is configured (locally).
+ * lets {@link EdgeRequests} trust the headers the edge sets. Off when no secret, or a blank one, is configured
+ * (locally).
  */
 @ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
 @Requires(classes = APIGatewayV2HTTPEvent.class)
-@Requires(property = "pastebin.edge.origin-secret")
+// a blank secret (sam local's environment files set one) is no secret: the guard stays off
+@Requires(property = "pastebin.edge.origin-secret", pattern = ".*\\S.*")
 public class EdgeOriginFilter implements Ordered {
 
     static final String ORIGIN_VERIFY = "X-Origin-Verify";
