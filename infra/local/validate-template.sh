@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Usage: infra/local/validate-template.sh  -- lints infra/template.yaml with `sam validate --lint` and cfn-lint.
+# Usage: infra/local/validate-template.sh  -- lints infra/template.yaml with `sam validate --lint` and cfn-lint,
+# and infra/edge-waf.yaml with cfn-lint.
 #
 # Installs AWS SAM CLI and cfn-lint from PyPI into their own venv, .tools/sam-venv (once; reused while
 # the pinned versions match: ensure_sam_cli in lib.sh), then runs both linters. Neither needs AWS
@@ -24,4 +25,7 @@ log "sam validate --lint -t infra/template.yaml"
 log "cfn-lint infra/template.yaml (settings: infra/.cfnlintrc)"
 # cfn-lint exits non-zero on errors (2), warnings (4) and informational findings (8).
 "$SAM_VENV/bin/cfn-lint" --config-file "$PASTEBIN_ROOT/infra/.cfnlintrc" -- "$TEMPLATE"
+# the edge's web ACL, nested by the template in us-east-1 and deployed on its own elsewhere
+log "cfn-lint infra/edge-waf.yaml"
+"$SAM_VENV/bin/cfn-lint" --config-file "$PASTEBIN_ROOT/infra/.cfnlintrc" -- "$PASTEBIN_ROOT/infra/edge-waf.yaml"
 log "template is valid: no errors, no warnings"

@@ -4,6 +4,7 @@ import dev.pastebin.core.http.ApiDocs;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
 import dev.pastebin.core.http.ContentNegotiation;
+import dev.pastebin.core.http.EdgeRequests;
 import dev.pastebin.core.http.PlainTextErrors;
 import dev.pastebin.core.paste.IdempotencyKey;
 import io.micronaut.core.annotation.Nullable;
@@ -213,10 +214,13 @@ public class CreatePasteController {
         return creation.replayed() ? response.header(IDEMPOTENT_REPLAYED, "true") : response;
     }
 
-    /** Absolute when the request names its host (API Gateway always does); the scheme API Gateway forwarded. */
+    /**
+     * Absolute when the request names its host (API Gateway always does; behind the edge, the viewer's host the
+     * edge forwarded); the scheme API Gateway forwarded.
+     */
     private static String absolute(String path, HttpRequest<?> request) {
-        String host = request.getHeaders().get(HttpHeaders.HOST);
-        if (host == null || host.isBlank()) {
+        String host = EdgeRequests.publicHost(request).orElse(null);
+        if (host == null) {
             return path;
         }
         String scheme = Optional.ofNullable(request.getHeaders().get(X_FORWARDED_PROTO))

@@ -37,6 +37,11 @@ public enum ApiErrorCode {
     /** {@code DELETE} without a {@code Paste-Delete-Token} header. */
     DELETE_TOKEN_REQUIRED(HttpStatus.UNAUTHORIZED),
     /**
+     * The request did not come through the API's CloudFront distribution (no or a wrong origin secret): the
+     * execute-api address is not public when the edge is on (docs/design.md, "Edge").
+     */
+    EDGE_REQUIRED(HttpStatus.FORBIDDEN),
+    /**
      * No readable paste has this short code (unknown, its upload failed, expired, deleted or read once), or a
      * delete with the wrong token: a stranger cannot tell which.
      */

@@ -163,6 +163,13 @@ class LocalStackCloudFormationIT {
                 properties.put("CodeUri", "s3://pastebin-artifacts/" + id + ".zip");
                 resource.put("Properties", properties);
             }
+            if ("AWS::CloudFormation::Stack".equals(resource.get("Type"))) {
+                // a nested template next to this one, uploaded as `sam deploy` uploads it
+                Map<String, Object> properties = new LinkedHashMap<>(CloudFormationTemplate.mapping(resource.get("Properties"), id));
+                String nested = (String) properties.get("TemplateURL");
+                properties.put("TemplateURL", staged(id + ".yaml", readInfraFile(nested)));
+                resource.put("Properties", properties);
+            }
             resources.put(id, resource);
         });
         full.put("Resources", resources);
@@ -196,9 +203,21 @@ class LocalStackCloudFormationIT {
             // the API and schedule may invoke their functions: POST /pastes, POST / (the command-line clients), GET,
             // HEAD, DELETE, POST reveal, the web page's three GETs, the haste protocol's POST and three GETs, and the rule
             assertEquals(14, byType.get("AWS::Lambda::Permission").size(), byType.toString());
+            // the edge, on by default; in us-east-1 (LocalStack's region) with its web ACL nested
+            assertEquals(Set.of("EdgeDistribution"), byType.get("AWS::CloudFront::Distribution"), byType.toString());
+            assertEquals(Set.of("EdgeWebAcl"), byType.get("AWS::CloudFormation::Stack"), byType.toString());
+            assertEquals(Set.of("EdgeOriginSecret"), byType.get("AWS::SecretsManager::Secret"), byType.toString());
         } finally {
             cloudFormation.deleteChangeSet(b -> b.changeSetName(changeSet.id()));
             cloudFormation.deleteStack(b -> b.stackName(changeSetStack));
+        }
+    }
+
+    private static String readInfraFile(String name) {
+        try {
+            return java.nio.file.Files.readString(InfraTemplate.INFRA.resolve(name));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 
@@ -243,6 +262,8 @@ class LocalStackCloudFormationIT {
             resources.put(ruleId, Map.of("Type", "AWS::Events::Rule", "Properties", properties));
         });
         Set<String> used = new LinkedHashSet<>(references(resources));
+        // the Conditions are copied whole: the parameters they test must come along (EdgeEnabled, ...)
+        used.addAll(references(template.root().getOrDefault("Conditions", Map.of())));
         Map<String, Object> parameters = new LinkedHashMap<>();
         CloudFormationTemplate.mapping(template.root().get("Parameters"), "Parameters").forEach((name, p) -> {
             if (used.contains(name)) {

@@ -1,0 +1,49 @@
+package dev.pastebin.core.http;
+
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import io.micronaut.context.annotation.Requires;
+import io.micronaut.core.order.Ordered;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.annotation.RequestFilter;
+import io.micronaut.http.annotation.ServerFilter;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+
+/**
+ * Keeps the API reachable only through its CloudFront distribution (docs/design.md, "Edge"): CloudFront adds
+ * the origin secret in {@code X-Origin-Verify}, and a request without it (someone calling the execute-api
+ * address directly, around the WAF and the cache) is answered 403 {@link ApiErrorCode#EDGE_REQUIRED} before any
+ * other filter or the route runs. A request that passes is marked as having come through the edge, which is what
+ * lets {@link EdgeRequests} trust the headers the edge sets. Off when no secret, or a blank one, is configured
+ * (locally).
+ */
+@ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
+@Requires(classes = APIGatewayV2HTTPEvent.class)
+// a blank secret (sam local's environment files set one) is no secret: the guard stays off
+@Requires(property = "pastebin.edge.origin-secret", pattern = ".*\\S.*")
+public class EdgeOriginFilter implements Ordered {
+
+    static final String ORIGIN_VERIFY = "X-Origin-Verify";
+
+    private final byte[] secret;
+
+    public EdgeOriginFilter(EdgeProperties properties) {
+        this.secret = properties.originSecret().getBytes(StandardCharsets.UTF_8);
+    }
+
+    @RequestFilter
+    public void requireTheEdge(HttpRequest<?> request) {
+        String presented = request.getHeaders().get(ORIGIN_VERIFY);
+        // constant time: the answer's timing must not tell how much of a guess was right
+        if (presented == null || !MessageDigest.isEqual(secret, presented.getBytes(StandardCharsets.UTF_8))) {
+            throw new ApiException(ApiErrorCode.EDGE_REQUIRED, "This API is reachable only through its public address");
+        }
+        request.setAttribute(EdgeRequests.THROUGH_EDGE, Boolean.TRUE);
+    }
+
+    @Override
+    public int getOrder() {
+        return HIGHEST_PRECEDENCE;
+    }
+}

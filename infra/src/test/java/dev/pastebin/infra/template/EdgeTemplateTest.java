@@ -1,0 +1,263 @@
+package dev.pastebin.infra.template;
+
+import dev.pastebin.core.job.UploadJobCodec;
+import dev.pastebin.local.template.CloudFormationTemplate;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import static dev.pastebin.local.template.CloudFormationTemplate.mapping;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The edge in front of the HTTP API (docs/design.md, "Edge"): CloudFront with AWS WAF, on by default, the API
+ * reachable only with the origin secret. LocalStack cannot run CloudFront or WAF, so this holds the template.
+ */
+class EdgeTemplateTest {
+
+    /** The largest body the create function takes: the largest paste as JSON with every byte escaped (PasteContentReader). */
+    private static final long LARGEST_ACCEPTED_BODY = 6L * UploadJobCodec.LARGEST_CONTENT_BYTES + 1024;
+    /** API Gateway's own payload limit. */
+    private static final long API_GATEWAY_PAYLOAD_LIMIT = 10L * 1024 * 1024;
+    /** The statuses CloudFront caches for 10 s unless told otherwise. */
+    private static final Set<Integer> CACHED_ERROR_STATUSES = Set.of(400, 403, 404, 405, 414, 416, 500, 501, 502, 503, 504);
+    /** A stored paste's Cache-Control max-age (read function); the edge may not keep it longer. */
+    private static final int PASTE_MAX_AGE = 60;
+
+    private final CloudFormationTemplate template = InfraTemplate.load();
+    private final CloudFormationTemplate webAcl = CloudFormationTemplate.load(InfraTemplate.INFRA.resolve("edge-waf.yaml"));
+
+    @Test
+    void theEdgeIsOnByDefaultAndEveryEdgeResourceDependsOnIt() {
+        Map<String, Object> enabled = template.parameter("EdgeEnabled");
+        assertEquals("true", enabled.get("Default"));
+        assertEquals(List.of("true", "false"), enabled.get("AllowedValues"));
+        Set<String> edge = template.resources().keySet().stream().filter(id -> id.startsWith("Edge")).collect(Collectors.toSet());
+        assertEquals(Set.of("EdgeOriginSecret", "EdgeWebAcl", "EdgeForwardedHostFunction", "EdgePasteCachePolicy",
+                "EdgeAssetCachePolicy", "EdgeOriginRequestPolicy", "EdgeDistribution"), edge);
+        for (String id : edge) {
+            Object condition = template.resource(id).get("Condition");
+            assertTrue(Set.of("EdgeOn", "EdgeWebAclInStack").contains(condition), id + " has condition " + condition);
+        }
+        assertTrue(String.valueOf(conditions().get("EdgeWebAclInStack")).contains("{Condition=EdgeOn}"));
+        Map<String, Object> output = mapping(mapping(template.root().get("Outputs"), "Outputs").get("EdgeUrl"), "EdgeUrl");
+        assertEquals("EdgeOn", output.get("Condition"));
+        assertEquals(Map.of("Fn::Sub", "https://${EdgeDistribution.DomainName}/"), output.get("Value"));
+    }
+
+    @Test
+    void theOriginIsTheHttpApiOverHttpsWithTheOriginSecret() {
+        Map<String, Object> origin = mapping(((List<?>) distribution().get("Origins")).getFirst(), "origin");
+        assertEquals(Map.of("Fn::Sub", "${HttpApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}"), origin.get("DomainName"));
+        Map<String, Object> custom = mapping(origin.get("CustomOriginConfig"), "CustomOriginConfig");
+        assertEquals("https-only", custom.get("OriginProtocolPolicy"));
+        assertEquals(List.of("TLSv1.2"), custom.get("OriginSSLProtocols"));
+        Map<String, Object> header = mapping(((List<?>) origin.get("OriginCustomHeaders")).getFirst(), "header");
+        assertEquals("X-Origin-Verify", header.get("HeaderName"));
+        assertEquals(originSecretReference(), header.get("HeaderValue"));
+    }
+
+    /** The HTTP functions check the same secret; the queue-driven ones have no use for it. */
+    @Test
+    void theHttpFunctionsGetTheOriginSecretWhenTheEdgeIsOn() {
+        Object expected = Map.of("Fn::If", List.of("EdgeOn", originSecretReference(), Map.of("Ref", "AWS::NoValue")));
+        for (String function : List.of("CreatePasteFunction", "ReadPasteFunction", "RemovePasteFunction")) {
+            assertEquals(expected, template.environment(function).get("PASTEBIN_EDGE_ORIGIN_SECRET"), function);
+        }
+        for (String function : List.of("UploadPasteFunction", "SweeperFunction")) {
+            assertFalse(template.environment(function).containsKey("PASTEBIN_EDGE_ORIGIN_SECRET"), function);
+        }
+        Map<String, Object> secret = template.properties("EdgeOriginSecret");
+        // changing the generation renames, hence replaces, the secret: a newly generated value
+        assertTrue(String.valueOf(secret.get("Name")).contains("${EdgeOriginSecretGeneration}"), String.valueOf(secret.get("Name")));
+        Map<String, Object> generated = mapping(secret.get("GenerateSecretString"), "GenerateSecretString");
+        assertTrue(template.intValue(generated.get("PasswordLength")) >= 32);
+        assertEquals(true, generated.get("ExcludePunctuation"));
+    }
+
+    @Test
+    void everyMethodIsForwardedAndOnlyGetAndHeadAreCached() {
+        Map<String, Object> behaviour = defaultBehaviour();
+        assertEquals(Set.of("GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"), Set.copyOf((List<?>) behaviour.get("AllowedMethods")));
+        assertEquals(List.of("GET", "HEAD"), behaviour.get("CachedMethods"));
+        assertEquals("redirect-to-https", behaviour.get("ViewerProtocolPolicy"));
+        assertEquals(Map.of("Ref", "EdgePasteCachePolicy"), behaviour.get("CachePolicyId"));
+        assertEquals(Map.of("Ref", "EdgeOriginRequestPolicy"), behaviour.get("OriginRequestPolicyId"));
+        Map<String, Object> assets = mapping(((List<?>) distribution().get("CacheBehaviors")).getFirst(), "assets");
+        assertEquals("/assets/*", assets.get("PathPattern"));
+        assertEquals(Map.of("Ref", "EdgeAssetCachePolicy"), assets.get("CachePolicyId"));
+    }
+
+    /**
+     * The origin's Cache-Control decides, bounded: nothing without it is cached (DefaultTTL 0), no-store (202s,
+     * errors, creates) is honoured (MinTTL 0), and a stored paste stays at most its max-age, the bound on how long
+     * a deleted paste can still be served from the edge (README, docs/design.md "Edge").
+     */
+    @Test
+    void pastesAreCachedAsTheOriginSaysForAtMostSixtySeconds() {
+        Map<String, Object> pastes = cachePolicy("EdgePasteCachePolicy");
+        assertEquals(0, template.intValue(pastes.get("MinTTL")));
+        assertEquals(0, template.intValue(pastes.get("DefaultTTL")));
+        assertEquals(PASTE_MAX_AGE, template.intValue(pastes.get("MaxTTL")));
+        Map<String, Object> key = mapping(pastes.get("ParametersInCacheKeyAndForwardedToOrigin"), "key");
+        // the same path answers text, JSON or a redirect to the page, by Accept
+        assertEquals(List.of("Accept"), mapping(key.get("HeadersConfig"), "HeadersConfig").get("Headers"));
+        assertEquals("all", mapping(key.get("QueryStringsConfig"), "QueryStringsConfig").get("QueryStringBehavior"));
+        Map<String, Object> assets = cachePolicy("EdgeAssetCachePolicy");
+        assertEquals(0, template.intValue(assets.get("DefaultTTL")));
+        assertEquals(300, template.intValue(assets.get("MaxTTL")), "the assets' max-age=300");
+    }
+
+    @Test
+    void errorAnswersAreNeverCachedAtTheEdge() {
+        Map<Integer, Integer> ttls = ((List<?>) distribution().get("CustomErrorResponses")).stream()
+                .map(r -> mapping(r, "CustomErrorResponse"))
+                .collect(Collectors.toMap(r -> template.intValue(r.get("ErrorCode")), r -> template.intValue(r.get("ErrorCachingMinTTL"))));
+        assertEquals(CACHED_ERROR_STATUSES, ttls.keySet());
+        ttls.forEach((status, ttl) -> assertEquals(0, ttl, "status " + status));
+    }
+
+    @Test
+    void theOriginGetsWhatTheFunctionsReadButNeverTheViewersHost() {
+        Map<String, Object> config = mapping(template.properties("EdgeOriginRequestPolicy").get("OriginRequestPolicyConfig"), "config");
+        Map<String, Object> headers = mapping(config.get("HeadersConfig"), "HeadersConfig");
+        assertEquals("whitelist", headers.get("HeaderBehavior"));
+        Set<String> forwarded = ((List<?>) headers.get("Headers")).stream().map(h -> ((String) h).toLowerCase()).collect(Collectors.toSet());
+        assertTrue(forwarded.containsAll(Set.of("content-type", "idempotency-key", "paste-delete-token", "expire",
+                "x-forwarded-host", "cloudfront-viewer-address")), forwarded.toString());
+        assertFalse(forwarded.contains("host"), "API Gateway must get its own host name");
+        assertEquals("all", mapping(config.get("QueryStringsConfig"), "QueryStringsConfig").get("QueryStringBehavior"));
+    }
+
+    @Test
+    void aViewerRequestFunctionCarriesTheViewersHostOnEveryBehaviour() {
+        Map<String, Object> function = template.properties("EdgeForwardedHostFunction");
+        String code = (String) function.get("FunctionCode");
+        assertTrue(code.contains("request.headers['x-forwarded-host'] = { value: request.headers.host.value }"), code);
+        assertEquals(true, function.get("AutoPublish"));
+        List<Object> behaviours = new java.util.ArrayList<>((List<?>) distribution().get("CacheBehaviors"));
+        behaviours.add(defaultBehaviour());
+        for (Object behaviour : behaviours) {
+            Map<String, Object> association = mapping(((List<?>) mapping(behaviour, "behaviour").get("FunctionAssociations")).getFirst(), "association");
+            assertEquals("viewer-request", association.get("EventType"));
+            assertTrue(String.valueOf(association.get("FunctionARN")).contains("EdgeForwardedHostFunction"));
+        }
+    }
+
+    @Test
+    void theWebAclLimitsCreatesAndReadsPerClientIp() {
+        Map<String, Map<String, Object>> rules = webAclRules();
+        Map<String, Object> creates = rateStatement(rules.get("CreateRatePerIp"));
+        assertEquals("IP", creates.get("AggregateKeyType"));
+        assertEquals(Map.of("Ref", "CreateRateLimit"), creates.get("Limit"));
+        assertEquals(Set.of("POST"), methodsOf(creates.get("ScopeDownStatement")));
+        Map<String, Object> reads = rateStatement(rules.get("ReadRatePerIp"));
+        assertEquals("IP", reads.get("AggregateKeyType"));
+        assertEquals(Map.of("Ref", "ReadRateLimit"), reads.get("Limit"));
+        assertEquals(Set.of("GET", "HEAD"), methodsOf(reads.get("ScopeDownStatement")));
+        for (Map<String, Object> rule : rules.values()) {
+            assertEquals(Set.of("Block"), mapping(rule.get("Action"), "Action").keySet());
+        }
+        // the stack passes its own limits to the nested web ACL
+        Map<String, Object> nested = mapping(template.properties("EdgeWebAcl").get("Parameters"), "Parameters");
+        assertEquals(Map.of("Ref", "EdgeCreateRateLimit"), nested.get("CreateRateLimit"));
+        assertEquals(Map.of("Ref", "EdgeReadRateLimit"), nested.get("ReadRateLimit"));
+        assertEquals("edge-waf.yaml", template.properties("EdgeWebAcl").get("TemplateURL"));
+        assertEquals("CLOUDFRONT", webAcl.properties("WebAcl").get("Scope"));
+    }
+
+    /** Declared sizes above the largest body the API accepts are blocked at the edge; every accepted body passes. */
+    @Test
+    void theSizeRuleBlocksOnlyBodiesNoCreateAccepts() {
+        Map<String, Object> statement = mapping(webAclRules().get("OversizedBody").get("Statement"), "Statement");
+        Map<String, Object> regex = mapping(statement.get("RegexMatchStatement"), "RegexMatchStatement");
+        assertEquals(Map.of("SingleHeader", Map.of("Name", "content-length")), regex.get("FieldToMatch"));
+        Pattern blocked = Pattern.compile((String) regex.get("RegexString"));
+        for (long size : new long[]{0, 1, 65_536, 262_144, UploadJobCodec.LARGEST_CONTENT_BYTES, LARGEST_ACCEPTED_BODY, 4_999_999}) {
+            assertFalse(blocked.matcher(Long.toString(size)).find(), size + " bytes must pass");
+        }
+        for (long size : new long[]{5_000_000, 9_999_999, API_GATEWAY_PAYLOAD_LIMIT, 123_456_789}) {
+            assertTrue(blocked.matcher(Long.toString(size)).find(), size + " bytes must be blocked");
+        }
+    }
+
+    /** A CLOUDFRONT web ACL only exists in us-east-1: created there, required as a parameter elsewhere. */
+    @Test
+    void theWebAclIsCreatedInUsEast1AndOtherwiseRequired() {
+        String inStack = String.valueOf(conditions().get("EdgeWebAclInStack"));
+        assertTrue(inStack.contains("{Ref=AWS::Region}, us-east-1"), inStack);
+        assertEquals(Map.of("Fn::If", List.of("EdgeWebAclInStack", Map.of("Fn::GetAtt", List.of("EdgeWebAcl", "Outputs.WebAclArn")),
+                Map.of("Ref", "EdgeWebAclArn"))), normalised(distribution().get("WebACLId")));
+        Map<String, Object> rule = mapping(mapping(template.root().get("Rules"), "Rules").get("EdgeWebAclOutsideUsEast1"), "rule");
+        String condition = String.valueOf(rule.get("RuleCondition"));
+        assertTrue(condition.contains("{Ref=EdgeEnabled}, true") && condition.contains("{Ref=AWS::Region}, us-east-1"), condition);
+        assertTrue(String.valueOf(rule.get("Assertions")).contains("{Ref=EdgeWebAclArn}, "), String.valueOf(rule.get("Assertions")));
+        Pattern arn = Pattern.compile((String) template.parameter("EdgeWebAclArn").get("AllowedPattern"));
+        assertTrue(arn.matcher("").matches());
+        assertTrue(arn.matcher("arn:aws:wafv2:us-east-1:123456789012:global/webacl/pastebin-edge/a1b2c3").matches());
+        assertFalse(arn.matcher("arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/pastebin-edge/a1b2c3").matches());
+        assertFalse(arn.matcher("pastebin-edge").matches());
+    }
+
+    private Map<String, Object> conditions() {
+        return mapping(template.root().get("Conditions"), "Conditions");
+    }
+
+    private Map<String, Object> distribution() {
+        return mapping(template.properties("EdgeDistribution").get("DistributionConfig"), "DistributionConfig");
+    }
+
+    private Map<String, Object> defaultBehaviour() {
+        return mapping(distribution().get("DefaultCacheBehavior"), "DefaultCacheBehavior");
+    }
+
+    private Map<String, Object> cachePolicy(String id) {
+        return mapping(template.properties(id).get("CachePolicyConfig"), id);
+    }
+
+    private static Object originSecretReference() {
+        return Map.of("Fn::Sub", "{{resolve:secretsmanager:${EdgeOriginSecret}:SecretString}}");
+    }
+
+    private Map<String, Map<String, Object>> webAclRules() {
+        return ((List<?>) webAcl.properties("WebAcl").get("Rules")).stream().map(r -> mapping(r, "rule"))
+                .collect(Collectors.toMap(r -> (String) r.get("Name"), r -> r));
+    }
+
+    private static Map<String, Object> rateStatement(Map<String, Object> rule) {
+        assertNotNull(rule);
+        return mapping(mapping(rule.get("Statement"), "Statement").get("RateBasedStatement"), "RateBasedStatement");
+    }
+
+    /** The methods a scope-down statement matches: one method ByteMatch, or an Or of them. */
+    private static Set<String> methodsOf(Object statement) {
+        Map<String, Object> s = mapping(statement, "statement");
+        if (s.containsKey("OrStatement")) {
+            return ((List<?>) mapping(s.get("OrStatement"), "OrStatement").get("Statements")).stream()
+                    .flatMap(inner -> methodsOf(inner).stream()).collect(Collectors.toSet());
+        }
+        Map<String, Object> match = mapping(s.get("ByteMatchStatement"), "ByteMatchStatement");
+        assertEquals(Map.of("Method", Map.of()), match.get("FieldToMatch"));
+        assertEquals("EXACTLY", match.get("PositionalConstraint"));
+        return Set.of((String) match.get("SearchString"));
+    }
+
+    /** {@code !GetAtt A.B.C} as the list form, whichever the reader produced. */
+    private static Object normalised(Object value) {
+        if (value instanceof Map<?, ?> m && m.get("Fn::If") instanceof List<?> l) {
+            return Map.of("Fn::If", l.stream().map(EdgeTemplateTest::normalised).toList());
+        }
+        if (value instanceof Map<?, ?> m && m.get("Fn::GetAtt") instanceof String s) {
+            int dot = s.indexOf('.');
+            return Map.of("Fn::GetAtt", List.of(s.substring(0, dot), s.substring(dot + 1)));
+        }
+        return value;
+    }
+}
