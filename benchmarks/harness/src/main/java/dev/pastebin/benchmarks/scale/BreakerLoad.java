@@ -29,7 +29,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code JdbcBreakerStore} against the local PostgreSQL, around a simulated S3 call of 20-50 ms. Four phases:
  * healthy (every call succeeds), flaky (1% answer 500, as S3 does now and then; the breaker must stay
  * closed), outage (every call answers 500) and recovery (every call succeeds again, until the breaker has
- * closed and for the phase's length after). Per phase it prints the calls, the breaker's own time per call
+ * closed and for the phase's length after). The sessions run with the upload worker's lock and statement
+ * timeouts. Per phase it prints the calls, the calls the breaker failed itself (its row not read or changed
+ * in time), the breaker's own time per call
  * (the whole call minus the S3 call), the locked updates of the row and their time, the backends waiting for
  * a lock, the database's CPU and the transitions.
  *
@@ -54,7 +56,8 @@ public final class BreakerLoad {
     }
 
     /** One phase's measurements. */
-    private record Result(int callers, int connections, Phase phase, double seconds, int s3Calls, int refused, Samples breakerMicros,
+    private record Result(int callers, int connections, Phase phase, double seconds, int s3Calls, int refused,
+                          int breakerErrors, Samples breakerMicros,
                           CountingBreakerStore.Tally tally, Samples lockWaiters, double cpuSeconds, long rowUpdates) {
     }
 
@@ -98,6 +101,8 @@ public final class BreakerLoad {
         properties.put("datasources.default.maximum-pool-size", Math.min(callers, connections));
         properties.put("datasources.default.minimum-idle", Math.min(callers, connections));
         properties.put("datasources.default.allow-pool-suspension", true);
+        // the upload worker's sessions: a breaker update that waits a second for the row's lock fails
+        properties.put("datasources.default.connection-init-sql", "SET lock_timeout = '1s'; SET statement_timeout = '2s'");
         properties.put("pastebin.metrics.service", "upload");
         properties.put("pastebin.breaker.name", BREAKER);
         // the breaker's clock shortened to fit phases of seconds: a 2 s window (the default 60 s would need a
@@ -147,7 +152,8 @@ public final class BreakerLoad {
             Thread.sleep(length.toMillis());
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        return new Result(callers, connections, phase, seconds, counts.s3Calls.get(), counts.refused.get(), counts.breakerMicros,
+        return new Result(callers, connections, phase, seconds, counts.s3Calls.get(), counts.refused.get(),
+                counts.breakerErrors.get(), counts.breakerMicros,
                 tally, lockWaiters, database.backendCpuSeconds() - cpuBefore,
                 database.breakerRowUpdates() - updatesBefore);
     }
@@ -163,6 +169,7 @@ public final class BreakerLoad {
             final double failureRate;
             final AtomicInteger s3Calls = new AtomicInteger();
             final AtomicInteger refused = new AtomicInteger();
+            final AtomicInteger breakerErrors = new AtomicInteger();
             final Samples breakerMicros = new Samples();
 
             Counts(double failureRate) {
@@ -217,7 +224,9 @@ public final class BreakerLoad {
                 } catch (S3Exception failed) {
                     // counted by the breaker
                 } catch (RuntimeException e) {
-                    System.err.println("BreakerLoad: caller failed: " + e);
+                    // the breaker's row could not be read or changed in time (lock or statement timeout): the
+                    // upload worker would treat the call as failed, whatever S3 answered
+                    counts.breakerErrors.incrementAndGet();
                 }
                 counts.breakerMicros.add((System.nanoTime() - start - s3Nanos[0]) / 1_000);
                 if (s3Nanos[0] == 0) {
@@ -248,15 +257,15 @@ public final class BreakerLoad {
 
     private static void print(List<Result> results) {
         System.out.println();
-        System.out.println("| callers (connections) | phase | s | S3 calls/s | refused/s | breaker ms p50 | p99 | max | locked updates/s "
+        System.out.println("| callers (connections) | phase | s | S3 calls/s | refused/s | breaker errors | breaker ms p50 | p99 | max | locked updates/s "
                 + "| update ms p99 | row writes/s (n_tup_upd) | lock waiters avg / max | DB CPU (cores) | transitions (open/half/closed) |");
-        System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+        System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
         for (Result r : results) {
             CountingBreakerStore.Tally t = r.tally();
             System.out.println(String.format(Locale.ROOT,
-                    "| %d (%d) | %s | %.1f | %.0f | %.0f | %.2f | %.2f | %.0f | %.0f | %.1f | %.0f (%.0f) | %.2f / %d | %.2f | %d (%d/%d/%d) |",
+                    "| %d (%d) | %s | %.1f | %.0f | %.0f | %d | %.2f | %.2f | %.0f | %.0f | %.1f | %.0f (%.0f) | %.2f / %d | %.2f | %d (%d/%d/%d) |",
                     r.callers(), r.connections(), r.phase().name().toLowerCase(Locale.ROOT), r.seconds(), r.s3Calls() / r.seconds(),
-                    r.refused() / r.seconds(), r.breakerMicros().percentile(50) / 1e3, r.breakerMicros().percentile(99) / 1e3,
+                    r.refused() / r.seconds(), r.breakerErrors(), r.breakerMicros().percentile(50) / 1e3, r.breakerMicros().percentile(99) / 1e3,
                     r.breakerMicros().max() / 1e3, t.lockedUpdates.get() / r.seconds(), t.lockedUpdateMicros.percentile(99) / 1e3,
                     t.writes.get() / r.seconds(), r.rowUpdates() / r.seconds(), average(r.lockWaiters()), r.lockWaiters().max(),
                     r.cpuSeconds() / r.seconds(), t.transitions(), t.opened.get(), t.halfOpened.get(), t.closed.get()));
