@@ -17,11 +17,6 @@ public record BreakerSnapshot(BreakerState state, Instant windowStartedAt, int w
                               int previousCalls, int previousFailures, @Nullable Instant openedAt, @Nullable Instant nextProbeAt, Duration cooldown,
                               @Nullable String lastCause) {
 
-    /** Whether any failure is being counted: until then a success changes nothing worth writing. */
-    public boolean countingFailures() {
-        return windowFailures > 0 || previousFailures > 0;
-    }
-
     BreakerSnapshot with(BreakerState newState, @Nullable Instant newOpenedAt, @Nullable Instant newNextProbeAt,
                          Duration newCooldown, @Nullable String newCause) {
         return new BreakerSnapshot(newState, windowStartedAt, windowCalls, windowFailures, previousCalls,

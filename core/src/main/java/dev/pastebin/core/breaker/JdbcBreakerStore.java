@@ -41,6 +41,7 @@ public class JdbcBreakerStore implements BreakerStore {
     public Change update(String name, UnaryOperator<BreakerSnapshot> change) {
         return transactions.executeWrite(status -> {
             Connection connection = status.getConnection();
+            commitWithoutWaitingForTheDisk(connection);
             BreakerSnapshot before = select(connection, name, " FOR UPDATE");
             BreakerSnapshot after = change.apply(before);
             if (!after.equals(before)) {
@@ -48,6 +49,20 @@ public class JdbcBreakerStore implements BreakerStore {
             }
             return new Change(before, after);
         });
+    }
+
+    /**
+     * The row's lock is held until the commit, and every environment queues for it: a commit that waits for
+     * the WAL to reach the disk (or a standby) multiplies that wait by the queue. The row is a heuristic that
+     * the next failure or probe rewrites, so the last few hundred milliseconds of it lost in a database crash
+     * cost nothing, and its commits do not wait (docs/scale.md, "The shared breaker at fleet concurrency").
+     */
+    private static void commitWithoutWaitingForTheDisk(Connection connection) {
+        try (var statement = connection.createStatement()) {
+            statement.execute("SET LOCAL synchronous_commit = off");
+        } catch (SQLException e) {
+            throw new DataAccessException("setting the breaker's commit mode", e);
+        }
     }
 
     /** A breaker named for the first time starts closed (the migration creates the default one). */

@@ -27,9 +27,10 @@ import java.util.function.UnaryOperator;
  * has passed; then exactly one caller, the one that moves the row to HALF_OPEN, probes. An answer closes it;
  * a failure reopens it with a doubled, capped cooldown.
  *
- * <p>Healthy S3 costs one read of the row per call and no write: while the window has no failure, an
- * environment keeps its successes in memory ({@link UncountedSuccesses}) and adds them with its next write,
- * so every outcome is counted, whenever its call started, and the rate is not biased towards failures. Every transition is one log line on {@code pastebin.breaker} whose fields are
+ * <p>An answer costs one read of the row and no write, healthy or flaky: an environment keeps its answers in
+ * memory ({@link UncountedSuccesses}) and adds them with its next write (a failure, which is what can open the
+ * breaker), so every outcome is counted, whenever its call started, the rate is not biased towards failures,
+ * and only failures and probes queue for the row's lock. Every transition is one log line on {@code pastebin.breaker} whose fields are
  * {@link Transition}'s, top-level in the JSON, and a {@link Metric#BREAKER_TRANSITIONS} metric; closing also
  * records {@link Metric#BREAKER_OPEN_MINUTES}.
  */
@@ -153,13 +154,11 @@ public class S3CircuitBreaker {
     }
 
     private void answered(BreakerSnapshot seen, boolean probe) {
-        if (probe || seen.state() == BreakerState.CLOSED && seen.countingFailures()) {
-            apply(s -> {
-                Instant now = clock.instant();
-                return policy.afterAnswer(probe ? s : policy.withUncounted(s, now, uncounted), now, probe);
-            });
+        if (probe) {
+            apply(s -> policy.afterAnswer(s, clock.instant(), true));
         } else if (seen.state() == BreakerState.CLOSED) {
-            // No failure to weigh it against yet: healthy S3 writes nothing, the answer waits for the next write.
+            // An answer cannot open the breaker: it waits for this environment's next write (a failure), which
+            // weighs it, so S3 answering costs no lock on the row the whole fleet shares (docs/scale.md).
             uncounted.add(clock.instant());
         }
     }

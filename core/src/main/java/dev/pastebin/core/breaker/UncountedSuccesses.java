@@ -6,12 +6,12 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The S3 answers this execution environment has not written to the shared window: while the window holds no
- * failure, counting a success would be a database write per call on a healthy S3, so it is remembered here
- * (by tenths of a second) and added to the window with this environment's next write, a failure or an answer
- * counted while failures are. Without it, the successes of calls that started before the window's first
- * failure would never count while every failure does, and an S3 failing half the calls would open the
- * breaker. Only the last two windows' worth is kept: older answers no longer bear on the rate.
+ * The S3 answers this execution environment has not written to the shared window: counting each would be a
+ * locked write of the fleet's one row per call, so an answer is remembered here (by tenths of a second) and
+ * added to the window with this environment's next write, a failure. Without it, the successes of calls that
+ * started before the window's first failure would never count while every failure does, and an S3 failing
+ * half the calls would open the breaker. Only the last two windows' worth is kept: older answers no longer
+ * bear on the rate.
  */
 final class UncountedSuccesses {
 
