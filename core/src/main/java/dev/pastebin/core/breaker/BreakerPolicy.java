@@ -43,17 +43,12 @@ final class BreakerPolicy {
         return s.with(BreakerState.HALF_OPEN, s.openedAt(), now.plus(properties.probeTimeout()), s.cooldown(), s.lastCause());
     }
 
-    /** S3 answered (the call succeeded, or failed for the request's own reasons). */
-    BreakerSnapshot afterAnswer(BreakerSnapshot s, Instant now, boolean probe) {
-        if (probe) {
-            return s.state() == BreakerState.HALF_OPEN ? BreakerSnapshot.closed(now) : s;
-        }
-        if (s.state() != BreakerState.CLOSED) {
-            return s;
-        }
-        BreakerSnapshot rolled = rolled(s, now);
-        return rolled.counting(rolled.windowStartedAt(), rolled.windowCalls() + 1, rolled.windowFailures(),
-                rolled.previousCalls(), rolled.previousFailures());
+    /**
+     * The probe's S3 answered (the call succeeded, or failed for the request's own reasons): S3 is back. Other
+     * answers are not written one by one: they go with the environment's next failure ({@link #withUncounted}).
+     */
+    BreakerSnapshot afterProbeAnswered(BreakerSnapshot s, Instant now) {
+        return s.state() == BreakerState.HALF_OPEN ? BreakerSnapshot.closed(now) : s;
     }
 
     /**

@@ -155,7 +155,7 @@ public class S3CircuitBreaker {
 
     private void answered(BreakerSnapshot seen, boolean probe) {
         if (probe) {
-            apply(s -> policy.afterAnswer(s, clock.instant(), true));
+            apply(s -> policy.afterProbeAnswered(s, clock.instant()));
         } else if (seen.state() == BreakerState.CLOSED) {
             // An answer cannot open the breaker: it waits for this environment's next write (a failure), which
             // weighs it, so S3 answering costs no lock on the row the whole fleet shares (docs/scale.md).

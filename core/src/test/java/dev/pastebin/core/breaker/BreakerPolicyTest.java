@@ -23,6 +23,13 @@ class BreakerPolicyTest {
         return policy.afterFailure(s, at, false, false, "SERVER_ERROR");
     }
 
+    /** One answer at {@code at}, written as the breaker writes answers: with the environment's next write. */
+    private BreakerSnapshot answered(BreakerSnapshot s, Instant at) {
+        UncountedSuccesses one = new UncountedSuccesses(DEFAULTS.window());
+        one.add(at);
+        return policy.withUncounted(s, at, one);
+    }
+
     @Test
     void tenTransientFailuresInAWindowOpenIt() {
         BreakerSnapshot s = BreakerSnapshot.closed(t0);
@@ -41,7 +48,7 @@ class BreakerPolicyTest {
     @Test
     void ninetyPercentOfTheLastWindowsCallsFailingOpensIt() {
         BreakerSnapshot s = BreakerSnapshot.closed(t0);
-        s = policy.afterAnswer(fail(s, t0), t0, false);
+        s = answered(fail(s, t0), t0);
         for (int i = 1; i < 8; i++) {
             s = fail(s, t0.plusSeconds(i));
         }
@@ -55,7 +62,7 @@ class BreakerPolicyTest {
         BreakerSnapshot s = BreakerSnapshot.closed(t0);
         for (int i = 0; i < 50; i++) {
             Instant at = t0.plusMillis(1_000L * i);
-            s = i % 2 == 0 ? fail(s, at) : policy.afterAnswer(s, at, false);
+            s = i % 2 == 0 ? fail(s, at) : answered(s, at);
         }
         // A new window starts at t0 + 60 s; ten failures right after it are judged with the last 50 calls.
         for (int i = 0; i < 10; i++) {
@@ -89,7 +96,7 @@ class BreakerPolicyTest {
         BreakerSnapshot s = BreakerSnapshot.closed(t0);
         for (int i = 0; i < 10_000; i++) {
             Instant at = t0.plusMillis(100L * i);
-            s = i % 2 == 0 ? fail(s, at) : policy.afterAnswer(s, at, false);
+            s = i % 2 == 0 ? fail(s, at) : answered(s, at);
             assertEquals(BreakerState.CLOSED, s.state(), "call " + i);
         }
     }
@@ -101,7 +108,7 @@ class BreakerPolicyTest {
         // 20 calls a second, half of them failing at random, for an hour
         for (int i = 0; i < 72_000; i++) {
             Instant at = t0.plusMillis(50L * i);
-            s = random.nextBoolean() ? fail(s, at) : policy.afterAnswer(s, at, false);
+            s = random.nextBoolean() ? fail(s, at) : answered(s, at);
             assertEquals(BreakerState.CLOSED, s.state(), "call " + i);
         }
     }
@@ -114,7 +121,7 @@ class BreakerPolicyTest {
         assertInstanceOf(BreakerPolicy.Admission.Wait.class, policy.admit(probing, t0.plusSeconds(11)),
                 "nobody else calls S3 while the probe runs");
 
-        BreakerSnapshot closed = policy.afterAnswer(probing, t0.plusSeconds(11), true);
+        BreakerSnapshot closed = policy.afterProbeAnswered(probing, t0.plusSeconds(11));
 
         assertEquals(BreakerState.CLOSED, closed.state());
         assertEquals(0, closed.windowFailures());
@@ -148,7 +155,7 @@ class BreakerPolicyTest {
     void lateOutcomesOfCallsStartedBeforeItOpenedChangeNothing() {
         BreakerSnapshot open = policy.afterFailure(BreakerSnapshot.closed(t0), t0, false, true, "AccessDenied");
 
-        assertEquals(open, policy.afterAnswer(open, t0.plusSeconds(1), false));
+        assertEquals(open, answered(open, t0.plusSeconds(1)));
         assertEquals(open, fail(open, t0.plusSeconds(1)));
     }
     /** Successes remembered while the window had no failure count in the window they happened in, once. */
