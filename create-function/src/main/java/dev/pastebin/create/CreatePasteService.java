@@ -23,7 +23,6 @@ import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.SqsException;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -128,34 +127,6 @@ public class CreatePasteService {
             return new Creation(paste.shortCode(), PasteStatus.IN_PROGRESS, token.token(), expiresAt, options.readOnce(), false);
         }
         throw new IllegalStateException("no free short code after " + MAX_INSERT_ATTEMPTS + " attempts");
-    }
-
-    /**
-     * The success path of {@link #create} without its effects, for SnapStart priming ({@code CreatePathPrimer}):
-     * the same hash, draws and INSERT, in a transaction that is rolled back; the job encoded; and a SendMessage
-     * that SQS refuses before it stores anything (an empty body is invalid), so the SQS client's whole request
-     * path runs but no message exists.
-     */
-    void rehearse(PasteRequest request) {
-        byte[] content = request.content();
-        String sha256 = ContentHash.sha256Hex(content);
-        Paste paste = Paste.inProgress(shortCodes.next(), null, sha256, content.length, deleteTokens.issue().sha256(),
-                request.options().expiresAt(clock.instant()), request.options().readOnce(), request.metadata());
-        transactions.executeWrite(status -> {
-            repository.save(paste);
-            status.setRollbackOnly();
-            return null;
-        });
-        codec.encode(new UploadJob(paste.shortCode(), sha256, content));
-        try {
-            sqs.sendMessage(b -> b.queueUrl(queue.url()).messageBody(""));
-        } catch (SqsException refused) {
-            if (refused.statusCode() == 400) {
-                return;
-            }
-            throw refused;
-        }
-        throw new IllegalStateException("SQS accepted a message with an empty body");
     }
 
     /** Inserts the row; with a key, in one transaction with claiming it, unless an earlier request holds it (returned). */

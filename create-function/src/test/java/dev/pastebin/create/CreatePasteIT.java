@@ -142,7 +142,7 @@ class CreatePasteIT {
         Set<Class<?>> primers = world.api.context().getBeansOfType(Primer.class).stream().map(Object::getClass)
                 .collect(Collectors.toSet());
         assertEquals(Set.of(ApiRequestPrimer.class, RuntimeSerializationPrimer.class, DatabasePrimer.class, UploadQueuePrimer.class,
-                CreatePathPrimer.class), primers);
+                CreatePriming.SuccessPath.class), primers);
         assertEquals(5, world.api.context().getBean(Priming.class).run("test"), "every primer succeeds against the real services");
     }
 

@@ -69,7 +69,9 @@ class LargestPasteIT {
         }
         HttpApi.Response response = world.api.send(request);
 
-        assertEquals(201, response.status(), response.text());
+        // a form's answer is the URL line, 200 as 0x0.st and rustypaste answer; the API's own bodies get 201
+        boolean form = body == Body.MULTIPART || body == Body.URLENCODED;
+        assertEquals(form ? 200 : 201, response.status(), response.text());
         List<Message> jobs = world.drainQueue();
         assertEquals(1, jobs.size());
         UploadJob job = world.api.context().getBean(UploadJobCodec.class).decode(jobs.get(0).body());
