@@ -304,7 +304,7 @@ class WebPageBrowserIT {
         open("/p/" + code);
         assertEquals("ready", awaitState(UPLOAD_WAIT, "ready", "gone", "error", "timeout"), text("message"));
         browser.findElement(By.id("raw")).click();
-        new WebDriverWait(browser, Duration.ofSeconds(20)).until(d -> d.getCurrentUrl().contains("/pastes/" + code) ? true : null);
+        new WebDriverWait(browser, Duration.ofSeconds(20)).until(d -> d.getCurrentUrl().contains("/raw/" + code) ? true : null);
         assertEquals(content, browser.executeScript("return document.body.textContent"), "the bytes, not the page");
 
         // a paste without a file name downloads as its code
