@@ -159,8 +159,10 @@ class FunctionArtifactsIT {
     /** Every setting the function can read: application.yml keys, its configuration records, placeholders. */
     private Set<String> knownSettings(FunctionArtifact artifact, String module) throws Exception {
         Set<String> known = new java.util.HashSet<>(artifact.applicationYml(module).keySet());
-        Set<String> reached = artifact.reachableProjectClasses(module);
-        known.addAll(artifact.placeholdersWithoutDefault(artifact.reachableProjectClassesAndBeans(module)));
+        // beans count too: a filter or listener reads its settings without the function's code naming it
+        // (core's EdgeOriginFilter and its EdgeProperties)
+        Set<String> reached = artifact.reachableProjectClassesAndBeans(module);
+        known.addAll(artifact.placeholdersWithoutDefault(reached));
         known.addAll(configurationProperties(artifact, reached).keySet());
         return known;
     }
