@@ -12,7 +12,16 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 find_java21
 ensure_schemathesis
-[[ -n "${DATASOURCES_DEFAULT_URL:-}" ]] || export_app_env
+
+# A database of its own, created afresh each run: Schemathesis' seed repeats its Idempotency-Keys, and a kept
+# database would replay them with pastes of an earlier run whose objects a restarted LocalStack (in memory)
+# no longer holds, an inconsistency the API rightly answers 500.
+export PASTEBIN_DB_NAME=pastebin_schemathesis
+PGPASSWORD="$PASTEBIN_DB_PASSWORD" psql -X -q -w -v ON_ERROR_STOP=1 -h "$PASTEBIN_DB_HOST" -p "$PASTEBIN_DB_PORT" \
+    -U "$PASTEBIN_DB_USER" -d postgres -c "DROP DATABASE IF EXISTS $PASTEBIN_DB_NAME WITH (FORCE)" \
+    -c "CREATE DATABASE $PASTEBIN_DB_NAME" >&2 || die "could not create the database $PASTEBIN_DB_NAME"
+"$PASTEBIN_LOCAL_DIR/migrate"
+export_app_env
 
 runtime_log="$PASTEBIN_LOG_DIR/schemathesis-runtime.log"
 runtime_pid=""

@@ -10,6 +10,7 @@ import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.PathVariable;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -88,10 +89,11 @@ public class HasteReadController {
     @ApiResponse(responseCode = "406", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "500", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
-    @Get(uri = "/{key}", produces = {MediaType.TEXT_PLAIN, MediaType.APPLICATION_JSON, MediaType.TEXT_HTML,
+    // named shortCode, as on /pastes/{shortCode}, so that a read's links (its revalidation) hold for both routes
+    @Get(uri = "/{shortCode}", produces = {MediaType.TEXT_PLAIN, MediaType.APPLICATION_JSON, MediaType.TEXT_HTML,
             WebPagesController.ANY_TEXT}, headRoute = false)
-    public HttpResponse<?> atRoot(@Parameter(description = KEY_DOC, schema = @Schema(ref = ApiDocs.SCHEMAS + "DocumentKey")) String key,
-                                  HttpRequest<?> request) {
+    public HttpResponse<?> atRoot(@Parameter(name = "shortCode", description = KEY_DOC, schema = @Schema(ref = ApiDocs.SCHEMAS + "DocumentKey"))
+                                  @PathVariable("shortCode") String key, HttpRequest<?> request) {
         String shortCode = shortCodeOf(key);
         if (!shortCodes.isWellFormed(shortCode)) {
             throw new ApiException(ApiErrorCode.NOT_FOUND, "No such resource");

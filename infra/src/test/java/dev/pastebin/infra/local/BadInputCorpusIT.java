@@ -479,11 +479,11 @@ class BadInputCorpusIT {
             Map.entry("GET /assets/{file}", fn(404, "NOT_FOUND")),
             Map.entry("GET /documents/{key}", fn(404, "PASTE_NOT_FOUND")),
             Map.entry("GET /raw/{key}", fn(404, "PASTE_NOT_FOUND")),
-            Map.entry("GET /{key}", fn(404, "PASTE_NOT_FOUND")));
+            Map.entry("GET /{shortCode}", fn(404, "PASTE_NOT_FOUND")));
 
     /**
      * Every method on every path of the template's HTTP routes. A method that no route takes on that path (another
-     * path's pattern may: GET /pastes is GET /{key}'s) is API Gateway's 404; a routed method without a body must not
+     * path's pattern may: GET /pastes is GET /{shortCode}'s) is API Gateway's 404; a routed method without a body must not
      * fail or change anything either.
      */
     private static void everyMethodOnEveryRoute(List<Case> cases) {

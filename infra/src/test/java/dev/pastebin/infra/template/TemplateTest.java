@@ -273,7 +273,7 @@ class TemplateTest {
         assertEquals(Set.of("POST /pastes", "POST /", "POST /documents"), routes("CreatePasteFunction"));
         assertEquals(Set.of("GET /pastes/{shortCode}", "HEAD /pastes/{shortCode}",
                 "GET /", "GET /p/{shortCode}", "GET /assets/{file}",
-                "GET /documents/{key}", "GET /raw/{key}", "GET /{key}"), routes("ReadPasteFunction"));
+                "GET /documents/{key}", "GET /raw/{key}", "GET /{shortCode}"), routes("ReadPasteFunction"));
         assertEquals(Set.of("DELETE /pastes/{shortCode}", "POST /pastes/{shortCode}/reveal"), routes("RemovePasteFunction"));
         Map<String, Object> api = template.properties("HttpApi");
         Map<String, Object> throttling = CloudFormationTemplate.mapping(api.get("DefaultRouteSettings"), "DefaultRouteSettings");
