@@ -5,15 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /** Deployment artifacts: the size of each function's zip and of its lib/, and the baseline's. */
-final class ArtifactSizes implements Section {
-
-    private final Report report;
-    private final Path repo;
-
-    ArtifactSizes(Report report, Path repo) {
-        this.report = report;
-        this.repo = repo;
-    }
+record ArtifactSizes(Report report, Path repo) implements Section {
 
     @Override
     public void run() throws IOException {

@@ -9,19 +9,7 @@ import java.util.Map;
  * Cold start: a fresh JVM per run for each function and its baseline, the first response, Init, peak RSS and
  * the classes loaded; then the project / baseline ratio of the first response.
  */
-final class ColdStart implements Section {
-
-    private final Report report;
-    private final Bench.Options options;
-    private final FunctionsUnderTest functions;
-    private final ColdStarts coldStarts;
-
-    ColdStart(Report report, Bench.Options options, FunctionsUnderTest functions, ColdStarts coldStarts) {
-        this.report = report;
-        this.options = options;
-        this.functions = functions;
-        this.coldStarts = coldStarts;
-    }
+record ColdStart(Report report, Bench.Options options, FunctionsUnderTest functions, ColdStarts coldStarts) implements Section {
 
     @Override
     public void run() throws Exception {

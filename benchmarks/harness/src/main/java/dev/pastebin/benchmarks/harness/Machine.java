@@ -3,15 +3,7 @@ package dev.pastebin.benchmarks.harness;
 import java.nio.file.Path;
 
 /** The machine the figures come from: cores, memory, kernel, the function JVM and the load at start. */
-final class Machine implements Section {
-
-    private final Report report;
-    private final Path javaBin;
-
-    Machine(Report report, Path javaBin) {
-        this.report = report;
-        this.javaBin = javaBin;
-    }
+record Machine(Report report, Path javaBin) implements Section {
 
     @Override
     public void run() throws Exception {

@@ -1,19 +1,7 @@
 package dev.pastebin.benchmarks.harness;
 
 /** Retry gaps: the observed gaps between the attempts of jobs that fail every S3 attempt, per batching window. */
-final class RetryGaps implements Section {
-
-    private final Report report;
-    private final Bench.Options options;
-    private final FunctionsUnderTest functions;
-    private final QueueLatency latency;
-
-    RetryGaps(Report report, Bench.Options options, FunctionsUnderTest functions, QueueLatency latency) {
-        this.report = report;
-        this.options = options;
-        this.functions = functions;
-        this.latency = latency;
-    }
+record RetryGaps(Report report, Bench.Options options, FunctionsUnderTest functions, QueueLatency latency) implements Section {
 
     @Override
     public void run() throws Exception {

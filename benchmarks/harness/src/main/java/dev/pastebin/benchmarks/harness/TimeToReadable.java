@@ -1,19 +1,7 @@
 package dev.pastebin.benchmarks.harness;
 
 /** Time to readable: from a create's 201 to the first 200 of its read, one paste at a time, per batching window. */
-final class TimeToReadable implements Section {
-
-    private final Report report;
-    private final Bench.Options options;
-    private final FunctionsUnderTest functions;
-    private final QueueLatency latency;
-
-    TimeToReadable(Report report, Bench.Options options, FunctionsUnderTest functions, QueueLatency latency) {
-        this.report = report;
-        this.options = options;
-        this.functions = functions;
-        this.latency = latency;
-    }
+record TimeToReadable(Report report, Bench.Options options, FunctionsUnderTest functions, QueueLatency latency) implements Section {
 
     @Override
     public void run() throws Exception {

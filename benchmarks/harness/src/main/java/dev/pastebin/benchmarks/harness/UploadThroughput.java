@@ -10,24 +10,8 @@ import java.time.Duration;
  * Upload throughput: a seeded backlog drained by one upload function instance fed by the local runtime's own
  * SQS event source mapping, per batching window.
  */
-final class UploadThroughput implements Section {
-
-    private final Report report;
-    private final Bench.Options options;
-    private final FunctionsUnderTest functions;
-    private final JavaRuntime runtime;
-    private final Path logs;
-    private final Services services;
-
-    UploadThroughput(Report report, Bench.Options options, FunctionsUnderTest functions, JavaRuntime runtime, Path logs,
-                     Services services) {
-        this.report = report;
-        this.options = options;
-        this.functions = functions;
-        this.runtime = runtime;
-        this.logs = logs;
-        this.services = services;
-    }
+record UploadThroughput(Report report, Bench.Options options, FunctionsUnderTest functions, JavaRuntime runtime, Path logs,
+                        Services services) implements Section {
 
     @Override
     public void run() throws Exception {

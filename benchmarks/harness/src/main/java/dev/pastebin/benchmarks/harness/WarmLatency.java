@@ -12,21 +12,7 @@ import java.util.function.Predicate;
  * Warm latency: one JVM per function, a cold invocation, warm-up, then the measured invocations (Runtime API
  * handoff to answer), next to the I/O alone (the baseline's I/O probe) and the project's own overhead.
  */
-final class WarmLatency implements Section {
-
-    private final Report report;
-    private final Bench.Options options;
-    private final FunctionsUnderTest functions;
-    private final JavaRuntime runtime;
-    private final Path logs;
-
-    WarmLatency(Report report, Bench.Options options, FunctionsUnderTest functions, JavaRuntime runtime, Path logs) {
-        this.report = report;
-        this.options = options;
-        this.functions = functions;
-        this.runtime = runtime;
-        this.logs = logs;
-    }
+record WarmLatency(Report report, Bench.Options options, FunctionsUnderTest functions, JavaRuntime runtime, Path logs) implements Section {
 
     private Stats warmRun(FunctionSpec spec, IntFunction<String> payload, Predicate<String> ok, int memoryMb) throws Exception {
         List<Double> lat = new ArrayList<>();
