@@ -38,7 +38,7 @@ status:
 
 ## smoke: check the LocalStack behaviour the design relies on (after `make up`)
 smoke:
-	.tools/localstack-venv/bin/python $(LOCAL)/smoke.py
+	bash -c 'source $(LOCAL)/lib.sh && "$$LOCALSTACK_VENV/bin/python" $(LOCAL)/smoke.py'
 
 ## sam-build: sam build of every function into infra/target/sam-build, and check each one was built
 sam-build:

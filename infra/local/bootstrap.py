@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Usage: .tools/localstack-venv/bin/python infra/local/bootstrap.py [--template infra/template.yaml]
+# Usage: "$PASTEBIN_CACHE_DIR"/localstack-venv/bin/python infra/local/bootstrap.py [--template infra/template.yaml]
 """Create the upload queue, its dead-letter queue, the paste bucket and the database secret in LocalStack, idempotently.
 
 infra/template.yaml is the one source of truth for their attributes: this script loads it (understanding

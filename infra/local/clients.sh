@@ -2,18 +2,18 @@
 # Usage: infra/local/clients.sh  -- installs the command-line paste clients the end-to-end tests drive
 # (CommandLineClientsIT), each once and quick when it is there already:
 #   - Debian's `pastebinit`, with apt-get (as root, or through `sudo -n`);
-#   - the haste protocol's client `haste` (PyPI's haste-client, pinned) into .tools/haste-venv;
+#   - the haste protocol's client `haste` (PyPI's haste-client, pinned) into $PASTEBIN_CACHE_DIR/haste-venv;
 #   - rustypaste's client `rpaste` (crates.io's rustypaste-cli, pinned), built with cargo into
-#     .tools/rustypaste-cli when cargo is on this machine (about two minutes, once); without cargo it is
+#     $PASTEBIN_CACHE_DIR/rustypaste-cli when cargo is on this machine (about two minutes, once); without cargo it is
 #     skipped and CommandLineClientsIT skips its test, saying why.
 # `curl` is a prerequisite of the local scripts anyway.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 : "${HASTE_CLIENT_VERSION:=1.0.3}"
-: "${HASTE_VENV:=$PASTEBIN_TOOLS_DIR/haste-venv}"
+: "${HASTE_VENV:=$PASTEBIN_CACHE_DIR/haste-venv}"
 : "${RUSTYPASTE_CLI_VERSION:=0.10.0}"
-: "${RUSTYPASTE_CLI_ROOT:=$PASTEBIN_TOOLS_DIR/rustypaste-cli}"
+: "${RUSTYPASTE_CLI_ROOT:=$PASTEBIN_CACHE_DIR/rustypaste-cli}"
 
 install_pastebinit() {
     command -v pastebinit >/dev/null 2>&1 && return 0
@@ -36,6 +36,12 @@ install_pastebinit() {
 }
 
 install_rpaste() {
+    with_install_lock "$RUSTYPASTE_CLI_ROOT"
+    build_rpaste
+    release_install_lock
+}
+
+build_rpaste() {
     local stamp="$RUSTYPASTE_CLI_ROOT/.pastebin-version"
     [[ -x "$RUSTYPASTE_CLI_ROOT/bin/rpaste" && "$(cat "$stamp" 2>/dev/null)" == "$RUSTYPASTE_CLI_VERSION" ]] && return 0
     local cargo

@@ -1,7 +1,9 @@
 # Usage: source "$(dirname "$0")/lib.sh"  -- shared settings and helpers for the infra/local scripts.
 #
-# Every setting below can be overridden from the environment. Logs, pid files and the LocalStack
-# virtualenv live under .tools/ at the repository root (git-ignored).
+# Every setting below can be overridden from the environment. Logs, pid files and LocalStack's state live
+# under .tools/ at the repository root (git-ignored); the tools the scripts install (virtualenvs, the rpaste
+# client) live in a per-user cache, $PASTEBIN_CACHE_DIR, so that every clone and worktree reuses them as
+# Maven reuses ~/.m2.
 
 # --- locations --------------------------------------------------------------------------------------
 PASTEBIN_LOCAL_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -9,7 +11,9 @@ PASTEBIN_ROOT="$(cd "$PASTEBIN_LOCAL_DIR/../.." && pwd)"
 PASTEBIN_TOOLS_DIR="${PASTEBIN_TOOLS_DIR:-$PASTEBIN_ROOT/.tools}"
 PASTEBIN_LOG_DIR="$PASTEBIN_TOOLS_DIR/logs"
 PASTEBIN_RUN_DIR="$PASTEBIN_TOOLS_DIR/run"
-mkdir -p "$PASTEBIN_LOG_DIR" "$PASTEBIN_RUN_DIR"
+PASTEBIN_CACHE_DIR="${PASTEBIN_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pastebin}"
+mkdir -p "$PASTEBIN_LOG_DIR" "$PASTEBIN_RUN_DIR" "$PASTEBIN_CACHE_DIR"
+export PASTEBIN_CACHE_DIR
 
 # --- PostgreSQL --------------------------------------------------------------------------------------
 : "${PASTEBIN_DB_HOST:=127.0.0.1}"
@@ -21,7 +25,7 @@ mkdir -p "$PASTEBIN_LOG_DIR" "$PASTEBIN_RUN_DIR"
 # --- LocalStack / AWS ---------------------------------------------------------------------------------
 : "${LOCALSTACK_VERSION:=4.14.0}"
 : "${LOCALSTACK_ENDPOINT:=http://127.0.0.1:4566}"
-: "${LOCALSTACK_VENV:=$PASTEBIN_TOOLS_DIR/localstack-venv}"
+: "${LOCALSTACK_VENV:=$PASTEBIN_CACHE_DIR/localstack-venv}"
 : "${AWS_REGION:=us-east-1}"
 : "${AWS_ACCESS_KEY_ID:=test}"
 : "${AWS_SECRET_ACCESS_KEY:=test}"
@@ -206,17 +210,18 @@ stop_started_since() {
 
 # --- SAM CLI ------------------------------------------------------------------------------------------
 # `ensure_sam_cli` installs AWS SAM CLI and cfn-lint from PyPI into their own venv, $SAM_VENV
-# (.tools/sam-venv; once, reused while the pinned versions match), and turns SAM's telemetry off.
+# ($PASTEBIN_CACHE_DIR/sam-venv; once, reused while the pinned versions match), and turns SAM's telemetry off.
 # Used by validate-template.sh and sam-build.sh; run $SAM_VENV/bin/sam afterwards.
 : "${SAM_CLI_VERSION:=1.170.0}"
 : "${CFN_LINT_VERSION:=1.58.0}"
-: "${SAM_VENV:=$PASTEBIN_TOOLS_DIR/sam-venv}"
+: "${SAM_VENV:=$PASTEBIN_CACHE_DIR/sam-venv}"
 
-# `ensure_tool_venv VENV EXECUTABLE "pkg==version ..." LOGNAME`: a virtualenv of pinned PyPI tools under .tools,
+# `ensure_tool_venv VENV EXECUTABLE "pkg==version ..." LOGNAME`: a virtualenv of pinned PyPI tools in the cache,
 # installed once and again only when the pins change.
 ensure_tool_venv() {
     local venv="$1" executable="$2" want="$3" logname="$4"
     local stamp="$venv/.pastebin-versions"
+    with_install_lock "$venv"
     if [[ ! -x "$venv/bin/$executable" || "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; then
         log "installing $want into $venv (once; log: $PASTEBIN_LOG_DIR/$logname-pip.log)"
         python3 -m venv "$venv" || die "python3 -m venv failed (install the python3-venv package)"
@@ -225,6 +230,17 @@ ensure_tool_venv() {
             || die "pip install $want failed; see $PASTEBIN_LOG_DIR/$logname-pip.log"
         echo "$want" >"$stamp"
     fi
+    release_install_lock
+}
+
+# `with_install_lock PATH` / `release_install_lock`: one install into a cached PATH at a time, since clones and
+# worktrees running their scripts together share the cache.
+with_install_lock() {
+    exec {PASTEBIN_INSTALL_LOCK_FD}>"$1.lock"
+    flock "$PASTEBIN_INSTALL_LOCK_FD"
+}
+release_install_lock() {
+    exec {PASTEBIN_INSTALL_LOCK_FD}>&-
 }
 
 ensure_sam_cli() {
@@ -238,7 +254,7 @@ ensure_sam_cli() {
 # Schemathesis's whole coverage module, which this Python 3.11 rejects ("AST constructor recursion
 # depth mismatch"), failing the coverage phase of an operation with an internal error, not a finding.
 : "${SCHEMATHESIS_HYPOTHESIS_VERSION:=6.130.12}"
-: "${SCHEMATHESIS_VENV:=$PASTEBIN_TOOLS_DIR/schemathesis-venv}"
+: "${SCHEMATHESIS_VENV:=$PASTEBIN_CACHE_DIR/schemathesis-venv}"
 
 ensure_schemathesis() {
     ensure_tool_venv "$SCHEMATHESIS_VENV" schemathesis \

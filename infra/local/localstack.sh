@@ -2,7 +2,7 @@
 # Usage: infra/local/localstack.sh start|stop|status|venv  -- LocalStack (S3, SQS, ...) on the host, no Docker.
 #
 # start:  reuses a LocalStack that already answers at $LOCALSTACK_ENDPOINT; otherwise installs
-#         localstack-core[runtime]==$LOCALSTACK_VERSION into .tools/localstack-venv (once) and runs
+#         localstack-core[runtime]==$LOCALSTACK_VERSION into $PASTEBIN_CACHE_DIR/localstack-venv (once) and runs
 #         `python -m localstack.runtime.main` in the background (log: .tools/logs/localstack.log), then
 #         waits until /_localstack/health reports s3 and sqs as available/running and its init hooks
 #         (infra/local/localstack-init: the 100 ms SQS re-queue pass) have run.
@@ -82,7 +82,9 @@ find_localstack_python() {
 ensure_venv() {
     local py="$LOCALSTACK_VENV/bin/python" stamp="$LOCALSTACK_VENV/.installed-localstack-core-$LOCALSTACK_VERSION"
     local constraints="$PASTEBIN_LOCAL_DIR/localstack-constraints-$LOCALSTACK_VERSION.txt"
+    with_install_lock "$LOCALSTACK_VENV"
     if [[ -x "$py" && -f "$stamp" ]] && "$py" -c 'import localstack' >/dev/null 2>&1; then
+        release_install_lock
         return 0
     fi
     local base_py
@@ -111,6 +113,7 @@ ensure_venv() {
     "$LOCALSTACK_VENV/bin/python" -c 'import boto3, yaml, moto, localstack.aws.components' >>"$PIP_LOG" 2>&1 \
         || { tail -n 20 "$PIP_LOG" >&2; die "the LocalStack venv is incomplete (full log: $PIP_LOG)"; }
     touch "$stamp"
+    release_install_lock
     log "installed in $((SECONDS - t0)) s"
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Usage: infra/local/sam-build.sh  -- runs `sam build` for infra/template.yaml and checks it built every function.
 #
-# `sam build` (the SAM CLI from PyPI in .tools/sam-venv, in process: no container) with infra/samconfig.toml,
+# `sam build` (the SAM CLI from PyPI in $PASTEBIN_CACHE_DIR/sam-venv, in process: no container) with infra/samconfig.toml,
 # into infra/target/sam-build (emptied first, so nothing of an earlier build can pass for this one). Each
 # function is built by its module's Makefile (infra/lambda-build.mk): `mvn package` only for a module whose
 # target/function.zip is out of date, then the zip is unzipped. After `mvn package` (as in test.sh) it takes

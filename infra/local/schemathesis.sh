@@ -2,7 +2,7 @@
 # Usage: infra/local/schemathesis.sh [schemathesis run args...]  -- the API against its OpenAPI document.
 #
 # Starts the local runtime (every function of infra/template.yaml, from the artifacts `mvn package` built) on
-# a free port, runs Schemathesis (PyPI, pinned, installed once into .tools/schemathesis-venv) with
+# a free port, runs Schemathesis (PyPI, pinned, installed once into $PASTEBIN_CACHE_DIR/schemathesis-venv) with
 # docs/openapi.yaml against it, and stops the runtime. Fails on any 5xx and on any response the document does
 # not describe (status, content type, headers, body schema). Needs PostgreSQL and LocalStack up (infra/local/up)
 # and the app environment (export_app_env); test.sh runs it after `mvn verify`.

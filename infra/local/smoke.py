@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Usage: .tools/localstack-venv/bin/python infra/local/smoke.py  -- checks LocalStack does what the design relies on.
+# Usage: "$PASTEBIN_CACHE_DIR"/localstack-venv/bin/python infra/local/smoke.py  -- checks LocalStack does what the design relies on.
 """Smoke check of the LocalStack behaviour the pastebin relies on (run after `infra/local/up`).
 
 SQS, on a throw-away queue pair made with the template's attributes (the real queues are left alone):

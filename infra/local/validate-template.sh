@@ -2,7 +2,7 @@
 # Usage: infra/local/validate-template.sh  -- lints infra/template.yaml with `sam validate --lint` and cfn-lint,
 # and infra/edge-waf.yaml with cfn-lint.
 #
-# Installs AWS SAM CLI and cfn-lint from PyPI into their own venv, .tools/sam-venv (once; reused while
+# Installs AWS SAM CLI and cfn-lint from PyPI into their own venv, $PASTEBIN_CACHE_DIR/sam-venv (once; reused while
 # the pinned versions match: ensure_sam_cli in lib.sh), then runs both linters. Neither needs AWS
 # credentials or network access once installed (`sam validate --lint` runs cfn-lint locally; plain
 # `sam validate` would call AWS).

@@ -143,10 +143,15 @@ class CommandLineClientsIT {
         assertArrayEquals(text.getBytes(StandardCharsets.UTF_8), readOnceStored(pastedUrl(posted)));
     }
 
-    /** Where infra/local/clients.sh installs the clients that are not Debian packages. */
+    /** Where infra/local/clients.sh installs the clients that are not Debian packages (lib.sh's PASTEBIN_CACHE_DIR). */
     private static Path tool(String relative) {
-        String tools = System.getenv("PASTEBIN_TOOLS_DIR");
-        return (tools == null || tools.isBlank() ? TestSupport.repositoryRoot().resolve(".tools") : Path.of(tools)).resolve(relative);
+        String cache = System.getenv("PASTEBIN_CACHE_DIR");
+        if (cache == null || cache.isBlank()) {
+            String xdg = System.getenv("XDG_CACHE_HOME");
+            cache = (xdg == null || xdg.isBlank() ? Path.of(System.getProperty("user.home"), ".cache") : Path.of(xdg))
+                    .resolve("pastebin").toString();
+        }
+        return Path.of(cache).resolve(relative);
     }
 
     /**
