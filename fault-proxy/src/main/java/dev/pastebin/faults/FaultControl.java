@@ -62,19 +62,26 @@ final class FaultControl {
         Duration lasting;
         try {
             mode = Mode.of(query.getOrDefault("mode", "off"));
-            rate = Double.parseDouble(query.getOrDefault("rate", "1.0"));
+            rate = number(query.getOrDefault("rate", "1.0"), "rate");
             lasting = query.get("seconds") == null ? null
-                    : Duration.ofMillis(Math.round(Double.parseDouble(query.get("seconds")) * 1000));
+                    : Duration.ofMillis(Math.round(number(query.get("seconds"), "seconds") * 1000));
             proxy.switchOn(mode, rate, lasting);
-        } catch (IllegalArgumentException e) { // NumberFormatException too
-            reply(exchange, 400, error(e.getMessage() + " (mode is one of off, outage, throttle, flaky, down; "
-                    + "rate a share in [0, 1]; seconds a positive number)"));
+        } catch (IllegalArgumentException e) {
+            reply(exchange, 400, error(e.getMessage()));
             return;
         }
         // One line per switch, for whoever watches the proxy's output.
         System.out.printf("[%s-faults] %s%s%s%n", proxy.service().label(), mode.label(),
                 mode == Mode.FLAKY ? " rate=" + rate : "", lasting == null ? "" : " for " + lasting.toMillis() / 1000.0 + " s");
         reply(exchange, 200, status());
+    }
+
+    private static double number(String text, String name) {
+        try {
+            return Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " is a number, not '" + text + "'");
+        }
     }
 
     private String status() {

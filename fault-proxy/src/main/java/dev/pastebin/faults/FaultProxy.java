@@ -80,7 +80,10 @@ public final class FaultProxy implements AutoCloseable {
         }
     }
 
-    /** What the control API reports: the switched-on mode, its rate, the time it has left, and faults answered so far. */
+    /**
+     * What the control API reports: the switched-on mode, its rate, the time it has left (null: until switched
+     * off), and the faults answered since the proxy started.
+     */
     public record Status(Mode mode, double rate, Duration left, int faulted) {
     }
 

@@ -195,9 +195,11 @@ class FaultProxyTest {
         control("POST", "/_faults?mode=outage");
         send("PUT", "/bucket/counted", "x");
 
-        assertEquals(400, control("POST", "/_faults?mode=meteor").statusCode());
+        HttpResponse<String> meteor = control("POST", "/_faults?mode=meteor");
+        assertEquals(400, meteor.statusCode());
+        assertTrue(meteor.body().contains("mode is one of off, outage, throttle, flaky, down"), meteor.body());
         assertEquals(400, control("POST", "/_faults?mode=flaky&rate=2").statusCode());
-        assertEquals(400, control("POST", "/_faults?mode=outage&seconds=soon").statusCode());
+        assertTrue(control("POST", "/_faults?mode=outage&seconds=soon").body().contains("seconds is a number, not 'soon'"));
         assertEquals(400, control("POST", "/_faults?mode=outage&seconds=0").statusCode());
         assertEquals(404, control("GET", "/_faults/nothing").statusCode());
         assertEquals("{\"bucket/counted\": [2, 1]}\n", control("GET", "/_faults/puts").body());
