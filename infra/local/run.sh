@@ -72,9 +72,10 @@ if [[ "$s3_faults" == true ]]; then
     "${JAVA_HOME:+$JAVA_HOME/bin/}java" -jar "$faults_jar" --service s3 --port "$faults_port" --target "$AWS_ENDPOINT_URL" &
     faults_pid=$!
     # Listening before any function starts, so that no first S3 call meets a closed port.
-    for _ in {1..100}; do
+    for attempt in {1..100}; do
         http_get "http://127.0.0.1:$faults_port/_faults" >/dev/null && break
         kill -0 "$faults_pid" 2>/dev/null || die "the fault proxy did not start (port $faults_port taken?)"
+        [[ "$attempt" -lt 100 ]] || die "the fault proxy did not answer on 127.0.0.1:$faults_port within 20 s"
         sleep 0.2
     done
     # The SDK's own per-service endpoint variable: the runtime passes AWS_ENDPOINT_URL* on to every function.

@@ -17,7 +17,7 @@ public final class FaultProxyMain {
     private FaultProxyMain() {
     }
 
-    public static void main(String[] args) throws IOException, InterruptedException {
+    public static void main(String[] args) throws InterruptedException {
         Service service = Service.S3;
         int port = 4567;
         URI target = URI.create("http://127.0.0.1:4566");
@@ -31,10 +31,17 @@ public final class FaultProxyMain {
                 }
             }
         } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage() + "\nusage: FaultProxyMain [--service s3|sqs] [--port 4567] [--target http://127.0.0.1:4566]");
+            System.err.println(e.getMessage() + "\nusage: java -jar fault-proxy/target/pastebin-fault-proxy-*.jar [--service s3|sqs] [--port 4567] [--target http://127.0.0.1:4566]");
             System.exit(2);
         }
-        FaultProxy proxy = new FaultProxy(service, port, target);
+        FaultProxy proxy;
+        try {
+            proxy = new FaultProxy(service, port, target);
+        } catch (IOException e) {
+            System.err.println("[" + service.label() + "-faults] cannot listen on 127.0.0.1:" + port + ": " + e.getMessage());
+            System.exit(1);
+            return;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             proxy.close();
