@@ -37,7 +37,7 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>while a fault is switched on for everyone ({@link #outage}, {@link #switchOn}): the requests the
  *       service can fault ({@link Service#faultable}: S3's object PUTs, every SQS call) get it; a
- *       {@link Fault#CONNECTION_RESET} hits every request;</li>
+ *       {@link Fault#DROP_CONNECTION} hits every request;</li>
  *   <li>S3's scripted faults: PUTs of one object name ({@link #failPuts}, {@link #alwaysFailPuts}), every
  *       other object PUT, every GET, DeleteObjects refused key by key.</li>
  * </ul>
@@ -61,7 +61,7 @@ public final class FaultProxy implements AutoCloseable {
         /** Holds the request for {@link #HANG_TIME}, past the client's timeouts, then answers 500. */
         HANG(500, "InternalError"),
         /** Closes the connection without an answer: what a client sees of a service it cannot reach. */
-        CONNECTION_RESET(0, "");
+        DROP_CONNECTION(0, "");
 
         private final int status;
         private final String code;
@@ -297,7 +297,7 @@ public final class FaultProxy implements AutoCloseable {
     private Fault faultFor(Request request) {
         Switched current = current();
         Fault fault = null;
-        if (current.fault() != null && (current.fault() == Fault.CONNECTION_RESET || service.faultable(request))
+        if (current.fault() != null && (current.fault() == Fault.DROP_CONNECTION || service.faultable(request))
                 && (current.rate() >= 1.0 || ThreadLocalRandom.current().nextDouble() < current.rate())) {
             fault = current.fault();
         }
@@ -343,7 +343,7 @@ public final class FaultProxy implements AutoCloseable {
     private void inject(HttpExchange exchange, Fault fault) throws IOException, InterruptedException {
         switch (fault) {
             // Thrown out of the handler, the server closes the connection with nothing sent.
-            case CONNECTION_RESET -> throw new IOException("connection dropped by the fault proxy");
+            case DROP_CONNECTION -> throw new IOException("connection dropped by the fault proxy");
             case HANG -> {
                 Thread.sleep(HANG_TIME.toMillis());
                 send(exchange, service.error(fault));

@@ -79,7 +79,7 @@ public enum Service {
     /** Whether an answered fault switched on for everyone (an outage, throttling, flakiness) hits this request. */
     abstract boolean faultable(Request request);
 
-    /** The service's error answer for {@code fault} (one that is answered, not HANG or CONNECTION_RESET). */
+    /** The service's error answer for {@code fault} (one that is answered, not HANG or DROP_CONNECTION). */
     abstract Answer error(Fault fault);
 
     /** The request's operation, prefixed with the service: {@code s3.PutObject}, {@code sqs.SendMessage}. */
@@ -90,7 +90,7 @@ public enum Service {
         return switch (mode) {
             case OUTAGE, FLAKY -> serverError;
             case THROTTLE -> throttling;
-            case DOWN -> Fault.CONNECTION_RESET;
+            case DOWN -> Fault.DROP_CONNECTION;
             case OFF -> throw new IllegalArgumentException("off injects nothing");
         };
     }

@@ -104,7 +104,7 @@ class S3FaultSwitchIT {
     }
 
     @Test
-    void downResetsEveryConnectionAndObjectPutsAreCountedPerKey() throws Exception {
+    void downDropsEveryConnectionAndObjectPutsAreCountedPerKey() throws Exception {
         s3.putObject(b -> b.bucket(bucket).key("counted"), RequestBody.fromString("first"));
 
         post("/_faults?mode=down&seconds=30");
