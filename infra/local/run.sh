@@ -2,8 +2,11 @@
 # Usage: infra/local/run.sh [--port 3000] [--host 127.0.0.1] [--sweep-interval 60s] [--instances 1] [--lazy]
 #                           [--s3-faults] [--no-build] [any other flag of the local runtime, see local-runtime/README.md]
 #   --sweep-interval D is the runtime's --schedule-interval D: the sweeper is the template's only schedule.
-#   --s3-faults puts infra/local/fault_proxy.py (on 127.0.0.1:4567) between the functions and LocalStack's S3,
-#     so that S3 outages, throttling and flakiness can be switched on by hand (see that script).
+#   --s3-faults puts the fault proxy (module fault-proxy, on 127.0.0.1:4567; PASTEBIN_S3_FAULTS_PORT) between the
+#     functions and LocalStack's S3, so that S3 outages, throttling and flakiness can be switched on by hand:
+#       curl -X POST 'http://127.0.0.1:4567/_faults?mode=outage&seconds=90'  # 500 InternalError on object PUTs
+#       (modes: outage, throttle = 503 SlowDown, flaky&rate=0.5, down = every connection dropped, off);
+#       curl http://127.0.0.1:4567/_faults/puts (PUTs per key), /_faults/requests (requests per S3 operation).
 #   --no-build skips the build when the artifacts are already built (the chaos suite runs it so, after its own build).
 #   -- THE run command (`make run`): services up, build, run the whole system on this machine.
 #
@@ -64,8 +67,17 @@ if [[ "$build" == true ]]; then
 fi
 if [[ "$s3_faults" == true ]]; then
     faults_port="${PASTEBIN_S3_FAULTS_PORT:-4567}"
-    python3 "$PASTEBIN_LOCAL_DIR/fault_proxy.py" --service s3 --port "$faults_port" --target "$AWS_ENDPOINT_URL" &
+    faults_jar="$(ls "$PASTEBIN_ROOT"/fault-proxy/target/pastebin-fault-proxy-*.jar 2>/dev/null | grep -v -- '-tests\.jar$' | head -n1 || true)"
+    [[ -n "$faults_jar" ]] || die "the fault proxy is not built; run: mvn -B -DskipTests package"
+    "${JAVA_HOME:+$JAVA_HOME/bin/}java" -jar "$faults_jar" --service s3 --port "$faults_port" --target "$AWS_ENDPOINT_URL" &
     faults_pid=$!
+    # Listening before any function starts, so that no first S3 call meets a closed port.
+    for attempt in {1..100}; do
+        http_get "http://127.0.0.1:$faults_port/_faults" >/dev/null && break
+        kill -0 "$faults_pid" 2>/dev/null || die "the fault proxy did not start (port $faults_port taken?)"
+        [[ "$attempt" -lt 100 ]] || die "the fault proxy did not answer on 127.0.0.1:$faults_port within 20 s"
+        sleep 0.2
+    done
     # The SDK's own per-service endpoint variable: the runtime passes AWS_ENDPOINT_URL* on to every function.
     export AWS_ENDPOINT_URL_S3="http://127.0.0.1:$faults_port"
 fi

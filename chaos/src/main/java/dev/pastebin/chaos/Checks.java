@@ -3,6 +3,7 @@ package dev.pastebin.chaos;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pastebin.chaos.FaultKind.Route;
 import dev.pastebin.core.http.ApiErrorCode;
+import dev.pastebin.faults.PutCount;
 import dev.pastebin.local.Json;
 
 import java.net.http.HttpResponse;
@@ -59,7 +60,7 @@ final class Checks {
     }
 
     ChaosReport evaluate(ChaosSchedule schedule, Instant start, List<FaultWindow> windows, Load load, Map<String, Row> rows,
-                         Map<String, FaultProxy.PutCount> puts, int[] queueDepths, Duration run) throws InterruptedException {
+                         Map<String, PutCount> puts, int[] queueDepths, Duration run) throws InterruptedException {
         List<Load.SentPaste> pastes = load.pastes();
         int lost = 0, stuck = 0, late = 0, failed = 0;
         List<Duration> toTerminal = new ArrayList<>();
@@ -133,8 +134,8 @@ final class Checks {
                 lost, stuck, late, wrongBytes, failed,
                 percentile(toTerminal, 0.50), percentile(toTerminal, 0.99), percentile(toTerminal, 1.0),
                 inside, outside, notDocumented, unexpected, byFault, queueDepths[0], queueDepths[1], inProgress,
-                refusedCreateRows, puts.values().stream().mapToInt(FaultProxy.PutCount::attempts).sum(),
-                puts.values().stream().mapToInt(FaultProxy.PutCount::faulted).sum(), run);
+                refusedCreateRows, puts.values().stream().mapToInt(PutCount::attempts).sum(),
+                puts.values().stream().mapToInt(PutCount::faulted).sum(), run);
         return new ChaosReport(schedule, budget, start, windows, figures, List.copyOf(findings));
     }
 

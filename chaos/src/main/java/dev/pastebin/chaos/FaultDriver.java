@@ -1,5 +1,8 @@
 package dev.pastebin.chaos;
 
+import dev.pastebin.faults.FaultProxy;
+import dev.pastebin.faults.Mode;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,10 +32,10 @@ final class FaultDriver {
             sleepUntil(start.plus(fault.at()));
             Instant from = Instant.now();
             String note = switch (fault.kind()) {
-                case S3_ERRORS -> proxyFault(system.s3(), "outage", fault.duration());
-                case S3_THROTTLING -> proxyFault(system.s3(), "throttle", fault.duration());
-                case S3_DOWN -> proxyFault(system.s3(), "down", fault.duration());
-                case SQS_UNAVAILABLE -> proxyFault(system.sqs(), "outage", fault.duration());
+                case S3_ERRORS -> proxyFault(system.s3(), Mode.OUTAGE, fault.duration());
+                case S3_THROTTLING -> proxyFault(system.s3(), Mode.THROTTLE, fault.duration());
+                case S3_DOWN -> proxyFault(system.s3(), Mode.DOWN, fault.duration());
+                case SQS_UNAVAILABLE -> proxyFault(system.sqs(), Mode.OUTAGE, fault.duration());
                 case POSTGRES_STOPPED -> stopDatabase(fault.duration());
                 case UPLOAD_KILLED -> killUploadsMidBatch();
                 case BURST -> {
@@ -45,11 +48,11 @@ final class FaultDriver {
         }
     }
 
-    private static String proxyFault(FaultProxy proxy, String mode, Duration duration) throws InterruptedException {
+    private static String proxyFault(FaultProxy proxy, Mode mode, Duration duration) throws InterruptedException {
         Instant until = Instant.now().plus(duration);
         proxy.switchOn(mode, duration);
         sleepUntil(until);
-        proxy.switchOff();
+        proxy.recover();
         return "";
     }
 

@@ -7,7 +7,7 @@ import java.util.Set;
 public enum FaultKind {
     S3_ERRORS("S3 5xx", "object PUTs answered 500 InternalError", EnumSet.noneOf(Route.class)),
     S3_THROTTLING("S3 throttling", "object PUTs answered 503 SlowDown", EnumSet.noneOf(Route.class)),
-    S3_DOWN("S3 down", "every S3 connection reset (reads need S3 too)", EnumSet.of(Route.READ)),
+    S3_DOWN("S3 down", "every S3 connection dropped unanswered (reads need S3 too)", EnumSet.of(Route.READ)),
     POSTGRES_STOPPED("PostgreSQL stopped", "the suite's own cluster stopped (pg_ctlcluster stop -m fast)",
             EnumSet.allOf(Route.class)),
     UPLOAD_KILLED("upload SIGKILL", "every upload function process killed with SIGKILL while batches run",

@@ -1,5 +1,7 @@
 package dev.pastebin.chaos;
 
+import dev.pastebin.faults.FaultProxy;
+import dev.pastebin.faults.Service;
 import dev.pastebin.local.template.CloudFormationTemplate;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -28,9 +30,9 @@ import java.util.regex.Pattern;
 
 /**
  * The system under test, started the way a developer starts it: the suite's own PostgreSQL cluster
- * (infra/local/postgres.sh), a fault proxy in front of LocalStack's S3 and one in front of its SQS, then the
- * README's run command ({@code infra/local/run.sh}) with the functions' S3 and SQS endpoints set to the
- * proxies (the SDK's own {@code AWS_ENDPOINT_URL_S3}/{@code AWS_ENDPOINT_URL_SQS}). Its queues, bucket and
+ * (infra/local/postgres.sh), a fault proxy (module fault-proxy, in the suite's own JVM) in front of
+ * LocalStack's S3 and one in front of its SQS, then the README's run command ({@code infra/local/run.sh})
+ * with the functions' S3 and SQS endpoints set to the proxies (the SDK's own {@code AWS_ENDPOINT_URL_S3}/{@code AWS_ENDPOINT_URL_SQS}). Its queues, bucket and
  * database are named after the run, so runs never share state. It also breaks what the faults break.
  */
 final class LocalSystem implements AutoCloseable {
@@ -118,10 +120,10 @@ final class LocalSystem implements AutoCloseable {
     private void startAll() throws IOException, InterruptedException {
         Processes.run(settings.root(), environment, logs.resolve("postgres.log"), Duration.ofMinutes(3),
                 "infra/local/postgres.sh", "start");
-        s3 = FaultProxy.start(settings.root(), "s3", settings.localStackEndpoint(), logs.resolve("s3-proxy.log"));
-        sqs = FaultProxy.start(settings.root(), "sqs", settings.localStackEndpoint(), logs.resolve("sqs-proxy.log"));
-        environment.put("AWS_ENDPOINT_URL_S3", s3.endpoint());
-        environment.put("AWS_ENDPOINT_URL_SQS", sqs.endpoint());
+        s3 = new FaultProxy(Service.S3, 0, URI.create(settings.localStackEndpoint()));
+        sqs = new FaultProxy(Service.SQS, 0, URI.create(settings.localStackEndpoint()));
+        environment.put("AWS_ENDPOINT_URL_S3", s3.endpoint().toString());
+        environment.put("AWS_ENDPOINT_URL_SQS", sqs.endpoint().toString());
 
         Path runtimeLog = logs.resolve("runtime.log");
         // The run command's defaults: one create and one read environment (started eagerly, so no client waits

@@ -7,7 +7,7 @@ import dev.pastebin.core.priming.ApiRequestPrimer;
 import dev.pastebin.core.priming.DatabasePrimer;
 import dev.pastebin.core.priming.Primer;
 import dev.pastebin.core.priming.Priming;
-import dev.pastebin.core.support.FaultProxy;
+import dev.pastebin.faults.FaultProxy;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestPastes;

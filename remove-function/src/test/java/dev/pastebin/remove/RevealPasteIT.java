@@ -1,7 +1,7 @@
 package dev.pastebin.remove;
 
 import dev.pastebin.core.paste.PasteRepository;
-import dev.pastebin.core.support.FaultProxy;
+import dev.pastebin.faults.FaultProxy;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;

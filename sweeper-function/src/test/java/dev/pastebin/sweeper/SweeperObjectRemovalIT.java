@@ -1,7 +1,7 @@
 package dev.pastebin.sweeper;
 
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
-import dev.pastebin.core.support.FaultProxy;
+import dev.pastebin.faults.FaultProxy;
 import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestLambdaContext;

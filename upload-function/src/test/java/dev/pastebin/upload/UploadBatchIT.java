@@ -7,7 +7,7 @@ import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.support.RealServices;
-import dev.pastebin.core.support.FaultProxy.Fault;
+import dev.pastebin.faults.FaultProxy.Fault;
 import dev.pastebin.core.support.TestPastes;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;

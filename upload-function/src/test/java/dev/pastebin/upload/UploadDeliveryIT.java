@@ -6,7 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.support.RealServices;
-import dev.pastebin.core.support.FaultProxy.Fault;
+import dev.pastebin.faults.FaultProxy.Fault;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.model.Message;

@@ -5,7 +5,7 @@ import dev.pastebin.core.breaker.BreakerStore;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.support.RealServices;
-import dev.pastebin.core.support.FaultProxy.Fault;
+import dev.pastebin.faults.FaultProxy.Fault;
 import io.micronaut.serde.ObjectMapper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

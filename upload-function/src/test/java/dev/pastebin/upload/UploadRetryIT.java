@@ -3,7 +3,7 @@ package dev.pastebin.upload;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.support.RealServices;
-import dev.pastebin.core.support.FaultProxy.Fault;
+import dev.pastebin.faults.FaultProxy.Fault;
 import io.micronaut.serde.ObjectMapper;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;

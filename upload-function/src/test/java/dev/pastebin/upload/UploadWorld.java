@@ -1,6 +1,6 @@
 package dev.pastebin.upload;
 
-import dev.pastebin.core.support.FaultProxy;
+import dev.pastebin.faults.FaultProxy;
 import dev.pastebin.core.support.TestLambdaContext;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;

@@ -16,16 +16,22 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** infra/local/fault_proxy.py for S3: the switch `make run ARGS="--s3-faults"` and the chaos suite put in front of LocalStack's S3. */
+/**
+ * The fault proxy's jar (module fault-proxy) run on its own for S3, as `make run ARGS="--s3-faults"` runs it
+ * (infra/local/run.sh), switched over its HTTP control API as the README's curl commands switch it.
+ */
 @RealServices
 class S3FaultSwitchIT {
 
@@ -43,9 +49,9 @@ class S3FaultSwitchIT {
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        proxy = new ProcessBuilder("python3", TestSupport.repositoryRoot().resolve("infra/local/fault_proxy.py").toString(),
-                "--port", Integer.toString(port), "--target", LOCALSTACK).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        proxy = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
+                faultProxyJar().toString(), "--service", "s3", "--port", Integer.toString(port), "--target", LOCALSTACK)
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         endpoint = URI.create("http://127.0.0.1:" + port);
         awaitListening();
         s3 = S3Client.builder().endpointOverride(endpoint).forcePathStyle(true)
@@ -98,7 +104,7 @@ class S3FaultSwitchIT {
     }
 
     @Test
-    void downResetsEveryConnectionAndObjectPutsAreCountedPerKey() throws Exception {
+    void downDropsEveryConnectionAndObjectPutsAreCountedPerKey() throws Exception {
         s3.putObject(b -> b.bucket(bucket).key("counted"), RequestBody.fromString("first"));
 
         post("/_faults?mode=down&seconds=30");
@@ -111,6 +117,7 @@ class S3FaultSwitchIT {
         assertEquals("first", s3.getObjectAsBytes(b -> b.bucket(bucket).key("counted")).asUtf8String());
         assertTrue(get("/_faults/puts").contains("\"" + bucket + "/counted\": [2, 1]"),
                 "two PUTs of the key reached the proxy, one of them faulted");
+        assertTrue(get("/_faults/requests").contains("\"s3.PutObject\": 2"), "requests are counted by S3 operation");
     }
 
     @Test
@@ -149,6 +156,14 @@ class S3FaultSwitchIT {
                 Thread.sleep(100);
             }
         }
-        throw new AssertionError("infra/local/fault_proxy.py did not start listening on " + endpoint);
+        throw new AssertionError("the fault proxy did not start listening on " + endpoint);
+    }
+
+    /** The jar the build made (this module depends on fault-proxy for the build order), as run.sh finds it. */
+    private static Path faultProxyJar() throws IOException {
+        try (Stream<Path> files = Files.list(TestSupport.repositoryRoot().resolve("fault-proxy/target"))) {
+            return files.filter(f -> f.getFileName().toString().matches("pastebin-fault-proxy-.*(?<!-tests)\\.jar"))
+                    .findFirst().orElseThrow(() -> new AssertionError("fault-proxy/target holds no jar: build it first"));
+        }
     }
 }
