@@ -74,7 +74,7 @@ final class Checks {
             }
             if (row.status().equals("IN_PROGRESS")) {
                 stuck++;
-                findings.add(paste.shortCode() + ": still IN_PROGRESS after " + row.uploadAttempts() + " attempts");
+                findings.add(paste.shortCode() + ": still IN_PROGRESS after " + row.uploadAttempts() + " S3 attempts");
                 continue;
             }
             toTerminal.add(Duration.between(row.createdAt(), row.updatedAt()));
@@ -91,7 +91,7 @@ final class Checks {
                 // its fast attempts it waits on the slow schedule (late at worst, which is checked above).
                 failed++;
                 findings.add(paste.shortCode() + ": FAILED (" + row.failureReason() + ") after " + row.uploadAttempts()
-                        + " attempts; proxy saw " + puts.get(paste.shortCode()));
+                        + " S3 attempts; proxy saw " + puts.get(paste.shortCode()));
             }
         }
         int[] readBack = readBack(load, processed);

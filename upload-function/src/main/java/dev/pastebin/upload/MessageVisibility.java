@@ -28,7 +28,7 @@ class MessageVisibility {
         this.queue = queue;
     }
 
-    /** Hides the message for {@code seconds} from now: the backoff delay before its next attempt. */
+    /** Hides the message for {@code seconds} from now: the backoff delay before its next delivery. */
     boolean delay(UploadMessage message, int seconds) {
         try {
             sqs.changeMessageVisibility(b -> b.queueUrl(queue.url()).receiptHandle(message.receiptHandle())

@@ -2,7 +2,7 @@ package dev.pastebin.upload;
 
 import java.util.Locale;
 
-/** What one delivery of an upload job came to; the {@code outcome} field of the attempt log line. */
+/** What one delivery of an upload job came to; the {@code outcome} field of the delivery log line. */
 enum Outcome {
     /** Stored and the row moved to PROCESSED. Acknowledged. */
     SUCCESS(false),

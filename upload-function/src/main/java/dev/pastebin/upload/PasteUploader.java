@@ -28,7 +28,7 @@ import java.util.function.Function;
  * from IN_PROGRESS to PROCESSED. Every step is idempotent under at-least-once delivery: the object key is the
  * short code, and the transition is a guarded update that only moves an IN_PROGRESS row. The S3 call goes
  * through the shared {@link S3CircuitBreaker}; each real call is counted on the paste's row (the fast schedule
- * goes by it). A failure is thrown for {@link AttemptOutcomes} to classify: an S3 failure as an
+ * goes by it). A failure is thrown for {@link DeliveryOutcomes} to classify: an S3 failure as an
  * {@link S3AttemptFailedException} that says which attempt it was. An open breaker, or an S3 that says it is
  * misconfigured for everyone while the breaker is on, is no failure of this paste: it is {@link StoreResult.Held}
  * (no attempt spent), and the first hold is noted on the row, since a held job's wait counts from it

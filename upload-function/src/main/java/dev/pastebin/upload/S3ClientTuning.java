@@ -9,8 +9,8 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
 /**
  * The S3 client's own retries and timeouts, set deliberately so that retry layers do not multiply.
  *
- * <p>The queue is the retry layer: each delivery is one attempt, backed off by visibility timeout and
- * counted by {@code ApproximateReceiveCount}. If the SDK also retried (its default is 3 attempts with its
+ * <p>The queue is the retry layer: each delivery makes at most one S3 attempt, backed off by visibility
+ * timeout and counted on the paste's row. If the SDK also retried (its default is 3 attempts with its
  * own backoff), a 6-attempt schedule would make up to 18 PUTs, an attempt's latency would hide up to two
  * extra waits, and a throttled S3 would be hit harder exactly when it asked us to slow down. So by
  * default the SDK makes one attempt ({@code pastebin.upload.s3-max-attempts: 1}); the attempt timeout

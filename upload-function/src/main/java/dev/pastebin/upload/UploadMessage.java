@@ -3,19 +3,20 @@ package dev.pastebin.upload;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 
 /**
- * One SQS record as the upload worker needs it. The attempt number is SQS's
- * {@code ApproximateReceiveCount}: 1 on the first delivery, +1 on each redelivery.
+ * One SQS record as the upload worker needs it. {@code delivery} says which delivery of the job this is:
+ * SQS's {@code ApproximateReceiveCount}, 1 on the first delivery, +1 on each redelivery. It is not the
+ * paste's S3 attempt count (a delivery held by the breaker makes no attempt): that is on the paste's row.
  */
-record UploadMessage(String messageId, String receiptHandle, String body, int attempt) {
+record UploadMessage(String messageId, String receiptHandle, String body, int delivery) {
 
     static final String RECEIVE_COUNT = "ApproximateReceiveCount";
 
     static UploadMessage of(SQSEvent.SQSMessage record) {
-        return new UploadMessage(record.getMessageId(), record.getReceiptHandle(), record.getBody(), attemptOf(record));
+        return new UploadMessage(record.getMessageId(), record.getReceiptHandle(), record.getBody(), deliveryOf(record));
     }
 
-    /** A missing or garbled count is taken as the first attempt: the schedule starts short, never skips to FAILED. */
-    private static int attemptOf(SQSEvent.SQSMessage record) {
+    /** A missing or garbled count is taken as the first delivery: the schedule starts short, never skips to FAILED. */
+    private static int deliveryOf(SQSEvent.SQSMessage record) {
         var attributes = record.getAttributes();
         String count = attributes == null ? null : attributes.get(RECEIVE_COUNT);
         try {

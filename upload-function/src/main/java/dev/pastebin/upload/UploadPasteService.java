@@ -9,7 +9,7 @@ import jakarta.inject.Singleton;
 /**
  * The use case "upload one paste": one delivery of one upload job, from IN_PROGRESS to PROCESSED or FAILED
  * (docs/design.md, "States"), under at-least-once delivery. {@link PasteUploader} stores the job;
- * {@link AttemptOutcomes} turns how that ended, or how it failed, into the {@link Outcome} that says whether
+ * {@link DeliveryOutcomes} turns how that ended, or how it failed, into the {@link Outcome} that says whether
  * the message is reported for redelivery or acknowledged. It never throws.
  *
  * <p>Every line logged meanwhile names the message ({@code messageId}) and, once the job is decoded, the paste
@@ -20,9 +20,9 @@ public class UploadPasteService {
 
     private final UploadJobCodec codec;
     private final PasteUploader uploader;
-    private final AttemptOutcomes outcomes;
+    private final DeliveryOutcomes outcomes;
 
-    UploadPasteService(UploadJobCodec codec, PasteUploader uploader, AttemptOutcomes outcomes) {
+    UploadPasteService(UploadJobCodec codec, PasteUploader uploader, DeliveryOutcomes outcomes) {
         this.codec = codec;
         this.uploader = uploader;
         this.outcomes = outcomes;
@@ -30,19 +30,19 @@ public class UploadPasteService {
 
     Outcome upload(UploadMessage message) {
         try (var ignored = LogContext.forMessage(message.messageId())) {
-            UploadAttempt attempt = UploadAttempt.begin(message);
+            UploadDelivery delivery = UploadDelivery.begin(message);
             UploadJob job;
             try {
                 job = codec.decode(message.body());
             } catch (MalformedUploadJobException e) {
-                return outcomes.poison(attempt, e.getMessage());
+                return outcomes.poison(delivery, e.getMessage());
             }
             LogContext.forPaste(job.shortCode());
-            attempt = attempt.forPaste(job.shortCode());
+            delivery = delivery.forPaste(job.shortCode());
             try {
-                return outcomes.stored(attempt, uploader.store(job));
+                return outcomes.stored(delivery, uploader.store(job));
             } catch (RuntimeException e) {
-                return outcomes.failed(attempt, e);
+                return outcomes.failed(delivery, e);
             }
         }
     }

@@ -80,14 +80,14 @@ class UploadBatchIT {
         for (Paste paste : List.of(flaky1, flaky2, slow)) {
             assertEquals(PasteStatus.IN_PROGRESS, world.row(paste.shortCode()).status());
         }
-        assertEquals("SERVER_ERROR", world.attempts.of(flaky1.shortCode()).getFirst().errorClass());
-        assertEquals("THROTTLING", world.attempts.of(flaky2.shortCode()).getFirst().errorClass());
-        assertEquals("TIMEOUT", world.attempts.of(slow.shortCode()).getFirst().errorClass());
+        assertEquals("SERVER_ERROR", world.deliveries.of(flaky1.shortCode()).getFirst().errorClass());
+        assertEquals("THROTTLING", world.deliveries.of(flaky2.shortCode()).getFirst().errorClass());
+        assertEquals("TIMEOUT", world.deliveries.of(slow.shortCode()).getFirst().errorClass());
         Paste deniedRow = world.row(denied.shortCode());
         assertEquals(PasteStatus.FAILED, deniedRow.status());
         assertTrue(deniedRow.failureReason().startsWith("permanent: ACCESS_DENIED: "), deniedRow.failureReason());
         assertEquals(doneBefore, world.row(done.shortCode()));
-        assertEquals("duplicate", world.attempts.of(done.shortCode()).getFirst().outcome());
+        assertEquals("duplicate", world.deliveries.of(done.shortCode()).getFirst().outcome());
         Paste corruptRow = world.row(corrupt.shortCode());
         assertEquals(PasteStatus.FAILED, corruptRow.status());
         assertTrue(corruptRow.failureReason().startsWith("permanent: INTEGRITY: "), corruptRow.failureReason());

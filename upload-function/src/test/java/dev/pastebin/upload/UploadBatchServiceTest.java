@@ -73,7 +73,7 @@ class UploadBatchServiceTest {
     private final InMemoryPasteRepository repository = new InMemoryPasteRepository();
     private final FakeS3 s3 = new FakeS3();
     private final RecordingSqs sqs = new RecordingSqs();
-    private final AttemptLines lines = new AttemptLines(json);
+    private final DeliveryLines lines = new DeliveryLines(json);
     private final InMemoryBreakerStore breakerStore = new InMemoryBreakerStore();
     private final CapturedMetrics emitted = new CapturedMetrics();
     private final Metrics metrics = emitted.metrics("upload");
@@ -110,8 +110,8 @@ class UploadBatchServiceTest {
         var visibility = new MessageVisibility(sqs, new UploadQueueProperties("http://127.0.0.1:4566/000000000000/q", 393_216));
         var store = new PasteContentStore(s3, new StorageProperties("pastes-bucket", "pastes/"));
         var breaker = new S3CircuitBreaker(breakerStore, BREAKER, new FailureClassifier(), metrics);
-        var outcomes = new AttemptOutcomes(repository, new FailureClassifier(), backoff, retry, visibility,
-                new AttemptLog(), breaker, new HoldSchedule(BREAKER), metrics, clock);
+        var outcomes = new DeliveryOutcomes(repository, new FailureClassifier(), backoff, retry, visibility,
+                new DeliveryLog(), breaker, new HoldSchedule(BREAKER), metrics, clock);
         var upload = new UploadPasteService(new UploadJobCodec(json), new PasteUploader(repository, store, breaker, new FailureClassifier(), clock),
                 outcomes);
         var properties = new UploadProperties(4, Duration.ofSeconds(15), 1, Duration.ofSeconds(5), Duration.ofSeconds(10));
@@ -136,9 +136,9 @@ class UploadBatchServiceTest {
         return repository.findById(SHORT_CODE).orElseThrow();
     }
 
-    private AttemptLines.Line onlyLine() {
-        List<AttemptLines.Line> all = lines.all();
-        assertEquals(1, all.size(), "one attempt line per delivery: " + all);
+    private DeliveryLines.Line onlyLine() {
+        List<DeliveryLines.Line> all = lines.all();
+        assertEquals(1, all.size(), "one line per delivery: " + all);
         return all.getFirst();
     }
 
@@ -161,8 +161,8 @@ class UploadBatchServiceTest {
         var line = onlyLine();
         assertEquals("success", line.outcome());
         assertEquals(SHORT_CODE, line.shortCode());
-        assertEquals(1, line.attempt());
-        assertEquals(List.of(1.0), metric(Metric.UPLOAD_ATTEMPTS, "Outcome", "success", "ErrorClass", "none"));
+        assertEquals(1, line.delivery());
+        assertEquals(List.of(1.0), metric(Metric.UPLOAD_DELIVERIES, "Outcome", "success", "ErrorClass", "none"));
         assertEquals(List.of(1.0), metric(Metric.SUCCESS_ATTEMPT));
         assertEquals(List.of(0.0), metric(Metric.RETRIES_PER_SUCCESS));
         assertEquals(1, metric(Metric.TIME_TO_SUCCESS).size());
@@ -196,7 +196,7 @@ class UploadBatchServiceTest {
         assertEquals("SERVER_ERROR", line.errorClass());
         assertEquals(500, line.s3Status());
         assertEquals(4, line.delaySeconds());
-        assertEquals(List.of(1.0), metric(Metric.UPLOAD_ATTEMPTS, "Outcome", "transient", "ErrorClass", "SERVER_ERROR"));
+        assertEquals(List.of(1.0), metric(Metric.UPLOAD_DELIVERIES, "Outcome", "transient", "ErrorClass", "SERVER_ERROR"));
         assertEquals(List.of(4.0), metric(Metric.BACKOFF_DELAY));
         assertEquals(List.of(), metric(Metric.SUCCESS_ATTEMPT));
     }
@@ -238,7 +238,7 @@ class UploadBatchServiceTest {
         assertEquals("CONNECTION", line.errorClass());
         assertEquals(15, line.delaySeconds(), "the hold schedule's first wait: hold-at-least");
         assertEquals(15, sqs.visibility.get(RECEIPT));
-        assertEquals(List.of(1.0), metric(Metric.UPLOAD_ATTEMPTS, "Outcome", "slow", "ErrorClass", "CONNECTION"));
+        assertEquals(List.of(1.0), metric(Metric.UPLOAD_DELIVERIES, "Outcome", "slow", "ErrorClass", "CONNECTION"));
 
         clock = Clock.fixed(sixthAttempt.plus(Duration.ofHours(1)), java.time.ZoneOffset.UTC);
         var anHourLater = worker().process(event("upload-job", 20));
@@ -302,7 +302,7 @@ class UploadBatchServiceTest {
         int delay = sqs.visibility.get(RECEIPT);
         assertTrue(delay >= 10 && delay <= 16, "back at the first probe, 10 s after opening, or after hold-at-least: " + delay);
         assertEquals(List.of(1.0), metric(Metric.BREAKER_TRANSITIONS, "To", "OPEN"));
-        assertEquals(List.of(1.0), metric(Metric.UPLOAD_ATTEMPTS, "Outcome", "held", "ErrorClass", "ACCESS_DENIED"));
+        assertEquals(List.of(1.0), metric(Metric.UPLOAD_DELIVERIES, "Outcome", "held", "ErrorClass", "ACCESS_DENIED"));
     }
 
     /** A bucket policy fixed later must not leave the paste with fewer attempts for S3's real transient errors. */
@@ -539,7 +539,7 @@ class UploadBatchServiceTest {
         assertEquals("poison", line.outcome());
         assertNull(line.shortCode());
         assertEquals(1, line.delaySeconds(), "its redeliveries follow the schedule, not the queue's visibility timeout");
-        assertEquals(List.of(1.0), metric(Metric.UPLOAD_ATTEMPTS, "Outcome", "poison", "ErrorClass", "none"));
+        assertEquals(List.of(1.0), metric(Metric.UPLOAD_DELIVERIES, "Outcome", "poison", "ErrorClass", "none"));
         assertEquals(List.of(), metric(Metric.BACKOFF_DELAY), "only a transient failure's delay is a backoff");
     }
 
@@ -557,7 +557,7 @@ class UploadBatchServiceTest {
         assertEquals("removed", line.outcome());
         assertNull(line.delaySeconds());
         assertEquals("no paste row: the paste was removed; object removed", line.detail());
-        assertEquals(List.of(1.0), metric(Metric.UPLOAD_ATTEMPTS, "Outcome", "removed", "ErrorClass", "none"));
+        assertEquals(List.of(1.0), metric(Metric.UPLOAD_DELIVERIES, "Outcome", "removed", "ErrorClass", "none"));
     }
 
     @Test
@@ -616,7 +616,7 @@ class UploadBatchServiceTest {
         assertEquals(List.of("9e8d7c6b-5a49-4382-a1b0-c9d8e7f6a5b4"), reported(response));
         assertEquals(PasteStatus.PROCESSED, row().status());
         assertEquals(2, lines.all().size());
-        assertEquals(List.of(1.0, 1.0), metric(Metric.UPLOAD_ATTEMPTS), "both deliveries in the [Service] total");
+        assertEquals(List.of(1.0, 1.0), metric(Metric.UPLOAD_DELIVERIES), "both deliveries in the [Service] total");
         assertEquals(3, emitted.lines().size(), "one line per dimension combination: success, poison, the success's values");
     }
 
@@ -631,7 +631,7 @@ class UploadBatchServiceTest {
         assertEquals(0, s3.puts);
         assertEquals(0, sqs.visibility.get(RECEIPT));
         assertEquals(0, sqs.visibility.get(POISON_RECEIPT));
-        assertTrue(lines.all().isEmpty(), "no attempt was made");
-        assertEquals(List.of(), emitted.lines(), "no attempt, no metric");
+        assertTrue(lines.all().isEmpty(), "nothing started: no delivery line");
+        assertEquals(List.of(), emitted.lines(), "nothing started, no metric");
     }
 }

@@ -55,7 +55,7 @@ class UploadDeliveryIT {
         assertEquals(1, world.objectCount());
         assertFalse(world.mapping.deliveriesOf(first).getFirst().reported(), "acknowledged");
         assertFalse(world.mapping.deliveriesOf(second).getFirst().reported(), "a duplicate is success, not an error");
-        assertEquals(List.of("success", "duplicate"), world.attempts.of(paste.shortCode()).stream().map(AttemptLines.Line::outcome).toList());
+        assertEquals(List.of("success", "duplicate"), world.deliveries.of(paste.shortCode()).stream().map(DeliveryLines.Line::outcome).toList());
     }
 
     @Test
@@ -74,7 +74,7 @@ class UploadDeliveryIT {
         assertArrayEquals(content, world.object(paste.shortCode()).orElseThrow().asByteArray());
         assertEquals(1, world.objectCount());
         assertEquals(Set.of("success", "duplicate"),
-                world.attempts.of(paste.shortCode()).stream().map(AttemptLines.Line::outcome).collect(Collectors.toSet()));
+                world.deliveries.of(paste.shortCode()).stream().map(DeliveryLines.Line::outcome).collect(Collectors.toSet()));
         assertTrue(world.mapping.isEmpty());
     }
 
@@ -103,7 +103,7 @@ class UploadDeliveryIT {
                     .map(SQSBatchResponse.BatchItemFailure::getItemIdentifier).toList());
             assertTrue(world.object(paste.shortCode()).isPresent(), "PutObject had succeeded");
             assertEquals(PasteStatus.IN_PROGRESS, world.row(paste.shortCode()).status());
-            AttemptLines.Line line = world.attempts.of(paste.shortCode()).getFirst();
+            DeliveryLines.Line line = world.deliveries.of(paste.shortCode()).getFirst();
             assertEquals("transient", line.outcome());
             assertEquals("DATABASE", line.errorClass());
             locker.commit();
@@ -116,7 +116,7 @@ class UploadDeliveryIT {
         assertEquals("s3://" + world.bucket + "/pastes/" + paste.shortCode(), row.s3Location());
         assertArrayEquals(content, world.object(paste.shortCode()).orElseThrow().asByteArray());
         assertEquals(2, world.proxy.putCount(paste.shortCode()));
-        assertEquals(List.of("transient", "success"), world.attempts.of(paste.shortCode()).stream().map(AttemptLines.Line::outcome).toList());
+        assertEquals(List.of("transient", "success"), world.deliveries.of(paste.shortCode()).stream().map(DeliveryLines.Line::outcome).toList());
     }
 
     @Test
@@ -142,7 +142,7 @@ class UploadDeliveryIT {
         var deliveries = world.mapping.deliveriesOf(garbageId);
         assertEquals(3, deliveries.size(), "reported on each of maxReceiveCount deliveries");
         assertTrue(deliveries.stream().allMatch(LambdaQueue.Delivery::reported));
-        var lines = world.attempts.all().stream().filter(l -> l.messageId().equals(garbageId)).toList();
+        var lines = world.deliveries.all().stream().filter(l -> l.messageId().equals(garbageId)).toList();
         assertEquals(3, lines.size());
         // redelivered on the backoff schedule, not after the queue's 30 s visibility timeout
         assertTrue(lines.stream().allMatch(l -> l.outcome().equals("poison") && l.delaySeconds() != null), lines.toString());
@@ -171,7 +171,7 @@ class UploadDeliveryIT {
         assertEquals(List.of(messageId), refused.getBatchItemFailures().stream()
                 .map(SQSBatchResponse.BatchItemFailure::getItemIdentifier).toList(), "not acknowledged: its object is still there");
         assertTrue(world.object(paste.shortCode()).isPresent());
-        AttemptLines.Line first = world.attempts.of(paste.shortCode()).getFirst();
+        DeliveryLines.Line first = world.deliveries.of(paste.shortCode()).getFirst();
         assertEquals("transient", first.outcome());
         assertTrue(first.delaySeconds() != null && first.delaySeconds() < 30, "backed off, not the 30 s visibility timeout: " + first);
 
@@ -180,7 +180,7 @@ class UploadDeliveryIT {
 
         assertTrue(world.object(paste.shortCode()).isEmpty(), "removed");
         assertEquals(List.of("transient", "removed"),
-                world.attempts.of(paste.shortCode()).stream().map(AttemptLines.Line::outcome).toList());
+                world.deliveries.of(paste.shortCode()).stream().map(DeliveryLines.Line::outcome).toList());
         assertFalse(world.mapping.deliveriesOf(messageId).getLast().reported(), "acknowledged");
         assertTrue(UploadWorld.SQS.receiveMessage(b -> b.queueUrl(world.queues.deadLetterQueueUrl()).waitTimeSeconds(0))
                 .messages().isEmpty(), "nothing dead-lettered");
@@ -212,10 +212,10 @@ class UploadDeliveryIT {
         Set<String> reported = response.getBatchItemFailures().stream().map(SQSBatchResponse.BatchItemFailure::getItemIdentifier)
                 .collect(Collectors.toSet());
         assertEquals(batch.stream().map(Message::messageId).collect(Collectors.toSet()), reported);
-        assertEquals("TIMEOUT", world.attempts.of(firstCode).getFirst().errorClass());
+        assertEquals("TIMEOUT", world.deliveries.of(firstCode).getFirst().errorClass());
         for (Paste paste : pastes.subList(1, 3)) {
             assertEquals(0, world.proxy.putCount(paste.shortCode()), "not started");
-            assertTrue(world.attempts.of(paste.shortCode()).isEmpty());
+            assertTrue(world.deliveries.of(paste.shortCode()).isEmpty());
         }
         pastes.forEach(p -> assertEquals(PasteStatus.IN_PROGRESS, world.row(p.shortCode()).status()));
 
@@ -227,7 +227,7 @@ class UploadDeliveryIT {
             world.mapping.receive(10, 1).forEach(m -> back.add(m.messageId()));
         }
         assertTrue(back.containsAll(unstarted), "unstarted records came back: " + back);
-        assertNull(world.attempts.of(firstCode).getFirst().s3Status());
+        assertNull(world.deliveries.of(firstCode).getFirst().s3Status());
     }
 
     private List<Message> receiveExactly(int count) {

@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * What the upload worker logs, as JSON lines, for a batch worked on virtual threads: each line names its
- * invocation and function, the lines about a message its id and, once decoded, its paste; the attempt fields
+ * invocation and function, the lines about a message its id and, once decoded, its paste; the delivery fields
  * are top-level. Neither the content (nor the job's base64 of it, nor a malformed body) nor the database
  * password (from a secret) appears anywhere, from the cold start on.
  */
@@ -68,9 +68,9 @@ class UploadLogsIT {
             ObjectNode success = lines.stream().filter(l -> pasteMessage.equals(l.path("messageId").asText())
                     && "success".equals(l.path("outcome").asText())).findFirst().orElseThrow(() -> new AssertionError(lines.toString()));
             assertEquals(paste.shortCode(), success.path("shortCode").asText());
-            assertEquals(1, success.path("attempt").asInt());
+            assertEquals(1, success.path("delivery").asInt());
             assertTrue(success.path("latencyMs").isNumber(), success.toString());
-            assertEquals("pastebin.upload.attempts", success.path("logger").asText());
+            assertEquals("pastebin.upload.deliveries", success.path("logger").asText());
             ObjectNode poison = lines.stream().filter(l -> poisonMessage.equals(l.path("messageId").asText())
                     && "poison".equals(l.path("outcome").asText())).findFirst().orElseThrow(() -> new AssertionError(lines.toString()));
             assertFalse(poison.has("shortCode"), "a body that is no job names no paste: " + poison);

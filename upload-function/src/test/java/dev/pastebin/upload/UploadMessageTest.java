@@ -21,8 +21,8 @@ class UploadMessageTest {
     }
 
     @Test
-    void theAttemptIsTheApproximateReceiveCount() {
-        assertEquals(3, UploadMessage.of(record(Map.of("ApproximateReceiveCount", "3", "SentTimestamp", "1"))).attempt());
+    void theDeliveryNumberIsTheApproximateReceiveCount() {
+        assertEquals(3, UploadMessage.of(record(Map.of("ApproximateReceiveCount", "3", "SentTimestamp", "1"))).delivery());
         var message = UploadMessage.of(record(Map.of("ApproximateReceiveCount", "1")));
         assertEquals("m-1", message.messageId());
         assertEquals("r-1", message.receiptHandle());
@@ -30,11 +30,11 @@ class UploadMessageTest {
     }
 
     @Test
-    void aMissingOrGarbledCountIsTheFirstAttemptNeverTheLast() {
-        assertEquals(1, UploadMessage.of(record(null)).attempt());
-        assertEquals(1, UploadMessage.of(record(Map.of())).attempt());
-        assertEquals(1, UploadMessage.of(record(Map.of("ApproximateReceiveCount", "many"))).attempt());
-        assertEquals(1, UploadMessage.of(record(Map.of("ApproximateReceiveCount", "0"))).attempt());
+    void aMissingOrGarbledCountIsTheFirstDeliveryNeverTheLast() {
+        assertEquals(1, UploadMessage.of(record(null)).delivery());
+        assertEquals(1, UploadMessage.of(record(Map.of())).delivery());
+        assertEquals(1, UploadMessage.of(record(Map.of("ApproximateReceiveCount", "many"))).delivery());
+        assertEquals(1, UploadMessage.of(record(Map.of("ApproximateReceiveCount", "0"))).delivery());
     }
 
     @Test

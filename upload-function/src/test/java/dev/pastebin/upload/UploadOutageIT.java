@@ -142,7 +142,7 @@ class UploadOutageIT {
         world.sendJob(paste, content);
 
         runFor(Duration.ofSeconds(4));
-        assertEquals("held", world.attempts.of(paste.shortCode()).getFirst().outcome());
+        assertEquals("held", world.deliveries.of(paste.shortCode()).getFirst().outcome());
         // 25 minutes into the outage: created and first held that long ago
         setBack(paste.shortCode(), Duration.ofMinutes(25));
         runFor(Duration.ofSeconds(8));
@@ -150,7 +150,7 @@ class UploadOutageIT {
         Paste held = world.row(paste.shortCode());
         assertEquals(PasteStatus.IN_PROGRESS, held.status(), String.valueOf(held.failureReason()));
         assertEquals(0, held.uploadAttempts(), "a misconfiguration spends no S3 attempt");
-        assertEquals("held", world.attempts.of(paste.shortCode()).getLast().outcome());
+        assertEquals("held", world.deliveries.of(paste.shortCode()).getLast().outcome());
 
         world.proxy.recover();
         world.mapping.runUntilEmpty(Duration.ofSeconds(60));
@@ -206,11 +206,11 @@ class UploadOutageIT {
             Paste row = world.row(paste.shortCode());
             assertEquals(PasteStatus.PROCESSED, row.status(), row.shortCode() + ": " + row.failureReason());
         }
-        assertTrue(world.attempts.all().stream().filter(l -> l.outcome().equals("slow")).allMatch(l -> l.attempt() >= 6),
+        assertTrue(world.deliveries.all().stream().filter(l -> l.outcome().equals("slow")).allMatch(l -> l.delivery() >= 6),
                 "slow only once the fast attempts are used up");
         assertEquals(List.of(), breakerLines.transitions(), "never opened");
-        assertTrue(world.attempts.all().stream().anyMatch(l -> l.outcome().equals("transient")), "failures happened");
-        assertTrue(world.attempts.all().stream().noneMatch(l -> l.outcome().equals("held")));
+        assertTrue(world.deliveries.all().stream().anyMatch(l -> l.outcome().equals("transient")), "failures happened");
+        assertTrue(world.deliveries.all().stream().noneMatch(l -> l.outcome().equals("held")));
     }
 
     private int dlqDepth() {

@@ -36,7 +36,7 @@ class UploadRetryIT {
     /**
      * How late a redelivery may come after its visibility timeout: polling, processing and a loaded 2-core
      * machine. Generous on purpose: lateness is latency, not a broken schedule; the schedule itself is checked
-     * exactly on the attempt log (each delay within its jitter), and "never before the delay" has no slack.
+     * exactly on the delivery log (each delay within its jitter), and "never before the delay" has no slack.
      */
     private static final double LATE_SLACK_SECONDS = 10;
     /** LocalStack's visibility timer and the two delivery timestamps are taken in different processes. */
@@ -66,12 +66,12 @@ class UploadRetryIT {
         assertEquals("text/plain; charset=utf-8", object.response().contentType());
         assertEquals(4, world.proxy.putCount(paste.shortCode()));
 
-        List<AttemptLines.Line> lines = world.attempts.of(paste.shortCode());
-        assertEquals(List.of("transient", "transient", "transient", "success"), lines.stream().map(AttemptLines.Line::outcome).toList());
-        assertEquals(List.of(1, 2, 3, 4), lines.stream().map(AttemptLines.Line::attempt).toList());
+        List<DeliveryLines.Line> lines = world.deliveries.of(paste.shortCode());
+        assertEquals(List.of("transient", "transient", "transient", "success"), lines.stream().map(DeliveryLines.Line::outcome).toList());
+        assertEquals(List.of(1, 2, 3, 4), lines.stream().map(DeliveryLines.Line::delivery).toList());
         double[] nominal = {1, 2, 4};
         for (int i = 0; i < 3; i++) {
-            AttemptLines.Line line = lines.get(i);
+            DeliveryLines.Line line = lines.get(i);
             assertEquals("SERVER_ERROR", line.errorClass());
             assertEquals(500, line.s3Status());
             assertWithinJitter(nominal[i], line.delaySeconds());
@@ -122,13 +122,13 @@ class UploadRetryIT {
         Paste row = world.row(paste.shortCode());
         assertEquals(PasteStatus.PROCESSED, row.status(), row.failureReason());
         assertArrayEquals(content, world.object(paste.shortCode()).orElseThrow().asByteArray());
-        List<AttemptLines.Line> lines = world.attempts.of(paste.shortCode());
-        List<String> outcomes = lines.stream().map(AttemptLines.Line::outcome).toList();
+        List<DeliveryLines.Line> lines = world.deliveries.of(paste.shortCode());
+        List<String> outcomes = lines.stream().map(DeliveryLines.Line::outcome).toList();
         assertEquals(List.of("transient", "transient", "transient", "transient", "transient"), outcomes.subList(0, 5), outcomes.toString());
         assertEquals("success", outcomes.getLast(), outcomes.toString());
-        List<AttemptLines.Line> slow = lines.subList(5, lines.size() - 1);
+        List<DeliveryLines.Line> slow = lines.subList(5, lines.size() - 1);
         assertTrue(!slow.isEmpty() && slow.stream().allMatch(l -> l.outcome().equals("slow")), outcomes.toString());
-        for (AttemptLines.Line line : slow) {
+        for (DeliveryLines.Line line : slow) {
             assertEquals("SERVER_ERROR", line.errorClass());
             assertTrue(line.delaySeconds() >= 4 && line.delaySeconds() <= 9, "on the hold schedule: " + line.delaySeconds() + " s");
         }
@@ -152,7 +152,7 @@ class UploadRetryIT {
         assertTrue(row.failureReason().startsWith("permanent: ACCESS_DENIED: "), row.failureReason());
         assertEquals(1, world.proxy.putCount(paste.shortCode()));
         assertEquals(1, world.mapping.deliveriesOf(messageId).size());
-        AttemptLines.Line line = world.attempts.of(paste.shortCode()).getFirst();
+        DeliveryLines.Line line = world.deliveries.of(paste.shortCode()).getFirst();
         assertEquals("permanent", line.outcome());
         assertEquals("ACCESS_DENIED", line.errorClass());
         assertEquals(403, line.s3Status());
@@ -175,16 +175,16 @@ class UploadRetryIT {
 
         assertEquals(PasteStatus.PROCESSED, world.row(throttled.shortCode()).status());
         assertEquals(PasteStatus.PROCESSED, world.row(broken.shortCode()).status());
-        AttemptLines.Line slowDown = world.attempts.of(throttled.shortCode()).getFirst();
-        AttemptLines.Line serverError = world.attempts.of(broken.shortCode()).getFirst();
+        DeliveryLines.Line slowDown = world.deliveries.of(throttled.shortCode()).getFirst();
+        DeliveryLines.Line serverError = world.deliveries.of(broken.shortCode()).getFirst();
         assertEquals("THROTTLING", slowDown.errorClass());
         assertEquals(503, slowDown.s3Status());
         assertEquals("SERVER_ERROR", serverError.errorClass());
         assertWithinJitter(4, slowDown.delaySeconds());
         assertWithinJitter(1, serverError.delaySeconds());
         assertTrue(slowDown.delaySeconds() > serverError.delaySeconds());
-        assertGapsFollowDelays(throttledId, world.attempts.of(throttled.shortCode()));
-        assertGapsFollowDelays(brokenId, world.attempts.of(broken.shortCode()));
+        assertGapsFollowDelays(throttledId, world.deliveries.of(throttled.shortCode()));
+        assertGapsFollowDelays(brokenId, world.deliveries.of(broken.shortCode()));
     }
 
     /** A whole-second delay drawn from nominal +/- 200 ms and rounded up or down. */
@@ -193,8 +193,8 @@ class UploadRetryIT {
                 "delay " + delaySeconds + " s for nominal " + nominal + " s");
     }
 
-    /** Each redelivery came after the delay the previous attempt chose, plus processing and polling slack. */
-    private void assertGapsFollowDelays(String messageId, List<AttemptLines.Line> lines) {
+    /** Each redelivery came after the delay the previous delivery chose, plus processing and polling slack. */
+    private void assertGapsFollowDelays(String messageId, List<DeliveryLines.Line> lines) {
         List<Double> gaps = world.mapping.gapsOf(messageId);
         assertEquals(lines.size() - 1, gaps.size(), "deliveries " + world.mapping.deliveriesOf(messageId));
         for (int i = 0; i < gaps.size(); i++) {

@@ -54,7 +54,7 @@ final class UploadWorld implements AutoCloseable {
     final PasteRepository repository;
     final UploadJobCodec codec;
     final ShortCodes shortCodes;
-    final AttemptLines attempts;
+    final DeliveryLines deliveries;
     final LambdaQueue mapping;
 
     /**
@@ -96,7 +96,7 @@ final class UploadWorld implements AutoCloseable {
         repository = context.getBean(PasteRepository.class);
         codec = context.getBean(UploadJobCodec.class);
         shortCodes = context.getBean(ShortCodes.class);
-        attempts = new AttemptLines(context.getBean(ObjectMapper.class));
+        deliveries = new DeliveryLines(context.getBean(ObjectMapper.class));
         mapping = new LambdaQueue(SQS, queues.queueUrl(), handler, lambdaContext);
     }
 
@@ -149,7 +149,7 @@ final class UploadWorld implements AutoCloseable {
 
     @Override
     public void close() {
-        attempts.close();
+        deliveries.close();
         context.close();
         proxy.close();
         TestQueues.delete(SQS, queues);

@@ -16,7 +16,7 @@ public final class LogContext {
     public static final String REQUEST_ID = "requestId";
     public static final String FUNCTION_NAME = "functionName";
     public static final String SHORT_CODE = "shortCode";
-    /** The SQS message an upload attempt works on. */
+    /** The SQS message an upload delivery works on. */
     public static final String MESSAGE_ID = "messageId";
 
     private LogContext() {

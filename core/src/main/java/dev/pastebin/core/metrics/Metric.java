@@ -15,8 +15,8 @@ import java.util.stream.Stream;
  */
 public enum Metric {
 
-    /** One per delivery of an upload job; the transient-failure rate is the transient share of all. */
-    UPLOAD_ATTEMPTS("UploadAttempts", Unit.COUNT, Dimension.OUTCOME, Dimension.ERROR_CLASS),
+    /** One per delivery of an upload job (not per S3 attempt); the transient-failure rate is the transient share of all. */
+    UPLOAD_DELIVERIES("UploadDeliveries", Unit.COUNT, Dimension.OUTCOME, Dimension.ERROR_CLASS),
     /** The S3 attempt (1 = first try) that succeeded: its distribution is the success rate by attempt. */
     SUCCESS_ATTEMPT("SuccessAttempt", Unit.NONE),
     /** Attempt − 1 per success: its average is the leading indicator of a degrading S3. */

@@ -48,8 +48,8 @@ class EmfSpecTest {
     void aPerPasteOrPerMessageDimensionIsRefused() {
         CapturedMetrics captured = new CapturedMetrics();
         Metrics metrics = captured.metrics("upload");
-        metrics.put(Metric.UPLOAD_ATTEMPTS, 1, "aB3xYz9Q", "none");
-        metrics.put(Metric.UPLOAD_ATTEMPTS, 1, "success", "4d5c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a");
+        metrics.put(Metric.UPLOAD_DELIVERIES, 1, "aB3xYz9Q", "none");
+        metrics.put(Metric.UPLOAD_DELIVERIES, 1, "success", "4d5c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a");
         metrics.flush();
 
         assertEquals(2, captured.lines().size());

@@ -18,9 +18,9 @@ class MetricsTest {
 
     @Test
     void oneLinePerDimensionCombinationWithEachMetricsValuesInOneArray() {
-        metrics.put(Metric.UPLOAD_ATTEMPTS, 1, "transient", "THROTTLING");
-        metrics.put(Metric.UPLOAD_ATTEMPTS, 1, "transient", "THROTTLING");
-        metrics.put(Metric.UPLOAD_ATTEMPTS, 1, "success", "none");
+        metrics.put(Metric.UPLOAD_DELIVERIES, 1, "transient", "THROTTLING");
+        metrics.put(Metric.UPLOAD_DELIVERIES, 1, "transient", "THROTTLING");
+        metrics.put(Metric.UPLOAD_DELIVERIES, 1, "success", "none");
         metrics.put(Metric.BACKOFF_DELAY, 4);
         metrics.put(Metric.BACKOFF_DELAY, 8);
         metrics.put(Metric.RETRIES_PER_SUCCESS, 0);
@@ -30,7 +30,7 @@ class MetricsTest {
 
         assertEquals(3, lines.size(), captured.lines().toString());
         Map<String, Object> throttled = lines.getFirst();
-        assertEquals(List.of(1.0, 1.0), throttled.get("UploadAttempts"));
+        assertEquals(List.of(1.0, 1.0), throttled.get("UploadDeliveries"));
         assertEquals("upload", throttled.get("Service"));
         assertEquals("THROTTLING", throttled.get("ErrorClass"));
         // every prefix, so the total and the per-outcome series exist without metric math over a search
@@ -53,7 +53,7 @@ class MetricsTest {
 
     @Test
     void aCallWithTheWrongDimensionsIsDroppedRatherThanThrown() {
-        metrics.put(Metric.UPLOAD_ATTEMPTS, 1, "transient");
+        metrics.put(Metric.UPLOAD_DELIVERIES, 1, "transient");
         metrics.flush();
 
         assertEquals(List.of(), captured.lines());

@@ -161,7 +161,7 @@ class MonitoringTemplateTest {
             assertWithinFifteenMinutes(alarmOn(Metrics.NAMESPACE, "DependencyUnavailable",
                     Map.of("Service", service, "Dependency", "database")));
         }
-        assertWithinFifteenMinutes(alarmOn(Metrics.NAMESPACE, "UploadAttempts",
+        assertWithinFifteenMinutes(alarmOn(Metrics.NAMESPACE, "UploadDeliveries",
                 Map.of("Service", "upload", "Outcome", "transient", "ErrorClass", "DATABASE")));
     }
 
@@ -207,7 +207,7 @@ class MonitoringTemplateTest {
     @Test
     void slowRetriesRaiseTheirOwnAlarmEvenWhileTheBreakerStaysClosed() {
         Map<String, Object> slow = template.properties("UploadSlowRetriesAlarm");
-        assertEquals(List.of("Pastebin", "UploadAttempts", "Sum"),
+        assertEquals(List.of("Pastebin", "UploadDeliveries", "Sum"),
                 List.of(slow.get("Namespace"), slow.get("MetricName"), slow.get("Statistic")));
         assertEquals(Map.of("Service", "upload", "Outcome", "slow"), dimensions(slow));
         int period = ((Number) slow.get("Period")).intValue();

@@ -166,7 +166,7 @@ class DashboardBrowserIT {
 
         Map<String, Double> figures = figures(dom);
         Map<String, Double> expected = new LinkedHashMap<>();
-        // 5 transient and 1 slow attempts, 4 successes; each attempt line is in three dimension sets, counted once.
+        // 5 transient and 1 slow deliveries, 4 successes; each delivery line is in three dimension sets, counted once.
         expected.put("failure-rate.rate", 6.0 / 10);
         expected.put("failure-rate.numerator", 6.0);
         expected.put("failure-rate.denominator", 10.0);

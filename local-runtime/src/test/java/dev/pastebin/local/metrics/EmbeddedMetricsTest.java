@@ -17,17 +17,17 @@ class EmbeddedMetricsTest {
         var points = EmbeddedMetrics.parse("""
                 {"_aws":{"Timestamp":1700000000123,"CloudWatchMetrics":[{"Namespace":"Pastebin",
                  "Dimensions":[["Service","Outcome","ErrorClass"],["Service"]],
-                 "Metrics":[{"Name":"UploadAttempts","Unit":"Count"},{"Name":"BackoffDelay","Unit":"Seconds"}]}]},
-                 "Service":"upload","Outcome":"transient","ErrorClass":"SlowDown","UploadAttempts":1,
+                 "Metrics":[{"Name":"UploadDeliveries","Unit":"Count"},{"Name":"BackoffDelay","Unit":"Seconds"}]}]},
+                 "Service":"upload","Outcome":"transient","ErrorClass":"SlowDown","UploadDeliveries":1,
                  "BackoffDelay":[0.2,0.4],"requestId":"r-1"}""".replace("\n", ""), RECEIVED);
 
         var full = new TreeMap<>(Map.of("Service", "upload", "Outcome", "transient", "ErrorClass", "SlowDown"));
         var service = new TreeMap<>(Map.of("Service", "upload"));
         assertEquals(List.of(
-                new EmbeddedMetrics.Datapoint("Pastebin", "UploadAttempts", "Count", full, 1700000000123L, List.of(1.0)),
+                new EmbeddedMetrics.Datapoint("Pastebin", "UploadDeliveries", "Count", full, 1700000000123L, List.of(1.0)),
                 new EmbeddedMetrics.Datapoint("Pastebin", "BackoffDelay", "Seconds", full, 1700000000123L,
                         List.of(0.2, 0.4)),
-                new EmbeddedMetrics.Datapoint("Pastebin", "UploadAttempts", "Count", service, 1700000000123L,
+                new EmbeddedMetrics.Datapoint("Pastebin", "UploadDeliveries", "Count", service, 1700000000123L,
                         List.of(1.0)),
                 new EmbeddedMetrics.Datapoint("Pastebin", "BackoffDelay", "Seconds", service, 1700000000123L,
                         List.of(0.2, 0.4))), points);

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * An {@link Instance} as the local runtime's {@code SqsEventSourceMapping} invokes a function, so the
  * harness feeds the upload function with exactly the local runtime's poller (batch size, batching window,
  * ReportBatchItemFailures). Records when each message was handed to the function (System.nanoTime of this
- * JVM), by message id: the attempts of a retried job.
+ * JVM), by message id: the deliveries of a retried job.
  */
 final class InstanceFunction implements LambdaFunction {
 

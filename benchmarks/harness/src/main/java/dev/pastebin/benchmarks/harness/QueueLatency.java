@@ -21,7 +21,7 @@ import java.util.function.Consumer;
 
 /**
  * What the upload trigger's settings do to users: time to readable (from the 201 of a create to the first
- * 200 of a read, one paste at a time) and the observed gaps between the attempts of a job that fails every
+ * 200 of a read, one paste at a time) and the observed gaps between the deliveries of a job that fails every
  * time. The upload function is fed by the local runtime's own {@link SqsEventSourceMapping} with the
  * candidate settings, so what is measured is what {@code make run} does.
  */
@@ -115,7 +115,7 @@ final class QueueLatency {
     }
 
     /**
-     * Gaps between the attempts of jobs whose every S3 attempt fails (a local S3 stand-in answering 500
+     * Gaps between the deliveries of jobs whose every S3 attempt fails (a local S3 stand-in answering 500
      * InternalError; breaker off), for each batching window: when each delivery reached the function.
      */
     void retryGaps(FunctionSpec upload, List<Integer> windows, int pastes, int memoryMb) throws Exception {

@@ -1,6 +1,6 @@
 package dev.pastebin.benchmarks.harness;
 
-/** Retry gaps: the observed gaps between the attempts of jobs that fail every S3 attempt, per batching window. */
+/** Retry gaps: the observed gaps between the deliveries of jobs that fail every S3 attempt, per batching window. */
 record RetryGaps(Report report, Bench.Options options, FunctionsUnderTest functions, QueueLatency latency) implements Section {
 
     @Override

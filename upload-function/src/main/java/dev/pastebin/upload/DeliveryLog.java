@@ -9,25 +9,28 @@ import org.slf4j.event.Level;
 import org.slf4j.spi.LoggingEventBuilder;
 
 /**
- * One log line per delivery attempt (docs/design.md, "Observability"), on the logger
- * {@code pastebin.upload.attempts}, with its fields top-level in the JSON so CloudWatch Logs Insights queries them. {@code shortCode} and {@code messageId} are the log context {@link UploadPasteService} sets for
- * the whole attempt, so every other line about the message has them too. Never content.
+ * One log line per delivery of an upload job (docs/design.md, "Observability"), on the logger
+ * {@code pastebin.upload.deliveries}, with its fields top-level in the JSON so CloudWatch Logs Insights queries
+ * them. {@code delivery} is which delivery of the job it was (SQS's receive count), not the paste's S3 attempt:
+ * a held delivery makes none. {@code shortCode} and {@code messageId} are the log context
+ * {@link UploadPasteService} sets for the whole delivery, so every other line about the message has them too.
+ * Never content.
  *
- * <pre>{"timestamp":"…","message":"attempt 2 of aB3xYz12: transient","requestId":"…","shortCode":"aB3xYz12",
- * "messageId":"…","attempt":2,"outcome":"transient","errorClass":"THROTTLING","s3Status":503,"latencyMs":41,
+ * <pre>{"timestamp":"…","message":"delivery 2 of aB3xYz12: transient","requestId":"…","shortCode":"aB3xYz12",
+ * "messageId":"…","delivery":2,"outcome":"transient","errorClass":"THROTTLING","s3Status":503,"latencyMs":41,
  * "delaySeconds":4,"detail":"S3Exception: SlowDown (HTTP 503): …",…}</pre>
  */
 @Singleton
-class AttemptLog {
+class DeliveryLog {
 
-    private static final Logger LOG = LoggerFactory.getLogger("pastebin.upload.attempts");
+    private static final Logger LOG = LoggerFactory.getLogger("pastebin.upload.deliveries");
 
-    void write(UploadAttempt attempt, Outcome outcome, @Nullable Failure failure, @Nullable Integer delaySeconds,
+    void write(UploadDelivery delivery, Outcome outcome, @Nullable Failure failure, @Nullable Integer delaySeconds,
                @Nullable String detail) {
         LoggingEventBuilder event = LOG.atLevel(levelOf(outcome, failure))
-                .addKeyValue("attempt", attempt.number())
+                .addKeyValue("delivery", delivery.number())
                 .addKeyValue("outcome", outcome.label())
-                .addKeyValue("latencyMs", attempt.elapsedMillis());
+                .addKeyValue("latencyMs", delivery.elapsedMillis());
         // absent rather than null when they do not apply to this outcome
         if (failure != null) {
             event = event.addKeyValue("errorClass", failure.errorClass().name());
@@ -42,8 +45,8 @@ class AttemptLog {
         if (described != null) {
             event = event.addKeyValue("detail", described);
         }
-        event.log("attempt {} of {}: {}", attempt.number(),
-                attempt.shortCode() != null ? attempt.shortCode() : "message " + attempt.message().messageId(),
+        event.log("delivery {} of {}: {}", delivery.number(),
+                delivery.shortCode() != null ? delivery.shortCode() : "message " + delivery.message().messageId(),
                 outcome.label());
     }
 

@@ -21,11 +21,11 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * Turns how an attempt ended into its {@link Outcome}: for a failure, the classification, the row's move to
- * FAILED or the message's visibility change (the backoff delay before its next attempt, the time to the
- * breaker's next probe, or the hold schedule's wait); and, in every case, exactly one attempt log line and its metrics
- * ({@link Metric#UPLOAD_ATTEMPTS} by outcome and error class; the backoff delay of a transient failure; the
- * attempt, retries and time to success of a success). It never throws.
+ * Turns how a delivery ended into its {@link Outcome}: for a failure, the classification, the row's move to
+ * FAILED or the message's visibility change (the backoff delay before its next delivery, the time to the
+ * breaker's next probe, or the hold schedule's wait); and, in every case, exactly one delivery log line and its
+ * metrics ({@link Metric#UPLOAD_DELIVERIES} by outcome and error class; the backoff delay of a transient failure;
+ * the S3 attempt that succeeded, retries and time to success of a success). It never throws.
  *
  * <p>The fast schedule counts real S3 attempts (on the paste's row), not deliveries: a delivery held by the
  * breaker, released unstarted or failed on the database uses none. A paste is FAILED only by its own
@@ -36,9 +36,9 @@ import java.time.Instant;
  * to the redrive, and the dead-letter queue keeps its content for the sweeper to requeue.
  */
 @Singleton
-class AttemptOutcomes {
+class DeliveryOutcomes {
 
-    private static final Logger LOG = LoggerFactory.getLogger(AttemptOutcomes.class);
+    private static final Logger LOG = LoggerFactory.getLogger(DeliveryOutcomes.class);
     /** The ErrorClass dimension of an outcome without a failure (success, duplicate, poison). */
     static final String NO_ERROR = "none";
 
@@ -47,7 +47,7 @@ class AttemptOutcomes {
     private final BackoffPolicy backoff;
     private final RetryProperties retry;
     private final MessageVisibility visibility;
-    private final AttemptLog attemptLog;
+    private final DeliveryLog deliveryLog;
     private final S3CircuitBreaker breaker;
     private final HoldSchedule holds;
     private final FirstHold firstHold;
@@ -55,21 +55,21 @@ class AttemptOutcomes {
     private final Clock clock;
 
     @Inject
-    AttemptOutcomes(PasteRepository repository, FailureClassifier classifier, BackoffPolicy backoff, RetryProperties retry,
-                    MessageVisibility visibility, AttemptLog attemptLog, S3CircuitBreaker breaker, HoldSchedule holds,
+    DeliveryOutcomes(PasteRepository repository, FailureClassifier classifier, BackoffPolicy backoff, RetryProperties retry,
+                    MessageVisibility visibility, DeliveryLog deliveryLog, S3CircuitBreaker breaker, HoldSchedule holds,
                     Metrics metrics) {
-        this(repository, classifier, backoff, retry, visibility, attemptLog, breaker, holds, metrics, Clock.systemUTC());
+        this(repository, classifier, backoff, retry, visibility, deliveryLog, breaker, holds, metrics, Clock.systemUTC());
     }
 
-    AttemptOutcomes(PasteRepository repository, FailureClassifier classifier, BackoffPolicy backoff, RetryProperties retry,
-                    MessageVisibility visibility, AttemptLog attemptLog, S3CircuitBreaker breaker, HoldSchedule holds,
+    DeliveryOutcomes(PasteRepository repository, FailureClassifier classifier, BackoffPolicy backoff, RetryProperties retry,
+                    MessageVisibility visibility, DeliveryLog deliveryLog, S3CircuitBreaker breaker, HoldSchedule holds,
                     Metrics metrics, Clock clock) {
         this.repository = repository;
         this.classifier = classifier;
         this.backoff = backoff;
         this.retry = retry;
         this.visibility = visibility;
-        this.attemptLog = attemptLog;
+        this.deliveryLog = deliveryLog;
         this.breaker = breaker;
         this.holds = holds;
         this.firstHold = new FirstHold(repository, clock);
@@ -77,43 +77,43 @@ class AttemptOutcomes {
         this.clock = clock;
     }
 
-    Outcome stored(UploadAttempt attempt, StoreResult result) {
+    Outcome stored(UploadDelivery delivery, StoreResult result) {
         return switch (result) {
-            case StoreResult.Stored stored -> succeeded(attempt, stored);
-            case StoreResult.AlreadyTerminal terminal -> log(attempt, Outcome.DUPLICATE, null, null, terminal.detail());
-            case StoreResult.LostRace race -> log(attempt, Outcome.DUPLICATE, null, null, race.detail());
-            case StoreResult.Removed removed -> log(attempt, Outcome.REMOVED, null, null, removed.detail());
-            case StoreResult.RemovalFailed removal -> removalFailed(attempt, removal);
-            case StoreResult.Held held -> hold(attempt, held);
+            case StoreResult.Stored stored -> succeeded(delivery, stored);
+            case StoreResult.AlreadyTerminal terminal -> log(delivery, Outcome.DUPLICATE, null, null, terminal.detail());
+            case StoreResult.LostRace race -> log(delivery, Outcome.DUPLICATE, null, null, race.detail());
+            case StoreResult.Removed removed -> log(delivery, Outcome.REMOVED, null, null, removed.detail());
+            case StoreResult.RemovalFailed removal -> removalFailed(delivery, removal);
+            case StoreResult.Held held -> hold(delivery, held);
         };
     }
 
-    private Outcome succeeded(UploadAttempt attempt, StoreResult.Stored stored) {
+    private Outcome succeeded(UploadDelivery delivery, StoreResult.Stored stored) {
         metrics.put(Metric.SUCCESS_ATTEMPT, stored.s3Attempt());
         metrics.put(Metric.RETRIES_PER_SUCCESS, stored.s3Attempt() - 1);
         metrics.put(Metric.TIME_TO_SUCCESS, stored.sinceCreated().toMillis());
-        return log(attempt, Outcome.SUCCESS, null, null, null);
+        return log(delivery, Outcome.SUCCESS, null, null, null);
     }
 
-    Outcome failed(UploadAttempt attempt, RuntimeException error) {
+    Outcome failed(UploadDelivery delivery, RuntimeException error) {
         Failure failure = classifier.classify(error);
         if (failure.unexpected()) {
-            LOG.error("unexpected failure uploading {} (attempt {}), retried as transient", attempt.shortCode(),
-                    attempt.number(), error);
+            LOG.error("unexpected failure uploading {} (delivery {}), retried as transient", delivery.shortCode(),
+                    delivery.number(), error);
         }
         if (!failure.isTransient()) {
-            return fail(attempt, failure);
+            return fail(delivery, failure);
         }
-        String detail = attempt.number() >= retry.queueMaxReceiveCount()
+        String detail = delivery.number() >= retry.queueMaxReceiveCount()
                 ? failure.message() + "; last delivery: left to the dead-letter queue, which keeps it for the sweeper"
                 : failure.message();
         if (error instanceof S3AttemptFailedException s3) {
             return backoff.hasAttemptsLeft(s3.attempt())
-                    ? retryLater(attempt, s3.attempt(), failure, detail)
-                    : slow(attempt, failure, s3, detail);
+                    ? retryLater(delivery, s3.attempt(), failure, detail)
+                    : slow(delivery, failure, s3, detail);
         }
         // Not S3 (the database): backed off by the delivery.
-        return retryLater(attempt, attempt.number(), failure, detail);
+        return retryLater(delivery, delivery.number(), failure, detail);
     }
 
     /**
@@ -121,12 +121,12 @@ class AttemptOutcomes {
      * its delivery, whatever the failure, since acknowledging would leave the content in S3 for good. Past the
      * queue's maxReceiveCount the job is dead-lettered; the sweeper's reconciliation removes the object then.
      */
-    private Outcome removalFailed(UploadAttempt attempt, StoreResult.RemovalFailed removal) {
+    private Outcome removalFailed(UploadDelivery delivery, StoreResult.RemovalFailed removal) {
         Failure failure = classifier.classify(removal.error());
         if (failure.unexpected()) {
-            LOG.error("unexpected failure removing the object of {}", attempt.shortCode(), removal.error());
+            LOG.error("unexpected failure removing the object of {}", delivery.shortCode(), removal.error());
         }
-        return retryLater(attempt, attempt.number(), failure, removal.detail() + ": " + failure.message());
+        return retryLater(delivery, delivery.number(), failure, removal.detail() + ": " + failure.message());
     }
 
     /**
@@ -137,34 +137,34 @@ class AttemptOutcomes {
      * schedule (as UNKNOWN) rather than the queue's long default visibility timeout, so it gets there in
      * hours, not maxReceiveCount x VisibilityTimeout.
      */
-    Outcome poison(UploadAttempt attempt, String reason) {
-        int delay = backoff.visibilityTimeoutSeconds(attempt.number(), ErrorClass.UNKNOWN);
-        boolean delayed = visibility.delay(attempt.message(), delay);
-        return log(attempt, Outcome.POISON, null, delayed ? delay : null, reason);
+    Outcome poison(UploadDelivery delivery, String reason) {
+        int delay = backoff.visibilityTimeoutSeconds(delivery.number(), ErrorClass.UNKNOWN);
+        boolean delayed = visibility.delay(delivery.message(), delay);
+        return log(delivery, Outcome.POISON, null, delayed ? delay : null, reason);
     }
 
     /** A permanent failure, the only one that fails a paste: FAILED, and the message acknowledged. */
-    private Outcome fail(UploadAttempt attempt, Failure failure) {
+    private Outcome fail(UploadDelivery delivery, Failure failure) {
         String reason = Outcome.PERMANENT.label() + ": " + failure.errorClass() + ": " + failure.message();
         try {
-            if (repository.markFailed(attempt.shortCode(), reason) == 0) {
-                LOG.info("{} was already terminal when a permanent failure wanted to mark it FAILED", attempt.shortCode());
+            if (repository.markFailed(delivery.shortCode(), reason) == 0) {
+                LOG.info("{} was already terminal when a permanent failure wanted to mark it FAILED", delivery.shortCode());
             }
         } catch (RuntimeException e) {
             // Could not record FAILED (the database is down): retry later; the queue's maxReceiveCount keeps
             // spare receives exactly so that this can happen a few times before the dead-letter queue.
             Failure dbFailure = classifier.classify(e);
-            return retryLater(attempt, attempt.number(), dbFailure, "could not mark permanent paste FAILED: " + dbFailure.message());
+            return retryLater(delivery, delivery.number(), dbFailure, "could not mark permanent paste FAILED: " + dbFailure.message());
         }
-        return log(attempt, Outcome.PERMANENT, failure, null, null);
+        return log(delivery, Outcome.PERMANENT, failure, null, null);
     }
 
     /** Back when the breaker's next probe may run, as {@link HoldSchedule} bounds it. */
-    private Outcome hold(UploadAttempt attempt, StoreResult.Held held) {
+    private Outcome hold(UploadDelivery delivery, StoreResult.Held held) {
         Failure failure = classifier.classify(held.cause());
         Instant now = clock.instant();
         Duration untilProbe = breaker.untilNextProbe(held.cause(), now);
-        return onHoldSchedule(attempt, Outcome.HELD, failure, held.heldSince(), untilProbe,
+        return onHoldSchedule(delivery, Outcome.HELD, failure, held.heldSince(), untilProbe,
                 "circuit open until " + now.plus(untilProbe) + "; held since " + held.heldSince());
     }
 
@@ -173,35 +173,36 @@ class AttemptOutcomes {
      * as a held job does, from the same first hold (noted now if this is it), so that a day of it fits the
      * queue's receives ({@link DeliveryBudget}); the next delivery tries S3 once more, through the breaker.
      */
-    private Outcome slow(UploadAttempt attempt, Failure failure, S3AttemptFailedException error, String detail) {
-        Instant waitingSince = firstHold.since(attempt.shortCode(), error.firstHeldAt());
-        return onHoldSchedule(attempt, Outcome.SLOW, failure, waitingSince, Duration.ZERO,
+    private Outcome slow(UploadDelivery delivery, Failure failure, S3AttemptFailedException error, String detail) {
+        Instant waitingSince = firstHold.since(delivery.shortCode(), error.firstHeldAt());
+        return onHoldSchedule(delivery, Outcome.SLOW, failure, waitingSince, Duration.ZERO,
                 "S3 attempt " + error.attempt() + ", fast attempts used up; waiting since " + waitingSince + ": " + detail);
     }
 
     /** Back after the {@link HoldSchedule}'s wait for a job waiting since {@code waitingSince}; overdue past its limit. */
-    private Outcome onHoldSchedule(UploadAttempt attempt, Outcome outcome, Failure failure, Instant waitingSince,
+    private Outcome onHoldSchedule(UploadDelivery delivery, Outcome outcome, Failure failure, Instant waitingSince,
                                    Duration untilProbe, String detail) {
         HoldSchedule.Wait wait = holds.waitFor(Duration.between(waitingSince, clock.instant()), untilProbe);
-        boolean delayed = visibility.delay(attempt.message(), wait.seconds());
+        boolean delayed = visibility.delay(delivery.message(), wait.seconds());
         if (wait.overdue()) {
-            return log(attempt, Outcome.OVERDUE, failure, delayed ? wait.seconds() : null, "waiting since "
+            return log(delivery, Outcome.OVERDUE, failure, delayed ? wait.seconds() : null, "waiting since "
                     + waitingSince + ", longer than " + holds.holdLimit() + ": left to the dead-letter queue");
         }
-        return log(attempt, outcome, failure, delayed ? wait.seconds() : null, detail);
+        return log(delivery, outcome, failure, delayed ? wait.seconds() : null, detail);
     }
 
-    private Outcome retryLater(UploadAttempt attempt, int attemptNumber, Failure failure, String detail) {
-        int delay = backoff.visibilityTimeoutSeconds(attemptNumber, failure.errorClass());
-        boolean delayed = visibility.delay(attempt.message(), delay);
-        return log(attempt, Outcome.TRANSIENT, failure, delayed ? delay : null,
+    /** Back after the backoff delay for {@code backoffNumber}: the S3 attempt that failed, or the delivery if S3 was not reached. */
+    private Outcome retryLater(UploadDelivery delivery, int backoffNumber, Failure failure, String detail) {
+        int delay = backoff.visibilityTimeoutSeconds(backoffNumber, failure.errorClass());
+        boolean delayed = visibility.delay(delivery.message(), delay);
+        return log(delivery, Outcome.TRANSIENT, failure, delayed ? delay : null,
                 delayed ? detail : detail + " (visibility change failed: back after the queue's visibility timeout)");
     }
 
-    private Outcome log(UploadAttempt attempt, Outcome outcome, @Nullable Failure failure, @Nullable Integer delaySeconds,
+    private Outcome log(UploadDelivery delivery, Outcome outcome, @Nullable Failure failure, @Nullable Integer delaySeconds,
                         @Nullable String detail) {
-        attemptLog.write(attempt, outcome, failure, delaySeconds, detail);
-        metrics.put(Metric.UPLOAD_ATTEMPTS, 1, outcome.label(), failure == null ? NO_ERROR : failure.errorClass().name());
+        deliveryLog.write(delivery, outcome, failure, delaySeconds, detail);
+        metrics.put(Metric.UPLOAD_DELIVERIES, 1, outcome.label(), failure == null ? NO_ERROR : failure.errorClass().name());
         if (outcome == Outcome.TRANSIENT && delaySeconds != null) {
             metrics.put(Metric.BACKOFF_DELAY, delaySeconds);
         }

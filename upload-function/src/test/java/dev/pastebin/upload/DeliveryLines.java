@@ -9,18 +9,18 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 
-/** Captures the upload worker's attempt lines as the functions write them (JSON), parsed back into their fields. */
-final class AttemptLines implements AutoCloseable {
+/** Captures the upload worker's delivery lines as the functions write them (JSON), parsed back into their fields. */
+final class DeliveryLines implements AutoCloseable {
 
-    /** The fields of an attempt line ({@link AttemptLog}); absent ones are null. */
-    record Line(String shortCode, String messageId, int attempt, String outcome, String errorClass, Integer s3Status,
+    /** The fields of a delivery line ({@link DeliveryLog}); absent ones are null. */
+    record Line(String shortCode, String messageId, int delivery, String outcome, String errorClass, Integer s3Status,
                 long latencyMs, Integer delaySeconds, String detail) {
     }
 
-    private final JsonLogLines lines = JsonLogLines.of("pastebin.upload.attempts");
+    private final JsonLogLines lines = JsonLogLines.of("pastebin.upload.deliveries");
     private final ObjectMapper objectMapper;
 
-    AttemptLines(ObjectMapper objectMapper) {
+    DeliveryLines(ObjectMapper objectMapper) {
         this.objectMapper = objectMapper;
     }
 
@@ -35,11 +35,11 @@ final class AttemptLines implements AutoCloseable {
     private Line parse(String json) {
         try {
             Map<String, Object> f = objectMapper.readValue(json, Argument.mapOf(String.class, Object.class));
-            return new Line((String) f.get("shortCode"), (String) f.get("messageId"), number(f, "attempt").intValue(),
+            return new Line((String) f.get("shortCode"), (String) f.get("messageId"), number(f, "delivery").intValue(),
                     (String) f.get("outcome"), (String) f.get("errorClass"), integer(f, "s3Status"),
                     number(f, "latencyMs").longValue(), integer(f, "delaySeconds"), (String) f.get("detail"));
         } catch (IOException e) {
-            throw new UncheckedIOException("not a JSON attempt line: " + json, e);
+            throw new UncheckedIOException("not a JSON delivery line: " + json, e);
         }
     }
 
