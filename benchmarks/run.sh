@@ -27,7 +27,7 @@ curl -sf "${AWS_ENDPOINT_URL:-http://127.0.0.1:4566}/_localstack/health" >/dev/n
   || { echo "run.sh: LocalStack is not answering on ${AWS_ENDPOINT_URL:-http://127.0.0.1:4566}; start it with 'make up'" >&2; exit 1; }
 
 if [[ "${BENCH_SKIP_BUILD:-0}" != 1 ]]; then
-  modules=core,benchmarks/baseline,benchmarks/variants,benchmarks/harness
+  modules=core,benchmarks/baseline,benchmarks/variants,benchmarks/priming,benchmarks/harness
   for m in create-function read-function upload-function sweeper-function; do
     [[ -d "$m/src/main" ]] && modules="$modules,$m"
   done

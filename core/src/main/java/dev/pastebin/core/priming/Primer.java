@@ -3,8 +3,7 @@ package dev.pastebin.core.priming;
 /**
  * One warm-up of a function's hot path with no side effect (no row, no message, no object): it loads and
  * runs the code and opens the connections the first request would otherwise pay for. Every {@code Primer}
- * bean runs before a SnapStart snapshot ({@link PrimingResource}) and, when
- * {@code pastebin.priming.at-init} is true, at Init ({@link PrimeAtInit}).
+ * bean runs before a SnapStart snapshot ({@link PrimingResource}).
  */
 public interface Primer {
 

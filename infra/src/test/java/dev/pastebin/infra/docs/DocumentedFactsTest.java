@@ -3,7 +3,6 @@ package dev.pastebin.infra.docs;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.metrics.Metric;
-import dev.pastebin.core.priming.PrimeAtInit;
 import dev.pastebin.local.Json;
 import dev.pastebin.local.template.CloudFormationTemplate;
 import org.junit.jupiter.api.Test;
@@ -39,8 +38,7 @@ class DocumentedFactsTest {
     private static final List<String> FUNCTION_MODULES =
             List.of("core", "create-function", "read-function", "remove-function", "upload-function", "sweeper-function");
     /** Settings read with {@code @Requires}/{@code @Value} rather than a properties record, so not in the metadata. */
-    private static final Set<String> PROPERTIES_OUTSIDE_RECORDS =
-            Set.of(PrimeAtInit.PROPERTY, "pastebin.database.secret-id");
+    private static final Set<String> PROPERTIES_OUTSIDE_RECORDS = Set.of("pastebin.database.secret-id");
     private static final Pattern ENVIRONMENT_NAME = Pattern.compile("^_?[A-Z][A-Z0-9_]*$");
 
     @Test

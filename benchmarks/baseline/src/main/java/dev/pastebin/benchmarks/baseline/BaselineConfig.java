@@ -21,8 +21,9 @@ record BaselineConfig(String jdbcUrl, String jdbcUser, String jdbcPassword, Stri
                 Integer.parseInt(env("PASTEBIN_PASTE_SHORT_CODE_LENGTH", "8")),
                 // Knob for the benchmark only: build the connection and clients on first use instead of at init.
                 Boolean.parseBoolean(env("BASELINE_LAZY_INIT", "false")),
-                // The project's PASTEBIN_PRIMING_AT_INIT, hand-written: the same warm-up at Init (what SnapStart restores).
-                Boolean.parseBoolean(env("PASTEBIN_PRIMING_AT_INIT", "false")),
+                // Knob: warm up at Init by hand (what SnapStart restores), as the project's primers do when the
+                // benchmarks run them at Init.
+                Boolean.parseBoolean(env("BASELINE_PRIME_AT_INIT", "false")),
                 // Knob: prime as deeply as the project's primers do (the success paths too), not only as the issue
                 // first named it (SELECT 1, one metadata call, one validation-only request).
                 Boolean.parseBoolean(env("BASELINE_PRIME_SUCCESS_PATH", "false")));

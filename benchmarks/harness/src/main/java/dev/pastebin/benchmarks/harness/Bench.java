@@ -120,13 +120,14 @@ public final class Bench {
             String readCode = services.seedProcessed(Services.newCode(), content);
             var functions = FunctionsUnderTest.load(o, template, taskRoots, services, events, createQueueUrl, readCode, report);
             var coldStarts = new ColdStarts(runtime, functions, logs, work);
-            var queueLatency = new QueueLatency(runtime, logs, services, events, report::line);
+            var primingAtInit = new PrimingAtInit(repo.resolve("benchmarks/priming/target"), work);
+            var queueLatency = new QueueLatency(runtime, logs, services, events, primingAtInit, report::line);
             // In the report's order; --sections picks which run.
             Map<String, Section> sections = new LinkedHashMap<>();
             sections.put("artifacts", new ArtifactSizes(report, repo));
             sections.put("cold", new ColdStart(report, o, functions, coldStarts));
-            sections.put("primed", new PrimedFirstInvocation(report, o, functions, coldStarts));
-            sections.put("runtimes", new JavaVersions(report, o, functions, coldStarts, ricLib()));
+            sections.put("primed", new PrimedFirstInvocation(report, o, functions, coldStarts, primingAtInit));
+            sections.put("runtimes", new JavaVersions(report, o, functions, coldStarts, primingAtInit, ricLib()));
             sections.put("warm", new WarmLatency(report, o, functions, runtime, logs));
             sections.put("readable", new TimeToReadable(report, o, functions, queueLatency));
             sections.put("gaps", new RetryGaps(report, o, functions, queueLatency));

@@ -59,6 +59,11 @@ final class FunctionsUnderTest {
         return functions;
     }
 
+    /** Whether {@code spec} launches one of the baseline's handlers rather than a project function. */
+    static boolean isBaseline(FunctionSpec spec) {
+        return spec.handler().startsWith(BASELINE_PKG);
+    }
+
     boolean has(String key) {
         return specs.containsKey(key);
     }

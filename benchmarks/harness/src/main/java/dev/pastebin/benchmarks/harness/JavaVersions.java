@@ -14,20 +14,20 @@ import java.util.Map;
  */
 final class JavaVersions implements Section {
 
-    private static final String PRIMING_AT_INIT = PrimedFirstInvocation.PRIMING_AT_INIT;
-    private static final String BASELINE_PRIME_SUCCESS_PATH = PrimedFirstInvocation.BASELINE_PRIME_SUCCESS_PATH;
-
     private final Report report;
     private final Bench.Options options;
     private final FunctionsUnderTest functions;
     private final ColdStarts coldStarts;
+    private final PrimingAtInit primingAtInit;
     private final Path ricLib;
 
-    JavaVersions(Report report, Bench.Options options, FunctionsUnderTest functions, ColdStarts coldStarts, Path ricLib) {
+    JavaVersions(Report report, Bench.Options options, FunctionsUnderTest functions, ColdStarts coldStarts,
+                 PrimingAtInit primingAtInit, Path ricLib) {
         this.report = report;
         this.options = options;
         this.functions = functions;
         this.coldStarts = coldStarts;
+        this.primingAtInit = primingAtInit;
         this.ricLib = ricLib;
     }
 
@@ -56,9 +56,8 @@ final class JavaVersions implements Section {
                 int mem = functions.memoryMb(key);
                 String label = "java" + jvm.getKey() + " " + spec.label();
                 ColdResult cold = coldStarts.runs(rt, spec.withLabel(label), key, options.runs(), mem);
-                // the baseline primed as deeply as the project (the project ignores the baseline's knob)
-                ColdResult primed = coldStarts.runs(rt, spec.withEnv(PRIMING_AT_INIT, "true").withEnv(BASELINE_PRIME_SUCCESS_PATH, "true")
-                        .withLabel(label + "+primed"), key, options.runs(), mem);
+                // the baseline primed as deeply as the project
+                ColdResult primed = coldStarts.runs(rt, primingAtInit.primedDeep(spec).withLabel(label + "+primed"), key, options.runs(), mem);
                 if (!cold.first().isEmpty()) {
                     first.put(jvm.getKey() + " " + key, cold.first().median());
                 }

@@ -10,21 +10,19 @@ import java.util.Map;
  */
 final class PrimedFirstInvocation implements Section {
 
-    /** The project's flag that runs its SnapStart primers at Init (core.priming.PrimeAtInit); the baseline reads it too. */
-    static final String PRIMING_AT_INIT = "PASTEBIN_PRIMING_AT_INIT";
-    /** The baseline's knob for priming as deeply as the project (BaselineConfig). */
-    static final String BASELINE_PRIME_SUCCESS_PATH = "BASELINE_PRIME_SUCCESS_PATH";
-
     private final Report report;
     private final Bench.Options options;
     private final FunctionsUnderTest functions;
     private final ColdStarts coldStarts;
+    private final PrimingAtInit primingAtInit;
 
-    PrimedFirstInvocation(Report report, Bench.Options options, FunctionsUnderTest functions, ColdStarts coldStarts) {
+    PrimedFirstInvocation(Report report, Bench.Options options, FunctionsUnderTest functions, ColdStarts coldStarts,
+                          PrimingAtInit primingAtInit) {
         this.report = report;
         this.options = options;
         this.functions = functions;
         this.coldStarts = coldStarts;
+        this.primingAtInit = primingAtInit;
     }
 
     @Override
@@ -41,9 +39,8 @@ final class PrimedFirstInvocation implements Section {
             boolean baseline = key.startsWith("baseline-");
             for (String priming : baseline ? List.of("no", "yes", "deep") : List.of("no", "yes")) {
                 FunctionSpec s = switch (priming) {
-                    case "yes" -> spec.withEnv(PRIMING_AT_INIT, "true").withLabel(spec.label() + "+primed");
-                    case "deep" -> spec.withEnv(PRIMING_AT_INIT, "true").withEnv(BASELINE_PRIME_SUCCESS_PATH, "true")
-                            .withLabel(spec.label() + "+primed-deep");
+                    case "yes" -> primingAtInit.primed(spec).withLabel(spec.label() + "+primed");
+                    case "deep" -> primingAtInit.primedDeep(spec).withLabel(spec.label() + "+primed-deep");
                     default -> spec;
                 };
                 ColdResult r = coldStarts.runs(s, key, options.runs(), mem);
@@ -71,12 +68,14 @@ final class PrimedFirstInvocation implements Section {
         }
         report.line("");
         report.line("\"First invocation\" = from handing the event out on /next to the answer, in a JVM that has just finished Init. "
-                + "With `" + PRIMING_AT_INIT + "=true` the project runs its SnapStart primers (core.priming) at Init: a validation-only "
+                + "Primed, the project runs its SnapStart primers (core.priming) at Init, from a benchmark-only startup listener "
+                + "(benchmarks/priming) added to a copy of its lib/: a validation-only "
                 + "request through its handler, the runtime's event serializers, `SELECT 1`, `GetQueueAttributes` / `GetObject`, and the "
                 + "success paths without effects (create: INSERT rolled back, a SendMessage SQS refuses, the 201 body; read: S3's success "
                 + "answer replaced in-process). The baseline primes by hand either as the issue first named it (SELECT 1, "
-                + "GetQueueAttributes or HeadBucket, one validation-only request through its handler) or, with "
-                + "`" + BASELINE_PRIME_SUCCESS_PATH + "=true`, as deeply as the project. This is the state a SnapStart restore resumes "
+                + "GetQueueAttributes or HeadBucket, one validation-only request through its handler; `"
+                + PrimingAtInit.BASELINE_PRIME_AT_INIT + "=true`) or, with `" + PrimingAtInit.BASELINE_PRIME_SUCCESS_PATH
+                + "=true` too, as deeply as the project. This is the state a SnapStart restore resumes "
                 + "from, minus the restore itself.");
         report.line("");
     }

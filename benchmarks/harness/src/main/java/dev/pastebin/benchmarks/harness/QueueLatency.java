@@ -35,14 +35,16 @@ final class QueueLatency {
     private final Path logs;
     private final Services services;
     private final Events events;
+    private final PrimingAtInit primingAtInit;
     private final Consumer<String> line;
     private final PrintStream progress = System.err;
 
-    QueueLatency(JavaRuntime runtime, Path logs, Services services, Events events, Consumer<String> line) {
+    QueueLatency(JavaRuntime runtime, Path logs, Services services, Events events, PrimingAtInit primingAtInit, Consumer<String> line) {
         this.runtime = runtime;
         this.logs = logs;
         this.services = services;
         this.events = events;
+        this.primingAtInit = primingAtInit;
         this.line = line;
     }
 
@@ -138,11 +140,10 @@ final class QueueLatency {
             for (int window : windows) {
                 String queue = services.createQueue("bench-gaps-w" + window);
                 String marker = "bench-gaps-w" + window;
-                FunctionSpec spec = upload.withEnv("PASTEBIN_UPLOAD_QUEUE_URL", queue).withEnv("AWS_ENDPOINT_URL_S3", s3)
-                        .withEnv("PASTEBIN_BREAKER_ENABLED", "false")
-                        // primed at Init, as a SnapStart restore is: otherwise gap 1 also carries the first
-                        // attempt's cold code paths (about 0.8 s on this machine), which is not the backoff
-                        .withEnv("PASTEBIN_PRIMING_AT_INIT", "true");
+                // primed at Init, as a SnapStart restore is: otherwise gap 1 also carries the first
+                // attempt's cold code paths (about 0.8 s on this machine), which is not the backoff
+                FunctionSpec spec = primingAtInit.primed(upload).withEnv("PASTEBIN_UPLOAD_QUEUE_URL", queue).withEnv("AWS_ENDPOINT_URL_S3", s3)
+                        .withEnv("PASTEBIN_BREAKER_ENABLED", "false");
                 try (Instance u = started(spec, memoryMb)) {
                     var function = new InstanceFunction(u);
                     try (SqsEventSourceMapping esm = mapping(function, queue, 10, window)) {
