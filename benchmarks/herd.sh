@@ -4,9 +4,10 @@
 # held by the open breaker, S3 back; measures the release until every paste is PROCESSED. Prints a Markdown
 # table; the per-second timeline goes to benchmarks/harness/target/herd-<run>/timeline.csv.
 # Not part of the test command. Needs `make up` and the built artifacts (`mvn -DskipTests package`); uses its
-# own database, queues and bucket (herd_<run>, herd-<run>-uploads, herd-<run>-pastes), kept for inspection.
+# own database, queues and bucket (herd_<run>, herd-<run>-uploads, herd-<run>-pastes), removed after a run that
+# drained (kept with --keep, or when not every paste was stored).
 #
-# Usage: benchmarks/herd.sh [--pastes 5000] [--outage-seconds 0] [--port 0] [--via queue|api] [--creators 8]
+# Usage: benchmarks/herd.sh [--pastes 5000] [--outage-seconds 0] [--port 0] [--via queue|api] [--creators 8] [--keep]
 #   --via queue (default) creates each paste as the create function does (its row, then its job on the queue);
 #     --via api posts it to the local API (a few a second on a busy machine).
 #   --outage-seconds N keeps S3 down until N s after the outage began (at least until every job is held).

@@ -35,7 +35,9 @@ import java.util.regex.Pattern;
  * <p>Pastes are created as the create function does ({@link JobSender}: the row, then the job on the queue), or with
  * {@code --via api} through the local API's POST /pastes (a few a second on a busy machine).
  *
- * <p>Usage: {@code HerdRun --repo . [--pastes 5000] [--outage-seconds 0] [--port 0] [--via queue|api] [--creators 8]}
+ * <p>A run that drained removes its database, queues and bucket unless {@code --keep}; one that did not keeps them.
+ *
+ * <p>Usage: {@code HerdRun --repo . [--pastes 5000] [--outage-seconds 0] [--port 0] [--via queue|api] [--creators 8] [--keep]}
  */
 public final class HerdRun {
 
@@ -53,9 +55,15 @@ public final class HerdRun {
         int port = 0;
         int creators = 8;
         boolean viaApi = false;
-        for (int i = 0; i < args.length; i += 2) {
-            String value = i + 1 < args.length ? args[i + 1] : "";
-            switch (args[i]) {
+        boolean keep = false;
+        for (int i = 0; i < args.length; i++) {
+            String option = args[i];
+            if (option.equals("--keep")) {
+                keep = true;
+                continue;
+            }
+            String value = ++i < args.length ? args[i] : "";
+            switch (option) {
                 case "--repo" -> repo = Path.of(value);
                 case "--pastes" -> pastes = Integer.parseInt(value);
                 case "--outage-seconds" -> outageSeconds = Integer.parseInt(value);
@@ -66,8 +74,8 @@ public final class HerdRun {
                     case "queue" -> false;
                     default -> throw new IllegalArgumentException("--via is queue or api");
                 };
-                default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; usage: herd.sh [--pastes 5000] [--outage-seconds 0] [--port 0] [--via queue|api] [--creators 8]");
+                default -> throw new IllegalArgumentException("unknown option " + option
+                        + "; usage: herd.sh [--pastes 5000] [--outage-seconds 0] [--port 0] [--via queue|api] [--creators 8] [--keep]");
             }
         }
         String runId = Long.toString(System.currentTimeMillis() / 1000 % 1_000_000, 36);
@@ -108,6 +116,9 @@ public final class HerdRun {
             }
             System.out.print(report.summary());
             System.err.println("herd: per-second timeline in " + logs.resolve("timeline.csv"));
+            if (drained && !keep) {
+                system.removeResourcesOnClose();
+            }
         }
     }
 

@@ -1,5 +1,15 @@
 package dev.pastebin.benchmarks.herd;
 
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.core.retry.RetryMode;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -22,7 +32,7 @@ import java.util.regex.Pattern;
 /**
  * The real local system, started by the README's run command ({@code infra/local/run.sh --no-build}) on the
  * running PostgreSQL and LocalStack, with a database, queues and bucket named after the run (created by the run
- * command's {@code up}), and infra/local/fault_proxy.py in front of LocalStack's S3 (the functions' own
+ * command's {@code up}; removed after a finished run), and infra/local/fault_proxy.py in front of LocalStack's S3 (the functions' own
  * {@code AWS_ENDPOINT_URL_S3}). The upload function runs as the template says: its built artifact, under the
  * runtime's SQS event source mapping, as many environments as its MaximumConcurrency.
  */
@@ -35,6 +45,8 @@ final class HerdSystem implements AutoCloseable {
 
     private final Path root;
     private final String runId;
+    private String localStack;
+    private boolean removeResources;
     private final Path logs;
     private Process proxy;
     private URI proxyEndpoint;
@@ -64,11 +76,20 @@ final class HerdSystem implements AutoCloseable {
         return "herd-" + runId + "-uploads";
     }
 
+    String deadLetterQueue() {
+        return "herd-" + runId + "-uploads-dlq";
+    }
+
+    String bucket() {
+        return "herd-" + runId + "-pastes";
+    }
+
     String database() {
         return "herd_" + runId;
     }
 
     private void startAll(int apiPort, String localStack) throws IOException, InterruptedException {
+        this.localStack = localStack;
         Path proxyLog = logs.resolve("s3-proxy.log");
         proxy = new ProcessBuilder("python3", root.resolve("infra/local/fault_proxy.py").toString(),
                 "--service", "s3", "--port", "0", "--target", localStack)
@@ -82,8 +103,8 @@ final class HerdSystem implements AutoCloseable {
         pb.environment().putAll(Map.of(
                 "PASTEBIN_DB_NAME", database(),
                 "PASTEBIN_UPLOAD_QUEUE", queue(),
-                "PASTEBIN_UPLOAD_DLQ", "herd-" + runId + "-uploads-dlq",
-                "PASTEBIN_STORAGE_BUCKET", "herd-" + runId + "-pastes",
+                "PASTEBIN_UPLOAD_DLQ", deadLetterQueue(),
+                "PASTEBIN_STORAGE_BUCKET", bucket(),
                 "AWS_ENDPOINT_URL_S3", proxyEndpoint.toString()));
         run = pb.start();
         api = URI.create("http://127.0.0.1:" + awaitLine(runtimeLog(), API_LISTENING, Duration.ofMinutes(5), run).group(1));
@@ -160,7 +181,44 @@ final class HerdSystem implements AutoCloseable {
         throw new IllegalStateException("no line matching " + pattern + " in " + log + " within " + timeout);
     }
 
-    /** Stops the runtime (run.sh stops only what it started) and the proxy; the run's database is kept to look at. */
+    /** After a finished run close() removes the run's queues, bucket and database; an unfinished run's stay to be looked at. */
+    void removeResourcesOnClose() {
+        removeResources = true;
+    }
+
+    /** A client of LocalStack itself, not through the proxy; the SDK's standard retries. */
+    <B extends AwsClientBuilder<B, ?>> B localStack(B builder) {
+        Map<String, String> env = System.getenv();
+        return builder.endpointOverride(URI.create(localStack)).region(Region.of(env.getOrDefault("AWS_REGION", "us-east-1")))
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
+                        env.getOrDefault("AWS_ACCESS_KEY_ID", "test"), env.getOrDefault("AWS_SECRET_ACCESS_KEY", "test"))))
+                .overrideConfiguration(c -> c.retryStrategy(RetryMode.STANDARD));
+    }
+
+    private void removeResources() {
+        try (SqsClient sqs = localStack(SqsClient.builder()).httpClient(UrlConnectionHttpClient.create()).build();
+             S3Client s3 = localStack(S3Client.builder()).httpClient(UrlConnectionHttpClient.create()).forcePathStyle(true).build()) {
+            for (String queue : List.of(queue(), deadLetterQueue())) {
+                sqs.deleteQueue(b -> b.queueUrl(sqs.getQueueUrl(q -> q.queueName(queue)).queueUrl()));
+            }
+            s3.listObjectsV2Paginator(b -> b.bucket(bucket())).forEach(page -> {
+                if (!page.contents().isEmpty()) {
+                    s3.deleteObjects(b -> b.bucket(bucket()).delete(d -> d.objects(page.contents().stream()
+                            .map(o -> ObjectIdentifier.builder().key(o.key()).build()).toList())));
+                }
+            });
+            s3.deleteBucket(b -> b.bucket(bucket()));
+            try (Connection admin = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:"
+                    + System.getenv().getOrDefault("PGPORT", "5432") + "/postgres", "pastebin", "pastebin");
+                 var statement = admin.createStatement()) {
+                statement.execute("DROP DATABASE IF EXISTS " + database() + " WITH (FORCE)");
+            }
+        } catch (RuntimeException | SQLException e) {
+            System.err.println("herd: could not remove the run's queues, bucket or database: " + e);
+        }
+    }
+
+    /** Stops the runtime (run.sh stops only what it started) and the proxy, then removes the run's resources if asked. */
     @Override
     public void close() {
         if (run != null && run.isAlive()) {
@@ -175,6 +233,9 @@ final class HerdSystem implements AutoCloseable {
         }
         if (proxy != null) {
             proxy.destroy();
+        }
+        if (removeResources) {
+            removeResources();
         }
     }
 }
