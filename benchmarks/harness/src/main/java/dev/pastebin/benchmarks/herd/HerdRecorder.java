@@ -8,7 +8,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -26,7 +25,7 @@ import java.util.regex.Pattern;
 final class HerdRecorder implements AutoCloseable {
 
     /** One 200 ms sample. {@code at} in ms since the recorder started. */
-    record Sample(long at, int processed, int backends, int activeBackends, String breaker, Timestamp openedAt) {
+    record Sample(long at, int processed, int backends, int activeBackends, String breaker) {
     }
 
     /** One upload invocation: it ended at {@code end} (ms since start) after {@code millis}, with {@code records}. */
@@ -87,13 +86,12 @@ final class HerdRecorder implements AutoCloseable {
                     SELECT (SELECT count(*) FROM pastes WHERE status = 'PROCESSED'),
                            (SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> ?),
                            (SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> ? AND state <> 'idle'),
-                           (SELECT state FROM circuit_breakers WHERE name = 's3'),
-                           (SELECT opened_at FROM circuit_breakers WHERE name = 's3')""")) {
+                           (SELECT state FROM circuit_breakers WHERE name = 's3')""")) {
                 st.setLong(1, ownPid);
                 st.setLong(2, ownPid);
                 try (ResultSet rs = st.executeQuery()) {
                     rs.next();
-                    Sample s = new Sample(now(), rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getString(4), rs.getTimestamp(5));
+                    Sample s = new Sample(now(), rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getString(4));
                     synchronized (this) {
                         samples.add(s);
                     }

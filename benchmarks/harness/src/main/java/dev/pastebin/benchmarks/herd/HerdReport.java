@@ -2,6 +2,8 @@ package dev.pastebin.benchmarks.herd;
 
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -25,7 +27,7 @@ record HerdReport(int pastes, Duration creating, Duration heldAfter, Duration ou
     List<Second> seconds() {
         long end = recorder.samples.getLast().at();
         int count = (int) Math.ceilDiv(end - recoveredAt, 1000);
-        java.util.ArrayList<Second> seconds = new java.util.ArrayList<>();
+        List<Second> seconds = new ArrayList<>();
         for (int s = -1; s < count; s++) {
             long from = recoveredAt + s * 1000L;
             long to = from + 1000;
@@ -98,7 +100,7 @@ record HerdReport(int pastes, Duration creating, Duration heldAfter, Duration ou
     String summary() {
         List<Second> after = seconds().stream().filter(s -> s.second() >= 0).toList();
         long putsAfter = after.stream().mapToLong(Second::puts).sum();
-        Second peak = after.stream().max(java.util.Comparator.comparingLong(Second::puts)).orElseThrow();
+        Second peak = after.stream().max(Comparator.comparingLong(Second::puts)).orElseThrow();
         // the drain: from the first second with a PUT to the last
         int firstPut = after.stream().filter(s -> s.puts() > 0).mapToInt(Second::second).min().orElse(0);
         int lastPut = after.stream().filter(s -> s.puts() > 0).mapToInt(Second::second).max().orElse(-1);
