@@ -24,7 +24,12 @@ final class ReleaseWave {
     private final Supplier<BreakerState> breaker;
     private final long started = System.nanoTime();
     private final List<Sample> samples = new ArrayList<>();
-    private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+    /** A daemon: a test that fails before {@link #stop} leaves nothing running. */
+    private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "release-wave");
+        t.setDaemon(true);
+        return t;
+    });
 
     private ReleaseWave(FaultProxy proxy, Supplier<BreakerState> breaker) {
         this.proxy = proxy;
