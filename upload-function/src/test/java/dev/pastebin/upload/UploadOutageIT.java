@@ -90,12 +90,15 @@ class UploadOutageIT {
 
         Thread.sleep(Math.max(0, OUTAGE.minus(Duration.between(outageStarted, Instant.now())).toMillis()));
         int putsDuringOutage = world.proxy.putCount();
-        var duringOutage = world.context.getBean(BreakerStore.class).read(name);
+        BreakerStore store = world.context.getBean(BreakerStore.class);
+        var duringOutage = store.read(name);
         world.proxy.recover();
         Instant recovered = Instant.now();
+        ReleaseWave wave = ReleaseWave.watch(world.proxy, () -> store.read(name).state());
 
         mapping.get();
         poller.shutdown();
+        wave.stop();
         Instant lastProcessed = Instant.MIN;
         for (int i = 0; i < PASTES; i++) {
             Paste row = world.row(pastes.get(i).shortCode());
@@ -103,9 +106,11 @@ class UploadOutageIT {
             assertArrayEquals(contents.get(i), world.object(row.shortCode()).orElseThrow().asByteArray());
             lastProcessed = row.updatedAt().isAfter(lastProcessed) ? row.updatedAt() : lastProcessed;
         }
+        Duration recoveryToLastStored = Duration.between(recovered, lastProcessed);
         System.out.printf("OUTAGE %d pastes, %s outage: %d S3 PUTs during the outage (%d without the breaker would be "
-                        + "6 per paste = %d), last PROCESSED %.1f s after recovery%n", PASTES, OUTAGE, putsDuringOutage,
-                PASTES, PASTES * 6, Duration.between(recovered, lastProcessed).toMillis() / 1000.0);
+                        + "6 per paste = %d), last PROCESSED %.1f s after recovery; after it: %d PUTs before the breaker "
+                        + "closed, peak %d PUTs in a second%n", PASTES, OUTAGE, putsDuringOutage, PASTES, PASTES * 6,
+                recoveryToLastStored.toMillis() / 1000.0, wave.putsBeforeClosing(putsDuringOutage), wave.peakPutsPerSecond());
 
         assertTrue(duringOutage.state() != BreakerState.CLOSED, "open (or probing) while S3 is down: " + duringOutage);
         assertTrue(putsDuringOutage < PASTES / 4,
@@ -114,7 +119,18 @@ class UploadOutageIT {
         assertEquals("OPEN", transitions.getFirst().to(), transitions.toString());
         assertEquals("CLOSED", transitions.getLast().to(), transitions.toString());
         assertTrue(transitions.stream().anyMatch(t -> t.from().equals("OPEN") && t.to().equals("HALF_OPEN")));
-        assertEquals(BreakerState.CLOSED, world.context.getBean(BreakerStore.class).read(name).state());
+        // The herd released at recovery: the probe alone calls S3 until it closes the breaker, and the wave that
+        // follows never reopens it.
+        assertTrue(wave.putsBeforeClosing(putsDuringOutage) <= 1, "one probe before the wave: " + wave);
+        List<String> afterClosing = transitions.subList(transitions.indexOf(transitions.stream()
+                .filter(t -> t.to().equals("CLOSED")).findFirst().orElseThrow()), transitions.size()).stream().map(t -> t.to()).toList();
+        assertEquals(List.of("CLOSED"), afterClosing, "no second opening under the wave: " + transitions);
+        // Every held paste stored within the schedule's bound: the probe within max-cooldown of the recovery, then a
+        // job held just before it comes back within max-hold + jitter, and once more if it came during the probe;
+        // plus 15 s for the 200 uploads themselves.
+        Duration bound = Duration.ofSeconds(8 + 2 * (8 + 1) + 15);
+        assertTrue(recoveryToLastStored.compareTo(bound) <= 0, "last stored " + recoveryToLastStored + " after recovery, bound " + bound);
+        assertEquals(BreakerState.CLOSED, store.read(name).state());
         assertEquals(0, world.mapping.messagesInQueue());
         assertEquals(0, dlqDepth());
     }

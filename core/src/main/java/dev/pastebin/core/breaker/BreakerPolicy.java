@@ -33,10 +33,20 @@ final class BreakerPolicy {
     }
 
     Admission admit(BreakerSnapshot s, Instant now) {
-        return switch (s.state()) {
-            case CLOSED -> new Admission.Call();
-            case OPEN, HALF_OPEN -> now.isBefore(s.nextProbeAt()) ? new Admission.Wait(s.nextProbeAt()) : new Admission.Probe();
-        };
+        if (s.state() == BreakerState.CLOSED) {
+            return new Admission.Call();
+        }
+        if (!now.isBefore(s.nextProbeAt())) {
+            return new Admission.Probe();
+        }
+        if (s.state() == BreakerState.HALF_OPEN) {
+            // A probe is in flight: one S3 call, answered within seconds. Wait for its answer, not for the probe
+            // timeout (the row's nextProbeAt), which only says when a lost probe may be replaced: the jobs that
+            // come back at the probe's moment after an outage would otherwise stay away that long with S3 back.
+            Instant answerDue = now.plus(properties.holdAtLeast());
+            return new Admission.Wait(answerDue.isBefore(s.nextProbeAt()) ? answerDue : s.nextProbeAt());
+        }
+        return new Admission.Wait(s.nextProbeAt());
     }
 
     BreakerSnapshot probeStarted(BreakerSnapshot s, Instant now) {

@@ -142,6 +142,22 @@ class BreakerPolicyTest {
         assertEquals(t0, s.openedAt(), "open since the first opening");
     }
 
+    /**
+     * The herd after an outage arrives at the probe's moment: a job that finds the probe in flight is held until
+     * its answer is due (a probe is one S3 call, answered within seconds), not until the probe would be taken as
+     * lost, which kept those jobs away 30 s after S3 was back (docs/scale.md, "The herd after an outage").
+     */
+    @Test
+    void aCallerThatFindsTheProbeInFlightWaitsForItsAnswerNotForTheProbeTimeout() {
+        BreakerSnapshot open = policy.afterFailure(BreakerSnapshot.closed(t0), t0, false, true, "AccessDenied");
+        BreakerSnapshot probing = policy.probeStarted(open, t0.plusSeconds(10));
+
+        var wait = assertInstanceOf(BreakerPolicy.Admission.Wait.class, policy.admit(probing, t0.plusSeconds(11)));
+        assertEquals(t0.plusSeconds(11).plus(DEFAULTS.holdAtLeast()), wait.until());
+        var late = assertInstanceOf(BreakerPolicy.Admission.Wait.class, policy.admit(probing, t0.plusSeconds(35)));
+        assertEquals(t0.plusSeconds(40), late.until(), "never past the probe timeout, when another caller may probe");
+    }
+
     @Test
     void aProbeThatNeverReportsIsReplacedAfterTheProbeTimeout() {
         BreakerSnapshot open = policy.afterFailure(BreakerSnapshot.closed(t0), t0, false, true, "AccessDenied");

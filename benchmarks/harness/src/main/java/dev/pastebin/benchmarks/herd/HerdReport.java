@@ -1,0 +1,159 @@
+package dev.pastebin.benchmarks.herd;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The figures of one herd run, from recovery on, in one-second buckets: S3 PUTs (the proxy's count, read about
+ * once a second and interpolated to the second's edges), pastes PROCESSED, the run database's backends, the upload
+ * invocations in flight and the uploads they run at once, the breaker's state. In flight is an average over the
+ * second (the invocations' milliseconds in it, Little's law), since an invocation's line is seen up to a sample
+ * late; each invocation runs at most the template's default {@code UploadParallelism}, 4, of its records at a time.
+ */
+record HerdReport(int pastes, Duration creating, Duration heldAfter, Duration outage, long putsDuringOutage,
+                  long recoveredAt, boolean drained, int readable, double lastProcessedSeconds, HerdRecorder recorder) {
+
+    private static final int UPLOAD_PARALLELISM = 4;
+
+    /** One second after recovery ({@code second} 0 is the first). */
+    record Second(int second, long puts, int processed, int maxBackends, int maxActiveBackends, double invocations,
+                  double uploads, String breaker) {
+    }
+
+    List<Second> seconds() {
+        long end = recorder.samples.getLast().at();
+        int count = (int) Math.ceilDiv(end - recoveredAt, 1000);
+        List<Second> seconds = new ArrayList<>();
+        for (int s = -1; s < count; s++) {
+            long from = recoveredAt + s * 1000L;
+            long to = from + 1000;
+            seconds.add(new Second(s, putsIn(from, to), processedAt(to) - processedAt(from),
+                    recorder.samples.stream().filter(x -> x.at() >= from && x.at() < to).mapToInt(HerdRecorder.Sample::backends).max().orElse(0),
+                    recorder.samples.stream().filter(x -> x.at() >= from && x.at() < to).mapToInt(HerdRecorder.Sample::activeBackends).max().orElse(0),
+                    inFlight(from, to, false), inFlight(from, to, true), stateAt(to)));
+        }
+        return seconds;
+    }
+
+    private long putsIn(long from, long to) {
+        return cumulativePutsAt(to) - cumulativePutsAt(from);
+    }
+
+    /** The proxy's count at {@code at}, interpolated between the samples around it. */
+    private long cumulativePutsAt(long at) {
+        HerdRecorder.PutCount before = null;
+        for (HerdRecorder.PutCount p : recorder.puts) {
+            if (p.at() <= at) {
+                before = p;
+            } else {
+                return before == null ? 0 : Math.round(before.puts()
+                        + (double) (p.puts() - before.puts()) * (at - before.at()) / (p.at() - before.at()));
+            }
+        }
+        return before == null ? 0 : before.puts();
+    }
+
+    private int processedAt(long at) {
+        int processed = 0;
+        for (HerdRecorder.Sample s : recorder.samples) {
+            if (s.at() <= at) {
+                processed = s.processed();
+            }
+        }
+        return processed;
+    }
+
+    private String stateAt(long at) {
+        String state = "";
+        for (HerdRecorder.Sample s : recorder.samples) {
+            if (s.at() <= at) {
+                state = s.breaker();
+            }
+        }
+        return state;
+    }
+
+    /** The invocations (or uploads) in flight during [from, to), on average: their milliseconds in it over its length. */
+    private double inFlight(long from, long to, boolean uploads) {
+        double busy = 0;
+        for (HerdRecorder.Invocation i : recorder.invocations) {
+            long overlap = Math.min(to, i.end()) - Math.max(from, i.start());
+            if (overlap > 0) {
+                busy += overlap * (uploads ? Math.min(i.records(), UPLOAD_PARALLELISM) : 1);
+            }
+        }
+        return busy / (to - from);
+    }
+
+    void timeline(PrintWriter out) {
+        out.println("second,puts,processed,max_backends,max_active_backends,invocations_in_flight,uploads_in_flight,breaker");
+        for (Second s : seconds()) {
+            out.printf(Locale.ROOT, "%d,%d,%d,%d,%d,%.1f,%.1f,%s%n", s.second(), s.puts(), s.processed(), s.maxBackends(),
+                    s.maxActiveBackends(), s.invocations(), s.uploads(), s.breaker());
+        }
+    }
+
+    String summary() {
+        List<Second> after = seconds().stream().filter(s -> s.second() >= 0).toList();
+        long putsAfter = after.stream().mapToLong(Second::puts).sum();
+        Second peak = after.stream().max(Comparator.comparingLong(Second::puts)).orElseThrow();
+        // the drain: from the first second with a PUT to the last
+        int firstPut = after.stream().filter(s -> s.puts() > 0).mapToInt(Second::second).min().orElse(0);
+        int lastPut = after.stream().filter(s -> s.puts() > 0).mapToInt(Second::second).max().orElse(-1);
+        List<Second> drain = after.stream().filter(s -> s.second() >= firstPut && s.second() <= lastPut).toList();
+        long busySeconds = drain.size();
+        double closedAfter = recorder.samples.stream().filter(s -> s.at() >= recoveredAt && "CLOSED".equals(s.breaker()))
+                .findFirst().map(s -> (s.at() - recoveredAt) / 1000.0).orElse(Double.NaN);
+        List<HerdRecorder.Transition> transitions = recorder.transitions.stream().filter(t -> t.at() >= recoveredAt - 1000).toList();
+        boolean closed = false;
+        int reopened = 0;
+        for (HerdRecorder.Transition t : transitions) {
+            closed |= t.to().equals("CLOSED");
+            reopened += closed && t.to().equals("OPEN") ? 1 : 0;
+        }
+        boolean reopenedBySample = false;
+        boolean closedBySample = false;
+        for (HerdRecorder.Sample s : recorder.samples) {
+            closedBySample |= s.at() >= recoveredAt && "CLOSED".equals(s.breaker());
+            reopenedBySample |= closedBySample && "OPEN".equals(s.breaker());
+        }
+        StringBuilder out = new StringBuilder();
+        out.append(String.format(Locale.ROOT, """
+                        | figure | value |
+                        |---|---:|
+                        | pastes held through the outage | %d |
+                        | created (S3 down) in | %.1f s |
+                        | every job held by the breaker after | %.1f s |
+                        | outage length | %.1f s |
+                        | S3 PUTs during the outage | %d |
+                        | breaker closed after recovery | %.1f s |
+                        | last paste PROCESSED after recovery | %.1f s%s |
+                        | pastes read back (200, their content) | %d of %d sampled |
+                        | S3 PUTs after recovery | %d |
+                        | peak S3 PUTs/s (second) | %d (%d) |
+                        | average S3 PUTs/s over the drain (%d s, first PUT to last) | %.0f |
+                        | database backends: max (max active) | %d (%d) |
+                        | upload invocations in flight: busiest second (average over the drain) | %.1f (%.1f) |
+                        | uploads in flight: busiest second (average over the drain) | %.1f (%.1f) |
+                        | breaker transitions from recovery | %s |
+                        | second opening | %s |
+                        """, pastes, creating.toMillis() / 1000.0, heldAfter.toMillis() / 1000.0, outage.toMillis() / 1000.0,
+                putsDuringOutage, closedAfter, lastProcessedSeconds, drained ? "" : " (NOT ALL within the limit)",
+                readable, Math.min(200, pastes), putsAfter, peak.puts(), peak.second(), busySeconds,
+                busySeconds == 0 ? 0.0 : (double) putsAfter / busySeconds,
+                after.stream().mapToInt(Second::maxBackends).max().orElse(0),
+                after.stream().mapToInt(Second::maxActiveBackends).max().orElse(0),
+                after.stream().mapToDouble(Second::invocations).max().orElse(0),
+                drain.stream().mapToDouble(Second::invocations).average().orElse(0),
+                after.stream().mapToDouble(Second::uploads).max().orElse(0),
+                drain.stream().mapToDouble(Second::uploads).average().orElse(0),
+                transitions.stream().map(t -> String.format(Locale.ROOT, "%s→%s at %+.1f s", t.from(), t.to(),
+                        (t.at() - recoveredAt) / 1000.0)).toList(),
+                reopened > 0 || reopenedBySample ? "YES" : "no"));
+        return out.toString();
+    }
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The herd after an outage (docs/scale.md): the real local system (infra/local/run.sh, the built function
+# artifacts, LocalStack's S3 behind infra/local/fault_proxy.py), S3 down, N pastes created through the API and
+# held by the open breaker, S3 back; measures the release until every paste is PROCESSED. Prints a Markdown
+# table; the per-second timeline goes to benchmarks/harness/target/herd-<run>/timeline.csv.
+# Not part of the test command. Needs `make up` and the built artifacts (`mvn -DskipTests package`); uses its
+# own database, queues and bucket (herd_<run>, herd-<run>-uploads, herd-<run>-pastes), removed after a run that
+# drained (kept with --keep, or when not every paste was stored).
+#
+# Usage: benchmarks/herd.sh [--pastes 5000] [--outage-seconds 0] [--port 0] [--via queue|api] [--creators 8] [--keep]
+#   --via queue (default) creates each paste as the create function does (its row, then its job on the queue);
+#     --via api posts it to the local API (a few a second on a busy machine).
+#   --outage-seconds N keeps S3 down until N s after the outage began (at least until every job is held).
+# Environment: BENCH_SKIP_BUILD=1 reuses the built harness classes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [[ -z "${JAVA_HOME:-}" || ! -x "$JAVA_HOME/bin/java" ]]; then
+  for candidate in /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/temurin-21-jdk-amd64 /usr/lib/jvm/java-21-openjdk-amd64; do
+    if [[ -x "$candidate/bin/java" ]]; then export JAVA_HOME="$candidate"; break; fi
+  done
+fi
+[[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]] || { echo "herd.sh: needs a JDK 21+ (set JAVA_HOME)" >&2; exit 1; }
+pg_isready -q -h "${PGHOST:-127.0.0.1}" -p "${PGPORT:-5432}" \
+  || { echo "herd.sh: PostgreSQL is not answering on ${PGHOST:-127.0.0.1}:${PGPORT:-5432}; start it with 'make up'" >&2; exit 1; }
+[[ -f upload-function/target/function.zip ]] \
+  || { echo "herd.sh: the function artifacts are not built; run 'mvn -DskipTests package' first" >&2; exit 1; }
+
+if [[ "${BENCH_SKIP_BUILD:-0}" != 1 ]]; then
+  echo "herd.sh: building benchmarks/harness" >&2
+  mvn -B -q -Pbenchmarks -pl benchmarks/harness -am package -DskipTests >&2
+fi
+
+exec "$JAVA_HOME/bin/java" -cp "benchmarks/harness/target/classes:benchmarks/harness/target/harness-lib/*" \
+  dev.pastebin.benchmarks.herd.HerdRun --repo . "$@"
