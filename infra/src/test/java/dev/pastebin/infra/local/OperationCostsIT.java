@@ -85,7 +85,7 @@ class OperationCostsIT {
                     "AWS_ENDPOINT_URL_SECRETS_MANAGER", aws.endpoint()));
         }
         // The sweeper fires every few seconds; each sweep is measured between two of its invocations.
-        runtime = LocalRuntimeProcess.start("local-costs", environment, List.of("--schedule-interval", "5s"));
+        runtime = LocalRuntimeProcess.start("local-costs", environment, List.of("--schedule-interval", "3s"));
         awaitOutput(Pattern.compile("Ready: \\d+ function\\(s\\) initialised"), Duration.ofMinutes(3));
     }
 
@@ -264,11 +264,12 @@ class OperationCostsIT {
         return new Created("/pastes/" + body.get("shortCode").asText(), body.get("deleteToken").asText());
     }
 
+    /** Creates a paste and waits until it is stored and its upload's invocation has ended (unmeasured). */
     private static Created createAndStore(String content) throws Exception {
+        Window upload = open("UploadPasteFunction");
         Created created = create(content);
         awaitStored(created.path());
-        // the upload's invocation line follows its last write
-        Thread.sleep(200);
+        upload.close(1);
         return created;
     }
 
