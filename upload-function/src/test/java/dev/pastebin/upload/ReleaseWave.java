@@ -1,7 +1,7 @@
 package dev.pastebin.upload;
 
 import dev.pastebin.core.breaker.BreakerState;
-import dev.pastebin.core.support.FaultProxy;
+import dev.pastebin.faults.FaultProxy;
 
 import java.util.ArrayList;
 import java.util.List;

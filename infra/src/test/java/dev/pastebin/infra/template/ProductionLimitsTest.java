@@ -49,6 +49,25 @@ class ProductionLimitsTest {
                 scaling.get("MaximumConcurrency"));
     }
 
+    /**
+     * The capacity model's first step (docs/scale.md, "Capacity model", 10 creates and 100 reads a second) needs no
+     * parameter set: it passes the HTTP API's per-route throttle, and the read function's reserved concurrency
+     * serves it at the model's 40 ms a read.
+     */
+    @Test
+    void theDefaultsCarryTheCapacityModelsFirstStep() {
+        int readsPerSecond = 100;
+        double secondsPerRead = 0.040;
+        Map<String, Object> throttling = CloudFormationTemplate.mapping(
+                template.properties("HttpApi").get("DefaultRouteSettings"), "DefaultRouteSettings");
+        int routeRate = template.intValue(throttling.get("ThrottlingRateLimit"));
+        assertTrue(routeRate >= readsPerSecond, "the read route is throttled at " + routeRate + " requests/s, below the "
+                + "first step's " + readsPerSecond + " reads/s (ApiThrottlingRateLimit)");
+        int readConcurrency = template.intValue(template.properties("ReadPasteFunction").get("ReservedConcurrentExecutions"));
+        assertTrue(readConcurrency >= readsPerSecond * secondsPerRead, "ReadReservedConcurrency " + readConcurrency
+                + " serves fewer than " + readsPerSecond + " reads/s");
+    }
+
     /** The pool size a function's configuration gives it: its application.yml, with the template's parallelism. */
     private int poolSize(String function) throws IOException {
         String codeUri = (String) template.properties(function).get("CodeUri");
