@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The herd after an outage (docs/scale.md): the real local system (infra/local/run.sh, the built function
-# artifacts, LocalStack's S3 behind infra/local/fault_proxy.py), S3 down, N pastes created through the API and
+# artifacts, LocalStack's S3 behind the fault-proxy module's proxy), S3 down, N pastes created through the API and
 # held by the open breaker, S3 back; measures the release until every paste is PROCESSED. Prints a Markdown
 # table; the per-second timeline goes to benchmarks/harness/target/herd-<run>/timeline.csv.
 # Not part of the test command. Needs `make up` and the built artifacts (`mvn -DskipTests package`); uses its

@@ -1,5 +1,6 @@
 package dev.pastebin.benchmarks.herd;
 
+import dev.pastebin.faults.FaultProxy;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
@@ -12,9 +13,6 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,24 +30,21 @@ import java.util.regex.Pattern;
 /**
  * The real local system, started by the README's run command ({@code infra/local/run.sh --no-build}) on the
  * running PostgreSQL and LocalStack, with a database, queues and bucket named after the run (created by the run
- * command's {@code up}; removed after a finished run), and infra/local/fault_proxy.py in front of LocalStack's S3 (the functions' own
+ * command's {@code up}; removed after a finished run), and the fault-proxy module's S3 proxy, in this JVM, in front of LocalStack's S3 (the functions' own
  * {@code AWS_ENDPOINT_URL_S3}). The upload function runs as the template says: its built artifact, under the
  * runtime's SQS event source mapping, as many environments as its MaximumConcurrency.
  */
 final class HerdSystem implements AutoCloseable {
 
-    private static final Pattern PROXY_LISTENING = Pattern.compile("forwarding http://127\\.0\\.0\\.1:(\\d+) ");
     private static final Pattern API_LISTENING = Pattern.compile("Local API listening on http://[^:]+:(\\d+)");
     private static final Pattern READY = Pattern.compile("Ready: \\d+ function\\(s\\) initialised");
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private final Path root;
     private final String runId;
     private String localStack;
     private boolean removeResources;
     private final Path logs;
-    private Process proxy;
-    private URI proxyEndpoint;
+    private FaultProxy proxy;
     private Process run;
     private URI api;
 
@@ -90,11 +85,7 @@ final class HerdSystem implements AutoCloseable {
 
     private void startAll(int apiPort, String localStack) throws IOException, InterruptedException {
         this.localStack = localStack;
-        Path proxyLog = logs.resolve("s3-proxy.log");
-        proxy = new ProcessBuilder("python3", root.resolve("infra/local/fault_proxy.py").toString(),
-                "--service", "s3", "--port", "0", "--target", localStack)
-                .redirectErrorStream(true).redirectOutput(proxyLog.toFile()).start();
-        proxyEndpoint = URI.create("http://127.0.0.1:" + awaitLine(proxyLog, PROXY_LISTENING, Duration.ofSeconds(20), proxy).group(1));
+        proxy = new FaultProxy(URI.create(localStack));
 
         ProcessBuilder pb = new ProcessBuilder("infra/local/run.sh", "--no-build", "--port", Integer.toString(apiPort))
                 .directory(root.toFile()).redirectErrorStream(true).redirectOutput(runtimeLog().toFile());
@@ -105,7 +96,7 @@ final class HerdSystem implements AutoCloseable {
                 "PASTEBIN_UPLOAD_QUEUE", queue(),
                 "PASTEBIN_UPLOAD_DLQ", deadLetterQueue(),
                 "PASTEBIN_STORAGE_BUCKET", bucket(),
-                "AWS_ENDPOINT_URL_S3", proxyEndpoint.toString()));
+                "AWS_ENDPOINT_URL_S3", proxy.endpoint().toString()));
         run = pb.start();
         api = URI.create("http://127.0.0.1:" + awaitLine(runtimeLog(), API_LISTENING, Duration.ofMinutes(5), run).group(1));
         awaitLine(runtimeLog(), READY, Duration.ofMinutes(5), run);
@@ -126,42 +117,16 @@ final class HerdSystem implements AutoCloseable {
 
     /** Every S3 object PUT answers 500 until {@link #s3Recovers}. */
     void s3Outage() {
-        control("/_faults?mode=outage");
+        proxy.outage(FaultProxy.Fault.INTERNAL_ERROR_500);
     }
 
     void s3Recovers() {
-        control("/_faults?mode=off");
+        proxy.recover();
     }
 
     /** Object PUTs that reached the proxy so far, faulted or not. */
     long s3Puts() {
-        String body = new String(send(HttpRequest.newBuilder(proxyEndpoint.resolve("/_faults/puts")).GET()), StandardCharsets.UTF_8);
-        // {"bucket/key": [attempts, faulted], ...}
-        Matcher m = Pattern.compile("\\[\\s*(\\d+)\\s*,").matcher(body);
-        long puts = 0;
-        while (m.find()) {
-            puts += Long.parseLong(m.group(1));
-        }
-        return puts;
-    }
-
-    private void control(String pathAndQuery) {
-        send(HttpRequest.newBuilder(proxyEndpoint.resolve(pathAndQuery)).POST(HttpRequest.BodyPublishers.noBody()));
-    }
-
-    private byte[] send(HttpRequest.Builder request) {
-        try {
-            HttpResponse<byte[]> response = HTTP.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofByteArray());
-            if (response.statusCode() != 200) {
-                throw new IllegalStateException("the fault proxy answered " + response.statusCode());
-            }
-            return response.body();
-        } catch (IOException e) {
-            throw new IllegalStateException("the fault proxy at " + proxyEndpoint + " does not answer", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return proxy.putCount();
     }
 
     private static Matcher awaitLine(Path log, Pattern pattern, Duration timeout, Process process) throws IOException, InterruptedException {
@@ -232,7 +197,7 @@ final class HerdSystem implements AutoCloseable {
             }
         }
         if (proxy != null) {
-            proxy.destroy();
+            proxy.close();
         }
         if (removeResources) {
             removeResources();
