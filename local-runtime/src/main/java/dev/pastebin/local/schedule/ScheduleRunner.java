@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Fires a function's Schedule events at the template's rate, or at the local override interval (so a run can
  * be watched without waiting its period). The first run is one period after start, as with a new EventBridge
- * rule; a run missed while the previous one was still running is skipped, not fired late.
+ * rule; a run the previous one delayed (by half a period or more) is skipped, not fired late.
  */
 public final class ScheduleRunner implements AutoCloseable {
 
@@ -44,13 +44,14 @@ public final class ScheduleRunner implements AutoCloseable {
         }
         String ruleArn = ScheduledEvents.ruleArn(region, accountId, id, trigger.eventName());
         // At a fixed rate the executor fires the runs a long run (a cold start) made it miss back to back;
-        // EventBridge never replays a missed run, so a run that is a whole period late is skipped.
+        // EventBridge never replays a missed run, so a run delayed by half a period or more is skipped: the
+        // schedule goes on at its rate from the next tick.
         long periodNanos = period.toNanos();
         long firstDue = System.nanoTime() + periodNanos;
         AtomicLong ticks = new AtomicLong();
         timer.scheduleAtFixedRate(() -> {
             long due = firstDue + ticks.getAndIncrement() * periodNanos;
-            if (System.nanoTime() - due < periodNanos) {
+            if (System.nanoTime() - due < periodNanos / 2) {
                 fire(function, trigger, ruleArn, period);
             }
         }, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
