@@ -48,9 +48,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  * The work each operation costs (docs/scale.md, "Capacity model"), measured on the local system: the real
  * function artifacts on the local runtime, each function behind a {@link PostgresWireMeter} of its own (database
  * round trips, time, connections opened and kept busy) and {@link AwsProxies} of its own (the fault-proxy
- * module's proxies, counting its S3, SQS and Secrets Manager calls by operation), on a database of its own. Each operation runs {@code costs.repetitions}
- * times (1 here, more through benchmarks/costs.sh), and the counts per operation must equal the table in
- * docs/scale.md, so that table cannot drift from the code. The times are printed, never asserted.
+ * module's proxies, counting its S3, SQS and Secrets Manager calls by operation), on a database of its own. Each
+ * operation runs {@code costs.repetitions} times (1 here, more through benchmarks/costs.sh), and the counts per
+ * operation must equal the table in docs/scale.md, so that table cannot drift from the code. The times are
+ * printed, never asserted.
  */
 @RealServices
 class OperationCostsIT {
