@@ -31,12 +31,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 
 /**
- * A fault-injecting HTTP proxy in front of one AWS service ({@link Service}: S3 or SQS) of LocalStack, on
+ * A fault-injecting HTTP proxy in front of one AWS service ({@link Service}: S3, SQS or Secrets Manager) of LocalStack, on
  * 127.0.0.1. A client is pointed at it by configuration (an endpoint override, the SDK's
  * {@code AWS_ENDPOINT_URL_S3}), never by a code path. Every request is forwarded unchanged, except:
  * <ul>
  *   <li>while a fault is switched on for everyone ({@link #outage}, {@link #switchOn}): the requests the
- *       service can fault ({@link Service#faultable}: S3's object PUTs, every SQS call) get it; a
+ *       service can fault ({@link Service#faultable}: S3's object PUTs, every SQS or Secrets Manager call) get it; a
  *       {@link Fault#DROP_CONNECTION} hits every request;</li>
  *   <li>S3's scripted faults: PUTs of one object name ({@link #failPuts}, {@link #alwaysFailPuts}), every
  *       other object PUT, every GET, DeleteObjects refused key by key.</li>
@@ -56,7 +56,9 @@ public final class FaultProxy implements AutoCloseable {
         ACCESS_DENIED_403(403, "AccessDenied"),
         /** 503 ServiceUnavailable: SQS's server error. */
         SERVICE_UNAVAILABLE_503(503, "ServiceUnavailable"),
-        /** 400 ThrottlingException: SQS throttling. */
+        /** 500 InternalServiceError: Secrets Manager's server error. */
+        INTERNAL_SERVICE_ERROR_500(500, "InternalServiceError"),
+        /** 400 ThrottlingException: SQS and Secrets Manager throttling. */
         THROTTLING_400(400, "ThrottlingException"),
         /** Holds the request for {@link #HANG_TIME}, past the client's timeouts, then answers 500. */
         HANG(500, "InternalError"),

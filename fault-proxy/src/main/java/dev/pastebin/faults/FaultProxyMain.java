@@ -8,7 +8,7 @@ import java.util.concurrent.CountDownLatch;
  * The fault proxy on its own, switched over HTTP (see {@link FaultControl}); {@code make run ARGS="--s3-faults"}
  * starts it for S3 (infra/local/run.sh):
  * <pre>
- *   java -jar fault-proxy/target/pastebin-fault-proxy-*.jar [--service s3|sqs] [--port 4567] [--target http://127.0.0.1:4566]
+ *   java -jar fault-proxy/target/pastebin-fault-proxy-*.jar [--service s3|sqs|secretsmanager] [--port 4567] [--target http://127.0.0.1:4566]
  * </pre>
  * {@code --port 0} takes a free port; the first line printed names it.
  */
@@ -31,7 +31,7 @@ public final class FaultProxyMain {
                 }
             }
         } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage() + "\nusage: java -jar fault-proxy/target/pastebin-fault-proxy-*.jar [--service s3|sqs] [--port 4567] [--target http://127.0.0.1:4566]");
+            System.err.println(e.getMessage() + "\nusage: java -jar fault-proxy/target/pastebin-fault-proxy-*.jar [--service s3|sqs|secretsmanager] [--port 4567] [--target http://127.0.0.1:4566]");
             System.exit(2);
         }
         FaultProxy proxy;

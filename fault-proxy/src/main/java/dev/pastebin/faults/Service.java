@@ -3,8 +3,10 @@ package dev.pastebin.faults;
 import dev.pastebin.faults.FaultProxy.Fault;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The AWS service a proxy stands in front of: which of its requests an answered fault hits, how its errors
@@ -57,6 +59,28 @@ public enum Service {
         String operation(Request request) {
             return "sqs." + rpcOperation(request);
         }
+    },
+
+    /**
+     * Secrets Manager in the AWS JSON 1.1 protocol (the database credentials' secret). Answered faults hit every
+     * call; its errors name their code in {@code __type}.
+     */
+    SECRETS_MANAGER(Fault.INTERNAL_SERVICE_ERROR_500, Fault.THROTTLING_400) {
+        @Override
+        boolean faultable(Request request) {
+            return true;
+        }
+
+        @Override
+        Answer error(Fault fault) {
+            String json = "{\"__type\":\"" + fault.code() + "\",\"message\":\"" + INJECTED + "\"}";
+            return new Answer(fault.status(), "application/x-amz-json-1.1", Map.of(), json);
+        }
+
+        @Override
+        String operation(Request request) {
+            return "secretsmanager." + rpcOperation(request);
+        }
     };
 
     /** An error as the proxy sends it. */
@@ -82,7 +106,10 @@ public enum Service {
     /** The service's error answer for {@code fault} (one that is answered, not HANG or DROP_CONNECTION). */
     abstract Answer error(Fault fault);
 
-    /** The request's operation, prefixed with the service: {@code s3.PutObject}, {@code sqs.SendMessage}. */
+    /**
+     * The request's operation, prefixed with the service: {@code s3.PutObject}, {@code sqs.SendMessage},
+     * {@code secretsmanager.GetSecretValue}.
+     */
     abstract String operation(Request request);
 
     /** The fault a switched-on mode injects. */
@@ -95,8 +122,9 @@ public enum Service {
         };
     }
 
+    /** The name the CLI and the operation names use: {@code s3}, {@code sqs}, {@code secretsmanager}. */
     public String label() {
-        return name().toLowerCase(Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT).replace("_", "");
     }
 
     /** The service named {@code label} ("s3"), or an IllegalArgumentException naming them all. */
@@ -106,7 +134,8 @@ public enum Service {
                 return service;
             }
         }
-        throw new IllegalArgumentException("service is one of s3, sqs; not '" + label + "'");
+        throw new IllegalArgumentException("service is one of " + Arrays.stream(values()).map(Service::label)
+                .collect(Collectors.joining(", ")) + "; not '" + label + "'");
     }
 
     /**

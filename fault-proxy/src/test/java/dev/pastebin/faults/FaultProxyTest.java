@@ -154,6 +154,29 @@ class FaultProxyTest {
     }
 
     @Test
+    void secretsManagerFaultsHitEveryCallInItsJsonProtocol() throws Exception {
+        proxy = proxy(Service.SECRETS_MANAGER);
+        Map<String, String> getSecretValue = Map.of("X-Amz-Target", "secretsmanager.GetSecretValue",
+                "Content-Type", "application/x-amz-json-1.1");
+
+        proxy.switchOn(Mode.OUTAGE, Duration.ofMinutes(1));
+        HttpResponse<String> failed = send("POST", "/", "{}", getSecretValue);
+        proxy.switchOn(Mode.THROTTLE, Duration.ofMinutes(1));
+        HttpResponse<String> throttled = send("POST", "/", "{}", getSecretValue);
+        proxy.recover();
+        HttpResponse<String> passed = send("POST", "/", "{\"SecretId\":\"db\"}", getSecretValue);
+
+        assertEquals(500, failed.statusCode());
+        assertTrue(failed.body().contains("\"__type\":\"InternalServiceError\""), failed.body());
+        assertEquals("application/x-amz-json-1.1", failed.headers().firstValue("Content-Type").orElseThrow());
+        assertEquals(400, throttled.statusCode());
+        assertTrue(throttled.body().contains("\"__type\":\"ThrottlingException\""), throttled.body());
+        assertEquals(200, passed.statusCode());
+        assertEquals("POST / {\"SecretId\":\"db\"}", passed.body());
+        assertEquals(Map.of("secretsmanager.GetSecretValue", 3), proxy.requestCounts());
+    }
+
+    @Test
     void downDropsEveryConnectionWhileTheControlApiStillAnswers() throws Exception {
         proxy = proxy(Service.S3);
         proxy.switchOn(Mode.DOWN, Duration.ofMinutes(1));

@@ -7,7 +7,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** How a request is named for counting: S3 from method, path and query; SQS from its target or Action. */
+/** How a request is named for counting: S3 from method, path and query; SQS and Secrets Manager from its target or Action. */
 class OperationNamesTest {
 
     @Test
@@ -42,6 +42,12 @@ class OperationNamesTest {
                 "Action=DeleteMessageBatch&Version=2012-11-05".getBytes(StandardCharsets.UTF_8))));
         assertEquals("sqs.GetQueueUrl", Service.SQS.operation(new Request("GET", "/", "Action=GetQueueUrl", Map.of(), new byte[0])));
         assertEquals("sqs.GET /health", Service.SQS.operation(new Request("GET", "/health", null, Map.of(), new byte[0])));
+    }
+
+    @Test
+    void secretsManagerOperationsAreNamedByTarget() {
+        assertEquals("secretsmanager.GetSecretValue", Service.SECRETS_MANAGER.operation(new Request("POST", "/", null,
+                Map.of("x-amz-target", "secretsmanager.GetSecretValue"), new byte[0])));
     }
 
     private static String s3(String method, String path, String query) {

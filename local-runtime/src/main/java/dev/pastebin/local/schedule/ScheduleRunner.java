@@ -12,11 +12,12 @@ import java.time.Instant;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Fires a function's Schedule events at the template's rate, or at the local override interval (so a run can
  * be watched without waiting its period). The first run is one period after start, as with a new EventBridge
- * rule.
+ * rule; a run the previous one delayed (by half a period or more) is skipped, not fired late.
  */
 public final class ScheduleRunner implements AutoCloseable {
 
@@ -42,8 +43,18 @@ public final class ScheduleRunner implements AutoCloseable {
             return null;
         }
         String ruleArn = ScheduledEvents.ruleArn(region, accountId, id, trigger.eventName());
-        timer.scheduleAtFixedRate(() -> fire(function, trigger, ruleArn, period), period.toMillis(),
-                period.toMillis(), TimeUnit.MILLISECONDS);
+        // At a fixed rate the executor fires the runs a long run (a cold start) made it miss back to back;
+        // EventBridge never replays a missed run, so a run delayed by half a period or more is skipped: the
+        // schedule goes on at its rate from the next tick.
+        long periodNanos = period.toNanos();
+        long firstDue = System.nanoTime() + periodNanos;
+        AtomicLong ticks = new AtomicLong();
+        timer.scheduleAtFixedRate(() -> {
+            long due = firstDue + ticks.getAndIncrement() * periodNanos;
+            if (System.nanoTime() - due < periodNanos / 2) {
+                fire(function, trigger, ruleArn, period);
+            }
+        }, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
         log.println("schedule " + id + "/" + trigger.eventName() + ": every " + period
                 + (override != null ? " (local override of " + trigger.expression() + ")" : "")
                 + ", next at " + Instant.now().plus(period));
