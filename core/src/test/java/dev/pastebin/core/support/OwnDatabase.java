@@ -56,17 +56,26 @@ public @interface OwnDatabase {
                 if (own.equals(System.getProperty(PROPERTY))) {
                     return;
                 }
-                recreate(configured, databaseName(own));
-                System.setProperty(PROPERTY, own);
-                // migrated here, once: a test whose context logs in through a secret does not migrate
-                // Flyway holds a connection for its schema history and opens a second one to migrate, so this
-                // context needs two whatever the function's pool size; the test environment is named, not
-                // deduced from the call stack (which does not always see JUnit from here).
-                try (var migrating = ApplicationContext.builder().environments(Environment.TEST).properties(Map.of(
-                        "flyway.datasources.default.enabled", true, "datasources.default.maximum-pool-size", 2)).start()) {
-                    migrating.getBean(DataSource.class);
-                }
+                System.setProperty(PROPERTY, migrated(suffix));
             }
+        }
+
+        /**
+         * {@code <database>_<suffix>} next to the configured one, dropped, created and migrated afresh, without
+         * selecting it: its JDBC URL, for a test that hands it to processes of its own (the local runtime).
+         */
+        public static String migrated(String suffix) throws SQLException {
+            String configured = env("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin");
+            String own = withDatabase(configured, databaseName(configured) + "_" + suffix);
+            recreate(configured, databaseName(own));
+            // Flyway holds a connection for its schema history and opens a second one to migrate, so this
+            // context needs two whatever the function's pool size; the test environment is named, not
+            // deduced from the call stack (which does not always see JUnit from here).
+            try (var migrating = ApplicationContext.builder().environments(Environment.TEST).properties(Map.of(
+                    PROPERTY, own, "flyway.datasources.default.enabled", true, "datasources.default.maximum-pool-size", 2)).start()) {
+                migrating.getBean(DataSource.class);
+            }
+            return own;
         }
 
         private static void recreate(String adminUrl, String name) throws SQLException {

@@ -1,15 +1,14 @@
 package dev.pastebin.infra.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.local.Json;
 import dev.pastebin.local.template.CloudFormationTemplate;
-import io.micronaut.context.ApplicationContext;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import javax.sql.DataSource;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -46,7 +45,7 @@ class BrokenUploadPathAlarmsIT {
 
     @BeforeAll
     static void ownDatabase() throws SQLException {
-        databaseUrl = ownMigratedDatabase("alarms");
+        databaseUrl = OwnDatabase.Create.migrated("alarms");
     }
 
     /** The gauge reads the oldest pending paste: the other test's must not count here. */
@@ -201,23 +200,6 @@ class BrokenUploadPathAlarmsIT {
             update.setString(2, shortCode);
             assertEquals(1, update.executeUpdate(), "the paste is still IN_PROGRESS");
         }
-    }
-
-    /** A fresh database beside the configured one, migrated; its JDBC URL. */
-    private static String ownMigratedDatabase(String suffix) throws SQLException {
-        String configured = env("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin");
-        String base = configured.contains("?") ? configured.substring(0, configured.indexOf('?')) : configured;
-        String name = base.substring(base.lastIndexOf('/') + 1) + "_" + suffix;
-        try (Connection c = DriverManager.getConnection(configured, env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
-                env("DATASOURCES_DEFAULT_PASSWORD", "pastebin")); var s = c.createStatement()) {
-            s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-            s.execute("CREATE DATABASE " + name);
-        }
-        String own = base.substring(0, base.lastIndexOf('/') + 1) + name;
-        try (var context = ApplicationContext.run(Map.of("datasources.default.url", own, "flyway.datasources.default.enabled", true))) {
-            context.getBean(DataSource.class);
-        }
-        return own;
     }
 
     private static String env(String name, String fallback) {

@@ -1,6 +1,7 @@
 package dev.pastebin.infra.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.faults.FaultProxy;
 import dev.pastebin.faults.FaultProxy.Fault;
@@ -12,7 +13,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.S3Client;
 
-import javax.sql.DataSource;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -77,7 +77,7 @@ class OperationCostsIT {
 
     @BeforeAll
     static void start() throws Exception {
-        databaseUrl = ownMigratedDatabase("costs");
+        databaseUrl = OwnDatabase.Create.migrated("costs");
         URI database = URI.create(databaseUrl.substring("jdbc:".length()));
         URI localStack = URI.create(env("AWS_ENDPOINT_URL", "http://127.0.0.1:4566"));
         Map<String, Map<String, String>> environment = new HashMap<>();
@@ -525,23 +525,6 @@ class OperationCostsIT {
     private static Connection connection() throws SQLException {
         return DriverManager.getConnection(databaseUrl, env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
                 env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
-    }
-
-    /** A fresh database beside the configured one, migrated; its JDBC URL (without parameters). */
-    private static String ownMigratedDatabase(String suffix) throws SQLException {
-        String configured = env("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin");
-        String base = configured.contains("?") ? configured.substring(0, configured.indexOf('?')) : configured;
-        String name = base.substring(base.lastIndexOf('/') + 1) + "_" + suffix;
-        try (Connection c = DriverManager.getConnection(configured, env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
-                env("DATASOURCES_DEFAULT_PASSWORD", "pastebin")); var s = c.createStatement()) {
-            s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-            s.execute("CREATE DATABASE " + name);
-        }
-        String own = base.substring(0, base.lastIndexOf('/') + 1) + name;
-        try (var context = ApplicationContext.run(Map.of("datasources.default.url", own, "flyway.datasources.default.enabled", true))) {
-            context.getBean(DataSource.class);
-        }
-        return own;
     }
 
     private static String env(String name, String fallback) {
