@@ -24,9 +24,10 @@ import java.time.Instant;
 /**
  * Turns how a delivery ended into its {@link Outcome}: for a failure, the classification, the row's move to
  * FAILED or the message's visibility change (the backoff delay before its next delivery, the time to the
- * breaker's next probe, or the hold schedule's wait); and, in every case, exactly one delivery log line and its
- * metrics ({@link Metric#UPLOAD_DELIVERIES} by outcome and error class; the backoff delay of a transient failure;
- * the S3 attempt that succeeded, retries and time to success of a success). It never throws.
+ * breaker's next probe, or the hold schedule's wait, whose message is noted on the row for release on close);
+ * and, in every case, exactly one delivery log line and its metrics ({@link Metric#UPLOAD_DELIVERIES} by outcome
+ * and error class; the backoff delay of a transient failure; the S3 attempt that succeeded, retries and time to
+ * success of a success). It never throws.
  *
  * <p>The fast schedule counts real S3 attempts (on the paste's row), not deliveries: a delivery held by the
  * breaker, released unstarted or failed on the database uses none. A paste is FAILED only by its own
