@@ -7,6 +7,7 @@ import dev.pastebin.core.failure.Failure;
 import dev.pastebin.core.failure.FailureClassifier;
 import dev.pastebin.core.metrics.Metric;
 import dev.pastebin.core.metrics.Metrics;
+import dev.pastebin.core.paste.HeldDeliveryRepository;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.retry.BackoffPolicy;
 import dev.pastebin.core.retry.RetryProperties;
@@ -23,9 +24,10 @@ import java.time.Instant;
 /**
  * Turns how a delivery ended into its {@link Outcome}: for a failure, the classification, the row's move to
  * FAILED or the message's visibility change (the backoff delay before its next delivery, the time to the
- * breaker's next probe, or the hold schedule's wait); and, in every case, exactly one delivery log line and its
- * metrics ({@link Metric#UPLOAD_DELIVERIES} by outcome and error class; the backoff delay of a transient failure;
- * the S3 attempt that succeeded, retries and time to success of a success). It never throws.
+ * breaker's next probe, or the hold schedule's wait, whose message is noted on the row for release on close);
+ * and, in every case, exactly one delivery log line and its metrics ({@link Metric#UPLOAD_DELIVERIES} by outcome
+ * and error class; the backoff delay of a transient failure; the S3 attempt that succeeded, retries and time to
+ * success of a success). It never throws.
  *
  * <p>The fast schedule counts real S3 attempts (on the paste's row), not deliveries: a delivery held by the
  * breaker, released unstarted or failed on the database uses none. A paste is FAILED only by its own
@@ -43,6 +45,7 @@ class DeliveryOutcomes {
     static final String NO_ERROR = "none";
 
     private final PasteRepository repository;
+    private final HeldDeliveryRepository heldDeliveries;
     private final FailureClassifier classifier;
     private final BackoffPolicy backoff;
     private final RetryProperties retry;
@@ -55,16 +58,18 @@ class DeliveryOutcomes {
     private final Clock clock;
 
     @Inject
-    DeliveryOutcomes(PasteRepository repository, FailureClassifier classifier, BackoffPolicy backoff, RetryProperties retry,
-                    MessageVisibility visibility, DeliveryLog deliveryLog, S3CircuitBreaker breaker, HoldSchedule holds,
-                    Metrics metrics) {
-        this(repository, classifier, backoff, retry, visibility, deliveryLog, breaker, holds, metrics, Clock.systemUTC());
+    DeliveryOutcomes(PasteRepository repository, HeldDeliveryRepository heldDeliveries, FailureClassifier classifier,
+                    BackoffPolicy backoff, RetryProperties retry, MessageVisibility visibility, DeliveryLog deliveryLog,
+                    S3CircuitBreaker breaker, HoldSchedule holds, Metrics metrics) {
+        this(repository, heldDeliveries, classifier, backoff, retry, visibility, deliveryLog, breaker, holds, metrics,
+                Clock.systemUTC());
     }
 
-    DeliveryOutcomes(PasteRepository repository, FailureClassifier classifier, BackoffPolicy backoff, RetryProperties retry,
-                    MessageVisibility visibility, DeliveryLog deliveryLog, S3CircuitBreaker breaker, HoldSchedule holds,
-                    Metrics metrics, Clock clock) {
+    DeliveryOutcomes(PasteRepository repository, HeldDeliveryRepository heldDeliveries, FailureClassifier classifier,
+                    BackoffPolicy backoff, RetryProperties retry, MessageVisibility visibility, DeliveryLog deliveryLog,
+                    S3CircuitBreaker breaker, HoldSchedule holds, Metrics metrics, Clock clock) {
         this.repository = repository;
+        this.heldDeliveries = heldDeliveries;
         this.classifier = classifier;
         this.backoff = backoff;
         this.retry = retry;
@@ -184,11 +189,28 @@ class DeliveryOutcomes {
                                    Duration untilProbe, String detail) {
         HoldSchedule.Wait wait = holds.waitFor(Duration.between(waitingSince, clock.instant()), untilProbe);
         boolean delayed = visibility.delay(delivery.message(), wait.seconds());
+        if (delayed && !wait.overdue()) {
+            noteHeldDelivery(delivery, wait);
+        }
         if (wait.overdue()) {
             return log(delivery, Outcome.OVERDUE, failure, delayed ? wait.seconds() : null, "waiting since "
                     + waitingSince + ", longer than " + holds.holdLimit() + ": left to the dead-letter queue");
         }
         return log(delivery, outcome, failure, delayed ? wait.seconds() : null, detail);
+    }
+
+    /**
+     * Notes the message this hold made invisible, once it is (so a release always comes after the hold it undoes),
+     * for the probe that closes the breaker to release ({@link HeldJobRelease}). Not noted: it keeps its hold.
+     */
+    private void noteHeldDelivery(UploadDelivery delivery, HoldSchedule.Wait wait) {
+        try {
+            heldDeliveries.recordHeldDelivery(delivery.shortCode(), delivery.message().receiptHandle(),
+                    clock.instant().plusSeconds(wait.seconds()));
+        } catch (RuntimeException notNoted) {
+            LOG.warn("could not note the held delivery of {}: {}; it comes back at its hold's end", delivery.shortCode(),
+                    notNoted.toString());
+        }
     }
 
     /** Back after the backoff delay for {@code backoffNumber}: the S3 attempt that failed, or the delivery if S3 was not reached. */

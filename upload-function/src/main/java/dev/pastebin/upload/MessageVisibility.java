@@ -9,6 +9,8 @@ import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchReq
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Sets when a reported message comes back. Both calls are best effort and never throw: a message whose
@@ -18,7 +20,7 @@ import java.util.List;
 class MessageVisibility {
 
     private static final Logger LOG = LoggerFactory.getLogger(MessageVisibility.class);
-    private static final int SQS_BATCH_LIMIT = 10;
+    static final int SQS_BATCH_LIMIT = 10;
 
     private final SqsClient sqs;
     private final UploadQueueProperties queue;
@@ -38,6 +40,41 @@ class MessageVisibility {
             LOG.warn("ChangeMessageVisibility({} s) failed for message {}: {}; it comes back after the queue's "
                     + "visibility timeout instead", seconds, message.messageId(), e.toString());
             return false;
+        }
+    }
+
+    /**
+     * What one visibility batch did to its entries' receipt handles: changed, or refused by SQS (a handle made stale by
+     * a later receive, or whose message is gone); none of either when the call itself failed.
+     */
+    record BatchResult(List<String> changed, List<String> refused, boolean callFailed) {
+    }
+
+    /**
+     * Makes held messages visible again after each release's seconds (at most 10: one ChangeMessageVisibilityBatch).
+     * An entry SQS refuses leaves that message on its own hold.
+     */
+    BatchResult release(List<ReleasePlan.Release> releases) {
+        var entries = new ArrayList<ChangeMessageVisibilityBatchRequestEntry>();
+        for (int i = 0; i < releases.size(); i++) {
+            entries.add(ChangeMessageVisibilityBatchRequestEntry.builder().id(Integer.toString(i))
+                    .receiptHandle(releases.get(i).held().heldReceiptHandle()).visibilityTimeout(releases.get(i).seconds()).build());
+        }
+        try {
+            var response = sqs.changeMessageVisibilityBatch(b -> b.queueUrl(queue.url()).entries(entries));
+            Set<String> refusedIds = response.failed().stream().map(f -> f.id()).collect(Collectors.toSet());
+            var changed = new ArrayList<String>();
+            var refused = new ArrayList<String>();
+            for (int i = 0; i < releases.size(); i++) {
+                (refusedIds.contains(Integer.toString(i)) ? refused : changed).add(releases.get(i).held().heldReceiptHandle());
+            }
+            if (!refused.isEmpty()) {
+                LOG.info("{} held messages not released (each keeps its own hold): {}", refused.size(), response.failed());
+            }
+            return new BatchResult(changed, refused, false);
+        } catch (RuntimeException e) {
+            LOG.warn("could not release {} held messages (each keeps its own hold): {}", releases.size(), e.toString());
+            return new BatchResult(List.of(), List.of(), true);
         }
     }
 

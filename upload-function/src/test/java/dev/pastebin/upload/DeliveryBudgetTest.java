@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DeliveryBudgetTest {
 
     private static final BreakerProperties DEFAULTS = new BreakerProperties(true, "s3", Duration.ofSeconds(60), 10, 0.9,
-            Duration.ofSeconds(10), Duration.ofMinutes(2), Duration.ofSeconds(30), Duration.ofSeconds(15), Duration.ofSeconds(5),
+            Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(15), Duration.ofSeconds(5),
             Duration.ofMinutes(5), Duration.ofHours(24));
 
     private static RetryProperties retry(int maxReceiveCount) {

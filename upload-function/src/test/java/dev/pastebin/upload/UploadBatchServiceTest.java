@@ -71,6 +71,7 @@ class UploadBatchServiceTest {
 
     private final ObjectMapper json = ObjectMapper.getDefault();
     private final InMemoryPasteRepository repository = new InMemoryPasteRepository();
+    private final InMemoryHeldDeliveries heldDeliveries = new InMemoryHeldDeliveries();
     private final FakeS3 s3 = new FakeS3();
     private final RecordingSqs sqs = new RecordingSqs();
     private final DeliveryLines lines = new DeliveryLines(json);
@@ -110,7 +111,7 @@ class UploadBatchServiceTest {
         var visibility = new MessageVisibility(sqs, new UploadQueueProperties("http://127.0.0.1:4566/000000000000/q", 393_216));
         var store = new PasteContentStore(s3, new StorageProperties("pastes-bucket", "pastes/"));
         var breaker = new S3CircuitBreaker(breakerStore, BREAKER, new FailureClassifier(), metrics);
-        var outcomes = new DeliveryOutcomes(repository, new FailureClassifier(), backoff, retry, visibility,
+        var outcomes = new DeliveryOutcomes(repository, heldDeliveries, new FailureClassifier(), backoff, retry, visibility,
                 new DeliveryLog(), breaker, new HoldSchedule(BREAKER), metrics, clock);
         var upload = new UploadPasteService(new UploadJobCodec(json), new PasteUploader(repository, store, breaker, new FailureClassifier(), clock),
                 outcomes);
@@ -353,6 +354,22 @@ class UploadBatchServiceTest {
         var line = onlyLine();
         assertEquals("held", line.outcome());
         assertEquals("CIRCUIT_OPEN", line.errorClass());
+        // noted for the release on close: the message it made invisible, until when
+        var held = heldDeliveries.of(SHORT_CODE);
+        assertEquals(RECEIPT, held.heldReceiptHandle());
+        long heldFor = Duration.between(Instant.now(), held.heldUntil()).toSeconds();
+        assertTrue(heldFor >= delay - 2 && heldFor <= delay, "held until its hold ends: " + heldFor + " s");
+    }
+
+    @Test
+    void aDeliveryThatIsNotHeldNotesNoHeldMessage() {
+        pasteInProgress();
+        s3.failPuts(s3Error(500, "InternalError"));
+
+        worker().process(event("upload-job", 1));
+
+        assertEquals("transient", onlyLine().outcome());
+        assertEquals(null, heldDeliveries.of(SHORT_CODE));
     }
 
     private void breakerOpenFor(Duration untilProbe) {

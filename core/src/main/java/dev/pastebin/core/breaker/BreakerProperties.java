@@ -26,7 +26,9 @@ import java.time.Duration;
  * @param failureRate      open when at least this share of the window's calls failed transiently; a flaky S3
  *                         that fails half the calls stays closed and the retry schedule handles it
  * @param cooldown         open → the first probe after this long; doubled after each failed probe
- * @param maxCooldown      cap on the cooldown
+ * @param maxCooldown      cap on the cooldown: after a long outage the probe, which releases the held jobs, comes
+ *                         at most this long after S3's recovery (plus the wait for a caller); one PUT per cap
+ *                         while S3 stays down (2,880 a day at 30 s)
  * @param probeTimeout     a probe that has not reported after this long is taken to be lost; another may run
  * @param holdAtLeast      a job held by the open breaker comes back no sooner than this (bounds its receives)
  * @param holdJitter       up to this much random delay on top, so held jobs do not all come back at once
@@ -45,7 +47,7 @@ public record BreakerProperties(
         @Min(1) @Max(10_000) @Bindable(defaultValue = "10") int minimumCalls,
         @DecimalMin("0.01") @DecimalMax("1.0") @Bindable(defaultValue = "0.9") double failureRate,
         @NotNull @Bindable(defaultValue = "10s") Duration cooldown,
-        @NotNull @Bindable(defaultValue = "2m") Duration maxCooldown,
+        @NotNull @Bindable(defaultValue = "30s") Duration maxCooldown,
         @NotNull @Bindable(defaultValue = "30s") Duration probeTimeout,
         @NotNull @Bindable(defaultValue = "15s") Duration holdAtLeast,
         @NotNull @Bindable(defaultValue = "5s") Duration holdJitter,

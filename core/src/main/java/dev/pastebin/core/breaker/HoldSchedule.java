@@ -15,7 +15,7 @@ import java.time.Instant;
  *
  * <p>A hold lasts until the breaker's next probe, but at least {@code hold-at-least} and at least half the time
  * the job has been waiting so far, capped at {@code max-hold}, plus up to {@code hold-jitter}. The growth is what
- * makes a long outage cheap: with the defaults the first holds last 15 s to the probe (about 10 s to 2 min), and
+ * makes a long outage cheap: with the defaults the first holds last 15 s to the probe (about 10 s to 30 s), and
  * from ten minutes on every hold lasts 5 min, so a whole day of holding takes under 300 receives, which the
  * queue's {@code maxReceiveCount} can cover (at most 1,000). A job waits for {@code hold-limit} since its first
  * hold; past it, it is overdue and left to the queue's redrive.

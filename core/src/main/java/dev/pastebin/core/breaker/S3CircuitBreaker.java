@@ -4,6 +4,7 @@ import dev.pastebin.core.failure.Failure;
 import dev.pastebin.core.failure.FailureClassifier;
 import dev.pastebin.core.metrics.Metric;
 import dev.pastebin.core.metrics.Metrics;
+import io.micronaut.context.event.ApplicationEventPublisher;
 import io.micronaut.serde.annotation.Serdeable;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -32,7 +33,8 @@ import java.util.function.UnaryOperator;
  * breaker), so every outcome is counted, whenever its call started, the rate is not biased towards failures,
  * and only failures and probes queue for the row's lock. Every transition is one log line on {@code pastebin.breaker} whose fields are
  * {@link Transition}'s, top-level in the JSON, and a {@link Metric#BREAKER_TRANSITIONS} metric; closing also
- * records {@link Metric#BREAKER_OPEN_MINUTES}.
+ * records {@link Metric#BREAKER_OPEN_MINUTES}, and the probe whose answer closed it publishes {@link BreakerClosed} in
+ * its own call (the upload worker releases its held jobs on it).
  */
 @Singleton
 public class S3CircuitBreaker {
@@ -46,16 +48,24 @@ public class S3CircuitBreaker {
     private final Metrics metrics;
     private final Clock clock;
     private final UncountedSuccesses uncounted;
+    private final ApplicationEventPublisher<BreakerClosed> closings;
 
     @Inject
     public S3CircuitBreaker(BreakerStore store, BreakerProperties properties, FailureClassifier classifier,
+                            Metrics metrics, ApplicationEventPublisher<BreakerClosed> closings) {
+        this(store, properties, classifier, metrics, closings, Clock.systemUTC());
+    }
+
+    /** A breaker whose closing nobody hears of (benchmarks, unit tests). */
+    public S3CircuitBreaker(BreakerStore store, BreakerProperties properties, FailureClassifier classifier,
                             Metrics metrics) {
-        this(store, properties, classifier, metrics, Clock.systemUTC());
+        this(store, properties, classifier, metrics, ApplicationEventPublisher.noOp(), Clock.systemUTC());
     }
 
     S3CircuitBreaker(BreakerStore store, BreakerProperties properties, FailureClassifier classifier, Metrics metrics,
-                     Clock clock) {
+                     ApplicationEventPublisher<BreakerClosed> closings, Clock clock) {
         this.store = store;
+        this.closings = closings;
         this.policy = new BreakerPolicy(properties);
         this.properties = properties;
         this.classifier = classifier;
@@ -155,11 +165,26 @@ public class S3CircuitBreaker {
 
     private void answered(BreakerSnapshot seen, boolean probe) {
         if (probe) {
-            apply(s -> policy.afterProbeAnswered(s, clock.instant()));
+            BreakerStore.Change change = apply(s -> policy.afterProbeAnswered(s, clock.instant()));
+            if (change.transitioned() && change.after().state() == BreakerState.CLOSED) {
+                announceClosing();
+            }
         } else if (seen.state() == BreakerState.CLOSED) {
             // An answer cannot open the breaker: it waits for this environment's next write (a failure), which
             // weighs it, so S3 answering costs no lock on the row the whole fleet shares (docs/scale.md).
             uncounted.add(clock.instant());
+        }
+    }
+
+    /**
+     * Tells the listeners, in this call, that this probe closed the breaker. What they do is a bonus (releasing held
+     * jobs early): it never turns the probe's answer into a failure.
+     */
+    private void announceClosing() {
+        try {
+            closings.publishEvent(new BreakerClosed(properties.name(), clock.instant()));
+        } catch (RuntimeException e) {
+            TRANSITIONS.warn("a listener of breaker {}'s closing failed: {}", properties.name(), e.toString());
         }
     }
 

@@ -23,7 +23,8 @@ public interface PasteRepository extends GenericRepository<Paste, String> {
     Optional<Paste> findById(String shortCode);
 
     @Query("""
-            UPDATE pastes SET status = 'PROCESSED', s3_location = :s3Location, failure_reason = NULL, updated_at = now()
+            UPDATE pastes SET status = 'PROCESSED', s3_location = :s3Location, failure_reason = NULL,
+                held_receipt_handle = NULL, held_until = NULL, updated_at = now()
             WHERE short_code = :shortCode AND status = 'IN_PROGRESS'""")
     int markProcessed(String shortCode, String s3Location);
 
@@ -43,7 +44,8 @@ public interface PasteRepository extends GenericRepository<Paste, String> {
     int recordFirstHold(String shortCode, Instant heldAt);
 
     @Query("""
-            UPDATE pastes SET status = 'FAILED', failure_reason = left(:reason, 1024), updated_at = now()
+            UPDATE pastes SET status = 'FAILED', failure_reason = left(:reason, 1024),
+                held_receipt_handle = NULL, held_until = NULL, updated_at = now()
             WHERE short_code = :shortCode AND status = 'IN_PROGRESS'""")
     int markFailed(String shortCode, String reason);
 

@@ -44,7 +44,8 @@ class S3CircuitBreakerIT {
 
     private S3CircuitBreaker environment(String cooldown) {
         ApplicationContext context = ApplicationContext.run(Map.of("pastebin.breaker.name", name,
-                "pastebin.breaker.cooldown", cooldown, "datasources.default.maximum-pool-size", 8,
+                "pastebin.breaker.cooldown", cooldown, "pastebin.breaker.max-cooldown", "2m", // above the 60 s cooldowns below
+                "datasources.default.maximum-pool-size", 8,
                 "pastebin.metrics.service", "upload"), "test");
         environments.add(context);
         return context.getBean(S3CircuitBreaker.class);

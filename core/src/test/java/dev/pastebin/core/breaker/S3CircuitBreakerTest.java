@@ -6,8 +6,11 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.UnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -52,6 +55,39 @@ class S3CircuitBreakerTest {
     private static S3Exception serverError() {
         return (S3Exception) S3Exception.builder().statusCode(500).message("InternalError")
                 .awsErrorDetails(AwsErrorDetails.builder().errorCode("InternalError").build()).build();
+    }
+
+    @Test
+    void onlyTheProbeThatClosesTheBreakerAnnouncesTheClosing() {
+        List<BreakerClosed> heard = new ArrayList<>();
+        var announcing = new S3CircuitBreaker(store, DEFAULTS, new FailureClassifier(), new CapturedMetrics().metrics("upload"),
+                heard::add, Clock.systemUTC());
+        Instant now = Instant.now();
+
+        announcing.call(() -> "an answer while closed");
+        assertEquals(List.of(), heard, "no closing while closed");
+
+        store.row = store.row.with(BreakerState.OPEN, now.minusSeconds(20), now.minusSeconds(1), Duration.ofSeconds(10), "down");
+        assertThrows(S3Exception.class, () -> announcing.call(() -> { throw serverError(); }));
+        assertEquals(BreakerState.OPEN, store.row.state(), "a failed probe reopens");
+        assertEquals(List.of(), heard, "a failed probe closes nothing");
+
+        store.row = store.row.with(BreakerState.OPEN, now.minusSeconds(20), now.minusSeconds(1), Duration.ofSeconds(10), "down");
+        announcing.call(() -> "the probe's answer");
+        assertEquals(BreakerState.CLOSED, store.row.state());
+        assertEquals(1, heard.size(), heard.toString());
+        assertEquals("s3", heard.getFirst().breaker());
+    }
+
+    @Test
+    void aListenerThatFailsDoesNotFailTheProbe() {
+        var announcing = new S3CircuitBreaker(store, DEFAULTS, new FailureClassifier(), new CapturedMetrics().metrics("upload"),
+                closed -> { throw new IllegalStateException("release failed"); }, Clock.systemUTC());
+        Instant now = Instant.now();
+        store.row = store.row.with(BreakerState.OPEN, now.minusSeconds(20), now.minusSeconds(1), Duration.ofSeconds(10), "down");
+
+        assertEquals("stored", announcing.call(() -> "stored"));
+        assertEquals(BreakerState.CLOSED, store.row.state());
     }
 
     @Test

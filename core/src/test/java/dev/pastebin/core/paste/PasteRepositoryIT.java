@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import javax.sql.DataSource;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.List;
 import java.util.ArrayList;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
@@ -34,6 +35,9 @@ class PasteRepositoryIT {
 
     @Inject
     ShortCodes shortCodes;
+
+    @Inject
+    HeldDeliveryRepository heldDeliveries;
 
     @Inject
     DataSource dataSource;
@@ -120,6 +124,38 @@ class PasteRepositoryIT {
         repository.markFailed(failed.shortCode(), "permanent");
         assertEquals(0, repository.recordFirstHold(failed.shortCode(), first));
         assertNull(reload(failed).firstHeldAt());
+    }
+
+    /** Noted only while IN_PROGRESS, forgotten when the paste leaves it; forgetting an older handle keeps a newer one. */
+    @Test
+    void aHeldDeliveryIsNotedWhileInProgressAndForgottenWhenThePasteLeavesIt() throws SQLException {
+        Instant until = Instant.now().plusSeconds(300);
+        Paste processed = newPaste();
+        Paste failed = newPaste();
+        assertEquals(1, heldDeliveries.recordHeldDelivery(processed.shortCode(), "handle-1", until));
+        assertEquals(1, heldDeliveries.recordHeldDelivery(processed.shortCode(), "handle-2", until), "a later hold replaces it");
+        assertEquals(0, heldDeliveries.forgetHeldDeliveries(List.of(processed.shortCode()), List.of("handle-1")),
+                "an older handle's release leaves the newer one");
+        assertEquals("handle-2", heldHandle(processed));
+        assertEquals(1, heldDeliveries.recordHeldDelivery(failed.shortCode(), "handle-3", until));
+
+        repository.markProcessed(processed.shortCode(), "s3://bucket/pastes/" + processed.shortCode());
+        repository.markFailed(failed.shortCode(), "permanent");
+
+        assertNull(heldHandle(processed));
+        assertNull(heldHandle(failed));
+        assertEquals(0, heldDeliveries.recordHeldDelivery(failed.shortCode(), "handle-4", until), "only while IN_PROGRESS");
+    }
+
+    private String heldHandle(Paste paste) throws SQLException {
+        try (var connection = DelegatingDataSource.unwrapDataSource(dataSource).getConnection();
+             var query = connection.prepareStatement("SELECT held_receipt_handle FROM pastes WHERE short_code = ?")) {
+            query.setString(1, paste.shortCode());
+            try (var rows = query.executeQuery()) {
+                rows.next();
+                return rows.getString(1);
+            }
+        }
     }
 
     @Test
