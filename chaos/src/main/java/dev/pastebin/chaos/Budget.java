@@ -29,9 +29,10 @@ public record Budget(int maxAttempts, Duration visibilityTimeout) {
      */
     static final Duration STEADY = Duration.ofSeconds(120);
     /**
-     * The breaker's longest cool-down (2 min) and a held or slow job's wait past it: defaults. A hold lasts until
-     * the probe, a slow wait at least 15 s, either half the time waited when longer (at most 2 min for the
-     * schedules' S3 faults of up to 4 min), plus up to 5 s of jitter.
+     * A held or slow job's longest wait past an S3 fault, with the defaults: a hold lasts until the probe (at most
+     * the 30 s cool-down away), a slow wait at least 15 s, either half the time waited when longer (at most 2 min
+     * for the schedules' S3 faults of up to 4 min), plus up to 5 s of jitter. The probe that closes the breaker
+     * usually releases them sooner (release on close); this bounds a job the release does not reach.
      */
     static final Duration BREAKER_RECOVERY = Duration.ofMinutes(2).plusSeconds(20);
 
