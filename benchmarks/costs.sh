@@ -9,6 +9,7 @@
 # Usage: benchmarks/costs.sh [--repetitions 10] [--sweep-rows 600] [--report FILE]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source benchmarks/lib.sh costs.sh
 
 repetitions=10
 sweep_rows=600
@@ -24,12 +25,7 @@ done
 # The documented table is for the default sweep size; another size changes that row's counts, so its check would fail.
 [[ "$sweep_rows" == 600 ]] || echo "costs.sh: --sweep-rows $sweep_rows: the sweep row will differ from docs/scale.md" >&2
 
-if [[ -z "${JAVA_HOME:-}" || ! -x "$JAVA_HOME/bin/java" ]]; then
-  for candidate in /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/temurin-21-jdk-amd64 /usr/lib/jvm/java-21-openjdk-amd64; do
-    if [[ -x "$candidate/bin/java" ]]; then export JAVA_HOME="$candidate"; break; fi
-  done
-fi
-[[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]] || { echo "costs.sh: needs a JDK 21+ (set JAVA_HOME)" >&2; exit 1; }
+bench_jdk
 eval "$(infra/local/up)" || { echo "costs.sh: PostgreSQL and LocalStack are not up; start them with 'make up'" >&2; exit 1; }
 
 exec mvn -B -q verify -pl infra -am -Dtest=NoUnitTests -Dsurefire.failIfNoSpecifiedTests=false \

@@ -14,22 +14,14 @@
 # Environment: BENCH_SKIP_BUILD=1 reuses the built harness classes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source benchmarks/lib.sh herd.sh
 
-if [[ -z "${JAVA_HOME:-}" || ! -x "$JAVA_HOME/bin/java" ]]; then
-  for candidate in /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/temurin-21-jdk-amd64 /usr/lib/jvm/java-21-openjdk-amd64; do
-    if [[ -x "$candidate/bin/java" ]]; then export JAVA_HOME="$candidate"; break; fi
-  done
-fi
-[[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]] || { echo "herd.sh: needs a JDK 21+ (set JAVA_HOME)" >&2; exit 1; }
-pg_isready -q -h "${PGHOST:-127.0.0.1}" -p "${PGPORT:-5432}" \
-  || { echo "herd.sh: PostgreSQL is not answering on ${PGHOST:-127.0.0.1}:${PGPORT:-5432}; start it with 'make up'" >&2; exit 1; }
+bench_jdk
+bench_postgres
 [[ -f upload-function/target/function.zip ]] \
   || { echo "herd.sh: the function artifacts are not built; run 'mvn -DskipTests package' first" >&2; exit 1; }
 
-if [[ "${BENCH_SKIP_BUILD:-0}" != 1 ]]; then
-  echo "herd.sh: building benchmarks/harness" >&2
-  mvn -B -q -Pbenchmarks -pl benchmarks/harness -am package -DskipTests >&2
-fi
+bench_harness
 
 exec "$JAVA_HOME/bin/java" -cp "benchmarks/harness/target/classes:benchmarks/harness/target/harness-lib/*" \
   dev.pastebin.benchmarks.herd.HerdRun --repo . "$@"

@@ -12,17 +12,12 @@
 # dropped and recreated; PostgreSQL and LocalStack must be up (`make up`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source benchmarks/lib.sh run.sh
 
-if [[ -z "${JAVA_HOME:-}" || ! -x "$JAVA_HOME/bin/java" ]] || ! "$JAVA_HOME/bin/java" -version 2>&1 | grep -qE 'version "(2[1-9]|[3-9][0-9])'; then
-  for candidate in /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/temurin-21-jdk-amd64 /usr/lib/jvm/java-21-openjdk-amd64; do
-    if [[ -x "$candidate/bin/java" ]]; then export JAVA_HOME="$candidate"; break; fi
-  done
-fi
-[[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]] || { echo "run.sh: needs a JDK 21+ (set JAVA_HOME)" >&2; exit 1; }
+bench_jdk
 echo "run.sh: JDK $JAVA_HOME" >&2
 
-pg_isready -q -h "${PGHOST:-127.0.0.1}" -p "${PGPORT:-5432}" \
-  || { echo "run.sh: PostgreSQL is not answering on ${PGHOST:-127.0.0.1}:${PGPORT:-5432}; start it with 'make up'" >&2; exit 1; }
+bench_postgres
 curl -sf "${AWS_ENDPOINT_URL:-http://127.0.0.1:4566}/_localstack/health" >/dev/null \
   || { echo "run.sh: LocalStack is not answering on ${AWS_ENDPOINT_URL:-http://127.0.0.1:4566}; start it with 'make up'" >&2; exit 1; }
 
