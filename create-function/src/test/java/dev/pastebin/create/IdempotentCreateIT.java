@@ -1,5 +1,7 @@
 package dev.pastebin.create;
 
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.paste.ContentHash;
@@ -229,9 +231,15 @@ class IdempotentCreateIT {
         int requests = 8;
         ExecutorService pool = Executors.newFixedThreadPool(requests);
         List<Future<HttpApi.Response>> answers = new ArrayList<>();
+        // The eight connections are open before the race: opened on demand, one at a time, on a busy machine some
+        // took longer than the pool's connection-timeout (5 s) and their requests answered 503 instead of waiting.
         try (HttpApi eightConnections = HttpApi.start(Map.of("pastebin.upload-queue.url", world.queues.queueUrl(),
-                "datasources.default.maximum-pool-size", requests));
+                "datasources.default.maximum-pool-size", requests, "datasources.default.minimum-idle", requests));
              Connection gate = database()) {
+            HikariPoolMXBean eightPool = DelegatingDataSource.unwrapDataSource(eightConnections.context().getBean(DataSource.class))
+                    .unwrap(HikariDataSource.class).getHikariPoolMXBean();
+            await("the pool's " + requests + " connections open").atMost(Duration.ofSeconds(60))
+                    .until(() -> eightPool.getIdleConnections() == requests);
             gate.setAutoCommit(false);
             assertTrue(world.api.context().getBean(IdempotencyKeys.class)
                     .claim(gate, new IdempotencyKey("", key), "0".repeat(64), "gate").isEmpty());
@@ -239,7 +247,7 @@ class IdempotentCreateIT {
                 answers.add(pool.submit(() -> eightConnections.send(anonymousCreate(key, "raced"))));
             }
             await("all " + requests + " requests waiting at the key's claim").atMost(Duration.ofSeconds(30))
-                    .until(() -> waitingBehind(gate) == requests);
+                    .until(() -> noneAnswered(answers) && waitingBehind(gate) == requests);
             gate.rollback();
 
             Set<Object> codes = new HashSet<>();
@@ -262,6 +270,17 @@ class IdempotentCreateIT {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** True while no request has answered; a request that answers before the gate opens fails the test with its answer. */
+    private static boolean noneAnswered(List<Future<HttpApi.Response>> answers) throws Exception {
+        for (Future<HttpApi.Response> answer : answers) {
+            if (answer.isDone()) {
+                HttpApi.Response early = answer.get();
+                throw new AssertionError("a request answered while the key's claim was held: " + early.status() + " " + early.text());
+            }
+        }
+        return true;
     }
 
     /** Database sessions blocked by a lock that {@code holder}'s session holds. */
