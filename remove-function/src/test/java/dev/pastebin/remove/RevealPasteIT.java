@@ -36,8 +36,10 @@ class RevealPasteIT {
 
     @BeforeAll
     static void start() {
-        // a connection per concurrent reader, as separate Lambda instances would have
-        world = new RemoveWorld("reveal-it", Map.of("datasources.default.maximum-pool-size", 20));
+        // a connection per concurrent reader, open already, as warm Lambda instances would have; and the 30 s a
+        // busy machine may need to open them (within the functions' 5 s connection-timeout a reader could answer 503)
+        world = new RemoveWorld("reveal-it", Map.of("datasources.default.maximum-pool-size", 20,
+                "datasources.default.minimum-idle", 20, "datasources.default.connection-timeout", 30_000));
     }
 
     @AfterAll

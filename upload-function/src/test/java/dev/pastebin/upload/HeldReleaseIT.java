@@ -4,6 +4,7 @@ import dev.pastebin.core.breaker.BreakerState;
 import dev.pastebin.core.breaker.BreakerStore;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteStatus;
+import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.faults.FaultProxy.Fault;
 import org.junit.jupiter.api.AfterEach;
@@ -25,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * minute come back as soon as a probe closes the breaker, not at their hold's end (docs/design.md, "Circuit breaker").
  */
 @RealServices
+@OwnDatabase("upload_held")
 class HeldReleaseIT {
 
     private static final int HELD = 25;

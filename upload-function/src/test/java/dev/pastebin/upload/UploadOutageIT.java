@@ -4,6 +4,7 @@ import dev.pastebin.core.breaker.BreakerState;
 import dev.pastebin.core.breaker.BreakerStore;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteStatus;
+import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.faults.FaultProxy.Fault;
 import io.micronaut.serde.ObjectMapper;
@@ -31,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * S3 outage costs a bounded number of S3 calls and loses no paste; a flaky S3 never opens it.
  */
 @RealServices
+@OwnDatabase("upload_outage")
 class UploadOutageIT {
 
     private static final int PASTES = 200;

@@ -2,6 +2,7 @@ package dev.pastebin.upload;
 
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteStatus;
+import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.faults.FaultProxy.Fault;
 import io.micronaut.serde.ObjectMapper;
@@ -30,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * is checked against the schedule; slack covers processing and polling, not speed.
  */
 @RealServices
+@OwnDatabase("upload_retry")
 class UploadRetryIT {
 
     /** Time between a delivery and the next one beyond the chosen visibility delay: processing + polling. */
