@@ -1,6 +1,7 @@
 package dev.pastebin.infra.local;
 
 import dev.pastebin.core.config.PasteProperties;
+import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.local.Json;
 import dev.pastebin.local.template.FunctionDefinition;
@@ -50,6 +51,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * editing this test.
  */
 @RealServices
+@OwnDatabase("infra_corpus")
 class BadInputCorpusIT {
 
     /** The default pastebin.paste.max-content-bytes. */
@@ -97,8 +99,7 @@ class BadInputCorpusIT {
     static void start() throws Exception {
         runtime = LocalRuntimeProcess.start("bad-input");
         aws = ApplicationContext.run();
-        database = DriverManager.getConnection(env("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin"),
-                env("DATASOURCES_DEFAULT_USERNAME", "pastebin"), env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
+        database = TestSupport.database();
         storeOnePaste();
     }
 
@@ -586,8 +587,4 @@ class BadInputCorpusIT {
         return new GatewayError(status);
     }
 
-    private static String env(String name, String fallback) {
-        String value = System.getenv(name);
-        return value == null || value.isBlank() ? fallback : value;
-    }
 }
