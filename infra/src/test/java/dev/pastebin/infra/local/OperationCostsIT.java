@@ -160,9 +160,13 @@ class OperationCostsIT {
             uploadS3.outage(Fault.INTERNAL_ERROR_500);
             Created retried = create("fails once " + i);
             Window.Result failedAttempt = failed.close(1);
+            // Its row turns PROCESSED before its invocation ends: waiting for that end keeps the retry's tail out of
+            // the next window (on a loaded machine it once ended inside it, which then closed on the wrong invocation).
+            Window retry = open("UploadPasteFunction");
             uploadS3.recover();
             add(costs, "upload, S3 attempt failed", failedAttempt);
             awaitStored(retried.path());
+            retry.close(1);
 
             openBreaker();
             Window held = open("UploadPasteFunction");
@@ -174,7 +178,10 @@ class OperationCostsIT {
             add(costs, "read, in progress (GET 202)", inProgress.close(1));
 
             if (i < REPETITIONS - 1) {
-                awaitStored(waiting.path()); // its job comes back after the hold, before the next round measures uploads
+                // its job comes back after the hold, and its upload ends, before the next round measures uploads
+                Window released = open("UploadPasteFunction");
+                awaitStored(waiting.path());
+                released.close(1);
             }
         }
 
