@@ -1,7 +1,6 @@
 package dev.pastebin.infra.local;
 
 import dev.pastebin.core.config.PasteProperties;
-import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.local.Json;
 import dev.pastebin.local.template.FunctionDefinition;
@@ -51,7 +50,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * editing this test.
  */
 @RealServices
-@OwnDatabase("infra_corpus")
 class BadInputCorpusIT {
 
     /** The default pastebin.paste.max-content-bytes. */
@@ -99,7 +97,8 @@ class BadInputCorpusIT {
     static void start() throws Exception {
         runtime = LocalRuntimeProcess.start("bad-input");
         aws = ApplicationContext.run();
-        database = TestSupport.database();
+        database = DriverManager.getConnection(env("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin"),
+                env("DATASOURCES_DEFAULT_USERNAME", "pastebin"), env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
         storeOnePaste();
     }
 
@@ -587,4 +586,8 @@ class BadInputCorpusIT {
         return new GatewayError(status);
     }
 
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : value;
+    }
 }

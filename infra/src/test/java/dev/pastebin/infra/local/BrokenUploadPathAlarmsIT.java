@@ -57,8 +57,8 @@ class BrokenUploadPathAlarmsIT {
     }
 
     private static Connection connection() throws SQLException {
-        return DriverManager.getConnection(databaseUrl, TestSupport.env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
-                TestSupport.env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
+        return DriverManager.getConnection(databaseUrl, env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
+                env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
     }
 
     /**
@@ -202,4 +202,8 @@ class BrokenUploadPathAlarmsIT {
         }
     }
 
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : value;
+    }
 }

@@ -1,6 +1,5 @@
 package dev.pastebin.infra.local;
 
-import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -34,7 +33,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * bytes once the upload function has stored them, and a browser opening it is sent to the web page. README, "Use it from your terminal", shows these settings.
  */
 @RealServices
-@OwnDatabase("infra_clients")
 class CommandLineClientsIT {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();

@@ -1,6 +1,5 @@
 package dev.pastebin.infra.local;
 
-import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,7 +24,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the read returns the same bytes.
  */
 @RealServices
-@OwnDatabase("infra_e2e")
 class EndToEndIT {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();

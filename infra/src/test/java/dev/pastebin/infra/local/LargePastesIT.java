@@ -2,7 +2,6 @@ package dev.pastebin.infra.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pastebin.core.config.PasteProperties;
-import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.local.Json;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -50,8 +49,6 @@ class LargePastesIT {
 
     @BeforeContainer
     static void start() throws Exception {
-        // jqwik runs no Jupiter extensions, so not @OwnDatabase: the same, by hand
-        OwnDatabase.Create.use("infra_large");
         runtime = LocalRuntimeProcess.start("local-large");
     }
 

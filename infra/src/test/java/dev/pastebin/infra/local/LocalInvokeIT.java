@@ -1,6 +1,5 @@
 package dev.pastebin.infra.local;
 
-import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.local.Json;
 import org.junit.jupiter.api.Test;
@@ -19,7 +18,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code infra/local/invoke} as a user runs it, with the real template and function artifacts. */
 @RealServices
-@OwnDatabase("infra_invoke")
 class LocalInvokeIT {
 
     record Run(int exitCode, String stdout, String stderr) {
@@ -37,7 +35,7 @@ class LocalInvokeIT {
         ProcessBuilder pb = new ProcessBuilder(command).directory(root.toFile());
         Map<String, String> env = pb.environment();
         // lib.sh's export_app_env builds DATASOURCES_DEFAULT_URL from PASTEBIN_DB_NAME: point it at the test database.
-        String url = TestSupport.databaseUrl();
+        String url = System.getenv().getOrDefault("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin");
         env.put("PASTEBIN_DB_NAME", url.substring(url.lastIndexOf('/') + 1));
         env.put("JAVA_HOME", System.getProperty("java.home"));
         env.putAll(extraEnv);

@@ -113,14 +113,18 @@ final class LocalRuntimeProcess implements AutoCloseable {
     /** What infra/local/lib.sh's env_vars_json gives the functions, for the database the tests use. */
     private static String envVars(Map<String, Map<String, String>> overrides) throws IOException {
         Map<String, Map<String, String>> file = new HashMap<>(Map.of("Parameters", new HashMap<>(Map.of(
-                "DATASOURCES_DEFAULT_URL", TestSupport.databaseUrl(),
-                "DATASOURCES_DEFAULT_USERNAME", TestSupport.env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
-                "DATASOURCES_DEFAULT_PASSWORD", TestSupport.env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"),
+                "DATASOURCES_DEFAULT_URL", env("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin"),
+                "DATASOURCES_DEFAULT_USERNAME", env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
+                "DATASOURCES_DEFAULT_PASSWORD", env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"),
                 "AWS_S3_PATH_STYLE_ACCESS_ENABLED", "true"))));
         overrides.forEach((scope, variables) -> file.computeIfAbsent(scope, s -> new HashMap<>()).putAll(variables));
         return Json.MAPPER.writeValueAsString(file);
     }
 
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : value;
+    }
 
     URI uri(String pathAndQuery) {
         return URI.create(baseUrl() + pathAndQuery);

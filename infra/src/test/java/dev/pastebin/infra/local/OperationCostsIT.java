@@ -79,7 +79,7 @@ class OperationCostsIT {
     static void start() throws Exception {
         databaseUrl = OwnDatabase.Create.migrated("costs");
         URI database = URI.create(databaseUrl.substring("jdbc:".length()));
-        URI localStack = URI.create(TestSupport.env("AWS_ENDPOINT_URL", "http://127.0.0.1:4566"));
+        URI localStack = URI.create(env("AWS_ENDPOINT_URL", "http://127.0.0.1:4566"));
         Map<String, Map<String, String>> environment = new HashMap<>();
         for (String function : FUNCTIONS) {
             PostgresWireMeter db = PostgresWireMeter.start(database.getHost(), database.getPort());
@@ -530,8 +530,12 @@ class OperationCostsIT {
     }
 
     private static Connection connection() throws SQLException {
-        return DriverManager.getConnection(databaseUrl, TestSupport.env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
-                TestSupport.env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
+        return DriverManager.getConnection(databaseUrl, env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
+                env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
     }
 
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : value;
+    }
 }

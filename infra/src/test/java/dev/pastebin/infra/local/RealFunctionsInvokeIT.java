@@ -1,7 +1,6 @@
 package dev.pastebin.infra.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestQueues;
 import dev.pastebin.local.Json;
@@ -30,7 +29,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * of a paste's life: created, read while IN_PROGRESS, uploaded, read, redelivered next to a poison message.
  */
 @RealServices
-@OwnDatabase("infra_functions")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RealFunctionsInvokeIT {
 
@@ -157,6 +155,7 @@ class RealFunctionsInvokeIT {
     }
 
     private static java.sql.Connection database() throws java.sql.SQLException {
-        return TestSupport.database();
+        String url = System.getenv().getOrDefault("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin");
+        return DriverManager.getConnection(url, "pastebin", "pastebin");
     }
 }

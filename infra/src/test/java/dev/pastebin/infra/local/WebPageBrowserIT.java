@@ -6,7 +6,6 @@ import dev.pastebin.core.paste.PasteMetadata;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
 import dev.pastebin.core.storage.PasteContentStore;
-import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.local.browser.Chromium;
 import dev.pastebin.core.support.TestPastes;
@@ -55,7 +54,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * would. With {@code -Dscreenshots.update=true} it refreshes the README's screenshots in docs/screenshots/.
  */
 @RealServices
-@OwnDatabase("infra_web")
 class WebPageBrowserIT {
 
     private static final Path VIEW_SCREENSHOT = Path.of("target/web-view.png").toAbsolutePath();
