@@ -133,6 +133,30 @@ final class PostgresWireMeter implements AutoCloseable {
         }
     }
 
+    /** One message of the protocol after start-up: a type byte, then a length that counts itself, then the body. */
+    private record Message(byte type, byte[] body) {
+
+        static Message read(DataInputStream in) throws IOException {
+            byte type = in.readByte();
+            int length = in.readInt();
+            byte[] body = in.readNBytes(length - 4);
+            if (body.length < length - 4) {
+                throw new EOFException();
+            }
+            return new Message(type, body);
+        }
+
+        /** Passes it on unchanged, flushing once nothing more has arrived from {@code in}. */
+        void forward(DataInputStream in, OutputStream out) throws IOException {
+            out.write(type);
+            writeInt(out, body.length + 4);
+            out.write(body);
+            if (in.available() == 0) {
+                out.flush();
+            }
+        }
+    }
+
     private static void closeQuietly(Socket socket) {
         try {
             socket.close();
@@ -168,21 +192,11 @@ final class PostgresWireMeter implements AutoCloseable {
                 return;
             }
             while (true) {
-                byte type = in.readByte();
-                int messageLength = in.readInt();
-                byte[] body = in.readNBytes(messageLength - 4);
-                if (body.length < messageLength - 4) {
-                    throw new EOFException();
-                }
+                Message message = Message.read(in);
                 synchronized (this) {
-                    onFrontend(type, body);
+                    onFrontend(message.type(), message.body());
                 }
-                out.write(type);
-                writeInt(out, messageLength);
-                out.write(body);
-                if (in.available() == 0) {
-                    out.flush();
-                }
+                message.forward(in, out);
             }
         }
 
@@ -220,23 +234,13 @@ final class PostgresWireMeter implements AutoCloseable {
             DataInputStream in = new DataInputStream(new BufferedInputStream(upstream.getInputStream()));
             OutputStream out = new BufferedOutputStream(client.getOutputStream());
             while (true) {
-                byte type = in.readByte();
-                int messageLength = in.readInt();
-                byte[] body = in.readNBytes(messageLength - 4);
-                if (body.length < messageLength - 4) {
-                    throw new EOFException();
-                }
-                if (type == 'Z') {
+                Message message = Message.read(in);
+                if (message.type() == 'Z') {
                     synchronized (this) {
-                        onReadyForQuery(body[0]);
+                        onReadyForQuery(message.body()[0]);
                     }
                 }
-                out.write(type);
-                writeInt(out, messageLength);
-                out.write(body);
-                if (in.available() == 0) {
-                    out.flush();
-                }
+                message.forward(in, out);
             }
         }
 
