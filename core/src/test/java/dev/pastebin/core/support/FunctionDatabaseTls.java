@@ -32,6 +32,9 @@ public final class FunctionDatabaseTls {
             properties.put("pastebin.database.tls.trust-anchor", "ca-bundle");
             properties.put("pastebin.database.tls.ca-bundle", postgres.caCertificate().toString());
             properties.put("flyway.datasources.default.enabled", false);
+            // The functions' own pool timeout (2 s in upload) is for production; a TLS handshake with a freshly
+            // started server on a busy machine may take longer, and this test is about verification, not speed.
+            properties.put("datasources.default.connection-timeout", 60_000);
             try (var context = ApplicationContext.run(properties);
                  Connection connection = DelegatingDataSource.unwrapDataSource(context.getBean(DataSource.class)).getConnection();
                  ResultSet row = connection.createStatement().executeQuery("select ssl from pg_stat_ssl where pid = pg_backend_pid()")) {
