@@ -42,7 +42,7 @@ public class CreatePasteController {
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";
     static final String IDEMPOTENT_REPLAYED = "Idempotent-Replayed";
     private static final String IDEMPOTENCY_KEY_DOC = "Makes a retried create safe: the same key and request within 24 h "
-            + "answer the same paste; the same key with another request answers 422";
+            + "answer the same paste (at most 16 replays, then 409); the same key with another request answers 422";
     private static final String X_FORWARDED_PROTO = "X-Forwarded-Proto";
     /** 0x0.st's header for the deletion token; rustypaste's client sends its expiry in {@code expire}. */
     static final String X_TOKEN = "X-Token";
@@ -94,6 +94,7 @@ public class CreatePasteController {
     @ApiResponse(responseCode = "400", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "404", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "406", ref = ApiDocs.ERROR)
+    @ApiResponse(responseCode = "409", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "413", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "415", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "422", ref = ApiDocs.ERROR)
@@ -150,6 +151,7 @@ public class CreatePasteController {
     @ApiResponse(responseCode = "400", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "404", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "406", ref = ApiDocs.ERROR)
+    @ApiResponse(responseCode = "409", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "413", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "415", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "422", ref = ApiDocs.ERROR)

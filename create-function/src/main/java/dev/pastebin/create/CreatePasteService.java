@@ -10,6 +10,7 @@ import dev.pastebin.core.logging.LogContext;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.DeleteTokens;
 import dev.pastebin.core.paste.IdempotencyKey;
+import dev.pastebin.core.paste.IdempotencyKeyExhaustedException;
 import dev.pastebin.core.paste.IdempotencyKeyReusedException;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteMetadata;
@@ -40,13 +41,19 @@ import static dev.pastebin.core.failure.Dependency.UPLOAD_QUEUE;
  * that will not come. With an {@code Idempotency-Key}, the key is claimed in the row's transaction, and a
  * request that finds it held by the same request replays that paste instead, sending its job again while the
  * paste is IN_PROGRESS: the first request may have died between its commit and its send, and a 201 must mean
- * that a job exists (docs/design.md, "Idempotent create").
+ * that a job exists and that nothing will fail the paste for want of one (docs/design.md, "Idempotent create").
  */
 @Singleton
 public class CreatePasteService {
 
     /** With 62^11 codes a collision is already rare; five in a row means something else is wrong. */
     static final int MAX_INSERT_ATTEMPTS = 5;
+
+    /**
+     * How many replays one key answers, each with a deletion token of its own that the row keeps: bounded, so a
+     * client replaying its key cannot make every replay rewrite an ever-longer list.
+     */
+    static final int MAX_REPLAYS = 16;
 
     private static final Logger LOG = LoggerFactory.getLogger(CreatePasteService.class);
 
@@ -94,6 +101,7 @@ public class CreatePasteService {
      * @throws DependencyUnavailableException when the database or the queue cannot be reached
      * @throws IdempotencyKeyReusedException when the key belongs to another request
      * @throws PasteNotFoundException        when the paste the key created is gone
+     * @throws IdempotencyKeyExhaustedException when the key has answered {@link #MAX_REPLAYS} replays
      */
     Creation create(PasteRequest request, @Nullable String userId, @Nullable IdempotencyKey idempotencyKey) {
         byte[] content = request.content();
@@ -151,6 +159,8 @@ public class CreatePasteService {
      * first response may still reach a client that will use its token). While the paste is IN_PROGRESS its job
      * is sent again from this request's content, which the fingerprint proved the same: the first request may
      * have died before sending it, and a duplicate is harmless (the upload worker's transitions are guarded).
+     * The token is added before the send: from then on the first request's compensation, should its own send
+     * fail, leaves the paste IN_PROGRESS for this job rather than failing a paste this replay answered 201 for.
      */
     private Creation replay(IdempotencyKeys.Claimed earlier, String fingerprint, DeleteTokens.Issued token, byte[] content) {
         if (!earlier.requestSha256().equals(fingerprint)) {
@@ -162,12 +172,18 @@ public class CreatePasteService {
         Paste paste = dependencies.call(DATABASE, () -> repository.findById(shortCode))
                 .filter(p -> p.status() != PasteStatus.FAILED && !p.isExpiredAt(clock.instant()))
                 .orElseThrow(() -> gone(shortCode));
+        if (dependencies.call(DATABASE, () -> repository.addDeleteToken(shortCode, token.sha256(), MAX_REPLAYS)) != 1) {
+            boolean stillThere = dependencies.call(DATABASE, () -> repository.findById(shortCode))
+                    .filter(p -> p.status() != PasteStatus.FAILED && !p.isExpiredAt(clock.instant())).isPresent();
+            if (!stillThere) {
+                throw gone(shortCode);
+            }
+            throw new IdempotencyKeyExhaustedException("This Idempotency-Key has answered " + MAX_REPLAYS
+                    + " replays, the most a key answers; the paste " + shortCode + " stays. Use a new key for a new request");
+        }
         if (paste.status() == PasteStatus.IN_PROGRESS) {
             // no compensation on failure: the first request's job may be on its way, and the client retries the 503
             dependencies.run(UPLOAD_QUEUE, () -> send(new UploadJob(shortCode, paste.contentSha256(), content)));
-        }
-        if (dependencies.call(DATABASE, () -> repository.addDeleteToken(shortCode, token.sha256())) != 1) {
-            throw gone(shortCode);
         }
         LOG.info("paste {} replayed for its Idempotency-Key ({}{}), with a deletion token of its own", shortCode,
                 paste.status(), paste.status() == PasteStatus.IN_PROGRESS ? ", job sent again" : "");
@@ -202,8 +218,7 @@ public class CreatePasteService {
             send(job);
         } catch (RuntimeException e) {
             LOG.warn("paste {}: enqueueing the upload job failed ({}); marking it FAILED", job.shortCode(), e.toString());
-            markFailed(job.shortCode(), "enqueue failed: " + e.getClass().getSimpleName());
-            if (key != null) {
+            if (markFailed(job.shortCode(), "enqueue failed: " + e.getClass().getSimpleName()) && key != null) {
                 forget(key, job.shortCode());
             }
             throw dependencies.unavailableOrItself(UPLOAD_QUEUE, e);
@@ -214,15 +229,18 @@ public class CreatePasteService {
         sqs.sendMessage(b -> b.queueUrl(queue.url()).messageBody(codec.encode(job)));
     }
 
-    private void markFailed(String shortCode, String reason) {
+    /** True when the row is now FAILED; false when a replay answered for it, or marking failed too. */
+    private boolean markFailed(String shortCode, String reason) {
         try {
-            if (repository.markFailed(shortCode, reason) != 1) {
-                LOG.warn("paste {} was no longer IN_PROGRESS when marking it FAILED", shortCode);
+            if (repository.markFailedUnlessReplayed(shortCode, reason) == 1) {
+                return true;
             }
+            LOG.warn("paste {} not marked FAILED: a replay of its create answered for it, or it left IN_PROGRESS", shortCode);
         } catch (RuntimeException e) {
             // The sweeper's stuck-row reconciliation is the last line for this one.
             LOG.error("paste {} stays IN_PROGRESS: marking it FAILED failed too ({})", shortCode, e.toString());
         }
+        return false;
     }
 
     /** The client is told 503 and retries with the same key: that retry must create the paste, not replay a FAILED one. */

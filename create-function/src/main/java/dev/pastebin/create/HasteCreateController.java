@@ -53,6 +53,7 @@ public class HasteCreateController {
     @ApiResponse(responseCode = "400", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "404", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "406", ref = ApiDocs.ERROR)
+    @ApiResponse(responseCode = "409", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "413", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "415", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "422", ref = ApiDocs.ERROR)

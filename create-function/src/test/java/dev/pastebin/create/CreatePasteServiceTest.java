@@ -127,7 +127,7 @@ class CreatePasteServiceTest {
         }
 
         @Override
-        public int addDeleteToken(String shortCode, String deleteTokenSha256) {
+        public int addDeleteToken(String shortCode, String deleteTokenSha256, int maxReplays) {
             throw new UnsupportedOperationException();
         }
 
@@ -143,6 +143,11 @@ class CreatePasteServiceTest {
 
         @Override
         public int markFailed(String shortCode, String reason) {
+            throw new UnsupportedOperationException("a create's compensation leaves a replayed paste alone");
+        }
+
+        @Override
+        public int markFailedUnlessReplayed(String shortCode, String reason) {
             markedFailed.add(reason);
             if (failure != null) {
                 throw failure;

@@ -361,4 +361,77 @@ class IdempotentCreateIT {
         assertEquals("PASTE_NOT_FOUND", world.json(replay).get("code"));
         assertTrue(world.drainQueue().isEmpty(), "a read or deleted paste is never created again");
     }
+
+    /**
+     * A client replaying one key forever must not make the database rewrite an ever-growing token list: a key
+     * answers at most {@link CreatePasteService#MAX_REPLAYS} replays, each with a token that deletes the paste;
+     * past them a replay is refused (409) and adds nothing.
+     */
+    @Test
+    void aKeyAnswersABoundedNumberOfReplays() throws Exception {
+        String key = UUID.randomUUID().toString();
+        HttpApi.Response first = world.api.send(create(key, "replayed often"));
+        String code = (String) world.json(first).get("shortCode");
+        List<String> tokens = new ArrayList<>();
+        for (int i = 0; i < CreatePasteService.MAX_REPLAYS; i++) {
+            HttpApi.Response replay = world.api.send(create(key, "replayed often"));
+            assertEquals(201, replay.status(), "replay " + (i + 1) + ": " + replay.text());
+            tokens.add((String) world.json(replay).get("deleteToken"));
+        }
+
+        HttpApi.Response oneTooMany = world.api.send(create(key, "replayed often"));
+
+        assertEquals(409, oneTooMany.status(), oneTooMany.text());
+        assertEquals("IDEMPOTENCY_KEY_EXHAUSTED", world.json(oneTooMany).get("code"));
+        assertEquals(CreatePasteService.MAX_REPLAYS, replayTokens(code), "the refused replay added no token");
+        world.drainQueue();
+        // every token an answer carried still deletes the paste: the first replay's, the earliest one kept
+        try (Connection db = database(); PreparedStatement matches = db.prepareStatement(
+                "SELECT count(*) FROM pastes WHERE short_code = ? AND ? = ANY(replay_delete_token_sha256s)")) {
+            for (String token : tokens) {
+                matches.setString(1, code);
+                matches.setString(2, DeleteTokens.hashOf(token));
+                try (var rows = matches.executeQuery()) {
+                    rows.next();
+                    assertEquals(1, rows.getInt(1), "token " + token + " deletes the paste");
+                }
+            }
+        }
+        world.api.context().getBean(PasteRepository.class).remove(code);
+    }
+
+    /**
+     * The first request's send hangs (an SQS brownout) and its client retries with the key: the retry replays,
+     * sends the job and answers 201. When the first request's send then fails, its compensation must not fail
+     * the paste the 201 promised: the row stays IN_PROGRESS and the retry's job stores it.
+     */
+    @Test
+    void aFailedSendAfterAReplayAnswered201LeavesThePasteToBeStored() throws Exception {
+        String key = UUID.randomUUID().toString();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (HangingQueue hanging = HangingQueue.start();
+             HttpApi brownout = HttpApi.start(Map.of("aws.services.sqs.endpoint-override", hanging.endpoint(),
+                     "pastebin.upload-queue.url", hanging.endpoint() + "/000000000000/uploads",
+                     // the test, not the SDK's timer, decides when the first send fails
+                     "pastebin.sqs.call-timeout", "5m"))) {
+            Future<HttpApi.Response> firstRequest = pool.submit(() -> brownout.send(create(key, "brownout")));
+            hanging.awaitFirstCall();
+
+            HttpApi.Response retry = world.api.send(create(key, "brownout"));
+            assertEquals(201, retry.status(), retry.text());
+            assertEquals("true", retry.header("Idempotent-Replayed"));
+            String code = (String) world.json(retry).get("shortCode");
+
+            hanging.fail();
+            assertEquals(503, firstRequest.get().status(), "the first request's send failed");
+
+            assertEquals(PasteStatus.IN_PROGRESS, world.row(code).status(), "a 201 was answered for it");
+            List<Message> jobs = world.drainQueue();
+            assertEquals(1, jobs.size(), "the retry's job");
+            assertEquals(code, world.api.context().getBean(UploadJobCodec.class).decode(jobs.get(0).body()).shortCode());
+            world.api.context().getBean(PasteRepository.class).remove(code);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 }

@@ -116,7 +116,12 @@ final class InMemoryPasteRepository implements PasteRepository {
     }
 
     @Override
-    public int addDeleteToken(String shortCode, String deleteTokenSha256) {
+    public int addDeleteToken(String shortCode, String deleteTokenSha256, int maxReplays) {
+        throw new UnsupportedOperationException("not used by the upload worker");
+    }
+
+    @Override
+    public int markFailedUnlessReplayed(String shortCode, String reason) {
         throw new UnsupportedOperationException("not used by the upload worker");
     }
 

@@ -1,5 +1,6 @@
 package dev.pastebin.core.http;
 
+import dev.pastebin.core.paste.IdempotencyKeyExhaustedException;
 import dev.pastebin.core.paste.IdempotencyKeyReusedException;
 import dev.pastebin.core.paste.InvalidFileNameException;
 import dev.pastebin.core.paste.InvalidIdempotencyKeyException;
@@ -59,6 +60,8 @@ public enum ApiErrorCode {
     UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE),
     /** The {@code Idempotency-Key} was used within 24 h for a different request (content or options). */
     IDEMPOTENCY_KEY_REUSED(HttpStatus.UNPROCESSABLE_ENTITY),
+    /** The {@code Idempotency-Key} has answered its 16 replays; the paste stays, a new request needs a new key. */
+    IDEMPOTENCY_KEY_EXHAUSTED(HttpStatus.CONFLICT),
     INTERNAL_ERROR(HttpStatus.INTERNAL_SERVER_ERROR),
     /** A dependency (database, queue, storage) is unavailable; retry after {@code Retry-After} seconds. */
     SERVICE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE);
@@ -83,6 +86,7 @@ public enum ApiErrorCode {
             case PasteNotFoundException e -> PASTE_NOT_FOUND;
             case NotReadOnceException e -> NOT_READ_ONCE;
             case IdempotencyKeyReusedException e -> IDEMPOTENCY_KEY_REUSED;
+            case IdempotencyKeyExhaustedException e -> IDEMPOTENCY_KEY_EXHAUSTED;
         };
     }
 

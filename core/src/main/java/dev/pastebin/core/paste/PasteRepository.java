@@ -50,6 +50,15 @@ public interface PasteRepository extends GenericRepository<Paste, String> {
     int markFailed(String shortCode, String reason);
 
     /**
+     * A create's compensation when its job could not be sent: FAILED, unless a replay of the create has added a
+     * deletion token, since that replay sent the job again and answered 201 (0 then: the paste stays IN_PROGRESS).
+     */
+    @Query("""
+            UPDATE pastes SET status = 'FAILED', failure_reason = left(:reason, 1024), updated_at = now()
+            WHERE short_code = :shortCode AND status = 'IN_PROGRESS' AND cardinality(replay_delete_token_sha256s) = 0""")
+    int markFailedUnlessReplayed(String shortCode, String reason);
+
+    /**
      * The row, locked until the caller's transaction ends: concurrent reveals of a read-once paste queue up
      * behind the first, which removes the row, so the next ones find nothing (docs/design.md, "Reading once").
      */
@@ -57,14 +66,17 @@ public interface PasteRepository extends GenericRepository<Paste, String> {
     Optional<Paste> findByIdForUpdate(String shortCode);
 
     /**
-     * Adds a deletion token to an unexpired paste (an idempotent replay of its create), next to the ones it
-     * has: every token a create or its replays answered stays valid. 0 when the paste is gone or expired.
+     * Adds a deletion token to a live paste (an idempotent replay of its create), next to the ones it has: every
+     * token a create or its replays answered stays valid. At most {@code maxReplays} are kept, so a client replaying
+     * one key cannot grow the row (each UPDATE rewrites the whole array). 0 when the paste is gone, expired or
+     * FAILED, or already holds {@code maxReplays} replay tokens.
      */
     @Query("""
             UPDATE pastes SET replay_delete_token_sha256s = array_append(replay_delete_token_sha256s,
                     CAST(:deleteTokenSha256 AS TEXT)), updated_at = now()
-            WHERE short_code = :shortCode AND (expires_at IS NULL OR expires_at > now())""")
-    int addDeleteToken(String shortCode, String deleteTokenSha256);
+            WHERE short_code = :shortCode AND status <> 'FAILED' AND (expires_at IS NULL OR expires_at > now())
+              AND cardinality(replay_delete_token_sha256s) < :maxReplays""")
+    int addDeleteToken(String shortCode, String deleteTokenSha256, int maxReplays);
 
     /**
      * Removes the row whatever its state, if {@code deleteTokenSha256} is the hash of any token its create or

@@ -1,6 +1,7 @@
 package dev.pastebin.core.http;
 
 import dev.pastebin.core.paste.IdempotencyKey;
+import dev.pastebin.core.paste.IdempotencyKeyExhaustedException;
 import dev.pastebin.core.paste.IdempotencyKeyReusedException;
 import dev.pastebin.core.paste.InvalidFileNameException;
 import dev.pastebin.core.paste.InvalidLanguageException;
@@ -41,6 +42,7 @@ class DomainRefusalsTest {
         assertEquals(404, ApiErrorCode.of(new PasteNotFoundException("m")).status().getCode());
         assertEquals(409, ApiErrorCode.of(new NotReadOnceException("m")).status().getCode());
         assertEquals(422, ApiErrorCode.of(new IdempotencyKeyReusedException("m")).status().getCode());
+        assertEquals(409, ApiErrorCode.of(new IdempotencyKeyExhaustedException("m")).status().getCode());
     }
 
     @Test
