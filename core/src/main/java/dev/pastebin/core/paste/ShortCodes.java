@@ -7,8 +7,8 @@ import java.security.SecureRandom;
 
 /**
  * Short codes: base62 from {@link SecureRandom}, of the configured length (11 by default, 65.5 bits: the code is
- * the only secret of an unlisted paste). Codes issued when they had {@link #LEGACY_LENGTH} characters stay
- * well-formed, so their pastes stay readable and deletable. Uniqueness is enforced by the primary key; a
+ * the only secret of an unlisted paste). Every length from {@link #LEGACY_LENGTH} to today's is well-formed, so the
+ * pastes of codes issued before the length was raised stay readable and deletable (raise it, never lower it). Uniqueness is enforced by the primary key; a
  * collision is retried by the caller with a fresh code.
  */
 @Singleton
@@ -33,9 +33,9 @@ public class ShortCodes {
         return new String(code);
     }
 
-    /** True when {@code candidate} could have been issued: today's length or the legacy one, only base62 characters. */
+    /** True when {@code candidate} could have been issued: {@link #LEGACY_LENGTH} to today's length of base62 characters. */
     public boolean isWellFormed(String candidate) {
-        if (candidate == null || (candidate.length() != length && candidate.length() != LEGACY_LENGTH)) {
+        if (candidate == null || candidate.length() < LEGACY_LENGTH || candidate.length() > length) {
             return false;
         }
         for (int i = 0; i < candidate.length(); i++) {
@@ -52,7 +52,7 @@ public class ShortCodes {
     public String requireWellFormed(String candidate) {
         if (!isWellFormed(candidate)) {
             throw new MalformedShortCodeException(
-                    "A short code is " + length + " (or, for older pastes, " + LEGACY_LENGTH + ") characters of 0-9, A-Z, a-z");
+                    "A short code is " + LEGACY_LENGTH + " to " + length + " characters of 0-9, A-Z, a-z");
         }
         return candidate;
     }

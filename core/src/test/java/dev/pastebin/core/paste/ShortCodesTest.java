@@ -32,8 +32,8 @@ class ShortCodesTest {
     @Test
     void codesIssuedWhenTheyHad8CharactersStayWellFormed() {
         assertEquals("Zz9Zz9Zz", codes.requireWellFormed("Zz9Zz9Zz"));
-        for (String neither : new String[] {"Zz9Zz9Z", "Zz9Zz9Zz9", "Zz9Zz9Zz9Z", "Zz9Zz9Zz9Zz9"}) {
-            assertFalse(codes.isWellFormed(neither), neither + ": neither the old length nor the new");
+        for (String neither : new String[] {"Zz9Zz9Z", "Zz9Zz9Zz9Zz9"}) {
+            assertFalse(codes.isWellFormed(neither), neither + ": shorter than any code issued, or longer than today's");
         }
     }
 
@@ -49,9 +49,12 @@ class ShortCodesTest {
 
     @Test
     void lengthIsConfigurable() {
-        var longer = new ShortCodes(new PasteProperties(12, 1024));
-        assertEquals(12, longer.next().length());
-        assertFalse(longer.isWellFormed(codes.next()));
+        var longer = new ShortCodes(new PasteProperties(16, 1024));
+        assertEquals(16, longer.next().length());
+        // raising the length keeps every code issued before readable and deletable
+        assertTrue(longer.isWellFormed(codes.next()));
+        assertTrue(longer.isWellFormed("Zz9Zz9Zz"));
+        assertFalse(longer.isWellFormed(longer.next() + "0"));
     }
 
     @Test
@@ -77,7 +80,7 @@ class ShortCodesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "abc", "abcdefghi", "abcd-fgh", "abcd fgh", "abcdéfgh", "../../etc", "abcdefg_", "ABCD%20X",
+    @ValueSource(strings = {"", "abc", "abcdefg", "abcdefghijkl", "abcd-fgh", "abcd fgh", "abcdéfgh", "../../etc", "abcdefg_", "ABCD%20X",
             "abcdefghij-", "abcdefghij k", "abcdéfghijk"})
     void malformedCodesAreRecognised(String candidate) {
         assertFalse(codes.isWellFormed(candidate));
