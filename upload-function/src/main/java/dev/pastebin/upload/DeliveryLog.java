@@ -56,7 +56,7 @@ class DeliveryLog {
         }
         return switch (outcome) {
             case SUCCESS, DUPLICATE, REMOVED, TRANSIENT, HELD -> Level.INFO;
-            case PERMANENT, SLOW, OVERDUE, POISON -> Level.WARN;
+            case PERMANENT, GAVE_UP, SLOW, OVERDUE, POISON -> Level.WARN;
         };
     }
 }

@@ -30,8 +30,10 @@ import java.time.Instant;
  * success of a success). It never throws.
  *
  * <p>The fast schedule counts real S3 attempts (on the paste's row), not deliveries: a delivery held by the
- * breaker, released unstarted or failed on the database uses none. A paste is FAILED only by its own
- * permanent failure, never by a transient one nor by waiting: once its fast attempts are used up it is
+ * breaker, released unstarted or failed on the database uses none. A paste is FAILED by its own permanent
+ * failure, or, only with {@code give-up-after-attempts} n set, by the transient failure of its n-th S3 attempt
+ * ({@link Outcome#GAVE_UP}: the original specification's rule with n = 6); never by waiting, so a held delivery
+ * never counts. Without it, once its fast attempts are used up it is
  * {@link Outcome#SLOW}, back on the breaker's {@link HoldSchedule} (one S3 attempt per delivery, a few minutes
  * apart: negligible for a lone paste, and when traffic is high the breaker opens and holds it without a PUT).
  * A job waiting past the hold limit, or failing transiently on the queue's last delivery, is reported and left
@@ -107,12 +109,15 @@ class DeliveryOutcomes {
                     delivery.number(), error);
         }
         if (!failure.isTransient()) {
-            return fail(delivery, failure);
+            return fail(delivery, Outcome.PERMANENT, failure, null);
         }
         String detail = delivery.number() >= retry.queueMaxReceiveCount()
                 ? failure.message() + "; last delivery: left to the dead-letter queue, which keeps it for the sweeper"
                 : failure.message();
         if (error instanceof S3AttemptFailedException s3) {
+            if (backoff.givesUpAfter(s3.attempt())) {
+                return fail(delivery, Outcome.GAVE_UP, failure, "after S3 attempt " + s3.attempt());
+            }
             return backoff.hasAttemptsLeft(s3.attempt())
                     ? retryLater(delivery, s3.attempt(), failure, detail)
                     : slow(delivery, failure, s3, detail);
@@ -148,20 +153,24 @@ class DeliveryOutcomes {
         return log(delivery, Outcome.POISON, null, delayed ? delay : null, reason);
     }
 
-    /** A permanent failure, the only one that fails a paste: FAILED, and the message acknowledged. */
-    private Outcome fail(UploadDelivery delivery, Failure failure) {
-        String reason = Outcome.PERMANENT.label() + ": " + failure.errorClass() + ": " + failure.message();
+    /**
+     * A permanent failure, or a transient one given up ({@link Outcome#GAVE_UP}): FAILED with the reason
+     * {@code <outcome>: <error class>: [<detail>: ]<message>}, and the message acknowledged.
+     */
+    private Outcome fail(UploadDelivery delivery, Outcome outcome, Failure failure, @Nullable String detail) {
+        String reason = outcome.label() + ": " + failure.errorClass() + ": "
+                + (detail == null ? failure.message() : detail + ": " + failure.message());
         try {
             if (repository.markFailed(delivery.shortCode(), reason) == 0) {
-                LOG.info("{} was already terminal when a permanent failure wanted to mark it FAILED", delivery.shortCode());
+                LOG.info("{} was already terminal when a {} failure wanted to mark it FAILED", delivery.shortCode(), outcome.label());
             }
         } catch (RuntimeException e) {
             // Could not record FAILED (the database is down): retry later; the queue's maxReceiveCount keeps
             // spare receives exactly so that this can happen a few times before the dead-letter queue.
             Failure dbFailure = classifier.classify(e);
-            return retryLater(delivery, delivery.number(), dbFailure, "could not mark permanent paste FAILED: " + dbFailure.message());
+            return retryLater(delivery, delivery.number(), dbFailure, "could not mark " + outcome.label() + " paste FAILED: " + dbFailure.message());
         }
-        return log(delivery, Outcome.PERMANENT, failure, null, null);
+        return log(delivery, outcome, failure, null, detail);
     }
 
     /** Back when the breaker's next probe may run, as {@link HoldSchedule} bounds it. */

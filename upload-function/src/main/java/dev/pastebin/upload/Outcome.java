@@ -9,12 +9,17 @@ enum Outcome {
     /** Transient failure with fast attempts left: visibility set to the backoff delay, reported for redelivery. */
     TRANSIENT(true),
     /**
-     * Transient S3 failure with the fast attempts used up: never FAILED, the job waits on the breaker's hold
+     * Transient S3 failure with the fast attempts used up: not FAILED (unless given up), the job waits on the breaker's hold
      * schedule (growing towards max-hold, from the first hold) and each redelivery makes one S3 attempt.
      */
     SLOW(true),
     /** Permanent failure: row moved to FAILED. Acknowledged. */
     PERMANENT(false),
+    /**
+     * Only with {@code give-up-after-attempts} set: the paste's S3 attempt of that number failed transiently, so
+     * the row moved to FAILED (the original specification's rule). Acknowledged.
+     */
+    GAVE_UP(false),
     /** S3 not called (the shared breaker is open) or misconfigured for everyone: back at the next probe; no attempt used. */
     HELD(true),
     /**

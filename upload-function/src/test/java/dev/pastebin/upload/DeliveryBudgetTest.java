@@ -25,7 +25,7 @@ class DeliveryBudgetTest {
 
     private static RetryProperties retry(int maxReceiveCount) {
         return new RetryProperties(6, Duration.ofSeconds(1), 2.0, Duration.ofSeconds(300), Duration.ZERO,
-                JitterStrategy.PLUS_MINUS, Duration.ofMillis(200), null, maxReceiveCount);
+                JitterStrategy.PLUS_MINUS, Duration.ofMillis(200), null, maxReceiveCount, 0);
     }
 
     @Test

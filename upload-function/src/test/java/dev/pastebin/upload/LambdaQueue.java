@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -86,6 +87,20 @@ final class LambdaQueue {
         }
         throw new AssertionError("queue " + mapping.queue().url() + " still holds messages after " + within
                 + "; deliveries: " + deliveries);
+    }
+
+    /** Polls and invokes until {@code reached} holds (checked between polls), or fails after {@code within}. */
+    void runUntil(BooleanSupplier reached, String what, Duration within) {
+        Instant deadline = Instant.now().plus(within);
+        while (!reached.getAsBoolean()) {
+            if (!Instant.now().isBefore(deadline)) {
+                throw new AssertionError("not reached after " + within + ": " + what + "; deliveries: " + deliveries);
+            }
+            List<Message> messages = receive(10, 1);
+            if (!messages.isEmpty()) {
+                invoke(messages);
+            }
+        }
     }
 
     boolean isEmpty() {

@@ -104,9 +104,14 @@ class UploadBatchServiceTest {
     }
 
     private UploadBatchService worker() {
+        return worker(0);
+    }
+
+    /** @param giveUpAfterAttempts 0: never give up (the default); 6: the original specification's rule */
+    private UploadBatchService worker(int giveUpAfterAttempts) {
         // No jitter: the delays are the schedule's own (1, 2, 4, 8, 16 s; throttling 4 s base).
         var retry = new RetryProperties(6, Duration.ofSeconds(1), 2.0, Duration.ofSeconds(300), Duration.ZERO,
-                JitterStrategy.NONE, Duration.ofMillis(200), null, 75);
+                JitterStrategy.NONE, Duration.ofMillis(200), null, 75, giveUpAfterAttempts);
         var backoff = new BackoffPolicy(retry);
         var visibility = new MessageVisibility(sqs, new UploadQueueProperties("http://127.0.0.1:4566/000000000000/q", 393_216));
         var store = new PasteContentStore(s3, new StorageProperties("pastes-bucket", "pastes/"));
@@ -267,6 +272,51 @@ class UploadBatchServiceTest {
         assertEquals(List.of(), reported(requeued));
         assertEquals(PasteStatus.PROCESSED, row().status());
         assertEquals(List.of(), metric(Metric.BACKOFF_DELAY), "no fast-schedule backoff among these waits");
+    }
+
+    /**
+     * With give-up-after-attempts 6 (the original specification's rule) the 5th transient failure is still
+     * retried on the fast schedule, and the 6th fails the paste and acknowledges its message.
+     */
+    @Test
+    void withTheGiveUpSettingTheSixthTransientS3FailureFailsThePaste() {
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 4, Instant.now(), Instant.now(), null, null, false, null, null, null));
+        s3.failPuts(s3Error(500, "InternalError"), s3Error(500, "InternalError"));
+
+        var fifth = worker(6).process(event("upload-job", 5));
+
+        assertEquals(1, reported(fifth).size());
+        assertEquals(PasteStatus.IN_PROGRESS, row().status());
+        assertEquals(16, sqs.visibility.get(RECEIPT), "after the 5th attempt: 1 s x 2^4");
+
+        var sixth = worker(6).process(event("upload-job", 6));
+
+        assertEquals(List.of(), reported(sixth), "acknowledged: nothing more to do");
+        assertEquals(PasteStatus.FAILED, row().status());
+        assertEquals(6, row().uploadAttempts());
+        assertTrue(row().failureReason().startsWith("gave_up: SERVER_ERROR: after S3 attempt 6: "), row().failureReason());
+        assertEquals(2, s3.puts);
+        assertEquals(BreakerState.CLOSED, breakerStore.read("s3").state(), "one paste's calls are too few to open it");
+        var line = lines.all().getLast();
+        assertEquals("gave_up", line.outcome());
+        assertEquals("SERVER_ERROR", line.errorClass());
+        assertNull(line.delaySeconds());
+        assertEquals(List.of(1.0), metric(Metric.UPLOAD_DELIVERIES, "Outcome", "gave_up", "ErrorClass", "SERVER_ERROR"));
+    }
+
+    /** Held by the open breaker, a paste makes no attempt, so the give-up rule never counts the hold. */
+    @Test
+    void withTheGiveUpSettingAPasteHeldByTheOpenBreakerIsHeldNotFailed() {
+        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 5, Instant.now(), Instant.now(), null, null, false, null, null, null));
+        breakerOpenFor(Duration.ofSeconds(20));
+
+        var response = worker(6).process(event("upload-job", 30));
+
+        assertEquals(1, reported(response).size());
+        assertEquals(0, s3.puts);
+        assertEquals(PasteStatus.IN_PROGRESS, row().status(), String.valueOf(row().failureReason()));
+        assertEquals(5, row().uploadAttempts(), "its 6th attempt is still to come");
+        assertEquals("held", onlyLine().outcome());
     }
 
     @Test

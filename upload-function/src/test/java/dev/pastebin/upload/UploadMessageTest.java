@@ -42,9 +42,10 @@ class UploadMessageTest {
         for (Outcome redelivered : new Outcome[]{Outcome.TRANSIENT, Outcome.SLOW, Outcome.HELD, Outcome.OVERDUE, Outcome.POISON}) {
             assertTrue(redelivered.redeliver(), redelivered.label());
         }
-        for (Outcome acknowledged : new Outcome[]{Outcome.SUCCESS, Outcome.PERMANENT, Outcome.DUPLICATE}) {
+        for (Outcome acknowledged : new Outcome[]{Outcome.SUCCESS, Outcome.PERMANENT, Outcome.GAVE_UP, Outcome.DUPLICATE}) {
             assertFalse(acknowledged.redeliver(), acknowledged.label());
         }
         assertEquals("slow", Outcome.SLOW.label());
+        assertEquals("gave_up", Outcome.GAVE_UP.label());
     }
 }

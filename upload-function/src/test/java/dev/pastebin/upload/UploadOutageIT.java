@@ -134,7 +134,7 @@ class UploadOutageIT {
         assertTrue(recoveryToLastStored.compareTo(bound) <= 0, "last stored " + recoveryToLastStored + " after recovery, bound " + bound);
         assertEquals(BreakerState.CLOSED, store.read(name).state());
         assertEquals(0, world.mapping.messagesInQueue());
-        assertEquals(0, dlqDepth());
+        assertEquals(0, world.deadLetterDepth());
     }
 
     /**
@@ -176,7 +176,7 @@ class UploadOutageIT {
         Paste stored = world.row(paste.shortCode());
         assertEquals(PasteStatus.PROCESSED, stored.status(), String.valueOf(stored.failureReason()));
         assertArrayEquals(content, world.object(paste.shortCode()).orElseThrow().asByteArray());
-        assertEquals(0, dlqDepth());
+        assertEquals(0, world.deadLetterDepth());
     }
 
     /** Polls and invokes for {@code period}, whether or not the queue empties. */
@@ -229,11 +229,5 @@ class UploadOutageIT {
         assertEquals(List.of(), breakerLines.transitions(), "never opened");
         assertTrue(world.deliveries.all().stream().anyMatch(l -> l.outcome().equals("transient")), "failures happened");
         assertTrue(world.deliveries.all().stream().noneMatch(l -> l.outcome().equals("held")));
-    }
-
-    private int dlqDepth() {
-        return Integer.parseInt(UploadWorld.SQS.getQueueAttributes(b -> b.queueUrl(world.queues.deadLetterQueueUrl())
-                .attributeNames(software.amazon.awssdk.services.sqs.model.QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
-                .attributes().get(software.amazon.awssdk.services.sqs.model.QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES));
     }
 }

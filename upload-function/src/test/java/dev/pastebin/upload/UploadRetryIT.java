@@ -80,7 +80,7 @@ class UploadRetryIT {
         }
         assertNull(lines.get(3).errorClass());
         assertGapsFollowDelays(messageId, lines);
-        assertEquals(0, dlqDepth());
+        assertEquals(0, world.deadLetterDepth());
     }
 
     /**
@@ -136,7 +136,7 @@ class UploadRetryIT {
         }
         assertEquals(lines.size(), world.proxy.putCount(paste.shortCode()), "one PUT per delivery: the SDK does not retry on its own");
         assertGapsFollowDelays(messageId, lines);
-        assertEquals(0, dlqDepth());
+        assertEquals(0, world.deadLetterDepth());
     }
 
     @Test
@@ -205,10 +205,5 @@ class UploadRetryIT {
             assertTrue(gap >= delay - EARLY_SLACK_SECONDS && gap <= delay + LATE_SLACK_SECONDS,
                     "gap " + i + " was " + gap + " s for a chosen delay of " + delay + " s; all gaps " + gaps);
         }
-    }
-
-    private int dlqDepth() {
-        return Integer.parseInt(UploadWorld.SQS.getQueueAttributes(b -> b.queueUrl(world.queues.deadLetterQueueUrl())
-                .attributeNamesWithStrings("ApproximateNumberOfMessages")).attributesAsStrings().get("ApproximateNumberOfMessages"));
     }
 }

@@ -143,6 +143,12 @@ final class UploadWorld implements AutoCloseable {
         }
     }
 
+    /** Messages in the dead-letter queue, visible or not. */
+    int deadLetterDepth() {
+        return Integer.parseInt(SQS.getQueueAttributes(b -> b.queueUrl(queues.deadLetterQueueUrl())
+                .attributeNamesWithStrings("ApproximateNumberOfMessages")).attributesAsStrings().get("ApproximateNumberOfMessages"));
+    }
+
     int objectCount() {
         return S3.listObjectsV2(b -> b.bucket(bucket)).keyCount();
     }

@@ -79,7 +79,7 @@ public enum Metric {
     public enum Dimension {
         /** create, read, remove, upload or sweeper. */
         SERVICE("Service"),
-        /** An upload outcome: success, transient, slow, held, overdue, permanent, duplicate, poison. */
+        /** An upload outcome: success, transient, slow, held, overdue, permanent, gave_up, duplicate, removed, poison. */
         OUTCOME("Outcome"),
         /** A failure class ({@code dev.pastebin.core.failure.ErrorClass}), {@code none} without a failure. */
         ERROR_CLASS("ErrorClass"),

@@ -54,6 +54,14 @@ public class BackoffPolicy {
         return attempt < properties.maxAttempts();
     }
 
+    /**
+     * Whether a transient failure of attempt {@code attempt} (1-based) fails the paste for good: only with
+     * {@code give-up-after-attempts} set, and from that attempt on (by default never).
+     */
+    public boolean givesUpAfter(int attempt) {
+        return properties.givesUp() && attempt >= properties.giveUpAfterAttempts();
+    }
+
     /** The un-jittered delay after failed attempt {@code attempt}, in seconds, capped. */
     public double nominalDelaySeconds(int attempt, ErrorClass errorClass) {
         double base = seconds(properties.baseDelayFor(errorClass));

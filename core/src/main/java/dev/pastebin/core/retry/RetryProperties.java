@@ -23,7 +23,8 @@ import java.util.Map;
  * The upload retry schedule, bound from {@code pastebin.upload.retry.*} (environment:
  * {@code PASTEBIN_UPLOAD_RETRY_MAX_ATTEMPTS}, ...). Defaults are the fast schedule of docs/design.md, "Retry schedule": 6
  * attempts, delays 1, 2, 4, 8, 16 s after attempts 1..5 with +/- 200 ms jitter, about 31 s in all; after them a
- * transiently failing upload retries on the breaker's slow hold schedule, never FAILED.
+ * transiently failing upload retries on the breaker's slow hold schedule, never FAILED, unless
+ * {@code give-up-after-attempts} is set (6: the original specification's rule, FAILED after its 6th attempt).
  *
  * <p>{@code @Context}: the bean is built, and so checked, when the application context starts, so a
  * misconfigured function fails its init instead of its first message.
@@ -40,6 +41,9 @@ import java.util.Map;
  *                             that the fast schedule runs before the queue moves a message to the dead-letter
  *                             queue; with the breaker on it must also cover a day of holds and slow retries
  *                             (the upload function's DeliveryBudget: 304 with the defaults)
+ * @param giveUpAfterAttempts  0 (the default): never give up, a transient failure never fails a paste; n: the
+ *                             paste is FAILED when its n-th S3 attempt fails transiently (held deliveries make
+ *                             no attempt, so they never count); must be below queueMaxReceiveCount
  */
 @Context
 @ConfigurationProperties("pastebin.upload.retry")
@@ -52,7 +56,8 @@ public record RetryProperties(
         @NotNull @Bindable(defaultValue = "PLUS_MINUS") JitterStrategy jitter,
         @NotNull @Bindable(defaultValue = "200ms") Duration plusMinusJitter,
         @Nullable Map<ErrorClass, Duration> classBaseDelays,
-        @Min(1) @Max(1000) @Bindable(defaultValue = "320") int queueMaxReceiveCount) {
+        @Min(1) @Max(1000) @Bindable(defaultValue = "320") int queueMaxReceiveCount,
+        @Min(0) @Max(1000) @Bindable(defaultValue = "0") int giveUpAfterAttempts) {
 
     /** A throttled request waits longer than a plain 5xx before it is tried again. */
     public static final Duration DEFAULT_THROTTLING_BASE_DELAY = Duration.ofSeconds(4);
@@ -71,6 +76,10 @@ public record RetryProperties(
                 "pastebin.upload.retry.queue-max-receive-count (" + queueMaxReceiveCount + ") must be greater than "
                         + "pastebin.upload.retry.max-attempts (" + maxAttempts + "): otherwise the queue moves a failing "
                         + "message to the dead-letter queue before its fast attempts are even made. Raise the queue's maxReceiveCount (and this property) or lower max-attempts.");
+        check(giveUpAfterAttempts < queueMaxReceiveCount,
+                "pastebin.upload.retry.give-up-after-attempts (" + giveUpAfterAttempts + ") must be less than "
+                        + "pastebin.upload.retry.queue-max-receive-count (" + queueMaxReceiveCount + "): otherwise the queue "
+                        + "moves a failing message to the dead-letter queue before the paste is given up.");
         if (baseDelay != null && maxDelay != null && minDelay != null) {
             check(!baseDelay.isNegative() && !minDelay.isNegative(), "pastebin.upload.retry delays must not be negative");
             check(minDelay.compareTo(maxDelay) <= 0, "pastebin.upload.retry.min-delay (" + minDelay
@@ -87,6 +96,11 @@ public record RetryProperties(
             check(entry.getValue() != null && !entry.getValue().isNegative(),
                     "pastebin.upload.retry.class-base-delays." + entry.getKey() + " must be a non-negative duration");
         }
+    }
+
+    /** Whether a paste is given up (FAILED) when an S3 attempt fails transiently, rather than retried until the hold limit. */
+    public boolean givesUp() {
+        return giveUpAfterAttempts > 0;
     }
 
     /** The base delay of a class: its own if configured (THROTTLING always has one), else {@link #baseDelay()}. */

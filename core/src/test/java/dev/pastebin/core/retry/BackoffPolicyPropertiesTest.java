@@ -81,7 +81,7 @@ class BackoffPolicyPropertiesTest {
         return Combinators.combine(attempts, baseMillis, multiplier, minMaxMillis, jitter, plusMinusMillis, throttlingMillis)
                 .as((n, base, m, bounds, j, pm, throttling) -> new RetryProperties(n, Duration.ofMillis(base), m,
                         Duration.ofMillis(bounds[1]), Duration.ofMillis(bounds[0]), j, Duration.ofMillis(pm),
-                        Map.of(ErrorClass.THROTTLING, Duration.ofMillis(throttling)), n + 1));
+                        Map.of(ErrorClass.THROTTLING, Duration.ofMillis(throttling)), n + 1, 0));
     }
 
     @Provide

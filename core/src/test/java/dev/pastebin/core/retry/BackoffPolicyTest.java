@@ -28,7 +28,7 @@ class BackoffPolicyTest {
     static RetryProperties properties(JitterStrategy jitter, Duration minDelay, Duration maxDelay,
                                       Map<ErrorClass, Duration> classBaseDelays) {
         return new RetryProperties(6, Duration.ofSeconds(1), 2.0, maxDelay, minDelay, jitter,
-                Duration.ofMillis(200), classBaseDelays, 10);
+                Duration.ofMillis(200), classBaseDelays, 10, 0);
     }
 
     static BackoffPolicy policy(JitterStrategy jitter) {
@@ -46,6 +46,52 @@ class BackoffPolicyTest {
         }
         assertFalse(policy.hasAttemptsLeft(6), "the 6th failed attempt is the last");
         assertFalse(policy.hasAttemptsLeft(7));
+    }
+
+    /**
+     * The original specification's rule, give-up-after-attempts 6: FAILED when the 6th attempt fails, after the
+     * waits that follow attempts 1..5, 1 + 2 + 4 + 8 + 16 = 31 s nominal, each within +/- 200 ms (30 to 32 s in
+     * all), and as whole-second visibility timeouts between 26 and 36 s, 31 s on average. Without the setting
+     * no attempt gives up.
+     */
+    @Test
+    void theSpecificationsGiveUpRuleEndsAfterSixAttemptsAndAbout31Seconds() {
+        var giveUp = new BackoffPolicy(new RetryProperties(6, Duration.ofSeconds(1), 2.0, Duration.ofSeconds(300),
+                Duration.ZERO, JitterStrategy.PLUS_MINUS, Duration.ofMillis(200), null, 10, 6), new SplittableRandom(42));
+        for (int attempt = 1; attempt <= 5; attempt++) {
+            assertFalse(giveUp.givesUpAfter(attempt), "attempt " + attempt);
+        }
+        assertTrue(giveUp.givesUpAfter(6));
+        assertTrue(giveUp.givesUpAfter(7), "a count past it (an uncounted attempt) gives up too");
+
+        double nominalTotal = 0;
+        for (int attempt = 1; attempt <= 5; attempt++) {
+            nominalTotal += giveUp.nominalDelaySeconds(attempt, ErrorClass.SERVER_ERROR);
+        }
+        assertEquals(31, nominalTotal, 1e-9);
+        Stats total = sample(i -> {
+            double sum = 0;
+            for (int attempt = 1; attempt <= 5; attempt++) {
+                sum += giveUp.delaySeconds(attempt, ErrorClass.SERVER_ERROR);
+            }
+            return sum;
+        });
+        assertTrue(total.min >= 30 && total.max <= 32, "5 waits of +/- 200 ms each: " + total);
+        assertEquals(31, total.mean, 0.01);
+        Stats visibility = sample(i -> {
+            int sum = 0;
+            for (int attempt = 1; attempt <= 5; attempt++) {
+                sum += giveUp.visibilityTimeoutSeconds(attempt, ErrorClass.SERVER_ERROR);
+            }
+            return sum;
+        });
+        assertTrue(visibility.min >= 26 && visibility.max <= 36, "each wait rounded to a whole second: " + visibility);
+        assertEquals(31, visibility.mean, 0.02);
+
+        BackoffPolicy never = policy(JitterStrategy.PLUS_MINUS);
+        for (int attempt = 1; attempt <= 1000; attempt++) {
+            assertFalse(never.givesUpAfter(attempt), "the default never gives up: attempt " + attempt);
+        }
     }
 
     @Test
@@ -129,7 +175,7 @@ class BackoffPolicyTest {
     @Test
     void probabilisticRoundingKeepsTheMeanOfAFractionalDelay() {
         var policy = new BackoffPolicy(new RetryProperties(6, Duration.ofMillis(1300), 2.0, Duration.ofSeconds(300),
-                Duration.ZERO, JitterStrategy.NONE, Duration.ZERO, null, 10), new SplittableRandom(11));
+                Duration.ZERO, JitterStrategy.NONE, Duration.ZERO, null, 10, 0), new SplittableRandom(11));
         Stats stats = sample(i -> policy.visibilityTimeoutSeconds(1, ErrorClass.SERVER_ERROR));
         assertEquals(1, stats.min);
         assertEquals(2, stats.max);
@@ -164,7 +210,7 @@ class BackoffPolicyTest {
     @Test
     void visibilityTimeoutsNeverExceedSqsLimit() {
         var policy = new BackoffPolicy(new RetryProperties(60, Duration.ofHours(1), 10.0, Duration.ofSeconds(43_200),
-                Duration.ZERO, JitterStrategy.PLUS_MINUS, Duration.ofSeconds(5), null, 61), new SplittableRandom(5));
+                Duration.ZERO, JitterStrategy.PLUS_MINUS, Duration.ofSeconds(5), null, 61, 0), new SplittableRandom(5));
         for (int attempt = 1; attempt < 60; attempt++) {
             int seconds = policy.visibilityTimeoutSeconds(attempt, ErrorClass.SERVER_ERROR);
             assertTrue(seconds >= 0 && seconds <= BackoffPolicy.MAX_VISIBILITY_TIMEOUT_SECONDS, attempt + ": " + seconds);

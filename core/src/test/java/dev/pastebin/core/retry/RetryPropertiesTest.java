@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -35,22 +36,25 @@ class RetryPropertiesTest {
             assertEquals(320, retry.queueMaxReceiveCount(), "room for a day of the breaker's holds (DeliveryBudget)");
             assertEquals(Duration.ofSeconds(4), retry.baseDelayFor(ErrorClass.THROTTLING));
             assertEquals(Duration.ofSeconds(1), retry.baseDelayFor(ErrorClass.SERVER_ERROR));
+            assertEquals(0, retry.giveUpAfterAttempts());
+            assertFalse(retry.givesUp(), "by default a transient failure never fails a paste");
         }
     }
 
     @Test
     void everythingIsConfigurableInTheFormsEnvironmentVariablesProduce() {
-        try (var context = start(Map.of(
-                "pastebin.upload.retry.max-attempts", "4",
-                "pastebin.upload.retry.base-delay", "500ms",
-                "pastebin.upload.retry.multiplier", "3",
-                "pastebin.upload.retry.max-delay", "20s",
-                "pastebin.upload.retry.min-delay", "250ms",
-                "pastebin.upload.retry.jitter", "decorrelated",
-                "pastebin.upload.retry.plus-minus-jitter", "100ms",
-                "pastebin.upload.retry.class-base-delays.throttling", "7s",
-                "pastebin.upload.retry.class-base-delays.database", "2s",
-                "pastebin.upload.retry.queue-max-receive-count", "5"))) {
+        try (var context = start(Map.ofEntries(
+                Map.entry("pastebin.upload.retry.max-attempts", "4"),
+                Map.entry("pastebin.upload.retry.base-delay", "500ms"),
+                Map.entry("pastebin.upload.retry.multiplier", "3"),
+                Map.entry("pastebin.upload.retry.max-delay", "20s"),
+                Map.entry("pastebin.upload.retry.min-delay", "250ms"),
+                Map.entry("pastebin.upload.retry.jitter", "decorrelated"),
+                Map.entry("pastebin.upload.retry.plus-minus-jitter", "100ms"),
+                Map.entry("pastebin.upload.retry.class-base-delays.throttling", "7s"),
+                Map.entry("pastebin.upload.retry.class-base-delays.database", "2s"),
+                Map.entry("pastebin.upload.retry.queue-max-receive-count", "5"),
+                Map.entry("pastebin.upload.retry.give-up-after-attempts", "4")))) {
             RetryProperties retry = context.getBean(RetryProperties.class);
             assertEquals(4, retry.maxAttempts());
             assertEquals(Duration.ofMillis(500), retry.baseDelay());
@@ -63,6 +67,8 @@ class RetryPropertiesTest {
             assertEquals(Duration.ofSeconds(2), retry.baseDelayFor(ErrorClass.DATABASE));
             assertEquals(Duration.ofMillis(500), retry.baseDelayFor(ErrorClass.TIMEOUT));
             assertEquals(5, retry.queueMaxReceiveCount());
+            assertEquals(4, retry.giveUpAfterAttempts());
+            assertTrue(retry.givesUp());
         }
     }
 
@@ -74,6 +80,16 @@ class RetryPropertiesTest {
         String message = messages(e);
         assertTrue(message.contains("pastebin.upload.retry.queue-max-receive-count (6) must be greater than "
                 + "pastebin.upload.retry.max-attempts (6)"), message);
+    }
+
+    @Test
+    void aQueueThatWouldDeadLetterBeforeThePasteIsGivenUpFailsStartup() {
+        var e = assertThrows(RuntimeException.class, () -> start(Map.of(
+                "pastebin.upload.retry.give-up-after-attempts", "10",
+                "pastebin.upload.retry.queue-max-receive-count", "10")).close());
+        String message = messages(e);
+        assertTrue(message.contains("pastebin.upload.retry.give-up-after-attempts (10) must be less than "
+                + "pastebin.upload.retry.queue-max-receive-count (10)"), message);
     }
 
     @Test

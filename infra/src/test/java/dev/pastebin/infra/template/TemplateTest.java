@@ -8,6 +8,7 @@ import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.retry.RetryProperties;
 import io.micronaut.context.ApplicationContext;
+import io.micronaut.context.env.PropertySource;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -91,6 +92,41 @@ class TemplateTest {
         assertNotNull(redriveParameter, "the RedrivePolicy's maxReceiveCount is a parameter");
         assertEquals(redriveParameter, template.parameterRef(env.get("PASTEBIN_UPLOAD_RETRY_QUEUE_MAX_RECEIVE_COUNT")).orElse(null));
         assertEquals(Map.of("Fn::GetAtt", List.of("UploadDeadLetterQueue", "Arn")), redrive.get("deadLetterTargetArn"));
+    }
+
+    /**
+     * The original specification's give-up rule is one parameter: by default 0, never (a transiently failing
+     * paste waits up to the 24 h hold limit); set (6: the specification's rule), the value reaches the upload
+     * function's environment, whose variable binds to RetryProperties, and nothing else's.
+     */
+    @Test
+    void theGiveUpParameterDefaultsToNeverAndReachesTheUploadFunction() {
+        Map<String, Object> parameter = template.parameter("UploadGiveUpAfterAttempts");
+        assertEquals("Number", parameter.get("Type"));
+        String variable = "PASTEBIN_UPLOAD_RETRY_GIVE_UP_AFTER_ATTEMPTS";
+        Object value = template.environment("UploadPasteFunction").get(variable);
+        assertEquals(Optional.of("UploadGiveUpAfterAttempts"), template.parameterRef(value));
+        assertEquals(0, template.intValue(value), "the default never gives up");
+        for (String other : template.resourcesOfType("AWS::Serverless::Function")) {
+            if (!other.equals("UploadPasteFunction")) {
+                assertNull(template.environment(other).get(variable), other);
+            }
+        }
+        var overridden = CloudFormationTemplate.load(InfraTemplate.FILE, Map.of("UploadGiveUpAfterAttempts", "6"));
+        assertEquals(6, overridden.intValue(overridden.environment("UploadPasteFunction").get(variable)));
+
+        for (int attempts : new int[]{0, 6}) {
+            Map<String, Object> environment = Map.of(variable, Integer.toString(attempts));
+            try (ApplicationContext context = ApplicationContext.builder().deduceEnvironment(false)
+                    .environmentPropertySource(false).propertySources(PropertySource.of("function-environment",
+                            environment, PropertySource.PropertyConvention.ENVIRONMENT_VARIABLE)).start()) {
+                RetryProperties retry = context.getBean(RetryProperties.class);
+                assertEquals(attempts, retry.giveUpAfterAttempts());
+                assertEquals(attempts > 0, retry.givesUp());
+                assertEquals(Duration.ofHours(24), context.getBean(BreakerProperties.class).holdLimit(),
+                        "without give-up a paste waits out the hold limit");
+            }
+        }
     }
 
     /**
