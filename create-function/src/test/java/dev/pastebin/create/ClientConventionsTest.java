@@ -33,6 +33,17 @@ class ClientConventionsTest {
         assertTrue(e.getMessage().startsWith("expire "), e.getMessage());
     }
 
+    /** Each term is matched where the last one ended, never searched for: a long header costs its length. */
+    @Test
+    void anExpireHeaderOfLongRunsOfSpacesIsReadTermByTerm() {
+        String spaces = " ".repeat(10_000);
+        assertEquals(5_400, PasteOptions.fromClientConventions("1h" + spaces + "30m", null, false).expiresInSeconds());
+        for (String expire : new String[]{"1m" + spaces + "x", "1m" + spaces + "1", "x" + spaces + "1m"}) {
+            assertEquals(ApiErrorCode.INVALID_EXPIRY,
+                    assertThrows(ApiException.class, () -> PasteOptions.fromClientConventions(expire, null, false)).code());
+        }
+    }
+
     @Test
     void zeroXzeroExpiresIsWholeHoursAndTheHeaderWins() {
         assertEquals(86_400, PasteOptions.fromClientConventions(null, "24", false).expiresInSeconds());
