@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -20,17 +19,24 @@ import java.util.regex.Pattern;
  * decoding would turn a malformed percent-escape into U+FFFD instead of an error. Values stay bytes: whether
  * they are text is {@link PasteContentReader}'s decision. The first field of a name wins, with the file name a
  * multipart part declared for it ({@code filename="notes.py"}, as curl sends it).
+ *
+ * <p>A multipart body costs time in proportion to its length, whatever its shape: the boundary is RFC 2046's (at
+ * most 70 characters of its set), delimiters are found by a linear search, a part's header lines are read only up
+ * to {@value #MAX_PART_HEADER_BYTES} bytes and a form has at most {@value #MAX_PARTS} parts. Anything else is a 400.
  */
 final class ClientForm {
 
+    /** RFC 2046, section 5.1.1: a boundary is 1 to 70 characters. */
+    static final int MAX_BOUNDARY_LENGTH = 70;
+    /** Room for a long file name: curl's part headers are under 200 bytes. */
+    static final int MAX_PART_HEADER_BYTES = 8 * 1024;
+    /** Clients send one to three parts (file or oneshot, expires). */
+    static final int MAX_PARTS = 100;
+
     private static final byte[] CRLF = {'\r', '\n'};
-    private static final byte[] HEADERS_END = {'\r', '\n', '\r', '\n'};
-    private static final Pattern FIELD_NAME = Pattern.compile(
-            "(?i)^content-disposition:\\s*form-data\\s*;(?:.*;)?\\s*name=\"([^\"]*)\"", Pattern.MULTILINE);
-    /** A quoted string with backslash escapes (curl escapes a quote in a file name as \"). */
-    private static final Pattern FILE_NAME = Pattern.compile(
-            "(?i)^content-disposition:.*;\\s*filename=\"((?:[^\"\\\\]|\\\\.)*)\"", Pattern.MULTILINE);
-    private static final Pattern ESCAPED = Pattern.compile("\\\\(.)");
+    private static final ByteSearch HEADERS_END = ByteSearch.of(new byte[]{'\r', '\n', '\r', '\n'});
+    /** RFC 2046's bchars, the last not a space; the length is checked first. */
+    private static final Pattern BOUNDARY = Pattern.compile("[0-9A-Za-z'()+_,\\-./:=? ]*[0-9A-Za-z'()+_,\\-./:=?]");
 
     private final Map<String, byte[]> fields;
     private final Map<String, String> fileNames;
@@ -55,38 +61,55 @@ final class ClientForm {
     }
 
     static ClientForm multipart(byte[] body, MediaType type) {
-        String boundary = type.getParameters().get("boundary")
-                .orElseThrow(() -> invalid("The multipart Content-Type has no boundary"));
-        byte[] delimiter = ("--" + boundary).getBytes(StandardCharsets.ISO_8859_1);
-        int at = indexOf(body, delimiter, 0);
+        byte[] delimiter = ("--" + boundary(type)).getBytes(StandardCharsets.US_ASCII);
+        int at = ByteSearch.of(delimiter).indexIn(body, 0);
         if (at < 0) {
             throw invalid("The body is not multipart/form-data with the declared boundary");
         }
-        byte[] partDelimiter = concat(CRLF, delimiter);
+        ByteSearch partEnd = ByteSearch.of(concat(CRLF, delimiter));
         Map<String, byte[]> fields = new LinkedHashMap<>();
         Map<String, String> fileNames = new LinkedHashMap<>();
         int cursor = at + delimiter.length;
-        while (!startsWith(body, cursor, "--")) {
+        for (int parts = 0; !startsWith(body, cursor, "--"); parts++) {
             if (!startsWith(body, cursor, "\r\n")) {
                 throw invalid("A multipart boundary is not followed by a line break");
             }
-            int headersEnd = indexOf(body, HEADERS_END, cursor + 2);
-            int next = headersEnd < 0 ? -1 : indexOf(body, partDelimiter, headersEnd + HEADERS_END.length);
+            if (parts == MAX_PARTS) {
+                throw invalid("The multipart body has more than " + MAX_PARTS + " parts");
+            }
+            int headersStart = cursor + CRLF.length;
+            int headersLimit = headersStart + MAX_PART_HEADER_BYTES + HEADERS_END.length();
+            int headersEnd = HEADERS_END.indexIn(body, headersStart, headersLimit);
+            if (headersEnd < 0 && headersLimit <= body.length) {
+                throw invalid("A multipart part's headers are longer than " + MAX_PART_HEADER_BYTES + " bytes");
+            }
+            int contentStart = headersEnd + HEADERS_END.length();
+            int next = headersEnd < 0 ? -1 : partEnd.indexIn(body, contentStart);
             if (next < 0) {
                 throw invalid("The multipart body ends inside a part");
             }
-            String headers = new String(body, cursor + 2, headersEnd - cursor - 2, StandardCharsets.UTF_8);
-            Matcher name = FIELD_NAME.matcher(headers);
-            if (name.find() && !fields.containsKey(name.group(1))) {
-                fields.put(name.group(1), Arrays.copyOfRange(body, headersEnd + HEADERS_END.length, next));
-                Matcher fileName = FILE_NAME.matcher(headers);
-                if (fileName.find()) {
-                    fileNames.put(name.group(1), ESCAPED.matcher(fileName.group(1)).replaceAll("$1"));
+            FormDataDisposition disposition = FormDataDisposition.in(
+                    new String(body, headersStart, headersEnd - headersStart, StandardCharsets.UTF_8)).orElse(null);
+            if (disposition != null && !fields.containsKey(disposition.name())) {
+                fields.put(disposition.name(), Arrays.copyOfRange(body, contentStart, next));
+                if (disposition.fileName() != null) {
+                    fileNames.put(disposition.name(), disposition.fileName());
                 }
             }
-            cursor = next + partDelimiter.length;
+            cursor = next + partEnd.length();
         }
         return new ClientForm(fields, fileNames);
+    }
+
+    /** The declared boundary, if RFC 2046 allows it: a longer one would only make the delimiter search dearer. */
+    private static String boundary(MediaType type) {
+        String boundary = type.getParameters().get("boundary")
+                .orElseThrow(() -> invalid("The multipart Content-Type has no boundary"));
+        if (boundary.length() > MAX_BOUNDARY_LENGTH || !BOUNDARY.matcher(boundary).matches()) {
+            throw invalid("The multipart boundary must be 1 to " + MAX_BOUNDARY_LENGTH + " characters of RFC 2046's "
+                    + "set (letters, digits, space and '()+_,-./:=?), not ending in a space");
+        }
+        return boundary;
     }
 
     static ClientForm urlEncoded(byte[] body) {
@@ -134,19 +157,6 @@ final class ClientForm {
     private static boolean startsWith(byte[] body, int at, String prefix) {
         return at + prefix.length() <= body.length
                 && new String(body, at, prefix.length(), StandardCharsets.ISO_8859_1).equals(prefix);
-    }
-
-    private static int indexOf(byte[] haystack, byte[] needle, int from) {
-        outer:
-        for (int i = Math.max(from, 0); i <= haystack.length - needle.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
     }
 
     private static byte[] concat(byte[] a, byte[] b) {

@@ -102,7 +102,9 @@ class PasteContentReader {
     PasteRequest fromHaste(@Nullable byte[] body, @Nullable MediaType type) {
         byte[] content = body;
         if (type != null && type.getName().equalsIgnoreCase(MediaType.MULTIPART_FORM_DATA)) {
-            content = ClientForm.multipart(body == null ? new byte[0] : body, type).field(HASTE_DATA_FIELD)
+            byte[] form = body == null ? new byte[0] : body;
+            requireFormWithinLimit(form, true);
+            content = ClientForm.multipart(form, type).field(HASTE_DATA_FIELD)
                     .orElseThrow(() -> new ApiException(ApiErrorCode.MISSING_CONTENT, "The multipart body has no \"data\" field"));
         }
         requireText(content);

@@ -86,12 +86,16 @@ record PasteOptions(@Nullable Integer expiresInSeconds, boolean readOnce) {
         return new PasteOptions(seconds, readOnce);
     }
 
-    /** A sum of whole amounts with units, as humans and rustypaste's client write them. */
+    /**
+     * A sum of whole amounts with units, as humans and rustypaste's client write them. Each term must start where
+     * the last ended (lookingAt, not find: a search from every position would cost a long header its square).
+     */
     private static long durationSeconds(String duration) {
-        Matcher term = DURATION_TERM.matcher(duration.strip());
+        String terms = duration.strip();
+        Matcher term = DURATION_TERM.matcher(terms);
         long seconds = 0;
         int end = 0;
-        while (term.find() && term.start() == end) {
+        while (end < terms.length() && term.region(end, terms.length()).lookingAt()) {
             String unit = term.group(2).toLowerCase(Locale.ROOT);
             long amount = Long.parseLong(term.group(1));
             seconds += amount * switch (unit.charAt(0)) {
@@ -107,7 +111,7 @@ record PasteOptions(@Nullable Integer expiresInSeconds, boolean readOnce) {
             }
             end = term.end();
         }
-        if (end == 0 || end != duration.strip().length()) {
+        if (end == 0 || end != terms.length()) {
             throw invalidExpire();
         }
         return seconds;

@@ -33,6 +33,17 @@ class ClientConventionsTest {
         assertTrue(e.getMessage().startsWith("expire "), e.getMessage());
     }
 
+    /** Each term is matched where the last one ended, never searched for: a long header costs its length. */
+    @Test
+    void anExpireHeaderOfLongRunsOfSpacesIsReadTermByTerm() {
+        String spaces = " ".repeat(10_000);
+        assertEquals(5_400, PasteOptions.fromClientConventions("1h" + spaces + "30m", null, false).expiresInSeconds());
+        for (String expire : new String[]{"1m" + spaces + "x", "1m" + spaces + "1", "x" + spaces + "1m"}) {
+            assertEquals(ApiErrorCode.INVALID_EXPIRY,
+                    assertThrows(ApiException.class, () -> PasteOptions.fromClientConventions(expire, null, false)).code());
+        }
+    }
+
     @Test
     void zeroXzeroExpiresIsWholeHoursAndTheHeaderWins() {
         assertEquals(86_400, PasteOptions.fromClientConventions(null, "24", false).expiresInSeconds());
@@ -79,6 +90,120 @@ class ClientConventionsTest {
     void aMalformedMultipartBodyIsRefused(String body) {
         assertEquals(ApiErrorCode.BAD_REQUEST, assertThrows(ApiException.class,
                 () -> ClientForm.multipart(utf8(body), MediaType.of("multipart/form-data; boundary=xyz"))).code());
+    }
+
+    private static final MediaType XYZ = MediaType.of("multipart/form-data; boundary=xyz");
+
+    /** A form of one file part whose Content-Disposition is {@code disposition}, its content "abc". */
+    private static byte[] filePart(String disposition) {
+        return utf8("--xyz\r\nContent-Disposition: " + disposition + "\r\n\r\nabc\r\n--xyz--\r\n");
+    }
+
+    private static ApiException refusal(byte[] body, MediaType type) {
+        return assertThrows(ApiException.class, () -> ClientForm.multipart(body, type));
+    }
+
+    @Test
+    void aFileNameOfAnyLengthIsReadNotAnError() {
+        String longName = "x".repeat(5_000) + ".py";
+
+        ClientForm form = ClientForm.multipart(filePart("form-data; name=\"file\"; filename=\"" + longName + "\""), XYZ);
+
+        assertEquals(longName, form.fileName("file").orElseThrow());
+        assertArrayEquals(utf8("abc"), form.field("file").orElseThrow());
+    }
+
+    @Test
+    void aFileNameOfThousandsOfEscapesIsReadNotAnError() {
+        ClientForm form = ClientForm.multipart(filePart("form-data; name=\"file\"; filename=\"" + "\\\"".repeat(3_000) + "\""), XYZ);
+
+        assertEquals("\"".repeat(3_000), form.fileName("file").orElseThrow());
+    }
+
+    @Test
+    void contentDispositionParametersAreQuotedStringsOrTokensInAnyOrder() {
+        assertEquals("a;b.txt", fileNameOf("form-data; name=\"file\"; filename=\"a;b.txt\""));
+        assertEquals("say \"hi\".txt", fileNameOf("form-data; name=\"file\"; filename=\"say \\\"hi\\\".txt\""));
+        assertEquals("C:\\dir\\n.txt", fileNameOf("form-data; name=\"file\"; filename=\"C:\\\\dir\\\\n.txt\""));
+        assertEquals("n.py", fileNameOf("form-data; filename=\"n.py\"; name=\"file\""));
+        assertEquals("n.py", fileNameOf("FORM-DATA;name=file;filename=n.py"));
+        assertEquals("", fileNameOf("form-data; name=\"file\"; filename=\"n.py"), "an unterminated name is no name");
+        assertTrue(ClientForm.multipart(filePart("attachment; name=\"file\""), XYZ).field("file").isEmpty(),
+                "a part that is not form-data has no field name");
+    }
+
+    /** The file name the file part declares, or "" when it declares none. */
+    private static String fileNameOf(String disposition) {
+        ClientForm form = ClientForm.multipart(filePart(disposition), XYZ);
+        assertArrayEquals(utf8("abc"), form.field("file").orElseThrow(), disposition);
+        return form.fileName("file").orElse("");
+    }
+
+    @Test
+    void aBoundaryOfRfc2046sLongestLengthAndAnyOfItsCharactersIsRead() {
+        String boundary = "09azAZ'()+_,-./:=? ".repeat(4).substring(0, 69) + "x";
+
+        ClientForm form = ClientForm.multipart(utf8("--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\""
+                + "\r\n\r\nabc\r\n--" + boundary + "--\r\n"), MediaType.of("multipart/form-data; boundary=\"" + boundary + "\""));
+
+        assertArrayEquals(utf8("abc"), form.field("file").orElseThrow());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"71 characters", "empty", "a@b", "a<b>", "a[b]", "é"})
+    void aBoundaryLongerThan70CharactersOrOutsideRfc2046sSetIsRefused(String shape) {
+        String boundary = switch (shape) {
+            case "71 characters" -> "-".repeat(71);
+            case "empty" -> "";
+            default -> shape;
+        };
+        byte[] body = utf8("--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nabc\r\n--" + boundary + "--\r\n");
+
+        ApiException e = refusal(body, MediaType.of("multipart/form-data; boundary=\"" + boundary + "\""));
+
+        assertEquals(ApiErrorCode.BAD_REQUEST, e.code());
+        assertTrue(e.getMessage().contains("1 to 70 characters"), e.getMessage());
+    }
+
+    @Test
+    void aPartsHeadersAreReadUpTo8KiB() {
+        String disposition = "Content-Disposition: form-data; name=\"file\"\r\nX-Padding: ";
+        String largest = disposition + "p".repeat(8192 - disposition.length());
+        byte[] fits = utf8("--xyz\r\n" + largest + "\r\n\r\nabc\r\n--xyz--\r\n");
+        byte[] tooLong = utf8("--xyz\r\n" + largest + "p\r\n\r\nabc\r\n--xyz--\r\n");
+
+        assertArrayEquals(utf8("abc"), ClientForm.multipart(fits, XYZ).field("file").orElseThrow());
+        ApiException e = refusal(tooLong, XYZ);
+        assertEquals(ApiErrorCode.BAD_REQUEST, e.code());
+        assertTrue(e.getMessage().contains("8192 bytes"), e.getMessage());
+    }
+
+    @Test
+    void aFormHasAtMost100Parts() {
+        StringBuilder hundred = new StringBuilder();
+        for (int i = 0; i < 100; i++) {
+            hundred.append("--xyz\r\nContent-Disposition: form-data; name=\"f").append(i).append("\"\r\n\r\nv\r\n");
+        }
+
+        assertEquals("v", ClientForm.multipart(utf8(hundred + "--xyz--\r\n"), XYZ).text("f99").orElseThrow());
+        ApiException e = refusal(utf8(hundred + "--xyz\r\nContent-Disposition: form-data; name=\"f100\"\r\n\r\nv\r\n--xyz--\r\n"), XYZ);
+        assertEquals(ApiErrorCode.BAD_REQUEST, e.code());
+        assertTrue(e.getMessage().contains("100 parts"), e.getMessage());
+    }
+
+    /** Near misses of the delimiter everywhere: the search still finds exactly the real one, or answers there is none. */
+    @Test
+    void nearMissesOfTheLongestDelimiterAreContentNotBoundaries() {
+        String boundary = "-".repeat(70);
+        MediaType type = MediaType.of("multipart/form-data; boundary=" + boundary);
+        String nearMisses = ("\r\n--" + "-".repeat(69) + "x").repeat(10_000);
+
+        ClientForm form = ClientForm.multipart(utf8("--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\n"
+                + nearMisses + "\r\n--" + boundary + "--\r\n"), type);
+        assertArrayEquals(utf8(nearMisses), form.field("file").orElseThrow());
+
+        byte[] noDelimiter = utf8(("-".repeat(71) + "x").repeat(11_000));
+        assertEquals(ApiErrorCode.BAD_REQUEST, refusal(noDelimiter, type).code());
     }
 
     private static byte[] utf8(String s) {

@@ -6,6 +6,7 @@ import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
 import io.micronaut.json.JsonMapper;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -105,6 +106,19 @@ class LargestPasteIT {
         HttpApi.Response response = world.api.send(post("/pastes", contentType(body), tooLarge));
 
         assertEquals(413, response.status(), response.text());
+        assertEquals(List.of(), world.drainQueue());
+    }
+
+    /** The haste route takes a multipart form too ({@code data}): refused by its size before it is parsed as well. */
+    @Test
+    void aHasteFormTooLargeToHoldAnAllowedPasteIsRefusedBeforeItIsParsed() {
+        byte[] tooLarge = new byte[LIMIT + 64 * 1024];
+        Arrays.fill(tooLarge, (byte) 'a');
+
+        HttpApi.Response response = world.api.send(post("/documents", contentType(Body.MULTIPART), tooLarge));
+
+        assertEquals(413, response.status(), response.text());
+        assertTrue(response.text().contains("\"CONTENT_TOO_LARGE\""), response.text());
         assertEquals(List.of(), world.drainQueue());
     }
 

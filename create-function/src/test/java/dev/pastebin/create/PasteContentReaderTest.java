@@ -3,6 +3,8 @@ package dev.pastebin.create;
 import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
+import dev.pastebin.core.paste.PasteMetadata;
+import io.micronaut.http.MediaType;
 import io.micronaut.serde.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -91,6 +93,25 @@ class PasteContentReaderTest {
     @Test
     void anEmptyJsonBodyIsEmptyContent() {
         assertEquals(ApiErrorCode.EMPTY_CONTENT, rejection(() -> json(new byte[0])));
+    }
+
+    @Test
+    void aHasteMultipartBodyTooLargeToHoldAnAllowedPasteIsRefusedBeforeItIsParsed() {
+        byte[] tooLarge = utf8("x".repeat(LIMIT + 16 * 1024 + 1));
+
+        assertEquals(ApiErrorCode.CONTENT_TOO_LARGE, rejection(() -> reader.fromHaste(tooLarge,
+                MediaType.of("multipart/form-data; boundary=x"))));
+    }
+
+    @Test
+    void anUploadedFileNameTooLongToStoreIsDroppedAndThePasteKept() {
+        byte[] body = utf8("--x\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + "x".repeat(5_000)
+                + ".py\"\r\n\r\nabc\r\n--x--\r\n");
+
+        PasteRequest paste = reader.fromForm(ClientForm.multipart(body, MediaType.of("multipart/form-data; boundary=x")), true, null);
+
+        assertArrayEquals(utf8("abc"), paste.content());
+        assertEquals(PasteMetadata.NONE, paste.metadata());
     }
 
     @Test

@@ -83,6 +83,10 @@ class PasteLabelsIT {
         Paste unfit = created(world.api.send(multipart("file", "x".repeat(129) + ".py")));
         assertNull(unfit.fileName(), "a name the client did not choose as a label is dropped, the paste kept");
         assertNull(unfit.language());
+
+        Paste overlong = created(world.api.send(multipart("file", "x".repeat(5_000) + ".py")));
+        assertNull(overlong.fileName(), "however long the name, it is dropped, not an error");
+        assertNull(overlong.language());
     }
 
     @Test

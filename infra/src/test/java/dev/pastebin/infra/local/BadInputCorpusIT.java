@@ -303,6 +303,11 @@ class BadInputCorpusIT {
         cases.add(post("multipart, a bad expires field", "multipart/form-data; boundary=x", utf8("--x\r\nContent-Disposition: "
                 + "form-data; name=\"file\"\r\n\r\nabc\r\n--x\r\nContent-Disposition: form-data; name=\"expires\"\r\n\r\n1e9\r\n--x--\r\n"),
                 new PlainError(400)));
+        multipartLimitCases(cases);
+        // rustypaste's duration, its terms matched where the last ended: a long run of spaces costs its length
+        cases.add(new Case("POST: an expire header of 9,000 spaces between terms", request("POST", "/pastes",
+                List.of("Content-Type: multipart/form-data; boundary=x", "expire: 1m" + " ".repeat(9_000) + "x"),
+                part("x", "file", "", "abc")), false, new PlainError(400)));
         cases.add(post("no Content-Type", null, utf8("hello"), fn(415, "UNSUPPORTED_MEDIA_TYPE")));
         cases.add(post("Latin-1 charset", "text/plain; charset=iso-8859-1", utf8("hello"), fn(415, "UNSUPPORTED_MEDIA_TYPE")));
         cases.add(post("UTF-16 charset", "text/plain; charset=utf-16", new byte[]{(byte) 0xFE, (byte) 0xFF, 0, 'a'}, fn(415, "UNSUPPORTED_MEDIA_TYPE")));
@@ -311,6 +316,50 @@ class BadInputCorpusIT {
         cases.add(post("garbage Content-Type", ";;;", utf8("hello"), fn(415, "UNSUPPORTED_MEDIA_TYPE")));
         cases.add(new Case("create accepting only images", request("POST", "/pastes",
                 List.of("Content-Type: text/plain", "Accept: image/png"), utf8("hello")), false, fn(406, "NOT_ACCEPTABLE")));
+    }
+
+    /**
+     * Multipart shapes whose cost grew with their size or overflowed the stack (README, "Use it from your
+     * terminal": a boundary of 1 to 70 characters of RFC 2046's set, 8,192 bytes of headers a part, 100 parts),
+     * on both routes that read a form; each is a 400, or the 413 of a body too large to hold a paste.
+     */
+    private static void multipartLimitCases(List<Case> cases) {
+        String longBoundary = "-".repeat(8_000);
+        for (String route : List.of("/pastes", "/documents")) {
+            boolean haste = route.equals("/documents");
+            String field = haste ? "data" : "file";
+            Expected refused = haste ? fn(400, "BAD_REQUEST") : new PlainError(400);
+            Expected empty = haste ? fn(400, "EMPTY_CONTENT") : new PlainError(400);
+            String tooLong = "-".repeat(71);
+            cases.add(form(route, "a boundary of 71 characters", tooLong, part(tooLong, field, "", "abc"), refused));
+            cases.add(form(route, "a boundary outside RFC 2046's set", "a@b", part("a@b", field, "", "abc"), refused));
+            // near misses of the delimiter, the worst case of a search that costs body × boundary
+            cases.add(form(route, "an 8,000-character boundary over near misses", longBoundary,
+                    utf8((longBoundary + "-x").repeat(95)), refused));
+            cases.add(form(route, "a part's headers over 8 KiB", "x",
+                    part("x", field, "\r\nX-Padding: " + "p".repeat(8_200), "abc"), refused));
+            cases.add(form(route, "101 parts", "x", bytes(("--x\r\nContent-Disposition: form-data; name=\"n\"\r\n\r\nv\r\n")
+                    .repeat(100), part("x", field, "", "abc"), ""), refused));
+            // the file name is read whole and dropped; the empty part is what is refused
+            cases.add(form(route, "a 5,000-character file name on an empty part", "x",
+                    part("x", field, "; filename=\"" + "n".repeat(5_000) + "\"", ""), empty));
+            cases.add(form(route, "a file name of 3,000 escapes on an empty part", "x",
+                    part("x", field, "; filename=\"" + "\\\"".repeat(3_000) + "\"", ""), empty));
+        }
+        // the haste route checks the size before parsing too
+        cases.add(form("/documents", "4 MB of near misses of an 8,000-character boundary", longBoundary,
+                utf8((longBoundary + "-x").repeat(500)), fn(413, "CONTENT_TOO_LARGE")));
+    }
+
+    /** A form of one part named {@code name}, with more of its Content-Disposition and then its content. */
+    private static byte[] part(String boundary, String name, String moreDisposition, String content) {
+        return utf8("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + name + "\"" + moreDisposition
+                + "\r\n\r\n" + content + "\r\n--" + boundary + "--\r\n");
+    }
+
+    private static Case form(String route, String name, String boundary, byte[] body, Expected expected) {
+        return new Case("POST " + route + ": multipart, " + name, request("POST", route,
+                List.of("Content-Type: multipart/form-data; boundary=\"" + boundary + "\""), body), false, expected);
     }
 
     /** Requests whose HTTP framing is wrong or dishonest. */
