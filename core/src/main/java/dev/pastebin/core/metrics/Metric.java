@@ -42,6 +42,8 @@ public enum Metric {
     OBJECTS_REMOVED("ObjectsRemoved", Unit.COUNT),
     /** S3 objects under the paste prefix that no row named, removed by the sweeper's reconciliation. */
     ORPHAN_OBJECTS_REMOVED("OrphanObjectsRemoved", Unit.COUNT),
+    /** 1 when the reconciliation stopped because an implausible share of the objects had no row, else 0. */
+    ORPHAN_GUARD_STOPS("OrphanGuardStops", Unit.COUNT),
     DEAD_LETTERS_REQUEUED("DeadLettersRequeued", Unit.COUNT),
     DEAD_LETTERS_DELETED("DeadLettersDeleted", Unit.COUNT),
     DEAD_LETTERS_KEPT("DeadLettersKept", Unit.COUNT),

@@ -180,6 +180,15 @@ class MonitoringTemplateTest {
                 "an orphan is reported within the hour");
     }
 
+    /** A reconciliation stopped by its guard (a wrong or restored database) notifies at its first run. */
+    @Test
+    void aStoppedOrphanReconciliationAlarmsAtOnce() {
+        Map<String, Object> guard = alarmOn(Metrics.NAMESPACE, "OrphanGuardStops", Map.of("Service", "sweeper"));
+        assertEquals(List.of("Sum", 1.0, "GreaterThanOrEqualToThreshold", 1), List.of(guard.get("Statistic"),
+                ((Number) guard.get("Threshold")).doubleValue(), guard.get("ComparisonOperator"), guard.get("EvaluationPeriods")));
+        assertTrue(((Number) guard.get("Period")).intValue() <= 300, "one sweep's period: " + guard.get("Period"));
+    }
+
     @Test
     void theDashboardShowsTheRemoveFunction() throws IOException {
         String graphs = widgets().toString();
