@@ -64,6 +64,7 @@ class OrphanObjects {
 
     Report reconcile(Deadline deadline) {
         String start = randomCode();
+        // S3's LastModified against this JVM's clock: a skew is nothing beside a guard of days
         Instant judgedBefore = Instant.now().minus(properties.orphanMinAge());
         int budget = properties.orphanKeysPerRun();
         int checked = 0;
@@ -82,7 +83,7 @@ class OrphanObjects {
                     .map(ListedObject::shortCode).toList();
             List<String> orphans = orphansAmong(judged);
             if (implausible(orphans.size(), judged.size())) {
-                LOG.error("orphan reconciliation stopped, nothing deleted: {} of {} objects older than {} have no row"
+                LOG.error("orphan reconciliation stopped before deleting: {} of {} objects older than {} in one page have no row"
                                 + " (more than {} and a share above {}); is the sweeper's database the bucket's? e.g. {}",
                         orphans.size(), judged.size(), properties.orphanMinAge(), properties.orphanGuardMinimum(),
                         properties.orphanMaxShare(), orphans.subList(0, Math.min(EXAMPLES, orphans.size())));
