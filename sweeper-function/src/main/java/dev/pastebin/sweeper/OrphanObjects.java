@@ -3,13 +3,16 @@ package dev.pastebin.sweeper;
 import dev.pastebin.core.lambda.Deadline;
 import dev.pastebin.core.paste.ShortCodes;
 import dev.pastebin.core.random.RestoreSafeRandom;
-import dev.pastebin.core.storage.ContentLocation;
+import dev.pastebin.core.storage.ListedObject;
 import dev.pastebin.core.storage.PasteContentStore;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 
@@ -17,9 +20,16 @@ import java.util.Set;
  * Reconciles S3 with the database (docs/design.md, "Orphan objects"): removes the objects under the paste
  * prefix whose short code no row names. Every way of removing a paste deletes its object too, so these are
  * the leftovers of a delete that could not be retried to the end (a job dead-lettered while S3 refused it).
- * No age guard is needed: the row is inserted before its job is sent and a worker only stores content for a
- * row it has read, so an object listed before its codes are looked up, and found without a row, can never
- * gain one; and a paste removed after the listing is removed anyway.
+ * In normal operation no live object can be taken for one: the row is inserted before its job is sent and a
+ * worker only stores content for a row it has read, so an object listed before its codes are looked up, and
+ * found without a row, can never gain one; and a paste removed after the listing is removed anyway.
+ *
+ * <p>Guarded all the same, because a deleted object cannot be recovered (the bucket is not versioned) and is the
+ * only copy of its content: pointed at a restored or wrong database, the reconciliation would delete every paste
+ * that database lacks. So an object S3 wrote less than {@link SweeperProperties#orphanMinAge()} ago is never
+ * judged (a restore loses the newest rows), and a page whose orphans are an implausible share of the objects it
+ * judged ({@link SweeperProperties#orphanMaxShare()}, above {@link SweeperProperties#orphanGuardMinimum()})
+ * stops the run before its delete, with an error line and the {@code OrphanGuardStops} metric.
  *
  * <p>Bounded: at most {@link SweeperProperties#orphanKeysPerRun()} keys a run, in pages of at most 1000 (one
  * ListObjectsV2, one SELECT, at most one DeleteObjects), none started once the deadline is near. Without a
@@ -29,7 +39,11 @@ import java.util.Set;
 @Singleton
 class OrphanObjects {
 
+    private static final Logger LOG = LoggerFactory.getLogger(OrphanObjects.class);
+
     private static final int PAGE = 1000;
+    /** Codes named in the line of a stopped run: enough to look them up, few enough to read. */
+    private static final int EXAMPLES = 5;
 
     private final PasteContentStore contentStore;
     private final SweepRepository repository;
@@ -44,12 +58,14 @@ class OrphanObjects {
         this.properties = properties;
     }
 
-    /** What one reconciliation did: keys looked at, orphan keys removed. */
-    record Report(int checked, int removed) {
+    /** What one reconciliation did: keys listed, orphan keys removed, and whether the guard stopped it. */
+    record Report(int checked, int removed, boolean stopped) {
     }
 
     Report reconcile(Deadline deadline) {
         String start = randomCode();
+        // S3's LastModified against this JVM's clock: a skew is nothing beside a guard of days
+        Instant judgedBefore = Instant.now().minus(properties.orphanMinAge());
         int budget = properties.orphanKeysPerRun();
         int checked = 0;
         int removed = 0;
@@ -57,29 +73,43 @@ class OrphanObjects {
         boolean wrapped = false;
         while (checked < budget && deadline.allowsMoreWork()) {
             int limit = Math.min(PAGE, budget - checked);
-            List<String> codes = contentStore.codesAfter(after, limit);
+            List<ListedObject> page = contentStore.objectsAfter(after, limit);
             if (wrapped) {
                 // past the start again: the rest was covered before the wrap
-                codes = codes.stream().takeWhile(code -> code.compareTo(start) <= 0).toList();
+                page = page.stream().takeWhile(object -> object.shortCode().compareTo(start) <= 0).toList();
             }
-            checked += codes.size();
-            removed += removeOrphans(codes);
-            if (codes.size() < limit) {
+            checked += page.size();
+            List<String> judged = page.stream().filter(object -> !object.lastModified().isAfter(judgedBefore))
+                    .map(ListedObject::shortCode).toList();
+            List<String> orphans = orphansAmong(judged);
+            if (implausible(orphans.size(), judged.size())) {
+                LOG.error("orphan reconciliation stopped before deleting: {} of {} objects older than {} in one page have no row"
+                                + " (more than {} and a share above {}); is the sweeper's database the bucket's? e.g. {}",
+                        orphans.size(), judged.size(), properties.orphanMinAge(), properties.orphanGuardMinimum(),
+                        properties.orphanMaxShare(), orphans.subList(0, Math.min(EXAMPLES, orphans.size())));
+                return new Report(checked, removed, true);
+            }
+            removed += orphans.isEmpty() ? 0 : contentStore.deleteAll(orphans.stream().map(contentStore::locationOf).toList());
+            if (page.size() < limit) {
                 if (wrapped) {
                     break;
                 }
                 wrapped = true;
                 after = "";
             } else {
-                after = codes.getLast();
+                after = page.getLast().shortCode();
             }
         }
-        return new Report(checked, removed);
+        return new Report(checked, removed, false);
     }
 
-    private int removeOrphans(List<String> codes) {
+    private boolean implausible(int orphans, int judged) {
+        return orphans > properties.orphanGuardMinimum() && orphans > properties.orphanMaxShare() * judged;
+    }
+
+    private List<String> orphansAmong(List<String> codes) {
         if (codes.isEmpty()) {
-            return 0;
+            return List.of();
         }
         Set<String> named = transactions.executeRead(status -> {
             try {
@@ -88,9 +118,7 @@ class OrphanObjects {
                 throw new SweepService.SweepFailedException("looking up listed codes failed: " + e.getMessage(), e);
             }
         });
-        List<ContentLocation> orphans = codes.stream().filter(code -> !named.contains(code))
-                .map(contentStore::locationOf).toList();
-        return orphans.isEmpty() ? 0 : contentStore.deleteAll(orphans);
+        return codes.stream().filter(code -> !named.contains(code)).toList();
     }
 
     /** Two characters of the short codes' alphabet: a uniform point in S3's key order of the codes. */

@@ -14,8 +14,10 @@ import io.micronaut.serde.annotation.Serdeable;
  * @param objectsRemoved    S3 keys deleted for those rows (S3 confirms a delete of an absent key too, so this
  *                          counts keys cleared, not objects that existed)
  * @param stuckMarkedFailed IN_PROGRESS rows moved to FAILED with reason {@code stuck}
- * @param objectsChecked    S3 keys under the paste prefix looked up for a row by the reconciliation
+ * @param objectsChecked    S3 keys under the paste prefix listed by the reconciliation
  * @param orphanObjectsRemoved of those, the keys no row names, deleted
+ * @param orphanGuardStopped true when the reconciliation stopped before deleting a page whose orphans were an
+ *                          implausible share ({@link OrphanObjects}): a restored or wrong database
  * @param batches           statements run (stuck and delete batches together)
  * @param remaining         true when work was left for a later run (the deadline or the dead-letter limit came
  *                          first, or rows were locked by a concurrent sweeper)
@@ -23,7 +25,7 @@ import io.micronaut.serde.annotation.Serdeable;
 @Serdeable
 public record SweepReport(DeadLetterReport deadLetters, int deleted, int expiredDeleted, int idempotencyKeysDeleted,
                           int objectsRemoved, int stuckMarkedFailed, int objectsChecked, int orphanObjectsRemoved,
-                          int batches, boolean remaining) {
+                          boolean orphanGuardStopped, int batches, boolean remaining) {
 
     /** The counts as metrics, zeros included: a sweep that did nothing is a data point, not a gap. */
     void record(Metrics metrics) {
@@ -33,6 +35,7 @@ public record SweepReport(DeadLetterReport deadLetters, int deleted, int expired
         metrics.put(Metric.STUCK_MARKED_FAILED, stuckMarkedFailed);
         metrics.put(Metric.OBJECTS_REMOVED, objectsRemoved);
         metrics.put(Metric.ORPHAN_OBJECTS_REMOVED, orphanObjectsRemoved);
+        metrics.put(Metric.ORPHAN_GUARD_STOPS, orphanGuardStopped ? 1 : 0);
         metrics.put(Metric.DEAD_LETTERS_REQUEUED, deadLetters.requeued());
         metrics.put(Metric.DEAD_LETTERS_DELETED, deadLetters.deleted());
         metrics.put(Metric.DEAD_LETTERS_KEPT, deadLetters.kept());

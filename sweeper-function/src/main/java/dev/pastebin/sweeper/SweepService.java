@@ -105,20 +105,20 @@ public class SweepService {
         }
 
         OrphanObjects.Report orphans = deadline.allowsMoreWork() ? orphanObjects.reconcile(deadline)
-                : new OrphanObjects.Report(0, 0);
+                : new OrphanObjects.Report(0, 0, false);
 
         // Locked rows (a concurrent sweeper's) are skipped, so a short batch does not prove nothing is left.
         boolean rowsLeft = !(stuckDone && deleteDone && expiredDone && keysDone) || transactions.executeRead(status ->
                 sql(() -> repository.anyLeft(status.getConnection(), properties.failedRetention(), properties.stuckAfter(),
                         IdempotencyKey.RETENTION)));
         SweepReport report = new SweepReport(letters, deleted, expired, keys, removed, stuck, orphans.checked(),
-                orphans.removed(), batches, letters.remaining() || rowsLeft);
+                orphans.removed(), orphans.stopped(), batches, letters.remaining() || rowsLeft);
         LOG.info("sweep finished: deadLettersRequeued={} deadLettersDeleted={} deadLettersKept={} deleted={} "
                         + "expiredDeleted={} idempotencyKeysDeleted={} objectsRemoved={} stuckMarkedFailed={} "
-                        + "objectsChecked={} orphanObjectsRemoved={} batches={} remaining={}",
+                        + "objectsChecked={} orphanObjectsRemoved={} orphanGuardStopped={} batches={} remaining={}",
                 letters.requeued(), letters.deleted(), letters.kept(), report.deleted(), report.expiredDeleted(),
                 report.idempotencyKeysDeleted(), report.objectsRemoved(),
-                report.stuckMarkedFailed(), report.objectsChecked(), report.orphanObjectsRemoved(), report.batches(),
+                report.stuckMarkedFailed(), report.objectsChecked(), report.orphanObjectsRemoved(), report.orphanGuardStopped(), report.batches(),
                 report.remaining());
         report.record(metrics);
         metrics.flush();

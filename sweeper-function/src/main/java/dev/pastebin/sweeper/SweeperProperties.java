@@ -2,6 +2,8 @@ package dev.pastebin.sweeper;
 
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.core.bind.annotation.Bindable;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -26,6 +28,12 @@ import java.time.Duration;
  *                             Lambda deadline
  * @param orphanKeysPerRun     the most S3 keys one run checks for a row ({@link OrphanObjects}); 0 turns the
  *                             reconciliation off
+ * @param orphanMinAge         an object S3 wrote more recently than this is never taken for an orphan: after a
+ *                             database restore, the pastes created since the restore point keep their content
+ * @param orphanMaxShare       a page of keys whose orphans are more than this share of its keys old enough to
+ *                             judge stops the reconciliation before it deletes anything (a wrong database)
+ * @param orphanGuardMinimum   a page with at most this many orphans is never stopped, whatever their share (a
+ *                             small bucket with one orphan)
  */
 @ConfigurationProperties("pastebin.sweeper")
 public record SweeperProperties(
@@ -35,7 +43,10 @@ public record SweeperProperties(
         @Min(1) @Max(1000) @Bindable(defaultValue = "500") int batchSize,
         @Min(0) @Bindable(defaultValue = "1000") int deadLettersPerRun,
         @NotNull @Bindable(defaultValue = "15s") Duration stopMargin,
-        @Min(0) @Bindable(defaultValue = "10000") int orphanKeysPerRun) {
+        @Min(0) @Bindable(defaultValue = "10000") int orphanKeysPerRun,
+        @NotNull @Bindable(defaultValue = "7d") Duration orphanMinAge,
+        @DecimalMin("0") @DecimalMax("1") @Bindable(defaultValue = "0.05") double orphanMaxShare,
+        @Min(0) @Bindable(defaultValue = "20") int orphanGuardMinimum) {
 
     /**
      * How long past a queue's retention a job may still reach the worker: the job is sent up to create's 20 s

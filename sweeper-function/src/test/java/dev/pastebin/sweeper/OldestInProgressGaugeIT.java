@@ -65,18 +65,47 @@ class OldestInProgressGaugeIT {
         assertTrue(seconds >= 660 && seconds < 670, "the 11-minute-old paste, not the older terminal ones: " + seconds);
     }
 
+    /**
+     * A row left IN_PROGRESS with no job (create died between its INSERT and its SendMessage) must not hold the
+     * stuck-paste alarm for the 18 days until it is marked stuck: the gauge sees today's incident only.
+     */
+    @Test
+    void anOrphanRowOlderThanADayDoesNotHideTodaysIncident() throws SQLException {
+        insert("orphan-3d", "IN_PROGRESS", "3 days");
+        insert("pending-11m", "IN_PROGRESS", "11 minutes");
+
+        double seconds = reported();
+
+        assertTrue(seconds >= 660 && seconds < 670, "the 11-minute-old paste, not the 3-day-old orphan: " + seconds);
+        assertEquals(1.0, reportedOrphans(), "the orphan has its own metric");
+    }
+
+    @Test
+    void countsOnlyInProgressRowsOlderThanADayAsOrphans() throws SQLException {
+        insert("failed-3d", "FAILED", "3 days");
+        insert("done-3d", "PROCESSED", "3 days");
+        insert("pending-23h", "IN_PROGRESS", "23 hours");
+        insert("orphan-25h", "IN_PROGRESS", "25 hours");
+        insert("orphan-17d", "IN_PROGRESS", "17 days");
+
+        assertEquals(2.0, reportedOrphans());
+        double seconds = reported();
+        assertTrue(seconds >= 23 * 3600 && seconds < 23 * 3600 + 10, "the 23-hour-old paste is still today's: " + seconds);
+    }
+
     @Test
     void reportsZeroWhenNoPasteIsPending() throws SQLException {
         insert("done", "PROCESSED", "3 hours");
 
         assertEquals(0.0, reported());
+        assertEquals(0.0, reportedOrphans());
     }
 
     @Test
     void readsThePartialIndexNotTheTable() throws SQLException {
         try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
             s.execute("SET enable_seqscan = off");
-            var plan = s.executeQuery("EXPLAIN " + OldestInProgressGauge.OLDEST_IN_PROGRESS_AGE);
+            var plan = s.executeQuery("EXPLAIN " + OldestInProgressGauge.IN_PROGRESS_AGES);
             StringBuilder text = new StringBuilder();
             while (plan.next()) {
                 text.append(plan.getString(1)).append('\n');
@@ -86,12 +115,20 @@ class OldestInProgressGaugeIT {
     }
 
     /** The value of the one OldestInProgressAge line a report wrote. */
-    @SuppressWarnings("unchecked")
     private double reported() {
+        return reported(Metric.OLDEST_IN_PROGRESS_AGE);
+    }
+
+    private double reportedOrphans() {
+        return reported(Metric.ORPHAN_IN_PROGRESS_PASTES);
+    }
+
+    @SuppressWarnings("unchecked")
+    private double reported(Metric metric) {
         CapturedMetrics emitted = new CapturedMetrics();
         new OldestInProgressGauge(context.getBean(TransactionOperations.class), emitted.metrics("sweeper")).report();
         List<Map<String, Object>> lines = new EmfSpec(Set.of()).validate(emitted.lines(), Set.of());
-        List<Double> values = EmfSpec.values(lines, Metric.OLDEST_IN_PROGRESS_AGE, Map.of("Service", "sweeper"));
+        List<Double> values = EmfSpec.values(lines, metric, Map.of("Service", "sweeper"));
         assertEquals(1, values.size(), emitted.lines().toString());
         return values.getFirst();
     }

@@ -219,7 +219,7 @@ class SweeperHandlerIT implements TestPropertyProvider {
 
         SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
 
-        assertEquals(new SweepReport(new DeadLetterReport(0, 0, 0, false), 0, 0, 0, 0, 0, 0, 0, 4, false), report);
+        assertEquals(new SweepReport(new DeadLetterReport(0, 0, 0, false), 0, 0, 0, 0, 0, 0, 0, false, 4, false), report);
         assertEquals(2, statuses().size());
     }
 
@@ -274,7 +274,7 @@ class SweeperHandlerIT implements TestPropertyProvider {
 
         SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.alreadyNearTheDeadline());
 
-        assertEquals(new SweepReport(new DeadLetterReport(0, 0, 0, true), 0, 0, 0, 0, 0, 0, 0, 0, true), report);
+        assertEquals(new SweepReport(new DeadLetterReport(0, 0, 0, true), 0, 0, 0, 0, 0, 0, 0, false, 0, true), report);
         assertEquals(1, ourRows());
     }
 

@@ -61,6 +61,8 @@ class SweeperObjectRemovalIT {
                 "pastebin.sweeper.batch-size", "600",
                 // off in the test environment (application-test.yml): this class's bucket is its own
                 "pastebin.sweeper.orphan-keys-per-run", "10000",
+                // LocalStack dates every object now: judged at once, as if written long ago
+                "pastebin.sweeper.orphan-min-age", "0s",
                 "aws.services.s3.endpoint-override", proxy.endpoint().toString())).start();
         dataSource = DelegatingDataSource.unwrapDataSource(context.getBean(DataSource.class));
         s3 = context.getBean(S3Client.class);
@@ -177,7 +179,8 @@ class SweeperObjectRemovalIT {
                 .properties(Map.of("pastebin.storage.bucket", BUCKET,
                         "pastebin.upload-queue.url", QUEUES.queueUrl(),
                         "pastebin.upload-dlq.url", QUEUES.deadLetterQueueUrl(),
-                        "pastebin.sweeper.orphan-keys-per-run", "2")).start()) {
+                        "pastebin.sweeper.orphan-keys-per-run", "2",
+                        "pastebin.sweeper.orphan-min-age", "0s")).start()) {
             for (int left : List.of(3, 1, 0)) {
                 int before = keys().size();
                 SweepReport report = new SweeperHandler(twoKeysARun).handleRequest(new ScheduledEvent(),

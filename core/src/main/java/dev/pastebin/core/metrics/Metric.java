@@ -42,14 +42,19 @@ public enum Metric {
     OBJECTS_REMOVED("ObjectsRemoved", Unit.COUNT),
     /** S3 objects under the paste prefix that no row named, removed by the sweeper's reconciliation. */
     ORPHAN_OBJECTS_REMOVED("OrphanObjectsRemoved", Unit.COUNT),
+    /** 1 when the reconciliation stopped because an implausible share of the objects had no row, else 0. */
+    ORPHAN_GUARD_STOPS("OrphanGuardStops", Unit.COUNT),
     DEAD_LETTERS_REQUEUED("DeadLettersRequeued", Unit.COUNT),
     DEAD_LETTERS_DELETED("DeadLettersDeleted", Unit.COUNT),
     DEAD_LETTERS_KEPT("DeadLettersKept", Unit.COUNT),
     /**
-     * Seconds since the oldest IN_PROGRESS paste was created (0 when none), measured by every sweep: the one
-     * signal that pastes are not being stored, whatever stops the upload worker (it needs nothing from it).
+     * Seconds since the oldest IN_PROGRESS paste younger than a day was created (0 when none), measured by every
+     * sweep: the one signal that pastes are not being stored, whatever stops the upload worker (it needs nothing
+     * from it). Older rows are {@link #ORPHAN_IN_PROGRESS_PASTES}, so one of them cannot hold its alarm for days.
      */
-    OLDEST_IN_PROGRESS_AGE("OldestInProgressAge", Unit.SECONDS);
+    OLDEST_IN_PROGRESS_AGE("OldestInProgressAge", Unit.SECONDS),
+    /** IN_PROGRESS pastes older than a day, measured by every sweep: rows no job is likely to finish. */
+    ORPHAN_IN_PROGRESS_PASTES("OrphanInProgressPastes", Unit.COUNT);
 
     private final String metricName;
     private final Unit unit;

@@ -115,14 +115,16 @@ public class PasteContentStore {
     }
 
     /**
-     * Up to {@code limit} (at most 1000) short codes with an object under the paste prefix, in S3's key order,
-     * after {@code afterCode} (empty: from the first). One ListObjectsV2 call; it needs {@code s3:ListBucket},
-     * which only the sweeper holds, and only for the paste prefix.
+     * Up to {@code limit} (at most 1000) objects under the paste prefix, in S3's key order, after the short code
+     * {@code afterCode} (empty: from the first), each with its LastModified. One ListObjectsV2 call; it needs
+     * {@code s3:ListBucket}, which only the sweeper holds, and only for the paste prefix.
      */
-    public List<String> codesAfter(String afterCode, int limit) {
+    public List<ListedObject> objectsAfter(String afterCode, int limit) {
         String prefix = storage.keyPrefix();
         return s3.listObjectsV2(b -> b.bucket(storage.bucket()).prefix(prefix).startAfter(prefix + afterCode).maxKeys(limit))
-                .contents().stream().map(object -> object.key().substring(prefix.length())).toList();
+                .contents().stream()
+                .map(object -> new ListedObject(object.key().substring(prefix.length()), object.lastModified()))
+                .toList();
     }
 
     /**

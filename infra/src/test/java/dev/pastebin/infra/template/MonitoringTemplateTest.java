@@ -165,6 +165,30 @@ class MonitoringTemplateTest {
                 Map.of("Service", "upload", "Outcome", "transient", "ErrorClass", "DATABASE")));
     }
 
+    /**
+     * A row left IN_PROGRESS with no job must not hold the stuck-paste alarm until it is marked stuck, 18 days
+     * later: the gauge leaves out rows older than a day, and those are counted by a metric with an alarm of
+     * its own, which notifies while any exist and clears when they are resolved.
+     */
+    @Test
+    void orphanPastesHaveTheirOwnAlarm() {
+        Map<String, Object> orphans = alarmOn(Metrics.NAMESPACE, "OrphanInProgressPastes", Map.of("Service", "sweeper"));
+        assertEquals(List.of("Maximum", 0.0, "GreaterThanThreshold"), List.of(orphans.get("Statistic"),
+                ((Number) orphans.get("Threshold")).doubleValue(), orphans.get("ComparisonOperator")));
+        assertEquals("notBreaching", orphans.get("TreatMissingData"), "a sweeper that cannot report is the stuck-paste alarm's");
+        assertTrue(((Number) orphans.get("Period")).intValue() * ((Number) orphans.get("EvaluationPeriods")).intValue() <= 60 * 60,
+                "an orphan is reported within the hour");
+    }
+
+    /** A reconciliation stopped by its guard (a wrong or restored database) notifies at its first run. */
+    @Test
+    void aStoppedOrphanReconciliationAlarmsAtOnce() {
+        Map<String, Object> guard = alarmOn(Metrics.NAMESPACE, "OrphanGuardStops", Map.of("Service", "sweeper"));
+        assertEquals(List.of("Sum", 1.0, "GreaterThanOrEqualToThreshold", 1), List.of(guard.get("Statistic"),
+                ((Number) guard.get("Threshold")).doubleValue(), guard.get("ComparisonOperator"), guard.get("EvaluationPeriods")));
+        assertTrue(((Number) guard.get("Period")).intValue() <= 300, "one sweep's period: " + guard.get("Period"));
+    }
+
     @Test
     void theDashboardShowsTheRemoveFunction() throws IOException {
         String graphs = widgets().toString();
