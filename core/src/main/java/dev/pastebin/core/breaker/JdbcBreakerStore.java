@@ -18,7 +18,8 @@ import java.util.function.UnaryOperator;
  * The breakers' shared state in PostgreSQL: one row per breaker in {@code circuit_breakers}, seen by every
  * execution environment. Reads take no lock; every change is read-modify-write under the row's lock
  * ({@code SELECT ... FOR UPDATE}), so concurrent environments apply their changes one after another and
- * exactly one of them can move OPEN to HALF_OPEN.
+ * exactly one of them can move OPEN to HALF_OPEN. Answers never move the state: they are added in place, one
+ * {@code UPDATE} with no read first, which holds the row's lock only for itself and its commit.
  */
 @Singleton
 public class JdbcBreakerStore implements BreakerStore {
@@ -48,6 +49,26 @@ public class JdbcBreakerStore implements BreakerStore {
                 write(connection, name, after);
             }
             return new Change(before, after);
+        });
+    }
+
+    @Override
+    public boolean addAnswers(String name, Instant windowStartedAt, int windowCalls, int previousCalls) {
+        return transactions.executeWrite(status -> {
+            Connection connection = status.getConnection();
+            commitWithoutWaitingForTheDisk(connection);
+            try (PreparedStatement add = connection.prepareStatement("""
+                    UPDATE circuit_breakers SET window_calls = window_calls + ?, previous_calls = previous_calls + ?,
+                        updated_at = now()
+                    WHERE name = ? AND state = 'CLOSED' AND window_started_at = ?""")) {
+                add.setInt(1, windowCalls);
+                add.setInt(2, previousCalls);
+                add.setString(3, name);
+                add.setTimestamp(4, Timestamp.from(windowStartedAt));
+                return add.executeUpdate() == 1;
+            } catch (SQLException e) {
+                throw new DataAccessException("adding answers to circuit breaker " + name, e);
+            }
         });
     }
 
