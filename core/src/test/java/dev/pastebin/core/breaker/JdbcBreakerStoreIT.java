@@ -5,12 +5,17 @@ import dev.pastebin.core.support.CapturedMetrics;
 import dev.pastebin.core.support.MovingClock;
 import dev.pastebin.core.support.RealServices;
 import io.micronaut.context.ApplicationContext;
+import io.micronaut.data.connection.ConnectionOperations;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -78,6 +83,47 @@ class JdbcBreakerStoreIT {
         store.update(name, s -> s.with(BreakerState.OPEN, Instant.now(), Instant.now().plusSeconds(10), Duration.ofSeconds(10), "down"));
         assertFalse(store.addAnswers(name, current, 5, 5), "an open breaker counts nothing");
         assertEquals(1, store.read(name).windowCalls());
+    }
+
+    /** The commit that does not wait for the disk is this statement's alone, not the pooled session's. */
+    @Test
+    void addingAnswersLeavesTheSessionsCommitModeAsItWas() {
+        // one connection, so every statement below runs on the session addAnswers used (and no migration, which needs two)
+        try (ApplicationContext oneConnection = ApplicationContext.run(Map.of("pastebin.breaker.name", name,
+                "datasources.default.maximum-pool-size", 1, "flyway.datasources.default.enabled", false,
+                "pastebin.metrics.service", "upload"), "test")) {
+            BreakerStore single = oneConnection.getBean(BreakerStore.class);
+            @SuppressWarnings("unchecked")
+            ConnectionOperations<Connection> connections = oneConnection.getBean(ConnectionOperations.class);
+            String before = synchronousCommit(connections);
+            boolean ownTransaction = connections.executeWrite(status -> autoCommit(status.getConnection()));
+            assertTrue(ownTransaction, "addAnswers's statement is its own transaction: one round trip, the lock held only while it runs");
+
+            assertTrue(single.addAnswers(name, single.read(name).windowStartedAt(), 1, 0));
+
+            assertEquals(before, synchronousCommit(connections));
+            assertEquals(1, single.read(name).windowCalls());
+        }
+    }
+
+    private static boolean autoCommit(Connection connection) {
+        try {
+            return connection.getAutoCommit();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String synchronousCommit(ConnectionOperations<Connection> connections) {
+        return connections.executeRead(status -> {
+            try (Statement statement = status.getConnection().createStatement();
+                 ResultSet result = statement.executeQuery("SHOW synchronous_commit")) {
+                result.next();
+                return result.getString(1);
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        });
     }
 
     /** 8 threads, each adding 25 answers in place and 25 failures under the row's lock, all at once. */
