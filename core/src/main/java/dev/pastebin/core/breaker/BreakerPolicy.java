@@ -26,10 +26,27 @@ final class BreakerPolicy {
         }
     }
 
+    /**
+     * How many times a window an environment writes the answers it kept ({@link #answersWrittenEvery}): often
+     * enough that the row lacks at most a sixth of a window of any environment's answers when a failure is
+     * judged, rarely enough that a healthy fleet's writes stay a handful a minute per environment.
+     */
+    private static final int ANSWER_WRITES_PER_WINDOW = 6;
+
     private final BreakerProperties properties;
 
     BreakerPolicy(BreakerProperties properties) {
         this.properties = properties;
+    }
+
+    /** An environment writes its kept answers once the oldest is this old (10 s with the 60 s window). */
+    Duration answersWrittenEvery() {
+        return properties.window().dividedBy(ANSWER_WRITES_PER_WINDOW);
+    }
+
+    /** Whether {@code now} still falls in the stored window, so answers can be added to it without rolling it. */
+    boolean windowIsCurrent(BreakerSnapshot s, Instant now) {
+        return now.isBefore(s.windowStartedAt().plus(properties.window()));
     }
 
     Admission admit(BreakerSnapshot s, Instant now) {
@@ -55,7 +72,8 @@ final class BreakerPolicy {
 
     /**
      * The probe's S3 answered (the call succeeded, or failed for the request's own reasons): S3 is back. Other
-     * answers are not written one by one: they go with the environment's next failure ({@link #withUncounted}).
+     * answers are not written one by one: they go with the environment's next failure ({@link #withUncounted})
+     * or once the oldest is {@link #answersWrittenEvery} old.
      */
     BreakerSnapshot afterProbeAnswered(BreakerSnapshot s, Instant now) {
         return s.state() == BreakerState.HALF_OPEN ? BreakerSnapshot.closed(now) : s;

@@ -1,5 +1,6 @@
 package dev.pastebin.core.breaker;
 
+import io.micronaut.data.connection.ConnectionOperations;
 import io.micronaut.data.exceptions.DataAccessException;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
@@ -18,7 +19,8 @@ import java.util.function.UnaryOperator;
  * The breakers' shared state in PostgreSQL: one row per breaker in {@code circuit_breakers}, seen by every
  * execution environment. Reads take no lock; every change is read-modify-write under the row's lock
  * ({@code SELECT ... FOR UPDATE}), so concurrent environments apply their changes one after another and
- * exactly one of them can move OPEN to HALF_OPEN.
+ * exactly one of them can move OPEN to HALF_OPEN. Answers never move the state: they are added in place, one
+ * {@code UPDATE} with no read first ({@link #addAnswers}).
  */
 @Singleton
 public class JdbcBreakerStore implements BreakerStore {
@@ -27,9 +29,11 @@ public class JdbcBreakerStore implements BreakerStore {
             + "previous_failures, opened_at, next_probe_at, cooldown_ms, last_cause";
 
     private final TransactionOperations<Connection> transactions;
+    private final ConnectionOperations<Connection> connections;
 
-    public JdbcBreakerStore(TransactionOperations<Connection> transactions) {
+    public JdbcBreakerStore(TransactionOperations<Connection> transactions, ConnectionOperations<Connection> connections) {
         this.transactions = transactions;
+        this.connections = connections;
     }
 
     @Override
@@ -48,6 +52,30 @@ public class JdbcBreakerStore implements BreakerStore {
                 write(connection, name, after);
             }
             return new Change(before, after);
+        });
+    }
+
+    /**
+     * One statement in its own transaction (autocommit: one round trip), so the row's lock is held only while the
+     * server runs it, never across a round trip to a busy client. Its commit does not wait for the disk either
+     * ({@code set_config(..., true)} lasts for this transaction only), as for {@link #update}.
+     */
+    @Override
+    public boolean addAnswers(String name, Instant windowStartedAt, int windowCalls, int previousCalls) {
+        return connections.executeWrite(status -> {
+            try (PreparedStatement add = status.getConnection().prepareStatement("""
+                    UPDATE circuit_breakers SET window_calls = window_calls + ?, previous_calls = previous_calls + ?,
+                        updated_at = now()
+                    FROM (SELECT set_config('synchronous_commit', 'off', true)) AS commit_without_waiting_for_the_disk
+                    WHERE name = ? AND state = 'CLOSED' AND window_started_at = ?""")) {
+                add.setInt(1, windowCalls);
+                add.setInt(2, previousCalls);
+                add.setString(3, name);
+                add.setTimestamp(4, Timestamp.from(windowStartedAt));
+                return add.executeUpdate() == 1;
+            } catch (SQLException e) {
+                throw new DataAccessException("adding answers to circuit breaker " + name, e);
+            }
         });
     }
 

@@ -28,10 +28,12 @@ import java.util.function.UnaryOperator;
  * has passed; then exactly one caller, the one that moves the row to HALF_OPEN, probes. An answer closes it;
  * a failure reopens it with a doubled, capped cooldown.
  *
- * <p>An answer costs one read of the row and no write, healthy or flaky: an environment keeps its answers in
- * memory ({@link UncountedSuccesses}) and adds them with its next write (a failure, which is what can open the
- * breaker), so every outcome is counted, whenever its call started, the rate is not biased towards failures,
- * and only failures and probes queue for the row's lock. Every transition is one log line on {@code pastebin.breaker} whose fields are
+ * <p>An answer costs one read of the row and no write of its own, healthy or flaky: an environment keeps its
+ * answers in memory ({@link UncountedSuccesses}) and adds them with its next failure, or in place once the
+ * oldest is a sixth of a window old ({@link BreakerPolicy#answersWrittenEvery}), so every outcome is counted,
+ * whenever its call started and whichever environment made it, the rate is biased neither towards failures
+ * nor towards a sick environment, and the row's lock is taken by failures, probes and at most one write of
+ * answers per environment per sixth of a window. Every transition is one log line on {@code pastebin.breaker} whose fields are
  * {@link Transition}'s, top-level in the JSON, and a {@link Metric#BREAKER_TRANSITIONS} metric; closing also
  * records {@link Metric#BREAKER_OPEN_MINUTES}, and the probe whose answer closed it publishes {@link BreakerClosed} in
  * its own call (the upload worker releases its held jobs on it).
@@ -40,6 +42,7 @@ import java.util.function.UnaryOperator;
 public class S3CircuitBreaker {
 
     private static final Logger TRANSITIONS = LoggerFactory.getLogger("pastebin.breaker");
+    private static final Logger LOG = LoggerFactory.getLogger(S3CircuitBreaker.class);
 
     private final BreakerStore store;
     private final BreakerPolicy policy;
@@ -170,10 +173,48 @@ public class S3CircuitBreaker {
                 announceClosing();
             }
         } else if (seen.state() == BreakerState.CLOSED) {
-            // An answer cannot open the breaker: it waits for this environment's next write (a failure), which
-            // weighs it, so S3 answering costs no lock on the row the whole fleet shares (docs/scale.md).
-            uncounted.add(clock.instant());
+            // An answer cannot open the breaker: it waits for this environment's next failure, which weighs it, or
+            // for the timed write below, so S3 answering costs no write of its own on the row the whole fleet
+            // shares (docs/scale.md).
+            Instant now = clock.instant();
+            uncounted.add(now);
+            if (uncounted.takeWriteTurn(now, policy.answersWrittenEvery())) {
+                writeAnswers(seen, now);
+            }
         }
+    }
+
+    /**
+     * Adds the answers this environment kept to the shared row, so that environments that never fail count too.
+     * Added in place to the window {@code seen} (this call's read) shows; when that window has moved on, under the
+     * row's lock, which rolls it. A database error does not fail the call S3 answered: the answers wait for the
+     * next write.
+     */
+    private void writeAnswers(BreakerSnapshot seen, Instant now) {
+        try {
+            if (policy.windowIsCurrent(seen, now) && addedInPlace(seen.windowStartedAt())) {
+                return;
+            }
+            apply(s -> policy.withUncounted(s, clock.instant(), uncounted));
+        } catch (RuntimeException e) {
+            LOG.warn("breaker {}: writing this environment's answers failed, they wait for its next write: {}",
+                    properties.name(), e.toString());
+        }
+    }
+
+    /** Whether the kept answers were added to the window starting at {@code windowStartedAt}; if not, they are kept. */
+    private boolean addedInPlace(Instant windowStartedAt) {
+        UncountedSuccesses.Drained drained = uncounted.drain(windowStartedAt);
+        boolean added = false;
+        try {
+            added = !drained.counts()
+                    || store.addAnswers(properties.name(), windowStartedAt, drained.inWindow(), drained.inPrevious());
+        } finally {
+            if (!added) {
+                uncounted.restore(drained);
+            }
+        }
+        return added;
     }
 
     /**

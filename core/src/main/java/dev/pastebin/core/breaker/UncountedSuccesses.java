@@ -3,15 +3,17 @@ package dev.pastebin.core.breaker;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
  * The S3 answers this execution environment has not written to the shared window: counting each would be a
- * locked write of the fleet's one row per call, so an answer is remembered here (by tenths of a second) and
- * added to the window with this environment's next write, a failure. Without it, the successes of calls that
- * started before the window's first failure would never count while every failure does, and an S3 failing
- * half the calls would open the breaker. Only the last two windows' worth is kept: older answers no longer
- * bear on the rate.
+ * write of the fleet's one row per call, so an answer is remembered here (by tenths of a second) and added to
+ * the window with this environment's next failure, or once the oldest is {@link BreakerPolicy#answersWrittenEvery}
+ * old. Without it, the successes of calls that started before the window's first failure would never count
+ * while every failure does, and an S3 failing half the calls would open the breaker; without the timed write,
+ * an environment that never fails would never count, and one sick environment would open the fleet's breaker.
+ * Only the last two windows' worth is kept: older answers no longer bear on the rate.
  */
 final class UncountedSuccesses {
 
@@ -19,6 +21,7 @@ final class UncountedSuccesses {
 
     private final Duration window;
     private final TreeMap<Long, Integer> bySlot = new TreeMap<>();
+    private Instant nextWriteTurn = Instant.MIN;
 
     UncountedSuccesses(Duration window) {
         this.window = window;
@@ -30,14 +33,33 @@ final class UncountedSuccesses {
         bySlot.headMap(at.minus(window.multipliedBy(2)).toEpochMilli()).clear();
     }
 
+    /**
+     * Whether the caller is to write the answers now: one is at least {@code every} old, and no caller was given
+     * the turn in the last {@code every}, whether its write succeeded or not (a database that fails or queues the
+     * write is not asked again per answer).
+     */
+    synchronized boolean takeWriteTurn(Instant now, Duration every) {
+        if (bySlot.isEmpty() || bySlot.firstKey() > now.minus(every).toEpochMilli() || now.isBefore(nextWriteTurn)) {
+            return false;
+        }
+        nextWriteTurn = now.plus(every);
+        return true;
+    }
+
     /** Empties the record: how many of its answers fall in the window starting at {@code windowStart}, and in the one before. */
     synchronized Drained drain(Instant windowStart) {
         long current = windowStart.toEpochMilli();
         long previous = windowStart.minus(window).toEpochMilli();
         int inWindow = sum(bySlot.tailMap(current, true));
         int inPrevious = sum(bySlot.subMap(previous, true, current, false));
+        Drained drained = new Drained(inWindow, inPrevious, new TreeMap<>(bySlot));
         bySlot.clear();
-        return new Drained(inWindow, inPrevious);
+        return drained;
+    }
+
+    /** Keeps again what {@link #drain} took, when it could not be written. */
+    synchronized void restore(Drained drained) {
+        drained.slots().forEach((slot, answers) -> bySlot.merge(slot, answers, Integer::sum));
     }
 
     synchronized void clear() {
@@ -48,6 +70,10 @@ final class UncountedSuccesses {
         return slots.values().stream().mapToInt(Integer::intValue).sum();
     }
 
-    record Drained(int inWindow, int inPrevious) {
+    /** The answers drained: those counted in the window and the one before, and every slot taken. */
+    record Drained(int inWindow, int inPrevious, SortedMap<Long, Integer> slots) {
+        boolean counts() {
+            return inWindow > 0 || inPrevious > 0;
+        }
     }
 }

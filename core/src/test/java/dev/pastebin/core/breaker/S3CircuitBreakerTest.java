@@ -2,6 +2,8 @@ package dev.pastebin.core.breaker;
 
 import dev.pastebin.core.failure.FailureClassifier;
 import dev.pastebin.core.support.CapturedMetrics;
+import dev.pastebin.core.support.InMemoryBreakerStore;
+import dev.pastebin.core.support.MovingClock;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -15,11 +17,13 @@ import java.util.function.UnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * What the breaker asks of its shared row (docs/scale.md, "The shared breaker at fleet concurrency"): the
  * row's lock is the one thing every environment queues for, so a call takes it only when its outcome can
- * change the state.
+ * change the state, and an environment writes its answers at most once per sixth of a window; yet every
+ * environment's answers count (docs/design.md, "Circuit breaker").
  */
 class S3CircuitBreakerTest {
 
@@ -105,5 +109,95 @@ class S3CircuitBreakerTest {
         assertEquals(6, store.row.windowFailures());
         assertEquals(6 + 5 * 99, store.row.windowCalls(), "every answer counted by the next failure");
         assertEquals(BreakerState.CLOSED, store.row.state(), "6% failures: closed");
+    }
+
+    private static S3CircuitBreaker environment(BreakerStore shared, Clock clock) {
+        return new S3CircuitBreaker(shared, DEFAULTS, new FailureClassifier(), new CapturedMetrics().metrics("upload"),
+                closed -> { }, clock);
+    }
+
+    /**
+     * One sick environment (a broken connection pool, an AZ's route to S3) among healthy ones: the fleet's rate
+     * is 1 %, and the fleet's breaker must judge it from every environment's answers, not from the failing
+     * environment's alone, or it opens for everyone and flaps. The healthy environment still writes its answers
+     * at most once per 10 s (a sixth of the window), never once per answer.
+     */
+    @Test
+    void oneSickEnvironmentAmongHealthyOnesLeavesTheFleetsBreakerClosed() {
+        MovingClock clock = new MovingClock(Instant.parse("2026-11-27T10:00:00Z"));
+        InMemoryBreakerStore shared = new InMemoryBreakerStore(clock);
+        S3CircuitBreaker healthy = environment(shared, clock);
+        S3CircuitBreaker sick = environment(shared, clock);
+
+        for (int i = 0; i < 1_000; i++) { // 50 s of answers, one every 50 ms
+            healthy.call(() -> "stored");
+            clock.advance(Duration.ofMillis(50));
+        }
+        int healthyWrites = shared.writes();
+        for (int i = 0; i < 10; i++) {
+            assertThrows(S3Exception.class, () -> sick.call(() -> { throw serverError(); }));
+        }
+
+        BreakerSnapshot row = shared.read("s3");
+        assertEquals(BreakerState.CLOSED, row.state(), "10 failures among 1,010 calls opened the fleet's breaker: " + row);
+        assertTrue(healthyWrites <= 5, healthyWrites + " writes for 50 s of answers: at most one per 10 s");
+        assertTrue(row.windowCalls() >= 800, "the healthy environment's answers, but for the last 10 s, are counted: " + row);
+    }
+
+    @Test
+    void answersKeptAcrossAQuietWindowsEndGoEachToTheWindowTheyFellIn() {
+        Instant t0 = Instant.parse("2026-11-27T10:00:00Z");
+        MovingClock clock = new MovingClock(t0);
+        InMemoryBreakerStore shared = new InMemoryBreakerStore(clock);
+        S3CircuitBreaker healthy = environment(shared, clock);
+        shared.read("s3"); // the row's window starts at t0, and no failure moves it on
+
+        clock.advance(Duration.ofSeconds(55));
+        healthy.call(() -> "stored");
+        assertEquals(0, shared.writes(), "kept: the answer is not 10 s old yet");
+        clock.advance(Duration.ofSeconds(11));
+        healthy.call(() -> "stored");
+
+        assertEquals(1, shared.writes());
+        BreakerSnapshot row = shared.read("s3");
+        assertEquals(t0.plusSeconds(60), row.windowStartedAt(), "the write rolled the window: " + row);
+        assertEquals(1, row.windowCalls(), "the answer at 66 s: " + row);
+        assertEquals(1, row.previousCalls(), "the answer at 55 s: " + row);
+    }
+
+    @Test
+    void aDatabaseErrorWritingAnswersDoesNotFailTheCallAndTheAnswersWaitForTheNextWrite() {
+        Instant t0 = Instant.parse("2026-11-27T10:00:00Z");
+        MovingClock clock = new MovingClock(t0);
+        InMemoryBreakerStore row = new InMemoryBreakerStore(clock);
+        int[] addAttempts = {0};
+        BreakerStore failingAdds = new BreakerStore() {
+            @Override
+            public BreakerSnapshot read(String name) {
+                return row.read(name);
+            }
+
+            @Override
+            public Change update(String name, UnaryOperator<BreakerSnapshot> change) {
+                return row.update(name, change);
+            }
+
+            @Override
+            public boolean addAnswers(String name, Instant windowStartedAt, int windowCalls, int previousCalls) {
+                addAttempts[0]++;
+                throw new IllegalStateException("lock timeout");
+            }
+        };
+        S3CircuitBreaker environment = environment(failingAdds, clock);
+        row.read("s3");
+
+        for (int i = 0; i < 12; i++) { // one answer a second: the 11th is the first with an answer 10 s old
+            assertEquals("stored", environment.call(() -> "stored"));
+            clock.advance(Duration.ofSeconds(1));
+        }
+        assertEquals(1, addAttempts[0], "tried once, not again before another 10 s");
+        assertThrows(S3Exception.class, () -> environment.call(() -> { throw serverError(); }));
+
+        assertEquals(13, row.read("s3").windowCalls(), "the 12 answers went with the failure");
     }
 }

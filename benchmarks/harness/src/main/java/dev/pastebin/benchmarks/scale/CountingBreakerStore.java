@@ -4,14 +4,16 @@ import dev.pastebin.core.breaker.BreakerSnapshot;
 import dev.pastebin.core.breaker.BreakerState;
 import dev.pastebin.core.breaker.BreakerStore;
 
+import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 
 /**
- * The real store, counted: how often callers read the row, take its lock, write it, and move it to another
- * state, and how long each locked update took (waiting for the lock included). Counts belong to the
- * {@link Tally} current when the call started, so each phase of the load is counted on its own.
+ * The real store, counted: how often callers read the row, take its lock, write it (a locked update that
+ * changed it, or answers added in place), and move it to another state, and how long each locked update took
+ * (waiting for the lock included). Counts belong to the {@link Tally} current when the call started, so each
+ * phase of the load is counted on its own.
  */
 final class CountingBreakerStore implements BreakerStore {
 
@@ -66,5 +68,15 @@ final class CountingBreakerStore implements BreakerStore {
                     .incrementAndGet();
         }
         return result;
+    }
+
+    @Override
+    public boolean addAnswers(String name, Instant windowStartedAt, int windowCalls, int previousCalls) {
+        Tally tally = current.get();
+        boolean added = store.addAnswers(name, windowStartedAt, windowCalls, previousCalls);
+        if (added) {
+            tally.writes.incrementAndGet();
+        }
+        return added;
     }
 }
