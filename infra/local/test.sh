@@ -43,6 +43,9 @@ export_app_env
 "$PASTEBIN_LOCAL_DIR/clients.sh" || warn "a command-line client is missing (reason above): CommandLineClientsIT will fail"
 
 cd "$PASTEBIN_ROOT"
+# Every local runtime the tests start gives a function's init the time a busy machine needs (Lambda's 10 s, and the
+# runtime's own 60 s default, are limits of production and of `make run`, not of a test's set-up).
+export PASTEBIN_LOCAL_INIT_TIMEOUT="${PASTEBIN_LOCAL_INIT_TIMEOUT:-5m}"
 # Modules build and test in parallel once what they depend on is built (core first; then the five functions
 # and the local runtime side by side; infra and chaos last, side by side): the integration tests mostly wait
 # on PostgreSQL, LocalStack and timers, and each isolates itself (own database, queues, bucket, ports), so

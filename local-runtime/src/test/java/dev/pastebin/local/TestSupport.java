@@ -8,6 +8,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 
@@ -30,11 +31,14 @@ public final class TestSupport {
         return p;
     }
 
+    /** A function JVM's init on a busy machine may take minutes: the tests give it the time, Lambda's limit is not theirs. */
+    public static final Duration INIT_TIMEOUT = Duration.ofMinutes(5);
+
     /** Settings for the fixture template on an ephemeral port. */
     public static RuntimeSettings settings(Map<String, String> physicalNames, Path envVars) {
         return new RuntimeSettings("127.0.0.1", 0, fixtureTemplate(), envVars, Map.of("Secret", "s3cr3t"),
                 physicalNames, ricLib(), Path.of("target/local-runtime-work"), 1, true, null, "us-east-1",
-                "000000000000", null, null);
+                "000000000000", null, null, INIT_TIMEOUT);
     }
 
     /** An SQS client for LocalStack (endpoint and credentials from the environment Failsafe sets). */

@@ -118,8 +118,9 @@ class BadInputCorpusIT {
     /** Creates a paste through the API and waits until it is stored: the conditional-request cases read it. */
     private static void storeOnePaste() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
-        var created = http.send(HttpRequest.newBuilder(runtime.uri("/pastes")).header("Content-Type", "text/plain")
-                .POST(HttpRequest.BodyPublishers.ofString("stored for the corpus")).build(), HttpResponse.BodyHandlers.ofString());
+        var created = TestSupport.sendHonouringRetryAfter(http, HttpRequest.newBuilder(runtime.uri("/pastes"))
+                .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString("stored for the corpus")).build(),
+                HttpResponse.BodyHandlers.ofString());
         assertEquals(201, created.statusCode(), created.body());
         String location = created.headers().firstValue("Location").orElseThrow();
         storedCode = location.substring(location.lastIndexOf('/') + 1);

@@ -42,7 +42,7 @@ class EndToEndIT {
     }
 
     private static HttpResponse<byte[]> send(HttpRequest request) throws Exception {
-        return HTTP.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        return TestSupport.sendHonouringRetryAfter(HTTP, request, HttpResponse.BodyHandlers.ofByteArray());
     }
 
     @Test

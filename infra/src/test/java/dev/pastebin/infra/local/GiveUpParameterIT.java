@@ -111,17 +111,8 @@ class GiveUpParameterIT {
         return send(HttpRequest.newBuilder(runtime.uri("/pastes/" + code)).header("Accept", "text/plain").GET().build());
     }
 
-    /**
-     * Sends a request; a 503 (a cold function's first database connection on a loaded machine) is sent again
-     * after its Retry-After, as the API asks a client to, a few times.
-     */
     private static HttpResponse<String> send(HttpRequest request) throws Exception {
-        HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-        for (int tries = 1; tries < 5 && response.statusCode() == 503; tries++) {
-            Thread.sleep(1000L * response.headers().firstValueAsLong("Retry-After").orElse(1));
-            response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-        }
-        return response;
+        return TestSupport.sendHonouringRetryAfter(HTTP, request, HttpResponse.BodyHandlers.ofString());
     }
 
     record Row(String status, int uploadAttempts) {

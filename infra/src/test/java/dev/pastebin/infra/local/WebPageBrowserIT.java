@@ -526,7 +526,7 @@ class WebPageBrowserIT {
         }
         HttpResponse<String> created = HTTP.send(HttpRequest.newBuilder(URI.create(system.baseUrl() + "/pastes"))
                 .header("Content-Type", "application/json").header("Accept", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json.append('}').toString())).timeout(Duration.ofSeconds(30)).build(),
+                .POST(HttpRequest.BodyPublishers.ofString(json.append('}').toString())).timeout(API_WAIT).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(201, created.statusCode(), created.body());
         Matcher code = Pattern.compile("\"shortCode\":\"([0-9A-Za-z]+)\"").matcher(created.body());
@@ -599,15 +599,18 @@ class WebPageBrowserIT {
 
     // ---- the API and the rows ------------------------------------------------------------------------------
 
+    /** A request may meet a function's cold start on a busy machine: the test waits for it, speed is not its subject. */
+    private static final Duration API_WAIT = Duration.ofMinutes(3);
+
     private static HttpResponse<String> api(String method, String path) throws Exception {
         return HTTP.send(HttpRequest.newBuilder(URI.create(system.baseUrl() + path))
-                .method(method, HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(30)).build(),
+                .method(method, HttpRequest.BodyPublishers.noBody()).timeout(API_WAIT).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     private static String jsonView(String code) throws Exception {
         return HTTP.send(HttpRequest.newBuilder(URI.create(system.baseUrl() + "/pastes/" + code))
-                .header("Accept", "application/json").timeout(Duration.ofSeconds(30)).build(),
+                .header("Accept", "application/json").timeout(API_WAIT).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
     }
 

@@ -21,7 +21,9 @@ public final class CommandLineFlags {
 
     private static final Set<String> VALUE_FLAGS = new TreeSet<>(List.of("--host", "--port", "--template",
             "--env-vars", "--parameter-overrides", "--physical-name", "--instances", "--schedule-interval",
-            "--function-java-home", "--ric-lib", "--work-dir", "--region", "--account-id", "--dashboard"));
+            "--function-java-home", "--ric-lib", "--work-dir", "--region", "--account-id", "--dashboard", "--init-timeout"));
+    /** The environment variable that sets {@code --init-timeout} for every runtime a command starts (the test command's). */
+    static final String INIT_TIMEOUT_VARIABLE = "PASTEBIN_LOCAL_INIT_TIMEOUT";
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d)");
 
     public record Parsed(RuntimeSettings settings, List<String> positional) {
@@ -80,8 +82,17 @@ public final class CommandLineFlags {
                 values.getOrDefault("--region", environment.getOrDefault("AWS_REGION", "us-east-1")),
                 values.getOrDefault("--account-id", "000000000000"),
                 path(values.get("--function-java-home")),
-                path(values.get("--dashboard")));
+                path(values.get("--dashboard")),
+                initTimeout(values.get("--init-timeout"), environment.get(INIT_TIMEOUT_VARIABLE)));
         return new Parsed(settings, positional);
+    }
+
+    /** The flag's value, else the environment's, else {@link RuntimeSettings#DEFAULT_INIT_TIMEOUT}. */
+    private static Duration initTimeout(String flag, String variable) {
+        if (flag != null) {
+            return duration(flag);
+        }
+        return variable != null && !variable.isBlank() ? duration(variable) : RuntimeSettings.DEFAULT_INIT_TIMEOUT;
     }
 
     /** {@code 500ms}, {@code 60s}, {@code 5m}, {@code 1h}, {@code 1d}, or ISO-8601 ({@code PT1M}). */

@@ -68,7 +68,7 @@ public final class LocalRuntime implements AutoCloseable {
                 settings.accountId());
         this.workDir = workDir(settings.workDir());
         var runtime = new JavaRuntime(settings.javaExecutable(), settings.ricLib(), settings.region(),
-                settings.accountId(), System.getenv());
+                settings.accountId(), System.getenv()).withInitTimeout(settings.initTimeout());
         this.functions = new LocalFunctions(template, resources, EnvVarsFile.read(settings.envVars()), runtime,
                 new TaskRoots(workDir, log), settings.instances(), log, metrics);
     }

@@ -23,11 +23,15 @@ import java.util.Map;
  * @param javaHome           the JDK the function JVMs run on (the template's Runtime names Lambda's); null: this JVM's
  * @param dashboard          the application's dashboard panels ({@code DashboardPanels}); null: only the table of
  *                           every metric
+ * @param initTimeout        how long a function's init phase may take before its invocation fails (Lambda: 10 s)
  */
 public record RuntimeSettings(String host, int port, Path template, Path envVars, Map<String, String> parameterOverrides,
                               Map<String, String> physicalNames, Path ricLib, Path workDir, int instances,
                               boolean eager, Duration scheduleInterval, String region, String accountId,
-                              Path javaHome, Path dashboard) {
+                              Path javaHome, Path dashboard, Duration initTimeout) {
+
+    /** A JVM on a busy laptop needs more than Lambda's 10 s; the test command sets more still. */
+    public static final Duration DEFAULT_INIT_TIMEOUT = Duration.ofSeconds(60);
 
     public RuntimeSettings {
         parameterOverrides = Map.copyOf(parameterOverrides);
@@ -37,6 +41,9 @@ public record RuntimeSettings(String host, int port, Path template, Path envVars
         }
         if (instances < 1) {
             throw new IllegalArgumentException("--instances must be at least 1, got " + instances);
+        }
+        if (initTimeout.isNegative() || initTimeout.isZero()) {
+            throw new IllegalArgumentException("--init-timeout must be positive, got " + initTimeout);
         }
     }
 

@@ -21,10 +21,6 @@ import java.util.concurrent.TimeoutException;
  */
 final class ExecutionEnvironment implements AutoCloseable {
 
-    /** How long the init phase may take before the invocation fails (Lambda allows 10 s, then retries init
-     * inside the invoke; a JVM on a busy laptop needs more). */
-    static final Duration INIT_TIMEOUT = Duration.ofSeconds(60);
-
     private final FunctionConfiguration function;
     private final JavaRuntime runtime;
     private final PrintStream logs;
@@ -80,11 +76,11 @@ final class ExecutionEnvironment implements AutoCloseable {
         // Init phase: until the runtime takes the event (or reports an init error, or dies).
         try {
             CompletableFuture.anyOf(pending.delivered(), runtimeApi.initError(), p.onExit())
-                    .get(INIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                    .get(runtime.initTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             stop();
             return InvocationResult.error(requestId, "Sandbox.Timedout", "RequestId: " + requestId + " Error: init "
-                    + "phase did not finish within " + INIT_TIMEOUT.toSeconds() + " seconds", since(start), cold);
+                    + "phase did not finish within " + runtime.initTimeout().toSeconds() + " seconds", since(start), cold);
         } catch (ExecutionException e) {
             throw new IllegalStateException(e);
         }

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,6 +43,7 @@ public final class JavaRuntime {
     private final String accountId;
     private final Map<String, String> sdkVariables;
     private Optional<Path> jniLibrary;
+    private Duration initTimeout = Duration.ofSeconds(60);  // RuntimeSettings.DEFAULT_INIT_TIMEOUT; the runtime sets its own
 
     /**
      * @param localEnvironment this machine's environment; only the AWS SDK's generic variables are passed on
@@ -63,6 +65,16 @@ public final class JavaRuntime {
                 sdkVariables.put(name, value);
             }
         });
+    }
+
+    /** How long an environment's init phase may take before its invocation fails (Sandbox.Timedout). */
+    public JavaRuntime withInitTimeout(Duration initTimeout) {
+        this.initTimeout = initTimeout;
+        return this;
+    }
+
+    public Duration initTimeout() {
+        return initTimeout;
     }
 
     public String region() {

@@ -46,6 +46,16 @@ class CommandLineFlagsTest {
         assertNull(s.workDir());
         assertNull(s.dashboard());
         assertEquals("ric-lib", s.ricLib().getFileName().toString());
+        assertEquals(Duration.ofSeconds(60), s.initTimeout());
+    }
+
+    @Test
+    void theInitTimeoutComesFromTheFlagElseTheEnvironment() {
+        var fromEnvironment = Map.of("PASTEBIN_LOCAL_INIT_TIMEOUT", "5m");
+        assertEquals(Duration.ofMinutes(5), CommandLineFlags.parse(new String[0], fromEnvironment).settings().initTimeout());
+        assertEquals(Duration.ofSeconds(90), CommandLineFlags.parse(new String[]{"--init-timeout", "90s"}, fromEnvironment)
+                .settings().initTimeout());
+        assertThrows(IllegalArgumentException.class, () -> CommandLineFlags.parse(new String[]{"--init-timeout", "0s"}, Map.of()));
     }
 
     @Test

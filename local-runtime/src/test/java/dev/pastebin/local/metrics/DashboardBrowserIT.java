@@ -68,7 +68,8 @@ class DashboardBrowserIT {
     private static RuntimeSettings settings(Path dashboard, String work, boolean eager) {
         Path template = Path.of("target/test-classes/fixture/metrics-template.yaml").toAbsolutePath();
         return new RuntimeSettings("127.0.0.1", 0, template, null, Map.of(), Map.of(), TestSupport.ricLib(),
-                Path.of("target/local-runtime-work-" + work), 1, eager, null, "us-east-1", "000000000000", null, dashboard);
+                Path.of("target/local-runtime-work-" + work), 1, eager, null, "us-east-1", "000000000000", null, dashboard,
+                TestSupport.INIT_TIMEOUT);
     }
 
     @AfterAll
