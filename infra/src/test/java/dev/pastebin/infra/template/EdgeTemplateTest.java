@@ -73,6 +73,7 @@ class EdgeTemplateTest {
         }
         for (String function : List.of("UploadPasteFunction", "SweeperFunction")) {
             assertFalse(template.environment(function).containsKey("PASTEBIN_EDGE_ORIGIN_SECRET"), function);
+            assertFalse(template.environment(function).containsKey("PASTEBIN_EDGE_PREVIOUS_ORIGIN_SECRET"), function);
         }
         Map<String, Object> secret = template.properties("EdgeOriginSecret");
         // changing the generation renames, hence replaces, the secret: a newly generated value
@@ -80,6 +81,31 @@ class EdgeTemplateTest {
         Map<String, Object> generated = mapping(secret.get("GenerateSecretString"), "GenerateSecretString");
         assertTrue(template.intValue(generated.get("PasswordLength")) >= 32);
         assertEquals(true, generated.get("ExcludePunctuation"));
+    }
+
+    /**
+     * A rotation in two deploys (docs/operations.md): the first replaces the secret and names the old generation,
+     * which the functions keep accepting (the replaced secret is retained, so it still resolves by name) while
+     * CloudFront moves to the new one; the distribution is updated only after the functions' aliases, so no edge
+     * sends a secret the functions do not know yet.
+     */
+    @Test
+    void duringARotationTheFunctionsAcceptThePreviousSecretFirst() {
+        Map<String, Object> previous = template.parameter("EdgeOriginPreviousSecretGeneration");
+        assertEquals(0, template.intValue(previous.get("Default")), "no previous secret outside a rotation");
+        String accepts = String.valueOf(conditions().get("EdgeAcceptsPreviousSecret"));
+        assertTrue(accepts.contains("{Condition=EdgeOn}") && accepts.contains("{Ref=EdgeOriginPreviousSecretGeneration}, 0"), accepts);
+        Object expected = Map.of("Fn::If", List.of("EdgeAcceptsPreviousSecret",
+                Map.of("Fn::Sub", "{{resolve:secretsmanager:${AWS::StackName}-edge-origin-verify-${EdgeOriginPreviousSecretGeneration}:SecretString}}"),
+                Map.of("Ref", "AWS::NoValue")));
+        for (String function : List.of("CreatePasteFunction", "ReadPasteFunction", "RemovePasteFunction")) {
+            assertEquals(expected, template.environment(function).get("PASTEBIN_EDGE_PREVIOUS_ORIGIN_SECRET"), function);
+        }
+        // the same name as the secret's own, with the previous generation
+        assertEquals("${AWS::StackName}-edge-origin-verify-${EdgeOriginSecretGeneration}", template.properties("EdgeOriginSecret").get("Name") instanceof Map<?, ?> m ? m.get("Fn::Sub") : null);
+        assertEquals("Retain", template.resource("EdgeOriginSecret").get("UpdateReplacePolicy"), "the replaced secret must still resolve");
+        assertEquals(List.of("CreatePasteFunctionAliaslive", "ReadPasteFunctionAliaslive", "RemovePasteFunctionAliaslive"),
+                template.resource("EdgeDistribution").get("DependsOn"));
     }
 
     @Test
