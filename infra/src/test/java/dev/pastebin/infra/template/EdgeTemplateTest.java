@@ -102,7 +102,8 @@ class EdgeTemplateTest {
             assertEquals(expected, template.environment(function).get("PASTEBIN_EDGE_PREVIOUS_ORIGIN_SECRET"), function);
         }
         // the same name as the secret's own, with the previous generation
-        assertEquals("${AWS::StackName}-edge-origin-verify-${EdgeOriginSecretGeneration}", template.properties("EdgeOriginSecret").get("Name") instanceof Map<?, ?> m ? m.get("Fn::Sub") : null);
+        assertEquals(Map.of("Fn::Sub", "${AWS::StackName}-edge-origin-verify-${EdgeOriginSecretGeneration}"),
+                template.properties("EdgeOriginSecret").get("Name"));
         assertEquals("Retain", template.resource("EdgeOriginSecret").get("UpdateReplacePolicy"), "the replaced secret must still resolve");
         assertEquals(List.of("CreatePasteFunctionAliaslive", "ReadPasteFunctionAliaslive", "RemovePasteFunctionAliaslive"),
                 template.resource("EdgeDistribution").get("DependsOn"));
