@@ -129,6 +129,8 @@ print(json.dumps({"Parameters": {
     "DATASOURCES_DEFAULT_USERNAME": e["PASTEBIN_DB_USER"],
     "DATASOURCES_DEFAULT_PASSWORD": e["PASTEBIN_DB_PASSWORD"],
     "AWS_S3_PATH_STYLE_ACCESS_ENABLED": "true",
+    # the local PostgreSQL has no TLS; the template requires verify-full
+    "PASTEBIN_DATABASE_TLS_REQUIRED": "false",
 }}, indent=2))
 PY
 }

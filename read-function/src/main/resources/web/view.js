@@ -231,7 +231,8 @@ function retryLater(response, what, next) {
 async function load() {
   let response;
   try {
-    // no-cache: revalidate (a 304 is cheap), so a deleted or expired paste is never shown from the cache
+    // no-cache: the browser's copy is never shown without asking (a 304 is cheap). Behind the edge the answer
+    // can still be CloudFront's copy, up to 60 s old: a paste deleted within that minute can still show.
     response = await fetch(pasteUrl, { headers: { Accept: 'application/json' }, cache: 'no-cache' });
   } catch {
     retryLater(null, 'No answer from the server (network error).', load);

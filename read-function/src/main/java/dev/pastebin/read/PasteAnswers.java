@@ -118,12 +118,16 @@ class PasteAnswers {
         };
     }
 
-    /** A minute at most, and never past the paste's expiry. */
+    /**
+     * A minute at most, and never past the paste's expiry. stale-if-error=0: a cache whose revalidation fails
+     * (CloudFront on a 5xx or a timeout) must not serve its expired copy instead, which would keep a deleted paste
+     * visible for as long as the read function fails.
+     */
     private String cacheControl(Paste paste) {
         long seconds = CACHE_FOR_AT_MOST.toSeconds();
         if (paste.expiresAt() != null) {
             seconds = Math.min(seconds, Math.max(0, Duration.between(clock.instant(), paste.expiresAt()).toSeconds()));
         }
-        return "public, max-age=" + seconds;
+        return "public, max-age=" + seconds + ", stale-if-error=0";
     }
 }

@@ -56,6 +56,10 @@ public class WebAssets {
         public boolean isPage() {
             return contentType.getName().equals(MediaType.TEXT_HTML);
         }
+
+        public boolean isScript() {
+            return contentType.getName().equals(JAVASCRIPT);
+        }
     }
 
     private final Map<String, Asset> assets;

@@ -28,6 +28,12 @@ public class WebPagesController {
     /** No inline script or style, nothing from elsewhere: a paste that smuggles markup in has nothing to run. */
     static final String CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; "
             + "connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+    /**
+     * A worker runs under the policy delivered with its own script, not the page's: the highlight worker may
+     * import scripts from here and do nothing else (no fetch, no other origin). On the other scripts it changes
+     * nothing, as a module's policy does not apply to the page that loads it.
+     */
+    static final String SCRIPT_CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'";
     /** Pages are revalidated on every load (a 304 while unchanged), so a deploy reaches browsers at once. */
     static final String PAGE_CACHING = "no-cache";
     /** Scripts and styles may be a few minutes older than the page that loads them. */
@@ -71,6 +77,8 @@ public class WebPagesController {
             response.header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
                     // the address of a view page is the key to a paste: never hand it to another site
                     .header("Referrer-Policy", "no-referrer");
+        } else if (asset.isScript()) {
+            response.header("Content-Security-Policy", SCRIPT_CONTENT_SECURITY_POLICY);
         }
         if (EntityTags.noneMatchHits(request.getHeaders().get(HttpHeaders.IF_NONE_MATCH), asset.etag())) {
             return response.status(304);

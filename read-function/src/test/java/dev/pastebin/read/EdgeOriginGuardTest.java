@@ -22,10 +22,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class EdgeOriginGuardTest {
 
     private static final String SECRET = "0123456789abcdefghijABCDEFGHIJ";
+    /** The secret before a rotation, accepted while CloudFront deploys the new one. */
+    private static final String PREVIOUS_SECRET = "previousSecret0123456789abcdef";
     private static final String PASTE = "/pastes/aB3xYz9QkLm";
 
     private static HttpApi guarded;
     private static HttpApi unguarded;
+    private static HttpApi rotating;
 
     @BeforeAll
     static void start() {
@@ -40,11 +43,14 @@ class EdgeOriginGuardTest {
         Map<String, Object> blank = new HashMap<>(noDatabase);
         blank.put("pastebin.edge.origin-secret", "");
         unguarded = HttpApi.start(blank);
+        Map<String, Object> rotation = new HashMap<>(edge);
+        rotation.put("pastebin.edge.previous-origin-secret", PREVIOUS_SECRET);
+        rotating = HttpApi.start(rotation);
     }
 
     @AfterAll
     static void stop() {
-        for (HttpApi api : new HttpApi[]{guarded, unguarded}) {
+        for (HttpApi api : new HttpApi[]{guarded, unguarded, rotating}) {
             if (api != null) {
                 api.close();
             }
@@ -76,6 +82,25 @@ class EdgeOriginGuardTest {
         assertEquals(200, page.status(), page.text());
         // the lookup itself answers: 503 here, where the database cannot be reached
         assertEquals(503, paste.status(), paste.text());
+    }
+
+    /** During a rotation both the new secret and the previous one pass; anything else is still refused. */
+    @Test
+    void duringARotationThePreviousSecretIsAcceptedToo() {
+        for (String secret : new String[]{SECRET, PREVIOUS_SECRET}) {
+            HttpApi.Response page = rotating.send(rotating.fixture("read-paste").path("/").header("X-Origin-Verify", secret));
+            assertEquals(200, page.status(), secret + ": " + page.text());
+        }
+        for (String wrong : new String[]{"", "wrong", PREVIOUS_SECRET + "0", PREVIOUS_SECRET.substring(1)}) {
+            assertForbidden(rotating.send(rotating.fixture("read-paste").path("/").header("X-Origin-Verify", wrong)));
+        }
+        assertForbidden(rotating.send(rotating.fixture("read-paste").path("/")));
+    }
+
+    /** Outside a rotation the previous secret is an ordinary wrong value. */
+    @Test
+    void withoutARotationThePreviousSecretIsRefused() {
+        assertForbidden(guarded.send(guarded.fixture("read-paste").path("/").header("X-Origin-Verify", PREVIOUS_SECRET)));
     }
 
     @Test

@@ -89,7 +89,7 @@ class HasteReadIT {
         assertEquals(200, response.status(), response.text());
         assertEquals("application/json", response.header("Content-Type"));
         assertEquals(Map.of("key", code, "data", new String(CONTENT, StandardCharsets.UTF_8)), world.json(response));
-        assertEquals("public, max-age=60", response.header("Cache-Control"));
+        assertEquals("public, max-age=60, stale-if-error=0", response.header("Cache-Control"));
     }
 
     @ParameterizedTest

@@ -67,6 +67,19 @@ class WebPagesTest {
     }
 
     /**
+     * A worker runs under the policy delivered with its own script, not the page's: the highlight worker, and
+     * every script, carries the tightest policy that lets it import its modules from here and nothing else.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"highlight-worker.js", "highlight.min.js", "view.js", "api.js", "create.js", "lines.js"})
+    void scriptsCarryAPolicyOfTheirOwnForTheWorker(String script) {
+        HttpApi.Response asset = get("/assets/" + script);
+
+        assertEquals(200, asset.status(), asset.text());
+        assertEquals("default-src 'none'; script-src 'self'", asset.header("Content-Security-Policy"), script);
+    }
+
+    /**
      * A page answers whatever a client accepts of HTML: {@code text/html} alone (not only a browser's list that
      * ends in {@code *}/{@code *}), {@code *}/{@code *}, {@code text/*} (HTML is text), and no Accept header, which
      * means anything (RFC 9110, section 12.5.1).

@@ -29,7 +29,10 @@ import java.util.Properties;
  *
  * <p>A verifying URL whose trust anchor is missing or holds no certificate fails the start (Lambda's Init
  * error, once, with what to do) rather than every request with a 503. A URL that also names a trust anchor
- * itself fails too: one setting decides what is trusted. A URL that verifies nothing is left as it is.
+ * itself fails too: one setting decides what is trusted. With {@link DatabaseTlsProperties#required()} (as the
+ * template deploys), a URL that does not end up with verify-full fails the start: the template's pattern checks
+ * for one {@code sslmode=verify-full}, and a later {@code sslmode} would win in pgjdbc. Otherwise a URL that
+ * verifies nothing (the local run, the tests) is left as it is.
  *
  * <p>Runs before {@link DatabaseSecretCredentials}, which copies the datasource's properties into the
  * connections it opens.
@@ -52,21 +55,33 @@ public class DatabaseTls implements BeanCreatedEventListener<DatasourceConfigura
 
     @Override
     public DatasourceConfiguration onCreated(BeanCreatedEvent<DatasourceConfiguration> event) {
-        DatasourceConfiguration datasource = event.getBean();
+        return applyTo(event.getBean());
+    }
+
+    DatasourceConfiguration applyTo(DatasourceConfiguration datasource) {
         if (!"default".equals(datasource.getName())) {
             return datasource;
         }
         // pgjdbc's own reading of the URL over the configured properties (URL parameters win, ssl=true alone
         // means verify-full), so what is checked here is what the driver will do.
         Properties effective = Driver.parseURL(datasource.getJdbcUrl(), datasource.getDataSourceProperties());
-        if (effective == null) {
+        if (effective == null && !tls.required()) {
             return datasource; // not a PostgreSQL URL: the driver will say so on the first connection
+        }
+        if (effective == null) {
+            throw new ConfigurationException("datasources.default.url (the template's DatabaseUrl) is not a PostgreSQL JDBC URL");
         }
         SslMode mode;
         try {
             mode = SslMode.of(effective);
         } catch (PSQLException e) {
             throw new ConfigurationException("datasources.default.url: " + e.getMessage());
+        }
+        if (tls.required() && mode != SslMode.VERIFY_FULL) {
+            throw new ConfigurationException("The database URL (datasources.default.url, the template's DatabaseUrl) ends up with"
+                    + " sslmode=" + mode.value + " as pgjdbc reads it (the last sslmode in the URL wins), and"
+                    + " pastebin.database.tls.required (the template sets it) asks for sslmode=verify-full: the server's"
+                    + " certificate and host name verified. Give DatabaseUrl one sslmode, verify-full.");
         }
         if (!mode.verifyCertificate()) {
             return datasource;

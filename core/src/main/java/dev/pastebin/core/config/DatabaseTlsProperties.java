@@ -16,11 +16,14 @@ import java.nio.file.Path;
  *                    {@code DatabaseTrustAnchor}.
  * @param caBundle    a PEM file of CA certificates. Default: {@link #PACKED_CA_BUNDLE}, where the Lambda artifact carries
  *                    infra/tls/database-ca-bundle.pem.
+ * @param required    the database URL must end up with {@code sslmode=verify-full} as pgjdbc reads it (the last
+ *                    {@code sslmode} wins), else the start fails. The template sets it; locally it is off.
  */
 @ConfigurationProperties("pastebin.database.tls")
 public record DatabaseTlsProperties(
         @Bindable(defaultValue = "ca-bundle") TrustAnchor trustAnchor,
-        @Bindable(defaultValue = DatabaseTlsProperties.PACKED_CA_BUNDLE) Path caBundle) {
+        @Bindable(defaultValue = DatabaseTlsProperties.PACKED_CA_BUNDLE) Path caBundle,
+        @Bindable(defaultValue = "false") boolean required) {
 
     /** Where Lambda finds the bundle infra/lambda-zip.xml packs (the artifact is unpacked under /var/task). */
     public static final String PACKED_CA_BUNDLE = "/var/task/tls/database-ca-bundle.pem";

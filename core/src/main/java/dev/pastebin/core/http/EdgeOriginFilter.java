@@ -15,8 +15,9 @@ import java.security.MessageDigest;
  * the origin secret in {@code X-Origin-Verify}, and a request without it (someone calling the execute-api
  * address directly, around the WAF and the cache) is answered 403 {@link ApiErrorCode#EDGE_REQUIRED} before any
  * other filter or the route runs. A request that passes is marked as having come through the edge, which is what
- * lets {@link EdgeRequests} trust the headers the edge sets. Off when no secret, or a blank one, is configured
- * (locally).
+ * lets {@link EdgeRequests} trust the headers the edge sets. During a rotation the previous secret passes too,
+ * while CloudFront's edges move to the new one (docs/operations.md). Off when no secret, or a blank one, is
+ * configured (locally).
  */
 @ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
 @Requires(classes = APIGatewayV2HTTPEvent.class)
@@ -27,19 +28,32 @@ public class EdgeOriginFilter implements Ordered {
     static final String ORIGIN_VERIFY = "X-Origin-Verify";
 
     private final byte[] secret;
+    /** Null outside a rotation. */
+    private final byte[] previousSecret;
 
     public EdgeOriginFilter(EdgeProperties properties) {
         this.secret = properties.originSecret().getBytes(StandardCharsets.UTF_8);
+        String previous = properties.previousOriginSecret();
+        this.previousSecret = previous == null || previous.isBlank() ? null : previous.getBytes(StandardCharsets.UTF_8);
     }
 
     @RequestFilter
     public void requireTheEdge(HttpRequest<?> request) {
         String presented = request.getHeaders().get(ORIGIN_VERIFY);
-        // constant time: the answer's timing must not tell how much of a guess was right
-        if (presented == null || !MessageDigest.isEqual(secret, presented.getBytes(StandardCharsets.UTF_8))) {
+        if (presented == null || !accepted(presented.getBytes(StandardCharsets.UTF_8))) {
             throw new ApiException(ApiErrorCode.EDGE_REQUIRED, "This API is reachable only through its public address");
         }
         request.setAttribute(EdgeRequests.THROUGH_EDGE, Boolean.TRUE);
+    }
+
+    /**
+     * Constant time, and both secrets compared whatever the first comparison said: the answer's timing must not
+     * tell how much of a guess was right, nor which secret it was close to.
+     */
+    private boolean accepted(byte[] presented) {
+        boolean current = MessageDigest.isEqual(secret, presented);
+        boolean previous = previousSecret != null && MessageDigest.isEqual(previousSecret, presented);
+        return current | previous;
     }
 
     @Override

@@ -15,8 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * For each function module's own test: boots the module's application context (its application.yml and
  * beans, as on AWS) with the template's kind of database URL, {@code sslmode=verify-full}, against a
  * {@link TlsPostgres}, and the trust anchor as the template chooses it ({@code DatabaseTrustAnchor=ca-bundle};
- * the bundle here is the test's CA, where on Lambda it is the packed /var/task/tls/database-ca-bundle.pem),
- * then opens a connection through the function's pool and checks it runs over TLS.
+ * the bundle here is the test's CA, where on Lambda it is the packed /var/task/tls/database-ca-bundle.pem)
+ * and verify-full required, then opens a connection through the function's pool and checks it runs over TLS.
  */
 public final class FunctionDatabaseTls {
 
@@ -31,6 +31,7 @@ public final class FunctionDatabaseTls {
             properties.put("datasources.default.password", "unused (trust authentication)");
             properties.put("pastebin.database.tls.trust-anchor", "ca-bundle");
             properties.put("pastebin.database.tls.ca-bundle", postgres.caCertificate().toString());
+            properties.put("pastebin.database.tls.required", true);
             properties.put("flyway.datasources.default.enabled", false);
             // The functions' own pool timeout (2 s in upload) is for production; a TLS handshake with a freshly
             // started server on a busy machine may take longer, and this test is about verification, not speed.

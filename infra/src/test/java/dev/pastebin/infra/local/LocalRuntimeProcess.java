@@ -116,7 +116,9 @@ final class LocalRuntimeProcess implements AutoCloseable {
                 "DATASOURCES_DEFAULT_URL", env("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin"),
                 "DATASOURCES_DEFAULT_USERNAME", env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
                 "DATASOURCES_DEFAULT_PASSWORD", env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"),
-                "AWS_S3_PATH_STYLE_ACCESS_ENABLED", "true"))));
+                "AWS_S3_PATH_STYLE_ACCESS_ENABLED", "true",
+                // the local PostgreSQL has no TLS; the template requires verify-full
+                "PASTEBIN_DATABASE_TLS_REQUIRED", "false"))));
         overrides.forEach((scope, variables) -> file.computeIfAbsent(scope, s -> new HashMap<>()).putAll(variables));
         return Json.MAPPER.writeValueAsString(file);
     }

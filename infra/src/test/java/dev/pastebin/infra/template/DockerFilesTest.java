@@ -120,6 +120,8 @@ class DockerFilesTest {
 
         assertEquals("jdbc:postgresql://" + dbHost + ":5432/" + scriptDefault("lib.sh", "PASTEBIN_DB_NAME"),
                 parameters.get("DATASOURCES_DEFAULT_URL"));
+        // the local PostgreSQL has no TLS: the template's verify-full requirement is off
+        assertEquals("false", parameters.get("PASTEBIN_DATABASE_TLS_REQUIRED"), file);
         assertEquals(scriptDefault("lib.sh", "PASTEBIN_STORAGE_BUCKET"), parameters.get("PASTEBIN_STORAGE_BUCKET"));
         assertEquals("http://" + localstackHost + ":4566/queue/us-east-1/000000000000/" + scriptDefault("lib.sh", "PASTEBIN_UPLOAD_QUEUE"),
                 parameters.get("PASTEBIN_UPLOAD_QUEUE_URL"));

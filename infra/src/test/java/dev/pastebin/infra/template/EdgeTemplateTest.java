@@ -73,6 +73,7 @@ class EdgeTemplateTest {
         }
         for (String function : List.of("UploadPasteFunction", "SweeperFunction")) {
             assertFalse(template.environment(function).containsKey("PASTEBIN_EDGE_ORIGIN_SECRET"), function);
+            assertFalse(template.environment(function).containsKey("PASTEBIN_EDGE_PREVIOUS_ORIGIN_SECRET"), function);
         }
         Map<String, Object> secret = template.properties("EdgeOriginSecret");
         // changing the generation renames, hence replaces, the secret: a newly generated value
@@ -80,6 +81,32 @@ class EdgeTemplateTest {
         Map<String, Object> generated = mapping(secret.get("GenerateSecretString"), "GenerateSecretString");
         assertTrue(template.intValue(generated.get("PasswordLength")) >= 32);
         assertEquals(true, generated.get("ExcludePunctuation"));
+    }
+
+    /**
+     * A rotation in two deploys (docs/operations.md): the first replaces the secret and names the old generation,
+     * which the functions keep accepting (the replaced secret is retained, so it still resolves by name) while
+     * CloudFront moves to the new one; the distribution is updated only after the functions' aliases, so no edge
+     * sends a secret the functions do not know yet.
+     */
+    @Test
+    void duringARotationTheFunctionsAcceptThePreviousSecretFirst() {
+        Map<String, Object> previous = template.parameter("EdgeOriginPreviousSecretGeneration");
+        assertEquals(0, template.intValue(previous.get("Default")), "no previous secret outside a rotation");
+        String accepts = String.valueOf(conditions().get("EdgeAcceptsPreviousSecret"));
+        assertTrue(accepts.contains("{Condition=EdgeOn}") && accepts.contains("{Ref=EdgeOriginPreviousSecretGeneration}, 0"), accepts);
+        Object expected = Map.of("Fn::If", List.of("EdgeAcceptsPreviousSecret",
+                Map.of("Fn::Sub", "{{resolve:secretsmanager:${AWS::StackName}-edge-origin-verify-${EdgeOriginPreviousSecretGeneration}:SecretString}}"),
+                Map.of("Ref", "AWS::NoValue")));
+        for (String function : List.of("CreatePasteFunction", "ReadPasteFunction", "RemovePasteFunction")) {
+            assertEquals(expected, template.environment(function).get("PASTEBIN_EDGE_PREVIOUS_ORIGIN_SECRET"), function);
+        }
+        // the same name as the secret's own, with the previous generation
+        assertEquals(Map.of("Fn::Sub", "${AWS::StackName}-edge-origin-verify-${EdgeOriginSecretGeneration}"),
+                template.properties("EdgeOriginSecret").get("Name"));
+        assertEquals("Retain", template.resource("EdgeOriginSecret").get("UpdateReplacePolicy"), "the replaced secret must still resolve");
+        assertEquals(List.of("CreatePasteFunctionAliaslive", "ReadPasteFunctionAliaslive", "RemovePasteFunctionAliaslive"),
+                template.resource("EdgeDistribution").get("DependsOn"));
     }
 
     @Test
@@ -152,12 +179,11 @@ class EdgeTemplateTest {
     }
 
     @Test
-    void theWebAclLimitsCreatesAndReadsPerClientIp() {
+    void theWebAclLimitsWritesAndReadsPerClientIp() {
         Map<String, Map<String, Object>> rules = webAclRules();
-        Map<String, Object> creates = rateStatement(rules.get("CreateRatePerIp"));
-        assertEquals("IP", creates.get("AggregateKeyType"));
-        assertEquals(Map.of("Ref", "CreateRateLimit"), creates.get("Limit"));
-        assertEquals(Set.of("POST"), methodsOf(creates.get("ScopeDownStatement")));
+        Map<String, Object> writes = rateStatement(rules.get("WriteRatePerIp"));
+        assertEquals("IP", writes.get("AggregateKeyType"));
+        assertEquals(Map.of("Ref", "CreateRateLimit"), writes.get("Limit"));
         Map<String, Object> reads = rateStatement(rules.get("ReadRatePerIp"));
         assertEquals("IP", reads.get("AggregateKeyType"));
         assertEquals(Map.of("Ref", "ReadRateLimit"), reads.get("Limit"));
@@ -171,6 +197,50 @@ class EdgeTemplateTest {
         assertEquals(Map.of("Ref", "EdgeReadRateLimit"), nested.get("ReadRateLimit"));
         assertEquals("edge-waf.yaml", template.properties("EdgeWebAcl").get("TemplateURL"));
         assertEquals("CLOUDFRONT", webAcl.properties("WebAcl").get("Scope"));
+    }
+
+    /**
+     * Every method the distribution forwards is counted per client IP: GET and HEAD by the read limit, every other
+     * (POST, DELETE, PUT, PATCH, OPTIONS) by the write limit, so a DELETE flood cannot use up the route's throttle.
+     */
+    @Test
+    void everyForwardedMethodIsCountedByAPerIpRateRule() {
+        List<Map<String, Object>> perIp = webAclRules().values().stream()
+                .map(rule -> mapping(rule.get("Statement"), "Statement").get("RateBasedStatement"))
+                .filter(java.util.Objects::nonNull).map(rate -> mapping(rate, "RateBasedStatement"))
+                .filter(rate -> "IP".equals(rate.get("AggregateKeyType"))).toList();
+        for (Object method : new java.util.TreeSet<>((List<?>) defaultBehaviour().get("AllowedMethods"))) {
+            List<Object> limits = perIp.stream().filter(rate -> matchesMethod(rate.get("ScopeDownStatement"), (String) method))
+                    .map(rate -> rate.get("Limit")).toList();
+            Object expected = method.equals("GET") || method.equals("HEAD") ? Map.of("Ref", "ReadRateLimit") : Map.of("Ref", "CreateRateLimit");
+            assertEquals(List.of(expected), limits, method + " must be counted per client IP by exactly one rate rule");
+        }
+    }
+
+    /**
+     * AWS WAF counts each IPv6 address on its own and has no prefix key, so one host with a /64 could rotate
+     * addresses past every per-IP limit. The distribution answers no IPv6 DNS query, and a request that reaches
+     * CloudFront over IPv6 anyway (an edge address used directly) is blocked before the rate rules: every per-IP
+     * counter counts IPv4 addresses only.
+     */
+    @Test
+    void noPerIpLimitCanBeEscapedByRotatingIpv6Addresses() {
+        assertEquals(false, distribution().get("IPV6Enabled"), "the distribution must not publish IPv6 addresses");
+        Map<String, Object> rule = webAclRules().get("NoIpv6");
+        assertNotNull(rule, "a rule blocks every IPv6 source");
+        assertEquals(Set.of("Block"), mapping(rule.get("Action"), "Action").keySet());
+        Map<String, Object> reference = mapping(mapping(rule.get("Statement"), "Statement").get("IPSetReferenceStatement"),
+                "IPSetReferenceStatement");
+        assertEquals(Map.of("Fn::GetAtt", List.of("Ipv6Addresses", "Arn")), normalised(reference.get("Arn")));
+        Map<String, Object> ipv6 = webAcl.properties("Ipv6Addresses");
+        assertEquals("IPV6", ipv6.get("IPAddressVersion"));
+        assertEquals("CLOUDFRONT", ipv6.get("Scope"));
+        // AWS WAF takes any prefix but /0: the two halves are every IPv6 address
+        assertEquals(List.of("::/1", "8000::/1"), ipv6.get("Addresses"));
+        int priority = template.intValue(rule.get("Priority"));
+        for (String rateRule : List.of("WriteRatePerIp", "ReadRatePerIp")) {
+            assertTrue(priority < template.intValue(webAclRules().get(rateRule).get("Priority")), "NoIpv6 runs before " + rateRule);
+        }
     }
 
     /** Declared sizes above the largest body the API accepts are blocked at the edge; every accepted body passes. */
@@ -234,6 +304,19 @@ class EdgeTemplateTest {
     private static Map<String, Object> rateStatement(Map<String, Object> rule) {
         assertNotNull(rule);
         return mapping(mapping(rule.get("Statement"), "Statement").get("RateBasedStatement"), "RateBasedStatement");
+    }
+
+    /** Whether a scope-down statement (method ByteMatches under Or and Not) matches a request with this method. */
+    private static boolean matchesMethod(Object statement, String method) {
+        Map<String, Object> s = mapping(statement, "statement");
+        if (s.containsKey("NotStatement")) {
+            return !matchesMethod(mapping(s.get("NotStatement"), "NotStatement").get("Statement"), method);
+        }
+        if (s.containsKey("OrStatement")) {
+            return ((List<?>) mapping(s.get("OrStatement"), "OrStatement").get("Statements")).stream()
+                    .anyMatch(inner -> matchesMethod(inner, method));
+        }
+        return methodsOf(s).contains(method);
     }
 
     /** The methods a scope-down statement matches: one method ByteMatch, or an Or of them. */

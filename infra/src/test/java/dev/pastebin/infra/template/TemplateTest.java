@@ -354,6 +354,8 @@ class TemplateTest {
         for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
             assertEquals(Optional.of("DatabaseTrustAnchor"),
                     template.parameterRef(template.environment(function).get("PASTEBIN_DATABASE_TLS_TRUST_ANCHOR")), function);
+            // DatabaseUrl's pattern cannot see a later, weaker sslmode; DatabaseTls refuses it at Init
+            assertEquals("true", template.environment(function).get("PASTEBIN_DATABASE_TLS_REQUIRED"), function);
         }
         String zip = Files.readString(InfraTemplate.INFRA.resolve("lambda-zip.xml"));
         assertTrue(zip.contains("<directory>${maven.multiModuleProjectDirectory}/infra/tls</directory>")
