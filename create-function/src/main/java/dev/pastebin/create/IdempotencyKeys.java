@@ -64,6 +64,8 @@ class IdempotencyKeys {
             find.setString(2, key.key());
             try (ResultSet held = find.executeQuery()) {
                 if (!held.next()) {
+                    // Unreachable: the claim's DO UPDATE locked the key's row even though its WHERE declined, so
+                    // no forget or sweep can delete it before this transaction ends (IdempotencyKeysIT).
                     throw new IllegalStateException("idempotency key neither claimed nor held");
                 }
                 return Optional.of(new Claimed(held.getString(1), held.getString(2)));
