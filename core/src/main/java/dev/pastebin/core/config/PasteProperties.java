@@ -1,6 +1,7 @@
 package dev.pastebin.core.config;
 
 import dev.pastebin.core.job.UploadJobCodec;
+import dev.pastebin.core.paste.ShortCodes;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.core.bind.annotation.Bindable;
 import jakarta.validation.constraints.Max;
@@ -14,7 +15,7 @@ import jakarta.validation.constraints.Min;
  */
 @ConfigurationProperties("pastebin.paste")
 public record PasteProperties(
-        @Min(11) @Max(32) @Bindable(defaultValue = "11") int shortCodeLength,
+        @Min(ShortCodes.MIN_LENGTH) @Max(32) @Bindable(defaultValue = "11") int shortCodeLength,
         @Min(1) @Max(PasteProperties.MAX_CONTENT_BYTES_CAP)
         @Bindable(defaultValue = "" + PasteProperties.MAX_CONTENT_BYTES_CAP) int maxContentBytes) {
 

@@ -7,8 +7,9 @@ import java.security.SecureRandom;
 
 /**
  * Short codes: base62 from {@link SecureRandom}, of the configured length (11 by default, 65.5 bits: the code is
- * the only secret of an unlisted paste). Every length from {@link #LEGACY_LENGTH} to today's is well-formed, so the
- * pastes of codes issued before the length was raised stay readable and deletable (raise it, never lower it). Uniqueness is enforced by the primary key; a
+ * the only secret of an unlisted paste). Every length a code was ever issued with is well-formed, {@link #LEGACY_LENGTH}
+ * and {@link #MIN_LENGTH} up to today's, so the pastes of codes issued before the length was raised stay readable and
+ * deletable (raise it, never lower it). Uniqueness is enforced by the primary key; a
  * collision is retried by the caller with a fresh code.
  */
 @Singleton
@@ -17,6 +18,8 @@ public class ShortCodes {
     public static final String ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     /** The length of the codes issued before they grew to 64 bits and more (47.6 bits). */
     public static final int LEGACY_LENGTH = 8;
+    /** The shortest length that can be configured (PasteProperties), and the default. */
+    public static final int MIN_LENGTH = 11;
 
     private final SecureRandom random = new SecureRandom();
     private final int length;
@@ -33,9 +36,10 @@ public class ShortCodes {
         return new String(code);
     }
 
-    /** True when {@code candidate} could have been issued: {@link #LEGACY_LENGTH} to today's length of base62 characters. */
+    /** True when {@code candidate} could have been issued: base62, {@link #LEGACY_LENGTH} or {@link #MIN_LENGTH} to today's length long. */
     public boolean isWellFormed(String candidate) {
-        if (candidate == null || candidate.length() < LEGACY_LENGTH || candidate.length() > length) {
+        if (candidate == null || (candidate.length() != LEGACY_LENGTH
+                && (candidate.length() < MIN_LENGTH || candidate.length() > length))) {
             return false;
         }
         for (int i = 0; i < candidate.length(); i++) {
@@ -52,7 +56,8 @@ public class ShortCodes {
     public String requireWellFormed(String candidate) {
         if (!isWellFormed(candidate)) {
             throw new MalformedShortCodeException(
-                    "A short code is " + LEGACY_LENGTH + " to " + length + " characters of 0-9, A-Z, a-z");
+                    "A short code is " + (length == MIN_LENGTH ? String.valueOf(length) : MIN_LENGTH + " to " + length)
+                            + " (or, for older pastes, " + LEGACY_LENGTH + ") characters of 0-9, A-Z, a-z");
         }
         return candidate;
     }

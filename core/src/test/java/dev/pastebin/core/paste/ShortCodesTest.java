@@ -32,8 +32,8 @@ class ShortCodesTest {
     @Test
     void codesIssuedWhenTheyHad8CharactersStayWellFormed() {
         assertEquals("Zz9Zz9Zz", codes.requireWellFormed("Zz9Zz9Zz"));
-        for (String neither : new String[] {"Zz9Zz9Z", "Zz9Zz9Zz9Zz9"}) {
-            assertFalse(codes.isWellFormed(neither), neither + ": shorter than any code issued, or longer than today's");
+        for (String neither : new String[] {"Zz9Zz9Z", "Zz9Zz9Zz9", "Zz9Zz9Zz9Z", "Zz9Zz9Zz9Zz9"}) {
+            assertFalse(codes.isWellFormed(neither), neither + ": a length no code was issued with");
         }
     }
 
@@ -55,6 +55,7 @@ class ShortCodesTest {
         assertTrue(longer.isWellFormed(codes.next()));
         assertTrue(longer.isWellFormed("Zz9Zz9Zz"));
         assertFalse(longer.isWellFormed(longer.next() + "0"));
+        assertFalse(longer.isWellFormed("Zz9Zz9Zz9Z"), "10 characters: never issued");
     }
 
     @Test
@@ -80,7 +81,7 @@ class ShortCodesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "abc", "abcdefg", "abcdefghijkl", "abcd-fgh", "abcd fgh", "abcdéfgh", "../../etc", "abcdefg_", "ABCD%20X",
+    @ValueSource(strings = {"", "abc", "abcdefghi", "abcdefghijkl", "abcd-fgh", "abcd fgh", "abcdéfgh", "../../etc", "abcdefg_", "ABCD%20X",
             "abcdefghij-", "abcdefghij k", "abcdéfghijk"})
     void malformedCodesAreRecognised(String candidate) {
         assertFalse(codes.isWellFormed(candidate));
