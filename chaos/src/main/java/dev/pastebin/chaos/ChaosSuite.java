@@ -121,7 +121,8 @@ public final class ChaosSuite {
                 throw new IllegalStateException("only " + windows.size() + " of " + schedule.faults().size()
                         + " faults happened (see the log above)");
             }
-            System.out.printf("[chaos] load done: %d pastes accepted; waiting for every paste to settle%n", load.pastes().size());
+            System.out.printf("[chaos] load done after %d s: %d pastes accepted; waiting for every paste to settle%n",
+                    Duration.between(start, Instant.now()).toSeconds(), load.accepted());
 
             Instant settleBy = windows.stream().map(w -> w.end().plus(budget.recovery(w.kind())))
                     .reduce(Instant.now().plus(Budget.STEADY), (a, b) -> a.isAfter(b) ? a : b)
