@@ -7,7 +7,8 @@
 # the shared one), a fault proxy (module fault-proxy, in the suite's JVM) in front of LocalStack's S3 and one
 # in front of its SQS, and the README's run command (infra/local/run.sh --no-build) with the functions'
 # endpoints set to the proxies; then it creates pastes while the faults happen, checks every paste and
-# prints one table. Without flags: the full schedule, the API on port 3101 (the dashboard at
+# prints one table. It is a measurement and runs strict (Strictness.STRICT): a late paste or a 503 outside a
+# fault window fails it too (the test command's ChaosSuiteIT runs Strictness.CORRECTNESS). Without flags: the full schedule, the API on port 3101 (the dashboard at
 # http://127.0.0.1:3101/_local/dashboard while it runs), and the table written to docs/reliability.md.
 # Starts LocalStack when it is not running (and stops it at the end).
 set -euo pipefail

@@ -15,7 +15,9 @@ import java.util.Map;
 /**
  * The chaos suite: starts the whole local system behind fault proxies, drives it with pastes at a steady
  * concurrency while the schedule's faults happen, waits for every paste to settle, checks each one, prints
- * one table and (with {@code --report}) writes it to a page.
+ * one table and (with {@code --report}) writes it to a page. From here it runs {@link Strictness#STRICT}: a
+ * measurement whose timing checks fail it too; the test command's {@code ChaosSuiteIT} runs
+ * {@link Strictness#CORRECTNESS}.
  *
  * <pre>
  * java -cp ... dev.pastebin.chaos.ChaosSuite [--schedule full|short] [--report docs/reliability.md]
@@ -27,25 +29,30 @@ public final class ChaosSuite {
     /** How often the suite looks at the database and the queues while the system settles. */
     private static final Duration SETTLE_POLL = Duration.ofSeconds(2);
 
-    /** What a run needs besides its schedule. */
-    public record Options(Path root, int apiPort, int databasePort, long seed, String localStackEndpoint) {
+    /** What a run needs besides its schedule; {@code strictness} is {@link Strictness#STRICT} unless changed. */
+    public record Options(Path root, int apiPort, int databasePort, long seed, String localStackEndpoint,
+                          Strictness strictness) {
 
         public static Options fromEnvironment(Path root) {
             Map<String, String> env = System.getenv();
             return new Options(root, 0, Integer.parseInt(env.getOrDefault("PASTEBIN_CHAOS_DB_PORT", "5433")), 12,
-                    env.getOrDefault("LOCALSTACK_ENDPOINT", "http://127.0.0.1:4566"));
+                    env.getOrDefault("LOCALSTACK_ENDPOINT", "http://127.0.0.1:4566"), Strictness.STRICT);
         }
 
         Options withApiPort(int port) {
-            return new Options(root, port, databasePort, seed, localStackEndpoint);
+            return new Options(root, port, databasePort, seed, localStackEndpoint, strictness);
         }
 
         Options withDatabasePort(int port) {
-            return new Options(root, apiPort, port, seed, localStackEndpoint);
+            return new Options(root, apiPort, port, seed, localStackEndpoint, strictness);
         }
 
         Options withSeed(long newSeed) {
-            return new Options(root, apiPort, databasePort, newSeed, localStackEndpoint);
+            return new Options(root, apiPort, databasePort, newSeed, localStackEndpoint, strictness);
+        }
+
+        public Options withStrictness(Strictness newStrictness) {
+            return new Options(root, apiPort, databasePort, seed, localStackEndpoint, newStrictness);
         }
     }
 
@@ -91,7 +98,9 @@ public final class ChaosSuite {
         Path logs = options.root().resolve("chaos/target/chaos-" + runId);
         var settings = new LocalSystem.Settings(options.root(), runId, options.apiPort(), options.databasePort(),
                 options.localStackEndpoint());
-        System.out.printf("[chaos] %s schedule; starting the system (logs: %s)%n", schedule.name(), logs);
+        Strictness strictness = options.strictness();
+        System.out.printf("[chaos] %s schedule, %s; starting the system (logs: %s)%n", schedule.name(),
+                strictness.label(), logs);
         try (LocalSystem system = LocalSystem.start(settings, logs, template)) {
             System.out.printf("[chaos] API on %s; %d creates/s for %d s, %d faults%n", system.api(),
                     (int) schedule.createsPerSecond(), schedule.load().toSeconds(), schedule.faults().size());
@@ -105,24 +114,26 @@ public final class ChaosSuite {
                     throw new IllegalStateException("a fault could not be applied", e);
                 }
             });
-            load.run(start);
+            load.run(start, elapsed -> strictness.loadOver(schedule, elapsed, load.accepted(), !driver.isAlive()));
             driver.join();
             List<FaultWindow> windows = faults.windows();
             if (windows.size() != schedule.faults().size()) {
                 throw new IllegalStateException("only " + windows.size() + " of " + schedule.faults().size()
                         + " faults happened (see the log above)");
             }
-            System.out.printf("[chaos] load done: %d pastes accepted; waiting for every paste to settle%n", load.pastes().size());
+            System.out.printf("[chaos] load done after %d s: %d pastes accepted; waiting for every paste to settle%n",
+                    Duration.between(start, Instant.now()).toSeconds(), load.accepted());
 
             Instant settleBy = windows.stream().map(w -> w.end().plus(budget.recovery(w.kind())))
-                    .reduce(Instant.now().plus(Budget.STEADY), (a, b) -> a.isAfter(b) ? a : b);
+                    .reduce(Instant.now().plus(Budget.STEADY), (a, b) -> a.isAfter(b) ? a : b)
+                    .plus(strictness.settleGrace());
             awaitNoRowInProgress(system, settleBy);
             int[] depths = awaitEmptyQueues(system, settleBy);
             Map<String, Checks.Row> rows;
             try (Connection db = system.database()) {
                 rows = Checks.rows(db);
             }
-            ChaosReport report = new Checks(budget).evaluate(schedule, start, windows, load, rows,
+            ChaosReport report = new Checks(budget, strictness).evaluate(schedule, start, windows, load, rows,
                     system.s3().putsByObjectName(), depths, Duration.between(began, Instant.now()));
             if (report.passed()) {
                 system.removeResourcesOnClose();

@@ -41,10 +41,12 @@ final class Checks {
     }
 
     private final Budget budget;
+    private final Strictness strictness;
     private final List<String> findings = Collections.synchronizedList(new ArrayList<>());
 
-    Checks(Budget budget) {
+    Checks(Budget budget, Strictness strictness) {
         this.budget = budget;
+        this.strictness = strictness;
     }
 
     static Map<String, Row> rows(Connection db) throws SQLException {
@@ -136,7 +138,7 @@ final class Checks {
                 inside, outside, notDocumented, unexpected, byFault, queueDepths[0], queueDepths[1], inProgress,
                 refusedCreateRows, puts.values().stream().mapToInt(PutCount::attempts).sum(),
                 puts.values().stream().mapToInt(PutCount::faulted).sum(), run);
-        return new ChaosReport(schedule, budget, start, windows, figures, List.copyOf(findings));
+        return new ChaosReport(schedule, budget, strictness, start, windows, figures, List.copyOf(findings));
     }
 
     /** Reads every PROCESSED paste once more: [not readable, other bytes]. */
