@@ -1,5 +1,6 @@
 package dev.pastebin.core.config;
 
+import dev.pastebin.core.support.MovingClock;
 import io.micronaut.serde.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
@@ -9,11 +10,8 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -43,7 +41,7 @@ class SecretCredentialsDataSourceTest {
 
     private final Database database = new Database("old-password");
     private final Secret secret = new Secret("old-password");
-    private final MutableClock clock = new MutableClock();
+    private final MovingClock clock = new MovingClock(Instant.parse("2025-01-01T00:00:00Z"));
     private final DatabaseSecret databaseSecret =
             new DatabaseSecret("db-secret", secret, JSON, clock);
     private final SecretCredentialsDataSource dataSource = new SecretCredentialsDataSource(database, databaseSecret);
@@ -319,28 +317,5 @@ class SecretCredentialsDataSourceTest {
                 return Optional.empty();
             }
         };
-    }
-
-    private static final class MutableClock extends Clock {
-        private volatile Instant now = Instant.parse("2025-01-01T00:00:00Z");
-
-        void advance(Duration duration) {
-            now = now.plus(duration);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException();
-        }
     }
 }
