@@ -17,6 +17,8 @@ BEGIN
         ('pastebin_upload',  'SELECT, INSERT, UPDATE', 'circuit_breakers'),
         ('pastebin_sweeper', 'SELECT, UPDATE, DELETE', 'pastes'),
         ('pastebin_sweeper', 'SELECT, DELETE',         'idempotency_keys'),
+        -- dead letters are requeued only while the S3 breaker is closed
+        ('pastebin_sweeper', 'SELECT',                 'circuit_breakers'),
         -- UPDATE: a reveal locks the row (SELECT ... FOR UPDATE) before it removes it
         ('pastebin_remove',  'SELECT, UPDATE, DELETE', 'pastes'),
         -- an IN_PROGRESS read-once paste's Retry-After reads the S3 breaker's next probe, as read does

@@ -7,9 +7,10 @@ import io.micronaut.serde.annotation.Serdeable;
  *
  * @param requeued  jobs whose paste is still IN_PROGRESS, sent back to the upload queue
  * @param deleted   messages deleted because their paste is terminal or has no row
- * @param kept      messages left in the queue: ones that do not decode, and jobs whose row is past the requeue
- *                  window
- * @param remaining true when the run stopped before it found the queue empty (the deadline or the per-run limit)
+ * @param kept      messages left in the queue: ones that do not decode, jobs whose row is past the requeue
+ *                  window, and jobs SQS refused to requeue (back next run)
+ * @param remaining true when the run stopped before it found the queue empty (the deadline or the per-run limit),
+ *                  or left the queue alone because the S3 breaker is not closed
  */
 @Serdeable
 public record DeadLetterReport(int requeued, int deleted, int kept, boolean remaining) {

@@ -1,5 +1,7 @@
 package dev.pastebin.sweeper;
 
+import dev.pastebin.core.breaker.S3CircuitBreaker;
+import dev.pastebin.core.config.DeadLetterQueueProperties;
 import dev.pastebin.core.config.UploadQueueProperties;
 import dev.pastebin.core.job.MalformedUploadJobException;
 import dev.pastebin.core.job.UploadJob;
@@ -13,10 +15,13 @@ import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,13 +31,15 @@ import java.util.Optional;
  * <ul>
  *   <li>a job whose paste is still IN_PROGRESS (and within the requeue window) is <b>requeued</b>: sent to the
  *       upload queue, then deleted here, so a crash in between duplicates the job (the worker is idempotent)
- *       instead of losing it;</li>
+ *       instead of losing it; 10 at a time (SendMessageBatch, DeleteMessageBatch);</li>
  *   <li>a job whose paste is terminal or has no row can never be used and is <b>deleted</b>;</li>
  *   <li>a message that does not decode is <b>kept</b>: it is the only trace of what went wrong, a worker that
  *       understands it may yet be deployed, and SQS drops it when its retention ends. A job whose row is past the
  *       requeue window is kept too: the row is marked stuck soon, and the job is then deleted as terminal.</li>
  * </ul>
- * A received message stays invisible for the rest of the invocation, so a run sees each message once and the
+ * While the S3 breaker is not closed, nothing is received at all: a requeued job would only be held again, so
+ * the dead letters wait here (the queue's retention is counted from their hand-off or first send) and the first
+ * run after the breaker closes requeues them. A received message stays invisible for the rest of the invocation, so a run sees each message once and the
  * kept ones are there again for the next run. The run stops at the per-run limit or near the deadline; what it
  * did not receive waits for the next run.
  */
@@ -54,18 +61,26 @@ public class DeadLetterService {
     private final UploadQueueProperties uploadQueue;
     private final DeadLetterQueueProperties deadLetterQueue;
     private final SweeperProperties properties;
+    private final S3CircuitBreaker breaker;
 
     public DeadLetterService(SqsClient sqs, UploadJobCodec codec, PasteRepository pastes, UploadQueueProperties uploadQueue,
-                             DeadLetterQueueProperties deadLetterQueue, SweeperProperties properties) {
+                             DeadLetterQueueProperties deadLetterQueue, SweeperProperties properties, S3CircuitBreaker breaker) {
         this.sqs = sqs;
         this.codec = codec;
         this.pastes = pastes;
         this.uploadQueue = uploadQueue;
         this.deadLetterQueue = deadLetterQueue;
         this.properties = properties;
+        this.breaker = breaker;
     }
 
     public DeadLetterReport reevaluate(Deadline deadline) {
+        if (!breaker.closed()) {
+            // A requeued job would only be held again; here its retention (counted from its hand-off) is the
+            // longest SQS gives, and messages nobody receives stay in the queue's age metric and its alarm.
+            LOG.info("the S3 breaker is not closed: dead letters stay in the dead-letter queue until it is");
+            return new DeadLetterReport(0, 0, 0, true);
+        }
         int requeued = 0;
         int deleted = 0;
         int kept = 0;
@@ -75,41 +90,63 @@ public class DeadLetterService {
             List<Message> batch = receive(Math.min(MAX_MESSAGES_PER_RECEIVE, left), deadline);
             queueEmpty = batch.isEmpty();
             left -= batch.size();
+            var toRequeue = new ArrayList<Message>();
+            var toDelete = new ArrayList<Message>();
             for (Message message : batch) {
                 if (!deadline.allowsMoreWork()) {
                     break; // the rest of the batch is visible again once the invocation is over
                 }
                 try (var ignored = LogContext.forMessage(message.messageId())) {
-                    switch (settle(message)) {
-                        case REQUEUE -> requeued++;
-                        case DELETE -> deleted++;
-                        case KEEP -> kept++;
+                    Verdict verdict = judge(message.body());
+                    switch (verdict.action()) {
+                        case KEEP -> {
+                            LOG.warn("dead letter {} (sent {}) kept: {}", message.messageId(), sent(message), verdict.reason());
+                            kept++;
+                        }
+                        case DELETE -> {
+                            LOG.info("dead letter {} (sent {}) deleted: {}", message.messageId(), sent(message), verdict.reason());
+                            toDelete.add(message);
+                            deleted++;
+                        }
+                        case REQUEUE -> {
+                            LOG.info("dead letter {} (sent {}) requeued: {}", message.messageId(), sent(message), verdict.reason());
+                            toRequeue.add(message);
+                        }
                     }
                 }
             }
+            List<Message> sent = requeue(toRequeue);
+            requeued += sent.size();
+            kept += toRequeue.size() - sent.size();
+            toDelete.addAll(sent);
+            delete(toDelete);
         }
         return new DeadLetterReport(requeued, deleted, kept, !queueEmpty);
     }
 
-    private Action settle(Message message) {
-        Verdict verdict = judge(message.body());
-        String id = message.messageId();
-        String sent = Optional.ofNullable(message.attributes().get(MessageSystemAttributeName.SENT_TIMESTAMP))
-                .map(millis -> Instant.ofEpochMilli(Long.parseLong(millis)).toString()).orElse("?");
-        switch (verdict.action()) {
-            case KEEP -> LOG.warn("dead letter {} (sent {}) kept: {}", id, sent, verdict.reason());
-            case DELETE -> {
-                LOG.info("dead letter {} (sent {}) deleted: {}", id, sent, verdict.reason());
-                delete(message);
-            }
-            case REQUEUE -> {
-                // the same body, so the worker gets exactly the job create sent
-                sqs.sendMessage(b -> b.queueUrl(uploadQueue.url()).messageBody(message.body()));
-                delete(message);
-                LOG.info("dead letter {} (sent {}) requeued: {}", id, sent, verdict.reason());
-            }
+    /**
+     * Sends the jobs to the upload queue with one SendMessageBatch (the same bodies, so the worker gets exactly the
+     * jobs create sent); returns those SQS took, which are deleted here only after. One it refused stays, for the
+     * next run.
+     */
+    private List<Message> requeue(List<Message> messages) {
+        if (messages.isEmpty()) {
+            return List.of();
         }
-        return verdict.action();
+        var entries = new ArrayList<SendMessageBatchRequestEntry>();
+        for (int i = 0; i < messages.size(); i++) {
+            entries.add(SendMessageBatchRequestEntry.builder().id(Integer.toString(i)).messageBody(messages.get(i).body()).build());
+        }
+        var response = sqs.sendMessageBatch(b -> b.queueUrl(uploadQueue.url()).entries(entries));
+        if (response.hasFailed() && !response.failed().isEmpty()) {
+            LOG.warn("{} dead letters not requeued (they stay for the next run): {}", response.failed().size(), response.failed());
+        }
+        return response.successful().stream().map(ok -> messages.get(Integer.parseInt(ok.id()))).toList();
+    }
+
+    private static String sent(Message message) {
+        return Optional.ofNullable(message.attributes().get(MessageSystemAttributeName.SENT_TIMESTAMP))
+                .map(millis -> Instant.ofEpochMilli(Long.parseLong(millis)).toString()).orElse("?");
     }
 
     private Verdict judge(String body) {
@@ -148,8 +185,19 @@ public class DeadLetterService {
                 .messageSystemAttributeNames(MessageSystemAttributeName.SENT_TIMESTAMP)).messages();
     }
 
-    private void delete(Message message) {
-        sqs.deleteMessage(b -> b.queueUrl(deadLetterQueue.url()).receiptHandle(message.receiptHandle()));
+    /** One DeleteMessageBatch; a message it fails to delete is back next run, and judged (or requeued) again. */
+    private void delete(List<Message> messages) {
+        if (messages.isEmpty()) {
+            return;
+        }
+        var entries = new ArrayList<DeleteMessageBatchRequestEntry>();
+        for (int i = 0; i < messages.size(); i++) {
+            entries.add(DeleteMessageBatchRequestEntry.builder().id(Integer.toString(i)).receiptHandle(messages.get(i).receiptHandle()).build());
+        }
+        var response = sqs.deleteMessageBatch(b -> b.queueUrl(deadLetterQueue.url()).entries(entries));
+        if (response.hasFailed() && !response.failed().isEmpty()) {
+            LOG.warn("{} dead letters not deleted (back next run): {}", response.failed().size(), response.failed());
+        }
     }
 
     private enum Action { REQUEUE, DELETE, KEEP }

@@ -23,7 +23,9 @@ import java.time.Duration;
  * @param uploadQueueRetention the upload queue's {@code MessageRetentionPeriod}
  * @param deadLetterRetention  the dead-letter queue's {@code MessageRetentionPeriod}
  * @param batchSize            rows per statement; one S3 DeleteObjects call takes at most 1000 keys
- * @param deadLettersPerRun    the most dead letters one run re-evaluates; the rest wait for the next run
+ * @param deadLettersPerRun    the most dead letters one run re-evaluates; the rest wait for the next run. 60,000 is
+ *                             the upload fleet's 200 uploads a second over the 5-minute schedule, so after a long
+ *                             outage the fleet, not this cap, bounds recovery (the run's deadline may stop it sooner)
  * @param stopMargin           no new batch (or dead letter) starts when less than this is left before the
  *                             Lambda deadline
  * @param orphanKeysPerRun     the most S3 keys one run checks for a row ({@link OrphanObjects}); 0 turns the
@@ -41,7 +43,7 @@ public record SweeperProperties(
         @NotNull @Bindable(defaultValue = "4d") Duration uploadQueueRetention,
         @NotNull @Bindable(defaultValue = "14d") Duration deadLetterRetention,
         @Min(1) @Max(1000) @Bindable(defaultValue = "500") int batchSize,
-        @Min(0) @Bindable(defaultValue = "1000") int deadLettersPerRun,
+        @Min(0) @Bindable(defaultValue = "60000") int deadLettersPerRun,
         @NotNull @Bindable(defaultValue = "15s") Duration stopMargin,
         @Min(0) @Bindable(defaultValue = "10000") int orphanKeysPerRun,
         @NotNull @Bindable(defaultValue = "7d") Duration orphanMinAge,

@@ -75,6 +75,7 @@ class DeadLetterReevaluationIT {
 
     @AfterEach
     void stop() throws SQLException {
+        breaker("CLOSED");
         deleteOurRows();
         context.close();
         TestQueues.delete(SQS, queues);
@@ -121,6 +122,38 @@ class DeadLetterReevaluationIT {
         assertEquals(List.of(), receiveAll(queues.queueUrl()));
         assertEquals(List.of(job("overdue")), everyMessageIn(queues.deadLetterQueueUrl()));
         assertEquals(Map.of("overdue", "IN_PROGRESS"), statuses(), "not yet past stuckAfter");
+    }
+
+    /**
+     * A requeued job would only be held again (and, its first hold days old, be overdue at once): while the
+     * breaker is not closed the dead letters stay where they are, and the first sweep after it closes requeues
+     * them all, in batches.
+     */
+    @Test
+    void deadLettersWaitWhileTheBreakerIsNotClosedAndAreAllRequeuedOnceItIs() throws Exception {
+        List<String> jobs = new ArrayList<>();
+        for (int i = 0; i < 25; i++) {
+            insert("held" + i, "IN_PROGRESS", Duration.ofDays(3));
+            jobs.add(job("held" + i));
+        }
+        deadLetter(jobs);
+
+        for (String state : List.of("OPEN", "HALF_OPEN")) {
+            breaker(state);
+            SweepReport notClosed = sweep(TestLambdaContext.withPlentyOfTime());
+
+            assertEquals(0, notClosed.deadLetters().requeued(), "breaker " + state);
+            assertEquals(List.of(), receiveAll(queues.queueUrl()), "breaker " + state);
+            assertEquals(jobs.stream().sorted().toList(), everyMessageIn(queues.deadLetterQueueUrl()), "breaker " + state);
+            assertEquals(jobs.size(), visibleMessages(queues.deadLetterQueueUrl()), "not even received: breaker " + state);
+        }
+
+        breaker("CLOSED");
+        SweepReport closed = sweep(TestLambdaContext.withPlentyOfTime());
+
+        assertEquals(new DeadLetterReport(25, 0, 0, false), closed.deadLetters());
+        assertEquals(jobs.stream().sorted().toList(), receiveAll(queues.queueUrl()).stream().map(Message::body).sorted().toList());
+        assertEquals(List.of(), everyMessageIn(queues.deadLetterQueueUrl()));
     }
 
     @Test
@@ -227,6 +260,14 @@ class DeadLetterReevaluationIT {
             insert.setLong(4, age.toSeconds());
             insert.executeUpdate();
         }
+    }
+
+    /** Puts the shared S3 breaker's row (this test's own database) in {@code state}, its next probe an hour away. */
+    private void breaker(String state) throws SQLException {
+        execute("UPDATE circuit_breakers SET state = '" + state + "', "
+                + ("CLOSED".equals(state) ? "opened_at = NULL, next_probe_at = NULL, cooldown_ms = 0"
+                        : "opened_at = now(), next_probe_at = now() + interval '1 hour', cooldown_ms = 30000")
+                + " WHERE name = 's3'");
     }
 
     private Map<String, String> statuses() throws SQLException {

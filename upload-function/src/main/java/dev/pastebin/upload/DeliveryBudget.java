@@ -15,6 +15,12 @@ import io.micronaut.context.exceptions.ConfigurationException;
  * (The delivery of the last fast attempt is also the first slow one, so this counts it twice: one to spare.)
  * With the breaker off the check is skipped (tests and benchmarks run the fast schedule alone on short
  * queues): a job that runs out of receives early is still kept by the dead-letter queue, only sooner.
+ *
+ * <p>Not counted: a release on close ({@link HeldJobRelease}) ends a hold early, so each closing costs each
+ * released job one more receive, and closings have no bound (an S3 that flaps closes the breaker again and
+ * again). No fixed spare can cover them, and none needs to: a job that runs out of receives early is
+ * redriven to the dead-letter queue with its content, which fires the dead-letter alarm, and the first sweep
+ * that finds the breaker closed requeues it as a new message, with a fresh budget and the same first hold.
  */
 @Context
 class DeliveryBudget {

@@ -36,8 +36,9 @@ import java.time.Instant;
  * never counts. Without it, once its fast attempts are used up it is
  * {@link Outcome#SLOW}, back on the breaker's {@link HoldSchedule} (one S3 attempt per delivery, a few minutes
  * apart: negligible for a lone paste, and when traffic is high the breaker opens and holds it without a PUT).
- * A job waiting past the hold limit, or failing transiently on the queue's last delivery, is reported and left
- * to the redrive, and the dead-letter queue keeps its content for the sweeper to requeue.
+ * A job waiting past the hold limit is handed to the dead-letter queue at once; one failing transiently on the
+ * queue's last delivery is reported and left to the redrive. Either way the dead-letter queue keeps its content
+ * for the sweeper to requeue.
  */
 @Singleton
 class DeliveryOutcomes {
@@ -52,6 +53,7 @@ class DeliveryOutcomes {
     private final BackoffPolicy backoff;
     private final RetryProperties retry;
     private final MessageVisibility visibility;
+    private final DeadLetterHandOff handOff;
     private final DeliveryLog deliveryLog;
     private final S3CircuitBreaker breaker;
     private final HoldSchedule holds;
@@ -61,21 +63,22 @@ class DeliveryOutcomes {
 
     @Inject
     DeliveryOutcomes(PasteRepository repository, HeldDeliveryRepository heldDeliveries, FailureClassifier classifier,
-                    BackoffPolicy backoff, RetryProperties retry, MessageVisibility visibility, DeliveryLog deliveryLog,
-                    S3CircuitBreaker breaker, HoldSchedule holds, Metrics metrics) {
-        this(repository, heldDeliveries, classifier, backoff, retry, visibility, deliveryLog, breaker, holds, metrics,
-                Clock.systemUTC());
+                    BackoffPolicy backoff, RetryProperties retry, MessageVisibility visibility, DeadLetterHandOff handOff,
+                    DeliveryLog deliveryLog, S3CircuitBreaker breaker, HoldSchedule holds, Metrics metrics) {
+        this(repository, heldDeliveries, classifier, backoff, retry, visibility, handOff, deliveryLog, breaker, holds,
+                metrics, Clock.systemUTC());
     }
 
     DeliveryOutcomes(PasteRepository repository, HeldDeliveryRepository heldDeliveries, FailureClassifier classifier,
-                    BackoffPolicy backoff, RetryProperties retry, MessageVisibility visibility, DeliveryLog deliveryLog,
-                    S3CircuitBreaker breaker, HoldSchedule holds, Metrics metrics, Clock clock) {
+                    BackoffPolicy backoff, RetryProperties retry, MessageVisibility visibility, DeadLetterHandOff handOff,
+                    DeliveryLog deliveryLog, S3CircuitBreaker breaker, HoldSchedule holds, Metrics metrics, Clock clock) {
         this.repository = repository;
         this.heldDeliveries = heldDeliveries;
         this.classifier = classifier;
         this.backoff = backoff;
         this.retry = retry;
         this.visibility = visibility;
+        this.handOff = handOff;
         this.deliveryLog = deliveryLog;
         this.breaker = breaker;
         this.holds = holds;
@@ -193,17 +196,26 @@ class DeliveryOutcomes {
                 "S3 attempt " + error.attempt() + ", fast attempts used up; waiting since " + waitingSince + ": " + detail);
     }
 
-    /** Back after the {@link HoldSchedule}'s wait for a job waiting since {@code waitingSince}; overdue past its limit. */
+    /**
+     * Back after the {@link HoldSchedule}'s wait for a job waiting since {@code waitingSince}; past its limit,
+     * handed to the dead-letter queue and acknowledged ({@link DeadLetterHandOff}), or, if that fails, back after
+     * the queue's visibility timeout to try again.
+     */
     private Outcome onHoldSchedule(UploadDelivery delivery, Outcome outcome, Failure failure, Instant waitingSince,
                                    Duration untilProbe, String detail) {
         HoldSchedule.Wait wait = holds.waitFor(Duration.between(waitingSince, clock.instant()), untilProbe);
-        boolean delayed = visibility.delay(delivery.message(), wait.seconds());
-        if (delayed && !wait.overdue()) {
-            noteHeldDelivery(delivery, wait);
-        }
+        String overdue = "waiting since " + waitingSince + ", longer than " + holds.holdLimit();
         if (wait.overdue()) {
-            return log(delivery, Outcome.OVERDUE, failure, delayed ? wait.seconds() : null, "waiting since "
-                    + waitingSince + ", longer than " + holds.holdLimit() + ": left to the dead-letter queue");
+            // One SQS call either way (RecordTimeBudget): not handed over, it comes back after the queue's
+            // visibility timeout (360 s, longer than the overdue wait) and tries again.
+            return handOff.send(delivery.message())
+                    ? log(delivery, Outcome.OVERDUE, failure, null, overdue + ": handed to the dead-letter queue")
+                    : log(delivery, outcome, failure, null, overdue + "; could not hand it to the dead-letter queue, "
+                            + "back after the queue's visibility timeout: " + detail);
+        }
+        boolean delayed = visibility.delay(delivery.message(), wait.seconds());
+        if (delayed) {
+            noteHeldDelivery(delivery, wait);
         }
         return log(delivery, outcome, failure, delayed ? wait.seconds() : null, detail);
     }

@@ -112,7 +112,7 @@ class HeldJobRelease implements ApplicationEventListener<BreakerClosed> {
             }
         }
         LOG.info("breaker {} closed: {} of {} held jobs released over {} s in {} ms; {} back by themselves as soon, "
-                        + "{} refused (stale handles), {} not reached (left to their holds)", closed.breaker(), released, backlog,
+                        + "{} refused (gone or stale handles), {} not reached (left to their holds)", closed.breaker(), released, backlog,
                 plan.window(backlog).toSeconds(), Duration.ofNanos(System.nanoTime() - started).toMillis(), backSooner,
                 refused, Math.max(0, backlog - released - refused - backSooner));
     }

@@ -44,8 +44,11 @@ class MessageVisibility {
     }
 
     /**
-     * What one visibility batch did to its entries' receipt handles: changed, or refused by SQS (a handle made stale by
-     * a later receive, or whose message is gone); none of either when the call itself failed.
+     * What one visibility batch did to its entries' receipt handles: changed, or refused by SQS (whose message is gone,
+     * say); none of either when the call itself failed. A handle made stale by a later receive is not reliably
+     * refused: on a standard queue AWS says an older handle "might succeed", and then the message being worked on
+     * becomes visible early. That costs one duplicate delivery (every transition is guarded and the object key and
+     * bytes are the same), never a loss.
      */
     record BatchResult(List<String> changed, List<String> refused, boolean callFailed) {
     }

@@ -23,10 +23,10 @@ enum Outcome {
     /** S3 not called (the shared breaker is open) or misconfigured for everyone: back at the next probe; no attempt used. */
     HELD(true),
     /**
-     * Held or slow for longer than the hold limit: reported, coming back after hold-at-least, until the queue's redrive
-     * moves it to the dead-letter queue, which keeps it for the sweeper to requeue.
+     * Held or slow for longer than the hold limit: handed to the dead-letter queue, which keeps it for the sweeper to
+     * requeue once the breaker is closed. Acknowledged. (If the hand-off fails, the delivery ends held or slow.)
      */
-    OVERDUE(true),
+    OVERDUE(false),
     /** The row was already terminal (a redelivery or a concurrent copy won). Acknowledged. */
     DUPLICATE(false),
     /** The paste was removed (no row): its object, if a delivery stored one, is deleted. Acknowledged. */

@@ -15,7 +15,7 @@ import java.util.Comparator;
  * {@code connection-timeout}) and then for its answer at most {@code statementBound}: the server's
  * {@code statement_timeout}, or the JDBC {@code socketTimeout} when the socket is half-open, whichever is
  * longer. An S3 call is bounded by its call timeout, or by its attempts' timeouts when they add up to less;
- * an SQS call (a visibility change) by its call timeout.
+ * an SQS call (a visibility change, a hand-off to the dead-letter queue) by its call timeout.
  */
 record RecordTimeBudget(Duration poolWait, Duration statementBound, Duration s3Call, Duration sqsCall) {
 
@@ -32,6 +32,8 @@ record RecordTimeBudget(Duration poolWait, Duration statementBound, Duration s3C
         RETRIED(5, 1, 1),
         /** As retried, but the fast attempts are used up: note the first wait, then the visibility change. */
         SLOW(6, 1, 1),
+        /** As slow, but past the hold limit: the hand-off to the dead-letter queue instead of the visibility change. */
+        OVERDUE(6, 1, 1),
         /** As retried, but permanent, so FAILED: the update, and when it fails the visibility change after all. */
         FAILED(6, 1, 1),
         /** Row, breaker, elect, PUT misconfigured, open the breaker, note the first hold, read the next probe, hold. */

@@ -5,16 +5,38 @@ import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchReq
 import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchResponse;
 import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityRequest;
 import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityResponse;
+import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
+import software.amazon.awssdk.services.sqs.model.SendMessageResponse;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
-/** Records the visibility the worker gives each receipt handle; can be made to fail like an unreachable SQS. */
+/**
+ * Records the visibility the worker gives each receipt handle and the messages it sends; can be made to fail
+ * like an unreachable SQS ({@code failure} for visibility changes, {@code sendFailure} for sends).
+ */
 final class RecordingSqs implements SqsClient {
 
     /** Receipt handle → the visibility timeout last set for it, in seconds. */
     final Map<String, Integer> visibility = new ConcurrentHashMap<>();
     volatile RuntimeException failure;
+    /** Every message sent, in order. */
+    final List<Sent> sent = new CopyOnWriteArrayList<>();
+    volatile RuntimeException sendFailure;
+
+    record Sent(String queueUrl, String body) {
+    }
+
+    @Override
+    public SendMessageResponse sendMessage(SendMessageRequest request) {
+        if (sendFailure != null) {
+            throw sendFailure;
+        }
+        sent.add(new Sent(request.queueUrl(), request.messageBody()));
+        return SendMessageResponse.builder().messageId("sent-" + sent.size()).build();
+    }
 
     @Override
     public ChangeMessageVisibilityResponse changeMessageVisibility(ChangeMessageVisibilityRequest request) {

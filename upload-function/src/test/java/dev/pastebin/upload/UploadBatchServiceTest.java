@@ -8,6 +8,7 @@ import dev.pastebin.core.breaker.HoldSchedule;
 import dev.pastebin.core.breaker.BreakerSnapshot;
 import dev.pastebin.core.breaker.BreakerState;
 import dev.pastebin.core.breaker.S3CircuitBreaker;
+import dev.pastebin.core.config.DeadLetterQueueProperties;
 import dev.pastebin.core.config.StorageProperties;
 import dev.pastebin.core.config.UploadQueueProperties;
 import dev.pastebin.core.failure.FailureClassifier;
@@ -63,6 +64,7 @@ class UploadBatchServiceTest {
     private static final String SHORT_CODE = "aB3xYz9Q";
     private static final String SHA256 = "eac945a947814f6ab70c3c0a122e1757f40350b15f46a94b79709d236b7a3d1e";
     private static final String RECEIPT = "AQEB-sample-receipt-handle-4d5c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a";
+    private static final String DEAD_LETTER_QUEUE = "http://127.0.0.1:4566/000000000000/q-dlq";
     private static final String POISON_RECEIPT = "AQEB-sample-receipt-handle-9e8d7c6b-5a49-4382-a1b0-c9d8e7f6a5b4";
     /** The defaults, except no hold jitter: a held job comes back exactly at the next probe (or after the schedule's least hold). */
     private static final BreakerProperties BREAKER = new BreakerProperties(true, "s3", Duration.ofSeconds(60), 10, 0.9,
@@ -116,8 +118,9 @@ class UploadBatchServiceTest {
         var visibility = new MessageVisibility(sqs, new UploadQueueProperties("http://127.0.0.1:4566/000000000000/q", 393_216));
         var store = new PasteContentStore(s3, new StorageProperties("pastes-bucket", "pastes/"));
         var breaker = new S3CircuitBreaker(breakerStore, BREAKER, new FailureClassifier(), metrics);
+        var handOff = new DeadLetterHandOff(sqs, new DeadLetterQueueProperties(DEAD_LETTER_QUEUE));
         var outcomes = new DeliveryOutcomes(repository, heldDeliveries, new FailureClassifier(), backoff, retry, visibility,
-                new DeliveryLog(), breaker, new HoldSchedule(BREAKER), metrics, clock);
+                handOff, new DeliveryLog(), breaker, new HoldSchedule(BREAKER), metrics, clock);
         var upload = new UploadPasteService(new UploadJobCodec(json), new PasteUploader(repository, store, breaker, new FailureClassifier(), clock),
                 outcomes);
         var properties = new UploadProperties(4, Duration.ofSeconds(15), 1, Duration.ofSeconds(5), Duration.ofSeconds(10));
@@ -128,6 +131,11 @@ class UploadBatchServiceTest {
         SQSEvent event = EventLoader.loadSQSEvent("events/" + name + ".json");
         event.getRecords().forEach(r -> r.getAttributes().put("ApproximateReceiveCount", Integer.toString(receiveCount)));
         return event;
+    }
+
+    /** The body of infra/events/upload-job.json's record: the job as create sent it. */
+    private static String jobBody() {
+        return event("upload-job", 1).getRecords().getFirst().getBody();
     }
 
     private void pasteInProgress() {
@@ -259,12 +267,12 @@ class UploadBatchServiceTest {
         clock = Clock.fixed(sixthAttempt.plus(Duration.ofHours(24)).plusSeconds(1), java.time.ZoneOffset.UTC);
         var pastTheLimit = worker().process(event("upload-job", 300));
 
-        assertEquals(1, reported(pastTheLimit).size(), "reported until the queue's redrive moves it to the dead-letter queue");
+        assertEquals(List.of(), reported(pastTheLimit), "handed to the dead-letter queue and acknowledged here");
+        assertEquals(List.of(new RecordingSqs.Sent(DEAD_LETTER_QUEUE, jobBody())), sqs.sent, "the job exactly as create sent it");
         assertEquals(PasteStatus.IN_PROGRESS, row().status(), String.valueOf(row().failureReason()));
         var overdue = lines.all().getLast();
         assertEquals("overdue", overdue.outcome());
         assertEquals("CONNECTION", overdue.errorClass());
-        assertEquals(15, overdue.delaySeconds(), "past the limit it comes back after hold-at-least, to reach the redrive soon");
 
         // S3 back: the copy the sweeper requeues from the dead-letter queue stores it.
         var requeued = worker().process(event("upload-job", 1));
@@ -461,13 +469,39 @@ class UploadBatchServiceTest {
         clock = Clock.fixed(firstHold.plus(Duration.ofHours(24)).plusSeconds(1), java.time.ZoneOffset.UTC);
         var pastTheLimit = worker().process(event("upload-job", 300));
 
-        assertEquals(1, reported(pastTheLimit).size(), "reported until the queue's redrive moves it to the dead-letter queue");
         assertEquals(PasteStatus.IN_PROGRESS, row().status(), String.valueOf(row().failureReason()));
         assertEquals(0, row().uploadAttempts());
         assertEquals(0, s3.puts);
         var line = lines.all().getLast();
         assertEquals("overdue", line.outcome());
-        assertEquals(15, line.delaySeconds(), "past the limit it comes back after hold-at-least, to reach the redrive soon");
+        assertEquals(List.of(), reported(pastTheLimit), "one receive past the limit moves it, whatever its receive count");
+        assertEquals(List.of(new RecordingSqs.Sent(DEAD_LETTER_QUEUE, jobBody())), sqs.sent);
+    }
+
+    /**
+     * Past the hold limit with the dead-letter queue unreachable: the job stays, reported, and comes back after
+     * the queue's visibility timeout (360 s, longer than max-hold) to try again, not after hold-at-least (which
+     * spun a requeued job through its receives). No second SQS call: SQS is likely down for it too, and the
+     * record's time budget has room for one.
+     */
+    @Test
+    void anOverdueJobThatCannotBeHandedToTheDeadLetterQueueIsReportedAndComesBackAfterTheVisibilityTimeout() {
+        pasteInProgress();
+        breakerOpenFor(Duration.ofSeconds(60));
+        Instant firstHold = Instant.now();
+        clock = Clock.fixed(firstHold, java.time.ZoneOffset.UTC);
+        assertEquals(1, reported(worker().process(event("upload-job", 1))).size());
+        sqs.sendFailure = SdkClientException.create("Unable to execute HTTP request: Connection refused");
+
+        clock = Clock.fixed(firstHold.plus(Duration.ofDays(3)), java.time.ZoneOffset.UTC);
+        var pastTheLimit = worker().process(event("upload-job", 2));
+
+        assertEquals(1, reported(pastTheLimit).size(), "kept in the upload queue: never acknowledged unless handed over");
+        assertEquals(List.of(), sqs.sent);
+        var line = lines.all().getLast();
+        assertEquals("held", line.outcome());
+        assertNull(line.delaySeconds(), "no visibility change: the queue's visibility timeout brings it back");
+        assertTrue(line.detail().contains("dead-letter queue"), line.detail());
     }
 
     @Test

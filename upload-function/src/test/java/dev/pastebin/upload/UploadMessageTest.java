@@ -39,10 +39,10 @@ class UploadMessageTest {
 
     @Test
     void onlyRetriesAndPoisonAreRedelivered() {
-        for (Outcome redelivered : new Outcome[]{Outcome.TRANSIENT, Outcome.SLOW, Outcome.HELD, Outcome.OVERDUE, Outcome.POISON}) {
+        for (Outcome redelivered : new Outcome[]{Outcome.TRANSIENT, Outcome.SLOW, Outcome.HELD, Outcome.POISON}) {
             assertTrue(redelivered.redeliver(), redelivered.label());
         }
-        for (Outcome acknowledged : new Outcome[]{Outcome.SUCCESS, Outcome.PERMANENT, Outcome.GAVE_UP, Outcome.DUPLICATE}) {
+        for (Outcome acknowledged : new Outcome[]{Outcome.SUCCESS, Outcome.PERMANENT, Outcome.GAVE_UP, Outcome.DUPLICATE, Outcome.OVERDUE}) {
             assertFalse(acknowledged.redeliver(), acknowledged.label());
         }
         assertEquals("slow", Outcome.SLOW.label());

@@ -84,6 +84,43 @@ class UploadRetryIT {
     }
 
     /**
+     * S3 denies access to everyone (the breaker opens at once) for longer than the hold limit: the job is held,
+     * and at its first delivery past the limit the worker hands it to the dead-letter queue and acknowledges it,
+     * long before the queue's redrive (75 receives) would; its paste stays IN_PROGRESS for the sweeper.
+     */
+    @Test
+    void aJobPastTheHoldLimitIsHandedToTheDeadLetterQueueInOneDelivery() throws Exception {
+        Map<String, Object> settings = new HashMap<>();
+        settings.put("pastebin.breaker.enabled", true);
+        settings.put("pastebin.breaker.hold-at-least", "2s");
+        settings.put("pastebin.breaker.hold-jitter", "0s");
+        settings.put("pastebin.breaker.max-hold", "3s");
+        settings.put("pastebin.breaker.hold-limit", "10s");
+        world = UploadWorld.start(75, 30, settings);
+        byte[] content = UploadWorld.content("held past its hold limit by a misconfigured bucket");
+        Paste paste = world.newPaste(content);
+        world.proxy.outage(Fault.ACCESS_DENIED_403);
+        try {
+            world.sendJob(paste, content);
+            world.mapping.runUntilEmpty(Duration.ofSeconds(120));
+        } finally {
+            world.proxy.recover();
+        }
+
+        List<DeliveryLines.Line> lines = world.deliveries.of(paste.shortCode());
+        List<String> outcomes = lines.stream().map(DeliveryLines.Line::outcome).toList();
+        assertEquals("overdue", outcomes.getLast(), outcomes.toString());
+        assertTrue(outcomes.subList(0, outcomes.size() - 1).stream().allMatch("held"::equals), outcomes.toString());
+        assertTrue(lines.size() < 75, "handed over, not redriven: " + lines.size() + " deliveries");
+        assertEquals(PasteStatus.IN_PROGRESS, world.row(paste.shortCode()).status());
+        var deadLetters = UploadWorld.SQS.receiveMessage(b -> b.queueUrl(world.queues.deadLetterQueueUrl())
+                .maxNumberOfMessages(10).waitTimeSeconds(5)).messages();
+        assertEquals(1, deadLetters.size(), "the job, once");
+        assertEquals(paste.shortCode(), world.context.getBean(dev.pastebin.core.job.UploadJobCodec.class)
+                .decode(deadLetters.getFirst().body()).shortCode());
+    }
+
+    /**
      * A lone paste meets an S3 answering 500 for longer than its whole fast schedule, in a quiet period: too
      * few calls for the breaker to judge (it stays closed). The paste is not FAILED: once its fast attempts are
      * used up it waits on the slow hold schedule, one PUT per delivery, and is stored once S3 recovers.

@@ -81,6 +81,7 @@ final class UploadWorld implements AutoCloseable {
         Map<String, Object> properties = new HashMap<>();
         properties.put("pastebin.storage.bucket", bucket);
         properties.put("pastebin.upload-queue.url", queues.queueUrl());
+        properties.put("pastebin.upload-dlq.url", queues.deadLetterQueueUrl());
         // S3 faults come through configuration: the function's S3 endpoint is the proxy.
         properties.put("aws.services.s3.endpoint-override", proxy.endpoint().toString());
         properties.put("pastebin.upload.retry.queue-max-receive-count", maxReceiveCount);

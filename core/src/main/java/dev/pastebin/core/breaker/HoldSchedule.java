@@ -18,7 +18,7 @@ import java.time.Instant;
  * makes a long outage cheap: with the defaults the first holds last 15 s to the probe (about 10 s to 30 s), and
  * from ten minutes on every hold lasts 5 min, so a whole day of holding takes under 300 receives, which the
  * queue's {@code maxReceiveCount} can cover (at most 1,000). A job waits for {@code hold-limit} since its first
- * hold; past it, it is overdue and left to the queue's redrive.
+ * hold; past it, it is overdue and handed to the dead-letter queue.
  */
 @Singleton
 public final class HoldSchedule {
@@ -26,7 +26,7 @@ public final class HoldSchedule {
     /**
      * How long a waiting job stays away, in whole seconds (the unit of SQS's visibility timeout).
      *
-     * @param overdue past the hold limit: the job is left to the dead-letter queue
+     * @param overdue past the hold limit: the job goes to the dead-letter queue
      */
     public record Wait(int seconds, boolean overdue) {
     }
@@ -44,12 +44,14 @@ public final class HoldSchedule {
 
     /**
      * The wait of a job that has been waiting for {@code waitedFor} since its first hold, with the breaker's next
-     * probe {@code untilProbe} away (zero for a slow retry, which waits only its minimum). Overdue: back after
-     * {@code hold-at-least}, so that the remaining receives run out and the redrive takes it soon.
+     * probe {@code untilProbe} away (zero for a slow retry, which waits only its minimum). Overdue: the worker
+     * hands the job to the dead-letter queue instead of waiting; an overdue job that stays (the hand-off failed)
+     * stays away at least {@code max-hold}, never {@code hold-at-least}: a job whose first hold is days old (a dead
+     * letter the sweeper requeued) must not spin through its receives.
      */
     public Wait waitFor(Duration waitedFor, Duration untilProbe) {
         if (pastLimit(waitedFor)) {
-            return new Wait(seconds(properties.holdAtLeast().plus(jitter())), true);
+            return new Wait(seconds(properties.maxHold().plus(jitter())), true);
         }
         return new Wait(seconds(hold(waitedFor, untilProbe).plus(jitter())), false);
     }

@@ -125,6 +125,11 @@ public class S3CircuitBreaker {
         return s.state() == BreakerState.CLOSED ? Optional.empty() : Optional.ofNullable(s.nextProbeAt());
     }
 
+    /** Whether uploads call S3 freely: the breaker is off, or its row says CLOSED (the sweeper requeues only then). */
+    public boolean closed() {
+        return !properties.enabled() || store.read(properties.name()).state() == BreakerState.CLOSED;
+    }
+
     /**
      * How long until the breaker may let a held upload try again: the next probe of the open breaker that
      * refused it ({@code heldBy} a {@link CircuitOpenException}), else the breaker's current one (S3 just said it

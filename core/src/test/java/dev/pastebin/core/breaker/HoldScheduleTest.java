@@ -32,6 +32,20 @@ class HoldScheduleTest {
         assertTrue(schedule.pastLimit(Duration.ofHours(24)));
     }
 
+    /**
+     * A job past the hold limit (a dead letter the sweeper requeued, whose first hold is days old, overdue on its
+     * first delivery) waits max-hold, whatever the probe: waiting only hold-at-least made it spin through its
+     * receives, one every 15-20 s.
+     */
+    @Test
+    void anOverdueJobWaitsMaxHoldNotHoldAtLeast() {
+        for (Duration untilProbe : new Duration[] {Duration.ZERO, Duration.ofSeconds(10)}) {
+            HoldSchedule.Wait wait = schedule.waitFor(Duration.ofDays(3), untilProbe);
+            assertTrue(wait.overdue());
+            assertTrue(wait.seconds() >= 300 && wait.seconds() <= 305, "max-hold plus up to hold-jitter: " + wait.seconds());
+        }
+    }
+
     /** 0, 15, 30, 45, 67.5 s ... doubling by half until 10 min, then every 5 min: 10 + 286 holds in a day. */
     @Test
     void aDayOfHoldingTakesAtMost296Deliveries() {

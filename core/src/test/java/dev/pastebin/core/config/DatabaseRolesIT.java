@@ -47,10 +47,12 @@ class DatabaseRolesIT {
             "pastebin_upload", Map.of(
                     "pastes", Set.of("SELECT", "UPDATE"),
                     "circuit_breakers", Set.of("SELECT", "INSERT", "UPDATE")),
-            // stuck rows FAILED, FAILED and expired rows deleted; old idempotency keys deleted
+            // stuck rows FAILED, FAILED and expired rows deleted; old idempotency keys deleted; dead letters
+            // requeued only while the S3 breaker is closed
             "pastebin_sweeper", Map.of(
                     "pastes", Set.of("SELECT", "UPDATE", "DELETE"),
-                    "idempotency_keys", Set.of("SELECT", "DELETE")),
+                    "idempotency_keys", Set.of("SELECT", "DELETE"),
+                    "circuit_breakers", Set.of("SELECT")),
             // delete with the token, reveal (SELECT ... FOR UPDATE needs UPDATE); an IN_PROGRESS read-once
             // paste's Retry-After reads the S3 breaker's next probe, as the read function's does
             "pastebin_remove", Map.of(

@@ -189,6 +189,33 @@ class MonitoringTemplateTest {
         assertTrue(((Number) guard.get("Period")).intValue() <= 300, "one sweep's period: " + guard.get("Period"));
     }
 
+    /**
+     * A paste's job waits in the dead-letter queue while the breaker is open (the sweeper requeues it once it
+     * closes), and SQS deletes it at the queue's retention, counted from its hand-off or, for a job the redrive
+     * moved, from its first send up to the upload queue's retention earlier; the metric counts from the move. So
+     * the age alarm must fire at least a day before the shortest of those.
+     */
+    @Test
+    void theDeadLetterQueuesAgeAlarmFiresAtLeastADayBeforeAnyDeadLetterExpires() {
+        List<Map<String, Object>> found = new ArrayList<>();
+        for (String alarm : template.resourcesOfType("AWS::CloudWatch::Alarm")) {
+            Map<String, Object> properties = template.properties(alarm);
+            if ("AWS/SQS".equals(properties.get("Namespace")) && "ApproximateAgeOfOldestMessage".equals(properties.get("MetricName"))
+                    && properties.get("Dimensions").toString().contains("UploadDeadLetterQueue")) {
+                found.add(properties);
+            }
+        }
+        assertEquals(1, found.size(), "one age alarm on the dead-letter queue");
+        Map<String, Object> alarm = found.getFirst();
+        assertEquals("Maximum", alarm.get("Statistic"));
+        int window = ((Number) alarm.get("Period")).intValue() * ((Number) alarm.get("EvaluationPeriods")).intValue();
+        long firesAt = ((Number) alarm.get("Threshold")).longValue() + window;
+        long deadLetterRetention = template.intValue(template.properties("UploadDeadLetterQueue").get("MessageRetentionPeriod"));
+        long uploadRetention = template.intValue(template.properties("UploadQueue").get("MessageRetentionPeriod"));
+        assertTrue(firesAt + 86_400 <= deadLetterRetention - uploadRetention,
+                "fires after " + firesAt + " s, less than a day before a redriven dead letter may expire");
+    }
+
     @Test
     void theDashboardShowsTheRemoveFunction() throws IOException {
         String graphs = widgets().toString();

@@ -242,6 +242,25 @@ class TemplateTest {
     }
 
     /**
+     * A job past the hold limit is handed to the dead-letter queue by the worker in one delivery (docs/design.md,
+     * "Circuit breaker"): the upload function is told the queue and may send to it, and to no other queue.
+     */
+    @Test
+    void theUploadFunctionMayHandOverdueJobsToTheDeadLetterQueue() {
+        Map<String, Object> env = template.environment("UploadPasteFunction");
+        assertEquals(Map.of("Ref", "UploadDeadLetterQueue"), env.get("PASTEBIN_UPLOAD_DLQ_URL"));
+
+        List<Object> sends = new java.util.ArrayList<>();
+        for (Object policy : (List<?>) template.properties("UploadPasteFunction").get("Policies")) {
+            Map<String, Object> p = CloudFormationTemplate.mapping(policy, "UploadPasteFunction policy");
+            if (p.containsKey("SQSSendMessagePolicy")) {
+                sends.add(p.get("SQSSendMessagePolicy"));
+            }
+        }
+        assertEquals(List.of(Map.of("QueueName", Map.of("Fn::GetAtt", List.of("UploadDeadLetterQueue", "QueueName")))), sends);
+    }
+
+    /**
      * Listing the bucket reveals every short code: only the sweeper's reconciliation may, only under the paste
      * prefix, and no function may list anything else.
      */

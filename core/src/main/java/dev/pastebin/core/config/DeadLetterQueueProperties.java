@@ -1,11 +1,12 @@
-package dev.pastebin.sweeper;
+package dev.pastebin.core.config;
 
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.core.bind.annotation.Bindable;
 import jakarta.validation.constraints.NotBlank;
 
 /**
- * The upload queue's dead-letter queue, whose messages the sweeper re-evaluates. Bound from
+ * The upload queue's dead-letter queue: the upload worker hands it the jobs past the hold limit, and the sweeper
+ * re-evaluates its messages. Bound from
  * {@code pastebin.upload-dlq.*} ({@code PASTEBIN_UPLOAD_DLQ_URL}, the name the local scripts export too).
  */
 @ConfigurationProperties("pastebin.upload-dlq")

@@ -1,0 +1,170 @@
+package dev.pastebin.sweeper;
+
+import dev.pastebin.core.breaker.BreakerProperties;
+import dev.pastebin.core.breaker.BreakerSnapshot;
+import dev.pastebin.core.breaker.BreakerState;
+import dev.pastebin.core.breaker.S3CircuitBreaker;
+import dev.pastebin.core.config.DeadLetterQueueProperties;
+import dev.pastebin.core.config.UploadQueueProperties;
+import dev.pastebin.core.failure.FailureClassifier;
+import dev.pastebin.core.job.UploadJob;
+import dev.pastebin.core.job.UploadJobCodec;
+import dev.pastebin.core.lambda.Deadline;
+import dev.pastebin.core.paste.ContentHash;
+import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteRepository;
+import dev.pastebin.core.paste.PasteStatus;
+import dev.pastebin.core.support.CapturedMetrics;
+import dev.pastebin.core.support.InMemoryBreakerStore;
+import io.micronaut.serde.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.BatchResultErrorEntry;
+import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequest;
+import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchResponse;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.ReceiveMessageRequest;
+import software.amazon.awssdk.services.sqs.model.ReceiveMessageResponse;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequest;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchResultEntry;
+
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The dead-letter decisions that need no real queue: requeue only while the breaker is closed, and in batches
+ * of SQS's 10. What SQS and PostgreSQL really do is DeadLetterReevaluationIT's.
+ */
+class DeadLetterServiceTest {
+
+    private static final BreakerProperties BREAKER = new BreakerProperties(true, "s3", Duration.ofSeconds(60), 10, 0.9,
+            Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(15),
+            Duration.ofSeconds(5), Duration.ofMinutes(5), Duration.ofHours(24));
+    private static final SweeperProperties SWEEPER = new SweeperProperties(Duration.ofHours(24), Duration.ofDays(4),
+            Duration.ofDays(14), 500, 60_000, Duration.ofSeconds(15), 10_000);
+
+    private final UploadJobCodec codec = new UploadJobCodec(ObjectMapper.getDefault());
+    private final InMemoryBreakerStore breakerStore = new InMemoryBreakerStore();
+    private final FakeSqs sqs = new FakeSqs();
+
+    @Test
+    void pendingJobsAreRequeuedTenAtATimeAndDeletedOnlyOnceSent() {
+        sqs.deadLetters(pendingJobs(25));
+
+        DeadLetterReport report = service().reevaluate(Deadline.none());
+
+        assertEquals(new DeadLetterReport(25, 0, 0, false), report);
+        assertEquals(List.of(10, 10, 5), sqs.sendBatchSizes);
+        assertEquals(List.of(10, 10, 5), sqs.deleteBatchSizes);
+    }
+
+    @Test
+    void aJobSqsRefusesToRequeueStaysInTheDeadLetterQueue() {
+        sqs.deadLetters(pendingJobs(3));
+        sqs.refuseSendOf = Set.of("1");
+
+        DeadLetterReport report = service().reevaluate(Deadline.none());
+
+        assertEquals(new DeadLetterReport(2, 0, 1, false), report);
+        assertEquals(List.of(2), sqs.deleteBatchSizes, "the refused one is not deleted");
+    }
+
+    @Test
+    void whileTheBreakerIsNotClosedNothingIsReceived() {
+        sqs.deadLetters(pendingJobs(3));
+        for (BreakerState state : List.of(BreakerState.OPEN, BreakerState.HALF_OPEN)) {
+            breakerStore.update("s3", s -> new BreakerSnapshot(state, s.windowStartedAt(), 0, 0, 0, 0, Instant.now(),
+                    Instant.now().plusSeconds(30), Duration.ofSeconds(30), "test"));
+
+            DeadLetterReport report = service().reevaluate(Deadline.none());
+
+            assertEquals(new DeadLetterReport(0, 0, 0, true), report, state.name());
+            assertEquals(0, sqs.receives, state.name());
+        }
+    }
+
+    private DeadLetterService service() {
+        PasteRepository everyPasteInProgress = (PasteRepository) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {PasteRepository.class}, (proxy, method, args) -> switch (method.getName()) {
+                    case "findById" -> Optional.of(new Paste((String) args[0], null, "a".repeat(64), 7, null,
+                            PasteStatus.IN_PROGRESS, null, 0, Instant.now(), Instant.now(), null, null, false, null, null, null));
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+        var breaker = new S3CircuitBreaker(breakerStore, BREAKER, new FailureClassifier(),
+                new CapturedMetrics().metrics("sweeper"));
+        return new DeadLetterService(sqs, codec, everyPasteInProgress, new UploadQueueProperties("upload", 1_048_576),
+                new DeadLetterQueueProperties("dlq"), SWEEPER, breaker);
+    }
+
+    private List<String> pendingJobs(int count) {
+        List<String> jobs = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            byte[] content = ("content " + i).getBytes(StandardCharsets.UTF_8);
+            jobs.add(codec.encode(new UploadJob("pending" + i, ContentHash.sha256Hex(content), content)));
+        }
+        return jobs;
+    }
+
+    /** A dead-letter queue in memory: each receive takes up to its maximum; records the batch calls' sizes. */
+    private static final class FakeSqs implements SqsClient {
+
+        private final Deque<Message> waiting = new ArrayDeque<>();
+        final List<Integer> sendBatchSizes = new ArrayList<>();
+        final List<Integer> deleteBatchSizes = new ArrayList<>();
+        Set<String> refuseSendOf = Set.of();
+        int receives;
+
+        void deadLetters(List<String> bodies) {
+            for (int i = 0; i < bodies.size(); i++) {
+                waiting.add(Message.builder().messageId("m" + i).receiptHandle("r" + i).body(bodies.get(i)).build());
+            }
+        }
+
+        @Override
+        public ReceiveMessageResponse receiveMessage(ReceiveMessageRequest request) {
+            receives++;
+            List<Message> batch = new ArrayList<>();
+            while (batch.size() < request.maxNumberOfMessages() && !waiting.isEmpty()) {
+                batch.add(waiting.poll());
+            }
+            return ReceiveMessageResponse.builder().messages(batch).build();
+        }
+
+        @Override
+        public SendMessageBatchResponse sendMessageBatch(SendMessageBatchRequest request) {
+            sendBatchSizes.add(request.entries().size());
+            var response = SendMessageBatchResponse.builder();
+            response.successful(request.entries().stream().filter(e -> !refuseSendOf.contains(e.id()))
+                    .map(e -> SendMessageBatchResultEntry.builder().id(e.id()).build()).toList());
+            response.failed(request.entries().stream().filter(e -> refuseSendOf.contains(e.id()))
+                    .map(e -> BatchResultErrorEntry.builder().id(e.id()).code("InternalError").senderFault(false).build()).toList());
+            return response.build();
+        }
+
+        @Override
+        public DeleteMessageBatchResponse deleteMessageBatch(DeleteMessageBatchRequest request) {
+            deleteBatchSizes.add(request.entries().size());
+            return DeleteMessageBatchResponse.builder().build();
+        }
+
+        @Override
+        public String serviceName() {
+            return "sqs";
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}
