@@ -52,7 +52,7 @@ class DeadLetterServiceTest {
             Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(15),
             Duration.ofSeconds(5), Duration.ofMinutes(5), Duration.ofHours(24));
     private static final SweeperProperties SWEEPER = new SweeperProperties(Duration.ofHours(24), Duration.ofDays(4),
-            Duration.ofDays(14), 500, 60_000, Duration.ofSeconds(15), 10_000);
+            Duration.ofDays(14), 500, 60_000, Duration.ofSeconds(15), 10_000, Duration.ofDays(7), 0.05, 20);
 
     private final UploadJobCodec codec = new UploadJobCodec(ObjectMapper.getDefault());
     private final InMemoryBreakerStore breakerStore = new InMemoryBreakerStore();
