@@ -9,15 +9,15 @@ import jakarta.inject.Singleton;
 import java.util.random.RandomGenerator;
 
 /**
- * The delay before the next attempt of a transiently failed upload: a pure function of the attempt number
- * (SQS's {@code ApproximateReceiveCount}), the error class and a random source.
+ * The delay before the next attempt of a transiently failed upload: a pure function of the number of the S3
+ * attempt that failed (counted on the paste's row, {@code upload_attempts}), the error class and a random source.
  *
  * <p>Schedule: {@code nominal(n) = base(class) * multiplier^(n-1)}, so with the defaults the delays after
  * attempts 1..5 are 1, 2, 4, 8, 16 s; the configured {@link JitterStrategy} randomises it; the result is
  * clamped to [minDelay, maxDelay].
  *
  * <p>Decorrelated jitter is defined on the previous <em>actual</em> delay, which a worker that only sees
- * the receive count does not know. It could be carried in a message attribute, but SQS cannot change a
+ * the attempt count does not know. It could be carried in a message attribute, but SQS cannot change a
  * message's attributes: that would take delete + re-send, which resets {@code ApproximateReceiveCount}
  * and with it the redrive safety net (the pattern the design rejects). So the previous delay is taken to
  * be the un-jittered {@code nominal(n-1)} (base for the first retry): the delay stays a pure function of
