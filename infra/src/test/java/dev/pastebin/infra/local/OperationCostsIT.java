@@ -64,7 +64,7 @@ class OperationCostsIT {
     private static final Path SCALE_DOC = TestSupport.repositoryRoot().resolve("docs/scale.md");
     /** A sweep begins with the oldest-pending-paste gauge, in a read-only transaction. */
     private static final List<String> SWEEP_FIRST_STATEMENTS = List.of("BEGIN READ ONLY",
-            "SELECT coalesce(extract(epoch FROM now() - min(created_at))");
+            "SELECT coalesce(extract(epoch FROM now() - min(created_at)");
     /** Samples of a sweep before giving up on a whole one (a loaded machine can delay the window). */
     private static final int MAX_SWEEP_ATTEMPTS = 3;
     private static final String TABLE_HEADER = "| operation | function | DB round trips | DB ms | connection busy ms "
