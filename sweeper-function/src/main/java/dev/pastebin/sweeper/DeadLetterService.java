@@ -39,7 +39,8 @@ import java.util.Optional;
  * </ul>
  * While the S3 breaker is not closed, nothing is received at all: a requeued job would only be held again, so
  * the dead letters wait here (the queue's retention is counted from their hand-off or first send) and the first
- * run after the breaker closes requeues them. A received message stays invisible for the rest of the invocation, so a run sees each message once and the
+ * run after the breaker closes requeues them. Only when the open breaker's probe is due does a run requeue one
+ * batch (10), so that an upload probes S3 even when every pending job waits here. A received message stays invisible for the rest of the invocation, so a run sees each message once and the
  * kept ones are there again for the next run. The run stops at the per-run limit or near the deadline; what it
  * did not receive waits for the next run.
  */
@@ -75,16 +76,23 @@ public class DeadLetterService {
     }
 
     public DeadLetterReport reevaluate(Deadline deadline) {
+        int left = properties.deadLettersPerRun();
         if (!breaker.closed()) {
-            // A requeued job would only be held again; here its retention (counted from its hand-off) is the
-            // longest SQS gives, and messages nobody receives stay in the queue's age metric and its alarm.
-            LOG.info("the S3 breaker is not closed: dead letters stay in the dead-letter queue until it is");
-            return new DeadLetterReport(0, 0, 0, true);
+            boolean probeDue = breaker.nextProbe().map(at -> !at.isAfter(Instant.now())).orElse(false);
+            if (!probeDue) {
+                // A requeued job would only be held again; here its retention (counted from its hand-off) is the
+                // longest SQS gives, and messages nobody receives stay in the queue's age metric and its alarm.
+                LOG.info("the S3 breaker is not closed: dead letters stay in the dead-letter queue until it is");
+                return new DeadLetterReport(0, 0, 0, true);
+            }
+            // With every pending job in here no upload is left to probe S3, and the breaker would never close:
+            // one batch goes back, and its first delivery is the probe (the rest are handed back at once).
+            LOG.info("the S3 breaker's probe is due: one batch of dead letters requeued to probe S3");
+            left = Math.min(left, MAX_MESSAGES_PER_RECEIVE);
         }
         int requeued = 0;
         int deleted = 0;
         int kept = 0;
-        int left = properties.deadLettersPerRun();
         boolean queueEmpty = false;
         while (!queueEmpty && left > 0 && deadline.allowsMoreWork()) {
             List<Message> batch = receive(Math.min(MAX_MESSAGES_PER_RECEIVE, left), deadline);

@@ -94,6 +94,23 @@ class DeadLetterServiceTest {
         }
     }
 
+    /**
+     * Once every pending job waits in the dead-letter queue, no upload is left to probe the open breaker, so it
+     * would never close and the jobs would wait out their retention: when the probe is due, a run requeues one
+     * batch, whose first delivery probes S3.
+     */
+    @Test
+    void whenTheOpenBreakersProbeIsDueOneBatchIsRequeuedToProbeIt() {
+        sqs.deadLetters(pendingJobs(25));
+        breakerStore.update("s3", s -> new BreakerSnapshot(BreakerState.OPEN, s.windowStartedAt(), 0, 0, 0, 0,
+                Instant.now().minusSeconds(60), Instant.now().minusSeconds(1), Duration.ofSeconds(30), "test"));
+
+        DeadLetterReport report = service().reevaluate(Deadline.none());
+
+        assertEquals(new DeadLetterReport(10, 0, 0, true), report);
+        assertEquals(List.of(10), sqs.sendBatchSizes);
+    }
+
     private DeadLetterService service() {
         PasteRepository everyPasteInProgress = (PasteRepository) Proxy.newProxyInstance(getClass().getClassLoader(),
                 new Class<?>[] {PasteRepository.class}, (proxy, method, args) -> switch (method.getName()) {
