@@ -25,9 +25,9 @@ log "building: mvn -B -q ${PASTEBIN_MAVEN_ARGS:-}${PASTEBIN_MAVEN_ARGS:+ }-Dskip
 # shellcheck disable=SC2086
 mvn -B -q ${PASTEBIN_MAVEN_ARGS:-} -DskipTests package || die "the build failed"
 
-jar="$(ls chaos/target/pastebin-chaos-*.jar | head -n1)"
+jar="$(ls tools/chaos/target/pastebin-chaos-*.jar | head -n1)"
 args=("$@")
 [[ " $* " == *" --schedule "* ]] || args+=(--schedule full)
 [[ " $* " == *" --report "* || " $* " == *" --schedule short "* ]] || args+=(--report docs/reliability.md)
 [[ " $* " == *" --api-port "* ]] || args+=(--api-port 3101)
-"${JAVA_HOME:+$JAVA_HOME/bin/}java" -cp "$jar:$(cat chaos/target/runtime-classpath.txt)" dev.pastebin.chaos.ChaosSuite "${args[@]}"
+"${JAVA_HOME:+$JAVA_HOME/bin/}java" -cp "$jar:$(cat tools/chaos/target/runtime-classpath.txt)" dev.pastebin.chaos.ChaosSuite "${args[@]}"

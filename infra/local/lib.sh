@@ -147,12 +147,12 @@ local_runtime_java() {
     local main="$1" jar
     shift
     # the runtime's own jar, not its test-jar (pastebin-local-runtime-<version>-tests.jar)
-    jar="$(ls "$PASTEBIN_ROOT"/local-runtime/target/pastebin-local-runtime-*.jar 2>/dev/null | grep -v -- '-tests\.jar$' | head -n1 || true)"
-    [[ -n "$jar" && -f "$PASTEBIN_ROOT/local-runtime/target/runtime-classpath.txt" ]] \
+    jar="$(ls "$PASTEBIN_ROOT"/tools/local-runtime/target/pastebin-local-runtime-*.jar 2>/dev/null | grep -v -- '-tests\.jar$' | head -n1 || true)"
+    [[ -n "$jar" && -f "$PASTEBIN_ROOT/tools/local-runtime/target/runtime-classpath.txt" ]] \
         || die "the local runtime is not built; run: mvn -B -DskipTests package"
     # exec replaces the calling shell: run.sh starts this as a background job, whose pid is then the JVM's,
     # so run.sh's TERM reaches the runtime's shutdown hook (which stops the function processes).
-    exec "${JAVA_HOME:+$JAVA_HOME/bin/}java" -cp "$jar:$(cat "$PASTEBIN_ROOT/local-runtime/target/runtime-classpath.txt")" \
+    exec "${JAVA_HOME:+$JAVA_HOME/bin/}java" -cp "$jar:$(cat "$PASTEBIN_ROOT/tools/local-runtime/target/runtime-classpath.txt")" \
         "$main" --template "$PASTEBIN_ROOT/infra/template.yaml" --env-vars <(env_vars_json) \
         --physical-name "$(physical_names)" "$@"
 }

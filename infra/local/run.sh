@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Usage: infra/local/run.sh [--port 3000] [--host 127.0.0.1] [--sweep-interval 60s] [--instances 1] [--lazy]
-#                           [--s3-faults] [--no-build] [any other flag of the local runtime, see local-runtime/README.md]
+#                           [--s3-faults] [--no-build] [any other flag of the local runtime, see tools/local-runtime/README.md]
 #   --sweep-interval D is the runtime's --schedule-interval D: the sweeper is the template's only schedule.
 #   --s3-faults puts the fault proxy (module fault-proxy, on 127.0.0.1:4567; PASTEBIN_S3_FAULTS_PORT) between the
 #     functions and LocalStack's S3, so that S3 outages, throttling and flakiness can be switched on by hand:
@@ -67,7 +67,7 @@ if [[ "$build" == true ]]; then
 fi
 if [[ "$s3_faults" == true ]]; then
     faults_port="${PASTEBIN_S3_FAULTS_PORT:-4567}"
-    faults_jar="$(ls "$PASTEBIN_ROOT"/fault-proxy/target/pastebin-fault-proxy-*.jar 2>/dev/null | grep -v -- '-tests\.jar$' | head -n1 || true)"
+    faults_jar="$(ls "$PASTEBIN_ROOT"/tools/fault-proxy/target/pastebin-fault-proxy-*.jar 2>/dev/null | grep -v -- '-tests\.jar$' | head -n1 || true)"
     [[ -n "$faults_jar" ]] || die "the fault proxy is not built; run: mvn -B -DskipTests package"
     "${JAVA_HOME:+$JAVA_HOME/bin/}java" -jar "$faults_jar" --service s3 --port "$faults_port" --target "$AWS_ENDPOINT_URL" &
     faults_pid=$!

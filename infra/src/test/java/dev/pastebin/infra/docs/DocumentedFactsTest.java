@@ -164,7 +164,7 @@ class DocumentedFactsTest {
     @Test
     void everyLinkBetweenTheDocsResolves() throws IOException {
         Path root = Path.of("..").toAbsolutePath().normalize();
-        List<Path> documents = new ArrayList<>(List.of(root.resolve("README.md"), root.resolve("local-runtime/README.md"),
+        List<Path> documents = new ArrayList<>(List.of(root.resolve("README.md"), root.resolve("tools/local-runtime/README.md"),
                 root.resolve("infra/tls/README.md")));
         try (var docs = Files.list(root.resolve("docs"))) {
             docs.filter(p -> p.toString().endsWith(".md")).forEach(documents::add);

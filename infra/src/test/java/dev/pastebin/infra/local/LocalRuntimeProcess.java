@@ -67,7 +67,7 @@ final class LocalRuntimeProcess implements AutoCloseable {
             port = s.getLocalPort();
         }
         Path root = TestSupport.repositoryRoot();
-        Path target = root.resolve("local-runtime/target");
+        Path target = root.resolve("tools/local-runtime/target");
         Path jar;
         try (var files = Files.list(target)) {
             jar = files.filter(p -> p.getFileName().toString().matches("pastebin-local-runtime-.*\\.jar")

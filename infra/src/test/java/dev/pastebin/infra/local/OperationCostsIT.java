@@ -49,7 +49,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * function artifacts on the local runtime, each function behind a {@link PostgresWireMeter} of its own (database
  * round trips, time, connections opened and kept busy) and {@link AwsProxies} of its own (the fault-proxy
  * module's proxies, counting its S3, SQS and Secrets Manager calls by operation), on a database of its own. Each
- * operation runs {@code costs.repetitions} times (1 here, more through benchmarks/costs.sh), and the counts per
+ * operation runs {@code costs.repetitions} times (1 here, more through tools/benchmarks/costs.sh), and the counts per
  * operation must equal the table in docs/scale.md, so that table cannot drift from the code. The times are
  * printed, never asserted.
  */
@@ -476,7 +476,7 @@ class OperationCostsIT {
         }
         if (!differences.isEmpty()) {
             fail("docs/scale.md, \"Capacity model\": the work per operation differs from the code (function, DB round "
-                    + "trips, connections opened, AWS calls); benchmarks/costs.sh prints the table anew:\n  "
+                    + "trips, connections opened, AWS calls); tools/benchmarks/costs.sh prints the table anew:\n  "
                     + String.join("\n  ", differences) + "\n\nmeasured:\n" + table(costs));
         }
     }

@@ -161,9 +161,9 @@ class S3FaultSwitchIT {
 
     /** The jar the build made (this module depends on fault-proxy for the build order), as run.sh finds it. */
     private static Path faultProxyJar() throws IOException {
-        try (Stream<Path> files = Files.list(TestSupport.repositoryRoot().resolve("fault-proxy/target"))) {
+        try (Stream<Path> files = Files.list(TestSupport.repositoryRoot().resolve("tools/fault-proxy/target"))) {
             return files.filter(f -> f.getFileName().toString().matches("pastebin-fault-proxy-.*(?<!-tests)\\.jar"))
-                    .findFirst().orElseThrow(() -> new AssertionError("fault-proxy/target holds no jar: build it first"));
+                    .findFirst().orElseThrow(() -> new AssertionError("tools/fault-proxy/target holds no jar: build it first"));
         }
     }
 }

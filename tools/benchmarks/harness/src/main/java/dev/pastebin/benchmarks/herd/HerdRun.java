@@ -1,0 +1,213 @@
+package dev.pastebin.benchmarks.herd;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The herd after an outage (docs/scale.md): on the real local system ({@link HerdSystem}) S3 goes down, N pastes
+ * are created through the API, the run waits until the open breaker holds every one of their upload jobs (and,
+ * with {@code --outage-seconds}, until the outage has lasted that long), then S3 comes back, and the release is
+ * measured ({@link HerdRecorder}) until every paste is PROCESSED: time from recovery to the last one stored,
+ * S3 PUTs per second, the database's backends, the upload invocations in flight, the breaker's transitions.
+ *
+ * <p>Pastes are created as the create function does ({@link JobSender}: the row, then the job on the queue), or with
+ * {@code --via api} through the local API's POST /pastes (a few a second on a busy machine).
+ *
+ * <p>A run that drained removes its database, queues and bucket unless {@code --keep}; one that did not keeps them.
+ *
+ * <p>Usage: {@code HerdRun --repo . [--pastes 5000] [--outage-seconds 0] [--port 0] [--via queue|api] [--creators 8] [--keep]}
+ */
+public final class HerdRun {
+
+    private static final Pattern SHORT_CODE = Pattern.compile("\"shortCode\"\\s*:\\s*\"([^\"]+)\"");
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final Duration DRAIN_LIMIT = Duration.ofMinutes(15);
+
+    private HerdRun() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path repo = Path.of(".");
+        int pastes = 5000;
+        int outageSeconds = 0;
+        int port = 0;
+        int creators = 8;
+        boolean viaApi = false;
+        boolean keep = false;
+        for (int i = 0; i < args.length; i++) {
+            String option = args[i];
+            if (option.equals("--keep")) {
+                keep = true;
+                continue;
+            }
+            String value = ++i < args.length ? args[i] : "";
+            switch (option) {
+                case "--repo" -> repo = Path.of(value);
+                case "--pastes" -> pastes = Integer.parseInt(value);
+                case "--outage-seconds" -> outageSeconds = Integer.parseInt(value);
+                case "--port" -> port = Integer.parseInt(value);
+                case "--creators" -> creators = Integer.parseInt(value);
+                case "--via" -> viaApi = switch (value) {
+                    case "api" -> true;
+                    case "queue" -> false;
+                    default -> throw new IllegalArgumentException("--via is queue or api");
+                };
+                default -> throw new IllegalArgumentException("unknown option " + option
+                        + "; usage: herd.sh [--pastes 5000] [--outage-seconds 0] [--port 0] [--via queue|api] [--creators 8] [--keep]");
+            }
+        }
+        String runId = Long.toString(System.currentTimeMillis() / 1000 % 1_000_000, 36);
+        Path logs = repo.resolve("tools/benchmarks/harness/target/herd-" + runId).toAbsolutePath();
+        String localStack = System.getenv().getOrDefault("LOCALSTACK_ENDPOINT", "http://127.0.0.1:4566");
+        System.err.printf("herd: run %s, %d pastes, logs in %s%n", runId, pastes, logs);
+
+        try (HerdSystem system = HerdSystem.start(repo.toAbsolutePath(), runId, logs, port, localStack);
+             Connection db = system.connect()) {
+            system.s3Outage();
+            Instant outageStarted = Instant.now();
+            List<String> codes = viaApi ? create(system.api(), pastes, creators)
+                    : JobSender.send(db, system.queue(), localStack, pastes);
+            Duration creating = Duration.between(outageStarted, Instant.now());
+            System.err.printf("herd: %d pastes created in %.1f s with S3 down%n", codes.size(), creating.toMillis() / 1000.0);
+            awaitAllHeld(db, codes.size(), Duration.ofMinutes(10));
+            Duration heldAfter = Duration.between(outageStarted, Instant.now());
+            long untilRecovery = outageSeconds * 1000L - Duration.between(outageStarted, Instant.now()).toMillis();
+            if (untilRecovery > 0) {
+                Thread.sleep(untilRecovery);
+            }
+            HerdRecorder recorder = new HerdRecorder(system, system.runtimeLog());
+            Thread.sleep(1000); // a baseline second of the outage
+            long putsBefore = system.s3Puts();
+            system.s3Recovers();
+            long recoveredAt = recorder.now();
+            Duration outage = Duration.between(outageStarted, Instant.now());
+            System.err.printf("herd: all held %.1f s into the outage; S3 recovered after %.1f s%n",
+                    heldAfter.toMillis() / 1000.0, outage.toMillis() / 1000.0);
+            boolean drained = awaitAllProcessed(db, codes.size(), DRAIN_LIMIT);
+            Thread.sleep(2000); // the last transitions and PUTs
+            recorder.close();
+            int readable = readBack(system.api(), codes, 200);
+            HerdReport report = new HerdReport(codes.size(), creating, heldAfter, outage, putsBefore, recoveredAt, drained,
+                    readable, lastProcessedAfterRecovery(db, outage, outageStarted), recorder);
+            try (PrintWriter timeline = new PrintWriter(Files.newBufferedWriter(logs.resolve("timeline.csv")))) {
+                report.timeline(timeline);
+            }
+            System.out.print(report.summary());
+            System.err.println("herd: per-second timeline in " + logs.resolve("timeline.csv"));
+            if (drained && !keep) {
+                system.removeResourcesOnClose();
+            }
+        }
+    }
+
+    private static List<String> create(URI api, int pastes, int creators) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(creators);
+        List<Future<String>> created = new ArrayList<>();
+        for (int i = 0; i < pastes; i++) {
+            int n = i;
+            created.add(pool.submit(() -> createOne(api, content("paste " + n))));
+        }
+        List<String> codes = new ArrayList<>();
+        for (Future<String> f : created) {
+            codes.add(f.get());
+        }
+        pool.shutdown();
+        return codes;
+    }
+
+    /** The content of a herd paste: about 250 bytes. */
+    static String content(String name) {
+        return "herd " + name + ": written while S3 was down. " + "x".repeat(200);
+    }
+
+    private static String createOne(URI api, String content) throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(api.resolve("/pastes"))
+                    .header("Content-Type", "text/plain; charset=utf-8").timeout(Duration.ofSeconds(30))
+                    .POST(HttpRequest.BodyPublishers.ofString(content)).build(), HttpResponse.BodyHandlers.ofString());
+            Matcher code = SHORT_CODE.matcher(response.body());
+            if (response.statusCode() == 201 && code.find()) {
+                return code.group(1);
+            }
+            if (attempt == 5) {
+                throw new IllegalStateException("create answered " + response.statusCode() + ": " + response.body());
+            }
+            Thread.sleep(500L * attempt);
+        }
+    }
+
+    private static void awaitAllHeld(Connection db, int pastes, Duration limit) throws SQLException, InterruptedException {
+        Instant until = Instant.now().plus(limit);
+        while (count(db, "SELECT count(*) FROM pastes WHERE first_held_at IS NOT NULL") < pastes) {
+            if (Instant.now().isAfter(until)) {
+                throw new IllegalStateException("not every job held by the breaker within " + limit);
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    private static boolean awaitAllProcessed(Connection db, int pastes, Duration limit) throws SQLException, InterruptedException {
+        Instant until = Instant.now().plus(limit);
+        while (count(db, "SELECT count(*) FROM pastes WHERE status = 'PROCESSED'") < pastes) {
+            if (Instant.now().isAfter(until)) {
+                return false;
+            }
+            Thread.sleep(200);
+        }
+        return true;
+    }
+
+    /** Seconds from recovery to the last paste's PROCESSED, by the database's clock (the same machine's). */
+    private static double lastProcessedAfterRecovery(Connection db, Duration outage, Instant outageStarted) throws SQLException {
+        Instant recovered = outageStarted.plus(outage);
+        try (Statement st = db.createStatement();
+             ResultSet rs = st.executeQuery("SELECT max(updated_at) FROM pastes WHERE status = 'PROCESSED'")) {
+            rs.next();
+            return Duration.between(recovered, rs.getTimestamp(1).toInstant()).toMillis() / 1000.0;
+        }
+    }
+
+    /** Reads {@code sample} random pastes back through the API; how many answered 200 with their content. */
+    private static int readBack(URI api, List<String> codes, int sample) throws IOException, InterruptedException {
+        List<String> shuffled = new ArrayList<>(codes);
+        Collections.shuffle(shuffled, new Random(7));
+        int readable = 0;
+        for (String code : shuffled.subList(0, Math.min(sample, shuffled.size()))) {
+            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(api.resolve("/pastes/" + code))
+                    .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            if (response.statusCode() == 200 && response.body().contains("written while S3 was down")) {
+                readable++;
+            }
+        }
+        return readable;
+    }
+
+    private static long count(Connection db, String sql) throws SQLException {
+        try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}
