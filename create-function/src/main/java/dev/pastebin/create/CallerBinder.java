@@ -7,7 +7,6 @@ import io.micronaut.http.HttpRequest;
 import io.micronaut.http.bind.binders.TypedRequestArgumentBinder;
 import io.micronaut.servlet.http.ServletHttpRequest;
 import jakarta.inject.Singleton;
-
 import java.util.Map;
 import java.util.Optional;
 
@@ -29,7 +28,7 @@ public class CallerBinder implements TypedRequestArgumentBinder<Caller> {
     @Override
     public BindingResult<Caller> bind(ArgumentConversionContext<Caller> context, HttpRequest<?> source) {
         Caller caller = source instanceof ServletHttpRequest<?, ?> servlet
-                && servlet.getNativeRequest() instanceof APIGatewayV2HTTPEvent event
+                        && servlet.getNativeRequest() instanceof APIGatewayV2HTTPEvent event
                 ? callerOf(event)
                 : Caller.ANONYMOUS;
         return () -> Optional.of(caller);

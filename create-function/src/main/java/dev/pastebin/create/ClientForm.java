@@ -3,7 +3,6 @@ package dev.pastebin.create;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
 import io.micronaut.http.MediaType;
-
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -34,7 +33,7 @@ final class ClientForm {
     static final int MAX_PARTS = 100;
 
     private static final byte[] CRLF = {'\r', '\n'};
-    private static final ByteSearch HEADERS_END = ByteSearch.of(new byte[]{'\r', '\n', '\r', '\n'});
+    private static final ByteSearch HEADERS_END = ByteSearch.of(new byte[] {'\r', '\n', '\r', '\n'});
     /** RFC 2046's bchars, the last not a space; the length is checked first. */
     private static final Pattern BOUNDARY = Pattern.compile("[0-9A-Za-z'()+_,\\-./:=? ]*[0-9A-Za-z'()+_,\\-./:=?]");
 
@@ -89,7 +88,8 @@ final class ClientForm {
                 throw invalid("The multipart body ends inside a part");
             }
             FormDataDisposition disposition = FormDataDisposition.in(
-                    new String(body, headersStart, headersEnd - headersStart, StandardCharsets.UTF_8)).orElse(null);
+                            new String(body, headersStart, headersEnd - headersStart, StandardCharsets.UTF_8))
+                    .orElse(null);
             if (disposition != null && !fields.containsKey(disposition.name())) {
                 fields.put(disposition.name(), Arrays.copyOfRange(body, contentStart, next));
                 if (disposition.fileName() != null) {
@@ -103,9 +103,11 @@ final class ClientForm {
 
     /** The declared boundary, if RFC 2046 allows it: a longer one would only make the delimiter search dearer. */
     private static String boundary(MediaType type) {
-        String boundary = type.getParameters().get("boundary")
+        String boundary = type.getParameters()
+                .get("boundary")
                 .orElseThrow(() -> invalid("The multipart Content-Type has no boundary"));
-        if (boundary.length() > MAX_BOUNDARY_LENGTH || !BOUNDARY.matcher(boundary).matches()) {
+        if (boundary.length() > MAX_BOUNDARY_LENGTH
+                || !BOUNDARY.matcher(boundary).matches()) {
             throw invalid("The multipart boundary must be 1 to " + MAX_BOUNDARY_LENGTH + " characters of RFC 2046's "
                     + "set (letters, digits, space and '()+_,-./:=?), not ending in a space");
         }
@@ -120,7 +122,8 @@ final class ClientForm {
                 continue;
             }
             int equals = pair.indexOf('=');
-            String name = new String(percentDecode(equals < 0 ? pair : pair.substring(0, equals)), StandardCharsets.UTF_8);
+            String name =
+                    new String(percentDecode(equals < 0 ? pair : pair.substring(0, equals)), StandardCharsets.UTF_8);
             fields.putIfAbsent(name, equals < 0 ? new byte[0] : percentDecode(pair.substring(equals + 1)));
         }
         return new ClientForm(fields, Map.of());

@@ -23,7 +23,6 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
-
 import java.net.URI;
 import java.util.Locale;
 import java.util.Optional;
@@ -41,11 +40,13 @@ public class CreatePasteController {
 
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";
     static final String IDEMPOTENT_REPLAYED = "Idempotent-Replayed";
-    private static final String IDEMPOTENCY_KEY_DOC = "Makes a retried create safe: the same key and request within 24 h "
-            + "answer the same paste (at most 16 replays, then 409); the same key with another request answers 422";
+    private static final String IDEMPOTENCY_KEY_DOC =
+            "Makes a retried create safe: the same key and request within 24 h "
+                    + "answer the same paste (at most 16 replays, then 409); the same key with another request answers 422";
     private static final String X_FORWARDED_PROTO = "X-Forwarded-Proto";
     /** 0x0.st's header for the deletion token; rustypaste's client sends its expiry in {@code expire}. */
     static final String X_TOKEN = "X-Token";
+
     static final String EXPIRE = "expire";
 
     private final CreatePasteService service;
@@ -63,7 +64,9 @@ public class CreatePasteController {
      * read only for a text/plain body: behind the API Gateway proxy, binding either the Micronaut way parses a
      * form body, multipart too, as a query string.
      */
-    @Operation(operationId = "createPaste", summary = "Create a paste",
+    @Operation(
+            operationId = "createPaste",
+            summary = "Create a paste",
             description = "The paste as the raw text/plain body, options as query parameters, or as JSON "
                     + "{\"content\", \"expiresIn\", \"readOnce\", \"language\", \"fileName\"}; or as command-line clients post it (also to POST /, createPasteAtRoot): the "
                     + "multipart \"file\" part (curl -F file=@notes.txt, 0x0.st; its filename labels the paste), the \"oneshot\" part for a paste read once "
@@ -72,23 +75,55 @@ public class CreatePasteController {
                     + "deletion token in X-Token (201 JSON with Accept: application/json). 404 only for an Idempotency-Key "
                     + "replay whose paste is gone.",
             parameters = {
-                    @Parameter(name = "expiresIn", in = ParameterIn.QUERY, description = "Lifetime in whole seconds (text/plain bodies)",
-                            schema = @Schema(ref = ApiDocs.SCHEMAS + "ExpiresIn")),
-                    @Parameter(name = "readOnce", in = ParameterIn.QUERY, description = "Burn after reading (text/plain bodies)",
-                            schema = @Schema(ref = ApiDocs.SCHEMAS + "ReadOnce")),
-                    @Parameter(name = "language", in = ParameterIn.QUERY, description = "The language the web page "
-                            + "highlights it as (text/plain bodies)", schema = @Schema(ref = ApiDocs.SCHEMAS + "Language")),
-                    @Parameter(name = "fileName", in = ParameterIn.QUERY, description = "The name a download gets "
-                            + "(text/plain bodies)", schema = @Schema(ref = ApiDocs.SCHEMAS + "FileName")),
-                    @Parameter(name = EXPIRE, in = ParameterIn.HEADER, description = "Lifetime as a duration such as 10min, "
-                            + "1h 30m or 7d (form bodies, as rustypaste's client sends it)", schema = @Schema(implementation = String.class)),
-                    @Parameter(name = IDEMPOTENCY_KEY, in = ParameterIn.HEADER, description = IDEMPOTENCY_KEY_DOC,
-                            schema = @Schema(ref = ApiDocs.SCHEMAS + "IdempotencyKey"))},
-            requestBody = @RequestBody(required = true, content = {
-                    @Content(mediaType = MediaType.TEXT_PLAIN, schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteText")),
-                    @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(ref = ApiDocs.SCHEMAS + "NewPaste")),
-                    @Content(mediaType = MediaType.MULTIPART_FORM_DATA, schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteFilePart")),
-                    @Content(mediaType = MediaType.APPLICATION_FORM_URLENCODED, schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteFormField"))}))
+                @Parameter(
+                        name = "expiresIn",
+                        in = ParameterIn.QUERY,
+                        description = "Lifetime in whole seconds (text/plain bodies)",
+                        schema = @Schema(ref = ApiDocs.SCHEMAS + "ExpiresIn")),
+                @Parameter(
+                        name = "readOnce",
+                        in = ParameterIn.QUERY,
+                        description = "Burn after reading (text/plain bodies)",
+                        schema = @Schema(ref = ApiDocs.SCHEMAS + "ReadOnce")),
+                @Parameter(
+                        name = "language",
+                        in = ParameterIn.QUERY,
+                        description = "The language the web page " + "highlights it as (text/plain bodies)",
+                        schema = @Schema(ref = ApiDocs.SCHEMAS + "Language")),
+                @Parameter(
+                        name = "fileName",
+                        in = ParameterIn.QUERY,
+                        description = "The name a download gets " + "(text/plain bodies)",
+                        schema = @Schema(ref = ApiDocs.SCHEMAS + "FileName")),
+                @Parameter(
+                        name = EXPIRE,
+                        in = ParameterIn.HEADER,
+                        description = "Lifetime as a duration such as 10min, "
+                                + "1h 30m or 7d (form bodies, as rustypaste's client sends it)",
+                        schema = @Schema(implementation = String.class)),
+                @Parameter(
+                        name = IDEMPOTENCY_KEY,
+                        in = ParameterIn.HEADER,
+                        description = IDEMPOTENCY_KEY_DOC,
+                        schema = @Schema(ref = ApiDocs.SCHEMAS + "IdempotencyKey"))
+            },
+            requestBody =
+                    @RequestBody(
+                            required = true,
+                            content = {
+                                @Content(
+                                        mediaType = MediaType.TEXT_PLAIN,
+                                        schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteText")),
+                                @Content(
+                                        mediaType = MediaType.APPLICATION_JSON,
+                                        schema = @Schema(ref = ApiDocs.SCHEMAS + "NewPaste")),
+                                @Content(
+                                        mediaType = MediaType.MULTIPART_FORM_DATA,
+                                        schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteFilePart")),
+                                @Content(
+                                        mediaType = MediaType.APPLICATION_FORM_URLENCODED,
+                                        schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteFormField"))
+                            }))
     @ApiResponse(responseCode = "200", ref = ApiDocs.URL_LINE)
     @ApiResponse(responseCode = "201", ref = ApiDocs.CREATED)
     @ApiResponse(responseCode = "400", ref = ApiDocs.ERROR)
@@ -100,13 +135,21 @@ public class CreatePasteController {
     @ApiResponse(responseCode = "422", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "500", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
-    @Post(uri = "/pastes", consumes = {MediaType.TEXT_PLAIN, MediaType.APPLICATION_JSON,
-            MediaType.MULTIPART_FORM_DATA, MediaType.APPLICATION_FORM_URLENCODED},
+    @Post(
+            uri = "/pastes",
+            consumes = {
+                MediaType.TEXT_PLAIN,
+                MediaType.APPLICATION_JSON,
+                MediaType.MULTIPART_FORM_DATA,
+                MediaType.APPLICATION_FORM_URLENCODED
+            },
             produces = {MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN})
-    public HttpResponse<?> create(@Parameter(hidden = true) RawBody body,
-                                  @Parameter(hidden = true) @Header(IDEMPOTENCY_KEY) @Nullable String idempotencyKey,
-                                  @Parameter(hidden = true) @Header(EXPIRE) @Nullable String expire,
-                                  HttpRequest<?> request, @Parameter(hidden = true) Caller caller) {
+    public HttpResponse<?> create(
+            @Parameter(hidden = true) RawBody body,
+            @Parameter(hidden = true) @Header(IDEMPOTENCY_KEY) @Nullable String idempotencyKey,
+            @Parameter(hidden = true) @Header(EXPIRE) @Nullable String expire,
+            HttpRequest<?> request,
+            @Parameter(hidden = true) Caller caller) {
         MediaType type = request.getContentType().orElseThrow(CreatePasteController::unsupportedMediaType);
         String name = type.getName().toLowerCase(Locale.ROOT);
         if (name.equals(MediaType.MULTIPART_FORM_DATA) || name.equals(MediaType.APPLICATION_FORM_URLENCODED)) {
@@ -114,9 +157,13 @@ public class CreatePasteController {
         }
         PasteContentReader.requireUtf8Charset(type);
         PasteRequest paste = switch (name) {
-            case MediaType.TEXT_PLAIN -> reader.fromText(body.bytes(), request.getParameters().get("expiresIn"),
-                    request.getParameters().get("readOnce"), request.getParameters().get("language"),
-                    request.getParameters().get("fileName"));
+            case MediaType.TEXT_PLAIN ->
+                reader.fromText(
+                        body.bytes(),
+                        request.getParameters().get("expiresIn"),
+                        request.getParameters().get("readOnce"),
+                        request.getParameters().get("language"),
+                        request.getParameters().get("fileName"));
             case MediaType.APPLICATION_JSON -> reader.fromJson(body.bytes());
             default -> throw unsupportedMediaType();
         };
@@ -125,27 +172,61 @@ public class CreatePasteController {
     }
 
     /** {@code POST /}: where rustypaste, 0x0.st and many a {@code curl -F} habit post; the same as {@code POST /pastes}. */
-    @Operation(operationId = "createPasteAtRoot", summary = "Create a paste, as POST /pastes",
+    @Operation(
+            operationId = "createPasteAtRoot",
+            summary = "Create a paste, as POST /pastes",
             description = "The same request and answers as POST /pastes (createPaste), at the root where command-line "
                     + "clients post their forms.",
             parameters = {
-                    @Parameter(name = "expiresIn", in = ParameterIn.QUERY, description = "Lifetime in whole seconds (text/plain bodies)",
-                            schema = @Schema(ref = ApiDocs.SCHEMAS + "ExpiresIn")),
-                    @Parameter(name = "readOnce", in = ParameterIn.QUERY, description = "Burn after reading (text/plain bodies)",
-                            schema = @Schema(ref = ApiDocs.SCHEMAS + "ReadOnce")),
-                    @Parameter(name = "language", in = ParameterIn.QUERY, description = "The language the web page "
-                            + "highlights it as (text/plain bodies)", schema = @Schema(ref = ApiDocs.SCHEMAS + "Language")),
-                    @Parameter(name = "fileName", in = ParameterIn.QUERY, description = "The name a download gets "
-                            + "(text/plain bodies)", schema = @Schema(ref = ApiDocs.SCHEMAS + "FileName")),
-                    @Parameter(name = EXPIRE, in = ParameterIn.HEADER, description = "Lifetime as a duration such as 10min, "
-                            + "1h 30m or 7d (form bodies, as rustypaste's client sends it)", schema = @Schema(implementation = String.class)),
-                    @Parameter(name = IDEMPOTENCY_KEY, in = ParameterIn.HEADER, description = IDEMPOTENCY_KEY_DOC,
-                            schema = @Schema(ref = ApiDocs.SCHEMAS + "IdempotencyKey"))},
-            requestBody = @RequestBody(required = true, content = {
-                    @Content(mediaType = MediaType.TEXT_PLAIN, schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteText")),
-                    @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(ref = ApiDocs.SCHEMAS + "NewPaste")),
-                    @Content(mediaType = MediaType.MULTIPART_FORM_DATA, schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteFilePart")),
-                    @Content(mediaType = MediaType.APPLICATION_FORM_URLENCODED, schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteFormField"))}))
+                @Parameter(
+                        name = "expiresIn",
+                        in = ParameterIn.QUERY,
+                        description = "Lifetime in whole seconds (text/plain bodies)",
+                        schema = @Schema(ref = ApiDocs.SCHEMAS + "ExpiresIn")),
+                @Parameter(
+                        name = "readOnce",
+                        in = ParameterIn.QUERY,
+                        description = "Burn after reading (text/plain bodies)",
+                        schema = @Schema(ref = ApiDocs.SCHEMAS + "ReadOnce")),
+                @Parameter(
+                        name = "language",
+                        in = ParameterIn.QUERY,
+                        description = "The language the web page " + "highlights it as (text/plain bodies)",
+                        schema = @Schema(ref = ApiDocs.SCHEMAS + "Language")),
+                @Parameter(
+                        name = "fileName",
+                        in = ParameterIn.QUERY,
+                        description = "The name a download gets " + "(text/plain bodies)",
+                        schema = @Schema(ref = ApiDocs.SCHEMAS + "FileName")),
+                @Parameter(
+                        name = EXPIRE,
+                        in = ParameterIn.HEADER,
+                        description = "Lifetime as a duration such as 10min, "
+                                + "1h 30m or 7d (form bodies, as rustypaste's client sends it)",
+                        schema = @Schema(implementation = String.class)),
+                @Parameter(
+                        name = IDEMPOTENCY_KEY,
+                        in = ParameterIn.HEADER,
+                        description = IDEMPOTENCY_KEY_DOC,
+                        schema = @Schema(ref = ApiDocs.SCHEMAS + "IdempotencyKey"))
+            },
+            requestBody =
+                    @RequestBody(
+                            required = true,
+                            content = {
+                                @Content(
+                                        mediaType = MediaType.TEXT_PLAIN,
+                                        schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteText")),
+                                @Content(
+                                        mediaType = MediaType.APPLICATION_JSON,
+                                        schema = @Schema(ref = ApiDocs.SCHEMAS + "NewPaste")),
+                                @Content(
+                                        mediaType = MediaType.MULTIPART_FORM_DATA,
+                                        schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteFilePart")),
+                                @Content(
+                                        mediaType = MediaType.APPLICATION_FORM_URLENCODED,
+                                        schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteFormField"))
+                            }))
     @ApiResponse(responseCode = "200", ref = ApiDocs.URL_LINE)
     @ApiResponse(responseCode = "201", ref = ApiDocs.CREATED)
     @ApiResponse(responseCode = "400", ref = ApiDocs.ERROR)
@@ -157,13 +238,21 @@ public class CreatePasteController {
     @ApiResponse(responseCode = "422", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "500", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
-    @Post(uri = "/", consumes = {MediaType.TEXT_PLAIN, MediaType.APPLICATION_JSON,
-            MediaType.MULTIPART_FORM_DATA, MediaType.APPLICATION_FORM_URLENCODED},
+    @Post(
+            uri = "/",
+            consumes = {
+                MediaType.TEXT_PLAIN,
+                MediaType.APPLICATION_JSON,
+                MediaType.MULTIPART_FORM_DATA,
+                MediaType.APPLICATION_FORM_URLENCODED
+            },
             produces = {MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN})
-    public HttpResponse<?> createAtRoot(@Parameter(hidden = true) RawBody body,
-                                        @Parameter(hidden = true) @Header(IDEMPOTENCY_KEY) @Nullable String idempotencyKey,
-                                        @Parameter(hidden = true) @Header(EXPIRE) @Nullable String expire,
-                                        HttpRequest<?> request, @Parameter(hidden = true) Caller caller) {
+    public HttpResponse<?> createAtRoot(
+            @Parameter(hidden = true) RawBody body,
+            @Parameter(hidden = true) @Header(IDEMPOTENCY_KEY) @Nullable String idempotencyKey,
+            @Parameter(hidden = true) @Header(EXPIRE) @Nullable String expire,
+            HttpRequest<?> request,
+            @Parameter(hidden = true) Caller caller) {
         return create(body, idempotencyKey, expire, request, caller);
     }
 
@@ -172,8 +261,13 @@ public class CreatePasteController {
      * can show ({@link PlainTextErrors}; the API's JSON error to a client that asks for JSON). The deletion token
      * goes in X-Token, as 0x0.st sends it.
      */
-    private HttpResponse<?> createFromForm(byte[] body, MediaType type, @Nullable String expire,
-                                           @Nullable String idempotencyKey, HttpRequest<?> request, Caller caller) {
+    private HttpResponse<?> createFromForm(
+            byte[] body,
+            MediaType type,
+            @Nullable String expire,
+            @Nullable String idempotencyKey,
+            HttpRequest<?> request,
+            Caller caller) {
         boolean json = ContentNegotiation.wantsJson(request);
         if (!json) {
             PlainTextErrors.answerErrorsAsTextLine(request);
@@ -187,30 +281,46 @@ public class CreatePasteController {
         CreatePasteService.Creation creation = service.create(paste, caller.userId(), key);
         // 200, not 201, for the URL line: 0x0.st and rustypaste answer 200, and rustypaste's client calls any
         // other status an error
-        MutableHttpResponse<?> response = json ? created(creation, request)
-                : withCreationHeaders(HttpResponse.ok(absolute(pathOf(creation), request) + "\n")
-                .header(HttpHeaders.LOCATION, pathOf(creation)).contentType(ContentNegotiation.TEXT_UTF8), creation);
+        MutableHttpResponse<?> response = json
+                ? created(creation, request)
+                : withCreationHeaders(
+                        HttpResponse.ok(absolute(pathOf(creation), request) + "\n")
+                                .header(HttpHeaders.LOCATION, pathOf(creation))
+                                .contentType(ContentNegotiation.TEXT_UTF8),
+                        creation);
         return response.header(X_TOKEN, creation.deleteToken());
     }
 
     private static ApiException unsupportedMediaType() {
-        return new ApiException(ApiErrorCode.UNSUPPORTED_MEDIA_TYPE, "Send the paste with Content-Type: "
-                + "text/plain; charset=utf-8, application/json, multipart/form-data or application/x-www-form-urlencoded");
+        return new ApiException(
+                ApiErrorCode.UNSUPPORTED_MEDIA_TYPE,
+                "Send the paste with Content-Type: "
+                        + "text/plain; charset=utf-8, application/json, multipart/form-data or application/x-www-form-urlencoded");
     }
 
-    private static MutableHttpResponse<CreatedPaste> created(CreatePasteService.Creation creation, HttpRequest<?> request) {
-        return withCreationHeaders(HttpResponse.created(new CreatedPaste(creation.shortCode(),
-                creation.status().name(), absolute(pathOf(creation), request), creation.deleteToken(),
-                creation.expiresAt() == null ? null : creation.expiresAt().toString(), creation.readOnce()),
-                URI.create(pathOf(creation))), creation);
+    private static MutableHttpResponse<CreatedPaste> created(
+            CreatePasteService.Creation creation, HttpRequest<?> request) {
+        return withCreationHeaders(
+                HttpResponse.created(
+                        new CreatedPaste(
+                                creation.shortCode(),
+                                creation.status().name(),
+                                absolute(pathOf(creation), request),
+                                creation.deleteToken(),
+                                creation.expiresAt() == null
+                                        ? null
+                                        : creation.expiresAt().toString(),
+                                creation.readOnce()),
+                        URI.create(pathOf(creation))),
+                creation);
     }
 
     private static String pathOf(CreatePasteService.Creation creation) {
         return "/pastes/" + creation.shortCode();
     }
 
-    private static <T> MutableHttpResponse<T> withCreationHeaders(MutableHttpResponse<T> response,
-                                                                  CreatePasteService.Creation creation) {
+    private static <T> MutableHttpResponse<T> withCreationHeaders(
+            MutableHttpResponse<T> response, CreatePasteService.Creation creation) {
         // the deletion token is a secret for this client only
         response.header(HttpHeaders.CACHE_CONTROL, "no-store");
         return creation.replayed() ? response.header(IDEMPOTENT_REPLAYED, "true") : response;

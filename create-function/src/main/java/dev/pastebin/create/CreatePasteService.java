@@ -1,5 +1,8 @@
 package dev.pastebin.create;
 
+import static dev.pastebin.core.failure.Dependency.DATABASE;
+import static dev.pastebin.core.failure.Dependency.UPLOAD_QUEUE;
+
 import dev.pastebin.core.config.UploadQueueProperties;
 import dev.pastebin.core.failure.DependencyCalls;
 import dev.pastebin.core.failure.DependencyUnavailableException;
@@ -21,18 +24,14 @@ import dev.pastebin.core.paste.ShortCodes;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.services.sqs.SqsClient;
-
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
-
-import static dev.pastebin.core.failure.Dependency.DATABASE;
-import static dev.pastebin.core.failure.Dependency.UPLOAD_QUEUE;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * Creating a paste (docs/design.md, "States"): insert the row IN_PROGRESS, then hand the content to the upload worker through
@@ -69,10 +68,17 @@ public class CreatePasteService {
     private final FailureClassifier classifier;
     private final Clock clock = Clock.systemUTC();
 
-    public CreatePasteService(PasteRepository repository, IdempotencyKeys idempotencyKeys,
-                              TransactionOperations<Connection> transactions, ShortCodes shortCodes,
-                              DeleteTokens deleteTokens, UploadJobCodec codec, SqsClient sqs, UploadQueueProperties queue,
-                              DependencyCalls dependencies, FailureClassifier classifier) {
+    public CreatePasteService(
+            PasteRepository repository,
+            IdempotencyKeys idempotencyKeys,
+            TransactionOperations<Connection> transactions,
+            ShortCodes shortCodes,
+            DeleteTokens deleteTokens,
+            UploadJobCodec codec,
+            SqsClient sqs,
+            UploadQueueProperties queue,
+            DependencyCalls dependencies,
+            FailureClassifier classifier) {
         this.repository = repository;
         this.idempotencyKeys = idempotencyKeys;
         this.transactions = transactions;
@@ -90,9 +96,13 @@ public class CreatePasteService {
      *
      * @param status IN_PROGRESS for a new paste; a replay tells the paste's state now
      */
-    record Creation(String shortCode, PasteStatus status, String deleteToken, @Nullable Instant expiresAt,
-                    boolean readOnce, boolean replayed) {
-    }
+    record Creation(
+            String shortCode,
+            PasteStatus status,
+            String deleteToken,
+            @Nullable Instant expiresAt,
+            boolean readOnce,
+            boolean replayed) {}
 
     /**
      * @param request        content checked by the caller (valid UTF-8, non-empty, within the size limit) and options
@@ -111,8 +121,15 @@ public class CreatePasteService {
         Instant expiresAt = options.expiresAt(clock.instant());
         String fingerprint = fingerprint(sha256, options, request.metadata());
         for (int attempt = 1; attempt <= MAX_INSERT_ATTEMPTS; attempt++) {
-            Paste paste = Paste.inProgress(shortCodes.next(), userId, sha256, content.length, token.sha256(), expiresAt,
-                    options.readOnce(), request.metadata());
+            Paste paste = Paste.inProgress(
+                    shortCodes.next(),
+                    userId,
+                    sha256,
+                    content.length,
+                    token.sha256(),
+                    expiresAt,
+                    options.readOnce(),
+                    request.metadata());
             Optional<IdempotencyKeys.Claimed> earlier;
             try {
                 earlier = dependencies.call(DATABASE, () -> insert(paste, idempotencyKey, fingerprint));
@@ -129,10 +146,15 @@ public class CreatePasteService {
             // the rest of the request is about this paste (the HTTP filter clears the MDC after the response)
             LogContext.forPaste(paste.shortCode());
             enqueue(new UploadJob(paste.shortCode(), sha256, content), idempotencyKey);
-            LOG.info("paste {} created IN_PROGRESS ({} bytes, {}{}{})", paste.shortCode(), content.length,
-                    userId == null ? "anonymous" : "user", expiresAt == null ? "" : ", expires " + expiresAt,
+            LOG.info(
+                    "paste {} created IN_PROGRESS ({} bytes, {}{}{})",
+                    paste.shortCode(),
+                    content.length,
+                    userId == null ? "anonymous" : "user",
+                    expiresAt == null ? "" : ", expires " + expiresAt,
                     options.readOnce() ? ", read once" : "");
-            return new Creation(paste.shortCode(), PasteStatus.IN_PROGRESS, token.token(), expiresAt, options.readOnce(), false);
+            return new Creation(
+                    paste.shortCode(), PasteStatus.IN_PROGRESS, token.token(), expiresAt, options.readOnce(), false);
         }
         throw new IllegalStateException("no free short code after " + MAX_INSERT_ATTEMPTS + " attempts");
     }
@@ -162,31 +184,39 @@ public class CreatePasteService {
      * The token is added before the send: from then on the first request's compensation, should its own send
      * fail, leaves the paste IN_PROGRESS for this job rather than failing a paste this replay answered 201 for.
      */
-    private Creation replay(IdempotencyKeys.Claimed earlier, String fingerprint, DeleteTokens.Issued token, byte[] content) {
+    private Creation replay(
+            IdempotencyKeys.Claimed earlier, String fingerprint, DeleteTokens.Issued token, byte[] content) {
         if (!earlier.requestSha256().equals(fingerprint)) {
             throw new IdempotencyKeyReusedException(
                     "This Idempotency-Key was used in the last 24 hours for a different request");
         }
         String shortCode = earlier.shortCode();
         LogContext.forPaste(shortCode);
-        Paste paste = dependencies.call(DATABASE, () -> repository.findById(shortCode))
+        Paste paste = dependencies
+                .call(DATABASE, () -> repository.findById(shortCode))
                 .filter(p -> p.status() != PasteStatus.FAILED && !p.isExpiredAt(clock.instant()))
                 .orElseThrow(() -> gone(shortCode));
         if (dependencies.call(DATABASE, () -> repository.addDeleteToken(shortCode, token.sha256(), MAX_REPLAYS)) != 1) {
-            boolean stillThere = dependencies.call(DATABASE, () -> repository.findById(shortCode))
-                    .filter(p -> p.status() != PasteStatus.FAILED && !p.isExpiredAt(clock.instant())).isPresent();
+            boolean stillThere = dependencies
+                    .call(DATABASE, () -> repository.findById(shortCode))
+                    .filter(p -> p.status() != PasteStatus.FAILED && !p.isExpiredAt(clock.instant()))
+                    .isPresent();
             if (!stillThere) {
                 throw gone(shortCode);
             }
-            throw new IdempotencyKeyExhaustedException("This Idempotency-Key has answered " + MAX_REPLAYS
-                    + " replays, the most a key answers; the paste " + shortCode + " stays. Use a new key for a new request");
+            throw new IdempotencyKeyExhaustedException(
+                    "This Idempotency-Key has answered " + MAX_REPLAYS + " replays, the most a key answers; the paste "
+                            + shortCode + " stays. Use a new key for a new request");
         }
         if (paste.status() == PasteStatus.IN_PROGRESS) {
             // no compensation on failure: the first request's job may be on its way, and the client retries the 503
             dependencies.run(UPLOAD_QUEUE, () -> send(new UploadJob(shortCode, paste.contentSha256(), content)));
         }
-        LOG.info("paste {} replayed for its Idempotency-Key ({}{}), with a deletion token of its own", shortCode,
-                paste.status(), paste.status() == PasteStatus.IN_PROGRESS ? ", job sent again" : "");
+        LOG.info(
+                "paste {} replayed for its Idempotency-Key ({}{}), with a deletion token of its own",
+                shortCode,
+                paste.status(),
+                paste.status() == PasteStatus.IN_PROGRESS ? ", job sent again" : "");
         return new Creation(shortCode, paste.status(), token.token(), paste.expiresAt(), paste.readOnce(), true);
     }
 
@@ -203,7 +233,11 @@ public class CreatePasteService {
      */
     static String fingerprint(String contentSha256, PasteOptions options, PasteMetadata metadata) {
         StringBuilder canonical = new StringBuilder()
-                .append(contentSha256).append('\n').append(options.expiresInSeconds()).append('\n').append(options.readOnce());
+                .append(contentSha256)
+                .append('\n')
+                .append(options.expiresInSeconds())
+                .append('\n')
+                .append(options.readOnce());
         if (metadata.language() != null) {
             canonical.append("\nlanguage=").append(metadata.language());
         }
@@ -217,7 +251,10 @@ public class CreatePasteService {
         try {
             send(job);
         } catch (RuntimeException e) {
-            LOG.warn("paste {}: enqueueing the upload job failed ({}); marking it FAILED", job.shortCode(), e.toString());
+            LOG.warn(
+                    "paste {}: enqueueing the upload job failed ({}); marking it FAILED",
+                    job.shortCode(),
+                    e.toString());
             if (markFailed(job.shortCode(), "enqueue failed: " + e.getClass().getSimpleName()) && key != null) {
                 forget(key, job.shortCode());
             }
@@ -235,7 +272,9 @@ public class CreatePasteService {
             if (repository.markFailedUnlessReplayed(shortCode, reason) == 1) {
                 return true;
             }
-            LOG.warn("paste {} not marked FAILED: a replay of its create answered for it, or it left IN_PROGRESS", shortCode);
+            LOG.warn(
+                    "paste {} not marked FAILED: a replay of its create answered for it, or it left IN_PROGRESS",
+                    shortCode);
         } catch (RuntimeException e) {
             // The sweeper's stuck-row reconciliation is the last line for this one.
             LOG.error("paste {} stays IN_PROGRESS: marking it FAILED failed too ({})", shortCode, e.toString());

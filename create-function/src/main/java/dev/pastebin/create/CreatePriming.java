@@ -16,12 +16,11 @@ import io.micronaut.context.annotation.Factory;
 import io.micronaut.json.JsonMapper;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.SqsException;
-
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.util.Map;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.SqsException;
 
 /**
  * Everything create primes with before a SnapStart snapshot (core.priming), in one place: a request through
@@ -39,16 +38,29 @@ class CreatePriming {
     }
 
     @Singleton
-    Primer successPath(PasteRepository repository, TransactionOperations<Connection> transactions, ShortCodes shortCodes,
-                       DeleteTokens deleteTokens, UploadJobCodec codec, SqsClient sqs, UploadQueueProperties queue,
-                       JsonMapper json) {
+    Primer successPath(
+            PasteRepository repository,
+            TransactionOperations<Connection> transactions,
+            ShortCodes shortCodes,
+            DeleteTokens deleteTokens,
+            UploadJobCodec codec,
+            SqsClient sqs,
+            UploadQueueProperties queue,
+            JsonMapper json) {
         return new SuccessPath(repository, transactions, shortCodes, deleteTokens, codec, sqs, queue, json);
     }
 
     /** The success path of a create, without its effects. */
-    record SuccessPath(PasteRepository repository, TransactionOperations<Connection> transactions, ShortCodes shortCodes,
-                       DeleteTokens deleteTokens, UploadJobCodec codec, SqsClient sqs, UploadQueueProperties queue,
-                       JsonMapper json) implements Primer {
+    record SuccessPath(
+            PasteRepository repository,
+            TransactionOperations<Connection> transactions,
+            ShortCodes shortCodes,
+            DeleteTokens deleteTokens,
+            UploadJobCodec codec,
+            SqsClient sqs,
+            UploadQueueProperties queue,
+            JsonMapper json)
+            implements Primer {
 
         private static final byte[] CONTENT = "priming".getBytes(StandardCharsets.UTF_8);
 
@@ -60,8 +72,15 @@ class CreatePriming {
         @Override
         public void prime() throws Exception {
             String sha256 = ContentHash.sha256Hex(CONTENT);
-            Paste paste = Paste.inProgress(shortCodes.next(), null, sha256, CONTENT.length, deleteTokens.issue().sha256(),
-                    null, false, PasteMetadata.NONE);
+            Paste paste = Paste.inProgress(
+                    shortCodes.next(),
+                    null,
+                    sha256,
+                    CONTENT.length,
+                    deleteTokens.issue().sha256(),
+                    null,
+                    false,
+                    PasteMetadata.NONE);
             transactions.executeWrite(status -> {
                 repository.save(paste);
                 status.setRollbackOnly();
@@ -76,8 +95,13 @@ class CreatePriming {
                     throw refused;
                 }
             }
-            json.writeValueAsBytes(new CreatedPaste("priming0", PasteStatus.IN_PROGRESS.name(),
-                    "https://priming.invalid/pastes/priming0", "priming", null, false));
+            json.writeValueAsBytes(new CreatedPaste(
+                    "priming0",
+                    PasteStatus.IN_PROGRESS.name(),
+                    "https://priming.invalid/pastes/priming0",
+                    "priming",
+                    null,
+                    false));
         }
     }
 }

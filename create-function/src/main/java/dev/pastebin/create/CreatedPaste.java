@@ -10,6 +10,10 @@ import io.micronaut.serde.annotation.Serdeable;
  * not expire.
  */
 @Serdeable
-public record CreatedPaste(String shortCode, String status, String url, String deleteToken,
-                           @JsonInclude(JsonInclude.Include.ALWAYS) @Nullable String expiresAt, boolean readOnce) {
-}
+public record CreatedPaste(
+        String shortCode,
+        String status,
+        String url,
+        String deleteToken,
+        @JsonInclude(JsonInclude.Include.ALWAYS) @Nullable String expiresAt,
+        boolean readOnce) {}

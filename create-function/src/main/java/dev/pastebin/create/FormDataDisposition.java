@@ -1,7 +1,6 @@
 package dev.pastebin.create;
 
 import io.micronaut.core.annotation.Nullable;
-
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;

@@ -38,17 +38,30 @@ public class HasteCreateController {
         this.reader = reader;
     }
 
-    @Operation(operationId = "createHasteDocument", summary = "Create a paste as a haste client does",
+    @Operation(
+            operationId = "createHasteDocument",
+            summary = "Create a paste as a haste client does",
             description = "The raw body is the paste, whatever the Content-Type (none, text/plain, curl's default "
                     + "application/x-www-form-urlencoded), except multipart/form-data, whose \"data\" field is the paste. "
                     + "Answered 200 {\"key\"}: read it at /{key}, /raw/{key} or /documents/{key}. No options; the same "
                     + "checks and limit as POST /pastes.",
-            parameters = @Parameter(name = CreatePasteController.IDEMPOTENCY_KEY, in = ParameterIn.HEADER,
-                    description = "Makes a retried create safe, as for POST /pastes",
-                    schema = @Schema(ref = ApiDocs.SCHEMAS + "IdempotencyKey")),
-            requestBody = @RequestBody(required = true, content = {
-                    @Content(mediaType = MediaType.TEXT_PLAIN, schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteText")),
-                    @Content(mediaType = MediaType.MULTIPART_FORM_DATA, schema = @Schema(ref = ApiDocs.SCHEMAS + "HasteDataPart"))}))
+            parameters =
+                    @Parameter(
+                            name = CreatePasteController.IDEMPOTENCY_KEY,
+                            in = ParameterIn.HEADER,
+                            description = "Makes a retried create safe, as for POST /pastes",
+                            schema = @Schema(ref = ApiDocs.SCHEMAS + "IdempotencyKey")),
+            requestBody =
+                    @RequestBody(
+                            required = true,
+                            content = {
+                                @Content(
+                                        mediaType = MediaType.TEXT_PLAIN,
+                                        schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteText")),
+                                @Content(
+                                        mediaType = MediaType.MULTIPART_FORM_DATA,
+                                        schema = @Schema(ref = ApiDocs.SCHEMAS + "HasteDataPart"))
+                            }))
     @ApiResponse(responseCode = "200", ref = ApiDocs.HASTE_CREATED)
     @ApiResponse(responseCode = "400", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "404", ref = ApiDocs.ERROR)
@@ -60,13 +73,16 @@ public class HasteCreateController {
     @ApiResponse(responseCode = "500", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Post(uri = "/documents", consumes = MediaType.ALL, produces = MediaType.APPLICATION_JSON)
-    public HttpResponse<?> create(@Parameter(hidden = true) RawBody body,
-                                         @Parameter(hidden = true) @Header(CreatePasteController.IDEMPOTENCY_KEY) @Nullable String idempotencyKey,
-                                         HttpRequest<?> request, @Parameter(hidden = true) Caller caller) {
+    public HttpResponse<?> create(
+            @Parameter(hidden = true) RawBody body,
+            @Parameter(hidden = true) @Header(CreatePasteController.IDEMPOTENCY_KEY) @Nullable String idempotencyKey,
+            HttpRequest<?> request,
+            @Parameter(hidden = true) Caller caller) {
         MediaType type = request.getContentType().orElse(null);
         PasteContentReader.requireUtf8Charset(type);
         PasteRequest paste = reader.fromHaste(body.bytes(), type);
-        CreatePasteService.Creation creation = service.create(paste, caller.userId(), IdempotencyKey.of(idempotencyKey, caller.userId()));
+        CreatePasteService.Creation creation =
+                service.create(paste, caller.userId(), IdempotencyKey.of(idempotencyKey, caller.userId()));
         MutableHttpResponse<HasteKey> response = HttpResponse.ok(new HasteKey(creation.shortCode()))
                 .header(CreatePasteController.X_TOKEN, creation.deleteToken())
                 // the deletion token is a secret for this client only

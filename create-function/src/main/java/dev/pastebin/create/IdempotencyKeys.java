@@ -3,7 +3,6 @@ package dev.pastebin.create;
 import dev.pastebin.core.paste.IdempotencyKey;
 import io.micronaut.data.exceptions.DataAccessException;
 import jakarta.inject.Singleton;
-
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -28,13 +27,14 @@ class IdempotencyKeys {
                 WHERE idempotency_keys.created_at <= now() - make_interval(secs => ?)
             RETURNING short_code""";
 
-    static final String FIND = "SELECT request_sha256, short_code FROM idempotency_keys WHERE caller = ? AND idempotency_key = ?";
+    static final String FIND =
+            "SELECT request_sha256, short_code FROM idempotency_keys WHERE caller = ? AND idempotency_key = ?";
 
-    static final String FORGET = "DELETE FROM idempotency_keys WHERE caller = ? AND idempotency_key = ? AND short_code = ?";
+    static final String FORGET =
+            "DELETE FROM idempotency_keys WHERE caller = ? AND idempotency_key = ? AND short_code = ?";
 
     /** The request that holds a key and the paste it created. */
-    record Claimed(String requestSha256, String shortCode) {
-    }
+    record Claimed(String requestSha256, String shortCode) {}
 
     /** Empty when this request now holds the key; otherwise the earlier request that holds it. */
     Optional<Claimed> claim(Connection connection, IdempotencyKey key, String requestSha256, String shortCode) {
@@ -45,8 +45,8 @@ class IdempotencyKeys {
         }
     }
 
-    private static Optional<Claimed> claimOrFind(Connection connection, IdempotencyKey key, String requestSha256,
-                                                 String shortCode) throws SQLException {
+    private static Optional<Claimed> claimOrFind(
+            Connection connection, IdempotencyKey key, String requestSha256, String shortCode) throws SQLException {
         try (PreparedStatement claim = connection.prepareStatement(CLAIM)) {
             claim.setString(1, key.caller());
             claim.setString(2, key.key());

@@ -1,18 +1,17 @@
 package dev.pastebin.create;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
 import dev.pastebin.core.paste.PasteMetadata;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.MediaType;
 import io.micronaut.json.tree.JsonNode;
 import io.micronaut.serde.ObjectMapper;
 import jakarta.inject.Singleton;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -30,6 +29,7 @@ class PasteContentReader {
 
     /** The largest JSON escape (backslash, u, four hex digits) is 6 bytes for one content byte. */
     private static final int JSON_ESCAPE_FACTOR = 6;
+
     private static final int JSON_ENVELOPE_BYTES = 1024;
     /** A percent-escape is 3 bytes for one content byte; a multipart part carries the bytes as they are. */
     private static final int PERCENT_ESCAPE_FACTOR = 3;
@@ -41,7 +41,8 @@ class PasteContentReader {
      * the paste?) and anything after the document. Nesting is bounded by Jackson's default constraints.
      */
     private static final JsonFactory STRICT_JSON = JsonFactory.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
 
     static final String FILE_PART = "file";
     static final String ONESHOT_PART = "oneshot";
@@ -58,10 +59,15 @@ class PasteContentReader {
     }
 
     /** A raw {@code text/plain} body is the paste itself; its options and labels come as query parameters. */
-    PasteRequest fromText(@Nullable byte[] body, @Nullable String expiresIn, @Nullable String readOnce,
-                          @Nullable String language, @Nullable String fileName) {
+    PasteRequest fromText(
+            @Nullable byte[] body,
+            @Nullable String expiresIn,
+            @Nullable String readOnce,
+            @Nullable String language,
+            @Nullable String fileName) {
         requireText(body);
-        return new PasteRequest(body, PasteOptions.fromQuery(expiresIn, readOnce), PasteMetadata.of(language, fileName));
+        return new PasteRequest(
+                body, PasteOptions.fromQuery(expiresIn, readOnce), PasteMetadata.of(language, fileName));
     }
 
     /**
@@ -73,14 +79,23 @@ class PasteContentReader {
      */
     PasteRequest fromForm(ClientForm form, boolean multipart, @Nullable String expireHeader) {
         byte[] oneshot = multipart ? form.field(ONESHOT_PART).orElse(null) : null;
-        byte[] content = oneshot != null ? oneshot
-                : form.field(multipart ? FILE_PART : CONTENT_FIELD).orElseThrow(() -> new ApiException(
-                        ApiErrorCode.MISSING_CONTENT, multipart ? "The multipart body has no \"file\" part"
-                        : "The form has no \"content\" field"));
+        byte[] content = oneshot != null
+                ? oneshot
+                : form.field(multipart ? FILE_PART : CONTENT_FIELD)
+                        .orElseThrow(() -> new ApiException(
+                                ApiErrorCode.MISSING_CONTENT,
+                                multipart
+                                        ? "The multipart body has no \"file\" part"
+                                        : "The form has no \"content\" field"));
         requireText(content);
-        String uploadedName = multipart ? form.fileName(oneshot != null ? ONESHOT_PART : FILE_PART).orElse(null) : null;
-        return new PasteRequest(content, PasteOptions.fromClientConventions(expireHeader,
-                form.text(EXPIRES_FIELD).orElse(null), oneshot != null), PasteMetadata.ofUploadedFile(uploadedName));
+        String uploadedName = multipart
+                ? form.fileName(oneshot != null ? ONESHOT_PART : FILE_PART).orElse(null)
+                : null;
+        return new PasteRequest(
+                content,
+                PasteOptions.fromClientConventions(
+                        expireHeader, form.text(EXPIRES_FIELD).orElse(null), oneshot != null),
+                PasteMetadata.ofUploadedFile(uploadedName));
     }
 
     /**
@@ -104,8 +119,10 @@ class PasteContentReader {
         if (type != null && type.getName().equalsIgnoreCase(MediaType.MULTIPART_FORM_DATA)) {
             byte[] form = body == null ? new byte[0] : body;
             requireFormWithinLimit(form, true);
-            content = ClientForm.multipart(form, type).field(HASTE_DATA_FIELD)
-                    .orElseThrow(() -> new ApiException(ApiErrorCode.MISSING_CONTENT, "The multipart body has no \"data\" field"));
+            content = ClientForm.multipart(form, type)
+                    .field(HASTE_DATA_FIELD)
+                    .orElseThrow(() ->
+                            new ApiException(ApiErrorCode.MISSING_CONTENT, "The multipart body has no \"data\" field"));
         }
         requireText(content);
         return new PasteRequest(content, PasteOptions.NONE, PasteMetadata.NONE);
@@ -113,7 +130,8 @@ class PasteContentReader {
 
     /** Pastes are UTF-8; a body declared in another charset would be re-encoded on the way in. */
     static void requireUtf8Charset(@Nullable MediaType type) {
-        String charset = type == null ? null : type.getParameters().get("charset").orElse(null);
+        String charset =
+                type == null ? null : type.getParameters().get("charset").orElse(null);
         if (charset != null && !charset.equalsIgnoreCase("utf-8") && !charset.equalsIgnoreCase("utf8")) {
             throw new ApiException(ApiErrorCode.UNSUPPORTED_MEDIA_TYPE, "Only charset=utf-8 is accepted");
         }
@@ -147,8 +165,10 @@ class PasteContentReader {
             document = null;
         }
         if (document == null || !document.isObject()) {
-            throw new ApiException(ApiErrorCode.INVALID_JSON, "The body is not one JSON object of the form "
-                    + "{\"content\": \"...\"} (no key twice, nothing after it)");
+            throw new ApiException(
+                    ApiErrorCode.INVALID_JSON,
+                    "The body is not one JSON object of the form "
+                            + "{\"content\": \"...\"} (no key twice, nothing after it)");
         }
         // strictly a string: no coercion of numbers, arrays or objects into text
         JsonNode content = document.get("content");
@@ -160,8 +180,11 @@ class PasteContentReader {
         }
         byte[] bytes = encodeUtf8(content.getStringValue());
         requireWithinLimit(bytes.length);
-        return new PasteRequest(bytes, PasteOptions.fromJson(document.get("expiresIn"), document.get("readOnce")),
-                PasteMetadata.of(optionalString(document.get("language"), ApiErrorCode.INVALID_LANGUAGE, "language"),
+        return new PasteRequest(
+                bytes,
+                PasteOptions.fromJson(document.get("expiresIn"), document.get("readOnce")),
+                PasteMetadata.of(
+                        optionalString(document.get("language"), ApiErrorCode.INVALID_LANGUAGE, "language"),
                         optionalString(document.get("fileName"), ApiErrorCode.INVALID_FILE_NAME, "fileName")));
     }
 
@@ -197,14 +220,15 @@ class PasteContentReader {
     }
 
     private ApiException tooLarge() {
-        return new ApiException(ApiErrorCode.CONTENT_TOO_LARGE,
-                "The paste is larger than the limit of " + maxContentBytes + " bytes");
+        return new ApiException(
+                ApiErrorCode.CONTENT_TOO_LARGE, "The paste is larger than the limit of " + maxContentBytes + " bytes");
     }
 
     /** Strict decoding: malformed or truncated sequences are reported, never replaced with U+FFFD. */
     private static String decodeUtf8(byte[] bytes, String error) {
         try {
-            return StandardCharsets.UTF_8.newDecoder()
+            return StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes))
@@ -217,7 +241,8 @@ class PasteContentReader {
     /** Strict encoding: an unpaired surrogate (a lone JSON backslash-u-d800 escape) is not text. */
     private static byte[] encodeUtf8(String text) {
         try {
-            ByteBuffer encoded = StandardCharsets.UTF_8.newEncoder()
+            ByteBuffer encoded = StandardCharsets.UTF_8
+                    .newEncoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .encode(CharBuffer.wrap(text));
@@ -225,7 +250,8 @@ class PasteContentReader {
             encoded.get(bytes);
             return bytes;
         } catch (CharacterCodingException e) {
-            throw new ApiException(ApiErrorCode.INVALID_UTF8, "\"content\" is not valid Unicode text (unpaired surrogate)");
+            throw new ApiException(
+                    ApiErrorCode.INVALID_UTF8, "\"content\" is not valid Unicode text (unpaired surrogate)");
         }
     }
 }

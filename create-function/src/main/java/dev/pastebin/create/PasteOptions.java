@@ -4,7 +4,6 @@ import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.json.tree.JsonNode;
-
 import java.math.BigInteger;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -37,7 +36,9 @@ record PasteOptions(@Nullable Integer expiresInSeconds, boolean readOnce) {
     /** When a paste created at {@code now} expires, or {@code null}; in milliseconds, as the API shows it. */
     @Nullable
     Instant expiresAt(Instant now) {
-        return expiresInSeconds == null ? null : now.plusSeconds(expiresInSeconds).truncatedTo(ChronoUnit.MILLIS);
+        return expiresInSeconds == null
+                ? null
+                : now.plusSeconds(expiresInSeconds).truncatedTo(ChronoUnit.MILLIS);
     }
 
     static PasteOptions fromQuery(@Nullable String expiresIn, @Nullable String readOnce) {
@@ -64,8 +65,8 @@ record PasteOptions(@Nullable Integer expiresInSeconds, boolean readOnce) {
      * {@code 10min}, {@code 1h 30m} or {@code 7d}; 0x0.st's {@code expires} field, in whole hours; read once
      * for rustypaste's {@code oneshot} part. Both given: the header wins, as it is the more precise.
      */
-    static PasteOptions fromClientConventions(@Nullable String expireDuration, @Nullable String expiresHours,
-                                              boolean readOnce) {
+    static PasteOptions fromClientConventions(
+            @Nullable String expireDuration, @Nullable String expiresHours, boolean readOnce) {
         Integer seconds = null;
         if (expireDuration != null) {
             long duration = durationSeconds(expireDuration);
@@ -98,14 +99,15 @@ record PasteOptions(@Nullable Integer expiresInSeconds, boolean readOnce) {
         while (end < terms.length() && term.region(end, terms.length()).lookingAt()) {
             String unit = term.group(2).toLowerCase(Locale.ROOT);
             long amount = Long.parseLong(term.group(1));
-            seconds += amount * switch (unit.charAt(0)) {
-                case 's' -> 1;
-                case 'm' -> unit.startsWith("mo") ? 30 * 86_400 : 60;
-                case 'h' -> 3_600;
-                case 'd' -> 86_400;
-                case 'w' -> 7 * 86_400;
-                default -> 365 * 86_400; // y
-            };
+            seconds += amount
+                    * switch (unit.charAt(0)) {
+                        case 's' -> 1;
+                        case 'm' -> unit.startsWith("mo") ? 30 * 86_400 : 60;
+                        case 'h' -> 3_600;
+                        case 'd' -> 86_400;
+                        case 'w' -> 7 * 86_400;
+                        default -> 365 * 86_400; // y
+                    };
             if (seconds > MAX_EXPIRES_IN_SECONDS) {
                 break;
             }
@@ -122,8 +124,9 @@ record PasteOptions(@Nullable Integer expiresInSeconds, boolean readOnce) {
     }
 
     private static ApiException invalidExpire() {
-        return new ApiException(ApiErrorCode.INVALID_EXPIRY, "expire must be a duration such as 10min, 1h 30m or 7d, "
-                + "from 1 minute to one year");
+        return new ApiException(
+                ApiErrorCode.INVALID_EXPIRY,
+                "expire must be a duration such as 10min, 1h 30m or 7d, " + "from 1 minute to one year");
     }
 
     /** {@code null} fields (absent or JSON null) mean the default. */
@@ -148,8 +151,11 @@ record PasteOptions(@Nullable Integer expiresInSeconds, boolean readOnce) {
 
     /** A JSON integer; 3600.0 or 3.6e3 are not whole seconds as written. */
     private static boolean isIntegral(Number number) {
-        return number instanceof Integer || number instanceof Long || number instanceof Short
-                || number instanceof Byte || number instanceof BigInteger;
+        return number instanceof Integer
+                || number instanceof Long
+                || number instanceof Short
+                || number instanceof Byte
+                || number instanceof BigInteger;
     }
 
     private static int inRange(long seconds) {

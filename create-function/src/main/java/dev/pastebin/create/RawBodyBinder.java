@@ -6,7 +6,6 @@ import io.micronaut.function.aws.proxy.ApiGatewayServletRequest;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.bind.binders.TypedRequestArgumentBinder;
 import jakarta.inject.Singleton;
-
 import java.util.Optional;
 
 /**
@@ -40,6 +39,7 @@ class RawBodyBinder implements TypedRequestArgumentBinder<RawBody> {
                 return new byte[0];
             }
         }
-        throw new IllegalStateException("bodies are read from API Gateway events only, not " + source.getClass().getName());
+        throw new IllegalStateException("bodies are read from API Gateway events only, not "
+                + source.getClass().getName());
     }
 }

@@ -18,8 +18,10 @@ class UploadJobLimit {
         int largestJob = UploadJobCodec.maxEncodedSize(paste.maxContentBytes());
         if (largestJob > queue.maximumMessageSize()) {
             throw new ConfigurationException("pastebin.paste.max-content-bytes (" + paste.maxContentBytes()
-                    + ") makes upload jobs of up to " + largestJob + " bytes, more than the upload queue's MaximumMessageSize ("
-                    + queue.maximumMessageSize() + ", pastebin.upload-queue.maximum-message-size): lower the limit or raise "
+                    + ") makes upload jobs of up to " + largestJob
+                    + " bytes, more than the upload queue's MaximumMessageSize ("
+                    + queue.maximumMessageSize()
+                    + ", pastebin.upload-queue.maximum-message-size): lower the limit or raise "
                     + "the queue's MaximumMessageSize with it");
         }
     }

@@ -1,11 +1,10 @@
 package dev.pastebin.create;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
 
 class ByteSearchTest {
 
@@ -39,7 +38,8 @@ class ByteSearchTest {
             String body = randomText(random, alphabet, random.nextInt(40));
             int from = random.nextInt(body.length() + 1);
             int expected = body.indexOf(pattern, from);
-            assertEquals(expected, search(pattern, body, from, body.length()), pattern + " in " + body + " from " + from);
+            assertEquals(
+                    expected, search(pattern, body, from, body.length()), pattern + " in " + body + " from " + from);
         }
     }
 

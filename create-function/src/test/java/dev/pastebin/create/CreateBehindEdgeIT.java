@@ -1,14 +1,13 @@
 package dev.pastebin.create;
 
-import dev.pastebin.core.support.HttpApi;
-import dev.pastebin.core.support.RealServices;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
-import java.util.Map;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pastebin.core.support.HttpApi;
+import dev.pastebin.core.support.RealServices;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The create function behind the CloudFront edge (docs/design.md, "Edge"): the paste's URL names the host the
@@ -24,7 +23,9 @@ class CreateBehindEdgeIT {
     static final CreateWorld world = new CreateWorld("create-edge-it", Map.of("pastebin.edge.origin-secret", SECRET));
 
     private static HttpApi.Request throughTheEdge() {
-        return world.api.fixture("create-paste-text").header("X-Origin-Verify", SECRET)
+        return world.api
+                .fixture("create-paste-text")
+                .header("X-Origin-Verify", SECRET)
                 .header("X-Forwarded-Host", "paste.example.org");
     }
 
@@ -34,22 +35,27 @@ class CreateBehindEdgeIT {
 
         assertEquals(201, response.status(), response.text());
         String code = (String) world.json(response).get("shortCode");
-        assertEquals("https://paste.example.org/pastes/" + code, world.json(response).get("url"));
+        assertEquals(
+                "https://paste.example.org/pastes/" + code, world.json(response).get("url"));
         assertEquals(1, world.drainQueue().size());
     }
 
     @Test
     void aCommandLineClientGetsTheSameUrl() {
-        HttpApi.Response response = world.api.send(throughTheEdge().header("Content-Type", "application/x-www-form-urlencoded")
-                .header("Accept", "*/*").textBody("content=hello"));
+        HttpApi.Response response = world.api.send(throughTheEdge()
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Accept", "*/*")
+                .textBody("content=hello"));
 
-        assertEquals(200, response.status(), response.text()); // a form's URL line is 200, as 0x0.st and rustypaste answer
+        assertEquals(
+                200, response.status(), response.text()); // a form's URL line is 200, as 0x0.st and rustypaste answer
         assertTrue(response.text().matches("https://paste\\.example\\.org/pastes/[0-9A-Za-z]{11}\n"), response.text());
     }
 
     @Test
     void aRequestAroundTheEdgeStoresNothing() {
-        HttpApi.Response response = world.api.send(world.api.fixture("create-paste-text").header("X-Forwarded-Host", "evil.example"));
+        HttpApi.Response response =
+                world.api.send(world.api.fixture("create-paste-text").header("X-Forwarded-Host", "evil.example"));
 
         assertEquals(403, response.status(), response.text());
         assertTrue(response.text().contains("\"code\":\"EDGE_REQUIRED\""), response.text());
@@ -60,7 +66,8 @@ class CreateBehindEdgeIT {
     @Test
     void withoutTheEdgeAForwardedHostIsIgnored() throws Exception {
         try (HttpApi direct = HttpApi.start(Map.of("pastebin.upload-queue.url", world.queues.queueUrl()))) {
-            HttpApi.Response response = direct.send(direct.fixture("create-paste-text").header("X-Forwarded-Host", "evil.example"));
+            HttpApi.Response response =
+                    direct.send(direct.fixture("create-paste-text").header("X-Forwarded-Host", "evil.example"));
 
             assertEquals(201, response.status(), response.text());
             String code = (String) world.json(response).get("shortCode");

@@ -1,5 +1,11 @@
 package dev.pastebin.create;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.paste.ContentHash;
@@ -8,12 +14,6 @@ import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-import software.amazon.awssdk.services.sqs.model.Message;
-
 import java.io.ByteArrayOutputStream;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -22,12 +22,11 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
  * The create conventions of existing command-line clients through the real handler (README, "Use it from your
@@ -51,7 +50,11 @@ class CreateFromClientsIT {
     private static final byte[] CONTENT = "line one\r\n\ta+b=c & 100% ✓\n".getBytes(StandardCharsets.UTF_8);
 
     private static HttpApi.Request post(String path, String contentType, byte[] body) {
-        return world.api.fixture("create-paste-text").path(path).header("Content-Type", contentType).binaryBody(body);
+        return world.api
+                .fixture("create-paste-text")
+                .path(path)
+                .header("Content-Type", contentType)
+                .binaryBody(body);
     }
 
     /** Parts as curl -F sends them; each is {name, filename or null, content}. */
@@ -59,9 +62,11 @@ class CreateFromClientsIT {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (Object[] part : parts) {
             out.writeBytes(("--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"" + part[0] + "\""
-                    + (part[1] == null ? "" : "; filename=\"" + part[1] + "\"\r\nContent-Type: text/plain")
-                    + "\r\n\r\n").getBytes(StandardCharsets.UTF_8));
-            out.writeBytes(part[2] instanceof byte[] bytes ? bytes : ((String) part[2]).getBytes(StandardCharsets.UTF_8));
+                            + (part[1] == null ? "" : "; filename=\"" + part[1] + "\"\r\nContent-Type: text/plain")
+                            + "\r\n\r\n")
+                    .getBytes(StandardCharsets.UTF_8));
+            out.writeBytes(
+                    part[2] instanceof byte[] bytes ? bytes : ((String) part[2]).getBytes(StandardCharsets.UTF_8));
             out.writeBytes("\r\n".getBytes(StandardCharsets.UTF_8));
         }
         out.writeBytes(("--" + BOUNDARY + "--\r\n").getBytes(StandardCharsets.UTF_8));
@@ -71,7 +76,9 @@ class CreateFromClientsIT {
     private static byte[] form(String... pairs) {
         StringBuilder form = new StringBuilder();
         for (int i = 0; i < pairs.length; i += 2) {
-            form.append(form.isEmpty() ? "" : "&").append(pairs[i]).append('=')
+            form.append(form.isEmpty() ? "" : "&")
+                    .append(pairs[i])
+                    .append('=')
                     .append(URLEncoder.encode(pairs[i + 1], StandardCharsets.UTF_8));
         }
         return form.toString().getBytes(StandardCharsets.UTF_8);
@@ -93,7 +100,10 @@ class CreateFromClientsIT {
         assertEquals(DeleteTokens.hashOf(response.header("X-Token")), row.deleteTokenSha256(), "X-Token deletes it");
         List<Message> jobs = world.drainQueue();
         assertEquals(1, jobs.size(), "exactly one upload job");
-        UploadJob job = world.api.context().getBean(UploadJobCodec.class).decode(jobs.get(0).body());
+        UploadJob job = world.api
+                .context()
+                .getBean(UploadJobCodec.class)
+                .decode(jobs.get(0).body());
         assertEquals(code, job.shortCode());
         assertArrayEquals(CONTENT, job.content());
         return row;
@@ -102,7 +112,8 @@ class CreateFromClientsIT {
     @ParameterizedTest
     @ValueSource(strings = {"/pastes", "/"})
     void aFilePartAsCurlSendsItAnswersTheUrlLine(String path) throws Exception {
-        Paste row = assertCreatedAsPlainUrl(world.api.send(post(path, MULTIPART, multipart(new Object[]{"file", "notes.txt", CONTENT}))));
+        Paste row = assertCreatedAsPlainUrl(
+                world.api.send(post(path, MULTIPART, multipart(new Object[] {"file", "notes.txt", CONTENT}))));
 
         assertNull(row.expiresAt());
         assertEquals(false, row.readOnce());
@@ -112,21 +123,27 @@ class CreateFromClientsIT {
     @ValueSource(strings = {"/pastes", "/"})
     void aFormContentFieldAsPastebinitSendsItAnswersTheUrlLine(String path) throws Exception {
         String text = new String(CONTENT, StandardCharsets.UTF_8);
-        assertCreatedAsPlainUrl(world.api.send(post(path, FORM, form("poster", "me", "content", text, "format", "text"))));
+        assertCreatedAsPlainUrl(
+                world.api.send(post(path, FORM, form("poster", "me", "content", text, "format", "text"))));
     }
 
     /** API Gateway passes a multipart body base64-encoded and a form as text: both read the same. */
     @Test
     void aFormPassedAsTextReadsTheSame() throws Exception {
-        String body = new String(form("content", new String(CONTENT, StandardCharsets.UTF_8)), StandardCharsets.US_ASCII);
-        assertCreatedAsPlainUrl(world.api.send(world.api.fixture("create-paste-text").header("Content-Type", FORM).textBody(body)));
+        String body =
+                new String(form("content", new String(CONTENT, StandardCharsets.UTF_8)), StandardCharsets.US_ASCII);
+        assertCreatedAsPlainUrl(world.api.send(world.api
+                .fixture("create-paste-text")
+                .header("Content-Type", FORM)
+                .textBody(body)));
     }
 
     @Test
     void rustypastesExpireHeaderAndOneshotPartMapToExpiryAndReadOnce() throws Exception {
         Instant before = Instant.now();
-        Paste row = assertCreatedAsPlainUrl(world.api.send(post("/", MULTIPART,
-                multipart(new Object[]{"oneshot", "notes.txt", CONTENT})).header("expire", "10min")));
+        Paste row = assertCreatedAsPlainUrl(world.api.send(
+                post("/", MULTIPART, multipart(new Object[] {"oneshot", "notes.txt", CONTENT}))
+                        .header("expire", "10min")));
 
         assertTrue(row.readOnce(), "oneshot: read once");
         assertNotNull(row.expiresAt());
@@ -137,8 +154,10 @@ class CreateFromClientsIT {
     @Test
     void zeroXzeroExpiresFieldIsInHours() throws Exception {
         Instant before = Instant.now();
-        Paste row = assertCreatedAsPlainUrl(world.api.send(post("/", MULTIPART,
-                multipart(new Object[]{"file", "notes.txt", CONTENT}, new Object[]{"expires", null, "24"}))));
+        Paste row = assertCreatedAsPlainUrl(world.api.send(
+                post("/", MULTIPART, multipart(new Object[] {"file", "notes.txt", CONTENT}, new Object[] {
+                    "expires", null, "24"
+                }))));
 
         long seconds = Duration.between(before, row.expiresAt()).toSeconds();
         assertTrue(seconds >= 86_395 && seconds <= 86_405, "24 hours: " + seconds);
@@ -146,8 +165,9 @@ class CreateFromClientsIT {
 
     @Test
     void aClientAskingForJsonGetsTheUsualCreatedBody() throws Exception {
-        HttpApi.Response response = world.api.send(post("/", MULTIPART, multipart(new Object[]{"file", "notes.txt", CONTENT}))
-                .header("Accept", "application/json"));
+        HttpApi.Response response =
+                world.api.send(post("/", MULTIPART, multipart(new Object[] {"file", "notes.txt", CONTENT}))
+                        .header("Accept", "application/json"));
 
         assertEquals(201, response.status(), response.text());
         assertTrue(response.header("Content-Type").startsWith("application/json"));
@@ -159,7 +179,7 @@ class CreateFromClientsIT {
 
     @Test
     void theIdempotencyKeyReplaysAFormCreate() throws Exception {
-        byte[] body = multipart(new Object[]{"file", "notes.txt", CONTENT});
+        byte[] body = multipart(new Object[] {"file", "notes.txt", CONTENT});
         // a key of this run's own: keys live 24 h in the database every run shares
         String key = "form-replay-" + UUID.randomUUID();
         HttpApi.Response first = world.api.send(post("/", MULTIPART, body).header("Idempotency-Key", key));
@@ -173,23 +193,44 @@ class CreateFromClientsIT {
     /** Each refusal is one text/plain line for these clients (they print the body), and nothing is created. */
     @Test
     void badFormsAreRefusedWithAPlainErrorLine() throws Exception {
-        record Case(HttpApi.Request request, int status, String says) {
-        }
+        record Case(HttpApi.Request request, int status, String says) {}
         List<Case> cases = List.of(
-                new Case(post("/", MULTIPART, multipart(new Object[]{"text", "notes.txt", CONTENT})), 400, "file"),
-                new Case(post("/", MULTIPART, multipart(new Object[]{"file", "empty.txt", new byte[0]})), 400, "empty"),
-                new Case(post("/", MULTIPART, multipart(new Object[]{"file", "bad.bin", new byte[]{(byte) 0xC3, 0x28}})), 400, "UTF-8"),
-                new Case(post("/", MULTIPART, "not a multipart body".getBytes(StandardCharsets.UTF_8)), 400, "multipart"),
-                new Case(post("/", "multipart/form-data", multipart(new Object[]{"file", "notes.txt", CONTENT})), 400, "boundary"),
+                new Case(post("/", MULTIPART, multipart(new Object[] {"text", "notes.txt", CONTENT})), 400, "file"),
+                new Case(
+                        post("/", MULTIPART, multipart(new Object[] {"file", "empty.txt", new byte[0]})), 400, "empty"),
+                new Case(
+                        post("/", MULTIPART, multipart(new Object[] {"file", "bad.bin", new byte[] {(byte) 0xC3, 0x28}
+                        })),
+                        400,
+                        "UTF-8"),
+                new Case(
+                        post("/", MULTIPART, "not a multipart body".getBytes(StandardCharsets.UTF_8)),
+                        400,
+                        "multipart"),
+                new Case(
+                        post("/", "multipart/form-data", multipart(new Object[] {"file", "notes.txt", CONTENT})),
+                        400,
+                        "boundary"),
                 new Case(post("/", FORM, form("title", "no content here")), 400, "content"),
                 new Case(post("/", FORM, "content=%E2%28".getBytes(StandardCharsets.US_ASCII)), 400, "UTF-8"),
-                new Case(post("/", MULTIPART, multipart(new Object[]{"file", "notes.txt", CONTENT})).header("expire", "soon"), 400, "expire"),
-                new Case(post("/", MULTIPART, multipart(new Object[]{"file", "notes.txt", CONTENT}, new Object[]{"expires", null, "-1"})), 400, "expires"));
+                new Case(
+                        post("/", MULTIPART, multipart(new Object[] {"file", "notes.txt", CONTENT}))
+                                .header("expire", "soon"),
+                        400,
+                        "expire"),
+                new Case(
+                        post("/", MULTIPART, multipart(new Object[] {"file", "notes.txt", CONTENT}, new Object[] {
+                            "expires", null, "-1"
+                        })),
+                        400,
+                        "expires"));
         for (Case c : cases) {
             HttpApi.Response response = world.api.send(c.request());
             assertEquals(c.status(), response.status(), response.text());
             assertEquals("text/plain; charset=utf-8", response.header("Content-Type"), response.text());
-            assertTrue(response.text().endsWith("\n") && response.text().indexOf('\n') == response.text().length() - 1,
+            assertTrue(
+                    response.text().endsWith("\n")
+                            && response.text().indexOf('\n') == response.text().length() - 1,
                     "one line: " + response.text());
             assertTrue(response.text().contains(c.says()), c.says() + " in: " + response.text());
         }

@@ -1,30 +1,28 @@
 package dev.pastebin.create;
 
-import dev.pastebin.core.paste.DeleteTokens;
-import dev.pastebin.core.paste.Paste;
-import dev.pastebin.core.paste.PasteRepository;
-import dev.pastebin.core.support.HttpApi;
-import dev.pastebin.core.support.RealServices;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-
-import java.time.Duration;
-import java.time.Instant;
-import java.util.Map;
-import java.util.UUID;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.core.paste.DeleteTokens;
+import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteRepository;
+import dev.pastebin.core.support.HttpApi;
+import dev.pastebin.core.support.RealServices;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
 /** Create options (expiry, read-once) and the deletion token, through the real handler and database. */
 @RealServices
 class CreateOptionsIT {
-
 
     @RegisterExtension
     static final CreateWorld world = new CreateWorld("create-options-it");
@@ -32,14 +30,17 @@ class CreateOptionsIT {
     @Test
     void jsonOptionsAreStoredAndAnswered() throws Exception {
         Instant before = Instant.now();
-        HttpApi.Response response = world.api.send(world.api.fixture("create-paste-json")
+        HttpApi.Response response = world.api.send(world.api
+                .fixture("create-paste-json")
                 .textBody("{\"content\":\"a secret\",\"expiresIn\":3600,\"readOnce\":true}"));
 
         assertEquals(201, response.status(), response.text());
         Map<String, Object> body = world.json(response);
         String code = (String) body.get("shortCode");
         Instant expiresAt = Instant.parse((String) body.get("expiresAt"));
-        assertTrue(!expiresAt.isBefore(before.plusSeconds(3600)) && !expiresAt.isAfter(Instant.now().plusSeconds(3600)),
+        assertTrue(
+                !expiresAt.isBefore(before.plusSeconds(3600))
+                        && !expiresAt.isAfter(Instant.now().plusSeconds(3600)),
                 expiresAt.toString());
         assertEquals(true, body.get("readOnce"));
         assertEquals("no-store", response.header("Cache-Control"), "the deletion token is for this client only");
@@ -55,8 +56,8 @@ class CreateOptionsIT {
 
     @Test
     void queryOptionsApplyToATextBody() throws Exception {
-        HttpApi.Response response = world.api.send(world.api.fixture("create-paste-text")
-                .query("expiresIn", "60").query("readOnce", "false"));
+        HttpApi.Response response = world.api.send(
+                world.api.fixture("create-paste-text").query("expiresIn", "60").query("readOnce", "false"));
 
         assertEquals(201, response.status(), response.text());
         Map<String, Object> body = world.json(response);
@@ -86,8 +87,10 @@ class CreateOptionsIT {
 
     @Test
     void everyPasteGetsItsOwnToken() throws Exception {
-        String first = (String) world.json(world.api.send(world.api.fixture("create-paste-text"))).get("deleteToken");
-        String second = (String) world.json(world.api.send(world.api.fixture("create-paste-text"))).get("deleteToken");
+        String first = (String) world.json(world.api.send(world.api.fixture("create-paste-text")))
+                .get("deleteToken");
+        String second = (String) world.json(world.api.send(world.api.fixture("create-paste-text")))
+                .get("deleteToken");
         assertFalse(first.equals(second));
     }
 
@@ -98,10 +101,22 @@ class CreateOptionsIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"59", "31536001", "3600.5", "3600.0", "3.6e3", "\"3600\"", "true", "[60]", "{}",
-            "123456789012345678901234567890"})
+    @ValueSource(
+            strings = {
+                "59",
+                "31536001",
+                "3600.5",
+                "3600.0",
+                "3.6e3",
+                "\"3600\"",
+                "true",
+                "[60]",
+                "{}",
+                "123456789012345678901234567890"
+            })
     void aBadJsonExpiryIsRefused(String expiresIn) throws Exception {
-        assertRefused(world.api.fixture("create-paste-json").textBody("{\"content\":\"x\",\"expiresIn\":" + expiresIn + "}"),
+        assertRefused(
+                world.api.fixture("create-paste-json").textBody("{\"content\":\"x\",\"expiresIn\":" + expiresIn + "}"),
                 "INVALID_EXPIRY");
     }
 
@@ -114,13 +129,15 @@ class CreateOptionsIT {
     @ParameterizedTest
     @ValueSource(strings = {"1", "0", "\"true\"", "[]", "{}"})
     void aBadJsonReadOnceIsRefused(String readOnce) throws Exception {
-        assertRefused(world.api.fixture("create-paste-json").textBody("{\"content\":\"x\",\"readOnce\":" + readOnce + "}"),
+        assertRefused(
+                world.api.fixture("create-paste-json").textBody("{\"content\":\"x\",\"readOnce\":" + readOnce + "}"),
                 "INVALID_READ_ONCE");
     }
 
     @Test
     void jsonNullOptionsMeanTheDefaults() throws Exception {
-        HttpApi.Response response = world.api.send(world.api.fixture("create-paste-json")
+        HttpApi.Response response = world.api.send(world.api
+                .fixture("create-paste-json")
                 .textBody("{\"content\":\"x\",\"expiresIn\":null,\"readOnce\":null}"));
         assertEquals(201, response.status(), response.text());
         assertNull(world.json(response).get("expiresAt"));
@@ -130,7 +147,8 @@ class CreateOptionsIT {
     @Test
     void theBoundsThemselvesAreAccepted() throws Exception {
         for (String expiresIn : new String[] {"60", "31536000"}) {
-            HttpApi.Response response = world.api.send(world.api.fixture("create-paste-text").query("expiresIn", expiresIn));
+            HttpApi.Response response =
+                    world.api.send(world.api.fixture("create-paste-text").query("expiresIn", expiresIn));
             assertEquals(201, response.status(), expiresIn + ": " + response.text());
             removeSoonExpired((String) world.json(response).get("shortCode"));
         }

@@ -1,5 +1,10 @@
 package dev.pastebin.create;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.paste.ContentHash;
@@ -16,13 +21,6 @@ import dev.pastebin.core.support.RealServices;
 import io.micronaut.crac.test.CheckpointSimulator;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.micronaut.json.JsonMapper;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-import software.amazon.awssdk.services.sqs.model.Message;
-
-import javax.sql.DataSource;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -30,16 +28,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import software.amazon.awssdk.services.sqs.model.Message;
 
 /** POST /pastes through the real handler: the row, the response, and the upload job on the queue. */
 @RealServices
 class CreatePasteIT {
-
 
     @RegisterExtension
     static final CreateWorld world = new CreateWorld("create-it");
@@ -47,7 +45,10 @@ class CreatePasteIT {
     private UploadJob onlyJob() throws Exception {
         List<Message> messages = world.drainQueue();
         assertEquals(1, messages.size(), "exactly one upload job");
-        return world.api.context().getBean(UploadJobCodec.class).decode(messages.get(0).body());
+        return world.api
+                .context()
+                .getBean(UploadJobCodec.class)
+                .decode(messages.get(0).body());
     }
 
     @Test
@@ -88,29 +89,36 @@ class CreatePasteIT {
 
     @Test
     void theCallerComesFromAReplaceableBinder() throws Exception {
-        try (HttpApi asTester = HttpApi.start(Map.of("pastebin.upload-queue.url", world.queues.queueUrl(),
-                FixedCallerBinder.PROPERTY, "tester-42"))) {
+        try (HttpApi asTester = HttpApi.start(Map.of(
+                "pastebin.upload-queue.url", world.queues.queueUrl(), FixedCallerBinder.PROPERTY, "tester-42"))) {
             HttpApi.Response response = asTester.send(asTester.fixture("create-paste-json"));
 
             assertEquals(201, response.status(), response.text());
-            assertEquals("tester-42", world.row((String) world.json(response).get("shortCode")).userId());
+            assertEquals(
+                    "tester-42",
+                    world.row((String) world.json(response).get("shortCode")).userId());
         }
         onlyJob();
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-            "English, Deutsch: äöüß, Русский, 日本語, 中文, العربية, עברית, हिन्दी",
-            "emoji 🧪👩‍💻🏳️‍🌈 and a lone ZWJ \u200d",
-            "CRLF\r\nLF\nCR\rTAB\tend\t",
-            "\u0000 NUL, \u0007 BEL, \u001b ESC, \u007f DEL, \u00a0 NBSP, \ufeff BOM"})
+    @ValueSource(
+            strings = {
+                "English, Deutsch: äöüß, Русский, 日本語, 中文, العربية, עברית, हिन्दी",
+                "emoji 🧪👩‍💻🏳️‍🌈 and a lone ZWJ \u200d",
+                "CRLF\r\nLF\nCR\rTAB\tend\t",
+                "\u0000 NUL, \u0007 BEL, \u001b ESC, \u007f DEL, \u00a0 NBSP, \ufeff BOM"
+            })
     void theBytesReachTheQueueExactlyInEveryBodyForm(String text) throws Exception {
         byte[] content = text.getBytes(StandardCharsets.UTF_8);
         String jsonBody = world.api.context().getBean(JsonMapper.class).writeValueAsString(Map.of("content", text));
         List<HttpApi.Request> forms = List.of(
                 world.api.fixture("create-paste-text").textBody(text),
                 world.api.fixture("create-paste-text").binaryBody(content),
-                world.api.fixture("create-paste-text").header("Content-Type", "text/plain; charset=UTF-8").binaryBody(content),
+                world.api
+                        .fixture("create-paste-text")
+                        .header("Content-Type", "text/plain; charset=UTF-8")
+                        .binaryBody(content),
                 world.api.fixture("create-paste-json").textBody(jsonBody),
                 world.api.fixture("create-paste-json").binaryBody(jsonBody.getBytes(StandardCharsets.UTF_8)));
         for (HttpApi.Request form : forms) {
@@ -127,7 +135,8 @@ class CreatePasteIT {
 
     @Test
     void withoutAHostHeaderTheUrlIsThePath() throws Exception {
-        HttpApi.Response response = world.api.send(world.api.fixture("create-paste-text").withoutHeader("Host"));
+        HttpApi.Response response =
+                world.api.send(world.api.fixture("create-paste-text").withoutHeader("Host"));
 
         assertEquals(201, response.status());
         String code = (String) world.json(response).get("shortCode");
@@ -139,11 +148,21 @@ class CreatePasteIT {
 
     @Test
     void primesTheHandlerTheSuccessPathTheDatabaseAndTheQueueAndNothingElse() {
-        Set<Class<?>> primers = world.api.context().getBeansOfType(Primer.class).stream().map(Object::getClass)
+        Set<Class<?>> primers = world.api.context().getBeansOfType(Primer.class).stream()
+                .map(Object::getClass)
                 .collect(Collectors.toSet());
-        assertEquals(Set.of(ApiRequestPrimer.class, RuntimeSerializationPrimer.class, DatabasePrimer.class, UploadQueuePrimer.class,
-                CreatePriming.SuccessPath.class), primers);
-        assertEquals(5, world.api.context().getBean(Priming.class).run("test"), "every primer succeeds against the real services");
+        assertEquals(
+                Set.of(
+                        ApiRequestPrimer.class,
+                        RuntimeSerializationPrimer.class,
+                        DatabasePrimer.class,
+                        UploadQueuePrimer.class,
+                        CreatePriming.SuccessPath.class),
+                primers);
+        assertEquals(
+                5,
+                world.api.context().getBean(Priming.class).run("test"),
+                "every primer succeeds against the real services");
     }
 
     @Test
@@ -162,8 +181,10 @@ class CreatePasteIT {
     }
 
     private static long pasteRows() throws Exception {
-        try (Connection c = DelegatingDataSource.unwrapDataSource(world.api.context().getBean(DataSource.class)).getConnection();
-             ResultSet r = c.createStatement().executeQuery("SELECT count(*) FROM pastes")) {
+        try (Connection c = DelegatingDataSource.unwrapDataSource(
+                                world.api.context().getBean(DataSource.class))
+                        .getConnection();
+                ResultSet r = c.createStatement().executeQuery("SELECT count(*) FROM pastes")) {
             r.next();
             return r.getLong(1);
         }

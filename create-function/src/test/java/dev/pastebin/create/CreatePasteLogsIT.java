@@ -1,5 +1,9 @@
 package dev.pastebin.create;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pastebin.core.support.DatabaseLoginSecret;
 import dev.pastebin.core.support.EveryLoggerAt;
@@ -10,10 +14,6 @@ import dev.pastebin.core.support.TestLambdaContext;
 import dev.pastebin.core.support.TestQueues;
 import io.micronaut.core.type.Argument;
 import io.micronaut.json.JsonMapper;
-import org.junit.jupiter.api.Test;
-import org.slf4j.MDC;
-import software.amazon.awssdk.services.sqs.SqsClient;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -21,10 +21,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.slf4j.MDC;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * What the create function logs, as JSON lines: each names its invocation and function, the lines about the
@@ -38,8 +37,8 @@ class CreatePasteLogsIT {
     void everyLineNamesItsInvocationAndNoneQuotesContentOrPassword() throws Exception {
         String marker = "content-marker-" + UUID.randomUUID();
         try (SqsClient sqs = SqsClient.create();
-             DatabaseLoginSecret secret = DatabaseLoginSecret.create();
-             JsonLogLines everything = JsonLogLines.all()) {
+                DatabaseLoginSecret secret = DatabaseLoginSecret.create();
+                JsonLogLines everything = JsonLogLines.all()) {
             TestQueues.Pair queues = TestQueues.create(sqs, "create-logs-it", 10, 30);
             Map<String, Object> properties = new HashMap<>(secret.properties());
             properties.put("pastebin.upload-queue.url", queues.queueUrl());
@@ -47,14 +46,22 @@ class CreatePasteLogsIT {
             var malformed = TestLambdaContext.withPlentyOfTime();
             List<ObjectNode> lines;
             String shortCode;
-            try (HttpApi api = HttpApi.start(properties); JsonLogLines invocations = JsonLogLines.all()) {
-                HttpApi.Response response = api.send(api.fixture("create-paste-text").textBody("a paste " + marker), created);
+            try (HttpApi api = HttpApi.start(properties);
+                    JsonLogLines invocations = JsonLogLines.all()) {
+                HttpApi.Response response =
+                        api.send(api.fixture("create-paste-text").textBody("a paste " + marker), created);
                 assertEquals(201, response.status(), response.text());
-                shortCode = (String) api.context().getBean(JsonMapper.class)
-                        .readValue(response.body(), Argument.mapOf(String.class, Object.class)).get("shortCode");
-                assertEquals(400, api.send(api.fixture("create-paste-json").textBody("{\"content\": \"" + marker), malformed)
-                        .status());
-                assertTrue(MDC.getCopyOfContextMap() == null || MDC.getCopyOfContextMap().isEmpty(),
+                shortCode = (String) api.context()
+                        .getBean(JsonMapper.class)
+                        .readValue(response.body(), Argument.mapOf(String.class, Object.class))
+                        .get("shortCode");
+                assertEquals(
+                        400,
+                        api.send(api.fixture("create-paste-json").textBody("{\"content\": \"" + marker), malformed)
+                                .status());
+                assertTrue(
+                        MDC.getCopyOfContextMap() == null
+                                || MDC.getCopyOfContextMap().isEmpty(),
                         "the MDC is cleared after each invocation: " + MDC.getCopyOfContextMap());
 
                 lines = invocations.assertEachNamesItsInvocation(
@@ -64,13 +71,27 @@ class CreatePasteLogsIT {
             }
 
             everything.assertNowhere(marker, secret.password());
-            assertTrue(lines.stream().anyMatch(l -> l.path("message").asText().contains("created")
-                    && shortCode.equals(l.path("shortCode").asText())
-                    && created.getAwsRequestId().equals(l.path("requestId").asText())), "the created line: " + lines);
-            assertTrue(lines.stream().anyMatch(l -> malformed.getAwsRequestId().equals(l.path("requestId").asText())
-                    && l.path("message").asText().contains("400")), "the rejected request's line: " + lines);
-            assertFalse(lines.stream().anyMatch(l -> malformed.getAwsRequestId().equals(l.path("requestId").asText())
-                    && l.has("shortCode")), "no paste, no short code: " + lines);
+            assertTrue(
+                    lines.stream()
+                            .anyMatch(l -> l.path("message").asText().contains("created")
+                                    && shortCode.equals(l.path("shortCode").asText())
+                                    && created.getAwsRequestId()
+                                            .equals(l.path("requestId").asText())),
+                    "the created line: " + lines);
+            assertTrue(
+                    lines.stream()
+                            .anyMatch(l -> malformed
+                                            .getAwsRequestId()
+                                            .equals(l.path("requestId").asText())
+                                    && l.path("message").asText().contains("400")),
+                    "the rejected request's line: " + lines);
+            assertFalse(
+                    lines.stream()
+                            .anyMatch(l -> malformed
+                                            .getAwsRequestId()
+                                            .equals(l.path("requestId").asText())
+                                    && l.has("shortCode")),
+                    "no paste, no short code: " + lines);
         }
     }
 
@@ -86,23 +107,29 @@ class CreatePasteLogsIT {
                 String key = UUID.randomUUID().toString();
                 List<String> tokens = new ArrayList<>();
                 List<String> lines;
-                try (JsonLogLines traced = JsonLogLines.all(); var trace = EveryLoggerAt.trace()) {
+                try (JsonLogLines traced = JsonLogLines.all();
+                        var trace = EveryLoggerAt.trace()) {
                     for (int i = 0; i < 2; i++) {
                         HttpApi.Response response = api.send(api.fixture("create-paste-json")
-                                .header("Idempotency-Key", key).textBody("{\"content\":\"traced\"}"));
+                                .header("Idempotency-Key", key)
+                                .textBody("{\"content\":\"traced\"}"));
                         assertEquals(201, response.status(), response.text());
-                        tokens.add((String) api.context().getBean(JsonMapper.class)
-                                .readValue(response.body(), Argument.mapOf(String.class, Object.class)).get("deleteToken"));
+                        tokens.add((String) api.context()
+                                .getBean(JsonMapper.class)
+                                .readValue(response.body(), Argument.mapOf(String.class, Object.class))
+                                .get("deleteToken"));
                     }
                     HttpApi.Response form = api.send(api.fixture("create-paste-text")
-                            .header("Content-Type", "application/x-www-form-urlencoded").textBody("content=traced+form"));
+                            .header("Content-Type", "application/x-www-form-urlencoded")
+                            .textBody("content=traced+form"));
                     assertEquals(200, form.status(), form.text()); // a form's URL line
                     tokens.add(form.header("X-Token"));
                     lines = traced.lines();
                     assertEquals(3, new HashSet<>(tokens).size(), "three tokens of their own: " + tokens);
                     traced.assertNowhere(tokens.toArray(String[]::new));
                 }
-                assertTrue(lines.stream().anyMatch(l -> l.contains("\"TRACE\"")),
+                assertTrue(
+                        lines.stream().anyMatch(l -> l.contains("\"TRACE\"")),
                         "the loggers really were at TRACE: " + lines.size() + " lines");
             } finally {
                 TestQueues.delete(sqs, queues);

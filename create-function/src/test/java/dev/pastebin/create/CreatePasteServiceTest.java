@@ -1,5 +1,9 @@
 package dev.pastebin.create;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.config.UploadQueueProperties;
 import dev.pastebin.core.failure.Dependency;
@@ -14,22 +18,17 @@ import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
 import io.micronaut.data.exceptions.DataAccessException;
 import io.micronaut.serde.ObjectMapper;
-import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.core.exception.SdkClientException;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
-import software.amazon.awssdk.services.sqs.model.SendMessageResponse;
-
 import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
+import software.amazon.awssdk.services.sqs.model.SendMessageResponse;
 
 /**
  * The create path's failure branches that need two failures at once, which the ITs cannot arrange against one
@@ -41,11 +40,10 @@ class CreatePasteServiceTest {
 
     @Test
     void whenTheJobCannotBeQueuedAndTheRowNotMarkedFailedTheAnswerIsStill503() {
-        var service = service(new FailingMarkRepository(new DataAccessException("down",
-                new SQLException("Connection refused", "08001"))));
+        var service = service(new FailingMarkRepository(
+                new DataAccessException("down", new SQLException("Connection refused", "08001"))));
 
-        var failure = assertThrows(DependencyUnavailableException.class,
-                () -> service.create(hello(), null, null));
+        var failure = assertThrows(DependencyUnavailableException.class, () -> service.create(hello(), null, null));
 
         assertEquals(Dependency.UPLOAD_QUEUE, failure.dependency(), "the queue is what failed first");
         assertEquals(1, markedFailed.size(), "marking FAILED was tried");
@@ -69,7 +67,8 @@ class CreatePasteServiceTest {
         SqsClient unreachable = new SqsClient() {
             @Override
             public SendMessageResponse sendMessage(SendMessageRequest request) {
-                throw SdkClientException.create("Unable to execute HTTP request", new ConnectException("Connection refused"));
+                throw SdkClientException.create(
+                        "Unable to execute HTTP request", new ConnectException("Connection refused"));
             }
 
             @Override
@@ -78,13 +77,20 @@ class CreatePasteServiceTest {
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
         FailureClassifier classifier = new FailureClassifier();
-        return new CreatePasteService(repository, new IdempotencyKeys(), null,
-                new ShortCodes(new PasteProperties(11, 262_144)), new DeleteTokens(), new UploadJobCodec(ObjectMapper.getDefault()), unreachable,
-                new UploadQueueProperties("http://127.0.0.1:4566/000000000000/q", 393_216), new DependencyCalls(classifier), classifier);
+        return new CreatePasteService(
+                repository,
+                new IdempotencyKeys(),
+                null,
+                new ShortCodes(new PasteProperties(11, 262_144)),
+                new DeleteTokens(),
+                new UploadJobCodec(ObjectMapper.getDefault()),
+                unreachable,
+                new UploadQueueProperties("http://127.0.0.1:4566/000000000000/q", 393_216),
+                new DependencyCalls(classifier),
+                classifier);
     }
 
     /** Inserts succeed; markFailed throws {@code failure}, or finds the row already terminal (0) when null. */

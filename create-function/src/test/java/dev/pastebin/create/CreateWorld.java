@@ -6,17 +6,16 @@ import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.TestQueues;
 import io.micronaut.core.type.Argument;
 import io.micronaut.json.JsonMapper;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
-
-import java.io.IOException;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * A create integration test class's world, registered as a JUnit extension
@@ -71,7 +70,9 @@ final class CreateWorld implements BeforeAllCallback, BeforeEachCallback, AfterA
     }
 
     Map<String, Object> json(HttpApi.Response response) throws IOException {
-        return api.context().getBean(JsonMapper.class).readValue(response.body(), Argument.mapOf(String.class, Object.class));
+        return api.context()
+                .getBean(JsonMapper.class)
+                .readValue(response.body(), Argument.mapOf(String.class, Object.class));
     }
 
     Paste row(String shortCode) {

@@ -8,7 +8,6 @@ import io.micronaut.core.type.Argument;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.bind.binders.TypedRequestArgumentBinder;
 import jakarta.inject.Singleton;
-
 import java.util.Optional;
 
 /** Acts as the user {@code test.caller} names, whatever the request carries: how a test replaces the identity. */

@@ -6,7 +6,6 @@ import io.micronaut.context.annotation.Property;
 import io.micronaut.context.annotation.Replaces;
 import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Singleton;
-
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;

@@ -1,7 +1,6 @@
 package dev.pastebin.create;
 
 import com.sun.net.httpserver.HttpServer;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;

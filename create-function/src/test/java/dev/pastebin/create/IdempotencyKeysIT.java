@@ -1,10 +1,12 @@
 package dev.pastebin.create;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.paste.IdempotencyKey;
 import dev.pastebin.core.support.RealServices;
-import org.junit.jupiter.api.Test;
-import org.postgresql.PGConnection;
-
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -17,11 +19,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.postgresql.PGConnection;
 
 /** The key table's statements against the real database, at the interleavings a test can force. */
 @RealServices
@@ -30,8 +29,10 @@ class IdempotencyKeysIT {
     private final IdempotencyKeys keys = new IdempotencyKeys();
 
     private static Connection connect() throws Exception {
-        return DriverManager.getConnection(env("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin"),
-                env("DATASOURCES_DEFAULT_USERNAME", "pastebin"), env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
+        return DriverManager.getConnection(
+                env("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin"),
+                env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
+                env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
     }
 
     private static String env(String name, String fallback) {
@@ -49,14 +50,17 @@ class IdempotencyKeysIT {
     void aKeyCannotBeLetGoBetweenTheClaimAndTheLookUp() throws Exception {
         IdempotencyKey key = new IdempotencyKey("", "let-go-" + UUID.randomUUID());
         ExecutorService forgetting = Executors.newSingleThreadExecutor();
-        try (Connection holder = connect(); Connection request = connect(); Connection observer = connect()) {
+        try (Connection holder = connect();
+                Connection request = connect();
+                Connection observer = connect()) {
             assertTrue(keys.claim(holder, key, "0".repeat(64), "holder").isEmpty(), "the holder's claim, committed");
             request.setAutoCommit(false);
             int requestPid = request.unwrap(PGConnection.class).getBackendPID();
             Future<?>[] forget = new Future<?>[1];
             Connection racing = afterTheClaim(request, () -> {
                 forget[0] = forgetting.submit(() -> keys.forget(holder, key, "holder"));
-                await("the holder's forget waits for this request's lock").atMost(Duration.ofMinutes(2))
+                await("the holder's forget waits for this request's lock")
+                        .atMost(Duration.ofMinutes(2))
                         .until(() -> waitingBehind(observer, requestPid) == 1);
             });
 
@@ -89,7 +93,9 @@ class IdempotencyKeysIT {
             Object result = invoke(connection, method, args);
             if (method.getName().equals("prepareStatement") && IdempotencyKeys.CLAIM.equals(args[0])) {
                 PreparedStatement claim = (PreparedStatement) result;
-                return Proxy.newProxyInstance(IdempotencyKeysIT.class.getClassLoader(), new Class<?>[]{PreparedStatement.class},
+                return Proxy.newProxyInstance(
+                        IdempotencyKeysIT.class.getClassLoader(),
+                        new Class<?>[] {PreparedStatement.class},
                         (p, m, a) -> {
                             Object r = invoke(claim, m, a);
                             if (m.getName().equals("executeQuery")) {
@@ -100,7 +106,8 @@ class IdempotencyKeysIT {
             }
             return result;
         };
-        return (Connection) Proxy.newProxyInstance(IdempotencyKeysIT.class.getClassLoader(), new Class<?>[]{Connection.class}, statements);
+        return (Connection) Proxy.newProxyInstance(
+                IdempotencyKeysIT.class.getClassLoader(), new Class<?>[] {Connection.class}, statements);
     }
 
     private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {

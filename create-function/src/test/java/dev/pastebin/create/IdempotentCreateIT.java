@@ -1,5 +1,13 @@
 package dev.pastebin.create;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 import dev.pastebin.core.job.UploadJob;
@@ -7,7 +15,6 @@ import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.DeleteTokens;
 import dev.pastebin.core.paste.IdempotencyKey;
-import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteMetadata;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteStatus;
@@ -17,15 +24,6 @@ import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestPastes;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
-import org.junit.jupiter.api.Test;
-import org.postgresql.PGConnection;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-
-import software.amazon.awssdk.services.sqs.model.Message;
-
-import javax.sql.DataSource;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -39,14 +37,13 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.postgresql.PGConnection;
+import software.amazon.awssdk.services.sqs.model.Message;
 
 /** Idempotency-Key on POST /pastes against the real database and queue: one paste, one job, however often it is sent. */
 @RealServices
@@ -56,7 +53,9 @@ class IdempotentCreateIT {
     static final CreateWorld world = new CreateWorld("create-idempotent-it");
 
     private static HttpApi.Request create(String key, String content) {
-        return world.api.fixture("create-paste-json").header("Idempotency-Key", key)
+        return world.api
+                .fixture("create-paste-json")
+                .header("Idempotency-Key", key)
                 .textBody("{\"content\":\"" + content + "\",\"readOnce\":false}");
     }
 
@@ -67,7 +66,8 @@ class IdempotentCreateIT {
 
     /** The plain pool, outside Micronaut Data's connection management. */
     private static Connection database() throws Exception {
-        return DelegatingDataSource.unwrapDataSource(world.api.context().getBean(DataSource.class)).getConnection();
+        return DelegatingDataSource.unwrapDataSource(world.api.context().getBean(DataSource.class))
+                .getConnection();
     }
 
     /**
@@ -75,15 +75,29 @@ class IdempotentCreateIT {
      * (a timeout, a crash; or the send and both compensations failed): the row IN_PROGRESS and the key claimed
      * for it (an anonymous caller's), committed, and no job. Returns the paste's short code.
      */
-    private static String createThatDiedBeforeSendingItsJob(ApplicationContext context, String key, String content) throws Exception {
+    private static String createThatDiedBeforeSendingItsJob(ApplicationContext context, String key, String content)
+            throws Exception {
         String code = context.getBean(ShortCodes.class).next();
         String sha256 = ContentHash.sha256Hex(content.getBytes(StandardCharsets.UTF_8));
-        context.getBean(PasteRepository.class).save(TestPastes.inProgress(code, null, sha256, content.length(),
-                context.getBean(DeleteTokens.class).issue().sha256(), null, false));
-        try (Connection db = DelegatingDataSource.unwrapDataSource(context.getBean(DataSource.class)).getConnection()) {
+        context.getBean(PasteRepository.class)
+                .save(TestPastes.inProgress(
+                        code,
+                        null,
+                        sha256,
+                        content.length(),
+                        context.getBean(DeleteTokens.class).issue().sha256(),
+                        null,
+                        false));
+        try (Connection db = DelegatingDataSource.unwrapDataSource(context.getBean(DataSource.class))
+                .getConnection()) {
             db.setAutoCommit(false);
-            assertTrue(context.getBean(IdempotencyKeys.class).claim(db, new IdempotencyKey("", key),
-                    CreatePasteService.fingerprint(sha256, PasteOptions.NONE, PasteMetadata.NONE), code).isEmpty());
+            assertTrue(context.getBean(IdempotencyKeys.class)
+                    .claim(
+                            db,
+                            new IdempotencyKey("", key),
+                            CreatePasteService.fingerprint(sha256, PasteOptions.NONE, PasteMetadata.NONE),
+                            code)
+                    .isEmpty());
             db.commit();
         }
         return code;
@@ -91,8 +105,9 @@ class IdempotentCreateIT {
 
     /** How many deletion tokens replays added to the paste's row. */
     private static int replayTokens(String code) throws Exception {
-        try (Connection db = database(); PreparedStatement count = db.prepareStatement(
-                "SELECT coalesce(cardinality(replay_delete_token_sha256s), 0) FROM pastes WHERE short_code = ?")) {
+        try (Connection db = database();
+                PreparedStatement count = db.prepareStatement(
+                        "SELECT coalesce(cardinality(replay_delete_token_sha256s), 0) FROM pastes WHERE short_code = ?")) {
             count.setString(1, code);
             try (var rows = count.executeQuery()) {
                 assertTrue(rows.next(), code);
@@ -102,13 +117,20 @@ class IdempotentCreateIT {
     }
 
     private static String storedTokenHash(String code) {
-        return world.api.context().getBean(PasteRepository.class).findById(code).orElseThrow().deleteTokenSha256();
+        return world.api
+                .context()
+                .getBean(PasteRepository.class)
+                .findById(code)
+                .orElseThrow()
+                .deleteTokenSha256();
     }
 
     @Test
     void theSameRequestAgainReplaysThePasteWithADeletionTokenOfItsOwn() throws Exception {
         String key = UUID.randomUUID().toString();
-        HttpApi.Request withExpiry = world.api.fixture("create-paste-json").header("Idempotency-Key", key)
+        HttpApi.Request withExpiry = world.api
+                .fixture("create-paste-json")
+                .header("Idempotency-Key", key)
                 .textBody("{\"content\":\"once\",\"expiresIn\":600}");
         HttpApi.Response first = world.api.send(withExpiry);
         HttpApi.Response again = world.api.send(withExpiry);
@@ -124,7 +146,9 @@ class IdempotentCreateIT {
         assertEquals(one.get("expiresAt"), two.get("expiresAt"), "the paste of the first request, not a new lifetime");
         assertEquals("/pastes/" + code, again.header("Location"));
         assertNotEquals(one.get("deleteToken"), two.get("deleteToken"));
-        assertEquals(DeleteTokens.hashOf((String) one.get("deleteToken")), storedTokenHash(code),
+        assertEquals(
+                DeleteTokens.hashOf((String) one.get("deleteToken")),
+                storedTokenHash(code),
                 "the first token stays (DeletePasteIT deletes with either)");
         List<String> jobs = world.drainQueue().stream().map(m -> m.body()).toList();
         assertEquals(2, jobs.size(), "the replay of a paste still IN_PROGRESS sends its job again: " + jobs);
@@ -161,8 +185,11 @@ class IdempotentCreateIT {
     void aRetryOfACreateThatDiedBeforeSendingItsJobIs503WhileTheQueueIsDown() throws Exception {
         String key = UUID.randomUUID().toString();
         // nothing listens on port 1: every SQS call is refused at once
-        try (HttpApi queueDown = HttpApi.start(Map.of("aws.services.sqs.endpoint-override", "http://127.0.0.1:1",
-                "pastebin.upload-queue.url", "http://127.0.0.1:1/000000000000/no-such-queue"))) {
+        try (HttpApi queueDown = HttpApi.start(Map.of(
+                "aws.services.sqs.endpoint-override",
+                "http://127.0.0.1:1",
+                "pastebin.upload-queue.url",
+                "http://127.0.0.1:1/000000000000/no-such-queue"))) {
             String code = createThatDiedBeforeSendingItsJob(queueDown.context(), key, "still no job");
 
             HttpApi.Response retry = queueDown.send(anonymousCreate(key, "still no job"));
@@ -182,7 +209,9 @@ class IdempotentCreateIT {
         assertEquals(201, world.api.send(create(key, "original")).status());
 
         HttpApi.Response otherContent = world.api.send(create(key, "changed"));
-        HttpApi.Response otherOptions = world.api.send(world.api.fixture("create-paste-json").header("Idempotency-Key", key)
+        HttpApi.Response otherOptions = world.api.send(world.api
+                .fixture("create-paste-json")
+                .header("Idempotency-Key", key)
                 .textBody("{\"content\":\"original\",\"readOnce\":true}"));
 
         for (HttpApi.Response refused : List.of(otherContent, otherOptions)) {
@@ -195,15 +224,24 @@ class IdempotentCreateIT {
     @Test
     void keysAreScopedToTheCaller() throws Exception {
         String key = UUID.randomUUID().toString();
-        String anonymous = (String) world.json(world.api.send(create(key, "same"))).get("shortCode");
-        String asUser = (String) world.json(world.api.send(create(key, "same").jwtSubject("user-" + key))).get("shortCode");
+        String anonymous =
+                (String) world.json(world.api.send(create(key, "same"))).get("shortCode");
+        String asUser = (String) world.json(world.api.send(create(key, "same").jwtSubject("user-" + key)))
+                .get("shortCode");
 
         assertNotEquals(anonymous, asUser);
         assertEquals(2, world.drainQueue().size());
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "has space", "slash/no", "ü", "0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789"})
+    @ValueSource(
+            strings = {
+                "",
+                "has space",
+                "slash/no",
+                "ü",
+                "0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789"
+            })
     void aMalformedKeyIs400(String key) throws Exception {
         HttpApi.Response response = world.api.send(create(key, "x"));
 
@@ -214,7 +252,8 @@ class IdempotentCreateIT {
 
     @Test
     void theLongestAndOddestAllowedKeysWork() throws Exception {
-        for (String key : List.of("a".repeat(127) + UUID.randomUUID().toString().charAt(0), "k:" + UUID.randomUUID() + "._-")) {
+        for (String key :
+                List.of("a".repeat(127) + UUID.randomUUID().toString().charAt(0), "k:" + UUID.randomUUID() + "._-")) {
             HttpApi.Response response = world.api.send(create(key, "x"));
             assertEquals(201, response.status(), key + ": " + response.text());
         }
@@ -233,20 +272,32 @@ class IdempotentCreateIT {
         List<Future<HttpApi.Response>> answers = new ArrayList<>();
         // The eight connections are open before the race: opened on demand, one at a time, on a busy machine some
         // took longer than the pool's connection-timeout (5 s) and their requests answered 503 instead of waiting.
-        try (HttpApi eightConnections = HttpApi.start(Map.of("pastebin.upload-queue.url", world.queues.queueUrl(),
-                "datasources.default.maximum-pool-size", requests, "datasources.default.minimum-idle", requests));
-             Connection gate = database()) {
-            HikariPoolMXBean eightPool = DelegatingDataSource.unwrapDataSource(eightConnections.context().getBean(DataSource.class))
-                    .unwrap(HikariDataSource.class).getHikariPoolMXBean();
-            await("the pool's " + requests + " connections open").atMost(Duration.ofSeconds(60))
+        try (HttpApi eightConnections = HttpApi.start(Map.of(
+                        "pastebin.upload-queue.url",
+                        world.queues.queueUrl(),
+                        "datasources.default.maximum-pool-size",
+                        requests,
+                        "datasources.default.minimum-idle",
+                        requests));
+                Connection gate = database()) {
+            HikariPoolMXBean eightPool = DelegatingDataSource.unwrapDataSource(
+                            eightConnections.context().getBean(DataSource.class))
+                    .unwrap(HikariDataSource.class)
+                    .getHikariPoolMXBean();
+            await("the pool's " + requests + " connections open")
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> eightPool.getIdleConnections() == requests);
             gate.setAutoCommit(false);
-            assertTrue(world.api.context().getBean(IdempotencyKeys.class)
-                    .claim(gate, new IdempotencyKey("", key), "0".repeat(64), "gate").isEmpty());
+            assertTrue(world.api
+                    .context()
+                    .getBean(IdempotencyKeys.class)
+                    .claim(gate, new IdempotencyKey("", key), "0".repeat(64), "gate")
+                    .isEmpty());
             for (int i = 0; i < requests; i++) {
                 answers.add(pool.submit(() -> eightConnections.send(anonymousCreate(key, "raced"))));
             }
-            await("all " + requests + " requests waiting at the key's claim").atMost(Duration.ofSeconds(30))
+            await("all " + requests + " requests waiting at the key's claim")
+                    .atMost(Duration.ofSeconds(30))
                     .until(() -> noneAnswered(answers) && waitingBehind(gate) == requests);
             gate.rollback();
 
@@ -277,7 +328,8 @@ class IdempotentCreateIT {
         for (Future<HttpApi.Response> answer : answers) {
             if (answer.isDone()) {
                 HttpApi.Response early = answer.get();
-                throw new AssertionError("a request answered while the key's claim was held: " + early.status() + " " + early.text());
+                throw new AssertionError(
+                        "a request answered while the key's claim was held: " + early.status() + " " + early.text());
             }
         }
         return true;
@@ -285,8 +337,9 @@ class IdempotentCreateIT {
 
     /** Database sessions blocked by a lock that {@code holder}'s session holds. */
     private static int waitingBehind(Connection holder) throws Exception {
-        try (Connection db = database(); PreparedStatement waiting = db.prepareStatement(
-                "SELECT count(*) FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid))")) {
+        try (Connection db = database();
+                PreparedStatement waiting = db.prepareStatement(
+                        "SELECT count(*) FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid))")) {
             waiting.setInt(1, holder.unwrap(PGConnection.class).getBackendPID());
             try (var rows = waiting.executeQuery()) {
                 rows.next();
@@ -300,8 +353,8 @@ class IdempotentCreateIT {
         String key = UUID.randomUUID().toString();
         String first = (String) world.json(world.api.send(create(key, "old"))).get("shortCode");
         try (Connection db = database();
-             PreparedStatement age = db.prepareStatement(
-                     "UPDATE idempotency_keys SET created_at = now() - interval '24 hours 1 second' WHERE idempotency_key = ?")) {
+                PreparedStatement age = db.prepareStatement(
+                        "UPDATE idempotency_keys SET created_at = now() - interval '24 hours 1 second' WHERE idempotency_key = ?")) {
             age.setString(1, key);
             assertEquals(1, age.executeUpdate());
         }
@@ -321,12 +374,14 @@ class IdempotentCreateIT {
     @Test
     void aReplayOfAnExpiredPasteIs404AndCreatesNothing() throws Exception {
         String key = UUID.randomUUID().toString();
-        HttpApi.Request expiring = world.api.fixture("create-paste-json").header("Idempotency-Key", key)
+        HttpApi.Request expiring = world.api
+                .fixture("create-paste-json")
+                .header("Idempotency-Key", key)
                 .textBody("{\"content\":\"expires\",\"expiresIn\":60}");
         String code = (String) world.json(world.api.send(expiring)).get("shortCode");
         try (Connection db = database();
-             PreparedStatement expire = db.prepareStatement(
-                     "UPDATE pastes SET expires_at = now() - interval '1 second' WHERE short_code = ?")) {
+                PreparedStatement expire = db.prepareStatement(
+                        "UPDATE pastes SET expires_at = now() - interval '1 second' WHERE short_code = ?")) {
             expire.setString(1, code);
             assertEquals(1, expire.executeUpdate());
         }
@@ -347,9 +402,10 @@ class IdempotentCreateIT {
     @Test
     void aReplayOfAPasteThatIsGoneIs404AndCreatesNothing() throws Exception {
         String key = UUID.randomUUID().toString();
-        String code = (String) world.json(world.api.send(create(key, "short-lived"))).get("shortCode");
+        String code =
+                (String) world.json(world.api.send(create(key, "short-lived"))).get("shortCode");
         try (Connection db = database();
-             PreparedStatement delete = db.prepareStatement("DELETE FROM pastes WHERE short_code = ?")) {
+                PreparedStatement delete = db.prepareStatement("DELETE FROM pastes WHERE short_code = ?")) {
             delete.setString(1, code);
             assertEquals(1, delete.executeUpdate());
         }
@@ -386,8 +442,9 @@ class IdempotentCreateIT {
         assertEquals(CreatePasteService.MAX_REPLAYS, replayTokens(code), "the refused replay added no token");
         world.drainQueue();
         // every token an answer carried still deletes the paste: the first replay's, the earliest one kept
-        try (Connection db = database(); PreparedStatement matches = db.prepareStatement(
-                "SELECT count(*) FROM pastes WHERE short_code = ? AND ? = ANY(replay_delete_token_sha256s)")) {
+        try (Connection db = database();
+                PreparedStatement matches = db.prepareStatement(
+                        "SELECT count(*) FROM pastes WHERE short_code = ? AND ? = ANY(replay_delete_token_sha256s)")) {
             for (String token : tokens) {
                 matches.setString(1, code);
                 matches.setString(2, DeleteTokens.hashOf(token));
@@ -410,10 +467,14 @@ class IdempotentCreateIT {
         String key = UUID.randomUUID().toString();
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try (HangingQueue hanging = HangingQueue.start();
-             HttpApi brownout = HttpApi.start(Map.of("aws.services.sqs.endpoint-override", hanging.endpoint(),
-                     "pastebin.upload-queue.url", hanging.endpoint() + "/000000000000/uploads",
-                     // the test, not the SDK's timer, decides when the first send fails
-                     "pastebin.sqs.call-timeout", "5m"))) {
+                HttpApi brownout = HttpApi.start(Map.of(
+                        "aws.services.sqs.endpoint-override",
+                        hanging.endpoint(),
+                        "pastebin.upload-queue.url",
+                        hanging.endpoint() + "/000000000000/uploads",
+                        // the test, not the SDK's timer, decides when the first send fails
+                        "pastebin.sqs.call-timeout",
+                        "5m"))) {
             Future<HttpApi.Response> firstRequest = pool.submit(() -> brownout.send(create(key, "brownout")));
             hanging.awaitFirstCall();
 
@@ -428,7 +489,13 @@ class IdempotentCreateIT {
             assertEquals(PasteStatus.IN_PROGRESS, world.row(code).status(), "a 201 was answered for it");
             List<Message> jobs = world.drainQueue();
             assertEquals(1, jobs.size(), "the retry's job");
-            assertEquals(code, world.api.context().getBean(UploadJobCodec.class).decode(jobs.get(0).body()).shortCode());
+            assertEquals(
+                    code,
+                    world.api
+                            .context()
+                            .getBean(UploadJobCodec.class)
+                            .decode(jobs.get(0).body())
+                            .shortCode());
             world.api.context().getBean(PasteRepository.class).remove(code);
         } finally {
             pool.shutdownNow();

@@ -1,11 +1,20 @@
 package dev.pastebin.create;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
 import io.micronaut.json.JsonMapper;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -13,16 +22,6 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import software.amazon.awssdk.services.sqs.model.Message;
-
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import java.util.List;
-import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The default content limit (the largest paste whose upload job fits the queue's 1 MiB messages: README, "Paste
@@ -36,6 +35,7 @@ class LargestPasteIT {
     private static final int LIMIT = PasteProperties.MAX_CONTENT_BYTES_CAP;
     /** Lambda's limit of a synchronous invocation's request payload (the API Gateway event). */
     private static final int LAMBDA_REQUEST_PAYLOAD_LIMIT = 6_291_456;
+
     private static final String BOUNDARY = "------------------------d74496d66958873e";
 
     @RegisterExtension
@@ -54,7 +54,8 @@ class LargestPasteIT {
     }
 
     static Stream<Arguments> routesAndBodies() {
-        return Stream.of("/pastes", "/").flatMap(path -> Arrays.stream(Body.values()).map(body -> Arguments.of(path, body)));
+        return Stream.of("/pastes", "/")
+                .flatMap(path -> Arrays.stream(Body.values()).map(body -> Arguments.of(path, body)));
     }
 
     @ParameterizedTest(name = "{1} to POST {0}")
@@ -75,7 +76,10 @@ class LargestPasteIT {
         assertEquals(form ? 200 : 201, response.status(), response.text());
         List<Message> jobs = world.drainQueue();
         assertEquals(1, jobs.size());
-        UploadJob job = world.api.context().getBean(UploadJobCodec.class).decode(jobs.get(0).body());
+        UploadJob job = world.api
+                .context()
+                .getBean(UploadJobCodec.class)
+                .decode(jobs.get(0).body());
         assertArrayEquals(content, job.content());
         assertTrue(jobs.get(0).body().getBytes(StandardCharsets.UTF_8).length <= UploadJobCodec.SQS_MESSAGE_CEILING);
     }
@@ -86,8 +90,13 @@ class LargestPasteIT {
         HttpApi.Response response = world.api.send(request(path, body, controlCharacters(LIMIT + 1)));
 
         assertEquals(413, response.status(), response.text());
-        assertTrue(response.text().contains(body == Body.TEXT || body == Body.JSON ? "\"CONTENT_TOO_LARGE\""
-                : "larger than the limit of " + LIMIT + " bytes"), response.text());
+        assertTrue(
+                response.text()
+                        .contains(
+                                body == Body.TEXT || body == Body.JSON
+                                        ? "\"CONTENT_TOO_LARGE\""
+                                        : "larger than the limit of " + LIMIT + " bytes"),
+                response.text());
         assertEquals(List.of(), world.drainQueue());
     }
 
@@ -96,7 +105,9 @@ class LargestPasteIT {
      * before it is parsed (here the multipart body has no boundary line, the urlencoded one ends in a broken escape).
      */
     @ParameterizedTest
-    @EnumSource(value = Body.class, names = {"MULTIPART", "URLENCODED"})
+    @EnumSource(
+            value = Body.class,
+            names = {"MULTIPART", "URLENCODED"})
     void aFormTooLargeToHoldAnAllowedPasteIsRefusedBeforeItIsParsed(Body body) {
         int factor = body == Body.MULTIPART ? 1 : 3;
         byte[] tooLarge = new byte[LIMIT * factor + 64 * 1024];
@@ -134,15 +145,23 @@ class LargestPasteIT {
     private static HttpApi.Request request(String path, Body body, byte[] content) {
         return switch (body) {
             case TEXT -> post(path, contentType(body), content);
-            case JSON -> world.api.fixture("create-paste-text").path(path).header("Content-Type", contentType(body))
-                    .textBody(jsonEscapingEveryByte(content));
+            case JSON ->
+                world.api
+                        .fixture("create-paste-text")
+                        .path(path)
+                        .header("Content-Type", contentType(body))
+                        .textBody(jsonEscapingEveryByte(content));
             case MULTIPART -> post(path, contentType(body), multipart(content));
             case URLENCODED -> post(path, contentType(body), urlEncoded(content));
         };
     }
 
     private static HttpApi.Request post(String path, String contentType, byte[] body) {
-        return world.api.fixture("create-paste-text").path(path).header("Content-Type", contentType).binaryBody(body);
+        return world.api
+                .fixture("create-paste-text")
+                .path(path)
+                .header("Content-Type", contentType)
+                .binaryBody(body);
     }
 
     private static String contentType(Body body) {
@@ -165,8 +184,10 @@ class LargestPasteIT {
 
     private static byte[] multipart(byte[] content) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(content.length + 256);
-        out.writeBytes(("--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"notes.txt\"\r\n"
-                + "Content-Type: text/plain\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+        out.writeBytes(
+                ("--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"notes.txt\"\r\n"
+                                + "Content-Type: text/plain\r\n\r\n")
+                        .getBytes(StandardCharsets.UTF_8));
         out.writeBytes(content);
         out.writeBytes(("\r\n--" + BOUNDARY + "--\r\n").getBytes(StandardCharsets.UTF_8));
         return out.toByteArray();

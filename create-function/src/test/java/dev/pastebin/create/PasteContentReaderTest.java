@@ -1,25 +1,25 @@
 package dev.pastebin.create;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
 import dev.pastebin.core.paste.PasteMetadata;
 import io.micronaut.http.MediaType;
 import io.micronaut.serde.ObjectMapper;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.nio.charset.StandardCharsets;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-
 class PasteContentReaderTest {
 
     private static final int LIMIT = 16;
-    private final PasteContentReader reader = new PasteContentReader(new PasteProperties(11, LIMIT), ObjectMapper.getDefault());
+    private final PasteContentReader reader =
+            new PasteContentReader(new PasteProperties(11, LIMIT), ObjectMapper.getDefault());
 
     private byte[] text(byte[] body) {
         return reader.fromText(body, null, null, null, null).content();
@@ -45,7 +45,7 @@ class PasteContentReaderTest {
 
     @Test
     void theLimitCountsBytesNotCharacters() {
-        assertArrayEquals(utf8("🧪🧪🧪🧪"), text(utf8("🧪🧪🧪🧪")));   // 16 bytes
+        assertArrayEquals(utf8("🧪🧪🧪🧪"), text(utf8("🧪🧪🧪🧪"))); // 16 bytes
         assertEquals(ApiErrorCode.CONTENT_TOO_LARGE, rejection(() -> text(utf8("🧪🧪🧪🧪a"))));
         assertEquals(ApiErrorCode.CONTENT_TOO_LARGE, rejection(() -> json(utf8("{\"content\":\"🧪🧪🧪🧪a\"}"))));
     }
@@ -66,7 +66,8 @@ class PasteContentReaderTest {
 
     @Test
     void jsonContentIsEncodedAsUtf8() {
-        assertArrayEquals(utf8("a\r\n\t\u0000é"), json(utf8("{\"content\":\"a\\r\\n\\t\\u0000\\u00e9\",\"ignored\":1}")));
+        assertArrayEquals(
+                utf8("a\r\n\t\u0000é"), json(utf8("{\"content\":\"a\\r\\n\\t\\u0000\\u00e9\",\"ignored\":1}")));
     }
 
     @Test
@@ -81,11 +82,21 @@ class PasteContentReaderTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"not json", "[]", "null", "\"text\"", "{\"content\":",
-            // which content would be the paste? refused rather than resolved quietly
-            "{\"content\":\"a\",\"content\":\"b\"}", "{\"content\":\"a\",\"x\":{\"y\":1,\"y\":2}}",
-            // a document and then something else
-            "{\"content\":\"a\"} x", "{\"content\":\"a\"}{\"content\":\"b\"}", "{\"content\":\"a\"}]"})
+    @ValueSource(
+            strings = {
+                "not json",
+                "[]",
+                "null",
+                "\"text\"",
+                "{\"content\":",
+                // which content would be the paste? refused rather than resolved quietly
+                "{\"content\":\"a\",\"content\":\"b\"}",
+                "{\"content\":\"a\",\"x\":{\"y\":1,\"y\":2}}",
+                // a document and then something else
+                "{\"content\":\"a\"} x",
+                "{\"content\":\"a\"}{\"content\":\"b\"}",
+                "{\"content\":\"a\"}]"
+            })
     void bodiesThatAreNotTheJsonObjectAreInvalidJson(String body) {
         assertEquals(ApiErrorCode.INVALID_JSON, rejection(() -> json(utf8(body))));
     }
@@ -99,8 +110,9 @@ class PasteContentReaderTest {
     void aHasteMultipartBodyTooLargeToHoldAnAllowedPasteIsRefusedBeforeItIsParsed() {
         byte[] tooLarge = utf8("x".repeat(LIMIT + 16 * 1024 + 1));
 
-        assertEquals(ApiErrorCode.CONTENT_TOO_LARGE, rejection(() -> reader.fromHaste(tooLarge,
-                MediaType.of("multipart/form-data; boundary=x"))));
+        assertEquals(
+                ApiErrorCode.CONTENT_TOO_LARGE,
+                rejection(() -> reader.fromHaste(tooLarge, MediaType.of("multipart/form-data; boundary=x"))));
     }
 
     @Test
@@ -108,7 +120,8 @@ class PasteContentReaderTest {
         byte[] body = utf8("--x\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + "x".repeat(5_000)
                 + ".py\"\r\n\r\nabc\r\n--x--\r\n");
 
-        PasteRequest paste = reader.fromForm(ClientForm.multipart(body, MediaType.of("multipart/form-data; boundary=x")), true, null);
+        PasteRequest paste = reader.fromForm(
+                ClientForm.multipart(body, MediaType.of("multipart/form-data; boundary=x")), true, null);
 
         assertArrayEquals(utf8("abc"), paste.content());
         assertEquals(PasteMetadata.NONE, paste.metadata());

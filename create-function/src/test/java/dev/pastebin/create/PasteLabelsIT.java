@@ -1,19 +1,18 @@
 package dev.pastebin.create;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A paste's labels (language, file name) as each form of create gives them, stored on the row (migration V7, in
@@ -34,10 +33,13 @@ class PasteLabelsIT {
 
     private static HttpApi.Request multipart(String part, String fileName) {
         byte[] body = ("--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"" + part + "\"; filename=\""
-                + fileName + "\"\r\nContent-Type: text/plain\r\n\r\nprint('hi')\n\r\n--" + BOUNDARY + "--\r\n")
+                        + fileName + "\"\r\nContent-Type: text/plain\r\n\r\nprint('hi')\n\r\n--" + BOUNDARY + "--\r\n")
                 .getBytes(StandardCharsets.UTF_8);
-        return world.api.fixture("create-paste-text").header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY)
-                .header("Accept", "application/json").binaryBody(body);
+        return world.api
+                .fixture("create-paste-text")
+                .header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY)
+                .header("Accept", "application/json")
+                .binaryBody(body);
     }
 
     private static Paste created(HttpApi.Response response) throws Exception {
@@ -47,7 +49,8 @@ class PasteLabelsIT {
 
     @Test
     void jsonLabelsAreStored() throws Exception {
-        Paste row = created(world.api.send(json("{\"content\":\"class Main {}\",\"language\":\"java\",\"fileName\":\"Main.java\"}")));
+        Paste row = created(world.api.send(
+                json("{\"content\":\"class Main {}\",\"language\":\"java\",\"fileName\":\"Main.java\"}")));
 
         assertEquals("java", row.language());
         assertEquals("Main.java", row.fileName());
@@ -55,8 +58,10 @@ class PasteLabelsIT {
 
     @Test
     void queryLabelsApplyToATextBody() throws Exception {
-        Paste row = created(world.api.send(world.api.fixture("create-paste-text")
-                .query("language", "plaintext").query("fileName", "notes – März.txt")));
+        Paste row = created(world.api.send(world.api
+                .fixture("create-paste-text")
+                .query("language", "plaintext")
+                .query("fileName", "notes – März.txt")));
 
         assertEquals("plaintext", row.language());
         assertEquals("notes – März.txt", row.fileName());
@@ -91,8 +96,7 @@ class PasteLabelsIT {
 
     @Test
     void badLabelsAreRefusedWithTheirCodesAndNothingIsCreated() throws Exception {
-        record Case(HttpApi.Request request, String code) {
-        }
+        record Case(HttpApi.Request request, String code) {}
         List<Case> cases = List.of(
                 new Case(json("{\"content\":\"x\",\"language\":\"klingon\"}"), "INVALID_LANGUAGE"),
                 new Case(json("{\"content\":\"x\",\"language\":\"Java\"}"), "INVALID_LANGUAGE"),
@@ -101,14 +105,17 @@ class PasteLabelsIT {
                 new Case(json("{\"content\":\"x\",\"fileName\":\"\"}"), "INVALID_FILE_NAME"),
                 new Case(json("{\"content\":\"x\",\"fileName\":\"a\\u202Etxt.exe\"}"), "INVALID_FILE_NAME"),
                 new Case(json("{\"content\":\"x\",\"fileName\":[\"a\"]}"), "INVALID_FILE_NAME"),
-                new Case(world.api.fixture("create-paste-text").query("fileName", "x".repeat(129)), "INVALID_FILE_NAME"),
+                new Case(
+                        world.api.fixture("create-paste-text").query("fileName", "x".repeat(129)), "INVALID_FILE_NAME"),
                 new Case(world.api.fixture("create-paste-text").query("language", "c++"), "INVALID_LANGUAGE"));
         for (Case c : cases) {
             HttpApi.Response response = world.api.send(c.request());
             assertEquals(400, response.status(), response.text());
             Map<String, Object> error = world.json(response);
             assertEquals(c.code(), error.get("code"), response.text());
-            assertTrue(((String) error.get("message")).contains(c.code().equals("INVALID_LANGUAGE") ? "language" : "fileName"),
+            assertTrue(
+                    ((String) error.get("message"))
+                            .contains(c.code().equals("INVALID_LANGUAGE") ? "language" : "fileName"),
                     response.text());
         }
         assertEquals(0, world.drainQueue().size(), "nothing queued");
@@ -121,11 +128,14 @@ class PasteLabelsIT {
                 .header("Idempotency-Key", key));
         HttpApi.Response again = world.api.send(json("{\"content\":\"same\",\"language\":\"go\",\"fileName\":\"a.go\"}")
                 .header("Idempotency-Key", key));
-        HttpApi.Response otherLanguage = world.api.send(json("{\"content\":\"same\",\"language\":\"rust\",\"fileName\":\"a.go\"}")
-                .header("Idempotency-Key", key));
-        HttpApi.Response otherName = world.api.send(json("{\"content\":\"same\",\"language\":\"go\",\"fileName\":\"b.go\"}")
-                .header("Idempotency-Key", key));
-        HttpApi.Response unlabelled = world.api.send(json("{\"content\":\"same\"}").header("Idempotency-Key", key));
+        HttpApi.Response otherLanguage =
+                world.api.send(json("{\"content\":\"same\",\"language\":\"rust\",\"fileName\":\"a.go\"}")
+                        .header("Idempotency-Key", key));
+        HttpApi.Response otherName =
+                world.api.send(json("{\"content\":\"same\",\"language\":\"go\",\"fileName\":\"b.go\"}")
+                        .header("Idempotency-Key", key));
+        HttpApi.Response unlabelled =
+                world.api.send(json("{\"content\":\"same\"}").header("Idempotency-Key", key));
 
         assertEquals(201, first.status(), first.text());
         assertEquals("true", again.header("Idempotent-Replayed"), again.text());

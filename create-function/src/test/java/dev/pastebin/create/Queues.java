@@ -1,16 +1,14 @@
 package dev.pastebin.create;
 
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.Message;
-
 import java.util.ArrayList;
 import java.util.List;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
 
 /** Drains what the create function put on a test's own queue. */
 final class Queues {
 
-    private Queues() {
-    }
+    private Queues() {}
 
     /**
      * Every message currently on the queue, received and deleted. No long poll: a job the function sent before
@@ -20,8 +18,11 @@ final class Queues {
     static List<Message> drain(SqsClient sqs, String queueUrl) {
         List<Message> all = new ArrayList<>();
         while (true) {
-            List<Message> batch = sqs.receiveMessage(b -> b.queueUrl(queueUrl).maxNumberOfMessages(10)
-                    .waitTimeSeconds(0).visibilityTimeout(30)).messages();
+            List<Message> batch = sqs.receiveMessage(b -> b.queueUrl(queueUrl)
+                            .maxNumberOfMessages(10)
+                            .waitTimeSeconds(0)
+                            .visibilityTimeout(30))
+                    .messages();
             if (batch.isEmpty()) {
                 return all;
             }

@@ -8,8 +8,7 @@ import io.micronaut.core.annotation.Nullable;
  */
 final class EntityTags {
 
-    private EntityTags() {
-    }
+    private EntityTags() {}
 
     static String of(String contentSha256, boolean json) {
         return "\"" + contentSha256 + (json ? "-json" : "") + "\"";

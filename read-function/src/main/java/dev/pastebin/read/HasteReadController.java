@@ -37,7 +37,9 @@ public class HasteReadController {
         this.shortCodes = shortCodes;
     }
 
-    @Operation(operationId = "readHasteDocument", summary = "Read a paste as a haste document",
+    @Operation(
+            operationId = "readHasteDocument",
+            summary = "Read a paste as a haste document",
             description = "The haste protocol's read: {\"key\", \"data\"} once stored. A read-once paste is not "
                     + "revealed here (409 READ_ONCE): POST /pastes/{shortCode}/reveal shows it, once.")
     @ApiResponse(responseCode = "200", ref = ApiDocs.HASTE_DOCUMENT)
@@ -50,12 +52,16 @@ public class HasteReadController {
     @ApiResponse(responseCode = "500", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Get(uri = "/documents/{key}", produces = MediaType.APPLICATION_JSON, headRoute = false)
-    public HttpResponse<?> document(@Parameter(description = KEY_DOC, schema = @Schema(ref = ApiDocs.SCHEMAS + "DocumentKey")) String key,
-                                    HttpRequest<?> request) {
-        return answers.answer(shortCodes.requireWellFormed(shortCodeOf(key)), PasteAnswers.View.HASTE_DOCUMENT, request, true);
+    public HttpResponse<?> document(
+            @Parameter(description = KEY_DOC, schema = @Schema(ref = ApiDocs.SCHEMAS + "DocumentKey")) String key,
+            HttpRequest<?> request) {
+        return answers.answer(
+                shortCodes.requireWellFormed(shortCodeOf(key)), PasteAnswers.View.HASTE_DOCUMENT, request, true);
     }
 
-    @Operation(operationId = "readHasteRaw", summary = "Read a paste's exact bytes (haste's raw URL)",
+    @Operation(
+            operationId = "readHasteRaw",
+            summary = "Read a paste's exact bytes (haste's raw URL)",
             description = "The exact bytes as text/plain once stored, whatever Accept says. A read-once paste is not "
                     + "revealed here (409 READ_ONCE).")
     @ApiResponse(responseCode = "200", ref = ApiDocs.RAW_PASTE)
@@ -67,9 +73,13 @@ public class HasteReadController {
     @ApiResponse(responseCode = "409", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "500", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
-    @Get(uri = "/raw/{key}", produces = {MediaType.TEXT_PLAIN, MediaType.APPLICATION_JSON}, headRoute = false)
-    public HttpResponse<?> raw(@Parameter(description = KEY_DOC, schema = @Schema(ref = ApiDocs.SCHEMAS + "DocumentKey")) String key,
-                               HttpRequest<?> request) {
+    @Get(
+            uri = "/raw/{key}",
+            produces = {MediaType.TEXT_PLAIN, MediaType.APPLICATION_JSON},
+            headRoute = false)
+    public HttpResponse<?> raw(
+            @Parameter(description = KEY_DOC, schema = @Schema(ref = ApiDocs.SCHEMAS + "DocumentKey")) String key,
+            HttpRequest<?> request) {
         return answers.answer(shortCodes.requireWellFormed(shortCodeOf(key)), PasteAnswers.View.TEXT, request, true);
     }
 
@@ -77,7 +87,9 @@ public class HasteReadController {
      * The root holds other names than pastes ({@code /favicon.ico}, {@code /robots.txt}): a key that cannot be a
      * short code is no such resource (404), not a malformed request.
      */
-    @Operation(operationId = "readPasteAtRoot", summary = "A paste at the URL haste clients print",
+    @Operation(
+            operationId = "readPasteAtRoot",
+            summary = "A paste at the URL haste clients print",
             description = "As GET /pastes/{shortCode} (readPaste): the exact bytes to curl (Accept */* or none), the "
                     + "JSON view with Accept: application/json, a read-once paste's metadata; a browser is sent to the "
                     + "paste's web page. A key that is no short code answers 404 NOT_FOUND.")
@@ -90,10 +102,23 @@ public class HasteReadController {
     @ApiResponse(responseCode = "500", ref = ApiDocs.ERROR)
     @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     // named shortCode, as on /pastes/{shortCode}, so that a read's links (its revalidation) hold for both routes
-    @Get(uri = "/{shortCode}", produces = {MediaType.TEXT_PLAIN, MediaType.APPLICATION_JSON, MediaType.TEXT_HTML,
-            WebPagesController.ANY_TEXT}, headRoute = false)
-    public HttpResponse<?> atRoot(@Parameter(name = "shortCode", description = KEY_DOC, schema = @Schema(ref = ApiDocs.SCHEMAS + "DocumentKey"))
-                                  @PathVariable("shortCode") String key, HttpRequest<?> request) {
+    @Get(
+            uri = "/{shortCode}",
+            produces = {
+                MediaType.TEXT_PLAIN,
+                MediaType.APPLICATION_JSON,
+                MediaType.TEXT_HTML,
+                WebPagesController.ANY_TEXT
+            },
+            headRoute = false)
+    public HttpResponse<?> atRoot(
+            @Parameter(
+                            name = "shortCode",
+                            description = KEY_DOC,
+                            schema = @Schema(ref = ApiDocs.SCHEMAS + "DocumentKey"))
+                    @PathVariable("shortCode")
+                    String key,
+            HttpRequest<?> request) {
         String shortCode = shortCodeOf(key);
         if (!shortCodes.isWellFormed(shortCode)) {
             throw new ApiException(ApiErrorCode.NOT_FOUND, "No such resource");

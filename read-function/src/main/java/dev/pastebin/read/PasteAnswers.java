@@ -1,5 +1,7 @@
 package dev.pastebin.read;
 
+import static dev.pastebin.core.http.ContentNegotiation.TEXT_UTF8;
+
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
 import dev.pastebin.core.http.ContentNegotiation;
@@ -14,12 +16,9 @@ import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.MutableHttpResponse;
 import jakarta.inject.Singleton;
-
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
-
-import static dev.pastebin.core.http.ContentNegotiation.TEXT_UTF8;
 
 /**
  * A paste lookup ({@link ReadPasteService}) as HTTP, for every read route: the API's ({@code /pastes/{code}}) and
@@ -36,6 +35,7 @@ class PasteAnswers {
      * the strong ETag is answered 304 from the row, without S3.
      */
     static final Duration CACHE_FOR_AT_MOST = Duration.ofSeconds(60);
+
     static final String READ_ONCE_HEADER = "Paste-Read-Once";
 
     /** How a stored paste is shown by a route. */
@@ -59,13 +59,17 @@ class PasteAnswers {
 
     HttpResponse<?> answer(String shortCode, View view, HttpRequest<?> request, boolean withBody) {
         return switch (service.find(shortCode)) {
-            case PasteLookup.Absent ignored -> throw new ApiException(ApiErrorCode.PASTE_NOT_FOUND,
-                    view == View.NEGOTIATED ? "No paste " + shortCode : "Document not found.");
+            case PasteLookup.Absent ignored ->
+                throw new ApiException(
+                        ApiErrorCode.PASTE_NOT_FOUND,
+                        view == View.NEGOTIATED ? "No paste " + shortCode : "Document not found.");
             case PasteLookup.Pending pending -> inProgress.response(pending.paste(), withBody);
             case PasteLookup.ReadOnce readOnce -> {
                 if (view != View.NEGOTIATED) {
-                    throw new ApiException(ApiErrorCode.READ_ONCE, "This paste can be read once only: reveal it with "
-                            + "POST /pastes/" + shortCode + "/reveal, which deletes it");
+                    throw new ApiException(
+                            ApiErrorCode.READ_ONCE,
+                            "This paste can be read once only: reveal it with " + "POST /pastes/" + shortCode
+                                    + "/reveal, which deletes it");
                 }
                 yield readOnce(readOnce.paste(), withBody);
             }
@@ -106,14 +110,18 @@ class PasteAnswers {
             return response.status(304);
         }
         if (!withBody) {
-            return json ? response.contentType(MediaType.APPLICATION_JSON_TYPE)
+            return json
+                    ? response.contentType(MediaType.APPLICATION_JSON_TYPE)
                     : response.contentType(TEXT_UTF8).contentLength(paste.sizeBytes());
         }
         byte[] content = service.content(paste);
         return switch (view) {
-            case HASTE_DOCUMENT -> response.contentType(MediaType.APPLICATION_JSON_TYPE).body(HasteDocument.of(paste, content));
-            case NEGOTIATED -> json ? response.contentType(MediaType.APPLICATION_JSON_TYPE).body(PasteDocument.of(paste, content))
-                    : response.contentType(TEXT_UTF8).body(content);
+            case HASTE_DOCUMENT ->
+                response.contentType(MediaType.APPLICATION_JSON_TYPE).body(HasteDocument.of(paste, content));
+            case NEGOTIATED ->
+                json
+                        ? response.contentType(MediaType.APPLICATION_JSON_TYPE).body(PasteDocument.of(paste, content))
+                        : response.contentType(TEXT_UTF8).body(content);
             case TEXT -> response.contentType(TEXT_UTF8).body(content);
         };
     }
@@ -126,7 +134,11 @@ class PasteAnswers {
     private String cacheControl(Paste paste) {
         long seconds = CACHE_FOR_AT_MOST.toSeconds();
         if (paste.expiresAt() != null) {
-            seconds = Math.min(seconds, Math.max(0, Duration.between(clock.instant(), paste.expiresAt()).toSeconds()));
+            seconds = Math.min(
+                    seconds,
+                    Math.max(
+                            0,
+                            Duration.between(clock.instant(), paste.expiresAt()).toSeconds()));
         }
         return "public, max-age=" + seconds + ", stale-if-error=0";
     }

@@ -1,5 +1,7 @@
 package dev.pastebin.read;
 
+import static dev.pastebin.core.failure.Dependency.DATABASE;
+
 import dev.pastebin.core.failure.DependencyCalls;
 import dev.pastebin.core.failure.DependencyUnavailableException;
 import dev.pastebin.core.paste.Paste;
@@ -7,10 +9,7 @@ import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.storage.PasteInconsistencyException;
 import dev.pastebin.core.storage.VerifiedContent;
 import jakarta.inject.Singleton;
-
 import java.time.Clock;
-
-import static dev.pastebin.core.failure.Dependency.DATABASE;
 
 /**
  * Reading a paste (docs/design.md, "States"): the row decides (PROCESSED, IN_PROGRESS, FAILED/unknown/expired,
@@ -32,7 +31,9 @@ public class ReadPasteService {
 
     /** @throws DependencyUnavailableException when the database cannot be reached */
     public PasteLookup find(String shortCode) {
-        Paste paste = dependencies.call(DATABASE, () -> repository.findById(shortCode)).orElse(null);
+        Paste paste = dependencies
+                .call(DATABASE, () -> repository.findById(shortCode))
+                .orElse(null);
         if (paste == null || paste.isExpiredAt(clock.instant())) {
             return new PasteLookup.Absent();
         }

@@ -4,7 +4,6 @@ import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.priming.PrimingRequest;
 import io.micronaut.context.annotation.Factory;
 import jakarta.inject.Singleton;
-
 import java.util.Map;
 
 /**
@@ -17,7 +16,7 @@ class ReadPriming {
 
     @Singleton
     PrimingRequest unknownPaste(PasteProperties paste) {
-        return new PrimingRequest("GET", "/pastes/" + "0".repeat(paste.shortCodeLength()), Map.of("accept", "text/plain"),
-                null, 404);
+        return new PrimingRequest(
+                "GET", "/pastes/" + "0".repeat(paste.shortCodeLength()), Map.of("accept", "text/plain"), null, 404);
     }
 }

@@ -4,7 +4,6 @@ import dev.pastebin.core.paste.ContentHash;
 import io.micronaut.core.io.ResourceResolver;
 import io.micronaut.http.MediaType;
 import jakarta.inject.Singleton;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -44,8 +43,7 @@ public class WebAssets {
             served("github-dark.min.css", HIGHLIGHT_JS + "github-dark.min.css", CSS + "; charset=utf-8"));
 
     /** Where a served file is on the classpath, under {@code web/}, and its type. */
-    private record File(String resource, String contentType) {
-    }
+    private record File(String resource, String contentType) {}
 
     private static Map.Entry<String, File> served(String name, String resource, String contentType) {
         return Map.entry(name, new File(resource, contentType));
@@ -84,8 +82,10 @@ public class WebAssets {
     }
 
     private static Asset load(ResourceResolver resources, String name, File file) {
-        try (InputStream in = resources.getResourceAsStream("classpath:web/" + file.resource())
-                .orElseThrow(() -> new IllegalStateException("web/" + file.resource() + " is missing from the artifact"))) {
+        try (InputStream in = resources
+                .getResourceAsStream("classpath:web/" + file.resource())
+                .orElseThrow(
+                        () -> new IllegalStateException("web/" + file.resource() + " is missing from the artifact"))) {
             byte[] bytes = in.readAllBytes();
             return new Asset(name, MediaType.of(file.contentType()), bytes, "\"" + ContentHash.sha256Hex(bytes) + "\"");
         } catch (IOException e) {

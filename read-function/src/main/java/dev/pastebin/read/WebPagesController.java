@@ -52,20 +52,27 @@ public class WebPagesController {
     // text/plain or JSON is still answered 406: a page has no such representation.
     static final String ANY_TEXT = "text/*";
 
-    @Get(uri = "/", produces = {MediaType.TEXT_HTML, ANY_TEXT})
+    @Get(
+            uri = "/",
+            produces = {MediaType.TEXT_HTML, ANY_TEXT})
     public HttpResponse<?> createPage(HttpRequest<?> request) {
         return serve(assets.page(WebAssets.CREATE_PAGE), request);
     }
 
-    @Get(uri = "/p/{shortCode}", produces = {MediaType.TEXT_HTML, ANY_TEXT})
+    @Get(
+            uri = "/p/{shortCode}",
+            produces = {MediaType.TEXT_HTML, ANY_TEXT})
     public HttpResponse<?> viewPage(String shortCode, HttpRequest<?> request) {
         return serve(assets.page(WebAssets.VIEW_PAGE), request);
     }
 
-    @Get(uri = "/assets/{file}", produces = {WebAssets.JAVASCRIPT, WebAssets.CSS})
+    @Get(
+            uri = "/assets/{file}",
+            produces = {WebAssets.JAVASCRIPT, WebAssets.CSS})
     public HttpResponse<?> asset(String file, HttpRequest<?> request) {
-        return serve(assets.file(file)
-                .orElseThrow(() -> new ApiException(ApiErrorCode.NOT_FOUND, "No asset " + file)), request);
+        return serve(
+                assets.file(file).orElseThrow(() -> new ApiException(ApiErrorCode.NOT_FOUND, "No asset " + file)),
+                request);
     }
 
     private static HttpResponse<?> serve(WebAssets.Asset asset, HttpRequest<?> request) {

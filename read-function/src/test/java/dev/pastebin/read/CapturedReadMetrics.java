@@ -10,5 +10,4 @@ import software.amazon.cloudwatchlogs.emf.environment.Environment;
 @Singleton
 @Replaces(Environment.class)
 @Requires(property = "pastebin.metrics.capture", value = "true")
-class CapturedReadMetrics extends CapturedMetrics {
-}
+class CapturedReadMetrics extends CapturedMetrics {}

@@ -1,24 +1,23 @@
 package dev.pastebin.read;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.config.PasteProperties;
-import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.config.StorageProperties;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.paste.PasteRepository;
+import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.sqs.model.Message;
-
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A paste's whole life through both handlers: POST (create function), GET while IN_PROGRESS, then the upload
@@ -34,12 +33,20 @@ class CreateThenReadIT {
     static final ReadWorld world = new ReadWorld("create-read-it").withUploadQueue();
 
     private static UploadJob create(byte[] content) throws Exception {
-        HttpApi.Response created = world.api.send(world.api.fixture("create-paste-text").binaryBody(content));
+        HttpApi.Response created =
+                world.api.send(world.api.fixture("create-paste-text").binaryBody(content));
         assertEquals(201, created.status(), created.text());
-        List<Message> messages = world.sqs.receiveMessage(b -> b.queueUrl(world.queues.queueUrl()).waitTimeSeconds(5).maxNumberOfMessages(1)).messages();
+        List<Message> messages = world.sqs
+                .receiveMessage(b ->
+                        b.queueUrl(world.queues.queueUrl()).waitTimeSeconds(5).maxNumberOfMessages(1))
+                .messages();
         assertEquals(1, messages.size());
-        world.sqs.deleteMessage(b -> b.queueUrl(world.queues.queueUrl()).receiptHandle(messages.get(0).receiptHandle()));
-        UploadJob job = world.api.context().getBean(UploadJobCodec.class).decode(messages.get(0).body());
+        world.sqs.deleteMessage(b -> b.queueUrl(world.queues.queueUrl())
+                .receiptHandle(messages.get(0).receiptHandle()));
+        UploadJob job = world.api
+                .context()
+                .getBean(UploadJobCodec.class)
+                .decode(messages.get(0).body());
         String shortCode = (String) world.json(created).get("shortCode");
         assertEquals(shortCode, job.shortCode());
         return job;
@@ -58,8 +65,21 @@ class CreateThenReadIT {
 
         // what the upload worker does with the job it received
         StorageProperties storage = world.api.context().getBean(StorageProperties.class);
-        world.s3.putObject(b -> b.bucket(world.bucket).key(storage.objectKey(job.shortCode())), RequestBody.fromBytes(job.content()));
-        assertEquals(1, world.api.context().getBean(PasteRepository.class).markProcessed(job.shortCode(), world.api.context().getBean(PasteContentStore.class).locationOf(job.shortCode()).uri()));
+        world.s3.putObject(
+                b -> b.bucket(world.bucket).key(storage.objectKey(job.shortCode())),
+                RequestBody.fromBytes(job.content()));
+        assertEquals(
+                1,
+                world.api
+                        .context()
+                        .getBean(PasteRepository.class)
+                        .markProcessed(
+                                job.shortCode(),
+                                world.api
+                                        .context()
+                                        .getBean(PasteContentStore.class)
+                                        .locationOf(job.shortCode())
+                                        .uri()));
 
         HttpApi.Response response = read(job.shortCode());
         assertEquals(200, response.status(), response.text());
@@ -80,11 +100,23 @@ class CreateThenReadIT {
         }
         UploadJob job = create(content);
         StorageProperties storage = world.api.context().getBean(StorageProperties.class);
-        world.s3.putObject(b -> b.bucket(world.bucket).key(storage.objectKey(job.shortCode())), RequestBody.fromBytes(job.content()));
-        world.api.context().getBean(PasteRepository.class).markProcessed(job.shortCode(),
-                world.api.context().getBean(PasteContentStore.class).locationOf(job.shortCode()).uri());
+        world.s3.putObject(
+                b -> b.bucket(world.bucket).key(storage.objectKey(job.shortCode())),
+                RequestBody.fromBytes(job.content()));
+        world.api
+                .context()
+                .getBean(PasteRepository.class)
+                .markProcessed(
+                        job.shortCode(),
+                        world.api
+                                .context()
+                                .getBean(PasteContentStore.class)
+                                .locationOf(job.shortCode())
+                                .uri());
 
-        HttpApi.Request asTheWebPageReads = world.api.fixture("read-paste").path("/pastes/" + job.shortCode())
+        HttpApi.Request asTheWebPageReads = world.api
+                .fixture("read-paste")
+                .path("/pastes/" + job.shortCode())
                 .header("Accept", "application/json");
         HttpApi.Response response = world.api.send(asTheWebPageReads);
         assertEquals(200, response.status(), response.text());

@@ -1,5 +1,10 @@
 package dev.pastebin.read;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -10,15 +15,6 @@ import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestQueues;
 import io.micronaut.core.type.Argument;
 import io.micronaut.json.JsonMapper;
-import org.flywaydb.core.Flyway;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
-import software.amazon.awssdk.services.sqs.SqsClient;
-
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -39,11 +35,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * The database password is rotated while two instances of the HTTP functions (create and read, in one context
@@ -62,11 +61,13 @@ class DatabaseCredentialsRotationIT {
     private static final Set<Integer> ACCEPTABLE = Set.of(200, 201, 202, 503);
     /** How long after the rotation a 503 is still acceptable: the time to notice the dead sessions and heal. */
     private static final Duration HEALING = Duration.ofSeconds(5);
+
     private static final int INSTANCES = 2;
     private static final List<String> CAPTURED_LOGGERS = List.of("dev.pastebin", "com.zaxxer.hikari");
 
     private final String url = env("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin");
-    private final String role = "rotation_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    private final String role =
+            "rotation_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     private final String oldPassword = "old-" + UUID.randomUUID().toString().replace("-", "");
     private final String newPassword = "new-" + UUID.randomUUID().toString().replace("-", "");
 
@@ -84,14 +85,22 @@ class DatabaseCredentialsRotationIT {
 
     @BeforeAll
     void start() throws Exception {
-        Flyway.configure().dataSource(url, env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
-                env("DATASOURCES_DEFAULT_PASSWORD", "pastebin")).load().migrate();
-        admin = DriverManager.getConnection(url, env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
-                env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
-        try (Statement sql = admin.createStatement(); var rs = sql.executeQuery(
-                "SELECT rolcreaterole OR rolsuper FROM pg_roles WHERE rolname = current_user")) {
-            assertTrue(rs.next() && rs.getBoolean(1), "the test database user needs CREATEROLE to make a role of its "
-                    + "own to rotate: run infra/local/postgres.sh start (it grants it), or ALTER ROLE ... CREATEROLE");
+        Flyway.configure()
+                .dataSource(
+                        url,
+                        env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
+                        env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"))
+                .load()
+                .migrate();
+        admin = DriverManager.getConnection(
+                url, env("DATASOURCES_DEFAULT_USERNAME", "pastebin"), env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
+        try (Statement sql = admin.createStatement();
+                var rs = sql.executeQuery(
+                        "SELECT rolcreaterole OR rolsuper FROM pg_roles WHERE rolname = current_user")) {
+            assertTrue(
+                    rs.next() && rs.getBoolean(1),
+                    "the test database user needs CREATEROLE to make a role of its "
+                            + "own to rotate: run infra/local/postgres.sh start (it grants it), or ALTER ROLE ... CREATEROLE");
         }
         // Generated names and passwords only (letters, digits, '-'): safe to write into the DDL.
         execute("CREATE ROLE " + role + " LOGIN PASSWORD '" + oldPassword + "'");
@@ -101,23 +110,32 @@ class DatabaseCredentialsRotationIT {
         execute("GRANT " + role + " TO current_user");
 
         secretsManager = SecretsManagerClient.create();
-        secretArn = secretsManager.createSecret(b -> b.name("pastebin-rotation-it-" + UUID.randomUUID())
-                .secretString(secretJson(oldPassword))).arn();
+        secretArn = secretsManager
+                .createSecret(
+                        b -> b.name("pastebin-rotation-it-" + UUID.randomUUID()).secretString(secretJson(oldPassword)))
+                .arn();
         sqs = SqsClient.create();
         queues = TestQueues.create(sqs, "rotation-it", 10, 30);
 
         captureLogs();
         for (int i = 0; i < INSTANCES; i++) {
             instances.add(HttpApi.start(Map.of(
-                    "pastebin.database.secret-id", secretArn,
+                    "pastebin.database.secret-id",
+                    secretArn,
                     // deliberately wrong: only the secret can make the connection work
-                    "datasources.default.username", "nobody",
-                    "datasources.default.password", "wrong",
+                    "datasources.default.username",
+                    "nobody",
+                    "datasources.default.password",
+                    "wrong",
                     // one connection per instance, as on Lambda
-                    "datasources.default.maximum-pool-size", 1,
-                    "flyway.datasources.default.enabled", false,
-                    "pastebin.upload-queue.url", queues.queueUrl(),
-                    "pastebin.storage.bucket", "rotation-it-unused")));
+                    "datasources.default.maximum-pool-size",
+                    1,
+                    "flyway.datasources.default.enabled",
+                    false,
+                    "pastebin.upload-queue.url",
+                    queues.queueUrl(),
+                    "pastebin.storage.bucket",
+                    "rotation-it-unused")));
         }
         startedAt = Instant.now();
     }
@@ -168,14 +186,19 @@ class DatabaseCredentialsRotationIT {
                 awaitSuccesses(answers, Instant.MIN, 5);
                 assertEquals(INSTANCES, rolesSessions(Instant.MIN), "each instance holds its connection, as the role");
                 // A rotation comes long after the start-up read of the secret, not within its re-read interval.
-                Thread.sleep(Math.max(0, Duration.between(Instant.now(), startedAt.plusSeconds(2)).toMillis()));
+                Thread.sleep(Math.max(
+                        0,
+                        Duration.between(Instant.now(), startedAt.plusSeconds(2))
+                                .toMillis()));
 
                 // The order of a rotation: the database first, then the secret.
                 execute("ALTER ROLE " + role + " PASSWORD '" + newPassword + "'");
                 secretsManager.putSecretValue(b -> b.secretId(secretArn).secretString(secretJson(newPassword)));
                 rotatedAt = Instant.now();
-                try (Statement sql = admin.createStatement(); var rs = sql.executeQuery(
-                        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename = '" + role + "'")) {
+                try (Statement sql = admin.createStatement();
+                        var rs = sql.executeQuery(
+                                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename = '" + role
+                                        + "'")) {
                     assertTrue(rs.next() && rs.getInt(1) >= 1, "no session of the role to terminate");
                 }
 
@@ -188,22 +211,29 @@ class DatabaseCredentialsRotationIT {
             }
         }
 
-        List<Answer> unacceptable = answers.stream().filter(a -> !ACCEPTABLE.contains(a.status())).toList();
+        List<Answer> unacceptable =
+                answers.stream().filter(a -> !ACCEPTABLE.contains(a.status())).toList();
         assertTrue(unacceptable.isEmpty(), "answers other than 200/201/202/503: " + unacceptable);
-        List<Answer> lateUnavailable = answers.stream().filter(a -> a.status() == 503
-                && (a.at().isBefore(rotatedAt) || a.at().isAfter(rotatedAt.plus(HEALING)))).toList();
+        List<Answer> lateUnavailable = answers.stream()
+                .filter(a ->
+                        a.status() == 503 && (a.at().isBefore(rotatedAt) || a.at().isAfter(rotatedAt.plus(HEALING))))
+                .toList();
         assertTrue(lateUnavailable.isEmpty(), "503 outside the " + HEALING + " after the rotation: " + lateUnavailable);
         for (int i = 0; i < INSTANCES; i++) {
             int instance = i;
-            List<Answer> own = answers.stream().filter(a -> a.instance() == instance).toList();
-            assertTrue(own.subList(own.size() - 10, own.size()).stream().allMatch(Answer::succeeded),
+            List<Answer> own =
+                    answers.stream().filter(a -> a.instance() == instance).toList();
+            assertTrue(
+                    own.subList(own.size() - 10, own.size()).stream().allMatch(Answer::succeeded),
                     "instance " + instance + " has not healed: " + own.subList(own.size() - 10, own.size()));
         }
 
         // Every session of the role is new and the old password no longer works: the new one is in use.
         assertEquals(INSTANCES, rolesSessions(Instant.MIN), "sessions of the role");
         assertEquals(INSTANCES, rolesSessions(rotatedAt), "sessions of the role opened after the rotation");
-        SQLException rejected = assertThrows(SQLException.class, () -> DriverManager.getConnection(url, role, oldPassword).close());
+        SQLException rejected = assertThrows(
+                SQLException.class,
+                () -> DriverManager.getConnection(url, role, oldPassword).close());
         assertEquals("28P01", rejected.getSQLState());
 
         // No paste lost: every one answered 201 is stored, and each instance reads it.
@@ -221,8 +251,12 @@ class DatabaseCredentialsRotationIT {
         }
 
         // Each instance re-read the secret once, and said so; no password in any log line or answer.
-        assertEquals(INSTANCES, logs.list.stream()
-                .filter(e -> e.getFormattedMessage().contains("holds new credentials")).count(), this::logText);
+        assertEquals(
+                INSTANCES,
+                logs.list.stream()
+                        .filter(e -> e.getFormattedMessage().contains("holds new credentials"))
+                        .count(),
+                this::logText);
         for (String password : List.of(oldPassword, newPassword)) {
             assertFalse(logText().contains(password), "a password was logged");
             assertTrue(answers.stream().noneMatch(a -> a.body().contains(password)), "a password was answered");
@@ -234,10 +268,12 @@ class DatabaseCredentialsRotationIT {
         HttpApi api = instances.get(instance);
         JsonMapper json = api.context().getBean(JsonMapper.class);
         while (running.get()) {
-            HttpApi.Response create = api.send(api.fixture("create-paste-text").textBody("rotation " + UUID.randomUUID()));
+            HttpApi.Response create =
+                    api.send(api.fixture("create-paste-text").textBody("rotation " + UUID.randomUUID()));
             answers.add(new Answer(instance, Instant.now(), create.status(), create.text()));
             if (create.status() == 201) {
-                String shortCode = (String) json.readValue(create.body(), Argument.mapOf(String.class, Object.class)).get("shortCode");
+                String shortCode = (String) json.readValue(create.body(), Argument.mapOf(String.class, Object.class))
+                        .get("shortCode");
                 created.add(shortCode);
                 HttpApi.Response read = read(api, shortCode);
                 answers.add(new Answer(instance, Instant.now(), read.status(), read.text()));
@@ -258,13 +294,18 @@ class DatabaseCredentialsRotationIT {
             boolean enough = true;
             for (int i = 0; i < INSTANCES; i++) {
                 int instance = i;
-                enough &= answers.stream().filter(a -> a.instance() == instance && a.succeeded() && a.at().isAfter(since)).count() >= count;
+                enough &= answers.stream()
+                                .filter(a -> a.instance() == instance && a.succeeded() && a.at().isAfter(since))
+                                .count()
+                        >= count;
             }
             if (enough) {
                 return;
             }
-            assertTrue(Instant.now().isBefore(deadline), "instances did not answer " + count + " requests successfully: "
-                    + answers.subList(Math.max(0, answers.size() - 10), answers.size()));
+            assertTrue(
+                    Instant.now().isBefore(deadline),
+                    "instances did not answer " + count + " requests successfully: "
+                            + answers.subList(Math.max(0, answers.size() - 10), answers.size()));
             Thread.sleep(50);
         }
     }
@@ -290,8 +331,7 @@ class DatabaseCredentialsRotationIT {
     private String secretJson(String password) {
         // the shape of an RDS-managed secret
         return """
-                {"engine":"postgres","host":"127.0.0.1","port":5432,"username":"%s","password":"%s","dbname":"pastebin"}"""
-                .formatted(role, password);
+                {"engine":"postgres","host":"127.0.0.1","port":5432,"username":"%s","password":"%s","dbname":"pastebin"}""".formatted(role, password);
     }
 
     /** Everything the functions log, at DEBUG for this project and Hikari (more than they log on AWS). */
@@ -326,7 +366,10 @@ class DatabaseCredentialsRotationIT {
         if (throwable == null || !seen.add(throwable)) {
             return;
         }
-        text.append(throwable.getClassName()).append(": ").append(throwable.getMessage()).append('\n');
+        text.append(throwable.getClassName())
+                .append(": ")
+                .append(throwable.getMessage())
+                .append('\n');
         appendThrowable(text, throwable.getCause(), seen);
         for (IThrowableProxy suppressed : throwable.getSuppressed()) {
             appendThrowable(text, suppressed, seen);

@@ -1,17 +1,16 @@
 package dev.pastebin.read;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.support.HttpApi;
+import java.util.HashMap;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import java.util.HashMap;
-import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The origin guard (docs/design.md, "Edge") through the read function's real handler: with an origin secret
@@ -24,6 +23,7 @@ class EdgeOriginGuardTest {
     private static final String SECRET = "0123456789abcdefghijABCDEFGHIJ";
     /** The secret before a rotation, accepted while CloudFront deploys the new one. */
     private static final String PREVIOUS_SECRET = "previousSecret0123456789abcdef";
+
     private static final String PASTE = "/pastes/aB3xYz9QkLm";
 
     private static HttpApi guarded;
@@ -33,9 +33,12 @@ class EdgeOriginGuardTest {
     @BeforeAll
     static void start() {
         Map<String, Object> noDatabase = Map.of(
-                "datasources.default.url", "jdbc:postgresql://127.0.0.1:1/pastebin",
-                "datasources.default.connection-timeout", 250,
-                "flyway.datasources.default.enabled", false);
+                "datasources.default.url",
+                "jdbc:postgresql://127.0.0.1:1/pastebin",
+                "datasources.default.connection-timeout",
+                250,
+                "flyway.datasources.default.enabled",
+                false);
         Map<String, Object> edge = new HashMap<>(noDatabase);
         edge.put("pastebin.edge.origin-secret", SECRET);
         guarded = HttpApi.start(edge);
@@ -50,7 +53,7 @@ class EdgeOriginGuardTest {
 
     @AfterAll
     static void stop() {
-        for (HttpApi api : new HttpApi[]{guarded, unguarded, rotating}) {
+        for (HttpApi api : new HttpApi[] {guarded, unguarded, rotating}) {
             if (api != null) {
                 api.close();
             }
@@ -59,7 +62,8 @@ class EdgeOriginGuardTest {
 
     @Test
     void aRequestWithoutTheOriginHeaderIsForbiddenBeforeAnyWork() {
-        HttpApi.Response response = guarded.send(guarded.fixture("read-paste").path(PASTE).header("Accept", "*/*"));
+        HttpApi.Response response =
+                guarded.send(guarded.fixture("read-paste").path(PASTE).header("Accept", "*/*"));
 
         assertForbidden(response);
     }
@@ -67,17 +71,22 @@ class EdgeOriginGuardTest {
     @ParameterizedTest
     @ValueSource(strings = {"", "wrong", "0123456789abcdefghijABCDEFGHI", "0123456789abcdefghijABCDEFGHIJ0"})
     void aRequestWithAWrongOriginHeaderIsForbidden(String value) {
-        HttpApi.Response response = guarded.send(guarded.fixture("read-paste").path(PASTE)
-                .header("Accept", "*/*").header("X-Origin-Verify", value));
+        HttpApi.Response response = guarded.send(guarded.fixture("read-paste")
+                .path(PASTE)
+                .header("Accept", "*/*")
+                .header("X-Origin-Verify", value));
 
         assertForbidden(response);
     }
 
     @Test
     void aRequestThroughTheEdgeIsServed() {
-        HttpApi.Response page = guarded.send(guarded.fixture("read-paste").path("/").header("X-Origin-Verify", SECRET));
-        HttpApi.Response paste = guarded.send(guarded.fixture("read-paste").path(PASTE)
-                .header("Accept", "*/*").header("X-Origin-Verify", SECRET));
+        HttpApi.Response page =
+                guarded.send(guarded.fixture("read-paste").path("/").header("X-Origin-Verify", SECRET));
+        HttpApi.Response paste = guarded.send(guarded.fixture("read-paste")
+                .path(PASTE)
+                .header("Accept", "*/*")
+                .header("X-Origin-Verify", SECRET));
 
         assertEquals(200, page.status(), page.text());
         // the lookup itself answers: 503 here, where the database cannot be reached
@@ -87,12 +96,14 @@ class EdgeOriginGuardTest {
     /** During a rotation both the new secret and the previous one pass; anything else is still refused. */
     @Test
     void duringARotationThePreviousSecretIsAcceptedToo() {
-        for (String secret : new String[]{SECRET, PREVIOUS_SECRET}) {
-            HttpApi.Response page = rotating.send(rotating.fixture("read-paste").path("/").header("X-Origin-Verify", secret));
+        for (String secret : new String[] {SECRET, PREVIOUS_SECRET}) {
+            HttpApi.Response page =
+                    rotating.send(rotating.fixture("read-paste").path("/").header("X-Origin-Verify", secret));
             assertEquals(200, page.status(), secret + ": " + page.text());
         }
-        for (String wrong : new String[]{"", "wrong", PREVIOUS_SECRET + "0", PREVIOUS_SECRET.substring(1)}) {
-            assertForbidden(rotating.send(rotating.fixture("read-paste").path("/").header("X-Origin-Verify", wrong)));
+        for (String wrong : new String[] {"", "wrong", PREVIOUS_SECRET + "0", PREVIOUS_SECRET.substring(1)}) {
+            assertForbidden(
+                    rotating.send(rotating.fixture("read-paste").path("/").header("X-Origin-Verify", wrong)));
         }
         assertForbidden(rotating.send(rotating.fixture("read-paste").path("/")));
     }
@@ -100,7 +111,8 @@ class EdgeOriginGuardTest {
     /** Outside a rotation the previous secret is an ordinary wrong value. */
     @Test
     void withoutARotationThePreviousSecretIsRefused() {
-        assertForbidden(guarded.send(guarded.fixture("read-paste").path("/").header("X-Origin-Verify", PREVIOUS_SECRET)));
+        assertForbidden(
+                guarded.send(guarded.fixture("read-paste").path("/").header("X-Origin-Verify", PREVIOUS_SECRET)));
     }
 
     @Test

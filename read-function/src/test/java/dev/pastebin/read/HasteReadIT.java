@@ -1,7 +1,11 @@
 package dev.pastebin.read;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.paste.ContentHash;
-import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
 import dev.pastebin.core.storage.ContentLocation;
@@ -9,22 +13,16 @@ import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestPastes;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The haste protocol's reads through the real handler, database and S3, for every state of a paste:
@@ -36,6 +34,7 @@ class HasteReadIT {
 
     @RegisterExtension
     static final ReadWorld world = new ReadWorld("read-haste-it");
+
     private static final List<String> CREATED = new CopyOnWriteArrayList<>();
     private static final String BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
     private static final byte[] CONTENT = "def hello():\r\n\tprint(\"Grüße ✓\")  \n".getBytes(StandardCharsets.UTF_8);
@@ -52,14 +51,22 @@ class HasteReadIT {
     private static String inProgress(Instant expiresAt, boolean readOnce) {
         String code = world.api.context().getBean(ShortCodes.class).next();
         CREATED.add(code);
-        repository().save(TestPastes.inProgress(code, null, ContentHash.sha256Hex(CONTENT), CONTENT.length, "b".repeat(64),
-                expiresAt, readOnce));
+        repository()
+                .save(TestPastes.inProgress(
+                        code,
+                        null,
+                        ContentHash.sha256Hex(CONTENT),
+                        CONTENT.length,
+                        "b".repeat(64),
+                        expiresAt,
+                        readOnce));
         return code;
     }
 
     private static String stored(Instant expiresAt, boolean readOnce) {
         String code = inProgress(expiresAt, readOnce);
-        ContentLocation location = world.api.context().getBean(PasteContentStore.class).put(code, CONTENT, ContentHash.sha256Hex(CONTENT));
+        ContentLocation location =
+                world.api.context().getBean(PasteContentStore.class).put(code, CONTENT, ContentHash.sha256Hex(CONTENT));
         assertEquals(1, repository().markProcessed(code, location.uri()));
         return code;
     }
@@ -69,7 +76,8 @@ class HasteReadIT {
         return world.api.send(accept == null ? request.withoutHeader("Accept") : request.header("Accept", accept));
     }
 
-    private static void assertError(HttpApi.Response response, int status, String code, String message) throws Exception {
+    private static void assertError(HttpApi.Response response, int status, String code, String message)
+            throws Exception {
         assertEquals(status, response.status(), response.text());
         assertEquals("application/json", response.header("Content-Type"));
         Map<String, Object> error = world.json(response);
@@ -84,7 +92,8 @@ class HasteReadIT {
     void aStoredDocumentIsItsKeyAndData(String extension) throws Exception {
         String code = stored(null, false);
 
-        HttpApi.Response response = get("/documents/" + code + extension, "application/json, text/javascript, */*; q=0.01");
+        HttpApi.Response response =
+                get("/documents/" + code + extension, "application/json, text/javascript, */*; q=0.01");
 
         assertEquals(200, response.status(), response.text());
         assertEquals("application/json", response.header("Content-Type"));
@@ -97,7 +106,7 @@ class HasteReadIT {
     void theRawUrlIsTheExactBytesWhateverAcceptSays(String extension) {
         String code = stored(null, false);
 
-        for (String accept : new String[]{null, "*/*", "application/json", BROWSER}) {
+        for (String accept : new String[] {null, "*/*", "application/json", BROWSER}) {
             HttpApi.Response response = get("/raw/" + code + extension, accept);
 
             assertEquals(200, response.status(), accept + ": " + response.text());
@@ -112,13 +121,13 @@ class HasteReadIT {
     void theUrlHasteClientsPrintGivesCurlTheBytesAndABrowserThePage() {
         String code = stored(null, false);
 
-        for (String accept : new String[]{null, "*/*"}) {
+        for (String accept : new String[] {null, "*/*"}) {
             HttpApi.Response curl = get("/" + code, accept);
             assertEquals(200, curl.status(), curl.text());
             assertEquals("text/plain; charset=utf-8", curl.header("Content-Type"));
             assertArrayEquals(CONTENT, curl.body());
         }
-        for (String path : new String[]{"/" + code, "/" + code + ".py"}) {
+        for (String path : new String[] {"/" + code, "/" + code + ".py"}) {
             HttpApi.Response browser = get(path, BROWSER);
             assertEquals(303, browser.status(), browser.text());
             assertEquals("/p/" + code, browser.header("Location"));
@@ -130,7 +139,7 @@ class HasteReadIT {
     void whileStoringEveryRouteIs202WithRetryAfterNeverAnEmpty200() throws Exception {
         String code = inProgress(null, false);
 
-        for (String path : new String[]{"/documents/" + code, "/raw/" + code, "/" + code}) {
+        for (String path : new String[] {"/documents/" + code, "/raw/" + code, "/" + code}) {
             HttpApi.Response response = get(path, "*/*");
 
             assertEquals(202, response.status(), path + ": " + response.text());
@@ -154,7 +163,8 @@ class HasteReadIT {
     void anExpiredPasteIsADocumentNotFound() throws Exception {
         String code = stored(Instant.now().minusSeconds(1), false);
 
-        assertError(get("/documents/" + code + ".md", "application/json"), 404, "PASTE_NOT_FOUND", "Document not found.");
+        assertError(
+                get("/documents/" + code + ".md", "application/json"), 404, "PASTE_NOT_FOUND", "Document not found.");
         assertError(get("/raw/" + code, "*/*"), 404, "PASTE_NOT_FOUND", "Document not found.");
         assertError(get("/" + code, "*/*"), 404, "PASTE_NOT_FOUND", null);
     }
@@ -167,7 +177,10 @@ class HasteReadIT {
     void aReadOncePasteIsNotRevealedByAHasteRead() throws Exception {
         String code = stored(null, true);
 
-        assertError(get("/documents/" + code, "application/json"), 409, "READ_ONCE",
+        assertError(
+                get("/documents/" + code, "application/json"),
+                409,
+                "READ_ONCE",
                 "This paste can be read once only: reveal it with POST /pastes/" + code + "/reveal, which deletes it");
         assertError(get("/raw/" + code, "*/*"), 409, "READ_ONCE", null);
         // the URL shows what /pastes/{code} shows: its metadata, never its content

@@ -1,5 +1,10 @@
 package dev.pastebin.read;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
@@ -9,21 +14,15 @@ import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestPastes;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** GET/HEAD of pastes that expire or are read-once, through the real handler, database and S3. */
 @RealServices
@@ -31,11 +30,13 @@ class ReadExpiryAndReadOnceIT {
 
     @RegisterExtension
     static final ReadWorld world = new ReadWorld("read-options-it");
+
     private static final List<String> CREATED = new CopyOnWriteArrayList<>();
 
     @AfterAll
     static void removeTheRows() {
-        // before the world's clean-up: the sweeper's tests expect no expiring paste but their own in the shared database
+        // before the world's clean-up: the sweeper's tests expect no expiring paste but their own in the shared
+        // database
         CREATED.forEach(world.api.context().getBean(PasteRepository.class)::remove);
     }
 
@@ -45,9 +46,10 @@ class ReadExpiryAndReadOnceIT {
         PasteRepository repository = world.api.context().getBean(PasteRepository.class);
         String code = world.api.context().getBean(ShortCodes.class).next();
         CREATED.add(code);
-        repository.save(TestPastes.inProgress(code, null, ContentHash.sha256Hex(content), content.length, "b".repeat(64),
-                expiresAt, readOnce));
-        ContentLocation location = world.api.context().getBean(PasteContentStore.class).put(code, content, ContentHash.sha256Hex(content));
+        repository.save(TestPastes.inProgress(
+                code, null, ContentHash.sha256Hex(content), content.length, "b".repeat(64), expiresAt, readOnce));
+        ContentLocation location =
+                world.api.context().getBean(PasteContentStore.class).put(code, content, ContentHash.sha256Hex(content));
         assertEquals(1, repository.markProcessed(code, location.uri()));
         return repository.findById(code).orElseThrow();
     }
@@ -64,7 +66,10 @@ class ReadExpiryAndReadOnceIT {
 
         assertEquals(200, response.status(), response.text());
         assertEquals("short-lived", response.text());
-        assertEquals("public, max-age=60, stale-if-error=0", response.header("Cache-Control"), "a minute, as any paste: a DELETE takes effect");
+        assertEquals(
+                "public, max-age=60, stale-if-error=0",
+                response.header("Cache-Control"),
+                "a minute, as any paste: a DELETE takes effect");
     }
 
     @Test
@@ -78,10 +83,13 @@ class ReadExpiryAndReadOnceIT {
         long leftAfter = Duration.between(Instant.now(), expiresAt).toSeconds();
         assertEquals(200, response.status(), response.text());
         String cacheControl = response.header("Cache-Control");
-        var maxAge = java.util.regex.Pattern.compile("public, max-age=(\\d+), stale-if-error=0").matcher(cacheControl);
+        var maxAge = java.util.regex.Pattern.compile("public, max-age=(\\d+), stale-if-error=0")
+                .matcher(cacheControl);
         assertTrue(maxAge.matches(), cacheControl);
         long seconds = Long.parseLong(maxAge.group(1));
-        assertTrue(seconds <= 50 && seconds >= leftAfter - 1, cacheControl + ", " + leftAfter + " s left after the answer");
+        assertTrue(
+                seconds <= 50 && seconds >= leftAfter - 1,
+                cacheControl + ", " + leftAfter + " s left after the answer");
     }
 
     @Test
@@ -89,7 +97,8 @@ class ReadExpiryAndReadOnceIT {
         Instant expiresAt = Instant.parse("2099-01-01T00:00:00Z");
         Paste paste = stored("with metadata", expiresAt, false);
 
-        Map<String, Object> view = world.json(world.api.send(get(paste.shortCode()).header("Accept", "application/json")));
+        Map<String, Object> view =
+                world.json(world.api.send(get(paste.shortCode()).header("Accept", "application/json")));
 
         assertEquals("2099-01-01T00:00:00Z", view.get("expiresAt"));
         assertEquals(false, view.get("readOnce"));
@@ -100,9 +109,12 @@ class ReadExpiryAndReadOnceIT {
     void aPasteWithoutExpiryIsCachedAMinuteAndShowsNullExpiry() throws Exception {
         Paste paste = stored("forever", null, false);
 
-        assertEquals("public, max-age=60, stale-if-error=0", world.api.send(get(paste.shortCode())).header("Cache-Control"),
+        assertEquals(
+                "public, max-age=60, stale-if-error=0",
+                world.api.send(get(paste.shortCode())).header("Cache-Control"),
                 "not immutable: a DELETE must take effect in caches too");
-        Map<String, Object> view = world.json(world.api.send(get(paste.shortCode()).header("Accept", "application/json")));
+        Map<String, Object> view =
+                world.json(world.api.send(get(paste.shortCode()).header("Accept", "application/json")));
         assertTrue(view.containsKey("expiresAt"));
         assertNull(view.get("expiresAt"));
     }
@@ -127,8 +139,8 @@ class ReadExpiryAndReadOnceIT {
     void anExpiredPastesWebPageFindsItGone() throws Exception {
         Paste paste = stored("expired on the web", Instant.now().minusMillis(1), false);
 
-        HttpApi.Response page = world.api.send(world.api.fixture("read-paste").path("/p/" + paste.shortCode())
-                .header("Accept", "text/html"));
+        HttpApi.Response page = world.api.send(
+                world.api.fixture("read-paste").path("/p/" + paste.shortCode()).header("Accept", "text/html"));
         HttpApi.Response api = world.api.send(get(paste.shortCode()).header("Accept", "application/json"));
 
         assertEquals(200, page.status(), page.text());
@@ -153,21 +165,39 @@ class ReadExpiryAndReadOnceIT {
             assertEquals("true", response.header("Paste-Read-Once"));
             assertNull(response.header("ETag"));
             Map<String, Object> view = world.json(response);
-            assertEquals(Map.of("shortCode", paste.shortCode(), "status", "PROCESSED", "readOnce", true,
-                    "sizeBytes", 10, "expiresAt", "2099-01-01T00:00:00Z"), view);
+            assertEquals(
+                    Map.of(
+                            "shortCode",
+                            paste.shortCode(),
+                            "status",
+                            "PROCESSED",
+                            "readOnce",
+                            true,
+                            "sizeBytes",
+                            10,
+                            "expiresAt",
+                            "2099-01-01T00:00:00Z"),
+                    view);
         }
         HttpApi.Response head = world.api.send(get(paste.shortCode()).method("HEAD"));
         assertEquals(200, head.status());
         assertEquals("true", head.header("Paste-Read-Once"));
         assertEquals(0, head.body().length);
         // neither GET nor HEAD burnt it
-        assertTrue(world.api.context().getBean(PasteRepository.class).findById(paste.shortCode()).isPresent());
+        assertTrue(world.api
+                .context()
+                .getBean(PasteRepository.class)
+                .findById(paste.shortCode())
+                .isPresent());
     }
 
     @Test
     void aReadOncePasteStillUploadingIs202() throws Exception {
         String code = world.api.context().getBean(ShortCodes.class).next();
-        world.api.context().getBean(PasteRepository.class).save(TestPastes.inProgress(code, null, "c".repeat(64), 3, "d".repeat(64), null, true));
+        world.api
+                .context()
+                .getBean(PasteRepository.class)
+                .save(TestPastes.inProgress(code, null, "c".repeat(64), 3, "d".repeat(64), null, true));
 
         HttpApi.Response response = world.api.send(get(code));
 

@@ -1,5 +1,11 @@
 package dev.pastebin.read;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.config.StorageProperties;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.Paste;
@@ -15,23 +21,16 @@ import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestPastes;
 import io.micronaut.crac.test.CheckpointSimulator;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-import software.amazon.awssdk.core.sync.RequestBody;
-
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import software.amazon.awssdk.core.sync.RequestBody;
 
 /**
  * GET/HEAD /pastes/{shortCode} through the real handler, with rows in every state (set through the
@@ -62,9 +61,21 @@ class ReadPasteIT {
 
     private static Paste processed(Paste paste, byte[] content) {
         StorageProperties storage = world.api.context().getBean(StorageProperties.class);
-        world.s3.putObject(b -> b.bucket(world.bucket).key(storage.objectKey(paste.shortCode())).contentType("text/plain; charset=utf-8"),
+        world.s3.putObject(
+                b -> b.bucket(world.bucket)
+                        .key(storage.objectKey(paste.shortCode()))
+                        .contentType("text/plain; charset=utf-8"),
                 RequestBody.fromBytes(content));
-        assertEquals(1, repository().markProcessed(paste.shortCode(), world.api.context().getBean(PasteContentStore.class).locationOf(paste.shortCode()).uri()));
+        assertEquals(
+                1,
+                repository()
+                        .markProcessed(
+                                paste.shortCode(),
+                                world.api
+                                        .context()
+                                        .getBean(PasteContentStore.class)
+                                        .locationOf(paste.shortCode())
+                                        .uri()));
         return repository().findById(paste.shortCode()).orElseThrow();
     }
 
@@ -73,11 +84,13 @@ class ReadPasteIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-            "English, Deutsch: äöüß, Русский, 日本語, 中文, العربية, עברית, हिन्दी",
-            "emoji 🧪👩‍💻🏳️‍🌈",
-            "CRLF\r\nLF\nCR\rTAB\tend\t\r\n",
-            "\u0000 NUL, \u0007 BEL, \u001b ESC, \u007f DEL, \u00a0 NBSP, \ufeff BOM, \"quotes\" \\ </script>"})
+    @ValueSource(
+            strings = {
+                "English, Deutsch: äöüß, Русский, 日本語, 中文, العربية, עברית, हिन्दी",
+                "emoji 🧪👩‍💻🏳️‍🌈",
+                "CRLF\r\nLF\nCR\rTAB\tend\t\r\n",
+                "\u0000 NUL, \u0007 BEL, \u001b ESC, \u007f DEL, \u00a0 NBSP, \ufeff BOM, \"quotes\" \\ </script>"
+            })
     void aProcessedPasteIsItsExactBytes(String text) {
         byte[] content = text.getBytes(StandardCharsets.UTF_8);
         Paste paste = processed(content);
@@ -89,7 +102,9 @@ class ReadPasteIT {
         assertEquals("text/plain; charset=utf-8", response.header("Content-Type"));
         assertEquals("nosniff", response.header("X-Content-Type-Options"));
         assertEquals("\"" + ContentHash.sha256Hex(content) + "\"", response.header("ETag"));
-        assertEquals("public, max-age=60, stale-if-error=0", response.header("Cache-Control"),
+        assertEquals(
+                "public, max-age=60, stale-if-error=0",
+                response.header("Cache-Control"),
                 "a cache may keep a paste a minute, then revalidates, and never serves it past that when revalidating"
                         + " fails: a DELETE takes effect within a minute, even while the read function answers 5xx");
         assertEquals("Accept", response.header("Vary"));
@@ -121,14 +136,18 @@ class ReadPasteIT {
         assertEquals(304, response.status());
         assertEquals(0, response.body().length);
         assertEquals(etag, response.header("ETag"));
-        assertEquals("public, max-age=60, stale-if-error=0", response.header("Cache-Control"), "a revalidated copy is good for another minute");
+        assertEquals(
+                "public, max-age=60, stale-if-error=0",
+                response.header("Cache-Control"),
+                "a revalidated copy is good for another minute");
     }
 
     @Test
     void anotherEtagGetsTheContent() {
         byte[] content = "fresh".getBytes(StandardCharsets.UTF_8);
         Paste paste = processed(content);
-        HttpApi.Response response = world.api.send(get(paste.shortCode()).header("If-None-Match", "\"something-else\""));
+        HttpApi.Response response =
+                world.api.send(get(paste.shortCode()).header("If-None-Match", "\"something-else\""));
         assertEquals(200, response.status());
         assertArrayEquals(content, response.body());
     }
@@ -166,7 +185,12 @@ class ReadPasteIT {
         assertEquals("text/plain; charset=utf-8", response.header("Content-Type"));
         assertEquals(Integer.toString(content.length), response.header("Content-Length"));
         assertEquals("\"" + ContentHash.sha256Hex(content) + "\"", response.header("ETag"));
-        assertEquals(404, world.api.send(get(world.api.context().getBean(ShortCodes.class).next()).method("HEAD")).status());
+        assertEquals(
+                404,
+                world.api
+                        .send(get(world.api.context().getBean(ShortCodes.class).next())
+                                .method("HEAD"))
+                        .status());
         assertEquals(400, world.api.send(get("bad!code").method("HEAD")).status());
     }
 
@@ -194,13 +218,18 @@ class ReadPasteIT {
         Paste paste = inProgress("lost".getBytes(StandardCharsets.UTF_8));
         repository().markFailed(paste.shortCode(), "exhausted");
 
-        assertError(world.api.send(get(paste.shortCode()).requestId("req-failed")), 404, "PASTE_NOT_FOUND", "req-failed");
+        assertError(
+                world.api.send(get(paste.shortCode()).requestId("req-failed")), 404, "PASTE_NOT_FOUND", "req-failed");
     }
 
     @Test
     void anUnknownPasteIsNotFound() throws Exception {
-        assertError(world.api.send(get(world.api.context().getBean(ShortCodes.class).next()).requestId("req-unknown")),
-                404, "PASTE_NOT_FOUND", "req-unknown");
+        assertError(
+                world.api.send(get(world.api.context().getBean(ShortCodes.class).next())
+                        .requestId("req-unknown")),
+                404,
+                "PASTE_NOT_FOUND",
+                "req-unknown");
     }
 
     @ParameterizedTest
@@ -224,9 +253,14 @@ class ReadPasteIT {
     @Test
     void anObjectThatDoesNotMatchItsHashIs500() throws Exception {
         Paste paste = processed("original".getBytes(StandardCharsets.UTF_8));
-        world.s3.putObject(b -> b.bucket(world.bucket).key("pastes/" + paste.shortCode()), RequestBody.fromString("tampered"));
+        world.s3.putObject(
+                b -> b.bucket(world.bucket).key("pastes/" + paste.shortCode()), RequestBody.fromString("tampered"));
 
-        assertError(world.api.send(get(paste.shortCode()).requestId("req-mismatch")), 500, "INTERNAL_ERROR", "req-mismatch");
+        assertError(
+                world.api.send(get(paste.shortCode()).requestId("req-mismatch")),
+                500,
+                "INTERNAL_ERROR",
+                "req-mismatch");
     }
 
     @Test
@@ -234,16 +268,30 @@ class ReadPasteIT {
         HttpApi.Response post = world.api.send(get("aB3xYz9Q").method("POST").requestId("req-405"));
         assertError(post, 405, "METHOD_NOT_ALLOWED", "req-405");
         assertTrue(post.header("Allow").contains("GET"), post.header("Allow"));
-        assertError(world.api.send(get("aB3xYz9Q").method("DELETE").requestId("req-405")), 405, "METHOD_NOT_ALLOWED", "req-405");
-        assertError(world.api.send(world.api.fixture("read-paste").path("/pastes/aB3xYz9Q/raw").requestId("req-404")),
-                404, "NOT_FOUND", "req-404");
+        assertError(
+                world.api.send(get("aB3xYz9Q").method("DELETE").requestId("req-405")),
+                405,
+                "METHOD_NOT_ALLOWED",
+                "req-405");
+        assertError(
+                world.api.send(world.api
+                        .fixture("read-paste")
+                        .path("/pastes/aB3xYz9Q/raw")
+                        .requestId("req-404")),
+                404,
+                "NOT_FOUND",
+                "req-404");
     }
 
     @Test
     void anAcceptItCannotServeIs406() throws Exception {
         Paste paste = processed("x".getBytes(StandardCharsets.UTF_8));
-        assertError(world.api.send(get(paste.shortCode()).header("Accept", "image/png").requestId("req-406")),
-                406, "NOT_ACCEPTABLE", "req-406");
+        assertError(
+                world.api.send(
+                        get(paste.shortCode()).header("Accept", "image/png").requestId("req-406")),
+                406,
+                "NOT_ACCEPTABLE",
+                "req-406");
     }
 
     static void assertError(HttpApi.Response response, int status, String code, String requestId) throws Exception {
@@ -260,22 +308,34 @@ class ReadPasteIT {
     // SnapStart priming (core.priming): the hot path runs once against the real services, and a restore serves.
 
     private static Set<Class<?>> primerClasses(HttpApi api) {
-        return api.context().getBeansOfType(Primer.class).stream().map(Object::getClass).collect(Collectors.toSet());
+        return api.context().getBeansOfType(Primer.class).stream()
+                .map(Object::getClass)
+                .collect(Collectors.toSet());
     }
 
     @Test
     void primesTheHandlerTheDatabaseAndTheBucket() {
         // The test class path also holds the create function (CreateThenReadIT), so its primers are here too.
         Set<Class<?>> primers = primerClasses(world.api);
-        assertTrue(primers.containsAll(Set.of(ApiRequestPrimer.class, DatabasePrimer.class, StoragePrimer.class)), primers::toString);
-        assertEquals(primers.size(), world.api.context().getBean(Priming.class).run("test"), "every primer succeeds against the real services");
+        assertTrue(
+                primers.containsAll(Set.of(ApiRequestPrimer.class, DatabasePrimer.class, StoragePrimer.class)),
+                primers::toString);
+        assertEquals(
+                primers.size(),
+                world.api.context().getBean(Priming.class).run("test"),
+                "every primer succeeds against the real services");
     }
 
     @Test
     void aPrimerThatCannotReachItsServiceIsSkippedNotFatal() {
-        try (HttpApi noBucket = HttpApi.start(Map.of("pastebin.storage.bucket", "no-such-bucket-" + UUID.randomUUID(),
-                "aws.s3.path-style-access-enabled", true))) {
-            assertEquals(primerClasses(noBucket).size() - 1, noBucket.context().getBean(Priming.class).run("test"),
+        try (HttpApi noBucket = HttpApi.start(Map.of(
+                "pastebin.storage.bucket",
+                "no-such-bucket-" + UUID.randomUUID(),
+                "aws.s3.path-style-access-enabled",
+                true))) {
+            assertEquals(
+                    primerClasses(noBucket).size() - 1,
+                    noBucket.context().getBean(Priming.class).run("test"),
                     "the S3 primer fails on the missing bucket, the others run");
         }
     }
@@ -287,8 +347,12 @@ class ReadPasteIT {
         snapStart.runBeforeCheckpoint();
         snapStart.runAfterRestore();
 
-        assertEquals(objectsBefore, world.s3.listObjectsV2(b -> b.bucket(world.bucket)).keyCount(), "priming stored no object");
-        HttpApi.Response missing = world.api.send(world.api.fixture("read-paste").path("/pastes/zzzzzzzz"));
+        assertEquals(
+                objectsBefore,
+                world.s3.listObjectsV2(b -> b.bucket(world.bucket)).keyCount(),
+                "priming stored no object");
+        HttpApi.Response missing =
+                world.api.send(world.api.fixture("read-paste").path("/pastes/zzzzzzzz"));
         assertEquals(404, missing.status(), missing.text());
     }
 }

@@ -1,31 +1,29 @@
 package dev.pastebin.read;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
 import dev.pastebin.core.paste.ContentHash;
-import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
-import dev.pastebin.faults.FaultProxy;
-import dev.pastebin.faults.FaultProxy.Fault;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestPastes;
+import dev.pastebin.faults.FaultProxy;
+import dev.pastebin.faults.FaultProxy.Fault;
 import io.micronaut.core.type.Argument;
 import io.micronaut.json.JsonMapper;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
-
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * S3 failing under a stored paste's read, through a fault proxy in front of LocalStack: a 5xx or throttling
@@ -35,18 +33,24 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 @RealServices
 class ReadPasteS3FaultsIT {
 
-    private static final URI LOCALSTACK = URI.create(Optional.ofNullable(System.getenv("AWS_ENDPOINT_URL")).orElse("http://127.0.0.1:4566"));
+    private static final URI LOCALSTACK =
+            URI.create(Optional.ofNullable(System.getenv("AWS_ENDPOINT_URL")).orElse("http://127.0.0.1:4566"));
 
     @ParameterizedTest(name = "{0} -> {1} {2}")
     @CsvSource({
-            "INTERNAL_ERROR_500, 503, SERVICE_UNAVAILABLE",
-            "SLOW_DOWN_503,      503, SERVICE_UNAVAILABLE",
-            "ACCESS_DENIED_403,  500, INTERNAL_ERROR"})
-    void aFailingS3IsAnsweredByItsClassAndTheSameReadSucceedsOnceItRecovers(Fault fault, int status, String code) throws Exception {
+        "INTERNAL_ERROR_500, 503, SERVICE_UNAVAILABLE",
+        "SLOW_DOWN_503,      503, SERVICE_UNAVAILABLE",
+        "ACCESS_DENIED_403,  500, INTERNAL_ERROR"
+    })
+    void aFailingS3IsAnsweredByItsClassAndTheSameReadSucceedsOnceItRecovers(Fault fault, int status, String code)
+            throws Exception {
         String bucket = "read-faults-" + UUID.randomUUID().toString().substring(0, 8);
         try (FaultProxy proxy = new FaultProxy(LOCALSTACK);
-             HttpApi api = HttpApi.start(Map.of("aws.services.s3.endpoint-override", proxy.endpoint().toString(),
-                     "aws.s3.path-style-access-enabled", true))) {
+                HttpApi api = HttpApi.start(Map.of(
+                        "aws.services.s3.endpoint-override",
+                        proxy.endpoint().toString(),
+                        "aws.s3.path-style-access-enabled",
+                        true))) {
             byte[] content = ("stored, then unreadable: " + fault).getBytes(StandardCharsets.UTF_8);
             String shortCode = api.context().getBean(ShortCodes.class).next();
             S3Client s3 = api.context().getBean(S3Client.class);
@@ -57,10 +61,12 @@ class ReadPasteS3FaultsIT {
             repository.markProcessed(shortCode, "s3://" + bucket + "/pastes/" + shortCode);
 
             proxy.failGets(fault);
-            HttpApi.Response failed = api.send(api.fixture("read-paste").path("/pastes/" + shortCode).requestId("req-" + fault));
+            HttpApi.Response failed = api.send(
+                    api.fixture("read-paste").path("/pastes/" + shortCode).requestId("req-" + fault));
 
             assertEquals(status, failed.status(), failed.text());
-            Map<String, Object> error = api.context().getBean(JsonMapper.class)
+            Map<String, Object> error = api.context()
+                    .getBean(JsonMapper.class)
                     .readValue(failed.body(), Argument.mapOf(String.class, Object.class));
             assertEquals(code, error.get("code"), failed.text());
             assertEquals("req-" + fault, error.get("requestId"));

@@ -4,16 +4,15 @@ import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.TestQueues;
 import io.micronaut.core.type.Argument;
 import io.micronaut.json.JsonMapper;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
-
-import java.io.IOException;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.UUID;
 
 /**
  * A read integration test class's world, registered as a JUnit extension
@@ -45,8 +44,8 @@ final class ReadWorld implements BeforeAllCallback, AfterAllCallback {
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        Map<String, Object> properties = new HashMap<>(Map.of("pastebin.storage.bucket", bucket,
-                "aws.s3.path-style-access-enabled", true));
+        Map<String, Object> properties =
+                new HashMap<>(Map.of("pastebin.storage.bucket", bucket, "aws.s3.path-style-access-enabled", true));
         if (withUploadQueue) {
             sqs = SqsClient.create();
             queues = TestQueues.create(sqs, name, 10, 30);
@@ -58,14 +57,17 @@ final class ReadWorld implements BeforeAllCallback, AfterAllCallback {
     }
 
     Map<String, Object> json(HttpApi.Response response) throws IOException {
-        return api.context().getBean(JsonMapper.class).readValue(response.body(), Argument.mapOf(String.class, Object.class));
+        return api.context()
+                .getBean(JsonMapper.class)
+                .readValue(response.body(), Argument.mapOf(String.class, Object.class));
     }
 
     @Override
     public void afterAll(ExtensionContext context) {
         try {
             if (s3 != null) {
-                s3.listObjectsV2Paginator(b -> b.bucket(bucket)).contents()
+                s3.listObjectsV2Paginator(b -> b.bucket(bucket))
+                        .contents()
                         .forEach(o -> s3.deleteObject(b -> b.bucket(bucket).key(o.key())));
                 s3.deleteBucket(b -> b.bucket(bucket));
             }

@@ -1,12 +1,10 @@
 package dev.pastebin.read;
 
-import dev.pastebin.core.support.HttpApi;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.core.support.HttpApi;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.LinkedHashSet;
@@ -14,10 +12,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The web pages and their files through the read function's real handler: the security headers, caching, the
@@ -28,17 +27,20 @@ class WebPagesTest {
 
     private static final String CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
             + "img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
-    private static final Pattern ASSET_REFERENCE = Pattern.compile(
-            "(?:src|href)=\"(/assets/[^\"]+)\"|(?:from |Worker\\()'(/assets/[^']+)'");
+    private static final Pattern ASSET_REFERENCE =
+            Pattern.compile("(?:src|href)=\"(/assets/[^\"]+)\"|(?:from |Worker\\()'(/assets/[^']+)'");
 
     private static HttpApi api;
 
     @BeforeAll
     static void start() {
         api = HttpApi.start(Map.of(
-                "datasources.default.url", "jdbc:postgresql://127.0.0.1:1/pastebin",
-                "datasources.default.connection-timeout", 250,
-                "flyway.datasources.default.enabled", false));
+                "datasources.default.url",
+                "jdbc:postgresql://127.0.0.1:1/pastebin",
+                "datasources.default.connection-timeout",
+                250,
+                "flyway.datasources.default.enabled",
+                false));
     }
 
     @AfterAll
@@ -85,12 +87,21 @@ class WebPagesTest {
      * means anything (RFC 9110, section 12.5.1).
      */
     @ParameterizedTest
-    @ValueSource(strings = {"text/html", "*/*", "text/html,application/xhtml+xml;q=0.9", "text/*", "text/plain, text/*;q=0.5",
-            "application/json, */*;q=0.1", ""})
+    @ValueSource(
+            strings = {
+                "text/html",
+                "*/*",
+                "text/html,application/xhtml+xml;q=0.9",
+                "text/*",
+                "text/plain, text/*;q=0.5",
+                "application/json, */*;q=0.1",
+                ""
+            })
     void pagesAnswerEveryAcceptThatAdmitsHtml(String accept) {
-        for (String path : new String[]{"/", "/p/aB3xYz9Q"}) {
+        for (String path : new String[] {"/", "/p/aB3xYz9Q"}) {
             HttpApi.Request request = api.fixture("read-paste").path(path);
-            HttpApi.Response page = api.send(accept.isEmpty() ? request.withoutHeader("Accept") : request.header("Accept", accept));
+            HttpApi.Response page =
+                    api.send(accept.isEmpty() ? request.withoutHeader("Accept") : request.header("Accept", accept));
 
             assertEquals(200, page.status(), path + " with Accept '" + accept + "': " + page.text());
             assertEquals("text/html; charset=utf-8", page.header("Content-Type"), path);
@@ -116,10 +127,15 @@ class WebPagesTest {
      * a closed port); curl ({@code *}/{@code *}) and JSON clients still get the paste itself.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8",
-            "text/html", "text/plain;q=0.5, text/html"})
+    @ValueSource(
+            strings = {
+                "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8",
+                "text/html",
+                "text/plain;q=0.5, text/html"
+            })
     void aBrowserOpeningAPastesApiAddressIsSentToItsPage(String accept) {
-        HttpApi.Response response = api.send(api.fixture("read-paste").path("/pastes/aB3xYz9QkLm").header("Accept", accept));
+        HttpApi.Response response =
+                api.send(api.fixture("read-paste").path("/pastes/aB3xYz9QkLm").header("Accept", accept));
 
         assertEquals(303, response.status(), response.text());
         assertEquals("/p/aB3xYz9QkLm", response.header("Location"));
@@ -130,7 +146,8 @@ class WebPagesTest {
     @ValueSource(strings = {"*/*", "text/plain", "application/json", "application/json, text/html;q=0.5", ""})
     void otherClientsOfAPastesApiAddressAreNotRedirected(String accept) {
         HttpApi.Request request = api.fixture("read-paste").path("/pastes/aB3xYz9QkLm");
-        HttpApi.Response response = api.send(accept.isEmpty() ? request.withoutHeader("Accept") : request.header("Accept", accept));
+        HttpApi.Response response =
+                api.send(accept.isEmpty() ? request.withoutHeader("Accept") : request.header("Accept", accept));
 
         // the lookup itself answers: 503 here, where the database cannot be reached
         assertEquals(503, response.status(), accept + ": " + response.text());
@@ -139,7 +156,8 @@ class WebPagesTest {
     /** The page's Raw link, /raw/{code}: a browser gets the bytes there, not the page it came from. */
     @Test
     void aBrowserFollowingTheRawLinkIsNotSentToThePage() {
-        HttpApi.Response response = api.send(api.fixture("read-paste").path("/raw/aB3xYz9QkLm")
+        HttpApi.Response response = api.send(api.fixture("read-paste")
+                .path("/raw/aB3xYz9QkLm")
                 .header("Accept", "text/html,application/xhtml+xml,*/*;q=0.8"));
 
         // the lookup itself answers: 503 here, where the database cannot be reached
@@ -158,10 +176,21 @@ class WebPagesTest {
     void pagesHaveNoInlineScriptOrStyleAndNothingFromElsewhere(String path) {
         String html = get(path).text();
 
-        assertFalse(Pattern.compile("<script(?![^>]*\\ssrc=\"/assets/)").matcher(html).find(), "inline script: " + html);
-        assertFalse(Pattern.compile("<style|\\sstyle=|\\son[a-z]+=", Pattern.CASE_INSENSITIVE).matcher(html).find(),
+        assertFalse(
+                Pattern.compile("<script(?![^>]*\\ssrc=\"/assets/)")
+                        .matcher(html)
+                        .find(),
+                "inline script: " + html);
+        assertFalse(
+                Pattern.compile("<style|\\sstyle=|\\son[a-z]+=", Pattern.CASE_INSENSITIVE)
+                        .matcher(html)
+                        .find(),
                 "inline style or handler: " + html);
-        assertFalse(Pattern.compile("(?:src|href|action)=\"(?:[a-z]+:|//)").matcher(html).find(), "external: " + html);
+        assertFalse(
+                Pattern.compile("(?:src|href|action)=\"(?:[a-z]+:|//)")
+                        .matcher(html)
+                        .find(),
+                "external: " + html);
         assertTrue(html.contains("<html lang=\"en\">"), "a language for screen readers");
     }
 
@@ -185,9 +214,18 @@ class WebPagesTest {
             assertEquals("public, max-age=300", asset.header("Cache-Control"), path);
             references(asset.text(), toFetch);
         }
-        assertEquals(Set.of("/assets/pastebin.css", "/assets/create.js", "/assets/view.js", "/assets/api.js",
-                "/assets/lines.js", "/assets/highlight-worker.js", "/assets/highlight.min.js", "/assets/github.min.css",
-                "/assets/github-dark.min.css"), seen);
+        assertEquals(
+                Set.of(
+                        "/assets/pastebin.css",
+                        "/assets/create.js",
+                        "/assets/view.js",
+                        "/assets/api.js",
+                        "/assets/lines.js",
+                        "/assets/highlight-worker.js",
+                        "/assets/highlight.min.js",
+                        "/assets/github.min.css",
+                        "/assets/github-dark.min.css"),
+                seen);
     }
 
     /** The scripts put text into the page with textContent only: nothing they show is ever parsed as HTML. */
@@ -195,8 +233,16 @@ class WebPagesTest {
     @ValueSource(strings = {"api.js", "create.js", "view.js", "lines.js", "highlight-worker.js"})
     void scriptsNeverParseHtml(String script) {
         String js = get("/assets/" + script).text();
-        for (String sink : new String[]{"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(",
-                "new Function", "DOMParser", "createContextualFragment"}) {
+        for (String sink : new String[] {
+            "innerHTML",
+            "outerHTML",
+            "insertAdjacentHTML",
+            "document.write",
+            "eval(",
+            "new Function",
+            "DOMParser",
+            "createContextualFragment"
+        }) {
             assertFalse(js.contains(sink), script + " uses " + sink);
         }
     }
@@ -205,8 +251,8 @@ class WebPagesTest {
     void anUnchangedFileIsAnswered304() {
         HttpApi.Response first = get("/assets/view.js");
 
-        HttpApi.Response again = api.send(api.fixture("read-paste").path("/assets/view.js")
-                .header("If-None-Match", first.header("ETag")));
+        HttpApi.Response again = api.send(
+                api.fixture("read-paste").path("/assets/view.js").header("If-None-Match", first.header("ETag")));
 
         assertEquals(304, again.status());
         assertEquals(0, again.body().length);
@@ -214,8 +260,15 @@ class WebPagesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"/assets/index.html", "/assets/application.yml", "/assets/logback.xml",
-            "/assets/..%2Fapplication.yml", "/assets/WEB.JS", "/assets/"})
+    @ValueSource(
+            strings = {
+                "/assets/index.html",
+                "/assets/application.yml",
+                "/assets/logback.xml",
+                "/assets/..%2Fapplication.yml",
+                "/assets/WEB.JS",
+                "/assets/"
+            })
     void onlyTheAllowListIsServed(String path) {
         HttpApi.Response response = get(path);
 

@@ -1,5 +1,8 @@
 package dev.pastebin.remove;
 
+import static dev.pastebin.core.failure.Dependency.DATABASE;
+import static dev.pastebin.core.failure.Dependency.STORAGE;
+
 import dev.pastebin.core.failure.DependencyCalls;
 import dev.pastebin.core.failure.DependencyUnavailableException;
 import dev.pastebin.core.paste.DeleteTokens;
@@ -9,14 +12,10 @@ import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.storage.PasteContentStore;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.sql.Connection;
 import java.time.Clock;
-
-import static dev.pastebin.core.failure.Dependency.DATABASE;
-import static dev.pastebin.core.failure.Dependency.STORAGE;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Deleting a paste with its token (docs/design.md, "Deleting, expiring and reading once"): the row and its object
@@ -36,8 +35,11 @@ public class DeletePasteService {
     private final DependencyCalls dependencies;
     private final Clock clock = Clock.systemUTC();
 
-    public DeletePasteService(PasteRepository repository, PasteContentStore contentStore,
-                              TransactionOperations<Connection> transactions, DependencyCalls dependencies) {
+    public DeletePasteService(
+            PasteRepository repository,
+            PasteContentStore contentStore,
+            TransactionOperations<Connection> transactions,
+            DependencyCalls dependencies) {
         this.repository = repository;
         this.contentStore = contentStore;
         this.transactions = transactions;
@@ -50,17 +52,23 @@ public class DeletePasteService {
      * @throws DependencyUnavailableException when the database or S3 cannot be reached (nothing was removed)
      */
     public void delete(String shortCode, String token) {
-        Paste paste = dependencies.call(DATABASE, () -> repository.findById(shortCode))
+        Paste paste = dependencies
+                .call(DATABASE, () -> repository.findById(shortCode))
                 .filter(p -> !p.isExpiredAt(clock.instant()))
                 .orElseThrow(() -> notFound(shortCode));
-        dependencies.run(DATABASE, () -> transactions.executeWrite(status -> {
-            // the token is checked by the DELETE itself: the create's or any of its replays' (docs/design.md, "Deleting")
-            if (repository.deleteWithToken(shortCode, DeleteTokens.hashOf(token)) != 1) {
-                throw notFound(shortCode);
-            }
-            dependencies.run(STORAGE, () -> contentStore.deleteAll(contentStore.locationsOf(shortCode, paste.s3Location())));
-            return null;
-        }));
+        dependencies.run(
+                DATABASE,
+                () -> transactions.executeWrite(status -> {
+                    // the token is checked by the DELETE itself: the create's or any of its replays' (docs/design.md,
+                    // "Deleting")
+                    if (repository.deleteWithToken(shortCode, DeleteTokens.hashOf(token)) != 1) {
+                        throw notFound(shortCode);
+                    }
+                    dependencies.run(
+                            STORAGE,
+                            () -> contentStore.deleteAll(contentStore.locationsOf(shortCode, paste.s3Location())));
+                    return null;
+                }));
         LOG.info("paste {} deleted by its owner (was {})", shortCode, paste.status());
     }
 

@@ -4,7 +4,6 @@ import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.priming.PrimingRequest;
 import io.micronaut.context.annotation.Factory;
 import jakarta.inject.Singleton;
-
 import java.util.Map;
 
 /**
@@ -16,7 +15,11 @@ class RemovePriming {
 
     @Singleton
     PrimingRequest deleteOfAnUnknownPaste(PasteProperties paste) {
-        return new PrimingRequest("DELETE", "/pastes/" + "0".repeat(paste.shortCodeLength()),
-                Map.of(RemovePasteController.DELETE_TOKEN_HEADER, "priming-token-of-no-paste"), null, 404);
+        return new PrimingRequest(
+                "DELETE",
+                "/pastes/" + "0".repeat(paste.shortCodeLength()),
+                Map.of(RemovePasteController.DELETE_TOKEN_HEADER, "priming-token-of-no-paste"),
+                null,
+                404);
     }
 }

@@ -6,10 +6,8 @@ import dev.pastebin.core.paste.Paste;
 public sealed interface Reveal {
 
     /** This caller, and nobody else ever, gets the content; the paste is gone. */
-    record Revealed(Paste paste, byte[] content) implements Reveal {
-    }
+    record Revealed(Paste paste, byte[] content) implements Reveal {}
 
     /** Still being stored: come back later, nothing was burnt. */
-    record Pending(Paste paste) implements Reveal {
-    }
+    record Pending(Paste paste) implements Reveal {}
 }

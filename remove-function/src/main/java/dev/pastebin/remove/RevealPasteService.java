@@ -1,5 +1,8 @@
 package dev.pastebin.remove;
 
+import static dev.pastebin.core.failure.Dependency.DATABASE;
+import static dev.pastebin.core.failure.Dependency.STORAGE;
+
 import dev.pastebin.core.failure.DependencyCalls;
 import dev.pastebin.core.failure.DependencyUnavailableException;
 import dev.pastebin.core.paste.NotReadOnceException;
@@ -12,16 +15,12 @@ import dev.pastebin.core.storage.PasteInconsistencyException;
 import dev.pastebin.core.storage.VerifiedContent;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.sql.Connection;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.Optional;
-
-import static dev.pastebin.core.failure.Dependency.DATABASE;
-import static dev.pastebin.core.failure.Dependency.STORAGE;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Burn after reading (docs/design.md, "Reading once"). The content is read and verified from S3 first, without
@@ -43,8 +42,12 @@ public class RevealPasteService {
     private final DependencyCalls dependencies;
     private final Clock clock = Clock.systemUTC();
 
-    public RevealPasteService(PasteRepository repository, VerifiedContent verifiedContent, PasteContentStore contentStore,
-                              TransactionOperations<Connection> transactions, DependencyCalls dependencies) {
+    public RevealPasteService(
+            PasteRepository repository,
+            VerifiedContent verifiedContent,
+            PasteContentStore contentStore,
+            TransactionOperations<Connection> transactions,
+            DependencyCalls dependencies) {
         this.repository = repository;
         this.verifiedContent = verifiedContent;
         this.contentStore = contentStore;
@@ -72,20 +75,31 @@ public class RevealPasteService {
             // A concurrent reveal (or delete) removed it since the row was read. Its row delete may not be
             // committed yet (the object goes first, inside that transaction): wait for the row's lock, so that
             // only a row still there after it means the object is really missing, an inconsistency.
-            readable(dependencies.call(DATABASE, () -> transactions.executeWrite(
-                    status -> repository.findByIdForUpdate(shortCode))), shortCode);
+            readable(
+                    dependencies.call(
+                            DATABASE,
+                            () -> transactions.executeWrite(status -> repository.findByIdForUpdate(shortCode))),
+                    shortCode);
             return verifiedContent.of(paste);
         });
-        dependencies.run(DATABASE, () -> transactions.executeWrite(status -> {
-            // still the content that was read: not revealed (or deleted) by another caller meanwhile
-            readable(repository.findByIdForUpdate(shortCode).filter(locked -> locked.status() == PasteStatus.PROCESSED
-                    && locked.contentSha256().equals(paste.contentSha256())
-                    && Objects.equals(locked.s3Location(), paste.s3Location())), shortCode);
-            repository.remove(shortCode);
-            // before the commit: if S3 refuses, the row comes back and the paste can still be revealed
-            dependencies.run(STORAGE, () -> contentStore.deleteAll(contentStore.locationsOf(shortCode, paste.s3Location())));
-            return null;
-        }));
+        dependencies.run(
+                DATABASE,
+                () -> transactions.executeWrite(status -> {
+                    // still the content that was read: not revealed (or deleted) by another caller meanwhile
+                    readable(
+                            repository
+                                    .findByIdForUpdate(shortCode)
+                                    .filter(locked -> locked.status() == PasteStatus.PROCESSED
+                                            && locked.contentSha256().equals(paste.contentSha256())
+                                            && Objects.equals(locked.s3Location(), paste.s3Location())),
+                            shortCode);
+                    repository.remove(shortCode);
+                    // before the commit: if S3 refuses, the row comes back and the paste can still be revealed
+                    dependencies.run(
+                            STORAGE,
+                            () -> contentStore.deleteAll(contentStore.locationsOf(shortCode, paste.s3Location())));
+                    return null;
+                }));
         LOG.info("read-once paste {} revealed and removed", shortCode);
         return new Reveal.Revealed(paste, content);
     }

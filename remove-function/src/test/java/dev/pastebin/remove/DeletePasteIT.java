@@ -1,20 +1,19 @@
 package dev.pastebin.remove;
 
-import dev.pastebin.core.paste.Paste;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
 import dev.pastebin.core.priming.ApiRequestPrimer;
 import dev.pastebin.core.priming.DatabasePrimer;
 import dev.pastebin.core.priming.Primer;
 import dev.pastebin.core.priming.Priming;
-import dev.pastebin.faults.FaultProxy;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestPastes;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
+import dev.pastebin.faults.FaultProxy;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,10 +27,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /** DELETE /pastes/{shortCode} with the token POST /pastes gave, against the real database and S3. */
 @RealServices
@@ -58,10 +56,13 @@ class DeletePasteIT {
         String code = (String) created.get("shortCode");
         world.store(code);
         Set<Class<?>> primers = world.api.context().getBeansOfType(Primer.class).stream()
-                .map(Object::getClass).collect(Collectors.toSet());
+                .map(Object::getClass)
+                .collect(Collectors.toSet());
         assertTrue(primers.containsAll(Set.of(ApiRequestPrimer.class, DatabasePrimer.class)), primers::toString);
 
-        assertEquals(primers.size(), world.api.context().getBean(Priming.class).run("test"),
+        assertEquals(
+                primers.size(),
+                world.api.context().getBean(Priming.class).run("test"),
                 "every primer succeeds against the real services");
 
         assertTrue(world.row(code).isPresent(), "the paste is still there");
@@ -78,12 +79,20 @@ class DeletePasteIT {
         String code = (String) created.get("shortCode");
         String token = (String) created.get("deleteToken");
         world.store(code);
-        try (var proxy = new FaultProxy(URI.create(System.getenv().getOrDefault("AWS_ENDPOINT_URL", "http://127.0.0.1:4566")));
-             HttpApi refusing = HttpApi.start(Map.of("aws.services.s3.endpoint-override", proxy.endpoint().toString(),
-                     "aws.s3.path-style-access-enabled", true, "pastebin.storage.bucket", world.bucket))) {
+        try (var proxy = new FaultProxy(
+                        URI.create(System.getenv().getOrDefault("AWS_ENDPOINT_URL", "http://127.0.0.1:4566")));
+                HttpApi refusing = HttpApi.start(Map.of(
+                        "aws.services.s3.endpoint-override",
+                        proxy.endpoint().toString(),
+                        "aws.s3.path-style-access-enabled",
+                        true,
+                        "pastebin.storage.bucket",
+                        world.bucket))) {
             proxy.refuseDeletes();
-            HttpApi.Response refused = refusing.send(refusing.fixture("read-paste").path("/pastes/" + code)
-                    .method("DELETE").header("Paste-Delete-Token", token));
+            HttpApi.Response refused = refusing.send(refusing.fixture("read-paste")
+                    .path("/pastes/" + code)
+                    .method("DELETE")
+                    .header("Paste-Delete-Token", token));
 
             assertEquals(500, refused.status(), refused.text());
         }
@@ -118,11 +127,20 @@ class DeletePasteIT {
         Map<String, Object> created = world.create("{\"content\":\"in flight\"}");
         String code = (String) created.get("shortCode");
 
-        assertEquals(204, world.api.send(world.delete(code, (String) created.get("deleteToken"))).status());
+        assertEquals(
+                204,
+                world.api
+                        .send(world.delete(code, (String) created.get("deleteToken")))
+                        .status());
 
         assertTrue(world.row(code).isEmpty());
         // the upload worker finishing now: its guarded transition finds no row (it then removes its object)
-        assertEquals(0, world.api.context().getBean(PasteRepository.class).markProcessed(code, "s3://" + world.bucket + "/pastes/" + code));
+        assertEquals(
+                0,
+                world.api
+                        .context()
+                        .getBean(PasteRepository.class)
+                        .markProcessed(code, "s3://" + world.bucket + "/pastes/" + code));
         assertTrue(world.row(code).isEmpty());
         world.sqs.purgeQueue(b -> b.queueUrl(world.queues.queueUrl()));
     }
@@ -143,8 +161,10 @@ class DeletePasteIT {
             Map<String, Object> error = world.json(response);
             assertEquals("PASTE_NOT_FOUND", error.get("code"));
         }
-        assertEquals(world.json(wrongToken).get("message").toString().replace(code, "?"),
-                world.json(unknownCode).get("message").toString().replace(unknown, "?"), "the same words");
+        assertEquals(
+                world.json(wrongToken).get("message").toString().replace(code, "?"),
+                world.json(unknownCode).get("message").toString().replace(unknown, "?"),
+                "the same words");
         assertTrue(world.row(code).isPresent(), "a wrong token deletes nothing");
         // the sweeper's tests expect no expired paste but their own in the shared database
         world.api.context().getBean(PasteRepository.class).remove(expired);
@@ -190,8 +210,11 @@ class DeletePasteIT {
             String token = (String) world.json(answers.get(tokenUsed)).get("deleteToken");
             HttpApi.Response deleted = world.api.send(world.delete(code, token));
 
-            assertEquals(204, deleted.status(), "token of answer " + tokenUsed + " ("
-                    + answers.get(tokenUsed).header("Idempotent-Replayed") + "): " + deleted.text());
+            assertEquals(
+                    204,
+                    deleted.status(),
+                    "token of answer " + tokenUsed + " ("
+                            + answers.get(tokenUsed).header("Idempotent-Replayed") + "): " + deleted.text());
             assertTrue(world.row(code).isEmpty());
         }
         world.sqs.purgeQueue(b -> b.queueUrl(world.queues.queueUrl()));
@@ -205,7 +228,9 @@ class DeletePasteIT {
             for (int i = 0; i < requests; i++) {
                 answers.add(pool.submit(() -> {
                     go.await();
-                    return world.api.send(world.api.fixture("create-paste-json").header("Idempotency-Key", key)
+                    return world.api.send(world.api
+                            .fixture("create-paste-json")
+                            .header("Idempotency-Key", key)
                             .textBody("{\"content\":\"replayed\"}"));
                 }));
             }
@@ -224,8 +249,17 @@ class DeletePasteIT {
     void aPasteCreatedWhenCodesHad8CharactersCanStillBeDeleted() throws Exception {
         String oldCode = "Zz" + UUID.randomUUID().toString().replace("-", "").substring(0, 6);
         String token = "old-token-" + UUID.randomUUID();
-        world.api.context().getBean(PasteRepository.class).save(TestPastes.inProgress(oldCode, null, "a".repeat(64), 1,
-                dev.pastebin.core.paste.DeleteTokens.hashOf(token), null, false));
+        world.api
+                .context()
+                .getBean(PasteRepository.class)
+                .save(TestPastes.inProgress(
+                        oldCode,
+                        null,
+                        "a".repeat(64),
+                        1,
+                        dev.pastebin.core.paste.DeleteTokens.hashOf(token),
+                        null,
+                        false));
 
         HttpApi.Response deleted = world.api.send(world.delete(oldCode, token));
 
@@ -235,8 +269,17 @@ class DeletePasteIT {
 
     private String expiredPasteWithToken(String token) {
         String code = world.api.context().getBean(ShortCodes.class).next();
-        world.api.context().getBean(PasteRepository.class).save(TestPastes.inProgress(code, null, "a".repeat(64), 1,
-                dev.pastebin.core.paste.DeleteTokens.hashOf(token), Instant.now().minusSeconds(1), false));
+        world.api
+                .context()
+                .getBean(PasteRepository.class)
+                .save(TestPastes.inProgress(
+                        code,
+                        null,
+                        "a".repeat(64),
+                        1,
+                        dev.pastebin.core.paste.DeleteTokens.hashOf(token),
+                        Instant.now().minusSeconds(1),
+                        false));
         return code;
     }
 }

@@ -1,5 +1,7 @@
 package dev.pastebin.remove;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.pastebin.core.http.ApiError;
 import dev.pastebin.core.http.HasteDocument;
 import dev.pastebin.core.http.HasteKey;
@@ -7,10 +9,6 @@ import dev.pastebin.core.http.PasteDocument;
 import dev.pastebin.core.http.PendingPaste;
 import dev.pastebin.core.http.ReadOncePaste;
 import dev.pastebin.create.CreatedPaste;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-import org.yaml.snakeyaml.Yaml;
-
 import java.io.IOException;
 import java.lang.reflect.RecordComponent;
 import java.nio.file.Files;
@@ -19,8 +17,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.yaml.snakeyaml.Yaml;
 
 /**
  * The response schemas of the API document (core/src/main/openapi/responses.yml) describe the records the
@@ -40,13 +39,24 @@ class OpenApiSchemasTest {
             "HasteDocument", HasteDocument.class);
 
     @ParameterizedTest
-    @ValueSource(strings = {"ApiError", "CreatedPaste", "PasteDocument", "PendingPaste", "ReadOncePaste", "HasteKey", "HasteDocument"})
+    @ValueSource(
+            strings = {
+                "ApiError",
+                "CreatedPaste",
+                "PasteDocument",
+                "PendingPaste",
+                "ReadOncePaste",
+                "HasteKey",
+                "HasteDocument"
+            })
     @SuppressWarnings("unchecked")
     void theSchemaHasExactlyTheRecordsFieldsAllRequired(String name) throws IOException {
         Map<String, Object> document = new Yaml().load(Files.readString(RESPONSES));
-        Map<String, Object> schema = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>)
-                document.get("components")).get("schemas")).get(name);
-        Set<String> fields = Set.copyOf(Arrays.stream(RECORDS.get(name).getRecordComponents()).map(RecordComponent::getName).toList());
+        Map<String, Object> schema = (Map<String, Object>)
+                ((Map<String, Object>) ((Map<String, Object>) document.get("components")).get("schemas")).get(name);
+        Set<String> fields = Set.copyOf(Arrays.stream(RECORDS.get(name).getRecordComponents())
+                .map(RecordComponent::getName)
+                .toList());
 
         assertEquals(fields, ((Map<String, Object>) schema.get("properties")).keySet(), name + " properties");
         assertEquals(fields, Set.copyOf((List<String>) schema.get("required")), name + " required");

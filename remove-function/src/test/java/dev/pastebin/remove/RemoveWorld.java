@@ -1,5 +1,7 @@
 package dev.pastebin.remove;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.paste.Paste;
@@ -10,18 +12,15 @@ import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.TestQueues;
 import io.micronaut.core.type.Argument;
 import io.micronaut.json.JsonMapper;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.Message;
-
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
  * A test's own queue and bucket, and one application context with the create and the remove function's
@@ -38,8 +37,13 @@ final class RemoveWorld implements AutoCloseable {
 
     RemoveWorld(String name, Map<String, Object> extraProperties) {
         queues = TestQueues.create(sqs, name, 10, 30);
-        Map<String, Object> properties = new HashMap<>(Map.of("pastebin.upload-queue.url", queues.queueUrl(),
-                "pastebin.storage.bucket", bucket, "aws.s3.path-style-access-enabled", true));
+        Map<String, Object> properties = new HashMap<>(Map.of(
+                "pastebin.upload-queue.url",
+                queues.queueUrl(),
+                "pastebin.storage.bucket",
+                bucket,
+                "aws.s3.path-style-access-enabled",
+                true));
         properties.putAll(extraProperties);
         api = HttpApi.start(properties);
         s3 = api.context().getBean(S3Client.class);
@@ -59,13 +63,18 @@ final class RemoveWorld implements AutoCloseable {
 
     /** What the upload worker does with the paste's queued job. */
     void store(String shortCode) throws Exception {
-        List<Message> messages = sqs.receiveMessage(b -> b.queueUrl(queues.queueUrl()).waitTimeSeconds(5)
-                .maxNumberOfMessages(1)).messages();
+        List<Message> messages = sqs.receiveMessage(
+                        b -> b.queueUrl(queues.queueUrl()).waitTimeSeconds(5).maxNumberOfMessages(1))
+                .messages();
         assertEquals(1, messages.size(), "the paste's job");
-        sqs.deleteMessage(b -> b.queueUrl(queues.queueUrl()).receiptHandle(messages.get(0).receiptHandle()));
-        UploadJob job = api.context().getBean(UploadJobCodec.class).decode(messages.get(0).body());
+        sqs.deleteMessage(
+                b -> b.queueUrl(queues.queueUrl()).receiptHandle(messages.get(0).receiptHandle()));
+        UploadJob job = api.context()
+                .getBean(UploadJobCodec.class)
+                .decode(messages.get(0).body());
         assertEquals(shortCode, job.shortCode());
-        ContentLocation location = api.context().getBean(PasteContentStore.class).put(job.shortCode(), job.content(), job.contentSha256());
+        ContentLocation location =
+                api.context().getBean(PasteContentStore.class).put(job.shortCode(), job.content(), job.contentSha256());
         assertEquals(1, api.context().getBean(PasteRepository.class).markProcessed(shortCode, location.uri()));
     }
 
@@ -83,21 +92,27 @@ final class RemoveWorld implements AutoCloseable {
     }
 
     HttpApi.Request delete(String shortCode, String token) {
-        HttpApi.Request request = api.fixture("read-paste").path("/pastes/" + shortCode).method("DELETE");
+        HttpApi.Request request =
+                api.fixture("read-paste").path("/pastes/" + shortCode).method("DELETE");
         return token == null ? request : request.header("Paste-Delete-Token", token);
     }
 
     HttpApi.Request reveal(String shortCode) {
-        return api.fixture("read-paste").path("/pastes/" + shortCode + "/reveal").method("POST");
+        return api.fixture("read-paste")
+                .path("/pastes/" + shortCode + "/reveal")
+                .method("POST");
     }
 
     Map<String, Object> json(HttpApi.Response response) throws Exception {
-        return api.context().getBean(JsonMapper.class).readValue(response.body(), Argument.mapOf(String.class, Object.class));
+        return api.context()
+                .getBean(JsonMapper.class)
+                .readValue(response.body(), Argument.mapOf(String.class, Object.class));
     }
 
     @Override
     public void close() {
-        s3.listObjectsV2Paginator(b -> b.bucket(bucket)).contents()
+        s3.listObjectsV2Paginator(b -> b.bucket(bucket))
+                .contents()
                 .forEach(o -> s3.deleteObject(b -> b.bucket(bucket).key(o.key())));
         s3.deleteBucket(b -> b.bucket(bucket));
         api.close();

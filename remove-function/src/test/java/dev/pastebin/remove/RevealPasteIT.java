@@ -1,15 +1,16 @@
 package dev.pastebin.remove;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.paste.PasteRepository;
-import dev.pastebin.faults.FaultProxy;
 import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
+import dev.pastebin.faults.FaultProxy;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
-import javax.sql.DataSource;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -21,12 +22,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /** POST /pastes/{shortCode}/reveal: burn after reading against the real database and S3. */
 @RealServices
@@ -38,8 +37,15 @@ class RevealPasteIT {
     static void start() {
         // a connection per concurrent reader, open already, as warm Lambda instances would have; and the 30 s a
         // busy machine may need to open them (within the functions' 5 s connection-timeout a reader could answer 503)
-        world = new RemoveWorld("reveal-it", Map.of("datasources.default.maximum-pool-size", 20,
-                "datasources.default.minimum-idle", 20, "datasources.default.connection-timeout", 30_000));
+        world = new RemoveWorld(
+                "reveal-it",
+                Map.of(
+                        "datasources.default.maximum-pool-size",
+                        20,
+                        "datasources.default.minimum-idle",
+                        20,
+                        "datasources.default.connection-timeout",
+                        30_000));
     }
 
     @AfterAll
@@ -50,7 +56,8 @@ class RevealPasteIT {
     }
 
     private static String storedReadOnce(String content) throws Exception {
-        String code = (String) world.create("{\"content\":\"" + content + "\",\"readOnce\":true}").get("shortCode");
+        String code = (String) world.create("{\"content\":\"" + content + "\",\"readOnce\":true}")
+                .get("shortCode");
         world.store(code);
         return code;
     }
@@ -91,7 +98,8 @@ class RevealPasteIT {
 
     @Test
     void whileUploadingARevealIs202AndBurnsNothing() throws Exception {
-        String code = (String) world.create("{\"content\":\"not yet\",\"readOnce\":true}").get("shortCode");
+        String code = (String)
+                world.create("{\"content\":\"not yet\",\"readOnce\":true}").get("shortCode");
 
         HttpApi.Response pending = world.api.send(world.reveal(code));
 
@@ -120,9 +128,16 @@ class RevealPasteIT {
     void whenS3FailsAfterTheRowIsLockedTheRevealIs503AndThePasteIsKept() throws Exception {
         String code = storedReadOnce("survives an outage");
         // nothing listens on port 1: the GetObject after the row lock fails, the transaction rolls back
-        try (HttpApi s3Down = HttpApi.start(Map.of("aws.services.s3.endpoint-override", "http://127.0.0.1:1",
-                "aws.s3.path-style-access-enabled", true, "pastebin.storage.bucket", world.bucket))) {
-            HttpApi.Response failed = s3Down.send(s3Down.fixture("read-paste").path("/pastes/" + code + "/reveal").method("POST"));
+        try (HttpApi s3Down = HttpApi.start(Map.of(
+                "aws.services.s3.endpoint-override",
+                "http://127.0.0.1:1",
+                "aws.s3.path-style-access-enabled",
+                true,
+                "pastebin.storage.bucket",
+                world.bucket))) {
+            HttpApi.Response failed = s3Down.send(s3Down.fixture("read-paste")
+                    .path("/pastes/" + code + "/reveal")
+                    .method("POST"));
 
             assertEquals(503, failed.status(), failed.text());
             assertEquals("SERVICE_UNAVAILABLE", world.json(failed).get("code"));
@@ -140,12 +155,20 @@ class RevealPasteIT {
     @Test
     void aHungS3EndsTheRevealIn503WellInsideTheFunctionTimeout() throws Exception {
         String code = storedReadOnce("outlives a hang");
-        try (var proxy = new FaultProxy(URI.create(System.getenv().getOrDefault("AWS_ENDPOINT_URL", "http://127.0.0.1:4566")));
-             HttpApi hung = HttpApi.start(Map.of("aws.services.s3.endpoint-override", proxy.endpoint().toString(),
-                     "aws.s3.path-style-access-enabled", true, "pastebin.storage.bucket", world.bucket))) {
+        try (var proxy = new FaultProxy(
+                        URI.create(System.getenv().getOrDefault("AWS_ENDPOINT_URL", "http://127.0.0.1:4566")));
+                HttpApi hung = HttpApi.start(Map.of(
+                        "aws.services.s3.endpoint-override",
+                        proxy.endpoint().toString(),
+                        "aws.s3.path-style-access-enabled",
+                        true,
+                        "pastebin.storage.bucket",
+                        world.bucket))) {
             proxy.failGets(FaultProxy.Fault.HANG);
             long started = System.nanoTime();
-            HttpApi.Response failed = hung.send(hung.fixture("read-paste").path("/pastes/" + code + "/reveal").method("POST"));
+            HttpApi.Response failed = hung.send(hung.fixture("read-paste")
+                    .path("/pastes/" + code + "/reveal")
+                    .method("POST"));
             Duration took = Duration.ofNanos(System.nanoTime() - started);
 
             assertEquals(503, failed.status(), failed.text());
@@ -158,20 +181,29 @@ class RevealPasteIT {
     @Test
     void theRowIsNotLockedWhileTheContentIsRead() throws Exception {
         String code = storedReadOnce("read before the lock");
-        try (var proxy = new FaultProxy(URI.create(System.getenv().getOrDefault("AWS_ENDPOINT_URL", "http://127.0.0.1:4566")));
-             HttpApi slow = HttpApi.start(Map.of("aws.services.s3.endpoint-override", proxy.endpoint().toString(),
-                     "aws.s3.path-style-access-enabled", true, "pastebin.storage.bucket", world.bucket));
-             ExecutorService caller = Executors.newSingleThreadExecutor()) {
+        try (var proxy = new FaultProxy(
+                        URI.create(System.getenv().getOrDefault("AWS_ENDPOINT_URL", "http://127.0.0.1:4566")));
+                HttpApi slow = HttpApi.start(Map.of(
+                        "aws.services.s3.endpoint-override",
+                        proxy.endpoint().toString(),
+                        "aws.s3.path-style-access-enabled",
+                        true,
+                        "pastebin.storage.bucket",
+                        world.bucket));
+                ExecutorService caller = Executors.newSingleThreadExecutor()) {
             proxy.failGets(FaultProxy.Fault.HANG);
-            Future<HttpApi.Response> reveal = caller.submit(() ->
-                    slow.send(slow.fixture("read-paste").path("/pastes/" + code + "/reveal").method("POST")));
+            Future<HttpApi.Response> reveal = caller.submit(() -> slow.send(slow.fixture("read-paste")
+                    .path("/pastes/" + code + "/reveal")
+                    .method("POST")));
             // the reveal is inside its GetObject, which hangs for 9 s
             await().atMost(Duration.ofSeconds(5)).until(() -> proxy.faultedGetCount() > 0);
 
-            DataSource dataSource = DelegatingDataSource.unwrapDataSource(world.api.context().getBean(DataSource.class));
+            DataSource dataSource =
+                    DelegatingDataSource.unwrapDataSource(world.api.context().getBean(DataSource.class));
             try (Connection other = dataSource.getConnection()) {
                 other.setAutoCommit(false);
-                try (var lock = other.prepareStatement("SELECT short_code FROM pastes WHERE short_code = ? FOR UPDATE NOWAIT")) {
+                try (var lock = other.prepareStatement(
+                        "SELECT short_code FROM pastes WHERE short_code = ? FOR UPDATE NOWAIT")) {
                     lock.setString(1, code);
                     lock.executeQuery().close();
                 } finally {
@@ -189,7 +221,8 @@ class RevealPasteIT {
      */
     @Test
     void anExpiredReadOncePasteIs404AndIsNotRevealed() throws Exception {
-        String code = (String) world.create("{\"content\":\"expired secret\",\"readOnce\":true,\"expiresIn\":60}").get("shortCode");
+        String code = (String) world.create("{\"content\":\"expired secret\",\"readOnce\":true,\"expiresIn\":60}")
+                .get("shortCode");
         world.store(code);
         try {
             expireNow(code);
@@ -208,9 +241,11 @@ class RevealPasteIT {
 
     /** As if its lifetime had run out: {@code expires_at} a second ago. */
     private static void expireNow(String code) throws Exception {
-        DataSource dataSource = DelegatingDataSource.unwrapDataSource(world.api.context().getBean(DataSource.class));
+        DataSource dataSource =
+                DelegatingDataSource.unwrapDataSource(world.api.context().getBean(DataSource.class));
         try (Connection db = dataSource.getConnection();
-             var expire = db.prepareStatement("UPDATE pastes SET expires_at = now() - interval '1 second' WHERE short_code = ?")) {
+                var expire = db.prepareStatement(
+                        "UPDATE pastes SET expires_at = now() - interval '1 second' WHERE short_code = ?")) {
             expire.setString(1, code);
             assertEquals(1, expire.executeUpdate());
         }

@@ -13,5 +13,4 @@ import io.micronaut.serde.annotation.Serdeable;
  *                  or left the queue alone because the S3 breaker is not closed
  */
 @Serdeable
-public record DeadLetterReport(int requeued, int deleted, int kept, boolean remaining) {
-}
+public record DeadLetterReport(int requeued, int deleted, int kept, boolean remaining) {}

@@ -12,6 +12,10 @@ import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteStatus;
 import jakarta.inject.Singleton;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -19,11 +23,6 @@ import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
-
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
 
 /**
  * Re-evaluates the upload queue's dead letters (docs/design.md, "What happens to FAILED rows"). Each message gets
@@ -64,8 +63,14 @@ public class DeadLetterService {
     private final SweeperProperties properties;
     private final S3CircuitBreaker breaker;
 
-    public DeadLetterService(SqsClient sqs, UploadJobCodec codec, PasteRepository pastes, UploadQueueProperties uploadQueue,
-                             DeadLetterQueueProperties deadLetterQueue, SweeperProperties properties, S3CircuitBreaker breaker) {
+    public DeadLetterService(
+            SqsClient sqs,
+            UploadJobCodec codec,
+            PasteRepository pastes,
+            UploadQueueProperties uploadQueue,
+            DeadLetterQueueProperties deadLetterQueue,
+            SweeperProperties properties,
+            S3CircuitBreaker breaker) {
         this.sqs = sqs;
         this.codec = codec;
         this.pastes = pastes;
@@ -78,7 +83,8 @@ public class DeadLetterService {
     public DeadLetterReport reevaluate(Deadline deadline) {
         int left = properties.deadLettersPerRun();
         if (!breaker.closed()) {
-            boolean probeDue = breaker.nextProbe().map(at -> !at.isAfter(Instant.now())).orElse(false);
+            boolean probeDue =
+                    breaker.nextProbe().map(at -> !at.isAfter(Instant.now())).orElse(false);
             if (!probeDue) {
                 // A requeued job would only be held again; here its retention (counted from its hand-off) is the
                 // longest SQS gives, and messages nobody receives stay in the queue's age metric and its alarm.
@@ -108,16 +114,28 @@ public class DeadLetterService {
                     Verdict verdict = judge(message.body());
                     switch (verdict.action()) {
                         case KEEP -> {
-                            LOG.warn("dead letter {} (sent {}) kept: {}", message.messageId(), sent(message), verdict.reason());
+                            LOG.warn(
+                                    "dead letter {} (sent {}) kept: {}",
+                                    message.messageId(),
+                                    sent(message),
+                                    verdict.reason());
                             kept++;
                         }
                         case DELETE -> {
-                            LOG.info("dead letter {} (sent {}) deleted: {}", message.messageId(), sent(message), verdict.reason());
+                            LOG.info(
+                                    "dead letter {} (sent {}) deleted: {}",
+                                    message.messageId(),
+                                    sent(message),
+                                    verdict.reason());
                             toDelete.add(message);
                             deleted++;
                         }
                         case REQUEUE -> {
-                            LOG.info("dead letter {} (sent {}) requeued: {}", message.messageId(), sent(message), verdict.reason());
+                            LOG.info(
+                                    "dead letter {} (sent {}) requeued: {}",
+                                    message.messageId(),
+                                    sent(message),
+                                    verdict.reason());
                             toRequeue.add(message);
                         }
                     }
@@ -143,18 +161,27 @@ public class DeadLetterService {
         }
         var entries = new ArrayList<SendMessageBatchRequestEntry>();
         for (int i = 0; i < messages.size(); i++) {
-            entries.add(SendMessageBatchRequestEntry.builder().id(Integer.toString(i)).messageBody(messages.get(i).body()).build());
+            entries.add(SendMessageBatchRequestEntry.builder()
+                    .id(Integer.toString(i))
+                    .messageBody(messages.get(i).body())
+                    .build());
         }
         var response = sqs.sendMessageBatch(b -> b.queueUrl(uploadQueue.url()).entries(entries));
         if (response.hasFailed() && !response.failed().isEmpty()) {
-            LOG.warn("{} dead letters not requeued (they stay for the next run): {}", response.failed().size(), response.failed());
+            LOG.warn(
+                    "{} dead letters not requeued (they stay for the next run): {}",
+                    response.failed().size(),
+                    response.failed());
         }
-        return response.successful().stream().map(ok -> messages.get(Integer.parseInt(ok.id()))).toList();
+        return response.successful().stream()
+                .map(ok -> messages.get(Integer.parseInt(ok.id())))
+                .toList();
     }
 
     private static String sent(Message message) {
         return Optional.ofNullable(message.attributes().get(MessageSystemAttributeName.SENT_TIMESTAMP))
-                .map(millis -> Instant.ofEpochMilli(Long.parseLong(millis)).toString()).orElse("?");
+                .map(millis -> Instant.ofEpochMilli(Long.parseLong(millis)).toString())
+                .orElse("?");
     }
 
     private Verdict judge(String body) {
@@ -176,9 +203,11 @@ public class DeadLetterService {
         // This JVM's clock against the database's timestamp: a skew moves the window by as much, far less than the
         // hour of slack in stuckAfter (SweeperProperties.DELIVERY_SLACK).
         if (paste.createdAt().isBefore(Instant.now().minus(properties.requeueWindow()))) {
-            return new Verdict(Action.KEEP, "paste " + job.shortCode() + " is IN_PROGRESS but older than the requeue window ("
-                    + properties.requeueWindow() + "); it is marked stuck at " + properties.stuckAfter()
-                    + ", then this job is deleted");
+            return new Verdict(
+                    Action.KEEP,
+                    "paste " + job.shortCode() + " is IN_PROGRESS but older than the requeue window ("
+                            + properties.requeueWindow() + "); it is marked stuck at " + properties.stuckAfter()
+                            + ", then this job is deleted");
         }
         return new Verdict(Action.REQUEUE, "paste " + job.shortCode() + " is IN_PROGRESS");
     }
@@ -187,10 +216,11 @@ public class DeadLetterService {
         // invisible until the invocation is over: each message is seen once per run
         int visibilitySeconds = (int) Math.min(MAX_VISIBILITY_SECONDS, Math.ceilDiv(deadline.remainingMillis(), 1000L));
         return sqs.receiveMessage(b -> b.queueUrl(deadLetterQueue.url())
-                .maxNumberOfMessages(maxMessages)
-                .waitTimeSeconds(WAIT_TIME_SECONDS)
-                .visibilityTimeout(visibilitySeconds)
-                .messageSystemAttributeNames(MessageSystemAttributeName.SENT_TIMESTAMP)).messages();
+                        .maxNumberOfMessages(maxMessages)
+                        .waitTimeSeconds(WAIT_TIME_SECONDS)
+                        .visibilityTimeout(visibilitySeconds)
+                        .messageSystemAttributeNames(MessageSystemAttributeName.SENT_TIMESTAMP))
+                .messages();
     }
 
     /** One DeleteMessageBatch; a message it fails to delete is back next run, and judged (or requeued) again. */
@@ -200,16 +230,26 @@ public class DeadLetterService {
         }
         var entries = new ArrayList<DeleteMessageBatchRequestEntry>();
         for (int i = 0; i < messages.size(); i++) {
-            entries.add(DeleteMessageBatchRequestEntry.builder().id(Integer.toString(i)).receiptHandle(messages.get(i).receiptHandle()).build());
+            entries.add(DeleteMessageBatchRequestEntry.builder()
+                    .id(Integer.toString(i))
+                    .receiptHandle(messages.get(i).receiptHandle())
+                    .build());
         }
-        var response = sqs.deleteMessageBatch(b -> b.queueUrl(deadLetterQueue.url()).entries(entries));
+        var response =
+                sqs.deleteMessageBatch(b -> b.queueUrl(deadLetterQueue.url()).entries(entries));
         if (response.hasFailed() && !response.failed().isEmpty()) {
-            LOG.warn("{} dead letters not deleted (back next run): {}", response.failed().size(), response.failed());
+            LOG.warn(
+                    "{} dead letters not deleted (back next run): {}",
+                    response.failed().size(),
+                    response.failed());
         }
     }
 
-    private enum Action { REQUEUE, DELETE, KEEP }
-
-    private record Verdict(Action action, String reason) {
+    private enum Action {
+        REQUEUE,
+        DELETE,
+        KEEP
     }
+
+    private record Verdict(Action action, String reason) {}
 }

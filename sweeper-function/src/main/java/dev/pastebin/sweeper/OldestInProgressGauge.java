@@ -4,15 +4,14 @@ import dev.pastebin.core.metrics.Metric;
 import dev.pastebin.core.metrics.Metrics;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Emits {@link Metric#OLDEST_IN_PROGRESS_AGE} and {@link Metric#ORPHAN_IN_PROGRESS_PASTES} at the start of every
@@ -48,8 +47,7 @@ public class OldestInProgressGauge {
     }
 
     /** What one measurement found: the oldest age of today's IN_PROGRESS rows, and how many are older than a day. */
-    public record Reading(Duration oldestAge, long orphans) {
-    }
+    public record Reading(Duration oldestAge, long orphans) {}
 
     /**
      * Measures and writes both metrics; empty when the database could not answer. Then nothing is written: the
@@ -67,8 +65,10 @@ public class OldestInProgressGauge {
         metrics.put(Metric.ORPHAN_IN_PROGRESS_PASTES, reading.orphans());
         metrics.flush();
         if (reading.orphans() > 0) {
-            LOG.warn("oldest IN_PROGRESS paste of the last day: {} s; {} IN_PROGRESS pastes older than a day",
-                    reading.oldestAge().toSeconds(), reading.orphans());
+            LOG.warn(
+                    "oldest IN_PROGRESS paste of the last day: {} s; {} IN_PROGRESS pastes older than a day",
+                    reading.oldestAge().toSeconds(),
+                    reading.orphans());
         } else {
             LOG.info("oldest IN_PROGRESS paste: {} s", reading.oldestAge().toSeconds());
         }
@@ -77,7 +77,7 @@ public class OldestInProgressGauge {
 
     private static Reading measure(Connection connection) {
         try (PreparedStatement statement = connection.prepareStatement(IN_PROGRESS_AGES);
-             ResultSet row = statement.executeQuery()) {
+                ResultSet row = statement.executeQuery()) {
             row.next();
             return new Reading(Duration.ofMillis(Math.round(row.getDouble(1) * 1000)), row.getLong(2));
         } catch (SQLException e) {

@@ -7,14 +7,13 @@ import dev.pastebin.core.storage.ListedObject;
 import dev.pastebin.core.storage.PasteContentStore;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reconciles S3 with the database (docs/design.md, "Orphan objects"): removes the objects under the paste
@@ -50,8 +49,11 @@ class OrphanObjects {
     private final TransactionOperations<Connection> transactions;
     private final SweeperProperties properties;
 
-    OrphanObjects(PasteContentStore contentStore, SweepRepository repository, TransactionOperations<Connection> transactions,
-                  SweeperProperties properties) {
+    OrphanObjects(
+            PasteContentStore contentStore,
+            SweepRepository repository,
+            TransactionOperations<Connection> transactions,
+            SweeperProperties properties) {
         this.contentStore = contentStore;
         this.repository = repository;
         this.transactions = transactions;
@@ -59,8 +61,7 @@ class OrphanObjects {
     }
 
     /** What one reconciliation did: keys listed, orphan keys removed, and whether the guard stopped it. */
-    record Report(int checked, int removed, boolean stopped) {
-    }
+    record Report(int checked, int removed, boolean stopped) {}
 
     Report reconcile(Deadline deadline) {
         String start = randomCode();
@@ -76,20 +77,32 @@ class OrphanObjects {
             List<ListedObject> page = contentStore.objectsAfter(after, limit);
             if (wrapped) {
                 // past the start again: the rest was covered before the wrap
-                page = page.stream().takeWhile(object -> object.shortCode().compareTo(start) <= 0).toList();
+                page = page.stream()
+                        .takeWhile(object -> object.shortCode().compareTo(start) <= 0)
+                        .toList();
             }
             checked += page.size();
-            List<String> judged = page.stream().filter(object -> !object.lastModified().isAfter(judgedBefore))
-                    .map(ListedObject::shortCode).toList();
+            List<String> judged = page.stream()
+                    .filter(object -> !object.lastModified().isAfter(judgedBefore))
+                    .map(ListedObject::shortCode)
+                    .toList();
             List<String> orphans = orphansAmong(judged);
             if (implausible(orphans.size(), judged.size())) {
-                LOG.error("orphan reconciliation stopped before deleting: {} of {} objects older than {} in one page have no row"
+                LOG.error(
+                        "orphan reconciliation stopped before deleting: {} of {} objects older than {} in one page have no row"
                                 + " (more than {} and a share above {}); is the sweeper's database the bucket's? e.g. {}",
-                        orphans.size(), judged.size(), properties.orphanMinAge(), properties.orphanGuardMinimum(),
-                        properties.orphanMaxShare(), orphans.subList(0, Math.min(EXAMPLES, orphans.size())));
+                        orphans.size(),
+                        judged.size(),
+                        properties.orphanMinAge(),
+                        properties.orphanGuardMinimum(),
+                        properties.orphanMaxShare(),
+                        orphans.subList(0, Math.min(EXAMPLES, orphans.size())));
                 return new Report(checked, removed, true);
             }
-            removed += orphans.isEmpty() ? 0 : contentStore.deleteAll(orphans.stream().map(contentStore::locationOf).toList());
+            removed += orphans.isEmpty()
+                    ? 0
+                    : contentStore.deleteAll(
+                            orphans.stream().map(contentStore::locationOf).toList());
             if (page.size() < limit) {
                 if (wrapped) {
                     break;

@@ -23,9 +23,18 @@ import io.micronaut.serde.annotation.Serdeable;
  *                          first, or rows were locked by a concurrent sweeper)
  */
 @Serdeable
-public record SweepReport(DeadLetterReport deadLetters, int deleted, int expiredDeleted, int idempotencyKeysDeleted,
-                          int objectsRemoved, int stuckMarkedFailed, int objectsChecked, int orphanObjectsRemoved,
-                          boolean orphanGuardStopped, int batches, boolean remaining) {
+public record SweepReport(
+        DeadLetterReport deadLetters,
+        int deleted,
+        int expiredDeleted,
+        int idempotencyKeysDeleted,
+        int objectsRemoved,
+        int stuckMarkedFailed,
+        int objectsChecked,
+        int orphanObjectsRemoved,
+        boolean orphanGuardStopped,
+        int batches,
+        boolean remaining) {
 
     /** The counts as metrics, zeros included: a sweep that did nothing is a data point, not a gap. */
     void record(Metrics metrics) {

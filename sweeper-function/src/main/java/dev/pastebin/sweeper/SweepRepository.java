@@ -1,7 +1,6 @@
 package dev.pastebin.sweeper;
 
 import jakarta.inject.Singleton;
-
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -82,7 +81,8 @@ public class SweepRepository {
     }
 
     /** Deletes up to {@code limit} rows that became FAILED more than {@code retention} ago and returns them. */
-    public List<SweptPaste> deleteExpiredFailed(Connection connection, Duration retention, int limit) throws SQLException {
+    public List<SweptPaste> deleteExpiredFailed(Connection connection, Duration retention, int limit)
+            throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(DELETE_EXPIRED_FAILED)) {
             statement.setDouble(1, seconds(retention));
             statement.setInt(2, limit);

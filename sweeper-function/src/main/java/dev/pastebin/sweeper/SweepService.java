@@ -7,14 +7,13 @@ import dev.pastebin.core.storage.ContentLocation;
 import dev.pastebin.core.storage.PasteContentStore;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One sweep (docs/design.md, "What happens to FAILED rows"), in this order: re-evaluates the dead letters
@@ -43,9 +42,14 @@ public class SweepService {
     private final SweeperProperties properties;
     private final Metrics metrics;
 
-    SweepService(DeadLetterService deadLetters, OrphanObjects orphanObjects, SweepRepository repository,
-                 PasteContentStore contentStore, TransactionOperations<Connection> transactions, SweeperProperties properties,
-                 Metrics metrics) {
+    SweepService(
+            DeadLetterService deadLetters,
+            OrphanObjects orphanObjects,
+            SweepRepository repository,
+            PasteContentStore contentStore,
+            TransactionOperations<Connection> transactions,
+            SweeperProperties properties,
+            Metrics metrics) {
         this.deadLetters = deadLetters;
         this.orphanObjects = orphanObjects;
         this.repository = repository;
@@ -86,8 +90,8 @@ public class SweepService {
         int deleted = 0;
         boolean deleteDone = false;
         while (stuckDone && !deleteDone && deadline.allowsMoreWork()) {
-            int[] batch = deleteWithObjects(connection ->
-                    repository.deleteExpiredFailed(connection, properties.failedRetention(), batchSize));
+            int[] batch = deleteWithObjects(
+                    connection -> repository.deleteExpiredFailed(connection, properties.failedRetention(), batchSize));
             batches++;
             deleted += batch[0];
             removed += batch[1];
@@ -104,21 +108,44 @@ public class SweepService {
             keysDone = batch < batchSize;
         }
 
-        OrphanObjects.Report orphans = deadline.allowsMoreWork() ? orphanObjects.reconcile(deadline)
-                : new OrphanObjects.Report(0, 0, false);
+        OrphanObjects.Report orphans =
+                deadline.allowsMoreWork() ? orphanObjects.reconcile(deadline) : new OrphanObjects.Report(0, 0, false);
 
         // Locked rows (a concurrent sweeper's) are skipped, so a short batch does not prove nothing is left.
-        boolean rowsLeft = !(stuckDone && deleteDone && expiredDone && keysDone) || transactions.executeRead(status ->
-                sql(() -> repository.anyLeft(status.getConnection(), properties.failedRetention(), properties.stuckAfter(),
+        boolean rowsLeft = !(stuckDone && deleteDone && expiredDone && keysDone)
+                || transactions.executeRead(status -> sql(() -> repository.anyLeft(
+                        status.getConnection(),
+                        properties.failedRetention(),
+                        properties.stuckAfter(),
                         IdempotencyKey.RETENTION)));
-        SweepReport report = new SweepReport(letters, deleted, expired, keys, removed, stuck, orphans.checked(),
-                orphans.removed(), orphans.stopped(), batches, letters.remaining() || rowsLeft);
-        LOG.info("sweep finished: deadLettersRequeued={} deadLettersDeleted={} deadLettersKept={} deleted={} "
+        SweepReport report = new SweepReport(
+                letters,
+                deleted,
+                expired,
+                keys,
+                removed,
+                stuck,
+                orphans.checked(),
+                orphans.removed(),
+                orphans.stopped(),
+                batches,
+                letters.remaining() || rowsLeft);
+        LOG.info(
+                "sweep finished: deadLettersRequeued={} deadLettersDeleted={} deadLettersKept={} deleted={} "
                         + "expiredDeleted={} idempotencyKeysDeleted={} objectsRemoved={} stuckMarkedFailed={} "
                         + "objectsChecked={} orphanObjectsRemoved={} orphanGuardStopped={} batches={} remaining={}",
-                letters.requeued(), letters.deleted(), letters.kept(), report.deleted(), report.expiredDeleted(),
-                report.idempotencyKeysDeleted(), report.objectsRemoved(),
-                report.stuckMarkedFailed(), report.objectsChecked(), report.orphanObjectsRemoved(), report.orphanGuardStopped(), report.batches(),
+                letters.requeued(),
+                letters.deleted(),
+                letters.kept(),
+                report.deleted(),
+                report.expiredDeleted(),
+                report.idempotencyKeysDeleted(),
+                report.objectsRemoved(),
+                report.stuckMarkedFailed(),
+                report.objectsChecked(),
+                report.orphanObjectsRemoved(),
+                report.orphanGuardStopped(),
+                report.batches(),
                 report.remaining());
         report.record(metrics);
         metrics.flush();

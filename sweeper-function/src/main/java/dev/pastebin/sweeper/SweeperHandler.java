@@ -25,8 +25,7 @@ public class SweeperHandler extends MicronautRequestHandler<ScheduledEvent, Swee
     @Inject
     OldestInProgressGauge oldestInProgress;
 
-    public SweeperHandler() {
-    }
+    public SweeperHandler() {}
 
     public SweeperHandler(ApplicationContext applicationContext) {
         super(applicationContext);

@@ -7,7 +7,6 @@ import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
-
 import java.time.Duration;
 
 /**
@@ -47,7 +46,10 @@ public record SweeperProperties(
         @NotNull @Bindable(defaultValue = "15s") Duration stopMargin,
         @Min(0) @Bindable(defaultValue = "10000") int orphanKeysPerRun,
         @NotNull @Bindable(defaultValue = "7d") Duration orphanMinAge,
-        @DecimalMin("0") @DecimalMax("1") @Bindable(defaultValue = "0.05") double orphanMaxShare,
+
+        @DecimalMin("0") @DecimalMax("1") @Bindable(defaultValue = "0.05")
+        double orphanMaxShare,
+
         @Min(0) @Bindable(defaultValue = "20") int orphanGuardMinimum) {
 
     /**

@@ -1,5 +1,8 @@
 package dev.pastebin.sweeper;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
@@ -12,15 +15,6 @@ import io.micronaut.context.ApplicationContext;
 import io.micronaut.core.type.Argument;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.micronaut.json.JsonMapper;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
-
-import javax.sql.DataSource;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -38,9 +32,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * The sweeper's re-evaluation of the dead-letter queue, against the real PostgreSQL and a queue pair of each
@@ -104,8 +103,13 @@ class DeadLetterReevaluationIT {
 
         assertEquals(new DeadLetterReport(1, 2, 1, false), report.deadLetters());
         List<Message> requeued = receiveAll(queues.queueUrl());
-        assertEquals(List.of(pending), requeued.stream().map(Message::body).toList(), "only the pending paste's job is requeued");
-        assertEquals("1", requeued.getFirst().attributes().get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT),
+        assertEquals(
+                List.of(pending),
+                requeued.stream().map(Message::body).toList(),
+                "only the pending paste's job is requeued");
+        assertEquals(
+                "1",
+                requeued.getFirst().attributes().get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT),
                 "a new message: the worker's attempt budget starts again");
         assertEquals(List.of(POISON), everyMessageIn(queues.deadLetterQueueUrl()), "the poison message is kept");
         assertEquals(Map.of("pending", "IN_PROGRESS", "failed", "FAILED"), statuses());
@@ -144,15 +148,22 @@ class DeadLetterReevaluationIT {
 
             assertEquals(0, notClosed.deadLetters().requeued(), "breaker " + state);
             assertEquals(List.of(), receiveAll(queues.queueUrl()), "breaker " + state);
-            assertEquals(jobs.stream().sorted().toList(), everyMessageIn(queues.deadLetterQueueUrl()), "breaker " + state);
-            assertEquals(jobs.size(), visibleMessages(queues.deadLetterQueueUrl()), "not even received: breaker " + state);
+            assertEquals(
+                    jobs.stream().sorted().toList(), everyMessageIn(queues.deadLetterQueueUrl()), "breaker " + state);
+            assertEquals(
+                    jobs.size(), visibleMessages(queues.deadLetterQueueUrl()), "not even received: breaker " + state);
         }
 
         breaker("CLOSED");
         SweepReport closed = sweep(TestLambdaContext.withPlentyOfTime());
 
         assertEquals(new DeadLetterReport(25, 0, 0, false), closed.deadLetters());
-        assertEquals(jobs.stream().sorted().toList(), receiveAll(queues.queueUrl()).stream().map(Message::body).sorted().toList());
+        assertEquals(
+                jobs.stream().sorted().toList(),
+                receiveAll(queues.queueUrl()).stream()
+                        .map(Message::body)
+                        .sorted()
+                        .toList());
         assertEquals(List.of(), everyMessageIn(queues.deadLetterQueueUrl()));
     }
 
@@ -161,7 +172,8 @@ class DeadLetterReevaluationIT {
         deadLetter(List.of(job("gone1"), job("gone2"), job("gone3")));
 
         try (ApplicationContext limited = start(Map.of("pastebin.sweeper.dead-letters-per-run", "2"))) {
-            SweepReport first = new SweeperHandler(limited).handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
+            SweepReport first =
+                    new SweeperHandler(limited).handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
             assertEquals(new DeadLetterReport(0, 2, 0, true), first.deadLetters());
             assertTrue(first.remaining());
         }
@@ -185,7 +197,8 @@ class DeadLetterReevaluationIT {
     /** The job create would have sent for the test's row {@code name}. */
     private String job(String name) {
         byte[] content = ("content of " + name).getBytes(StandardCharsets.UTF_8);
-        return context.getBean(UploadJobCodec.class).encode(new UploadJob(PREFIX + name, ContentHash.sha256Hex(content), content));
+        return context.getBean(UploadJobCodec.class)
+                .encode(new UploadJob(PREFIX + name, ContentHash.sha256Hex(content), content));
     }
 
     /**
@@ -193,23 +206,32 @@ class DeadLetterReevaluationIT {
      * received and never deleted; with maxReceiveCount 1, SQS moves it on the next receive.
      */
     private void deadLetter(List<String> bodies) {
-        bodies.forEach(body -> SQS.sendMessage(b -> b.queueUrl(queues.queueUrl()).messageBody(body)));
+        bodies.forEach(
+                body -> SQS.sendMessage(b -> b.queueUrl(queues.queueUrl()).messageBody(body)));
         for (int i = 0; i < 30 && approximateMessages(queues.deadLetterQueueUrl()) < bodies.size(); i++) {
-            SQS.receiveMessage(b -> b.queueUrl(queues.queueUrl()).maxNumberOfMessages(10).visibilityTimeout(0).waitTimeSeconds(1));
+            SQS.receiveMessage(b -> b.queueUrl(queues.queueUrl())
+                    .maxNumberOfMessages(10)
+                    .visibilityTimeout(0)
+                    .waitTimeSeconds(1));
         }
-        assertEquals(bodies.size(), approximateMessages(queues.deadLetterQueueUrl()), "dead-lettered by the redrive policy");
+        assertEquals(
+                bodies.size(), approximateMessages(queues.deadLetterQueueUrl()), "dead-lettered by the redrive policy");
         assertEquals(0, approximateMessages(queues.queueUrl()));
     }
 
     private static int visibleMessages(String queueUrl) {
-        return Integer.parseInt(SQS.getQueueAttributes(b -> b.queueUrl(queueUrl).attributeNames(
-                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES)).attributes().get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES));
+        return Integer.parseInt(SQS.getQueueAttributes(
+                        b -> b.queueUrl(queueUrl).attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
+                .attributes()
+                .get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES));
     }
 
     /** Visible and in-flight messages. */
     private static int approximateMessages(String queueUrl) {
-        Map<QueueAttributeName, String> attributes = SQS.getQueueAttributes(b -> b.queueUrl(queueUrl).attributeNames(
-                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE))
+        Map<QueueAttributeName, String> attributes = SQS.getQueueAttributes(b -> b.queueUrl(queueUrl)
+                        .attributeNames(
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE))
                 .attributes();
         return Integer.parseInt(attributes.get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
                 + Integer.parseInt(attributes.get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE));
@@ -220,8 +242,11 @@ class DeadLetterReevaluationIT {
         List<Message> all = new ArrayList<>();
         List<Message> batch;
         do {
-            batch = SQS.receiveMessage(b -> b.queueUrl(queueUrl).maxNumberOfMessages(10).waitTimeSeconds(1)
-                    .messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT)).messages();
+            batch = SQS.receiveMessage(b -> b.queueUrl(queueUrl)
+                            .maxNumberOfMessages(10)
+                            .waitTimeSeconds(1)
+                            .messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT))
+                    .messages();
             batch.forEach(m -> SQS.deleteMessage(b -> b.queueUrl(queueUrl).receiptHandle(m.receiptHandle())));
             all.addAll(batch);
         } while (!batch.isEmpty());
@@ -238,20 +263,28 @@ class DeadLetterReevaluationIT {
                 + URLEncoder.encode(queueUrl, StandardCharsets.UTF_8));
         String response;
         try (HttpClient http = HttpClient.newHttpClient()) {
-            response = http.send(HttpRequest.newBuilder(uri).header("Accept", "application/json").build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
+            response = http.send(
+                            HttpRequest.newBuilder(uri)
+                                    .header("Accept", "application/json")
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
         }
-        Map<String, Object> root = context.getBean(JsonMapper.class).readValue(response, Argument.mapOf(String.class, Object.class));
+        Map<String, Object> root =
+                context.getBean(JsonMapper.class).readValue(response, Argument.mapOf(String.class, Object.class));
         Object result = ((Map<?, ?>) root.get("ReceiveMessageResponse")).get("ReceiveMessageResult");
         Object messages = result instanceof Map<?, ?> r ? r.get("Message") : null;
         // one message is an object, several an array
         List<?> list = messages == null ? List.of() : messages instanceof List<?> l ? l : List.of(messages);
-        return list.stream().map(m -> (String) ((Map<?, ?>) m).get("Body")).sorted().toList();
+        return list.stream()
+                .map(m -> (String) ((Map<?, ?>) m).get("Body"))
+                .sorted()
+                .toList();
     }
 
     private void insert(String name, String status, Duration age) throws SQLException {
         try (Connection c = dataSource.getConnection();
-             PreparedStatement insert = c.prepareStatement("""
+                PreparedStatement insert = c.prepareStatement("""
                      INSERT INTO pastes (short_code, content_sha256, size_bytes, status, created_at, updated_at)
                      VALUES (?, repeat('a', 64), 7, ?, now() - make_interval(secs => ?), now() - make_interval(secs => ?))""")) {
             insert.setString(1, PREFIX + name);
@@ -265,7 +298,8 @@ class DeadLetterReevaluationIT {
     /** Puts the shared S3 breaker's row (this test's own database) in {@code state}, its next probe an hour away. */
     private void breaker(String state) throws SQLException {
         execute("UPDATE circuit_breakers SET state = '" + state + "', "
-                + ("CLOSED".equals(state) ? "opened_at = NULL, next_probe_at = NULL, cooldown_ms = 0"
+                + ("CLOSED".equals(state)
+                        ? "opened_at = NULL, next_probe_at = NULL, cooldown_ms = 0"
                         : "opened_at = now(), next_probe_at = now() + interval '1 hour', cooldown_ms = 30000")
                 + " WHERE name = 's3'");
     }
@@ -279,13 +313,17 @@ class DeadLetterReevaluationIT {
     }
 
     private void execute(String sql) throws SQLException {
-        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = dataSource.getConnection();
+                Statement s = c.createStatement()) {
             s.execute(sql);
         }
     }
 
     private static ScheduledEvent scheduledEvent() {
-        return new ScheduledEvent().withId(UUID.randomUUID().toString()).withDetailType("Scheduled Event")
-                .withSource("aws.events").withDetail(Map.of());
+        return new ScheduledEvent()
+                .withId(UUID.randomUUID().toString())
+                .withDetailType("Scheduled Event")
+                .withSource("aws.events")
+                .withDetail(Map.of());
     }
 }

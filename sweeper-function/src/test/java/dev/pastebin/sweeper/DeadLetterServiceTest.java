@@ -1,5 +1,7 @@
 package dev.pastebin.sweeper;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.pastebin.core.breaker.BreakerProperties;
 import dev.pastebin.core.breaker.BreakerSnapshot;
 import dev.pastebin.core.breaker.BreakerState;
@@ -17,6 +19,16 @@ import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.support.CapturedMetrics;
 import dev.pastebin.core.support.InMemoryBreakerStore;
 import io.micronaut.serde.ObjectMapper;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.BatchResultErrorEntry;
@@ -29,30 +41,36 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequest;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchResultEntry;
 
-import java.lang.reflect.Proxy;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
-import java.util.List;
-import java.util.Optional;
-import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 /**
  * The dead-letter decisions that need no real queue: requeue only while the breaker is closed, and in batches
  * of SQS's 10. What SQS and PostgreSQL really do is DeadLetterReevaluationIT's.
  */
 class DeadLetterServiceTest {
 
-    private static final BreakerProperties BREAKER = new BreakerProperties(true, "s3", Duration.ofSeconds(60), 10, 0.9,
-            Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(15),
-            Duration.ofSeconds(5), Duration.ofMinutes(5), Duration.ofHours(24));
-    private static final SweeperProperties SWEEPER = new SweeperProperties(Duration.ofHours(24), Duration.ofDays(4),
-            Duration.ofDays(14), 500, 60_000, Duration.ofSeconds(15), 10_000, Duration.ofDays(7), 0.05, 20);
+    private static final BreakerProperties BREAKER = new BreakerProperties(
+            true,
+            "s3",
+            Duration.ofSeconds(60),
+            10,
+            0.9,
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(15),
+            Duration.ofSeconds(5),
+            Duration.ofMinutes(5),
+            Duration.ofHours(24));
+    private static final SweeperProperties SWEEPER = new SweeperProperties(
+            Duration.ofHours(24),
+            Duration.ofDays(4),
+            Duration.ofDays(14),
+            500,
+            60_000,
+            Duration.ofSeconds(15),
+            10_000,
+            Duration.ofDays(7),
+            0.05,
+            20);
 
     private final UploadJobCodec codec = new UploadJobCodec(ObjectMapper.getDefault());
     private final InMemoryBreakerStore breakerStore = new InMemoryBreakerStore();
@@ -84,8 +102,19 @@ class DeadLetterServiceTest {
     void whileTheBreakerIsNotClosedNothingIsReceived() {
         sqs.deadLetters(pendingJobs(3));
         for (BreakerState state : List.of(BreakerState.OPEN, BreakerState.HALF_OPEN)) {
-            breakerStore.update("s3", s -> new BreakerSnapshot(state, s.windowStartedAt(), 0, 0, 0, 0, Instant.now(),
-                    Instant.now().plusSeconds(30), Duration.ofSeconds(30), "test"));
+            breakerStore.update(
+                    "s3",
+                    s -> new BreakerSnapshot(
+                            state,
+                            s.windowStartedAt(),
+                            0,
+                            0,
+                            0,
+                            0,
+                            Instant.now(),
+                            Instant.now().plusSeconds(30),
+                            Duration.ofSeconds(30),
+                            "test"));
 
             DeadLetterReport report = service().reevaluate(Deadline.none());
 
@@ -102,8 +131,19 @@ class DeadLetterServiceTest {
     @Test
     void whenTheOpenBreakersProbeIsDueOneBatchIsRequeuedToProbeIt() {
         sqs.deadLetters(pendingJobs(25));
-        breakerStore.update("s3", s -> new BreakerSnapshot(BreakerState.OPEN, s.windowStartedAt(), 0, 0, 0, 0,
-                Instant.now().minusSeconds(60), Instant.now().minusSeconds(1), Duration.ofSeconds(30), "test"));
+        breakerStore.update(
+                "s3",
+                s -> new BreakerSnapshot(
+                        BreakerState.OPEN,
+                        s.windowStartedAt(),
+                        0,
+                        0,
+                        0,
+                        0,
+                        Instant.now().minusSeconds(60),
+                        Instant.now().minusSeconds(1),
+                        Duration.ofSeconds(30),
+                        "test"));
 
         DeadLetterReport report = service().reevaluate(Deadline.none());
 
@@ -112,16 +152,40 @@ class DeadLetterServiceTest {
     }
 
     private DeadLetterService service() {
-        PasteRepository everyPasteInProgress = (PasteRepository) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {PasteRepository.class}, (proxy, method, args) -> switch (method.getName()) {
-                    case "findById" -> Optional.of(new Paste((String) args[0], null, "a".repeat(64), 7, null,
-                            PasteStatus.IN_PROGRESS, null, 0, Instant.now(), Instant.now(), null, null, false, null, null, null));
+        PasteRepository everyPasteInProgress = (PasteRepository) Proxy.newProxyInstance(
+                getClass().getClassLoader(),
+                new Class<?>[] {PasteRepository.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "findById" ->
+                        Optional.of(new Paste(
+                                (String) args[0],
+                                null,
+                                "a".repeat(64),
+                                7,
+                                null,
+                                PasteStatus.IN_PROGRESS,
+                                null,
+                                0,
+                                Instant.now(),
+                                Instant.now(),
+                                null,
+                                null,
+                                false,
+                                null,
+                                null,
+                                null));
                     default -> throw new UnsupportedOperationException(method.getName());
                 });
-        var breaker = new S3CircuitBreaker(breakerStore, BREAKER, new FailureClassifier(),
-                new CapturedMetrics().metrics("sweeper"));
-        return new DeadLetterService(sqs, codec, everyPasteInProgress, new UploadQueueProperties("upload", 1_048_576),
-                new DeadLetterQueueProperties("dlq"), SWEEPER, breaker);
+        var breaker = new S3CircuitBreaker(
+                breakerStore, BREAKER, new FailureClassifier(), new CapturedMetrics().metrics("sweeper"));
+        return new DeadLetterService(
+                sqs,
+                codec,
+                everyPasteInProgress,
+                new UploadQueueProperties("upload", 1_048_576),
+                new DeadLetterQueueProperties("dlq"),
+                SWEEPER,
+                breaker);
     }
 
     private List<String> pendingJobs(int count) {
@@ -144,7 +208,11 @@ class DeadLetterServiceTest {
 
         void deadLetters(List<String> bodies) {
             for (int i = 0; i < bodies.size(); i++) {
-                waiting.add(Message.builder().messageId("m" + i).receiptHandle("r" + i).body(bodies.get(i)).build());
+                waiting.add(Message.builder()
+                        .messageId("m" + i)
+                        .receiptHandle("r" + i)
+                        .body(bodies.get(i))
+                        .build());
             }
         }
 
@@ -162,10 +230,18 @@ class DeadLetterServiceTest {
         public SendMessageBatchResponse sendMessageBatch(SendMessageBatchRequest request) {
             sendBatchSizes.add(request.entries().size());
             var response = SendMessageBatchResponse.builder();
-            response.successful(request.entries().stream().filter(e -> !refuseSendOf.contains(e.id()))
-                    .map(e -> SendMessageBatchResultEntry.builder().id(e.id()).build()).toList());
-            response.failed(request.entries().stream().filter(e -> refuseSendOf.contains(e.id()))
-                    .map(e -> BatchResultErrorEntry.builder().id(e.id()).code("InternalError").senderFault(false).build()).toList());
+            response.successful(request.entries().stream()
+                    .filter(e -> !refuseSendOf.contains(e.id()))
+                    .map(e -> SendMessageBatchResultEntry.builder().id(e.id()).build())
+                    .toList());
+            response.failed(request.entries().stream()
+                    .filter(e -> refuseSendOf.contains(e.id()))
+                    .map(e -> BatchResultErrorEntry.builder()
+                            .id(e.id())
+                            .code("InternalError")
+                            .senderFault(false)
+                            .build())
+                    .toList());
             return response.build();
         }
 
@@ -181,7 +257,6 @@ class DeadLetterServiceTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

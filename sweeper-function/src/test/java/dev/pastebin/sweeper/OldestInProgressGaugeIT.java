@@ -1,5 +1,8 @@
 package dev.pastebin.sweeper;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.metrics.Metric;
 import dev.pastebin.core.support.CapturedMetrics;
 import dev.pastebin.core.support.EmfSpec;
@@ -8,22 +11,18 @@ import dev.pastebin.core.support.RealServices;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.micronaut.transaction.TransactionOperations;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 /**
  * The stuck-paste gauge against the real PostgreSQL, in a database of its own: it reads the whole table, so
@@ -90,7 +89,8 @@ class OldestInProgressGaugeIT {
 
         assertEquals(2.0, reportedOrphans());
         double seconds = reported();
-        assertTrue(seconds >= 23 * 3600 && seconds < 23 * 3600 + 10, "the 23-hour-old paste is still today's: " + seconds);
+        assertTrue(
+                seconds >= 23 * 3600 && seconds < 23 * 3600 + 10, "the 23-hour-old paste is still today's: " + seconds);
     }
 
     @Test
@@ -103,7 +103,8 @@ class OldestInProgressGaugeIT {
 
     @Test
     void readsThePartialIndexNotTheTable() throws SQLException {
-        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = dataSource.getConnection();
+                Statement s = c.createStatement()) {
             s.execute("SET enable_seqscan = off");
             var plan = s.executeQuery("EXPLAIN " + OldestInProgressGauge.IN_PROGRESS_AGES);
             StringBuilder text = new StringBuilder();
@@ -134,15 +135,17 @@ class OldestInProgressGaugeIT {
     }
 
     private void insert(String code, String status, String age) throws SQLException {
-        execute("INSERT INTO pastes (short_code, content_sha256, size_bytes, status, s3_location, failure_reason, created_at, updated_at)"
-                + " VALUES ('" + code + "', repeat('a', 64), 7, '" + status + "', "
-                + ("PROCESSED".equals(status) ? "'s3://bucket/pastes/" + code + "'" : "NULL") + ", "
-                + ("FAILED".equals(status) ? "'test'" : "NULL")
-                + ", now() - interval '" + age + "', now() - interval '" + age + "')");
+        execute(
+                "INSERT INTO pastes (short_code, content_sha256, size_bytes, status, s3_location, failure_reason, created_at, updated_at)"
+                        + " VALUES ('" + code + "', repeat('a', 64), 7, '" + status + "', "
+                        + ("PROCESSED".equals(status) ? "'s3://bucket/pastes/" + code + "'" : "NULL") + ", "
+                        + ("FAILED".equals(status) ? "'test'" : "NULL")
+                        + ", now() - interval '" + age + "', now() - interval '" + age + "')");
     }
 
     private void execute(String sql) throws SQLException {
-        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = dataSource.getConnection();
+                Statement s = c.createStatement()) {
             s.execute(sql);
         }
     }

@@ -1,20 +1,15 @@
 package dev.pastebin.sweeper;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestLambdaContext;
 import dev.pastebin.core.support.TestQueues;
 import io.micronaut.context.ApplicationContext;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.S3Object;
-import software.amazon.awssdk.services.sqs.SqsClient;
-
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -24,10 +19,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * The reconciliation's guards against LocalStack's S3 and a database of its own that names none of the bucket's
@@ -39,7 +38,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @OwnDatabase("sweeper_orphans")
 class OrphanGuardIT {
 
-    private static final String BUCKET = "sweeper-orphans-" + UUID.randomUUID().toString().substring(0, 8);
+    private static final String BUCKET =
+            "sweeper-orphans-" + UUID.randomUUID().toString().substring(0, 8);
     private static final SqsClient SQS = SqsClient.create();
     private static final TestQueues.Pair QUEUES = TestQueues.create(SQS, "sweeper-orphans", 10, 30);
     private static final int OBJECTS = 100;
@@ -70,7 +70,8 @@ class OrphanGuardIT {
         keys().forEach(key -> s3.deleteObject(b -> b.bucket(BUCKET).key(key)));
         for (int i = 0; i < OBJECTS; i++) {
             String code = "og" + UUID.randomUUID().toString().replace("-", "").substring(0, 9);
-            s3.putObject(b -> b.bucket(BUCKET).key("pastes/" + code), RequestBody.fromString("the only copy of " + code));
+            s3.putObject(
+                    b -> b.bucket(BUCKET).key("pastes/" + code), RequestBody.fromString("the only copy of " + code));
             codes.add(code);
         }
     }
@@ -78,7 +79,8 @@ class OrphanGuardIT {
     /** Past the minimum number of orphans, their share of the judged objects decides: 3 % are removed, 5.2 % stop. */
     @Test
     void pastTheMinimumTheShareDecides() throws SQLException {
-        Map<String, Object> settings = Map.of("pastebin.sweeper.orphan-min-age", "0s", "pastebin.sweeper.orphan-guard-minimum", "2");
+        Map<String, Object> settings =
+                Map.of("pastebin.sweeper.orphan-min-age", "0s", "pastebin.sweeper.orphan-guard-minimum", "2");
         for (String code : codes.subList(3, OBJECTS)) {
             execute("INSERT INTO pastes (short_code, content_sha256, size_bytes, status) VALUES ('" + code
                     + "', repeat('a', 64), 7, 'IN_PROGRESS')");
@@ -119,21 +121,31 @@ class OrphanGuardIT {
 
     private static SweepReport sweep(Map<String, Object> settings) {
         Map<String, Object> properties = new HashMap<>(Map.of(
-                "pastebin.storage.bucket", BUCKET,
-                "pastebin.upload-queue.url", QUEUES.queueUrl(),
-                "pastebin.upload-dlq.url", QUEUES.deadLetterQueueUrl(),
+                "pastebin.storage.bucket",
+                BUCKET,
+                "pastebin.upload-queue.url",
+                QUEUES.queueUrl(),
+                "pastebin.upload-dlq.url",
+                QUEUES.deadLetterQueueUrl(),
                 // off in the test environment (application-test.yml): this class's bucket is its own
-                "pastebin.sweeper.orphan-keys-per-run", "10000"));
+                "pastebin.sweeper.orphan-keys-per-run",
+                "10000"));
         properties.putAll(settings);
-        try (ApplicationContext context = ApplicationContext.builder().environments("test").properties(properties).start()) {
-            return new SweeperHandler(context).handleRequest(new ScheduledEvent(), TestLambdaContext.withPlentyOfTime());
+        try (ApplicationContext context = ApplicationContext.builder()
+                .environments("test")
+                .properties(properties)
+                .start()) {
+            return new SweeperHandler(context)
+                    .handleRequest(new ScheduledEvent(), TestLambdaContext.withPlentyOfTime());
         }
     }
 
     private static void execute(String sql) throws SQLException {
-        try (Connection c = DriverManager.getConnection(System.getProperty("datasources.default.url"),
-                env("DATASOURCES_DEFAULT_USERNAME", "pastebin"), env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
-             Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(
+                        System.getProperty("datasources.default.url"),
+                        env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
+                        env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
+                Statement s = c.createStatement()) {
             s.execute(sql);
         }
     }
@@ -144,6 +156,9 @@ class OrphanGuardIT {
     }
 
     private static List<String> keys() {
-        return s3.listObjectsV2Paginator(b -> b.bucket(BUCKET)).contents().stream().map(S3Object::key).sorted().toList();
+        return s3.listObjectsV2Paginator(b -> b.bucket(BUCKET)).contents().stream()
+                .map(S3Object::key)
+                .sorted()
+                .toList();
     }
 }

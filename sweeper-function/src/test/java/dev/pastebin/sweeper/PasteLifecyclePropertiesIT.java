@@ -1,22 +1,15 @@
 package dev.pastebin.sweeper;
 
-import dev.pastebin.core.paste.Paste;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.TestPastes;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
-
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -31,10 +24,15 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import javax.sql.DataSource;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.BeforeContainer;
 
 /**
  * Random interleavings, against the real PostgreSQL, of what happens to pastes under at-least-once delivery:
@@ -54,14 +52,18 @@ class PasteLifecyclePropertiesIT {
     private static SweepRepository sweeps;
     private static DataSource dataSource;
 
-    enum Kind { UPLOADED, ATTEMPT_FAILED, FAILED_PERMANENTLY, SWEEP_STUCK, SWEEP_FAILED }
+    enum Kind {
+        UPLOADED,
+        ATTEMPT_FAILED,
+        FAILED_PERMANENTLY,
+        SWEEP_STUCK,
+        SWEEP_FAILED
+    }
 
     /** One step of one actor on paste {@code paste} (sweeps act on every paste). */
-    record Op(Kind kind, int paste) {
-    }
+    record Op(Kind kind, int paste) {}
 
-    record Scenario(int pastes, int actors, List<Op> ops) {
-    }
+    record Scenario(int pastes, int actors, List<Op> ops) {}
 
     @BeforeContainer
     static void start() throws SQLException {
@@ -136,8 +138,9 @@ class PasteLifecyclePropertiesIT {
         }
     }
 
-    private static void apply(Op op, List<String> codes, Map<String, AtomicInteger> processedWins,
-                              Map<String, AtomicInteger> failedWins) throws SQLException {
+    private static void apply(
+            Op op, List<String> codes, Map<String, AtomicInteger> processedWins, Map<String, AtomicInteger> failedWins)
+            throws SQLException {
         String code = codes.get(op.paste() % codes.size());
         switch (op.kind()) {
             case UPLOADED -> processedWins.get(code).addAndGet(pastes.markProcessed(code, location(code)));
@@ -164,11 +167,12 @@ class PasteLifecyclePropertiesIT {
     private static Map<String, String[]> rows(String run) throws SQLException {
         Map<String, String[]> rows = new HashMap<>();
         try (Connection c = dataSource.getConnection();
-             var q = c.prepareStatement("SELECT short_code, status, s3_location, failure_reason FROM pastes WHERE short_code LIKE ?")) {
+                var q = c.prepareStatement(
+                        "SELECT short_code, status, s3_location, failure_reason FROM pastes WHERE short_code LIKE ?")) {
             q.setString(1, run + "%");
             try (ResultSet rs = q.executeQuery()) {
                 while (rs.next()) {
-                    rows.put(rs.getString(1), new String[]{rs.getString(2), rs.getString(3), rs.getString(4)});
+                    rows.put(rs.getString(1), new String[] {rs.getString(2), rs.getString(3), rs.getString(4)});
                 }
             }
         }
@@ -186,7 +190,9 @@ class PasteLifecyclePropertiesIT {
                 net.jqwik.api.Tuple.of(2, Arbitraries.just(Kind.FAILED_PERMANENTLY)),
                 net.jqwik.api.Tuple.of(1, Arbitraries.just(Kind.SWEEP_STUCK)),
                 net.jqwik.api.Tuple.of(1, Arbitraries.just(Kind.SWEEP_FAILED)));
-        Arbitrary<Op> ops = Combinators.combine(kinds, Arbitraries.integers().between(0, 2)).as(Op::new);
-        return Combinators.combine(pasteCount, actors, ops.list().ofMinSize(0).ofMaxSize(12)).as(Scenario::new);
+        Arbitrary<Op> ops =
+                Combinators.combine(kinds, Arbitraries.integers().between(0, 2)).as(Op::new);
+        return Combinators.combine(pasteCount, actors, ops.list().ofMinSize(0).ofMaxSize(12))
+                .as(Scenario::new);
     }
 }

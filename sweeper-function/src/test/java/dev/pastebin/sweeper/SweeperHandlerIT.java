@@ -1,28 +1,22 @@
 package dev.pastebin.sweeper;
 
-import dev.pastebin.core.storage.ContentLocation;
-import dev.pastebin.core.support.TestLambdaContext;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import dev.pastebin.core.config.StorageProperties;
+import dev.pastebin.core.storage.ContentLocation;
 import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
+import dev.pastebin.core.support.TestLambdaContext;
 import dev.pastebin.core.support.TestQueues;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.micronaut.test.support.TestPropertyProvider;
 import jakarta.inject.Inject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.Timeout;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.S3Object;
-import software.amazon.awssdk.services.sqs.SqsClient;
-
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -38,11 +32,16 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * The sweeper against the real PostgreSQL and LocalStack, invoked through its Lambda handler. Ages are set by
@@ -59,9 +58,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SweeperHandlerIT implements TestPropertyProvider {
 
-    private static final String BUCKET = "sweeper-it-" + UUID.randomUUID().toString().substring(0, 8);
+    private static final String BUCKET =
+            "sweeper-it-" + UUID.randomUUID().toString().substring(0, 8);
     /** Every row a test creates starts with this (short codes have at most 32 characters). */
     private static final String PREFIX = "sw" + UUID.randomUUID().toString().substring(0, 6) + "-";
+
     private static final SqsClient SQS = SqsClient.create();
     private static final TestQueues.Pair QUEUES = TestQueues.create(SQS, "sweeper-it", 10, 30);
 
@@ -83,9 +84,13 @@ class SweeperHandlerIT implements TestPropertyProvider {
 
     @Override
     public Map<String, String> getProperties() {
-        return Map.of("pastebin.storage.bucket", BUCKET,
-                "pastebin.upload-queue.url", QUEUES.queueUrl(),
-                "pastebin.upload-dlq.url", QUEUES.deadLetterQueueUrl());
+        return Map.of(
+                "pastebin.storage.bucket",
+                BUCKET,
+                "pastebin.upload-queue.url",
+                QUEUES.queueUrl(),
+                "pastebin.upload-dlq.url",
+                QUEUES.deadLetterQueueUrl());
     }
 
     /** This class's properties and {@code more}, for contexts of its own (another Lambda instance). */
@@ -125,8 +130,8 @@ class SweeperHandlerIT implements TestPropertyProvider {
         insert("newProg1", "IN_PROGRESS", "10 minutes", null);
         insert("oldProg1", "IN_PROGRESS", "18 days", null);
         insert("stuckPr1", "IN_PROGRESS", "19 days", null);
-        for (String key : List.of(key("oldFail1"), key("oldFail2"), "legacy/" + code("oldFail2"),
-                key("newFail1"), key("oldDone1"))) {
+        for (String key : List.of(
+                key("oldFail1"), key("oldFail2"), "legacy/" + code("oldFail2"), key("newFail1"), key("oldDone1"))) {
             s3.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromString("content"));
         }
 
@@ -137,9 +142,22 @@ class SweeperHandlerIT implements TestPropertyProvider {
         assertEquals(1, report.stuckMarkedFailed());
         assertFalse(report.remaining());
         // stuckPr1 was created long before the FAILED retention, but became FAILED only now: it stays
-        assertEquals(Map.of("newFail1", "FAILED", "oldDone1", "PROCESSED", "newProg1", "IN_PROGRESS",
-                "oldProg1", "IN_PROGRESS", "stuckPr1", "FAILED"), statuses());
-        assertEquals("stuck", queryString("SELECT failure_reason FROM pastes WHERE short_code = '" + code("stuckPr1") + "'"));
+        assertEquals(
+                Map.of(
+                        "newFail1",
+                        "FAILED",
+                        "oldDone1",
+                        "PROCESSED",
+                        "newProg1",
+                        "IN_PROGRESS",
+                        "oldProg1",
+                        "IN_PROGRESS",
+                        "stuckPr1",
+                        "FAILED"),
+                statuses());
+        assertEquals(
+                "stuck",
+                queryString("SELECT failure_reason FROM pastes WHERE short_code = '" + code("stuckPr1") + "'"));
         assertEquals(List.of(key("newFail1"), key("oldDone1")), objectKeys());
     }
 
@@ -178,7 +196,8 @@ class SweeperHandlerIT implements TestPropertyProvider {
 
         assertEquals(1, report.idempotencyKeysDeleted());
         assertEquals(1, count("SELECT count(*) FROM idempotency_keys WHERE caller = '" + PREFIX + "'"));
-        assertEquals("young", queryString("SELECT idempotency_key FROM idempotency_keys WHERE caller = '" + PREFIX + "'"));
+        assertEquals(
+                "young", queryString("SELECT idempotency_key FROM idempotency_keys WHERE caller = '" + PREFIX + "'"));
     }
 
     @Test
@@ -193,7 +212,8 @@ class SweeperHandlerIT implements TestPropertyProvider {
     }
 
     @Test
-    void anInProgressRowIsMarkedStuckOnlyOnceNoJobForItCanBeDeliveredAndThenKeptTheFailedRetention() throws SQLException {
+    void anInProgressRowIsMarkedStuckOnlyOnceNoJobForItCanBeDeliveredAndThenKeptTheFailedRetention()
+            throws SQLException {
         Duration stuckAfter = properties.stuckAfter();
         insert("notYetStuck", "IN_PROGRESS", ago(stuckAfter.minusMinutes(1)), null);
         insert("stuck", "IN_PROGRESS", ago(stuckAfter.plusMinutes(1)), null);
@@ -206,9 +226,17 @@ class SweeperHandlerIT implements TestPropertyProvider {
 
         // a minute before the FAILED retention has passed since it was marked, then a minute after
         failedAgo("stuck", properties.failedRetention().minusMinutes(1));
-        assertEquals(0, newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime()).deleted());
+        assertEquals(
+                0,
+                newHandler()
+                        .handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime())
+                        .deleted());
         failedAgo("stuck", properties.failedRetention().plusMinutes(1));
-        assertEquals(1, newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime()).deleted());
+        assertEquals(
+                1,
+                newHandler()
+                        .handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime())
+                        .deleted());
         assertEquals(Map.of("notYetStuck", "IN_PROGRESS"), statuses());
     }
 
@@ -219,7 +247,8 @@ class SweeperHandlerIT implements TestPropertyProvider {
 
         SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
 
-        assertEquals(new SweepReport(new DeadLetterReport(0, 0, 0, false), 0, 0, 0, 0, 0, 0, 0, false, 4, false), report);
+        assertEquals(
+                new SweepReport(new DeadLetterReport(0, 0, 0, false), 0, 0, 0, 0, 0, 0, 0, false, 4, false), report);
         assertEquals(2, statuses().size());
     }
 
@@ -232,8 +261,8 @@ class SweeperHandlerIT implements TestPropertyProvider {
         }
 
         // the deadline comes near once 10 batches of 500 are gone (after the stuck and expired-paste batches)
-        SweepReport first = newHandler().handleRequest(scheduledEvent(),
-                TestLambdaContext.runningOutWhen(() -> uncheckedOurRows() <= 25_000));
+        SweepReport first = newHandler()
+                .handleRequest(scheduledEvent(), TestLambdaContext.runningOutWhen(() -> uncheckedOurRows() <= 25_000));
         assertEquals(5_000, first.deleted());
         assertEquals(12, first.batches());
         assertTrue(first.remaining());
@@ -259,8 +288,8 @@ class SweeperHandlerIT implements TestPropertyProvider {
         s3.putObject(b -> b.bucket(BUCKET).key(key("expDone1")), RequestBody.fromString("content"));
 
         // the deadline comes near as soon as one delete batch has committed
-        SweepReport report = newHandler().handleRequest(scheduledEvent(),
-                TestLambdaContext.runningOutWhen(() -> uncheckedOurRows() <= 1_000));
+        SweepReport report = newHandler()
+                .handleRequest(scheduledEvent(), TestLambdaContext.runningOutWhen(() -> uncheckedOurRows() <= 1_000));
 
         assertEquals(1, report.expiredDeleted(), report.toString());
         assertEquals(0, report.deleted(), "the FAILED backlog waits for the next run");
@@ -284,21 +313,25 @@ class SweeperHandlerIT implements TestPropertyProvider {
         insertFailedBacklog(20_000);
         // Two Lambda instances: separate application contexts, pools and S3 clients.
         try (ApplicationContext second = ApplicationContext.builder()
-                .environments("test").properties(propertiesAnd(Map.of("pastebin.sweeper.batch-size", "200")))
-                .start();
-             ApplicationContext third = ApplicationContext.builder()
-                     .environments("test").properties(propertiesAnd(Map.of("pastebin.sweeper.batch-size", "200")))
-                     .start()) {
+                        .environments("test")
+                        .properties(propertiesAnd(Map.of("pastebin.sweeper.batch-size", "200")))
+                        .start();
+                ApplicationContext third = ApplicationContext.builder()
+                        .environments("test")
+                        .properties(propertiesAnd(Map.of("pastebin.sweeper.batch-size", "200")))
+                        .start()) {
             ExecutorService pool = Executors.newFixedThreadPool(2);
             try {
                 CyclicBarrier start = new CyclicBarrier(2);
                 Future<SweepReport> a = pool.submit(() -> {
                     start.await();
-                    return new SweeperHandler(second).handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
+                    return new SweeperHandler(second)
+                            .handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
                 });
                 Future<SweepReport> b = pool.submit(() -> {
                     start.await();
-                    return new SweeperHandler(third).handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
+                    return new SweeperHandler(third)
+                            .handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
                 });
                 SweepReport ra = a.get();
                 SweepReport rb = b.get();
@@ -319,10 +352,12 @@ class SweeperHandlerIT implements TestPropertyProvider {
         try (Connection other = dataSource.getConnection()) {
             other.setAutoCommit(false);
             try (Statement lock = other.createStatement()) {
-                lock.execute("SELECT short_code FROM pastes WHERE short_code IN ('" + code("backlog1") + "', '" + code("backlog2") + "') FOR UPDATE");
+                lock.execute("SELECT short_code FROM pastes WHERE short_code IN ('" + code("backlog1") + "', '"
+                        + code("backlog2") + "') FOR UPDATE");
             }
 
-            SweepReport whileLocked = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
+            SweepReport whileLocked =
+                    newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
             assertEquals(998, whileLocked.deleted());
             assertTrue(whileLocked.remaining(), "the locked rows are still due");
             other.rollback();
@@ -336,10 +371,13 @@ class SweeperHandlerIT implements TestPropertyProvider {
     @Test
     void whenS3RefusesTheRowsOfThatBatchAreKeptForTheNextRun() throws SQLException {
         insert("oldFail1", "FAILED", "2 days", null);
-        try (ApplicationContext missingBucket = ApplicationContext.builder().environments("test")
-                .properties(propertiesAnd(Map.of("pastebin.storage.bucket", "no-such-bucket-" + UUID.randomUUID()))).start()) {
+        try (ApplicationContext missingBucket = ApplicationContext.builder()
+                .environments("test")
+                .properties(propertiesAnd(Map.of("pastebin.storage.bucket", "no-such-bucket-" + UUID.randomUUID())))
+                .start()) {
             SweeperHandler handler = new SweeperHandler(missingBucket);
-            assertThrows(RuntimeException.class,
+            assertThrows(
+                    RuntimeException.class,
                     () -> handler.handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime()));
         }
         assertEquals(Map.of("oldFail1", "FAILED"), statuses());
@@ -367,9 +405,10 @@ class SweeperHandlerIT implements TestPropertyProvider {
         insert(name, status, age, age, location);
     }
 
-    private void insert(String name, String status, String createdAgo, String updatedAgo, String location) throws SQLException {
+    private void insert(String name, String status, String createdAgo, String updatedAgo, String location)
+            throws SQLException {
         try (Connection c = dataSource.getConnection();
-             PreparedStatement insert = c.prepareStatement("""
+                PreparedStatement insert = c.prepareStatement("""
                      INSERT INTO pastes (short_code, content_sha256, size_bytes, s3_location, status, created_at, updated_at)
                      VALUES (?, repeat('a', 64), 7, ?, ?, now() - CAST(? AS interval), now() - CAST(? AS interval))""")) {
             insert.setString(1, code(name));
@@ -383,13 +422,16 @@ class SweeperHandlerIT implements TestPropertyProvider {
 
     /** Sets the row's expiry to now plus {@code interval} (negative: already expired). */
     private void expiresIn(String name, String interval) throws SQLException {
-        execute("UPDATE pastes SET expires_at = now() + CAST('" + interval + "' AS interval) WHERE short_code = '" + code(name) + "'");
+        execute("UPDATE pastes SET expires_at = now() + CAST('" + interval + "' AS interval) WHERE short_code = '"
+                + code(name) + "'");
     }
 
     /** A key of this run's own caller, created {@code age} ago. */
     private void insertIdempotencyKey(String key, String age) throws SQLException {
-        execute("INSERT INTO idempotency_keys (caller, idempotency_key, request_sha256, short_code, created_at) VALUES ('"
-                + PREFIX + "', '" + key + "', repeat('c', 64), '" + code(key) + "', now() - CAST('" + age + "' AS interval))");
+        execute(
+                "INSERT INTO idempotency_keys (caller, idempotency_key, request_sha256, short_code, created_at) VALUES ('"
+                        + PREFIX + "', '" + key + "', repeat('c', 64), '" + code(key) + "', now() - CAST('" + age
+                        + "' AS interval))");
     }
 
     private void insertFailedBacklog(int rows) throws SQLException {
@@ -401,7 +443,8 @@ class SweeperHandlerIT implements TestPropertyProvider {
     }
 
     private void failedAgo(String name, Duration age) throws SQLException {
-        execute("UPDATE pastes SET updated_at = now() - CAST('" + ago(age) + "' AS interval) WHERE short_code = '" + code(name) + "'");
+        execute("UPDATE pastes SET updated_at = now() - CAST('" + ago(age) + "' AS interval) WHERE short_code = '"
+                + code(name) + "'");
     }
 
     /** A PostgreSQL interval literal for {@code age}. */
@@ -433,7 +476,9 @@ class SweeperHandlerIT implements TestPropertyProvider {
     }
 
     private String queryString(String sql) throws SQLException {
-        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement(); ResultSet row = s.executeQuery(sql)) {
+        try (Connection c = dataSource.getConnection();
+                Statement s = c.createStatement();
+                ResultSet row = s.executeQuery(sql)) {
             row.next();
             return row.getString(1);
         }
@@ -452,13 +497,17 @@ class SweeperHandlerIT implements TestPropertyProvider {
     }
 
     private void execute(String sql) throws SQLException {
-        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = dataSource.getConnection();
+                Statement s = c.createStatement()) {
             s.execute(sql);
         }
     }
 
     private List<String> objectKeys() {
-        return s3.listObjectsV2Paginator(b -> b.bucket(BUCKET)).contents().stream().map(S3Object::key).sorted().toList();
+        return s3.listObjectsV2Paginator(b -> b.bucket(BUCKET)).contents().stream()
+                .map(S3Object::key)
+                .sorted()
+                .toList();
     }
 
     private void emptyBucket(String bucket) {

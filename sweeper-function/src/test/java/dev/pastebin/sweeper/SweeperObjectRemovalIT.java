@@ -1,13 +1,25 @@
 package dev.pastebin.sweeper;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
-import dev.pastebin.faults.FaultProxy;
 import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestLambdaContext;
 import dev.pastebin.core.support.TestQueues;
+import dev.pastebin.faults.FaultProxy;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -16,19 +28,6 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.sqs.SqsClient;
-
-import javax.sql.DataSource;
-import java.net.URI;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.UUID;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The sweeper's object removal against LocalStack's S3 through a fault proxy: a key S3 refuses to delete keeps
@@ -40,8 +39,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @OwnDatabase("sweeper")
 class SweeperObjectRemovalIT {
 
-    private static final URI LOCALSTACK = URI.create(Optional.ofNullable(System.getenv("AWS_ENDPOINT_URL")).orElse("http://127.0.0.1:4566"));
-    private static final String BUCKET = "sweeper-removal-" + UUID.randomUUID().toString().substring(0, 8);
+    private static final URI LOCALSTACK =
+            URI.create(Optional.ofNullable(System.getenv("AWS_ENDPOINT_URL")).orElse("http://127.0.0.1:4566"));
+    private static final String BUCKET =
+            "sweeper-removal-" + UUID.randomUUID().toString().substring(0, 8);
     private static final String PREFIX = "sr" + UUID.randomUUID().toString().substring(0, 6) + "-";
     private static final SqsClient SQS = SqsClient.create();
     private static final TestQueues.Pair QUEUES = TestQueues.create(SQS, "sweeper-removal", 10, 30);
@@ -54,16 +55,26 @@ class SweeperObjectRemovalIT {
     @BeforeAll
     static void start() throws Exception {
         proxy = new FaultProxy(LOCALSTACK);
-        context = ApplicationContext.builder().environments("test").properties(Map.of(
-                "pastebin.storage.bucket", BUCKET,
-                "pastebin.upload-queue.url", QUEUES.queueUrl(),
-                "pastebin.upload-dlq.url", QUEUES.deadLetterQueueUrl(),
-                "pastebin.sweeper.batch-size", "600",
-                // off in the test environment (application-test.yml): this class's bucket is its own
-                "pastebin.sweeper.orphan-keys-per-run", "10000",
-                // LocalStack dates every object now: judged at once, as if written long ago
-                "pastebin.sweeper.orphan-min-age", "0s",
-                "aws.services.s3.endpoint-override", proxy.endpoint().toString())).start();
+        context = ApplicationContext.builder()
+                .environments("test")
+                .properties(Map.of(
+                        "pastebin.storage.bucket",
+                        BUCKET,
+                        "pastebin.upload-queue.url",
+                        QUEUES.queueUrl(),
+                        "pastebin.upload-dlq.url",
+                        QUEUES.deadLetterQueueUrl(),
+                        "pastebin.sweeper.batch-size",
+                        "600",
+                        // off in the test environment (application-test.yml): this class's bucket is its own
+                        "pastebin.sweeper.orphan-keys-per-run",
+                        "10000",
+                        // LocalStack dates every object now: judged at once, as if written long ago
+                        "pastebin.sweeper.orphan-min-age",
+                        "0s",
+                        "aws.services.s3.endpoint-override",
+                        proxy.endpoint().toString()))
+                .start();
         dataSource = DelegatingDataSource.unwrapDataSource(context.getBean(DataSource.class));
         s3 = context.getBean(S3Client.class);
         s3.createBucket(b -> b.bucket(BUCKET));
@@ -136,7 +147,8 @@ class SweeperObjectRemovalIT {
 
         assertEquals(600, report.deleted(), report.toString());
         assertEquals(1_200, report.objectsRemoved(), report.toString());
-        List<Integer> calls = proxy.deleteObjectsCalls().subList(callsBefore, proxy.deleteObjectsCalls().size());
+        List<Integer> calls = proxy.deleteObjectsCalls()
+                .subList(callsBefore, proxy.deleteObjectsCalls().size());
         assertEquals(1_200, calls.stream().mapToInt(Integer::intValue).sum(), calls.toString());
         assertTrue(calls.stream().allMatch(n -> n <= 1_000), calls.toString());
         assertEquals(2, calls.size(), calls.toString());
@@ -175,16 +187,24 @@ class SweeperObjectRemovalIT {
             String code = PREFIX + "orphan" + i;
             s3.putObject(b -> b.bucket(BUCKET).key("pastes/" + code), RequestBody.fromString("left behind"));
         }
-        try (ApplicationContext twoKeysARun = ApplicationContext.builder().environments("test")
-                .properties(Map.of("pastebin.storage.bucket", BUCKET,
-                        "pastebin.upload-queue.url", QUEUES.queueUrl(),
-                        "pastebin.upload-dlq.url", QUEUES.deadLetterQueueUrl(),
-                        "pastebin.sweeper.orphan-keys-per-run", "2",
-                        "pastebin.sweeper.orphan-min-age", "0s")).start()) {
+        try (ApplicationContext twoKeysARun = ApplicationContext.builder()
+                .environments("test")
+                .properties(Map.of(
+                        "pastebin.storage.bucket",
+                        BUCKET,
+                        "pastebin.upload-queue.url",
+                        QUEUES.queueUrl(),
+                        "pastebin.upload-dlq.url",
+                        QUEUES.deadLetterQueueUrl(),
+                        "pastebin.sweeper.orphan-keys-per-run",
+                        "2",
+                        "pastebin.sweeper.orphan-min-age",
+                        "0s"))
+                .start()) {
             for (int left : List.of(3, 1, 0)) {
                 int before = keys().size();
-                SweepReport report = new SweeperHandler(twoKeysARun).handleRequest(new ScheduledEvent(),
-                        TestLambdaContext.withPlentyOfTime());
+                SweepReport report = new SweeperHandler(twoKeysARun)
+                        .handleRequest(new ScheduledEvent(), TestLambdaContext.withPlentyOfTime());
                 assertEquals(Math.min(2, before), report.objectsChecked(), report.toString());
                 assertEquals(before - left, report.orphanObjectsRemoved(), report.toString());
                 assertEquals(left, keys().size(), report.toString());
@@ -193,7 +213,8 @@ class SweeperObjectRemovalIT {
     }
 
     private static void insertInProgress(String code) throws SQLException {
-        try (Connection c = dataSource.getConnection(); var insert = c.prepareStatement("""
+        try (Connection c = dataSource.getConnection();
+                var insert = c.prepareStatement("""
                 INSERT INTO pastes (short_code, content_sha256, size_bytes, status) VALUES (?, repeat('a', 64), 7, 'IN_PROGRESS')""")) {
             insert.setString(1, code);
             insert.executeUpdate();
@@ -201,12 +222,18 @@ class SweeperObjectRemovalIT {
     }
 
     private SweepReport sweep() {
-        return new SweeperHandler(context).handleRequest(new ScheduledEvent().withSource("aws.events")
-                .withDetailType("Scheduled Event").withId(UUID.randomUUID().toString()), TestLambdaContext.withPlentyOfTime());
+        return new SweeperHandler(context)
+                .handleRequest(
+                        new ScheduledEvent()
+                                .withSource("aws.events")
+                                .withDetailType("Scheduled Event")
+                                .withId(UUID.randomUUID().toString()),
+                        TestLambdaContext.withPlentyOfTime());
     }
 
     private static void insertExpiredFailed(String code, String location) throws SQLException {
-        try (Connection c = dataSource.getConnection(); var insert = c.prepareStatement("""
+        try (Connection c = dataSource.getConnection();
+                var insert = c.prepareStatement("""
                 INSERT INTO pastes (short_code, content_sha256, size_bytes, s3_location, status, failure_reason, created_at, updated_at)
                 VALUES (?, repeat('a', 64), 7, ?, 'FAILED', 'permanent: test', now() - interval '3 days', now() - interval '2 days')""")) {
             insert.setString(1, code);
@@ -216,20 +243,25 @@ class SweeperObjectRemovalIT {
     }
 
     private static long rows() throws SQLException {
-        try (Connection c = dataSource.getConnection(); var s = c.createStatement();
-             var rs = s.executeQuery("SELECT count(*) FROM pastes WHERE short_code LIKE '" + PREFIX + "%'")) {
+        try (Connection c = dataSource.getConnection();
+                var s = c.createStatement();
+                var rs = s.executeQuery("SELECT count(*) FROM pastes WHERE short_code LIKE '" + PREFIX + "%'")) {
             rs.next();
             return rs.getLong(1);
         }
     }
 
     private static void execute(String sql) throws SQLException {
-        try (Connection c = dataSource.getConnection(); var s = c.createStatement()) {
+        try (Connection c = dataSource.getConnection();
+                var s = c.createStatement()) {
             s.execute(sql);
         }
     }
 
     private static List<String> keys() {
-        return s3.listObjectsV2Paginator(b -> b.bucket(BUCKET)).contents().stream().map(S3Object::key).sorted().toList();
+        return s3.listObjectsV2Paginator(b -> b.bucket(BUCKET)).contents().stream()
+                .map(S3Object::key)
+                .sorted()
+                .toList();
     }
 }

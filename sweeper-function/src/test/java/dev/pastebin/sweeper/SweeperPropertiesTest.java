@@ -1,8 +1,9 @@
 package dev.pastebin.sweeper;
 
-import io.micronaut.context.ApplicationContext;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.micronaut.context.ApplicationContext;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,9 +11,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /** When a row counts as stuck, derived from the queues' retention, and the defaults against infra/template.yaml. */
 class SweeperPropertiesTest {
@@ -22,8 +21,11 @@ class SweeperPropertiesTest {
         try (ApplicationContext context = ApplicationContext.run()) {
             SweeperProperties properties = context.getBean(SweeperProperties.class);
 
-            assertEquals(Duration.ofDays(14), properties.requeueWindow(), "as long as the dead-letter queue keeps a job");
-            assertEquals(Duration.ofDays(18).plusHours(1), properties.stuckAfter(),
+            assertEquals(
+                    Duration.ofDays(14), properties.requeueWindow(), "as long as the dead-letter queue keeps a job");
+            assertEquals(
+                    Duration.ofDays(18).plusHours(1),
+                    properties.stuckAfter(),
                     "the requeue window, then the upload queue's retention, then the slack");
         }
     }
@@ -55,7 +57,8 @@ class SweeperPropertiesTest {
         Matcher resource = Pattern.compile("(?m)^  " + logicalId + ":$").matcher(template);
         assertTrue(resource.find(), "infra/template.yaml declares " + logicalId);
         Matcher next = Pattern.compile("(?m)^  \\S").matcher(template);
-        String properties = template.substring(resource.end(), next.find(resource.end()) ? next.start() : template.length());
+        String properties =
+                template.substring(resource.end(), next.find(resource.end()) ? next.start() : template.length());
         Matcher retention = Pattern.compile("MessageRetentionPeriod:\\s*(\\d+)").matcher(properties);
         assertTrue(retention.find(), logicalId + " has a MessageRetentionPeriod");
         return Duration.ofSeconds(Long.parseLong(retention.group(1)));

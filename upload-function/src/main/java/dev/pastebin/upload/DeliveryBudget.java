@@ -37,7 +37,8 @@ class DeliveryBudget {
         if (retry.queueMaxReceiveCount() < needed) {
             throw new ConfigurationException("pastebin.upload.retry.queue-max-receive-count ("
                     + retry.queueMaxReceiveCount() + ") must be at least " + needed + ": " + retry.maxAttempts()
-                    + " S3 attempts + " + held + " deliveries held by the breaker or slow (" + holds.describe() + ") + " + SLACK + " spare, or a job could reach the dead-letter queue while its paste is still "
+                    + " S3 attempts + " + held + " deliveries held by the breaker or slow (" + holds.describe() + ") + "
+                    + SLACK + " spare, or a job could reach the dead-letter queue while its paste is still "
                     + "waiting. Raise the queue's maxReceiveCount (at most 1000), raise pastebin.breaker.max-hold or "
                     + "lower pastebin.breaker.hold-limit.");
         }

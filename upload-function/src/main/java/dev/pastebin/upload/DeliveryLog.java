@@ -25,8 +25,12 @@ class DeliveryLog {
 
     private static final Logger LOG = LoggerFactory.getLogger("pastebin.upload.deliveries");
 
-    void write(UploadDelivery delivery, Outcome outcome, @Nullable Failure failure, @Nullable Integer delaySeconds,
-               @Nullable String detail) {
+    void write(
+            UploadDelivery delivery,
+            Outcome outcome,
+            @Nullable Failure failure,
+            @Nullable Integer delaySeconds,
+            @Nullable String detail) {
         LoggingEventBuilder event = LOG.atLevel(levelOf(outcome, failure))
                 .addKeyValue("delivery", delivery.number())
                 .addKeyValue("outcome", outcome.label())
@@ -45,8 +49,12 @@ class DeliveryLog {
         if (described != null) {
             event = event.addKeyValue("detail", described);
         }
-        event.log("delivery {} of {}: {}", delivery.number(),
-                delivery.shortCode() != null ? delivery.shortCode() : "message " + delivery.message().messageId(),
+        event.log(
+                "delivery {} of {}: {}",
+                delivery.number(),
+                delivery.shortCode() != null
+                        ? delivery.shortCode()
+                        : "message " + delivery.message().messageId(),
                 outcome.label());
     }
 

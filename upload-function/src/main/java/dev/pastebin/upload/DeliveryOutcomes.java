@@ -14,12 +14,11 @@ import dev.pastebin.core.retry.RetryProperties;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Turns how a delivery ended into its {@link Outcome}: for a failure, the classification, the row's move to
@@ -62,16 +61,46 @@ class DeliveryOutcomes {
     private final Clock clock;
 
     @Inject
-    DeliveryOutcomes(PasteRepository repository, HeldDeliveryRepository heldDeliveries, FailureClassifier classifier,
-                    BackoffPolicy backoff, RetryProperties retry, MessageVisibility visibility, DeadLetterHandOff handOff,
-                    DeliveryLog deliveryLog, S3CircuitBreaker breaker, HoldSchedule holds, Metrics metrics) {
-        this(repository, heldDeliveries, classifier, backoff, retry, visibility, handOff, deliveryLog, breaker, holds,
-                metrics, Clock.systemUTC());
+    DeliveryOutcomes(
+            PasteRepository repository,
+            HeldDeliveryRepository heldDeliveries,
+            FailureClassifier classifier,
+            BackoffPolicy backoff,
+            RetryProperties retry,
+            MessageVisibility visibility,
+            DeadLetterHandOff handOff,
+            DeliveryLog deliveryLog,
+            S3CircuitBreaker breaker,
+            HoldSchedule holds,
+            Metrics metrics) {
+        this(
+                repository,
+                heldDeliveries,
+                classifier,
+                backoff,
+                retry,
+                visibility,
+                handOff,
+                deliveryLog,
+                breaker,
+                holds,
+                metrics,
+                Clock.systemUTC());
     }
 
-    DeliveryOutcomes(PasteRepository repository, HeldDeliveryRepository heldDeliveries, FailureClassifier classifier,
-                    BackoffPolicy backoff, RetryProperties retry, MessageVisibility visibility, DeadLetterHandOff handOff,
-                    DeliveryLog deliveryLog, S3CircuitBreaker breaker, HoldSchedule holds, Metrics metrics, Clock clock) {
+    DeliveryOutcomes(
+            PasteRepository repository,
+            HeldDeliveryRepository heldDeliveries,
+            FailureClassifier classifier,
+            BackoffPolicy backoff,
+            RetryProperties retry,
+            MessageVisibility visibility,
+            DeadLetterHandOff handOff,
+            DeliveryLog deliveryLog,
+            S3CircuitBreaker breaker,
+            HoldSchedule holds,
+            Metrics metrics,
+            Clock clock) {
         this.repository = repository;
         this.heldDeliveries = heldDeliveries;
         this.classifier = classifier;
@@ -90,7 +119,8 @@ class DeliveryOutcomes {
     Outcome stored(UploadDelivery delivery, StoreResult result) {
         return switch (result) {
             case StoreResult.Stored stored -> succeeded(delivery, stored);
-            case StoreResult.AlreadyTerminal terminal -> log(delivery, Outcome.DUPLICATE, null, null, terminal.detail());
+            case StoreResult.AlreadyTerminal terminal ->
+                log(delivery, Outcome.DUPLICATE, null, null, terminal.detail());
             case StoreResult.LostRace race -> log(delivery, Outcome.DUPLICATE, null, null, race.detail());
             case StoreResult.Removed removed -> log(delivery, Outcome.REMOVED, null, null, removed.detail());
             case StoreResult.RemovalFailed removal -> removalFailed(delivery, removal);
@@ -108,8 +138,11 @@ class DeliveryOutcomes {
     Outcome failed(UploadDelivery delivery, RuntimeException error) {
         Failure failure = classifier.classify(error);
         if (failure.unexpected()) {
-            LOG.error("unexpected failure uploading {} (delivery {}), retried as transient", delivery.shortCode(),
-                    delivery.number(), error);
+            LOG.error(
+                    "unexpected failure uploading {} (delivery {}), retried as transient",
+                    delivery.shortCode(),
+                    delivery.number(),
+                    error);
         }
         if (!failure.isTransient()) {
             return fail(delivery, Outcome.PERMANENT, failure, null);
@@ -165,13 +198,20 @@ class DeliveryOutcomes {
                 + (detail == null ? failure.message() : detail + ": " + failure.message());
         try {
             if (repository.markFailed(delivery.shortCode(), reason) == 0) {
-                LOG.info("{} was already terminal when a {} failure wanted to mark it FAILED", delivery.shortCode(), outcome.label());
+                LOG.info(
+                        "{} was already terminal when a {} failure wanted to mark it FAILED",
+                        delivery.shortCode(),
+                        outcome.label());
             }
         } catch (RuntimeException e) {
             // Could not record FAILED (the database is down): retry later; the queue's maxReceiveCount keeps
             // spare receives exactly so that this can happen a few times before the dead-letter queue.
             Failure dbFailure = classifier.classify(e);
-            return retryLater(delivery, delivery.number(), dbFailure, "could not mark " + outcome.label() + " paste FAILED: " + dbFailure.message());
+            return retryLater(
+                    delivery,
+                    delivery.number(),
+                    dbFailure,
+                    "could not mark " + outcome.label() + " paste FAILED: " + dbFailure.message());
         }
         return log(delivery, outcome, failure, null, detail);
     }
@@ -181,7 +221,12 @@ class DeliveryOutcomes {
         Failure failure = classifier.classify(held.cause());
         Instant now = clock.instant();
         Duration untilProbe = breaker.untilNextProbe(held.cause(), now);
-        return onHoldSchedule(delivery, Outcome.HELD, failure, held.heldSince(), untilProbe,
+        return onHoldSchedule(
+                delivery,
+                Outcome.HELD,
+                failure,
+                held.heldSince(),
+                untilProbe,
                 "circuit open until " + now.plus(untilProbe) + "; held since " + held.heldSince());
     }
 
@@ -192,8 +237,14 @@ class DeliveryOutcomes {
      */
     private Outcome slow(UploadDelivery delivery, Failure failure, S3AttemptFailedException error, String detail) {
         Instant waitingSince = firstHold.since(delivery.shortCode(), error.firstHeldAt());
-        return onHoldSchedule(delivery, Outcome.SLOW, failure, waitingSince, Duration.ZERO,
-                "S3 attempt " + error.attempt() + ", fast attempts used up; waiting since " + waitingSince + ": " + detail);
+        return onHoldSchedule(
+                delivery,
+                Outcome.SLOW,
+                failure,
+                waitingSince,
+                Duration.ZERO,
+                "S3 attempt " + error.attempt() + ", fast attempts used up; waiting since " + waitingSince + ": "
+                        + detail);
     }
 
     /**
@@ -201,8 +252,13 @@ class DeliveryOutcomes {
      * handed to the dead-letter queue and acknowledged ({@link DeadLetterHandOff}), or, if that fails, back after
      * the queue's visibility timeout to try again.
      */
-    private Outcome onHoldSchedule(UploadDelivery delivery, Outcome outcome, Failure failure, Instant waitingSince,
-                                   Duration untilProbe, String detail) {
+    private Outcome onHoldSchedule(
+            UploadDelivery delivery,
+            Outcome outcome,
+            Failure failure,
+            Instant waitingSince,
+            Duration untilProbe,
+            String detail) {
         HoldSchedule.Wait wait = holds.waitFor(Duration.between(waitingSince, clock.instant()), untilProbe);
         String overdue = "waiting since " + waitingSince + ", longer than " + holds.holdLimit();
         if (wait.overdue()) {
@@ -210,8 +266,13 @@ class DeliveryOutcomes {
             // visibility timeout (360 s, longer than the overdue wait) and tries again.
             return handOff.send(delivery.message())
                     ? log(delivery, Outcome.OVERDUE, failure, null, overdue + ": handed to the dead-letter queue")
-                    : log(delivery, outcome, failure, null, overdue + "; could not hand it to the dead-letter queue, "
-                            + "back after the queue's visibility timeout: " + detail);
+                    : log(
+                            delivery,
+                            outcome,
+                            failure,
+                            null,
+                            overdue + "; could not hand it to the dead-letter queue, "
+                                    + "back after the queue's visibility timeout: " + detail);
         }
         boolean delayed = visibility.delay(delivery.message(), wait.seconds());
         if (delayed) {
@@ -226,10 +287,14 @@ class DeliveryOutcomes {
      */
     private void noteHeldDelivery(UploadDelivery delivery, HoldSchedule.Wait wait) {
         try {
-            heldDeliveries.recordHeldDelivery(delivery.shortCode(), delivery.message().receiptHandle(),
+            heldDeliveries.recordHeldDelivery(
+                    delivery.shortCode(),
+                    delivery.message().receiptHandle(),
                     clock.instant().plusSeconds(wait.seconds()));
         } catch (RuntimeException notNoted) {
-            LOG.warn("could not note the held delivery of {}: {}; it comes back at its hold's end", delivery.shortCode(),
+            LOG.warn(
+                    "could not note the held delivery of {}: {}; it comes back at its hold's end",
+                    delivery.shortCode(),
                     notNoted.toString());
         }
     }
@@ -238,14 +303,26 @@ class DeliveryOutcomes {
     private Outcome retryLater(UploadDelivery delivery, int backoffNumber, Failure failure, String detail) {
         int delay = backoff.visibilityTimeoutSeconds(backoffNumber, failure.errorClass());
         boolean delayed = visibility.delay(delivery.message(), delay);
-        return log(delivery, Outcome.TRANSIENT, failure, delayed ? delay : null,
+        return log(
+                delivery,
+                Outcome.TRANSIENT,
+                failure,
+                delayed ? delay : null,
                 delayed ? detail : detail + " (visibility change failed: back after the queue's visibility timeout)");
     }
 
-    private Outcome log(UploadDelivery delivery, Outcome outcome, @Nullable Failure failure, @Nullable Integer delaySeconds,
-                        @Nullable String detail) {
+    private Outcome log(
+            UploadDelivery delivery,
+            Outcome outcome,
+            @Nullable Failure failure,
+            @Nullable Integer delaySeconds,
+            @Nullable String detail) {
         deliveryLog.write(delivery, outcome, failure, delaySeconds, detail);
-        metrics.put(Metric.UPLOAD_DELIVERIES, 1, outcome.label(), failure == null ? NO_ERROR : failure.errorClass().name());
+        metrics.put(
+                Metric.UPLOAD_DELIVERIES,
+                1,
+                outcome.label(),
+                failure == null ? NO_ERROR : failure.errorClass().name());
         if (outcome == Outcome.TRANSIENT && delaySeconds != null) {
             metrics.put(Metric.BACKOFF_DELAY, delaySeconds);
         }

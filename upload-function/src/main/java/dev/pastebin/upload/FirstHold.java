@@ -2,11 +2,10 @@ package dev.pastebin.upload;
 
 import dev.pastebin.core.paste.PasteRepository;
 import io.micronaut.core.annotation.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * When a paste's wait on the hold schedule began: the first time the open breaker held it or, its fast

@@ -8,14 +8,13 @@ import dev.pastebin.core.paste.HeldDeliveryRepository;
 import io.micronaut.context.event.ApplicationEventListener;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Release on close (docs/design.md, "Circuit breaker"): in the invocation whose probe closed the breaker, the jobs
@@ -41,13 +40,22 @@ class HeldJobRelease implements ApplicationEventListener<BreakerClosed> {
     private final Clock clock;
 
     @Inject
-    HeldJobRelease(HeldDeliveryRepository repository, MessageVisibility visibility, InvocationDeadlines deadlines,
-                   UploadProperties upload, ReleaseProperties properties) {
+    HeldJobRelease(
+            HeldDeliveryRepository repository,
+            MessageVisibility visibility,
+            InvocationDeadlines deadlines,
+            UploadProperties upload,
+            ReleaseProperties properties) {
         this(repository, visibility, deadlines, upload, properties, Clock.systemUTC());
     }
 
-    HeldJobRelease(HeldDeliveryRepository repository, MessageVisibility visibility, InvocationDeadlines deadlines,
-                   UploadProperties upload, ReleaseProperties properties, Clock clock) {
+    HeldJobRelease(
+            HeldDeliveryRepository repository,
+            MessageVisibility visibility,
+            InvocationDeadlines deadlines,
+            UploadProperties upload,
+            ReleaseProperties properties,
+            Clock clock) {
         this.repository = repository;
         this.visibility = visibility;
         this.deadlines = deadlines;
@@ -65,8 +73,10 @@ class HeldJobRelease implements ApplicationEventListener<BreakerClosed> {
         try {
             release(closed);
         } catch (RuntimeException e) {
-            LOG.warn("releasing the held jobs after breaker {} closed failed: {}; they keep their holds",
-                    closed.breaker(), e.toString());
+            LOG.warn(
+                    "releasing the held jobs after breaker {} closed failed: {}; they keep their holds",
+                    closed.breaker(),
+                    e.toString());
         }
     }
 
@@ -91,7 +101,11 @@ class HeldJobRelease implements ApplicationEventListener<BreakerClosed> {
             ReleasePlan.Page planned = plan.plan(page, position, now);
             position += page.size();
             backSooner += planned.backSoonerAnyway().size();
-            forget(planned.backSoonerAnyway().stream().map(HeldDelivery::heldReceiptHandle).toList(), page);
+            forget(
+                    planned.backSoonerAnyway().stream()
+                            .map(HeldDelivery::heldReceiptHandle)
+                            .toList(),
+                    page);
             List<ReleasePlan.Release> releases = planned.releases();
             for (int from = 0; from < releases.size(); from += MessageVisibility.SQS_BATCH_LIMIT) {
                 if (!deadline.allowsMoreWork()) {
@@ -111,16 +125,24 @@ class HeldJobRelease implements ApplicationEventListener<BreakerClosed> {
                 forget(done, page);
             }
         }
-        LOG.info("breaker {} closed: {} of {} held jobs released over {} s in {} ms; {} back by themselves as soon, "
-                        + "{} refused (gone or stale handles), {} not reached (left to their holds)", closed.breaker(), released, backlog,
-                plan.window(backlog).toSeconds(), Duration.ofNanos(System.nanoTime() - started).toMillis(), backSooner,
-                refused, Math.max(0, backlog - released - refused - backSooner));
+        LOG.info(
+                "breaker {} closed: {} of {} held jobs released over {} s in {} ms; {} back by themselves as soon, "
+                        + "{} refused (gone or stale handles), {} not reached (left to their holds)",
+                closed.breaker(),
+                released,
+                backlog,
+                plan.window(backlog).toSeconds(),
+                Duration.ofNanos(System.nanoTime() - started).toMillis(),
+                backSooner,
+                refused,
+                Math.max(0, backlog - released - refused - backSooner));
     }
 
     private void forget(List<String> receiptHandles, List<HeldDelivery> page) {
         if (receiptHandles.isEmpty()) {
             return;
         }
-        repository.forgetHeldDeliveries(page.stream().map(HeldDelivery::shortCode).toList(), receiptHandles);
+        repository.forgetHeldDeliveries(
+                page.stream().map(HeldDelivery::shortCode).toList(), receiptHandles);
     }
 }

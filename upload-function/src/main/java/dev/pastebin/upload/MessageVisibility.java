@@ -2,15 +2,14 @@ package dev.pastebin.upload;
 
 import dev.pastebin.core.config.UploadQueueProperties;
 import jakarta.inject.Singleton;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchRequestEntry;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchRequestEntry;
 
 /**
  * Sets when a reported message comes back. Both calls are best effort and never throw: a message whose
@@ -33,12 +32,17 @@ class MessageVisibility {
     /** Hides the message for {@code seconds} from now: the backoff delay before its next delivery. */
     boolean delay(UploadMessage message, int seconds) {
         try {
-            sqs.changeMessageVisibility(b -> b.queueUrl(queue.url()).receiptHandle(message.receiptHandle())
+            sqs.changeMessageVisibility(b -> b.queueUrl(queue.url())
+                    .receiptHandle(message.receiptHandle())
                     .visibilityTimeout(seconds));
             return true;
         } catch (RuntimeException e) {
-            LOG.warn("ChangeMessageVisibility({} s) failed for message {}: {}; it comes back after the queue's "
-                    + "visibility timeout instead", seconds, message.messageId(), e.toString());
+            LOG.warn(
+                    "ChangeMessageVisibility({} s) failed for message {}: {}; it comes back after the queue's "
+                            + "visibility timeout instead",
+                    seconds,
+                    message.messageId(),
+                    e.toString());
             return false;
         }
     }
@@ -50,8 +54,7 @@ class MessageVisibility {
      * becomes visible early. That costs one duplicate delivery (every transition is guarded and the object key and
      * bytes are the same), never a loss.
      */
-    record BatchResult(List<String> changed, List<String> refused, boolean callFailed) {
-    }
+    record BatchResult(List<String> changed, List<String> refused, boolean callFailed) {}
 
     /**
      * Makes held messages visible again after each release's seconds (at most 10: one ChangeMessageVisibilityBatch).
@@ -60,19 +63,27 @@ class MessageVisibility {
     BatchResult release(List<ReleasePlan.Release> releases) {
         var entries = new ArrayList<ChangeMessageVisibilityBatchRequestEntry>();
         for (int i = 0; i < releases.size(); i++) {
-            entries.add(ChangeMessageVisibilityBatchRequestEntry.builder().id(Integer.toString(i))
-                    .receiptHandle(releases.get(i).held().heldReceiptHandle()).visibilityTimeout(releases.get(i).seconds()).build());
+            entries.add(ChangeMessageVisibilityBatchRequestEntry.builder()
+                    .id(Integer.toString(i))
+                    .receiptHandle(releases.get(i).held().heldReceiptHandle())
+                    .visibilityTimeout(releases.get(i).seconds())
+                    .build());
         }
         try {
-            var response = sqs.changeMessageVisibilityBatch(b -> b.queueUrl(queue.url()).entries(entries));
+            var response = sqs.changeMessageVisibilityBatch(
+                    b -> b.queueUrl(queue.url()).entries(entries));
             Set<String> refusedIds = response.failed().stream().map(f -> f.id()).collect(Collectors.toSet());
             var changed = new ArrayList<String>();
             var refused = new ArrayList<String>();
             for (int i = 0; i < releases.size(); i++) {
-                (refusedIds.contains(Integer.toString(i)) ? refused : changed).add(releases.get(i).held().heldReceiptHandle());
+                (refusedIds.contains(Integer.toString(i)) ? refused : changed)
+                        .add(releases.get(i).held().heldReceiptHandle());
             }
             if (!refused.isEmpty()) {
-                LOG.info("{} held messages not released (each keeps its own hold): {}", refused.size(), response.failed());
+                LOG.info(
+                        "{} held messages not released (each keeps its own hold): {}",
+                        refused.size(),
+                        response.failed());
             }
             return new BatchResult(changed, refused, false);
         } catch (RuntimeException e) {
@@ -87,13 +98,20 @@ class MessageVisibility {
             var entries = new ArrayList<ChangeMessageVisibilityBatchRequestEntry>();
             var chunk = messages.subList(from, Math.min(messages.size(), from + SQS_BATCH_LIMIT));
             for (int i = 0; i < chunk.size(); i++) {
-                entries.add(ChangeMessageVisibilityBatchRequestEntry.builder().id(Integer.toString(i))
-                        .receiptHandle(chunk.get(i).receiptHandle()).visibilityTimeout(0).build());
+                entries.add(ChangeMessageVisibilityBatchRequestEntry.builder()
+                        .id(Integer.toString(i))
+                        .receiptHandle(chunk.get(i).receiptHandle())
+                        .visibilityTimeout(0)
+                        .build());
             }
             try {
-                var response = sqs.changeMessageVisibilityBatch(b -> b.queueUrl(queue.url()).entries(entries));
+                var response = sqs.changeMessageVisibilityBatch(
+                        b -> b.queueUrl(queue.url()).entries(entries));
                 if (response.hasFailed() && !response.failed().isEmpty()) {
-                    LOG.warn("could not release {} unstarted messages: {}", response.failed().size(), response.failed());
+                    LOG.warn(
+                            "could not release {} unstarted messages: {}",
+                            response.failed().size(),
+                            response.failed());
                 }
             } catch (RuntimeException e) {
                 LOG.warn("could not release {} unstarted messages: {}", chunk.size(), e.toString());

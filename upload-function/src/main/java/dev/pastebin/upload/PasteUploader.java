@@ -13,15 +13,14 @@ import dev.pastebin.core.storage.ContentLocation;
 import dev.pastebin.core.storage.PasteContentStore;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Stores one upload job: checks the row and the content's hash, puts the content in S3 and moves the row
@@ -47,13 +46,20 @@ class PasteUploader {
     private final Clock clock;
 
     @Inject
-    PasteUploader(PasteRepository repository, PasteContentStore contentStore, S3CircuitBreaker breaker,
-                  FailureClassifier classifier) {
+    PasteUploader(
+            PasteRepository repository,
+            PasteContentStore contentStore,
+            S3CircuitBreaker breaker,
+            FailureClassifier classifier) {
         this(repository, contentStore, breaker, classifier, Clock.systemUTC());
     }
 
-    PasteUploader(PasteRepository repository, PasteContentStore contentStore, S3CircuitBreaker breaker,
-                  FailureClassifier classifier, Clock clock) {
+    PasteUploader(
+            PasteRepository repository,
+            PasteContentStore contentStore,
+            S3CircuitBreaker breaker,
+            FailureClassifier classifier,
+            Clock clock) {
         this.repository = repository;
         this.contentStore = contentStore;
         this.breaker = breaker;
@@ -81,7 +87,8 @@ class PasteUploader {
         String expected = paste.contentSha256().trim().toLowerCase(Locale.ROOT);
         String actual = ContentHash.sha256Hex(job.content());
         if (!actual.equals(expected)) {
-            throw new IntegrityMismatchException("content hashes to " + actual + " but the paste row has " + paste.contentSha256());
+            throw new IntegrityMismatchException(
+                    "content hashes to " + actual + " but the paste row has " + paste.contentSha256());
         }
         ContentLocation location;
         try {
@@ -95,7 +102,8 @@ class PasteUploader {
             throw e;
         }
         if (repository.markProcessed(shortCode, location.uri()) == 1) {
-            return new StoreResult.Stored(paste.uploadAttempts() + 1, Duration.between(paste.createdAt(), clock.instant()));
+            return new StoreResult.Stored(
+                    paste.uploadAttempts() + 1, Duration.between(paste.createdAt(), clock.instant()));
         }
         return resolveLostRace(shortCode);
     }

@@ -1,7 +1,6 @@
 package dev.pastebin.upload;
 
 import dev.pastebin.core.paste.HeldDelivery;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -15,12 +14,10 @@ import java.util.List;
 final class ReleasePlan {
 
     /** A visibility change for one held message: visible again {@code seconds} from now. */
-    record Release(HeldDelivery held, int seconds) {
-    }
+    record Release(HeldDelivery held, int seconds) {}
 
     /** The releases of one page of held deliveries, and the ones that come back by themselves no later than their turn. */
-    record Page(List<Release> releases, List<HeldDelivery> backSoonerAnyway) {
-    }
+    record Page(List<Release> releases, List<HeldDelivery> backSoonerAnyway) {}
 
     private final int rate;
 
@@ -40,7 +37,8 @@ final class ReleasePlan {
         for (int i = 0; i < page.size(); i++) {
             HeldDelivery held = page.get(i);
             long turn = (firstPosition + i) / rate;
-            long ownHoldLeft = Math.ceilDiv(Duration.between(now, held.heldUntil()).toMillis(), 1000);
+            long ownHoldLeft =
+                    Math.ceilDiv(Duration.between(now, held.heldUntil()).toMillis(), 1000);
             if (ownHoldLeft <= turn) {
                 backSooner.add(held);
             } else {

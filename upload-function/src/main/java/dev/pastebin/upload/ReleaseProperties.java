@@ -18,5 +18,6 @@ import jakarta.validation.constraints.Min;
 @ConfigurationProperties("pastebin.upload.release")
 public record ReleaseProperties(
         @Bindable(defaultValue = "true") boolean enabled,
-        @Min(1) @Max(100_000) @Bindable(defaultValue = "200") int rate) {
-}
+
+        @Min(1) @Max(100_000) @Bindable(defaultValue = "200")
+        int rate) {}

@@ -1,7 +1,6 @@
 package dev.pastebin.upload;
 
 import io.micronaut.core.annotation.Nullable;
-
 import java.time.Instant;
 
 /**
@@ -25,7 +24,8 @@ class S3AttemptFailedException extends RuntimeException {
         return attempt;
     }
 
-    @Nullable Instant firstHeldAt() {
+    @Nullable
+    Instant firstHeldAt() {
         return firstHeldAt;
     }
 }

@@ -30,7 +30,7 @@ class S3ClientTuning implements BeanCreatedEventListener<S3ClientBuilder> {
 
     @Override
     public S3ClientBuilder onCreated(BeanCreatedEvent<S3ClientBuilder> event) {
-        return dev.pastebin.core.aws.S3ClientTuning.pin(event.getBean(), properties.s3MaxAttempts(),
-                properties.s3AttemptTimeout(), properties.s3CallTimeout());
+        return dev.pastebin.core.aws.S3ClientTuning.pin(
+                event.getBean(), properties.s3MaxAttempts(), properties.s3AttemptTimeout(), properties.s3CallTimeout());
     }
 }

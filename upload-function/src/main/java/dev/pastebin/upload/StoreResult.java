@@ -9,33 +9,28 @@ sealed interface StoreResult {
      * @param s3Attempt    which real S3 attempt succeeded (1: the first)
      * @param sinceCreated from the row's creation to PROCESSED
      */
-    record Stored(int s3Attempt, java.time.Duration sinceCreated) implements StoreResult {
-    }
+    record Stored(int s3Attempt, java.time.Duration sinceCreated) implements StoreResult {}
 
     /**
      * The row was already terminal before this delivery started: a redelivery or a concurrent copy won. A
      * FAILED row's object, if a delivery stored one, has been removed ({@code detail} says so).
      */
-    record AlreadyTerminal(String detail) implements StoreResult {
-    }
+    record AlreadyTerminal(String detail) implements StoreResult {}
 
     /**
      * The row became terminal while this delivery was uploading: PROCESSED by a concurrent delivery (the same
      * bytes, kept), or FAILED (the object this delivery stored has been removed).
      */
-    record LostRace(String detail) implements StoreResult {
-    }
+    record LostRace(String detail) implements StoreResult {}
 
     /**
      * The paste was removed (deleted, revealed, expired or swept) before or during this delivery: there is no
      * row, and the object a delivery may have stored for it has been removed.
      */
-    record Removed(String detail) implements StoreResult {
-    }
+    record Removed(String detail) implements StoreResult {}
 
     /** The object of a removed or FAILED paste could not be removed: the job must come back until it is. */
-    record RemovalFailed(String detail, RuntimeException error) implements StoreResult {
-    }
+    record RemovalFailed(String detail, RuntimeException error) implements StoreResult {}
 
     /**
      * S3 was not usable for anyone: the breaker is open ({@code cause} a
@@ -44,6 +39,5 @@ sealed interface StoreResult {
      *
      * @param heldSince when the breaker first held this paste's upload
      */
-    record Held(RuntimeException cause, java.time.Instant heldSince) implements StoreResult {
-    }
+    record Held(RuntimeException cause, java.time.Instant heldSince) implements StoreResult {}
 }

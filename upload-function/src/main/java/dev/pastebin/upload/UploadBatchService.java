@@ -7,9 +7,6 @@ import dev.pastebin.core.lambda.InvocationDeadlines;
 import dev.pastebin.core.logging.LogContext;
 import dev.pastebin.core.metrics.Metrics;
 import jakarta.inject.Singleton;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -17,6 +14,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs one SQS batch: its records concurrently, at most {@code pastebin.upload.parallelism} at a time (on
@@ -38,8 +37,12 @@ public class UploadBatchService {
     private final InvocationDeadlines deadlines;
     private final Metrics metrics;
 
-    UploadBatchService(UploadPasteService uploadService, MessageVisibility visibility, UploadProperties properties,
-                       InvocationDeadlines deadlines, Metrics metrics) {
+    UploadBatchService(
+            UploadPasteService uploadService,
+            MessageVisibility visibility,
+            UploadProperties properties,
+            InvocationDeadlines deadlines,
+            Metrics metrics) {
         this.uploadService = uploadService;
         this.visibility = visibility;
         this.properties = properties;
@@ -57,7 +60,8 @@ public class UploadBatchService {
     }
 
     private SQSBatchResponse processRecords(SQSEvent event) {
-        List<SQSEvent.SQSMessage> records = event == null || event.getRecords() == null ? List.of() : event.getRecords();
+        List<SQSEvent.SQSMessage> records =
+                event == null || event.getRecords() == null ? List.of() : event.getRecords();
         Deadline deadline = deadlines.current(properties.remainingTimeMargin());
         var failures = new ArrayList<SQSBatchResponse.BatchItemFailure>();
         var started = new ArrayList<Started>();
@@ -81,14 +85,18 @@ public class UploadBatchService {
             }
             for (Started record : started) {
                 if (outcomeOf(record).redeliver()) {
-                    failures.add(new SQSBatchResponse.BatchItemFailure(record.message().messageId()));
+                    failures.add(new SQSBatchResponse.BatchItemFailure(
+                            record.message().messageId()));
                 }
             }
         }
         if (!unstarted.isEmpty()) {
-            LOG.warn("{} ms left, below the margin of {} ms: {} of {} records not started, returned to the queue",
-                    deadline.remainingMillis(), deadline.margin().toMillis(),
-                    unstarted.size(), records.size());
+            LOG.warn(
+                    "{} ms left, below the margin of {} ms: {} of {} records not started, returned to the queue",
+                    deadline.remainingMillis(),
+                    deadline.margin().toMillis(),
+                    unstarted.size(),
+                    records.size());
             visibility.releaseNow(unstarted);
             unstarted.forEach(m -> failures.add(new SQSBatchResponse.BatchItemFailure(m.messageId())));
         }
@@ -110,8 +118,10 @@ public class UploadBatchService {
         try {
             return record.outcome().get();
         } catch (ExecutionException e) {
-            LOG.error("upload of message {} failed unexpectedly; reporting it for redelivery",
-                    record.message().messageId(), e.getCause());
+            LOG.error(
+                    "upload of message {} failed unexpectedly; reporting it for redelivery",
+                    record.message().messageId(),
+                    e.getCause());
             return Outcome.TRANSIENT;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -119,6 +129,5 @@ public class UploadBatchService {
         }
     }
 
-    private record Started(UploadMessage message, Future<Outcome> outcome) {
-    }
+    private record Started(UploadMessage message, Future<Outcome> outcome) {}
 }

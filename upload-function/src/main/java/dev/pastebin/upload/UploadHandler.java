@@ -17,8 +17,7 @@ public class UploadHandler extends MicronautRequestHandler<SQSEvent, SQSBatchRes
     UploadBatchService batchService;
 
     /** Used by the Lambda runtime: builds the application context at init. */
-    public UploadHandler() {
-    }
+    public UploadHandler() {}
 
     /** Used by tests and the local runtime, with a context they configured. */
     public UploadHandler(ApplicationContext applicationContext) {

@@ -12,7 +12,8 @@ record UploadMessage(String messageId, String receiptHandle, String body, int de
     static final String RECEIVE_COUNT = "ApproximateReceiveCount";
 
     static UploadMessage of(SQSEvent.SQSMessage record) {
-        return new UploadMessage(record.getMessageId(), record.getReceiptHandle(), record.getBody(), deliveryOf(record));
+        return new UploadMessage(
+                record.getMessageId(), record.getReceiptHandle(), record.getBody(), deliveryOf(record));
     }
 
     /** A missing or garbled count is taken as the first delivery: the schedule starts short, never skips to FAILED. */

@@ -6,7 +6,6 @@ import io.micronaut.core.bind.annotation.Bindable;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
-
 import java.time.Duration;
 
 /**

@@ -3,7 +3,6 @@ package dev.pastebin.upload;
 import dev.pastebin.core.breaker.S3CircuitBreaker;
 import dev.pastebin.core.support.JsonLogLines;
 import io.micronaut.serde.ObjectMapper;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -21,7 +20,10 @@ final class BreakerLines implements AutoCloseable {
     }
 
     List<S3CircuitBreaker.Transition> transitions() {
-        return lines.lines().stream().map(this::parse).filter(t -> t.breaker().equals(breaker)).toList();
+        return lines.lines().stream()
+                .map(this::parse)
+                .filter(t -> t.breaker().equals(breaker))
+                .toList();
     }
 
     private S3CircuitBreaker.Transition parse(String json) {

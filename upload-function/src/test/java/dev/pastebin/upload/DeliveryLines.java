@@ -3,7 +3,6 @@ package dev.pastebin.upload;
 import dev.pastebin.core.support.JsonLogLines;
 import io.micronaut.core.type.Argument;
 import io.micronaut.serde.ObjectMapper;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -13,9 +12,16 @@ import java.util.Map;
 final class DeliveryLines implements AutoCloseable {
 
     /** The fields of a delivery line ({@link DeliveryLog}); absent ones are null. */
-    record Line(String shortCode, String messageId, int delivery, String outcome, String errorClass, Integer s3Status,
-                long latencyMs, Integer delaySeconds, String detail) {
-    }
+    record Line(
+            String shortCode,
+            String messageId,
+            int delivery,
+            String outcome,
+            String errorClass,
+            Integer s3Status,
+            long latencyMs,
+            Integer delaySeconds,
+            String detail) {}
 
     private final JsonLogLines lines = JsonLogLines.of("pastebin.upload.deliveries");
     private final ObjectMapper objectMapper;
@@ -35,9 +41,16 @@ final class DeliveryLines implements AutoCloseable {
     private Line parse(String json) {
         try {
             Map<String, Object> f = objectMapper.readValue(json, Argument.mapOf(String.class, Object.class));
-            return new Line((String) f.get("shortCode"), (String) f.get("messageId"), number(f, "delivery").intValue(),
-                    (String) f.get("outcome"), (String) f.get("errorClass"), integer(f, "s3Status"),
-                    number(f, "latencyMs").longValue(), integer(f, "delaySeconds"), (String) f.get("detail"));
+            return new Line(
+                    (String) f.get("shortCode"),
+                    (String) f.get("messageId"),
+                    number(f, "delivery").intValue(),
+                    (String) f.get("outcome"),
+                    (String) f.get("errorClass"),
+                    integer(f, "s3Status"),
+                    number(f, "latencyMs").longValue(),
+                    integer(f, "delaySeconds"),
+                    (String) f.get("detail"));
         } catch (IOException e) {
             throw new UncheckedIOException("not a JSON delivery line: " + json, e);
         }

@@ -1,5 +1,11 @@
 package dev.pastebin.upload;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
@@ -8,13 +14,6 @@ import software.amazon.awssdk.services.s3.model.DeleteObjectsRequest;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
-
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The S3 calls the upload worker makes, in memory: PutObject stores the bytes by key unless a failure
@@ -50,7 +49,7 @@ final class FakeS3 implements S3Client {
     /** Every DeleteObject call throws this, when set. */
     volatile RuntimeException deleteFailure;
     /** Runs just before a PutObject is answered: what another delivery does meanwhile. */
-    volatile Runnable beforePut = () -> { };
+    volatile Runnable beforePut = () -> {};
 
     @Override
     public DeleteObjectResponse deleteObject(DeleteObjectRequest request) {
@@ -77,6 +76,5 @@ final class FakeS3 implements S3Client {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

@@ -1,5 +1,8 @@
 package dev.pastebin.upload;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.breaker.BreakerState;
 import dev.pastebin.core.breaker.BreakerStore;
 import dev.pastebin.core.paste.Paste;
@@ -7,19 +10,15 @@ import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.faults.FaultProxy.Fault;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.sqs.model.Message;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
  * Release on close against real SQS, PostgreSQL and LocalStack's S3 behind the fault proxy: jobs held for a
@@ -66,14 +65,19 @@ class HeldReleaseIT {
             held.add(paste);
         }
         Instant until = Instant.now().plusSeconds(30);
-        while (held.stream().anyMatch(p -> world.deliveries.of(p.shortCode()).isEmpty()) && Instant.now().isBefore(until)) {
+        while (held.stream().anyMatch(p -> world.deliveries.of(p.shortCode()).isEmpty())
+                && Instant.now().isBefore(until)) {
             List<Message> messages = world.mapping.receive(10, 1);
             if (!messages.isEmpty()) {
                 world.mapping.invoke(messages);
             }
         }
         for (Paste paste : held) {
-            assertEquals(List.of("held"), world.deliveries.of(paste.shortCode()).stream().map(l -> l.outcome()).toList(),
+            assertEquals(
+                    List.of("held"),
+                    world.deliveries.of(paste.shortCode()).stream()
+                            .map(l -> l.outcome())
+                            .toList(),
                     paste.shortCode());
         }
 
@@ -82,12 +86,19 @@ class HeldReleaseIT {
         Paste stale = world.newPaste(staleContent);
         world.sendJob(stale, staleContent);
         String staleHandle = receiveOnly().receiptHandle();
-        UploadWorld.SQS.changeMessageVisibility(b -> b.queueUrl(world.queues.queueUrl()).receiptHandle(staleHandle).visibilityTimeout(0));
+        UploadWorld.SQS.changeMessageVisibility(b ->
+                b.queueUrl(world.queues.queueUrl()).receiptHandle(staleHandle).visibilityTimeout(0));
         String currentHandle = receiveOnly().receiptHandle();
-        UploadWorld.SQS.changeMessageVisibility(b -> b.queueUrl(world.queues.queueUrl()).receiptHandle(currentHandle)
+        UploadWorld.SQS.changeMessageVisibility(b -> b.queueUrl(world.queues.queueUrl())
+                .receiptHandle(currentHandle)
                 .visibilityTimeout((int) HOLD.toSeconds()));
-        assertEquals(1, world.update("UPDATE pastes SET first_held_at = now(), held_receipt_handle = ?, "
-                + "held_until = now() + interval '60 seconds' WHERE short_code = ?", staleHandle, stale.shortCode()));
+        assertEquals(
+                1,
+                world.update(
+                        "UPDATE pastes SET first_held_at = now(), held_receipt_handle = ?, "
+                                + "held_until = now() + interval '60 seconds' WHERE short_code = ?",
+                        staleHandle,
+                        stale.shortCode()));
 
         // And one whose message is gone (deleted since): SQS refuses that entry, the rest of its batch is released.
         byte[] goneContent = UploadWorld.content("its message was deleted");
@@ -95,8 +106,13 @@ class HeldReleaseIT {
         world.sendJob(gone, goneContent);
         String goneHandle = receiveOnly().receiptHandle();
         UploadWorld.SQS.deleteMessage(b -> b.queueUrl(world.queues.queueUrl()).receiptHandle(goneHandle));
-        assertEquals(1, world.update("UPDATE pastes SET first_held_at = now() - interval '1 hour', held_receipt_handle = ?, "
-                + "held_until = now() + interval '60 seconds' WHERE short_code = ?", goneHandle, gone.shortCode()));
+        assertEquals(
+                1,
+                world.update(
+                        "UPDATE pastes SET first_held_at = now() - interval '1 hour', held_receipt_handle = ?, "
+                                + "held_until = now() + interval '60 seconds' WHERE short_code = ?",
+                        goneHandle,
+                        gone.shortCode()));
 
         world.proxy.recover();
         Thread.sleep(1_500); // the probe is due
@@ -114,19 +130,33 @@ class HeldReleaseIT {
         }
 
         Duration drained = Duration.between(probeSent, Instant.now());
-        assertEquals(0, world.update("UPDATE pastes SET status = status WHERE short_code = ? AND held_receipt_handle IS NOT NULL",
-                stale.shortCode()), "the stale handle is forgotten");
-        assertEquals(0, world.update("UPDATE pastes SET status = status WHERE short_code = ? AND held_receipt_handle IS NOT NULL",
-                gone.shortCode()), "the refused handle is forgotten");
-        assertEquals(BreakerState.CLOSED, world.context.getBean(BreakerStore.class).read(name).state());
+        assertEquals(
+                0,
+                world.update(
+                        "UPDATE pastes SET status = status WHERE short_code = ? AND held_receipt_handle IS NOT NULL",
+                        stale.shortCode()),
+                "the stale handle is forgotten");
+        assertEquals(
+                0,
+                world.update(
+                        "UPDATE pastes SET status = status WHERE short_code = ? AND held_receipt_handle IS NOT NULL",
+                        gone.shortCode()),
+                "the refused handle is forgotten");
+        assertEquals(
+                BreakerState.CLOSED,
+                world.context.getBean(BreakerStore.class).read(name).state());
         for (Paste paste : held) {
             Paste row = world.row(paste.shortCode());
             assertEquals(PasteStatus.PROCESSED, row.status(), row.shortCode());
         }
         assertTrue(drained.compareTo(HOLD.dividedBy(2)) < 0, "released, not back at the hold's end: " + drained);
         for (Paste paste : held) {
-            assertEquals(0, world.update("UPDATE pastes SET status = status WHERE short_code = ? AND held_receipt_handle IS NOT NULL",
-                    paste.shortCode()), "released and stored: no handle left on " + paste.shortCode());
+            assertEquals(
+                    0,
+                    world.update(
+                            "UPDATE pastes SET status = status WHERE short_code = ? AND held_receipt_handle IS NOT NULL",
+                            paste.shortCode()),
+                    "released and stored: no handle left on " + paste.shortCode());
         }
     }
 

@@ -2,7 +2,6 @@ package dev.pastebin.upload;
 
 import dev.pastebin.core.paste.HeldDelivery;
 import dev.pastebin.core.paste.HeldDeliveryRepository;
-
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
@@ -26,8 +25,11 @@ final class InMemoryHeldDeliveries implements HeldDeliveryRepository {
 
     @Override
     public List<HeldDelivery> findHeldDeliveries(Instant now, int limit) {
-        return held.values().stream().filter(h -> h.heldUntil().isAfter(now))
-                .sorted(Comparator.comparing(HeldDelivery::shortCode)).limit(limit).toList();
+        return held.values().stream()
+                .filter(h -> h.heldUntil().isAfter(now))
+                .sorted(Comparator.comparing(HeldDelivery::shortCode))
+                .limit(limit)
+                .toList();
     }
 
     @Override

@@ -3,7 +3,6 @@ package dev.pastebin.upload;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteStatus;
-
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -17,7 +16,7 @@ final class InMemoryPasteRepository implements PasteRepository {
 
     private final Map<String, Paste> rows = new ConcurrentHashMap<>();
     private volatile RuntimeException markFailedFailure;
-    private volatile Runnable beforeMarkProcessed = () -> { };
+    private volatile Runnable beforeMarkProcessed = () -> {};
 
     /** Makes every markFailed throw {@code failure} (the database went away). */
     void failMarkFailedWith(RuntimeException failure) {
@@ -31,10 +30,23 @@ final class InMemoryPasteRepository implements PasteRepository {
 
     @Override
     public Paste save(Paste paste) {
-        Paste stored = new Paste(paste.shortCode(), paste.userId(), paste.contentSha256(), paste.sizeBytes(),
-                paste.s3Location(), paste.status(), paste.failureReason(), paste.uploadAttempts(), Instant.now(), Instant.now(),
-                paste.deleteTokenSha256(), paste.expiresAt(), paste.readOnce(), paste.firstHeldAt(),
-                paste.language(), paste.fileName());
+        Paste stored = new Paste(
+                paste.shortCode(),
+                paste.userId(),
+                paste.contentSha256(),
+                paste.sizeBytes(),
+                paste.s3Location(),
+                paste.status(),
+                paste.failureReason(),
+                paste.uploadAttempts(),
+                Instant.now(),
+                Instant.now(),
+                paste.deleteTokenSha256(),
+                paste.expiresAt(),
+                paste.readOnce(),
+                paste.firstHeldAt(),
+                paste.language(),
+                paste.fileName());
         if (rows.putIfAbsent(paste.shortCode(), stored) != null) {
             throw new IllegalStateException("duplicate key " + paste.shortCode());
         }
@@ -60,9 +72,23 @@ final class InMemoryPasteRepository implements PasteRepository {
                 return row;
             }
             counted[0] = 1;
-            return new Paste(code, row.userId(), row.contentSha256(), row.sizeBytes(), row.s3Location(), row.status(),
-                    row.failureReason(), row.uploadAttempts() + 1, row.createdAt(), Instant.now(),
-                    row.deleteTokenSha256(), row.expiresAt(), row.readOnce(), row.firstHeldAt(), row.language(), row.fileName());
+            return new Paste(
+                    code,
+                    row.userId(),
+                    row.contentSha256(),
+                    row.sizeBytes(),
+                    row.s3Location(),
+                    row.status(),
+                    row.failureReason(),
+                    row.uploadAttempts() + 1,
+                    row.createdAt(),
+                    Instant.now(),
+                    row.deleteTokenSha256(),
+                    row.expiresAt(),
+                    row.readOnce(),
+                    row.firstHeldAt(),
+                    row.language(),
+                    row.fileName());
         });
         return counted[0];
     }
@@ -75,9 +101,23 @@ final class InMemoryPasteRepository implements PasteRepository {
                 return row;
             }
             noted[0] = 1;
-            return new Paste(code, row.userId(), row.contentSha256(), row.sizeBytes(), row.s3Location(), row.status(),
-                    row.failureReason(), row.uploadAttempts(), row.createdAt(), row.updatedAt(),
-                    row.deleteTokenSha256(), row.expiresAt(), row.readOnce(), heldAt, row.language(), row.fileName());
+            return new Paste(
+                    code,
+                    row.userId(),
+                    row.contentSha256(),
+                    row.sizeBytes(),
+                    row.s3Location(),
+                    row.status(),
+                    row.failureReason(),
+                    row.uploadAttempts(),
+                    row.createdAt(),
+                    row.updatedAt(),
+                    row.deleteTokenSha256(),
+                    row.expiresAt(),
+                    row.readOnce(),
+                    heldAt,
+                    row.language(),
+                    row.fileName());
         });
         return noted[0];
     }
@@ -102,8 +142,23 @@ final class InMemoryPasteRepository implements PasteRepository {
                 return row;
             }
             moved[0] = 1;
-            return new Paste(code, row.userId(), row.contentSha256(), row.sizeBytes(), location, to, reason,
-                    row.uploadAttempts(), row.createdAt(), Instant.now(), row.deleteTokenSha256(), row.expiresAt(), row.readOnce(), row.firstHeldAt(), row.language(), row.fileName());
+            return new Paste(
+                    code,
+                    row.userId(),
+                    row.contentSha256(),
+                    row.sizeBytes(),
+                    location,
+                    to,
+                    reason,
+                    row.uploadAttempts(),
+                    row.createdAt(),
+                    Instant.now(),
+                    row.deleteTokenSha256(),
+                    row.expiresAt(),
+                    row.readOnce(),
+                    row.firstHeldAt(),
+                    row.language(),
+                    row.fileName());
         });
         return moved[0];
     }

@@ -5,10 +5,6 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.pastebin.local.lambda.InProcessFunction;
 import dev.pastebin.local.sqs.SqsEventSourceMapping;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -18,6 +14,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * The upload queue as Lambda feeds it to the handler: the local runtime's SQS event source mapping (event
@@ -31,8 +30,7 @@ final class LambdaQueue {
             new SqsEventSourceMapping.Settings(10, Duration.ZERO, true, 2);
 
     /** One delivery of a message to the handler. */
-    record Delivery(String messageId, Instant receivedAt, int receiveCount, boolean reported) {
-    }
+    record Delivery(String messageId, Instant receivedAt, int receiveCount, boolean reported) {}
 
     private final SqsClient sqs;
     private final SqsEventSourceMapping mapping;
@@ -41,18 +39,22 @@ final class LambdaQueue {
 
     LambdaQueue(SqsClient sqs, String queueUrl, UploadHandler handler, Supplier<Context> lambdaContext) {
         this.sqs = sqs;
-        var function = InProcessFunction.of("UploadPasteFunction", (SQSEvent event, Context context) -> {
-            Instant receivedAt = Instant.now();
-            SQSBatchResponse response = null;
-            try {
-                response = handler.handleRequest(event, context);
-                return response;
-            } finally {
-                record(event, receivedAt, response);
-            }
-        }, SQSEvent.class, lambdaContext);
-        this.mapping = new SqsEventSourceMapping(function, TRIGGER, sqs, SqsEventSourceMapping.Queue.at(sqs, queueUrl),
-                System.err);
+        var function = InProcessFunction.of(
+                "UploadPasteFunction",
+                (SQSEvent event, Context context) -> {
+                    Instant receivedAt = Instant.now();
+                    SQSBatchResponse response = null;
+                    try {
+                        response = handler.handleRequest(event, context);
+                        return response;
+                    } finally {
+                        record(event, receivedAt, response);
+                    }
+                },
+                SQSEvent.class,
+                lambdaContext);
+        this.mapping = new SqsEventSourceMapping(
+                function, TRIGGER, sqs, SqsEventSourceMapping.Queue.at(sqs, queueUrl), System.err);
     }
 
     List<Message> receive(int max, int waitSeconds) {
@@ -108,9 +110,12 @@ final class LambdaQueue {
     }
 
     int messagesInQueue() {
-        var attributes = sqs.getQueueAttributes(b -> b.queueUrl(mapping.queue().url()).attributeNames(
-                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
-                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED)).attributes();
+        var attributes = sqs.getQueueAttributes(b -> b.queueUrl(mapping.queue().url())
+                        .attributeNames(
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED))
+                .attributes();
         return attributes.values().stream().mapToInt(Integer::parseInt).sum();
     }
 
@@ -123,17 +128,24 @@ final class LambdaQueue {
         List<Delivery> of = deliveriesOf(messageId);
         var gaps = new ArrayList<Double>();
         for (int i = 1; i < of.size(); i++) {
-            gaps.add(Duration.between(of.get(i - 1).receivedAt(), of.get(i).receivedAt()).toMillis() / 1000.0);
+            gaps.add(Duration.between(of.get(i - 1).receivedAt(), of.get(i).receivedAt())
+                            .toMillis()
+                    / 1000.0);
         }
         return gaps;
     }
 
     /** A thrown handler (no response) counts every record as reported: the whole batch is retried. */
     private void record(SQSEvent event, Instant receivedAt, SQSBatchResponse response) {
-        Set<String> reported = response == null ? null : response.getBatchItemFailures().stream()
-                .map(SQSBatchResponse.BatchItemFailure::getItemIdentifier).collect(Collectors.toSet());
+        Set<String> reported = response == null
+                ? null
+                : response.getBatchItemFailures().stream()
+                        .map(SQSBatchResponse.BatchItemFailure::getItemIdentifier)
+                        .collect(Collectors.toSet());
         for (SQSEvent.SQSMessage m : event.getRecords()) {
-            deliveries.add(new Delivery(m.getMessageId(), receivedAt,
+            deliveries.add(new Delivery(
+                    m.getMessageId(),
+                    receivedAt,
                     Integer.parseInt(m.getAttributes().get("ApproximateReceiveCount")),
                     reported == null || reported.contains(m.getMessageId())));
         }

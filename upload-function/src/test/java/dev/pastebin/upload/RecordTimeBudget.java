@@ -52,8 +52,12 @@ record RecordTimeBudget(Duration poolWait, Duration statementBound, Duration s3C
         }
     }
 
-    static RecordTimeBudget of(Duration poolWait, Duration statementTimeout, Duration socketTimeout, UploadProperties upload,
-                               Duration sqsCall) {
+    static RecordTimeBudget of(
+            Duration poolWait,
+            Duration statementTimeout,
+            Duration socketTimeout,
+            UploadProperties upload,
+            Duration sqsCall) {
         Duration s3Attempts = upload.s3AttemptTimeout().multipliedBy(upload.s3MaxAttempts());
         Duration s3Call = s3Attempts.compareTo(upload.s3CallTimeout()) < 0 ? s3Attempts : upload.s3CallTimeout();
         Duration statementBound = statementTimeout.compareTo(socketTimeout) > 0 ? statementTimeout : socketTimeout;
@@ -61,7 +65,8 @@ record RecordTimeBudget(Duration poolWait, Duration statementBound, Duration s3C
     }
 
     Duration of(Path path) {
-        return poolWait.plus(statementBound).multipliedBy(path.databaseSteps)
+        return poolWait.plus(statementBound)
+                .multipliedBy(path.databaseSteps)
                 .plus(s3Call.multipliedBy(path.s3Calls))
                 .plus(sqsCall.multipliedBy(path.sqsCalls));
     }

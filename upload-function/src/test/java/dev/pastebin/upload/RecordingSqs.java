@@ -1,5 +1,9 @@
 package dev.pastebin.upload;
 
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchRequest;
 import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchResponse;
@@ -7,11 +11,6 @@ import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityRequest;
 import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityResponse;
 import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
 import software.amazon.awssdk.services.sqs.model.SendMessageResponse;
-
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Records the visibility the worker gives each receipt handle and the messages it sends; can be made to fail
@@ -21,13 +20,14 @@ final class RecordingSqs implements SqsClient {
 
     /** Receipt handle → the visibility timeout last set for it, in seconds. */
     final Map<String, Integer> visibility = new ConcurrentHashMap<>();
+
     volatile RuntimeException failure;
     /** Every message sent, in order. */
     final List<Sent> sent = new CopyOnWriteArrayList<>();
+
     volatile RuntimeException sendFailure;
 
-    record Sent(String queueUrl, String body) {
-    }
+    record Sent(String queueUrl, String body) {}
 
     @Override
     public SendMessageResponse sendMessage(SendMessageRequest request) {
@@ -48,7 +48,8 @@ final class RecordingSqs implements SqsClient {
     }
 
     @Override
-    public ChangeMessageVisibilityBatchResponse changeMessageVisibilityBatch(ChangeMessageVisibilityBatchRequest request) {
+    public ChangeMessageVisibilityBatchResponse changeMessageVisibilityBatch(
+            ChangeMessageVisibilityBatchRequest request) {
         if (failure != null) {
             throw failure;
         }
@@ -62,6 +63,5 @@ final class RecordingSqs implements SqsClient {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

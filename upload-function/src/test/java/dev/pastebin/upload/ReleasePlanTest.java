@@ -1,14 +1,13 @@
 package dev.pastebin.upload;
 
-import dev.pastebin.core.paste.HeldDelivery;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.pastebin.core.paste.HeldDelivery;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
 
 class ReleasePlanTest {
 
@@ -34,9 +33,14 @@ class ReleasePlanTest {
     void eachJobIsVisibleAfterItsPositionOverTheRateTheLongestWaitingFirst() {
         var page = new ReleasePlan(4).plan(heldFor(10, Duration.ofMinutes(5)), 0, NOW);
 
-        assertEquals(List.of(0, 0, 0, 0, 1, 1, 1, 1, 2, 2), page.releases().stream().map(ReleasePlan.Release::seconds).toList());
-        assertEquals(List.of("handle0", "handle9"), List.of(page.releases().getFirst().held().heldReceiptHandle(),
-                page.releases().getLast().held().heldReceiptHandle()));
+        assertEquals(
+                List.of(0, 0, 0, 0, 1, 1, 1, 1, 2, 2),
+                page.releases().stream().map(ReleasePlan.Release::seconds).toList());
+        assertEquals(
+                List.of("handle0", "handle9"),
+                List.of(
+                        page.releases().getFirst().held().heldReceiptHandle(),
+                        page.releases().getLast().held().heldReceiptHandle()));
         assertEquals(List.of(), page.backSoonerAnyway());
     }
 
@@ -44,7 +48,9 @@ class ReleasePlanTest {
     void aLaterPageContinuesTheSpreadFromItsPositionInTheBacklog() {
         var page = new ReleasePlan(200).plan(heldFor(3, Duration.ofMinutes(5)), 4_999, NOW);
 
-        assertEquals(List.of(24, 25, 25), page.releases().stream().map(ReleasePlan.Release::seconds).toList());
+        assertEquals(
+                List.of(24, 25, 25),
+                page.releases().stream().map(ReleasePlan.Release::seconds).toList());
     }
 
     @Test
@@ -55,10 +61,15 @@ class ReleasePlanTest {
 
         var page = new ReleasePlan(1).plan(held, 0, NOW);
 
-        assertEquals(List.of("handle0", "handle1", "handle-later"),
+        assertEquals(
+                List.of("handle0", "handle1", "handle-later"),
                 page.releases().stream().map(r -> r.held().heldReceiptHandle()).toList());
-        assertEquals(List.of(0, 1, 3), page.releases().stream().map(ReleasePlan.Release::seconds).toList());
-        assertEquals(List.of("soon"), page.backSoonerAnyway().stream().map(HeldDelivery::shortCode).toList());
+        assertEquals(
+                List.of(0, 1, 3),
+                page.releases().stream().map(ReleasePlan.Release::seconds).toList());
+        assertEquals(
+                List.of("soon"),
+                page.backSoonerAnyway().stream().map(HeldDelivery::shortCode).toList());
     }
 
     @Test

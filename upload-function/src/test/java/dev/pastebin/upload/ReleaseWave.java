@@ -2,7 +2,6 @@ package dev.pastebin.upload;
 
 import dev.pastebin.core.breaker.BreakerState;
 import dev.pastebin.faults.FaultProxy;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -17,8 +16,7 @@ import java.util.function.Supplier;
 final class ReleaseWave {
 
     /** The proxy's PUT count at {@code atMillis}, and the breaker's state read just after it. */
-    private record Sample(long atMillis, int puts, BreakerState state) {
-    }
+    private record Sample(long atMillis, int puts, BreakerState state) {}
 
     private final FaultProxy proxy;
     private final Supplier<BreakerState> breaker;
@@ -60,8 +58,12 @@ final class ReleaseWave {
     /** PUTs after {@code putsAtRecovery} that S3 received while the breaker had not closed yet. */
     int putsBeforeClosing(int putsAtRecovery) {
         synchronized (samples) {
-            return samples.stream().filter(s -> s.state() != BreakerState.CLOSED).mapToInt(Sample::puts)
-                    .max().orElse(putsAtRecovery) - putsAtRecovery;
+            return samples.stream()
+                            .filter(s -> s.state() != BreakerState.CLOSED)
+                            .mapToInt(Sample::puts)
+                            .max()
+                            .orElse(putsAtRecovery)
+                    - putsAtRecovery;
         }
     }
 
@@ -71,7 +73,8 @@ final class ReleaseWave {
             int peak = 0;
             for (int i = 0; i < samples.size(); i++) {
                 int j = i;
-                while (j + 1 < samples.size() && samples.get(j + 1).atMillis() - samples.get(i).atMillis() <= 1000) {
+                while (j + 1 < samples.size()
+                        && samples.get(j + 1).atMillis() - samples.get(i).atMillis() <= 1000) {
                     j++;
                 }
                 peak = Math.max(peak, samples.get(j).puts() - samples.get(i).puts());
@@ -83,8 +86,11 @@ final class ReleaseWave {
     @Override
     public String toString() {
         synchronized (samples) {
-            return samples.stream().filter(s -> s.state() != BreakerState.CLOSED).map(s -> s.atMillis() + "ms:" + s.puts() + ":" + s.state())
-                    .toList().toString();
+            return samples.stream()
+                    .filter(s -> s.state() != BreakerState.CLOSED)
+                    .map(s -> s.atMillis() + "ms:" + s.puts() + ":" + s.state())
+                    .toList()
+                    .toString();
         }
     }
 }

@@ -1,28 +1,27 @@
 package dev.pastebin.upload;
 
-import dev.pastebin.core.job.UploadJob;
-import java.util.HashMap;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.support.RealServices;
-import dev.pastebin.faults.FaultProxy.Fault;
 import dev.pastebin.core.support.TestPastes;
-import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.sqs.model.Message;
-
+import dev.pastebin.faults.FaultProxy.Fault;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.model.Message;
 
 /** One invocation with a full batch of 10 mixed records: exactly the ones to retry are reported. */
 @RealServices
@@ -48,8 +47,8 @@ class UploadBatchIT {
         world.repository.markProcessed(done.shortCode(), "s3://" + world.bucket + "/pastes/" + done.shortCode());
         Paste doneBefore = world.row(done.shortCode());
         byte[] tampered = UploadWorld.content("not what was posted");
-        Paste corrupt = world.repository.save(TestPastes.inProgress(world.shortCodes.next(), null,
-                ContentHash.sha256Hex(UploadWorld.content("what was posted")), 15));
+        Paste corrupt = world.repository.save(TestPastes.inProgress(
+                world.shortCodes.next(), null, ContentHash.sha256Hex(UploadWorld.content("what was posted")), 15));
 
         world.proxy.failPuts(flaky1.shortCode(), Fault.INTERNAL_ERROR_500);
         world.proxy.failPuts(flaky2.shortCode(), Fault.SLOW_DOWN_503);
@@ -66,28 +65,38 @@ class UploadBatchIT {
         SQSBatchResponse response = world.mapping.invoke(batch);
 
         Set<String> reported = response.getBatchItemFailures().stream()
-                .map(SQSBatchResponse.BatchItemFailure::getItemIdentifier).collect(Collectors.toSet());
+                .map(SQSBatchResponse.BatchItemFailure::getItemIdentifier)
+                .collect(Collectors.toSet());
         Set<String> expected = batch.stream()
-                .filter(m -> m.messageId().equals(poison) || List.of(flaky1, flaky2, slow).stream().anyMatch(p -> m.body().contains(p.shortCode())))
-                .map(Message::messageId).collect(Collectors.toSet());
+                .filter(m -> m.messageId().equals(poison)
+                        || List.of(flaky1, flaky2, slow).stream()
+                                .anyMatch(p -> m.body().contains(p.shortCode())))
+                .map(Message::messageId)
+                .collect(Collectors.toSet());
         assertEquals(4, expected.size());
         assertEquals(expected, reported);
 
         for (Paste paste : ok) {
             assertEquals(PasteStatus.PROCESSED, world.row(paste.shortCode()).status());
-            assertArrayEquals(content.get(paste.shortCode()), world.object(paste.shortCode()).orElseThrow().asByteArray());
+            assertArrayEquals(
+                    content.get(paste.shortCode()),
+                    world.object(paste.shortCode()).orElseThrow().asByteArray());
         }
         for (Paste paste : List.of(flaky1, flaky2, slow)) {
             assertEquals(PasteStatus.IN_PROGRESS, world.row(paste.shortCode()).status());
         }
-        assertEquals("SERVER_ERROR", world.deliveries.of(flaky1.shortCode()).getFirst().errorClass());
-        assertEquals("THROTTLING", world.deliveries.of(flaky2.shortCode()).getFirst().errorClass());
+        assertEquals(
+                "SERVER_ERROR",
+                world.deliveries.of(flaky1.shortCode()).getFirst().errorClass());
+        assertEquals(
+                "THROTTLING", world.deliveries.of(flaky2.shortCode()).getFirst().errorClass());
         assertEquals("TIMEOUT", world.deliveries.of(slow.shortCode()).getFirst().errorClass());
         Paste deniedRow = world.row(denied.shortCode());
         assertEquals(PasteStatus.FAILED, deniedRow.status());
         assertTrue(deniedRow.failureReason().startsWith("permanent: ACCESS_DENIED: "), deniedRow.failureReason());
         assertEquals(doneBefore, world.row(done.shortCode()));
-        assertEquals("duplicate", world.deliveries.of(done.shortCode()).getFirst().outcome());
+        assertEquals(
+                "duplicate", world.deliveries.of(done.shortCode()).getFirst().outcome());
         Paste corruptRow = world.row(corrupt.shortCode());
         assertEquals(PasteStatus.FAILED, corruptRow.status());
         assertTrue(corruptRow.failureReason().startsWith("permanent: INTEGRITY: "), corruptRow.failureReason());

@@ -1,12 +1,17 @@
 package dev.pastebin.upload;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import dev.pastebin.core.breaker.BreakerProperties;
-import dev.pastebin.core.breaker.HoldSchedule;
 import dev.pastebin.core.breaker.BreakerSnapshot;
 import dev.pastebin.core.breaker.BreakerState;
+import dev.pastebin.core.breaker.HoldSchedule;
 import dev.pastebin.core.breaker.S3CircuitBreaker;
 import dev.pastebin.core.config.DeadLetterQueueProperties;
 import dev.pastebin.core.config.StorageProperties;
@@ -29,12 +34,6 @@ import dev.pastebin.core.support.TestLambdaContext;
 import dev.pastebin.core.support.TestPastes;
 import io.micronaut.data.exceptions.DataAccessException;
 import io.micronaut.serde.ObjectMapper;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
-import software.amazon.awssdk.core.exception.SdkClientException;
-import software.amazon.awssdk.services.s3.model.S3Exception;
-
 import java.net.ConnectException;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -46,11 +45,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * Every outcome of one upload batch, fast: the worker's real classes (codec, uploader, outcomes, backoff,
@@ -62,14 +61,25 @@ class UploadBatchServiceTest {
 
     /** The paste infra/events/upload-job.json carries. */
     private static final String SHORT_CODE = "aB3xYz9Q";
+
     private static final String SHA256 = "eac945a947814f6ab70c3c0a122e1757f40350b15f46a94b79709d236b7a3d1e";
     private static final String RECEIPT = "AQEB-sample-receipt-handle-4d5c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a";
     private static final String DEAD_LETTER_QUEUE = "http://127.0.0.1:4566/000000000000/q-dlq";
     private static final String POISON_RECEIPT = "AQEB-sample-receipt-handle-9e8d7c6b-5a49-4382-a1b0-c9d8e7f6a5b4";
     /** The defaults, except no hold jitter: a held job comes back exactly at the next probe (or after the schedule's least hold). */
-    private static final BreakerProperties BREAKER = new BreakerProperties(true, "s3", Duration.ofSeconds(60), 10, 0.9,
-            Duration.ofSeconds(10), Duration.ofMinutes(2), Duration.ofSeconds(30), Duration.ofSeconds(15), Duration.ZERO,
-            Duration.ofMinutes(5), Duration.ofHours(24));
+    private static final BreakerProperties BREAKER = new BreakerProperties(
+            true,
+            "s3",
+            Duration.ofSeconds(60),
+            10,
+            0.9,
+            Duration.ofSeconds(10),
+            Duration.ofMinutes(2),
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(15),
+            Duration.ZERO,
+            Duration.ofMinutes(5),
+            Duration.ofHours(24));
 
     private final ObjectMapper json = ObjectMapper.getDefault();
     private final InMemoryPasteRepository repository = new InMemoryPasteRepository();
@@ -80,7 +90,8 @@ class UploadBatchServiceTest {
     private final InMemoryBreakerStore breakerStore = new InMemoryBreakerStore();
     private final CapturedMetrics emitted = new CapturedMetrics();
     private final Metrics metrics = emitted.metrics("upload");
-    private final EmfSpec emf = new EmfSpec(Arrays.stream(Outcome.values()).map(Outcome::label).collect(Collectors.toSet()));
+    private final EmfSpec emf =
+            new EmfSpec(Arrays.stream(Outcome.values()).map(Outcome::label).collect(Collectors.toSet()));
     private TestLambdaContext context = TestLambdaContext.withRemaining(Duration.ofMinutes(3));
     /** The uploader's and the outcomes' clock: moved forward to stand for hours of an outage. */
     private Clock clock = Clock.systemUTC();
@@ -112,24 +123,49 @@ class UploadBatchServiceTest {
     /** @param giveUpAfterAttempts 0: never give up (the default); 6: the original specification's rule */
     private UploadBatchService worker(int giveUpAfterAttempts) {
         // No jitter: the delays are the schedule's own (1, 2, 4, 8, 16 s; throttling 4 s base).
-        var retry = new RetryProperties(6, Duration.ofSeconds(1), 2.0, Duration.ofSeconds(300), Duration.ZERO,
-                JitterStrategy.NONE, Duration.ofMillis(200), null, 75, giveUpAfterAttempts);
+        var retry = new RetryProperties(
+                6,
+                Duration.ofSeconds(1),
+                2.0,
+                Duration.ofSeconds(300),
+                Duration.ZERO,
+                JitterStrategy.NONE,
+                Duration.ofMillis(200),
+                null,
+                75,
+                giveUpAfterAttempts);
         var backoff = new BackoffPolicy(retry);
-        var visibility = new MessageVisibility(sqs, new UploadQueueProperties("http://127.0.0.1:4566/000000000000/q", 393_216));
+        var visibility =
+                new MessageVisibility(sqs, new UploadQueueProperties("http://127.0.0.1:4566/000000000000/q", 393_216));
         var store = new PasteContentStore(s3, new StorageProperties("pastes-bucket", "pastes/"));
         var breaker = new S3CircuitBreaker(breakerStore, BREAKER, new FailureClassifier(), metrics);
         var handOff = new DeadLetterHandOff(sqs, new DeadLetterQueueProperties(DEAD_LETTER_QUEUE));
-        var outcomes = new DeliveryOutcomes(repository, heldDeliveries, new FailureClassifier(), backoff, retry, visibility,
-                handOff, new DeliveryLog(), breaker, new HoldSchedule(BREAKER), metrics, clock);
-        var upload = new UploadPasteService(new UploadJobCodec(json), new PasteUploader(repository, store, breaker, new FailureClassifier(), clock),
+        var outcomes = new DeliveryOutcomes(
+                repository,
+                heldDeliveries,
+                new FailureClassifier(),
+                backoff,
+                retry,
+                visibility,
+                handOff,
+                new DeliveryLog(),
+                breaker,
+                new HoldSchedule(BREAKER),
+                metrics,
+                clock);
+        var upload = new UploadPasteService(
+                new UploadJobCodec(json),
+                new PasteUploader(repository, store, breaker, new FailureClassifier(), clock),
                 outcomes);
-        var properties = new UploadProperties(4, Duration.ofSeconds(15), 1, Duration.ofSeconds(5), Duration.ofSeconds(10));
+        var properties =
+                new UploadProperties(4, Duration.ofSeconds(15), 1, Duration.ofSeconds(5), Duration.ofSeconds(10));
         return new UploadBatchService(upload, visibility, properties, new InvocationDeadlines(() -> context), metrics);
     }
 
     private static SQSEvent event(String name, int receiveCount) {
         SQSEvent event = EventLoader.loadSQSEvent("events/" + name + ".json");
-        event.getRecords().forEach(r -> r.getAttributes().put("ApproximateReceiveCount", Integer.toString(receiveCount)));
+        event.getRecords()
+                .forEach(r -> r.getAttributes().put("ApproximateReceiveCount", Integer.toString(receiveCount)));
         return event;
     }
 
@@ -143,7 +179,9 @@ class UploadBatchServiceTest {
     }
 
     private static List<String> reported(SQSBatchResponse response) {
-        return response.getBatchItemFailures().stream().map(SQSBatchResponse.BatchItemFailure::getItemIdentifier).toList();
+        return response.getBatchItemFailures().stream()
+                .map(SQSBatchResponse.BatchItemFailure::getItemIdentifier)
+                .toList();
     }
 
     private Paste row() {
@@ -157,8 +195,14 @@ class UploadBatchServiceTest {
     }
 
     private static S3Exception s3Error(int status, String code) {
-        return (S3Exception) S3Exception.builder().statusCode(status).message(code)
-                .awsErrorDetails(AwsErrorDetails.builder().errorCode(code).errorMessage(code).build()).build();
+        return (S3Exception) S3Exception.builder()
+                .statusCode(status)
+                .message(code)
+                .awsErrorDetails(AwsErrorDetails.builder()
+                        .errorCode(code)
+                        .errorMessage(code)
+                        .build())
+                .build();
     }
 
     @Test
@@ -170,7 +214,9 @@ class UploadBatchServiceTest {
         assertEquals(List.of(), reported(response));
         assertEquals(PasteStatus.PROCESSED, row().status());
         assertEquals("s3://pastes-bucket/pastes/" + SHORT_CODE, row().s3Location());
-        assertArrayEquals("Hello from the pastebin!\nGrüße, 日本語 and a tab\there.\n".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        assertArrayEquals(
+                "Hello from the pastebin!\nGrüße, 日本語 and a tab\there.\n"
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8),
                 s3.objects.get("pastes-bucket/pastes/" + SHORT_CODE));
         var line = onlyLine();
         assertEquals("success", line.outcome());
@@ -185,7 +231,23 @@ class UploadBatchServiceTest {
     @Test
     void aSuccessAfterRetriesRecordsItsAttemptRetriesAndTimeSinceTheRowWasCreated() {
         Instant created = Instant.now().minusSeconds(7);
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, created, created, null, null, false, null, null, null));
+        repository.put(new Paste(
+                SHORT_CODE,
+                null,
+                SHA256,
+                60,
+                null,
+                PasteStatus.IN_PROGRESS,
+                null,
+                2,
+                created,
+                created,
+                null,
+                null,
+                false,
+                null,
+                null,
+                null));
 
         worker().process(event("upload-job", 4));
 
@@ -197,7 +259,23 @@ class UploadBatchServiceTest {
 
     @Test
     void aTransientFailureWithAttemptsLeftComesBackAfterTheBackoffDelay() {
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, Instant.now(), Instant.now(), null, null, false, null, null, null));
+        repository.put(new Paste(
+                SHORT_CODE,
+                null,
+                SHA256,
+                60,
+                null,
+                PasteStatus.IN_PROGRESS,
+                null,
+                2,
+                Instant.now(),
+                Instant.now(),
+                null,
+                null,
+                false,
+                null,
+                null,
+                null));
         s3.failPuts(s3Error(500, "InternalError"));
 
         var response = worker().process(event("upload-job", 3));
@@ -210,7 +288,8 @@ class UploadBatchServiceTest {
         assertEquals("SERVER_ERROR", line.errorClass());
         assertEquals(500, line.s3Status());
         assertEquals(4, line.delaySeconds());
-        assertEquals(List.of(1.0), metric(Metric.UPLOAD_DELIVERIES, "Outcome", "transient", "ErrorClass", "SERVER_ERROR"));
+        assertEquals(
+                List.of(1.0), metric(Metric.UPLOAD_DELIVERIES, "Outcome", "transient", "ErrorClass", "SERVER_ERROR"));
         assertEquals(List.of(4.0), metric(Metric.BACKOFF_DELAY));
         assertEquals(List.of(), metric(Metric.SUCCESS_ATTEMPT));
     }
@@ -235,9 +314,27 @@ class UploadBatchServiceTest {
     void aTransientFailureOfTheLastFastAttemptKeepsThePasteWaitingOnTheSlowScheduleNotFailed() {
         Instant sixthAttempt = Instant.parse("2026-11-24T10:00:00Z");
         clock = Clock.fixed(sixthAttempt, java.time.ZoneOffset.UTC);
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 5, sixthAttempt, sixthAttempt, null, null, false, null, null, null));
-        RuntimeException refused = SdkClientException.builder().message("Unable to execute HTTP request")
-                .cause(new ConnectException("Connection refused")).build();
+        repository.put(new Paste(
+                SHORT_CODE,
+                null,
+                SHA256,
+                60,
+                null,
+                PasteStatus.IN_PROGRESS,
+                null,
+                5,
+                sixthAttempt,
+                sixthAttempt,
+                null,
+                null,
+                false,
+                null,
+                null,
+                null));
+        RuntimeException refused = SdkClientException.builder()
+                .message("Unable to execute HTTP request")
+                .cause(new ConnectException("Connection refused"))
+                .build();
         s3.failPuts(refused, refused, refused);
 
         var response = worker().process(event("upload-job", 6));
@@ -268,7 +365,10 @@ class UploadBatchServiceTest {
         var pastTheLimit = worker().process(event("upload-job", 300));
 
         assertEquals(List.of(), reported(pastTheLimit), "handed to the dead-letter queue and acknowledged here");
-        assertEquals(List.of(new RecordingSqs.Sent(DEAD_LETTER_QUEUE, jobBody())), sqs.sent, "the job exactly as create sent it");
+        assertEquals(
+                List.of(new RecordingSqs.Sent(DEAD_LETTER_QUEUE, jobBody())),
+                sqs.sent,
+                "the job exactly as create sent it");
         assertEquals(PasteStatus.IN_PROGRESS, row().status(), String.valueOf(row().failureReason()));
         var overdue = lines.all().getLast();
         assertEquals("overdue", overdue.outcome());
@@ -288,7 +388,23 @@ class UploadBatchServiceTest {
      */
     @Test
     void withTheGiveUpSettingTheSixthTransientS3FailureFailsThePaste() {
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 4, Instant.now(), Instant.now(), null, null, false, null, null, null));
+        repository.put(new Paste(
+                SHORT_CODE,
+                null,
+                SHA256,
+                60,
+                null,
+                PasteStatus.IN_PROGRESS,
+                null,
+                4,
+                Instant.now(),
+                Instant.now(),
+                null,
+                null,
+                false,
+                null,
+                null,
+                null));
         s3.failPuts(s3Error(500, "InternalError"), s3Error(500, "InternalError"));
 
         var fifth = worker(6).process(event("upload-job", 5));
@@ -302,20 +418,38 @@ class UploadBatchServiceTest {
         assertEquals(List.of(), reported(sixth), "acknowledged: nothing more to do");
         assertEquals(PasteStatus.FAILED, row().status());
         assertEquals(6, row().uploadAttempts());
-        assertTrue(row().failureReason().startsWith("gave_up: SERVER_ERROR: after S3 attempt 6: "), row().failureReason());
+        assertTrue(
+                row().failureReason().startsWith("gave_up: SERVER_ERROR: after S3 attempt 6: "), row().failureReason());
         assertEquals(2, s3.puts);
         assertEquals(BreakerState.CLOSED, breakerStore.read("s3").state(), "one paste's calls are too few to open it");
         var line = lines.all().getLast();
         assertEquals("gave_up", line.outcome());
         assertEquals("SERVER_ERROR", line.errorClass());
         assertNull(line.delaySeconds());
-        assertEquals(List.of(1.0), metric(Metric.UPLOAD_DELIVERIES, "Outcome", "gave_up", "ErrorClass", "SERVER_ERROR"));
+        assertEquals(
+                List.of(1.0), metric(Metric.UPLOAD_DELIVERIES, "Outcome", "gave_up", "ErrorClass", "SERVER_ERROR"));
     }
 
     /** Held by the open breaker, a paste makes no attempt, so the give-up rule never counts the hold. */
     @Test
     void withTheGiveUpSettingAPasteHeldByTheOpenBreakerIsHeldNotFailed() {
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 5, Instant.now(), Instant.now(), null, null, false, null, null, null));
+        repository.put(new Paste(
+                SHORT_CODE,
+                null,
+                SHA256,
+                60,
+                null,
+                PasteStatus.IN_PROGRESS,
+                null,
+                5,
+                Instant.now(),
+                Instant.now(),
+                null,
+                null,
+                false,
+                null,
+                null,
+                null));
         breakerOpenFor(Duration.ofSeconds(20));
 
         var response = worker(6).process(event("upload-job", 30));
@@ -340,7 +474,8 @@ class UploadBatchServiceTest {
         var line = onlyLine();
         assertEquals("permanent", line.outcome());
         assertEquals(400, line.s3Status());
-        assertEquals(BreakerState.CLOSED, breakerStore.read("s3").state(), "the request's own fault says nothing of S3");
+        assertEquals(
+                BreakerState.CLOSED, breakerStore.read("s3").state(), "the request's own fault says nothing of S3");
     }
 
     @Test
@@ -359,7 +494,9 @@ class UploadBatchServiceTest {
         assertEquals("held", line.outcome());
         assertEquals("ACCESS_DENIED", line.errorClass());
         int delay = sqs.visibility.get(RECEIPT);
-        assertTrue(delay >= 10 && delay <= 16, "back at the first probe, 10 s after opening, or after hold-at-least: " + delay);
+        assertTrue(
+                delay >= 10 && delay <= 16,
+                "back at the first probe, 10 s after opening, or after hold-at-least: " + delay);
         assertEquals(List.of(1.0), metric(Metric.BREAKER_TRANSITIONS, "To", "OPEN"));
         assertEquals(List.of(1.0), metric(Metric.UPLOAD_DELIVERIES, "Outcome", "held", "ErrorClass", "ACCESS_DENIED"));
     }
@@ -367,7 +504,23 @@ class UploadBatchServiceTest {
     /** A bucket policy fixed later must not leave the paste with fewer attempts for S3's real transient errors. */
     @Test
     void aMisconfigurationFailureDoesNotSpendAnS3Attempt() {
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 5, Instant.now(), Instant.now(), null, null, false, null, null, null));
+        repository.put(new Paste(
+                SHORT_CODE,
+                null,
+                SHA256,
+                60,
+                null,
+                PasteStatus.IN_PROGRESS,
+                null,
+                5,
+                Instant.now(),
+                Instant.now(),
+                null,
+                null,
+                false,
+                null,
+                null,
+                null));
         s3.failPuts(s3Error(403, "AccessDenied"));
 
         var response = worker().process(event("upload-job", 6));
@@ -382,8 +535,19 @@ class UploadBatchServiceTest {
     void aSuccessfulProbeClosesTheBreakerAndRecordsTheMinutesItWasOpen() {
         pasteInProgress();
         Instant openedAt = Instant.now().minus(Duration.ofMinutes(3));
-        breakerStore.update("s3", s -> new BreakerSnapshot(BreakerState.OPEN, s.windowStartedAt(), 5, 5, 0, 0, openedAt,
-                Instant.now().minusSeconds(1), Duration.ofSeconds(10), "SERVER_ERROR"));
+        breakerStore.update(
+                "s3",
+                s -> new BreakerSnapshot(
+                        BreakerState.OPEN,
+                        s.windowStartedAt(),
+                        5,
+                        5,
+                        0,
+                        0,
+                        openedAt,
+                        Instant.now().minusSeconds(1),
+                        Duration.ofSeconds(10),
+                        "SERVER_ERROR"));
 
         worker().process(event("upload-job", 2));
 
@@ -399,8 +563,19 @@ class UploadBatchServiceTest {
     void whileTheBreakerIsOpenS3IsNotCalledAndNoAttemptIsUsed() {
         pasteInProgress();
         Instant probe = Instant.now().plusSeconds(40);
-        breakerStore.update("s3", s -> new BreakerSnapshot(BreakerState.OPEN, s.windowStartedAt(), 5, 5, 0, 0, Instant.now(),
-                probe, Duration.ofSeconds(40), "SERVER_ERROR"));
+        breakerStore.update(
+                "s3",
+                s -> new BreakerSnapshot(
+                        BreakerState.OPEN,
+                        s.windowStartedAt(),
+                        5,
+                        5,
+                        0,
+                        0,
+                        Instant.now(),
+                        probe,
+                        Duration.ofSeconds(40),
+                        "SERVER_ERROR"));
 
         var response = worker().process(event("upload-job", 4));
 
@@ -431,15 +606,42 @@ class UploadBatchServiceTest {
     }
 
     private void breakerOpenFor(Duration untilProbe) {
-        breakerStore.update("s3", s -> new BreakerSnapshot(BreakerState.OPEN, s.windowStartedAt(), 5, 5, 0, 0, Instant.now(),
-                Instant.now().plus(untilProbe), untilProbe, "SERVER_ERROR"));
+        breakerStore.update(
+                "s3",
+                s -> new BreakerSnapshot(
+                        BreakerState.OPEN,
+                        s.windowStartedAt(),
+                        5,
+                        5,
+                        0,
+                        0,
+                        Instant.now(),
+                        Instant.now().plus(untilProbe),
+                        untilProbe,
+                        "SERVER_ERROR"));
     }
 
     /** A job delayed for another reason (a backlog, a database outage) is held, not failed, by an open breaker. */
     @Test
     void aPasteCreatedSixteenMinutesAgoThatMeetsAnOpenBreakerIsHeldNotFailed() {
         Instant longAgo = Instant.now().minus(Duration.ofMinutes(16));
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 0, longAgo, longAgo, null, null, false, null, null, null));
+        repository.put(new Paste(
+                SHORT_CODE,
+                null,
+                SHA256,
+                60,
+                null,
+                PasteStatus.IN_PROGRESS,
+                null,
+                0,
+                longAgo,
+                longAgo,
+                null,
+                null,
+                false,
+                null,
+                null,
+                null));
         breakerOpenFor(Duration.ofSeconds(60));
 
         var response = worker().process(event("upload-job", 30));
@@ -474,7 +676,8 @@ class UploadBatchServiceTest {
         assertEquals(0, s3.puts);
         var line = lines.all().getLast();
         assertEquals("overdue", line.outcome());
-        assertEquals(List.of(), reported(pastTheLimit), "one receive past the limit moves it, whatever its receive count");
+        assertEquals(
+                List.of(), reported(pastTheLimit), "one receive past the limit moves it, whatever its receive count");
         assertEquals(List.of(new RecordingSqs.Sent(DEAD_LETTER_QUEUE, jobBody())), sqs.sent);
     }
 
@@ -496,7 +699,8 @@ class UploadBatchServiceTest {
         clock = Clock.fixed(firstHold.plus(Duration.ofDays(3)), java.time.ZoneOffset.UTC);
         var pastTheLimit = worker().process(event("upload-job", 2));
 
-        assertEquals(1, reported(pastTheLimit).size(), "kept in the upload queue: never acknowledged unless handed over");
+        assertEquals(
+                1, reported(pastTheLimit).size(), "kept in the upload queue: never acknowledged unless handed over");
         assertEquals(List.of(), sqs.sent);
         var line = lines.all().getLast();
         assertEquals("held", line.outcome());
@@ -507,7 +711,23 @@ class UploadBatchServiceTest {
     @Test
     void theBudgetCountsRealS3AttemptsNotDeliveries() {
         // Delivered for the 9th time, but only 2 S3 attempts were made (the rest were held or released).
-        repository.put(new Paste(SHORT_CODE, null, SHA256, 60, null, PasteStatus.IN_PROGRESS, null, 2, Instant.now(), Instant.now(), null, null, false, null, null, null));
+        repository.put(new Paste(
+                SHORT_CODE,
+                null,
+                SHA256,
+                60,
+                null,
+                PasteStatus.IN_PROGRESS,
+                null,
+                2,
+                Instant.now(),
+                Instant.now(),
+                null,
+                null,
+                false,
+                null,
+                null,
+                null));
         s3.failPuts(s3Error(500, "InternalError"));
 
         var response = worker().process(event("upload-job", 9));
@@ -588,7 +808,9 @@ class UploadBatchServiceTest {
         assertEquals("transient", line.outcome());
         assertEquals("THROTTLING", line.errorClass());
         assertEquals(4, line.delaySeconds(), "backed off like any transient failure of its delivery");
-        assertTrue(line.detail().startsWith("row went FAILED during the upload; object could not be removed: "), line.detail());
+        assertTrue(
+                line.detail().startsWith("row went FAILED during the upload; object could not be removed: "),
+                line.detail());
 
         s3.deleteFailure = null;
         response = worker().process(event("upload-job", 2));
@@ -639,7 +861,8 @@ class UploadBatchServiceTest {
         var line = onlyLine();
         assertEquals("poison", line.outcome());
         assertNull(line.shortCode());
-        assertEquals(1, line.delaySeconds(), "its redeliveries follow the schedule, not the queue's visibility timeout");
+        assertEquals(
+                1, line.delaySeconds(), "its redeliveries follow the schedule, not the queue's visibility timeout");
         assertEquals(List.of(1.0), metric(Metric.UPLOAD_DELIVERIES, "Outcome", "poison", "ErrorClass", "none"));
         assertEquals(List.of(), metric(Metric.BACKOFF_DELAY), "only a transient failure's delay is a backoff");
     }
@@ -674,8 +897,12 @@ class UploadBatchServiceTest {
         assertEquals("transient", line.outcome());
         assertEquals("SERVER_ERROR", line.errorClass());
         assertEquals(4, line.delaySeconds(), "the backoff of its third delivery");
-        assertEquals(List.of(4.0), sqs.visibility.values().stream().map(Integer::doubleValue).toList());
-        assertTrue(line.detail().startsWith("no paste row: the paste was removed; object could not be removed: "), line.detail());
+        assertEquals(
+                List.of(4.0),
+                sqs.visibility.values().stream().map(Integer::doubleValue).toList());
+        assertTrue(
+                line.detail().startsWith("no paste row: the paste was removed; object could not be removed: "),
+                line.detail());
     }
 
     @Test
@@ -718,7 +945,8 @@ class UploadBatchServiceTest {
         assertEquals(PasteStatus.PROCESSED, row().status());
         assertEquals(2, lines.all().size());
         assertEquals(List.of(1.0, 1.0), metric(Metric.UPLOAD_DELIVERIES), "both deliveries in the [Service] total");
-        assertEquals(3, emitted.lines().size(), "one line per dimension combination: success, poison, the success's values");
+        assertEquals(
+                3, emitted.lines().size(), "one line per dimension combination: success, poison, the success's values");
     }
 
     @Test

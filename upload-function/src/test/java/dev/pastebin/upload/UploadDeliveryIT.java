@@ -1,16 +1,17 @@
 package dev.pastebin.upload;
 
-import dev.pastebin.core.support.TestLambdaContext;
-import dev.pastebin.core.job.UploadJob;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.support.RealServices;
+import dev.pastebin.core.support.TestLambdaContext;
 import dev.pastebin.faults.FaultProxy.Fault;
-import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.sqs.model.Message;
-
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Duration;
@@ -22,12 +23,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.model.Message;
 
 /** At-least-once delivery: duplicates, a crash between PutObject and the update, poison, running out of time. */
 @RealServices
@@ -55,7 +53,11 @@ class UploadDeliveryIT {
         assertEquals(1, world.objectCount());
         assertFalse(world.mapping.deliveriesOf(first).getFirst().reported(), "acknowledged");
         assertFalse(world.mapping.deliveriesOf(second).getFirst().reported(), "a duplicate is success, not an error");
-        assertEquals(List.of("success", "duplicate"), world.deliveries.of(paste.shortCode()).stream().map(DeliveryLines.Line::outcome).toList());
+        assertEquals(
+                List.of("success", "duplicate"),
+                world.deliveries.of(paste.shortCode()).stream()
+                        .map(DeliveryLines.Line::outcome)
+                        .toList());
     }
 
     @Test
@@ -73,8 +75,11 @@ class UploadDeliveryIT {
         assertEquals(PasteStatus.PROCESSED, world.row(paste.shortCode()).status());
         assertArrayEquals(content, world.object(paste.shortCode()).orElseThrow().asByteArray());
         assertEquals(1, world.objectCount());
-        assertEquals(Set.of("success", "duplicate"),
-                world.deliveries.of(paste.shortCode()).stream().map(DeliveryLines.Line::outcome).collect(Collectors.toSet()));
+        assertEquals(
+                Set.of("success", "duplicate"),
+                world.deliveries.of(paste.shortCode()).stream()
+                        .map(DeliveryLines.Line::outcome)
+                        .collect(Collectors.toSet()));
         assertTrue(world.mapping.isEmpty());
     }
 
@@ -90,8 +95,10 @@ class UploadDeliveryIT {
         Paste paste = world.newPaste(content);
         String messageId = world.sendJob(paste, content);
 
-        try (Connection locker = DriverManager.getConnection(env("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin"),
-                env("DATASOURCES_DEFAULT_USERNAME", "pastebin"), env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"))) {
+        try (Connection locker = DriverManager.getConnection(
+                env("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin"),
+                env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
+                env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"))) {
             locker.setAutoCommit(false);
             try (var lock = locker.prepareStatement("SELECT short_code FROM pastes WHERE short_code = ? FOR UPDATE")) {
                 lock.setString(1, paste.shortCode());
@@ -99,8 +106,11 @@ class UploadDeliveryIT {
             }
             SQSBatchResponse response = world.mapping.invoke(receiveExactly(1));
 
-            assertEquals(List.of(messageId), response.getBatchItemFailures().stream()
-                    .map(SQSBatchResponse.BatchItemFailure::getItemIdentifier).toList());
+            assertEquals(
+                    List.of(messageId),
+                    response.getBatchItemFailures().stream()
+                            .map(SQSBatchResponse.BatchItemFailure::getItemIdentifier)
+                            .toList());
             assertTrue(world.object(paste.shortCode()).isPresent(), "PutObject had succeeded");
             assertEquals(PasteStatus.IN_PROGRESS, world.row(paste.shortCode()).status());
             DeliveryLines.Line line = world.deliveries.of(paste.shortCode()).getFirst();
@@ -116,7 +126,11 @@ class UploadDeliveryIT {
         assertEquals("s3://" + world.bucket + "/pastes/" + paste.shortCode(), row.s3Location());
         assertArrayEquals(content, world.object(paste.shortCode()).orElseThrow().asByteArray());
         assertEquals(2, world.proxy.putCount(paste.shortCode()));
-        assertEquals(List.of("transient", "success"), world.deliveries.of(paste.shortCode()).stream().map(DeliveryLines.Line::outcome).toList());
+        assertEquals(
+                List.of("transient", "success"),
+                world.deliveries.of(paste.shortCode()).stream()
+                        .map(DeliveryLines.Line::outcome)
+                        .toList());
     }
 
     @Test
@@ -133,19 +147,28 @@ class UploadDeliveryIT {
             if (!messages.isEmpty()) {
                 world.mapping.invoke(messages);
             }
-            dead.addAll(UploadWorld.SQS.receiveMessage(b -> b.queueUrl(world.queues.deadLetterQueueUrl()).waitTimeSeconds(0)
-                    .maxNumberOfMessages(10)).messages());
+            dead.addAll(UploadWorld.SQS
+                    .receiveMessage(b -> b.queueUrl(world.queues.deadLetterQueueUrl())
+                            .waitTimeSeconds(0)
+                            .maxNumberOfMessages(10))
+                    .messages());
         }
 
-        assertEquals(List.of(garbage), dead.stream().map(Message::body).toList(),
+        assertEquals(
+                List.of(garbage),
+                dead.stream().map(Message::body).toList(),
                 "in the DLQ; deliveries " + world.mapping.deliveriesOf(garbageId));
         var deliveries = world.mapping.deliveriesOf(garbageId);
         assertEquals(3, deliveries.size(), "reported on each of maxReceiveCount deliveries");
         assertTrue(deliveries.stream().allMatch(LambdaQueue.Delivery::reported));
-        var lines = world.deliveries.all().stream().filter(l -> l.messageId().equals(garbageId)).toList();
+        var lines = world.deliveries.all().stream()
+                .filter(l -> l.messageId().equals(garbageId))
+                .toList();
         assertEquals(3, lines.size());
         // redelivered on the backoff schedule, not after the queue's 30 s visibility timeout
-        assertTrue(lines.stream().allMatch(l -> l.outcome().equals("poison") && l.delaySeconds() != null), lines.toString());
+        assertTrue(
+                lines.stream().allMatch(l -> l.outcome().equals("poison") && l.delaySeconds() != null),
+                lines.toString());
         assertNull(lines.getFirst().shortCode());
         assertTrue(world.mapping.isEmpty());
     }
@@ -160,7 +183,8 @@ class UploadDeliveryIT {
         world = UploadWorld.start(10, 30, Map.of());
         byte[] content = UploadWorld.content("deleted while its upload was on the way");
         Paste paste = world.newPaste(content);
-        UploadWorld.S3.putObject(b -> b.bucket(world.bucket).key("pastes/" + paste.shortCode()),
+        UploadWorld.S3.putObject(
+                b -> b.bucket(world.bucket).key("pastes/" + paste.shortCode()),
                 software.amazon.awssdk.core.sync.RequestBody.fromBytes(content));
         world.repository.remove(paste.shortCode());
         world.proxy.refuseDeletes();
@@ -168,22 +192,36 @@ class UploadDeliveryIT {
 
         SQSBatchResponse refused = world.mapping.invoke(receiveExactly(1));
 
-        assertEquals(List.of(messageId), refused.getBatchItemFailures().stream()
-                .map(SQSBatchResponse.BatchItemFailure::getItemIdentifier).toList(), "not acknowledged: its object is still there");
+        assertEquals(
+                List.of(messageId),
+                refused.getBatchItemFailures().stream()
+                        .map(SQSBatchResponse.BatchItemFailure::getItemIdentifier)
+                        .toList(),
+                "not acknowledged: its object is still there");
         assertTrue(world.object(paste.shortCode()).isPresent());
         DeliveryLines.Line first = world.deliveries.of(paste.shortCode()).getFirst();
         assertEquals("transient", first.outcome());
-        assertTrue(first.delaySeconds() != null && first.delaySeconds() < 30, "backed off, not the 30 s visibility timeout: " + first);
+        assertTrue(
+                first.delaySeconds() != null && first.delaySeconds() < 30,
+                "backed off, not the 30 s visibility timeout: " + first);
 
         world.proxy.recover();
         world.mapping.runUntilEmpty(Duration.ofSeconds(20));
 
         assertTrue(world.object(paste.shortCode()).isEmpty(), "removed");
-        assertEquals(List.of("transient", "removed"),
-                world.deliveries.of(paste.shortCode()).stream().map(DeliveryLines.Line::outcome).toList());
+        assertEquals(
+                List.of("transient", "removed"),
+                world.deliveries.of(paste.shortCode()).stream()
+                        .map(DeliveryLines.Line::outcome)
+                        .toList());
         assertFalse(world.mapping.deliveriesOf(messageId).getLast().reported(), "acknowledged");
-        assertTrue(UploadWorld.SQS.receiveMessage(b -> b.queueUrl(world.queues.deadLetterQueueUrl()).waitTimeSeconds(0))
-                .messages().isEmpty(), "nothing dead-lettered");
+        assertTrue(
+                UploadWorld.SQS
+                        .receiveMessage(b ->
+                                b.queueUrl(world.queues.deadLetterQueueUrl()).waitTimeSeconds(0))
+                        .messages()
+                        .isEmpty(),
+                "nothing dead-lettered");
     }
 
     @Test
@@ -192,8 +230,18 @@ class UploadDeliveryIT {
         // took the loaded machine 3 s) and takes at least its 6 s S3 timeout (the proxy hangs), so the others
         // find less than the margin left. The two windows are apart by seconds, not by the machine's speed.
         var margin = Duration.ofSeconds(5);
-        world = UploadWorld.start(10, 30, Map.of("pastebin.upload.parallelism", "1", "pastebin.upload.remaining-time-margin", "5s",
-                        "pastebin.upload.s3-attempt-timeout", "6s", "pastebin.upload.s3-call-timeout", "6s"),
+        world = UploadWorld.start(
+                10,
+                30,
+                Map.of(
+                        "pastebin.upload.parallelism",
+                        "1",
+                        "pastebin.upload.remaining-time-margin",
+                        "5s",
+                        "pastebin.upload.s3-attempt-timeout",
+                        "6s",
+                        "pastebin.upload.s3-call-timeout",
+                        "6s"),
                 () -> TestLambdaContext.withRemaining(margin.plusSeconds(3)));
         var pastes = new ArrayList<Paste>();
         for (int i = 0; i < 3; i++) {
@@ -209,7 +257,8 @@ class UploadDeliveryIT {
 
         SQSBatchResponse response = world.mapping.invoke(batch);
 
-        Set<String> reported = response.getBatchItemFailures().stream().map(SQSBatchResponse.BatchItemFailure::getItemIdentifier)
+        Set<String> reported = response.getBatchItemFailures().stream()
+                .map(SQSBatchResponse.BatchItemFailure::getItemIdentifier)
                 .collect(Collectors.toSet());
         assertEquals(batch.stream().map(Message::messageId).collect(Collectors.toSet()), reported);
         assertEquals("TIMEOUT", world.deliveries.of(firstCode).getFirst().errorClass());
@@ -217,7 +266,8 @@ class UploadDeliveryIT {
             assertEquals(0, world.proxy.putCount(paste.shortCode()), "not started");
             assertTrue(world.deliveries.of(paste.shortCode()).isEmpty());
         }
-        pastes.forEach(p -> assertEquals(PasteStatus.IN_PROGRESS, world.row(p.shortCode()).status()));
+        pastes.forEach(p ->
+                assertEquals(PasteStatus.IN_PROGRESS, world.row(p.shortCode()).status()));
 
         // Made visible again at once, not after the queue's 30 s visibility timeout.
         var unstarted = batch.subList(1, 3).stream().map(Message::messageId).collect(Collectors.toSet());

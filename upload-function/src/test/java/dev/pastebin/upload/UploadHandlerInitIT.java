@@ -1,18 +1,17 @@
 package dev.pastebin.upload;
 
-import dev.pastebin.core.breaker.BreakerProperties;
-import dev.pastebin.core.support.TestLambdaContext;
-import dev.pastebin.core.failure.ErrorClass;
-import com.amazonaws.services.lambda.runtime.events.SQSEvent;
-import dev.pastebin.core.retry.RetryProperties;
-import dev.pastebin.core.support.RealServices;
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import dev.pastebin.core.breaker.BreakerProperties;
+import dev.pastebin.core.failure.ErrorClass;
+import dev.pastebin.core.retry.RetryProperties;
+import dev.pastebin.core.support.RealServices;
+import dev.pastebin.core.support.TestLambdaContext;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /** The path Lambda takes: the no-arg constructor builds the function's own context from application.yml. */
 @RealServices
@@ -35,7 +34,8 @@ class UploadHandlerInitIT {
             var empty = new SQSEvent();
             empty.setRecords(List.of());
             assertTrue(handler.handleRequest(empty, TestLambdaContext.withRemaining(Duration.ofSeconds(30)))
-                    .getBatchItemFailures().isEmpty());
+                    .getBatchItemFailures()
+                    .isEmpty());
         }
     }
 

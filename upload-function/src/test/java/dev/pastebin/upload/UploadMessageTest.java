@@ -1,13 +1,12 @@
 package dev.pastebin.upload;
 
-import com.amazonaws.services.lambda.runtime.events.SQSEvent;
-import org.junit.jupiter.api.Test;
-
-import java.util.Map;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 class UploadMessageTest {
 
@@ -22,7 +21,10 @@ class UploadMessageTest {
 
     @Test
     void theDeliveryNumberIsTheApproximateReceiveCount() {
-        assertEquals(3, UploadMessage.of(record(Map.of("ApproximateReceiveCount", "3", "SentTimestamp", "1"))).delivery());
+        assertEquals(
+                3,
+                UploadMessage.of(record(Map.of("ApproximateReceiveCount", "3", "SentTimestamp", "1")))
+                        .delivery());
         var message = UploadMessage.of(record(Map.of("ApproximateReceiveCount", "1")));
         assertEquals("m-1", message.messageId());
         assertEquals("r-1", message.receiptHandle());
@@ -33,16 +35,23 @@ class UploadMessageTest {
     void aMissingOrGarbledCountIsTheFirstDeliveryNeverTheLast() {
         assertEquals(1, UploadMessage.of(record(null)).delivery());
         assertEquals(1, UploadMessage.of(record(Map.of())).delivery());
-        assertEquals(1, UploadMessage.of(record(Map.of("ApproximateReceiveCount", "many"))).delivery());
-        assertEquals(1, UploadMessage.of(record(Map.of("ApproximateReceiveCount", "0"))).delivery());
+        assertEquals(
+                1,
+                UploadMessage.of(record(Map.of("ApproximateReceiveCount", "many")))
+                        .delivery());
+        assertEquals(
+                1,
+                UploadMessage.of(record(Map.of("ApproximateReceiveCount", "0"))).delivery());
     }
 
     @Test
     void onlyRetriesAndPoisonAreRedelivered() {
-        for (Outcome redelivered : new Outcome[]{Outcome.TRANSIENT, Outcome.SLOW, Outcome.HELD, Outcome.POISON}) {
+        for (Outcome redelivered : new Outcome[] {Outcome.TRANSIENT, Outcome.SLOW, Outcome.HELD, Outcome.POISON}) {
             assertTrue(redelivered.redeliver(), redelivered.label());
         }
-        for (Outcome acknowledged : new Outcome[]{Outcome.SUCCESS, Outcome.PERMANENT, Outcome.GAVE_UP, Outcome.DUPLICATE, Outcome.OVERDUE}) {
+        for (Outcome acknowledged :
+                new Outcome[] {Outcome.SUCCESS, Outcome.PERMANENT, Outcome.GAVE_UP, Outcome.DUPLICATE, Outcome.OVERDUE
+                }) {
             assertFalse(acknowledged.redeliver(), acknowledged.label());
         }
         assertEquals("slow", Outcome.SLOW.label());

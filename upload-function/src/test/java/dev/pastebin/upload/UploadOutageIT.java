@@ -1,5 +1,9 @@
 package dev.pastebin.upload;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.breaker.BreakerState;
 import dev.pastebin.core.breaker.BreakerStore;
 import dev.pastebin.core.paste.Paste;
@@ -8,10 +12,6 @@ import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.faults.FaultProxy.Fault;
 import io.micronaut.serde.ObjectMapper;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,10 +22,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The shared circuit breaker against real SQS, PostgreSQL and LocalStack's S3 behind the fault proxy: a long
@@ -81,7 +80,8 @@ class UploadOutageIT {
         List<Paste> pastes = new ArrayList<>();
         List<byte[]> contents = new ArrayList<>();
         for (int i = 0; i < PASTES; i++) {
-            byte[] content = UploadWorld.content("paste " + i + " written while S3 was down: äöü 🌍 " + "x".repeat(i * 37));
+            byte[] content =
+                    UploadWorld.content("paste " + i + " written while S3 was down: äöü 🌍 " + "x".repeat(i * 37));
             Paste paste = world.newPaste(content);
             world.sendJob(paste, content);
             pastes.add(paste);
@@ -90,7 +90,8 @@ class UploadOutageIT {
         ExecutorService poller = Executors.newSingleThreadExecutor();
         Future<?> mapping = poller.submit(() -> world.mapping.runUntilEmpty(OUTAGE.plus(Duration.ofMinutes(4))));
 
-        Thread.sleep(Math.max(0, OUTAGE.minus(Duration.between(outageStarted, Instant.now())).toMillis()));
+        Thread.sleep(Math.max(
+                0, OUTAGE.minus(Duration.between(outageStarted, Instant.now())).toMillis()));
         int putsDuringOutage = world.proxy.putCount();
         BreakerStore store = world.context.getBean(BreakerStore.class);
         var duringOutage = store.read(name);
@@ -105,17 +106,27 @@ class UploadOutageIT {
         for (int i = 0; i < PASTES; i++) {
             Paste row = world.row(pastes.get(i).shortCode());
             assertEquals(PasteStatus.PROCESSED, row.status(), row.shortCode() + ": " + row.failureReason());
-            assertArrayEquals(contents.get(i), world.object(row.shortCode()).orElseThrow().asByteArray());
+            assertArrayEquals(
+                    contents.get(i), world.object(row.shortCode()).orElseThrow().asByteArray());
             lastProcessed = row.updatedAt().isAfter(lastProcessed) ? row.updatedAt() : lastProcessed;
         }
         Duration recoveryToLastStored = Duration.between(recovered, lastProcessed);
-        System.out.printf("OUTAGE %d pastes, %s outage: %d S3 PUTs during the outage (%d without the breaker would be "
+        System.out.printf(
+                "OUTAGE %d pastes, %s outage: %d S3 PUTs during the outage (%d without the breaker would be "
                         + "6 per paste = %d), last PROCESSED %.1f s after recovery; after it: %d PUTs before the breaker "
-                        + "closed, peak %d PUTs in a second%n", PASTES, OUTAGE, putsDuringOutage, PASTES, PASTES * 6,
-                recoveryToLastStored.toMillis() / 1000.0, wave.putsBeforeClosing(putsDuringOutage), wave.peakPutsPerSecond());
+                        + "closed, peak %d PUTs in a second%n",
+                PASTES,
+                OUTAGE,
+                putsDuringOutage,
+                PASTES,
+                PASTES * 6,
+                recoveryToLastStored.toMillis() / 1000.0,
+                wave.putsBeforeClosing(putsDuringOutage),
+                wave.peakPutsPerSecond());
 
         assertTrue(duringOutage.state() != BreakerState.CLOSED, "open (or probing) while S3 is down: " + duringOutage);
-        assertTrue(putsDuringOutage < PASTES / 4,
+        assertTrue(
+                putsDuringOutage < PASTES / 4,
                 "the breaker bounds the calls: " + putsDuringOutage + " PUTs for " + PASTES + " pastes");
         var transitions = breakerLines.transitions();
         assertEquals("OPEN", transitions.getFirst().to(), transitions.toString());
@@ -124,14 +135,24 @@ class UploadOutageIT {
         // The herd released at recovery: the probe alone calls S3 until it closes the breaker, and the wave that
         // follows never reopens it.
         assertTrue(wave.putsBeforeClosing(putsDuringOutage) <= 1, "one probe before the wave: " + wave);
-        List<String> afterClosing = transitions.subList(transitions.indexOf(transitions.stream()
-                .filter(t -> t.to().equals("CLOSED")).findFirst().orElseThrow()), transitions.size()).stream().map(t -> t.to()).toList();
+        List<String> afterClosing = transitions
+                .subList(
+                        transitions.indexOf(transitions.stream()
+                                .filter(t -> t.to().equals("CLOSED"))
+                                .findFirst()
+                                .orElseThrow()),
+                        transitions.size())
+                .stream()
+                .map(t -> t.to())
+                .toList();
         assertEquals(List.of("CLOSED"), afterClosing, "no second opening under the wave: " + transitions);
         // Every held paste stored within the release's bound: the probe within max-cooldown of the recovery plus the
         // wait for a job to make the call (at most one hold, max-hold + jitter), then the probe releases every held
         // job at once (no job waits out its hold); plus 15 s for the 200 uploads themselves.
         Duration bound = Duration.ofSeconds(8 + (8 + 1) + 15);
-        assertTrue(recoveryToLastStored.compareTo(bound) <= 0, "last stored " + recoveryToLastStored + " after recovery, bound " + bound);
+        assertTrue(
+                recoveryToLastStored.compareTo(bound) <= 0,
+                "last stored " + recoveryToLastStored + " after recovery, bound " + bound);
         assertEquals(BreakerState.CLOSED, store.read(name).state());
         assertEquals(0, world.mapping.messagesInQueue());
         assertEquals(0, world.deadLetterDepth());
@@ -192,9 +213,14 @@ class UploadOutageIT {
 
     /** As if the paste had been created, and first held, {@code ago} earlier than it was. */
     private void setBack(String shortCode, Duration ago) {
-        assertEquals(1, world.update("UPDATE pastes SET created_at = created_at - ? * interval '1 second', "
-                + "first_held_at = first_held_at - ? * interval '1 second' WHERE short_code = ? AND first_held_at IS NOT NULL",
-                ago.toSeconds(), ago.toSeconds(), shortCode));
+        assertEquals(
+                1,
+                world.update(
+                        "UPDATE pastes SET created_at = created_at - ? * interval '1 second', "
+                                + "first_held_at = first_held_at - ? * interval '1 second' WHERE short_code = ? AND first_held_at IS NOT NULL",
+                        ago.toSeconds(),
+                        ago.toSeconds(),
+                        shortCode));
     }
 
     @Test
@@ -224,7 +250,10 @@ class UploadOutageIT {
             Paste row = world.row(paste.shortCode());
             assertEquals(PasteStatus.PROCESSED, row.status(), row.shortCode() + ": " + row.failureReason());
         }
-        assertTrue(world.deliveries.all().stream().filter(l -> l.outcome().equals("slow")).allMatch(l -> l.delivery() >= 6),
+        assertTrue(
+                world.deliveries.all().stream()
+                        .filter(l -> l.outcome().equals("slow"))
+                        .allMatch(l -> l.delivery() >= 6),
                 "slow only once the fast attempts are used up");
         assertEquals(List.of(), breakerLines.transitions(), "never opened");
         assertTrue(world.deliveries.all().stream().anyMatch(l -> l.outcome().equals("transient")), "failures happened");

@@ -1,14 +1,17 @@
 package dev.pastebin.upload;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.faults.FaultProxy.Fault;
 import io.micronaut.serde.ObjectMapper;
-import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -17,12 +20,8 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Test;
 
 /**
  * The retry schedule end to end: S3 faults injected by the proxy, real SQS deliveries driven like the event
@@ -55,7 +54,8 @@ class UploadRetryIT {
         world = UploadWorld.start(10, 30, Map.of());
         byte[] content = UploadWorld.content("three 500s, then it works\n");
         Paste paste = world.newPaste(content);
-        world.proxy.failPuts(paste.shortCode(), Fault.INTERNAL_ERROR_500, Fault.INTERNAL_ERROR_500, Fault.INTERNAL_ERROR_500);
+        world.proxy.failPuts(
+                paste.shortCode(), Fault.INTERNAL_ERROR_500, Fault.INTERNAL_ERROR_500, Fault.INTERNAL_ERROR_500);
         String messageId = world.sendJob(paste, content);
 
         world.mapping.runUntilEmpty(Duration.ofSeconds(40));
@@ -69,8 +69,12 @@ class UploadRetryIT {
         assertEquals(4, world.proxy.putCount(paste.shortCode()));
 
         List<DeliveryLines.Line> lines = world.deliveries.of(paste.shortCode());
-        assertEquals(List.of("transient", "transient", "transient", "success"), lines.stream().map(DeliveryLines.Line::outcome).toList());
-        assertEquals(List.of(1, 2, 3, 4), lines.stream().map(DeliveryLines.Line::delivery).toList());
+        assertEquals(
+                List.of("transient", "transient", "transient", "success"),
+                lines.stream().map(DeliveryLines.Line::outcome).toList());
+        assertEquals(
+                List.of(1, 2, 3, 4),
+                lines.stream().map(DeliveryLines.Line::delivery).toList());
         double[] nominal = {1, 2, 4};
         for (int i = 0; i < 3; i++) {
             DeliveryLines.Line line = lines.get(i);
@@ -113,11 +117,18 @@ class UploadRetryIT {
         assertTrue(outcomes.subList(0, outcomes.size() - 1).stream().allMatch("held"::equals), outcomes.toString());
         assertTrue(lines.size() < 75, "handed over, not redriven: " + lines.size() + " deliveries");
         assertEquals(PasteStatus.IN_PROGRESS, world.row(paste.shortCode()).status());
-        var deadLetters = UploadWorld.SQS.receiveMessage(b -> b.queueUrl(world.queues.deadLetterQueueUrl())
-                .maxNumberOfMessages(10).waitTimeSeconds(5)).messages();
+        var deadLetters = UploadWorld.SQS
+                .receiveMessage(b -> b.queueUrl(world.queues.deadLetterQueueUrl())
+                        .maxNumberOfMessages(10)
+                        .waitTimeSeconds(5))
+                .messages();
         assertEquals(1, deadLetters.size(), "the job, once");
-        assertEquals(paste.shortCode(), world.context.getBean(dev.pastebin.core.job.UploadJobCodec.class)
-                .decode(deadLetters.getFirst().body()).shortCode());
+        assertEquals(
+                paste.shortCode(),
+                world.context
+                        .getBean(dev.pastebin.core.job.UploadJobCodec.class)
+                        .decode(deadLetters.getFirst().body())
+                        .shortCode());
     }
 
     /**
@@ -144,7 +155,7 @@ class UploadRetryIT {
         world.proxy.outage(Fault.INTERNAL_ERROR_500);
         String messageId;
         try (var transitions = new BreakerLines(world.context.getBean(ObjectMapper.class), breaker);
-             ExecutorService poller = Executors.newSingleThreadExecutor()) {
+                ExecutorService poller = Executors.newSingleThreadExecutor()) {
             messageId = world.sendJob(paste, content);
             Future<?> mapping = poller.submit(() -> world.mapping.runUntilEmpty(Duration.ofSeconds(90)));
             Thread.sleep(OUTAGE.toMillis());
@@ -152,7 +163,8 @@ class UploadRetryIT {
             world.proxy.recover();
             mapping.get();
 
-            assertEquals(PasteStatus.IN_PROGRESS, duringOutage.status(), "never FAILED: " + duringOutage.failureReason());
+            assertEquals(
+                    PasteStatus.IN_PROGRESS, duringOutage.status(), "never FAILED: " + duringOutage.failureReason());
             assertTrue(duringOutage.uploadAttempts() > 6, "past its fast attempts: " + duringOutage.uploadAttempts());
             assertNotNull(duringOutage.firstHeldAt(), "its slow wait counts from its first");
             assertEquals(List.of(), transitions.transitions(), "a lone paste's calls never opened the breaker");
@@ -163,15 +175,23 @@ class UploadRetryIT {
         assertArrayEquals(content, world.object(paste.shortCode()).orElseThrow().asByteArray());
         List<DeliveryLines.Line> lines = world.deliveries.of(paste.shortCode());
         List<String> outcomes = lines.stream().map(DeliveryLines.Line::outcome).toList();
-        assertEquals(List.of("transient", "transient", "transient", "transient", "transient"), outcomes.subList(0, 5), outcomes.toString());
+        assertEquals(
+                List.of("transient", "transient", "transient", "transient", "transient"),
+                outcomes.subList(0, 5),
+                outcomes.toString());
         assertEquals("success", outcomes.getLast(), outcomes.toString());
         List<DeliveryLines.Line> slow = lines.subList(5, lines.size() - 1);
         assertTrue(!slow.isEmpty() && slow.stream().allMatch(l -> l.outcome().equals("slow")), outcomes.toString());
         for (DeliveryLines.Line line : slow) {
             assertEquals("SERVER_ERROR", line.errorClass());
-            assertTrue(line.delaySeconds() >= 4 && line.delaySeconds() <= 9, "on the hold schedule: " + line.delaySeconds() + " s");
+            assertTrue(
+                    line.delaySeconds() >= 4 && line.delaySeconds() <= 9,
+                    "on the hold schedule: " + line.delaySeconds() + " s");
         }
-        assertEquals(lines.size(), world.proxy.putCount(paste.shortCode()), "one PUT per delivery: the SDK does not retry on its own");
+        assertEquals(
+                lines.size(),
+                world.proxy.putCount(paste.shortCode()),
+                "one PUT per delivery: the SDK does not retry on its own");
         assertGapsFollowDelays(messageId, lines);
         assertEquals(0, world.deadLetterDepth());
     }
@@ -228,7 +248,10 @@ class UploadRetryIT {
 
     /** A whole-second delay drawn from nominal +/- 200 ms and rounded up or down. */
     private static void assertWithinJitter(double nominal, Integer delaySeconds) {
-        assertTrue(delaySeconds != null && delaySeconds >= Math.floor(nominal - 0.2) && delaySeconds <= Math.ceil(nominal + 0.2),
+        assertTrue(
+                delaySeconds != null
+                        && delaySeconds >= Math.floor(nominal - 0.2)
+                        && delaySeconds <= Math.ceil(nominal + 0.2),
                 "delay " + delaySeconds + " s for nominal " + nominal + " s");
     }
 
@@ -239,7 +262,8 @@ class UploadRetryIT {
         for (int i = 0; i < gaps.size(); i++) {
             int delay = lines.get(i).delaySeconds();
             double gap = gaps.get(i);
-            assertTrue(gap >= delay - EARLY_SLACK_SECONDS && gap <= delay + LATE_SLACK_SECONDS,
+            assertTrue(
+                    gap >= delay - EARLY_SLACK_SECONDS && gap <= delay + LATE_SLACK_SECONDS,
                     "gap " + i + " was " + gap + " s for a chosen delay of " + delay + " s; all gaps " + gaps);
         }
     }

@@ -1,37 +1,35 @@
 package dev.pastebin.upload;
 
-import dev.pastebin.faults.FaultProxy;
-import dev.pastebin.core.support.TestLambdaContext;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
-import dev.pastebin.core.support.TestQueues;
+import dev.pastebin.core.support.TestLambdaContext;
 import dev.pastebin.core.support.TestPastes;
+import dev.pastebin.core.support.TestQueues;
+import dev.pastebin.faults.FaultProxy;
 import io.micronaut.context.ApplicationContext;
-import io.micronaut.serde.ObjectMapper;
-import software.amazon.awssdk.core.ResponseBytes;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.GetObjectResponse;
-import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
-import software.amazon.awssdk.services.sqs.SqsClient;
-
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
-
-import javax.sql.DataSource;
+import io.micronaut.serde.ObjectMapper;
 import java.io.IOException;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
+import javax.sql.DataSource;
+import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * Everything one upload integration test needs, fresh: a bucket, a queue with its dead-letter queue, a
@@ -40,10 +38,12 @@ import java.util.function.Supplier;
  */
 final class UploadWorld implements AutoCloseable {
 
-    static final URI LOCALSTACK = URI.create(Optional.ofNullable(System.getenv("AWS_ENDPOINT_URL")).orElse("http://127.0.0.1:4566"));
+    static final URI LOCALSTACK =
+            URI.create(Optional.ofNullable(System.getenv("AWS_ENDPOINT_URL")).orElse("http://127.0.0.1:4566"));
 
     /** Direct clients: region, credentials and endpoint from the environment Failsafe sets. */
     static final S3Client S3 = S3Client.builder().forcePathStyle(true).build();
+
     static final SqsClient SQS = SqsClient.builder().build();
 
     final FaultProxy proxy;
@@ -62,18 +62,31 @@ final class UploadWorld implements AutoCloseable {
      * @param visibilitySeconds the queue's default visibility timeout
      * @param overrides         the function's configuration for this test (compressed schedule, ...)
      */
-    static UploadWorld start(int maxReceiveCount, int visibilitySeconds, Map<String, Object> overrides,
-                             Supplier<com.amazonaws.services.lambda.runtime.Context> lambdaContext) throws IOException {
+    static UploadWorld start(
+            int maxReceiveCount,
+            int visibilitySeconds,
+            Map<String, Object> overrides,
+            Supplier<com.amazonaws.services.lambda.runtime.Context> lambdaContext)
+            throws IOException {
         return new UploadWorld(maxReceiveCount, visibilitySeconds, overrides, lambdaContext);
     }
 
-    static UploadWorld start(int maxReceiveCount, int visibilitySeconds, Map<String, Object> overrides) throws IOException {
+    static UploadWorld start(int maxReceiveCount, int visibilitySeconds, Map<String, Object> overrides)
+            throws IOException {
         // A generous invocation: the remaining-time guard never triggers unless a test asks for it.
-        return start(maxReceiveCount, visibilitySeconds, overrides, () -> TestLambdaContext.withRemaining(Duration.ofMinutes(5)));
+        return start(
+                maxReceiveCount,
+                visibilitySeconds,
+                overrides,
+                () -> TestLambdaContext.withRemaining(Duration.ofMinutes(5)));
     }
 
-    private UploadWorld(int maxReceiveCount, int visibilitySeconds, Map<String, Object> overrides,
-                        Supplier<com.amazonaws.services.lambda.runtime.Context> lambdaContext) throws IOException {
+    private UploadWorld(
+            int maxReceiveCount,
+            int visibilitySeconds,
+            Map<String, Object> overrides,
+            Supplier<com.amazonaws.services.lambda.runtime.Context> lambdaContext)
+            throws IOException {
         proxy = new FaultProxy(LOCALSTACK);
         bucket = "upload-it-" + UUID.randomUUID().toString().substring(0, 8);
         S3.createBucket(b -> b.bucket(bucket));
@@ -90,9 +103,13 @@ final class UploadWorld implements AutoCloseable {
         properties.put("pastebin.upload.remaining-time-margin", "5s");
         // The retry schedule alone, unless a test turns the breaker on; then a breaker of its own.
         properties.put("pastebin.breaker.enabled", false);
-        properties.put("pastebin.breaker.name", "it-" + UUID.randomUUID().toString().substring(0, 8));
+        properties.put(
+                "pastebin.breaker.name", "it-" + UUID.randomUUID().toString().substring(0, 8));
         properties.putAll(overrides);
-        context = ApplicationContext.builder().environments("test").properties(properties).start();
+        context = ApplicationContext.builder()
+                .environments("test")
+                .properties(properties)
+                .start();
         handler = new UploadHandler(context);
         repository = context.getBean(PasteRepository.class);
         codec = context.getBean(UploadJobCodec.class);
@@ -107,7 +124,8 @@ final class UploadWorld implements AutoCloseable {
 
     /** An IN_PROGRESS row for {@code content}, as the create function inserts it. */
     Paste newPaste(byte[] content) {
-        return repository.save(TestPastes.inProgress(shortCodes.next(), "it-user", ContentHash.sha256Hex(content), content.length));
+        return repository.save(
+                TestPastes.inProgress(shortCodes.next(), "it-user", ContentHash.sha256Hex(content), content.length));
     }
 
     /** Sends the upload job for a paste, as the create function does; returns the SQS message id. */
@@ -116,7 +134,8 @@ final class UploadWorld implements AutoCloseable {
     }
 
     String sendBody(String body) {
-        return SQS.sendMessage(b -> b.queueUrl(queues.queueUrl()).messageBody(body)).messageId();
+        return SQS.sendMessage(b -> b.queueUrl(queues.queueUrl()).messageBody(body))
+                .messageId();
     }
 
     Paste row(String shortCode) {
@@ -126,7 +145,8 @@ final class UploadWorld implements AutoCloseable {
     /** Runs one SQL update on the function's database (outside its connection management); the rows it changed. */
     int update(String sql, Object... parameters) {
         DataSource dataSource = DelegatingDataSource.unwrapDataSource(context.getBean(DataSource.class));
-        try (Connection connection = dataSource.getConnection(); var statement = connection.prepareStatement(sql)) {
+        try (Connection connection = dataSource.getConnection();
+                var statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 statement.setObject(i + 1, parameters[i]);
             }
@@ -147,7 +167,9 @@ final class UploadWorld implements AutoCloseable {
     /** Messages in the dead-letter queue, visible or not. */
     int deadLetterDepth() {
         return Integer.parseInt(SQS.getQueueAttributes(b -> b.queueUrl(queues.deadLetterQueueUrl())
-                .attributeNamesWithStrings("ApproximateNumberOfMessages")).attributesAsStrings().get("ApproximateNumberOfMessages"));
+                        .attributeNamesWithStrings("ApproximateNumberOfMessages"))
+                .attributesAsStrings()
+                .get("ApproximateNumberOfMessages"));
     }
 
     int objectCount() {
@@ -160,7 +182,9 @@ final class UploadWorld implements AutoCloseable {
         context.close();
         proxy.close();
         TestQueues.delete(SQS, queues);
-        S3.listObjectsV2(b -> b.bucket(bucket)).contents().forEach(o -> S3.deleteObject(b -> b.bucket(bucket).key(o.key())));
+        S3.listObjectsV2(b -> b.bucket(bucket))
+                .contents()
+                .forEach(o -> S3.deleteObject(b -> b.bucket(bucket).key(o.key())));
         S3.deleteBucket(b -> b.bucket(bucket));
     }
 }

@@ -4,10 +4,9 @@ import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.event.BeanCreatedEvent;
 import io.micronaut.context.event.BeanCreatedEventListener;
 import jakarta.inject.Singleton;
+import java.time.Duration;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
-
-import java.time.Duration;
 
 /**
  * The S3 client's retries and timeouts, pinned rather than the SDK's defaults (3 attempts, no time limit at
@@ -34,10 +33,13 @@ public class S3ClientTuning implements BeanCreatedEventListener<S3ClientBuilder>
      * Pins the builder's retries (the SDK's standard strategy with {@code maxAttempts}, or none for 1) and its
      * time limits, keeping what the factory set (user agent, ...).
      */
-    public static S3ClientBuilder pin(S3ClientBuilder builder, int maxAttempts, Duration attemptTimeout, Duration callTimeout) {
+    public static S3ClientBuilder pin(
+            S3ClientBuilder builder, int maxAttempts, Duration attemptTimeout, Duration callTimeout) {
         var retryStrategy = maxAttempts == 1
                 ? AwsRetryStrategy.doNotRetry()
-                : AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(maxAttempts).build();
+                : AwsRetryStrategy.standardRetryStrategy().toBuilder()
+                        .maxAttempts(maxAttempts)
+                        .build();
         builder.overrideConfiguration(builder.overrideConfiguration().toBuilder()
                 .retryStrategy(retryStrategy)
                 .apiCallAttemptTimeout(attemptTimeout)

@@ -3,7 +3,6 @@ package dev.pastebin.core.aws;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.core.bind.annotation.Bindable;
 import jakarta.validation.constraints.NotNull;
-
 import java.time.Duration;
 
 /**
@@ -12,5 +11,5 @@ import java.time.Duration;
  * @param callTimeout time limit of one SQS call, the SDK's standard retries included
  */
 @ConfigurationProperties("pastebin.sqs")
-public record SqsProperties(@NotNull @Bindable(defaultValue = "5s") Duration callTimeout) {
-}
+public record SqsProperties(
+        @NotNull @Bindable(defaultValue = "5s") Duration callTimeout) {}

@@ -1,7 +1,6 @@
 package dev.pastebin.core.breaker;
 
 import io.micronaut.core.annotation.Nullable;
-
 import java.time.Duration;
 import java.time.Instant;
 
@@ -14,16 +13,13 @@ final class BreakerPolicy {
     /** What a caller may do now. */
     sealed interface Admission {
         /** Closed: call S3. */
-        record Call() implements Admission {
-        }
+        record Call() implements Admission {}
 
         /** The probe is due: the caller that stores HALF_OPEN first is the one probe. */
-        record Probe() implements Admission {
-        }
+        record Probe() implements Admission {}
 
         /** Open, or a probe is in flight: do not call S3 before {@code until}. */
-        record Wait(Instant until) implements Admission {
-        }
+        record Wait(Instant until) implements Admission {}
     }
 
     /**
@@ -67,7 +63,8 @@ final class BreakerPolicy {
     }
 
     BreakerSnapshot probeStarted(BreakerSnapshot s, Instant now) {
-        return s.with(BreakerState.HALF_OPEN, s.openedAt(), now.plus(properties.probeTimeout()), s.cooldown(), s.lastCause());
+        return s.with(
+                BreakerState.HALF_OPEN, s.openedAt(), now.plus(properties.probeTimeout()), s.cooldown(), s.lastCause());
     }
 
     /**
@@ -91,8 +88,12 @@ final class BreakerPolicy {
         }
         BreakerSnapshot rolled = rolled(s, now);
         UncountedSuccesses.Drained drained = uncounted.drain(rolled.windowStartedAt());
-        return rolled.counting(rolled.windowStartedAt(), rolled.windowCalls() + drained.inWindow(), rolled.windowFailures(),
-                rolled.previousCalls() + drained.inPrevious(), rolled.previousFailures());
+        return rolled.counting(
+                rolled.windowStartedAt(),
+                rolled.windowCalls() + drained.inWindow(),
+                rolled.windowFailures(),
+                rolled.previousCalls() + drained.inPrevious(),
+                rolled.previousFailures());
     }
 
     /**
@@ -105,14 +106,19 @@ final class BreakerPolicy {
                 return s;
             }
             Duration longer = s.cooldown().multipliedBy(2);
-            return open(s, now, longer.compareTo(properties.maxCooldown()) > 0 ? properties.maxCooldown() : longer, cause);
+            return open(
+                    s, now, longer.compareTo(properties.maxCooldown()) > 0 ? properties.maxCooldown() : longer, cause);
         }
         if (s.state() != BreakerState.CLOSED) {
             return s;
         }
         BreakerSnapshot rolled = rolled(s, now);
-        BreakerSnapshot counted = rolled.counting(rolled.windowStartedAt(), rolled.windowCalls() + 1,
-                rolled.windowFailures() + 1, rolled.previousCalls(), rolled.previousFailures());
+        BreakerSnapshot counted = rolled.counting(
+                rolled.windowStartedAt(),
+                rolled.windowCalls() + 1,
+                rolled.windowFailures() + 1,
+                rolled.previousCalls(),
+                rolled.previousFailures());
         if (opensAtOnce || tripped(counted, now)) {
             return open(counted, now, properties.cooldown(), cause);
         }
@@ -125,7 +131,8 @@ final class BreakerPolicy {
      */
     private boolean tripped(BreakerSnapshot s, Instant now) {
         double windowMillis = properties.window().toMillis();
-        double overlap = Math.max(0, 1 - Duration.between(s.windowStartedAt(), now).toMillis() / windowMillis);
+        double overlap =
+                Math.max(0, 1 - Duration.between(s.windowStartedAt(), now).toMillis() / windowMillis);
         double calls = s.windowCalls() + overlap * s.previousCalls();
         double failures = s.windowFailures() + overlap * s.previousFailures();
         return calls >= properties.minimumCalls() && failures >= properties.failureRate() * calls;

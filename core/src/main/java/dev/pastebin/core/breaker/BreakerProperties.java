@@ -10,7 +10,6 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
-
 import java.time.Duration;
 
 /**
@@ -42,10 +41,16 @@ import java.time.Duration;
 @ConfigurationProperties("pastebin.breaker")
 public record BreakerProperties(
         @Bindable(defaultValue = "true") boolean enabled,
-        @NotBlank @Size(max = 32) @Bindable(defaultValue = "s3") String name,
+
+        @NotBlank @Size(max = 32) @Bindable(defaultValue = "s3")
+        String name,
+
         @NotNull @Bindable(defaultValue = "60s") Duration window,
         @Min(1) @Max(10_000) @Bindable(defaultValue = "10") int minimumCalls,
-        @DecimalMin("0.01") @DecimalMax("1.0") @Bindable(defaultValue = "0.9") double failureRate,
+
+        @DecimalMin("0.01") @DecimalMax("1.0") @Bindable(defaultValue = "0.9")
+        double failureRate,
+
         @NotNull @Bindable(defaultValue = "10s") Duration cooldown,
         @NotNull @Bindable(defaultValue = "30s") Duration maxCooldown,
         @NotNull @Bindable(defaultValue = "30s") Duration probeTimeout,
@@ -60,14 +65,16 @@ public record BreakerProperties(
                     + ") must not exceed pastebin.breaker.max-cooldown (" + maxCooldown + ")");
         }
         if (holdAtLeast != null && (holdAtLeast.isZero() || holdAtLeast.isNegative())) {
-            throw new ConfigurationException("pastebin.breaker.hold-at-least must be positive: it bounds how often "
-                    + "a held job is received");
+            throw new ConfigurationException(
+                    "pastebin.breaker.hold-at-least must be positive: it bounds how often " + "a held job is received");
         }
         if (holdAtLeast != null && maxHold != null && maxHold.compareTo(holdAtLeast) < 0) {
             throw new ConfigurationException("pastebin.breaker.max-hold (" + maxHold
                     + ") must not be shorter than pastebin.breaker.hold-at-least (" + holdAtLeast + ")");
         }
-        if (maxHold != null && holdJitter != null && maxHold.plus(holdJitter).compareTo(SQS_MAX_VISIBILITY_TIMEOUT) > 0) {
+        if (maxHold != null
+                && holdJitter != null
+                && maxHold.plus(holdJitter).compareTo(SQS_MAX_VISIBILITY_TIMEOUT) > 0) {
             throw new ConfigurationException("pastebin.breaker.max-hold + hold-jitter (" + maxHold.plus(holdJitter)
                     + ") exceeds SQS's maximum visibility timeout of 12 hours");
         }

@@ -19,10 +19,16 @@ public interface BreakerStore {
      * place instead.
      */
     default boolean addAnswers(String name, Instant windowStartedAt, int windowCalls, int previousCalls) {
-        Change change = update(name, s -> s.state() == BreakerState.CLOSED && s.windowStartedAt().equals(windowStartedAt)
-                ? s.counting(windowStartedAt, s.windowCalls() + windowCalls, s.windowFailures(),
-                        s.previousCalls() + previousCalls, s.previousFailures())
-                : s);
+        Change change = update(
+                name,
+                s -> s.state() == BreakerState.CLOSED && s.windowStartedAt().equals(windowStartedAt)
+                        ? s.counting(
+                                windowStartedAt,
+                                s.windowCalls() + windowCalls,
+                                s.windowFailures(),
+                                s.previousCalls() + previousCalls,
+                                s.previousFailures())
+                        : s);
         return change.after() != change.before();
     }
 

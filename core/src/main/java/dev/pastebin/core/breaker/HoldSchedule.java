@@ -3,7 +3,6 @@ package dev.pastebin.core.breaker;
 import dev.pastebin.core.random.RestoreSafeRandom;
 import dev.pastebin.core.retry.BackoffPolicy;
 import jakarta.inject.Singleton;
-
 import java.time.Duration;
 import java.time.Instant;
 
@@ -28,8 +27,7 @@ public final class HoldSchedule {
      *
      * @param overdue past the hold limit: the job goes to the dead-letter queue
      */
-    public record Wait(int seconds, boolean overdue) {
-    }
+    public record Wait(int seconds, boolean overdue) {}
 
     private final BreakerProperties properties;
 
@@ -103,7 +101,8 @@ public final class HoldSchedule {
     }
 
     private Duration jitter() {
-        return Duration.ofMillis(RestoreSafeRandom.generator().nextLong(properties.holdJitter().toMillis() + 1));
+        return Duration.ofMillis(
+                RestoreSafeRandom.generator().nextLong(properties.holdJitter().toMillis() + 1));
     }
 
     private static int seconds(Duration wait) {

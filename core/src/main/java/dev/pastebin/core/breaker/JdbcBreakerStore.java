@@ -4,7 +4,6 @@ import io.micronaut.data.connection.ConnectionOperations;
 import io.micronaut.data.exceptions.DataAccessException;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
-
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -31,7 +30,8 @@ public class JdbcBreakerStore implements BreakerStore {
     private final TransactionOperations<Connection> transactions;
     private final ConnectionOperations<Connection> connections;
 
-    public JdbcBreakerStore(TransactionOperations<Connection> transactions, ConnectionOperations<Connection> connections) {
+    public JdbcBreakerStore(
+            TransactionOperations<Connection> transactions, ConnectionOperations<Connection> connections) {
         this.transactions = transactions;
         this.connections = connections;
     }
@@ -112,16 +112,24 @@ public class JdbcBreakerStore implements BreakerStore {
     }
 
     private static Optional<BreakerSnapshot> find(Connection connection, String name, String lock) {
-        try (PreparedStatement select = connection.prepareStatement(
-                "SELECT " + COLUMNS + " FROM circuit_breakers WHERE name = ?" + lock)) {
+        try (PreparedStatement select =
+                connection.prepareStatement("SELECT " + COLUMNS + " FROM circuit_breakers WHERE name = ?" + lock)) {
             select.setString(1, name);
             try (ResultSet rs = select.executeQuery()) {
                 if (!rs.next()) {
                     return Optional.empty();
                 }
-                return Optional.of(new BreakerSnapshot(BreakerState.valueOf(rs.getString(1)), rs.getTimestamp(2).toInstant(),
-                        rs.getInt(3), rs.getInt(4), rs.getInt(5), rs.getInt(6), instant(rs.getTimestamp(7)),
-                        instant(rs.getTimestamp(8)), Duration.ofMillis(rs.getLong(9)), rs.getString(10)));
+                return Optional.of(new BreakerSnapshot(
+                        BreakerState.valueOf(rs.getString(1)),
+                        rs.getTimestamp(2).toInstant(),
+                        rs.getInt(3),
+                        rs.getInt(4),
+                        rs.getInt(5),
+                        rs.getInt(6),
+                        instant(rs.getTimestamp(7)),
+                        instant(rs.getTimestamp(8)),
+                        Duration.ofMillis(rs.getLong(9)),
+                        rs.getString(10)));
             }
         } catch (SQLException e) {
             throw new DataAccessException("reading circuit breaker " + name, e);

@@ -8,17 +8,16 @@ import io.micronaut.context.event.ApplicationEventPublisher;
 import io.micronaut.serde.annotation.Serdeable;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.slf4j.event.Level;
-import org.slf4j.spi.LoggingEventBuilder;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
+import org.slf4j.spi.LoggingEventBuilder;
 
 /**
  * The circuit breaker on S3, shared by every execution environment through its PostgreSQL row
@@ -54,19 +53,28 @@ public class S3CircuitBreaker {
     private final ApplicationEventPublisher<BreakerClosed> closings;
 
     @Inject
-    public S3CircuitBreaker(BreakerStore store, BreakerProperties properties, FailureClassifier classifier,
-                            Metrics metrics, ApplicationEventPublisher<BreakerClosed> closings) {
+    public S3CircuitBreaker(
+            BreakerStore store,
+            BreakerProperties properties,
+            FailureClassifier classifier,
+            Metrics metrics,
+            ApplicationEventPublisher<BreakerClosed> closings) {
         this(store, properties, classifier, metrics, closings, Clock.systemUTC());
     }
 
     /** A breaker whose closing nobody hears of (benchmarks, unit tests). */
-    public S3CircuitBreaker(BreakerStore store, BreakerProperties properties, FailureClassifier classifier,
-                            Metrics metrics) {
+    public S3CircuitBreaker(
+            BreakerStore store, BreakerProperties properties, FailureClassifier classifier, Metrics metrics) {
         this(store, properties, classifier, metrics, ApplicationEventPublisher.noOp(), Clock.systemUTC());
     }
 
-    S3CircuitBreaker(BreakerStore store, BreakerProperties properties, FailureClassifier classifier, Metrics metrics,
-                     ApplicationEventPublisher<BreakerClosed> closings, Clock clock) {
+    S3CircuitBreaker(
+            BreakerStore store,
+            BreakerProperties properties,
+            FailureClassifier classifier,
+            Metrics metrics,
+            ApplicationEventPublisher<BreakerClosed> closings,
+            Clock clock) {
         this.store = store;
         this.closings = closings;
         this.policy = new BreakerPolicy(properties);
@@ -101,11 +109,13 @@ public class S3CircuitBreaker {
             result = s3Call.get();
         } catch (RuntimeException e) {
             Failure failure = classifier.classify(e);
-            if (failure.errorClass().misconfiguresStorage() || failure.errorClass().meansStorageUnavailable()) {
+            if (failure.errorClass().misconfiguresStorage()
+                    || failure.errorClass().meansStorageUnavailable()) {
                 boolean opensAtOnce = failure.errorClass().misconfiguresStorage();
                 apply(s -> {
                     Instant now = clock.instant();
-                    return policy.afterFailure(policy.withUncounted(s, now, uncounted), now, probe, opensAtOnce, failure.message());
+                    return policy.afterFailure(
+                            policy.withUncounted(s, now, uncounted), now, probe, opensAtOnce, failure.message());
                 });
             } else {
                 answered(seen, probe);
@@ -167,7 +177,8 @@ public class S3CircuitBreaker {
         return switch (policy.admit(change.after(), clock.instant())) {
             case BreakerPolicy.Admission.Call call -> false;
             case BreakerPolicy.Admission.Wait wait -> throw new CircuitOpenException(wait.until());
-            case BreakerPolicy.Admission.Probe due -> throw new CircuitOpenException(clock.instant().plus(properties.holdAtLeast()));
+            case BreakerPolicy.Admission.Probe due ->
+                throw new CircuitOpenException(clock.instant().plus(properties.holdAtLeast()));
         };
     }
 
@@ -202,8 +213,10 @@ public class S3CircuitBreaker {
             }
             apply(s -> policy.withUncounted(s, clock.instant(), uncounted));
         } catch (RuntimeException e) {
-            LOG.warn("breaker {}: writing this environment's answers failed, they wait for its next write: {}",
-                    properties.name(), e.toString());
+            LOG.warn(
+                    "breaker {}: writing this environment's answers failed, they wait for its next write: {}",
+                    properties.name(),
+                    e.toString());
         }
     }
 
@@ -245,13 +258,20 @@ public class S3CircuitBreaker {
 
     private void logTransition(BreakerSnapshot before, BreakerSnapshot after) {
         Double openMinutes = openMinutes(before, after);
-        var line = new Transition(properties.name(), before.state().name(), after.state().name(),
+        var line = new Transition(
+                properties.name(),
+                before.state().name(),
+                after.state().name(),
                 after.state() == BreakerState.CLOSED ? "probe succeeded" : after.lastCause(),
-                after.windowCalls(), after.windowFailures(),
+                after.windowCalls(),
+                after.windowFailures(),
                 after.state() == BreakerState.OPEN ? after.cooldown().toSeconds() : null,
-                after.nextProbeAt() == null || after.state() == BreakerState.CLOSED ? null : after.nextProbeAt().toString(),
+                after.nextProbeAt() == null || after.state() == BreakerState.CLOSED
+                        ? null
+                        : after.nextProbeAt().toString(),
                 openMinutes);
-        LoggingEventBuilder event = TRANSITIONS.atLevel(after.state() == BreakerState.OPEN ? Level.WARN : Level.INFO)
+        LoggingEventBuilder event = TRANSITIONS
+                .atLevel(after.state() == BreakerState.OPEN ? Level.WARN : Level.INFO)
                 .addKeyValue("breaker", line.breaker())
                 .addKeyValue("from", line.from())
                 .addKeyValue("to", line.to())
@@ -282,12 +302,20 @@ public class S3CircuitBreaker {
     /** On closing, how long the breaker was not closed; otherwise null. */
     private Double openMinutes(BreakerSnapshot before, BreakerSnapshot after) {
         return after.state() == BreakerState.CLOSED && before.openedAt() != null
-                ? Duration.between(before.openedAt(), clock.instant()).toMillis() / 60_000.0 : null;
+                ? Duration.between(before.openedAt(), clock.instant()).toMillis() / 60_000.0
+                : null;
     }
 
     /** The fields of a transition line: {@code {..., "breaker":"s3","from":"CLOSED","to":"OPEN",...}}. */
     @Serdeable
-    public record Transition(String breaker, String from, String to, String cause, int windowCalls,
-                             int windowFailures, Long cooldownSeconds, String nextProbeAt, Double openMinutes) {
-    }
+    public record Transition(
+            String breaker,
+            String from,
+            String to,
+            String cause,
+            int windowCalls,
+            int windowFailures,
+            Long cooldownSeconds,
+            String nextProbeAt,
+            Double openMinutes) {}
 }

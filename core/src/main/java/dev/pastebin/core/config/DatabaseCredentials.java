@@ -8,7 +8,8 @@ import io.micronaut.serde.annotation.Serdeable;
  * which are ignored. Null when the secret lacks them, for {@link DatabaseSecret} to reject.
  */
 @Serdeable.Deserializable
-record DatabaseCredentials(@Nullable String username, @Nullable String password) {
+record DatabaseCredentials(
+        @Nullable String username, @Nullable String password) {
 
     /** Never the password: a record's generated toString would put it in any log line or message showing this. */
     @Override

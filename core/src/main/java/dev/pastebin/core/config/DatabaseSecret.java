@@ -2,15 +2,14 @@ package dev.pastebin.core.config;
 
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.ObjectMapper;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The database credentials a Secrets Manager secret holds, as last read: once when created (at start-up, so
@@ -85,8 +84,10 @@ final class DatabaseSecret {
                         .map(json -> parse(json, "AWSPENDING"))
                         .filter(credentials -> !credentials.equals(rejected));
                 if (pending.isEmpty()) {
-                    LOG.warn("PostgreSQL rejected the password of {} from secret {}, which still holds it",
-                            rejected.username(), secretId);
+                    LOG.warn(
+                            "PostgreSQL rejected the password of {} from secret {}, which still holds it",
+                            rejected.username(),
+                            secretId);
                     return Optional.empty();
                 }
                 read = pending.get();
@@ -95,8 +96,11 @@ final class DatabaseSecret {
             // A wrong AWSPENDING (a rotation that has not reached the database yet) heals the same way: its
             // rejection re-reads AWSCURRENT, which then differs from it.
             current = read;
-            LOG.info("PostgreSQL rejected the password of {}; secret {} holds new credentials ({}), used from now on",
-                    rejected.username(), secretId, stage);
+            LOG.info(
+                    "PostgreSQL rejected the password of {}; secret {} holds new credentials ({}), used from now on",
+                    rejected.username(),
+                    secretId,
+                    stage);
             return Optional.of(read);
         } finally {
             lock.unlock();
@@ -113,8 +117,8 @@ final class DatabaseSecret {
             credentials = objectMapper.readValue(json, DatabaseCredentials.class);
         } catch (IOException e) {
             // Not the parser's exception as the cause: its message may quote the input, i.e. the password.
-            throw new IllegalStateException("secret " + secretId + " is not JSON with username and password ("
-                    + stage + ", " + e.getClass().getSimpleName() + ")");
+            throw new IllegalStateException("secret " + secretId + " is not JSON with username and password (" + stage
+                    + ", " + e.getClass().getSimpleName() + ")");
         }
         if (credentials == null || isBlank(credentials.username()) || isBlank(credentials.password())) {
             throw new IllegalStateException("secret " + secretId + " lacks a username or password (" + stage + ")");
@@ -126,7 +130,8 @@ final class DatabaseSecret {
     interface SecretValues {
 
         /** The AWSCURRENT version's. */
-        @Nullable String current();
+        @Nullable
+        String current();
 
         /** The AWSPENDING version's; empty when no version has that stage (no rotation under way). */
         Optional<String> pending();

@@ -10,11 +10,10 @@ import io.micronaut.context.event.BeanCreatedEvent;
 import io.micronaut.context.event.BeanCreatedEventListener;
 import io.micronaut.serde.ObjectMapper;
 import jakarta.inject.Singleton;
-import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
-import software.amazon.awssdk.services.secretsmanager.model.ResourceNotFoundException;
-
 import java.time.Clock;
 import java.util.Optional;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+import software.amazon.awssdk.services.secretsmanager.model.ResourceNotFoundException;
 
 /**
  * On AWS the database credentials of every function live in a Secrets Manager secret (the JSON an
@@ -43,8 +42,10 @@ public class DatabaseSecretCredentials implements BeanCreatedEventListener<Datas
     private final ObjectMapper objectMapper;
     private final String secretId;
 
-    public DatabaseSecretCredentials(BeanProvider<SecretsManagerClient> secretsManager, ObjectMapper objectMapper,
-                                     @Value("${" + SECRET_ID + "}") String secretId) {
+    public DatabaseSecretCredentials(
+            BeanProvider<SecretsManagerClient> secretsManager,
+            ObjectMapper objectMapper,
+            @Value("${" + SECRET_ID + "}") String secretId) {
         this.secretsManager = secretsManager;
         this.objectMapper = objectMapper;
         this.secretId = secretId;
@@ -56,11 +57,15 @@ public class DatabaseSecretCredentials implements BeanCreatedEventListener<Datas
         if (!"default".equals(datasource.getName())) {
             return datasource;
         }
-        var secret = new DatabaseSecret(secretId, new SecretsManagerValues(secretsManager, secretId),
-                objectMapper, Clock.systemUTC());
+        var secret = new DatabaseSecret(
+                secretId, new SecretsManagerValues(secretsManager, secretId), objectMapper, Clock.systemUTC());
         // What Hikari would have opened connections with, minus the credentials: those come from the secret.
-        var driver = new DriverDataSource(datasource.getJdbcUrl(), datasource.getDriverClassName(),
-                datasource.getDataSourceProperties(), null, null);
+        var driver = new DriverDataSource(
+                datasource.getJdbcUrl(),
+                datasource.getDriverClassName(),
+                datasource.getDataSourceProperties(),
+                null,
+                null);
         datasource.setDataSource(new SecretCredentialsDataSource(driver, secret));
         // The configured username and password must not linger in the pool's configuration as a second truth.
         datasource.setCredentials(Credentials.of(null, null));
@@ -79,8 +84,9 @@ public class DatabaseSecretCredentials implements BeanCreatedEventListener<Datas
         @Override
         public Optional<String> pending() {
             try {
-                return Optional.ofNullable(client.get().getSecretValue(b -> b.secretId(secretId)
-                        .versionStage("AWSPENDING")).secretString());
+                return Optional.ofNullable(client.get()
+                        .getSecretValue(b -> b.secretId(secretId).versionStage("AWSPENDING"))
+                        .secretString());
             } catch (ResourceNotFoundException noVersionHasTheStage) {
                 return Optional.empty();
             }

@@ -6,12 +6,6 @@ import io.micronaut.context.event.BeanCreatedEventListener;
 import io.micronaut.context.exceptions.ConfigurationException;
 import io.micronaut.core.order.Ordered;
 import jakarta.inject.Singleton;
-import org.postgresql.Driver;
-import org.postgresql.PGProperty;
-import org.postgresql.jdbc.SslMode;
-import org.postgresql.ssl.DefaultJavaSSLFactory;
-import org.postgresql.util.PSQLException;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -20,6 +14,11 @@ import java.nio.file.Path;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.util.Properties;
+import org.postgresql.Driver;
+import org.postgresql.PGProperty;
+import org.postgresql.jdbc.SslMode;
+import org.postgresql.ssl.DefaultJavaSSLFactory;
+import org.postgresql.util.PSQLException;
 
 /**
  * Gives pgjdbc the trust anchor {@link DatabaseTlsProperties} names when the default datasource's URL asks it to
@@ -69,7 +68,8 @@ public class DatabaseTls implements BeanCreatedEventListener<DatasourceConfigura
             return datasource; // not a PostgreSQL URL: the driver will say so on the first connection
         }
         if (effective == null) {
-            throw new ConfigurationException("datasources.default.url (the template's DatabaseUrl) is not a PostgreSQL JDBC URL");
+            throw new ConfigurationException(
+                    "datasources.default.url (the template's DatabaseUrl) is not a PostgreSQL JDBC URL");
         }
         SslMode mode;
         try {
@@ -78,26 +78,31 @@ public class DatabaseTls implements BeanCreatedEventListener<DatasourceConfigura
             throw new ConfigurationException("datasources.default.url: " + e.getMessage());
         }
         if (tls.required() && mode != SslMode.VERIFY_FULL) {
-            throw new ConfigurationException("The database URL (datasources.default.url, the template's DatabaseUrl) ends up with"
-                    + " sslmode=" + mode.value + " as pgjdbc reads it (the last sslmode in the URL wins), and"
-                    + " pastebin.database.tls.required (the template sets it) asks for sslmode=verify-full: the server's"
-                    + " certificate and host name verified. Give DatabaseUrl one sslmode, verify-full.");
+            throw new ConfigurationException(
+                    "The database URL (datasources.default.url, the template's DatabaseUrl) ends up with"
+                            + " sslmode=" + mode.value + " as pgjdbc reads it (the last sslmode in the URL wins), and"
+                            + " pastebin.database.tls.required (the template sets it) asks for sslmode=verify-full: the server's"
+                            + " certificate and host name verified. Give DatabaseUrl one sslmode, verify-full.");
         }
         if (!mode.verifyCertificate()) {
             return datasource;
         }
         for (PGProperty own : new PGProperty[] {PGProperty.SSL_ROOT_CERT, PGProperty.SSL_FACTORY}) {
             if (own.isPresent(effective)) {
-                throw new ConfigurationException("datasources.default.url (the template's DatabaseUrl) sets " + own.getName()
-                        + ": remove it. What the connection trusts is pastebin.database.tls.trust-anchor (the template's"
-                        + " DatabaseTrustAnchor), the one setting for it.");
+                throw new ConfigurationException(
+                        "datasources.default.url (the template's DatabaseUrl) sets " + own.getName()
+                                + ": remove it. What the connection trusts is pastebin.database.tls.trust-anchor (the template's"
+                                + " DatabaseTrustAnchor), the one setting for it.");
             }
         }
         switch (tls.trustAnchor()) {
-            case CA_BUNDLE -> datasource.addDataSourceProperty(PGProperty.SSL_ROOT_CERT.getName(),
-                    checkedCaBundle(mode).toString());
-            case JDK_TRUST_STORE -> datasource.addDataSourceProperty(PGProperty.SSL_FACTORY.getName(),
-                    DefaultJavaSSLFactory.class.getName());
+            case CA_BUNDLE ->
+                datasource.addDataSourceProperty(
+                        PGProperty.SSL_ROOT_CERT.getName(),
+                        checkedCaBundle(mode).toString());
+            case JDK_TRUST_STORE ->
+                datasource.addDataSourceProperty(
+                        PGProperty.SSL_FACTORY.getName(), DefaultJavaSSLFactory.class.getName());
         }
         return datasource;
     }
@@ -106,7 +111,9 @@ public class DatabaseTls implements BeanCreatedEventListener<DatasourceConfigura
         Path bundle = tls.caBundle();
         String problem;
         try (InputStream in = Files.newInputStream(bundle)) {
-            if (!CertificateFactory.getInstance("X.509").generateCertificates(in).isEmpty()) {
+            if (!CertificateFactory.getInstance("X.509")
+                    .generateCertificates(in)
+                    .isEmpty()) {
                 return bundle;
             }
             problem = "holds no PEM certificate";

@@ -2,7 +2,6 @@ package dev.pastebin.core.config;
 
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.core.bind.annotation.Bindable;
-
 import java.nio.file.Path;
 
 /**
@@ -22,7 +21,10 @@ import java.nio.file.Path;
 @ConfigurationProperties("pastebin.database.tls")
 public record DatabaseTlsProperties(
         @Bindable(defaultValue = "ca-bundle") TrustAnchor trustAnchor,
-        @Bindable(defaultValue = DatabaseTlsProperties.PACKED_CA_BUNDLE) Path caBundle,
+
+        @Bindable(defaultValue = DatabaseTlsProperties.PACKED_CA_BUNDLE)
+        Path caBundle,
+
         @Bindable(defaultValue = "false") boolean required) {
 
     /** Where Lambda finds the bundle infra/lambda-zip.xml packs (the artifact is unpacked under /var/task). */

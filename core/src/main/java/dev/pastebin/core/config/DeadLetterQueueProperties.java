@@ -11,5 +11,5 @@ import jakarta.validation.constraints.NotBlank;
  */
 @ConfigurationProperties("pastebin.upload-dlq")
 public record DeadLetterQueueProperties(
-        @NotBlank @Bindable(defaultValue = "http://localhost:4566/queue/us-east-1/000000000000/pastebin-uploads-dlq") String url) {
-}
+        @NotBlank @Bindable(defaultValue = "http://localhost:4566/queue/us-east-1/000000000000/pastebin-uploads-dlq")
+        String url) {}

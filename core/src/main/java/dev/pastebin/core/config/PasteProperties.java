@@ -15,9 +15,13 @@ import jakarta.validation.constraints.Min;
  */
 @ConfigurationProperties("pastebin.paste")
 public record PasteProperties(
-        @Min(ShortCodes.MIN_LENGTH) @Max(32) @Bindable(defaultValue = "11") int shortCodeLength,
-        @Min(1) @Max(PasteProperties.MAX_CONTENT_BYTES_CAP)
-        @Bindable(defaultValue = "" + PasteProperties.MAX_CONTENT_BYTES_CAP) int maxContentBytes) {
+        @Min(ShortCodes.MIN_LENGTH) @Max(32) @Bindable(defaultValue = "11")
+        int shortCodeLength,
+
+        @Min(1)
+        @Max(PasteProperties.MAX_CONTENT_BYTES_CAP)
+        @Bindable(defaultValue = "" + PasteProperties.MAX_CONTENT_BYTES_CAP)
+        int maxContentBytes) {
 
     /** The largest content whose base64 upload job (plus its envelope) fits SQS's 1 MiB message ceiling. */
     public static final int MAX_CONTENT_BYTES_CAP = UploadJobCodec.LARGEST_CONTENT_BYTES;

@@ -1,14 +1,13 @@
 package dev.pastebin.core.config;
 
 import dev.pastebin.core.failure.FailureClassifier;
-
-import javax.sql.DataSource;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.Optional;
 import java.util.logging.Logger;
+import javax.sql.DataSource;
 
 /**
  * What Hikari opens its physical connections with when the credentials come from a secret: the connection is
@@ -51,7 +50,8 @@ final class SecretCredentialsDataSource implements DataSource {
             try {
                 rotated = secret.refreshAfterRejectionOf(credentials);
             } catch (RuntimeException unreadable) {
-                // The rejection is what the pool reports (and the caller classifies); why it could not heal rides along.
+                // The rejection is what the pool reports (and the caller classifies); why it could not heal rides
+                // along.
                 failure.addSuppressed(unreadable);
                 throw failure;
             }

@@ -11,7 +11,9 @@ import jakarta.validation.constraints.NotBlank;
  */
 @ConfigurationProperties("pastebin.storage")
 public record StorageProperties(
-        @NotBlank @Bindable(defaultValue = "pastebin-pastes") String bucket,
+        @NotBlank @Bindable(defaultValue = "pastebin-pastes")
+        String bucket,
+
         @Bindable(defaultValue = "pastes/") String keyPrefix) {
 
     /** The object key of a paste: one object per short code, so a re-upload overwrites the same key. */

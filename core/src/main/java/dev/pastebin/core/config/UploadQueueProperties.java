@@ -18,7 +18,10 @@ import jakarta.validation.constraints.NotBlank;
  */
 @ConfigurationProperties("pastebin.upload-queue")
 public record UploadQueueProperties(
-        @NotBlank @Bindable(defaultValue = "http://localhost:4566/queue/us-east-1/000000000000/pastebin-uploads") String url,
-        @Min(1024) @Max(UploadJobCodec.SQS_MESSAGE_CEILING)
-        @Bindable(defaultValue = "" + UploadJobCodec.SQS_MESSAGE_CEILING) int maximumMessageSize) {
-}
+        @NotBlank @Bindable(defaultValue = "http://localhost:4566/queue/us-east-1/000000000000/pastebin-uploads")
+        String url,
+
+        @Min(1024)
+        @Max(UploadJobCodec.SQS_MESSAGE_CEILING)
+        @Bindable(defaultValue = "" + UploadJobCodec.SQS_MESSAGE_CEILING)
+        int maximumMessageSize) {}

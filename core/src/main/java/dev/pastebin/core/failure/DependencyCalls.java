@@ -1,7 +1,6 @@
 package dev.pastebin.core.failure;
 
 import jakarta.inject.Singleton;
-
 import java.util.function.Supplier;
 
 /**

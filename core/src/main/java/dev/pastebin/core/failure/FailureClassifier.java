@@ -6,12 +6,6 @@ import io.micronaut.core.annotation.Nullable;
 import io.micronaut.data.connection.exceptions.ConnectionException;
 import io.micronaut.data.exceptions.DataAccessResourceFailureException;
 import jakarta.inject.Singleton;
-import software.amazon.awssdk.awscore.exception.AwsServiceException;
-import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
-import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
-import software.amazon.awssdk.core.exception.SdkClientException;
-import software.amazon.awssdk.core.exception.SdkServiceException;
-
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
@@ -26,6 +20,11 @@ import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
 import java.util.Set;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.exception.SdkServiceException;
 
 /**
  * The one failure policy of every function: sorts an exception from S3, SQS, PostgreSQL or the network into
@@ -44,10 +43,19 @@ public class FailureClassifier {
 
     /** Error codes AWS services use for throttling (besides HTTP 429 / 503). */
     private static final Set<String> THROTTLING_CODES = Set.of(
-            "SlowDown", "Throttling", "ThrottlingException", "ThrottledException", "RequestThrottled",
-            "RequestThrottledException", "TooManyRequestsException", "RequestLimitExceeded",
-            "ProvisionedThroughputExceededException", "BandwidthLimitExceeded", "EC2ThrottledException",
-            "PriorRequestNotComplete", "TransactionInProgressException");
+            "SlowDown",
+            "Throttling",
+            "ThrottlingException",
+            "ThrottledException",
+            "RequestThrottled",
+            "RequestThrottledException",
+            "TooManyRequestsException",
+            "RequestLimitExceeded",
+            "ProvisionedThroughputExceededException",
+            "BandwidthLimitExceeded",
+            "EC2ThrottledException",
+            "PriorRequestNotComplete",
+            "TransactionInProgressException");
 
     /** S3 error codes that mean the request was not read in time (HTTP 400, but transient). */
     private static final Set<String> TIMEOUT_CODES = Set.of("RequestTimeout", "RequestTimeoutException");
@@ -63,8 +71,13 @@ public class FailureClassifier {
     private static final Set<String> SERVER_ERROR_CODES = Set.of("InternalError", "ServiceUnavailable");
 
     private static final Set<String> ACCESS_DENIED_CODES = Set.of(
-            "AccessDenied", "AccessDeniedException", "InvalidAccessKeyId", "SignatureDoesNotMatch",
-            "AllAccessDisabled", "AccountProblem", "InvalidSecurity");
+            "AccessDenied",
+            "AccessDeniedException",
+            "InvalidAccessKeyId",
+            "SignatureDoesNotMatch",
+            "AllAccessDisabled",
+            "AccountProblem",
+            "InvalidSecurity");
 
     private static final Set<String> NO_SUCH_BUCKET_CODES = Set.of("NoSuchBucket", "NoSuchBucketException");
 
@@ -130,8 +143,11 @@ public class FailureClassifier {
             return new Failure(ErrorClass.CIRCUIT_OPEN, null, false, describe(t));
         }
         if (t instanceof AwsServiceException e) {
-            return classifyAnswer(e.statusCode(), e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode(),
-                    e.isThrottlingException(), describe(e));
+            return classifyAnswer(
+                    e.statusCode(),
+                    e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode(),
+                    e.isThrottlingException(),
+                    describe(e));
         }
         if (t instanceof SdkServiceException e) {
             return classifyAnswer(e.statusCode(), null, e.isThrottlingException(), describe(e));
@@ -141,22 +157,29 @@ public class FailureClassifier {
             String code = e.errors().isEmpty() ? null : e.errors().getFirst().code();
             return classifyAnswer(0, code, false, describe(e));
         }
-        if (t instanceof ApiCallTimeoutException || t instanceof ApiCallAttemptTimeoutException
-                || t instanceof SocketTimeoutException || t instanceof HttpTimeoutException) {
+        if (t instanceof ApiCallTimeoutException
+                || t instanceof ApiCallAttemptTimeoutException
+                || t instanceof SocketTimeoutException
+                || t instanceof HttpTimeoutException) {
             return new Failure(ErrorClass.TIMEOUT, null, false, describe(t));
         }
-        if (t instanceof ConnectException || t instanceof NoRouteToHostException || t instanceof UnknownHostException
+        if (t instanceof ConnectException
+                || t instanceof NoRouteToHostException
+                || t instanceof UnknownHostException
                 || t instanceof SocketException) {
             return new Failure(ErrorClass.CONNECTION, null, false, describe(t));
         }
         // Micronaut Data's ConnectionException is about the connection, never the statement: it could not be
         // opened, or not be reset after the server closed it under a statement (whose own error it then hides).
-        if (t instanceof DataAccessResourceFailureException || t instanceof ConnectionException
-                || t instanceof SQLTransientException || t instanceof SQLRecoverableException
+        if (t instanceof DataAccessResourceFailureException
+                || t instanceof ConnectionException
+                || t instanceof SQLTransientException
+                || t instanceof SQLRecoverableException
                 || t instanceof SQLNonTransientConnectionException) {
             return new Failure(ErrorClass.DATABASE, null, false, describe(t));
         }
-        if (t instanceof SQLException e && e.getSQLState() != null
+        if (t instanceof SQLException e
+                && e.getSQLState() != null
                 && TRANSIENT_SQL_STATE_PREFIXES.stream().anyMatch(e.getSQLState()::startsWith)) {
             return new Failure(ErrorClass.DATABASE, null, false, describe(t));
         }

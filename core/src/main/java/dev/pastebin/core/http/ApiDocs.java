@@ -25,8 +25,8 @@ public final class ApiDocs {
     public static final String RAW_PASTE = RESPONSES + "RawPaste";
 
     /** The short code path parameter's description (its schema, ShortCode, has the default length). */
-    public static final String SHORT_CODE = "As POST /pastes answered it: 11 (older pastes: 8) characters of 0-9, A-Z, a-z (other values: 400)";
+    public static final String SHORT_CODE =
+            "As POST /pastes answered it: 11 (older pastes: 8) characters of 0-9, A-Z, a-z (other values: 400)";
 
-    private ApiDocs() {
-    }
+    private ApiDocs() {}
 }

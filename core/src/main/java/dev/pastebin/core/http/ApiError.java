@@ -8,5 +8,4 @@ import io.micronaut.serde.annotation.Serdeable;
  * programs; {@code message} is for people and may change; {@code requestId} finds the request in the logs.
  */
 @Serdeable
-public record ApiError(String code, String message, String requestId) {
-}
+public record ApiError(String code, String message, String requestId) {}

@@ -1,9 +1,8 @@
 package dev.pastebin.core.http;
 
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import dev.pastebin.core.failure.DependencyUnavailableException;
 import dev.pastebin.core.paste.PasteRefusal;
-
-import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.function.aws.proxy.ApiGatewayServletRequest;
 import io.micronaut.http.HttpHeaders;
@@ -113,11 +112,25 @@ public class ApiErrorResponseProcessor implements ErrorResponseProcessor<ApiErro
     private static void log(HttpRequest<?> request, int status, ApiErrorCode code, Throwable cause, String requestId) {
         // The path is logged, never the body: it may be paste content.
         if (status >= 500) {
-            LOG.warn("{} {} answered {} {} requestId={} cause={}", request.getMethodName(), request.getPath(), status,
-                    code, requestId, cause == null ? "-" : cause.toString());
+            LOG.warn(
+                    "{} {} answered {} {} requestId={} cause={}",
+                    request.getMethodName(),
+                    request.getPath(),
+                    status,
+                    code,
+                    requestId,
+                    cause == null ? "-" : cause.toString());
         } else {
-            LOG.info("{} {} answered {} {} requestId={}{}", request.getMethodName(), request.getPath(), status, code, requestId,
-                    cause == null || cause instanceof ApiException || cause instanceof PasteRefusal ? "" : " cause=" + cause.getClass().getSimpleName());
+            LOG.info(
+                    "{} {} answered {} {} requestId={}{}",
+                    request.getMethodName(),
+                    request.getPath(),
+                    status,
+                    code,
+                    requestId,
+                    cause == null || cause instanceof ApiException || cause instanceof PasteRefusal
+                            ? ""
+                            : " cause=" + cause.getClass().getSimpleName());
         }
     }
 }

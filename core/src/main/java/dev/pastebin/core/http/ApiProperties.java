@@ -13,5 +13,4 @@ import jakarta.validation.constraints.Min;
 @ConfigurationProperties("pastebin.api")
 public record ApiProperties(
         @Min(1) @Bindable(defaultValue = "5") int unavailableRetryAfterSeconds,
-        @Min(1) @Bindable(defaultValue = "1") int inProgressRetryAfterSeconds) {
-}
+        @Min(1) @Bindable(defaultValue = "1") int inProgressRetryAfterSeconds) {}

@@ -8,8 +8,7 @@ public final class ContentNegotiation {
 
     public static final String TEXT_UTF8 = "text/plain; charset=utf-8";
 
-    private ContentNegotiation() {
-    }
+    private ContentNegotiation() {}
 
     /**
      * A browser: it prefers HTML to the paste's own representations (what it names first, by quality, among
@@ -21,7 +20,9 @@ public final class ContentNegotiation {
             if (name.equals(MediaType.TEXT_HTML)) {
                 return true;
             }
-            if (name.equals(MediaType.APPLICATION_JSON) || name.equals(MediaType.TEXT_PLAIN) || name.equals("text/*")
+            if (name.equals(MediaType.APPLICATION_JSON)
+                    || name.equals(MediaType.TEXT_PLAIN)
+                    || name.equals("text/*")
                     || name.equals(MediaType.ALL)) {
                 return false;
             }
@@ -35,7 +36,8 @@ public final class ContentNegotiation {
             if (type.getName().equals(MediaType.APPLICATION_JSON)) {
                 return true;
             }
-            if (type.getName().equals(MediaType.TEXT_PLAIN) || type.getName().equals("text/*")
+            if (type.getName().equals(MediaType.TEXT_PLAIN)
+                    || type.getName().equals("text/*")
                     || type.getName().equals(MediaType.ALL)) {
                 return false;
             }

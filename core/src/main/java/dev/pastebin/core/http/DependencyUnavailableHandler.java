@@ -1,8 +1,7 @@
 package dev.pastebin.core.http;
 
-import dev.pastebin.core.failure.DependencyUnavailableException;
-
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import dev.pastebin.core.failure.DependencyUnavailableException;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
@@ -14,7 +13,8 @@ import jakarta.inject.Singleton;
 /** A dependency that is down is a 503 with {@code Retry-After}, not a 500 (the processor adds the header). */
 @Singleton
 @Requires(classes = {ErrorResponseProcessor.class, APIGatewayV2HTTPEvent.class})
-public class DependencyUnavailableHandler extends ErrorResponseProcessorExceptionHandler<DependencyUnavailableException> {
+public class DependencyUnavailableHandler
+        extends ErrorResponseProcessorExceptionHandler<DependencyUnavailableException> {
 
     public DependencyUnavailableHandler(ErrorResponseProcessor<?> responseProcessor) {
         super(responseProcessor);

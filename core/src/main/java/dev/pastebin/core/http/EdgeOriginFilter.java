@@ -6,7 +6,6 @@ import io.micronaut.core.order.Ordered;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ServerFilter;
-
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 

@@ -12,5 +12,5 @@ import io.micronaut.core.annotation.Nullable;
  *                             new one everywhere; unset or blank outside a rotation
  */
 @ConfigurationProperties("pastebin.edge")
-public record EdgeProperties(@Nullable String originSecret, @Nullable String previousOriginSecret) {
-}
+public record EdgeProperties(
+        @Nullable String originSecret, @Nullable String previousOriginSecret) {}

@@ -2,7 +2,6 @@ package dev.pastebin.core.http;
 
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
-
 import java.util.Optional;
 
 /**
@@ -15,16 +14,18 @@ public final class EdgeRequests {
 
     /** Request attribute {@link EdgeOriginFilter} sets on a request that carried the origin secret. */
     static final String THROUGH_EDGE = EdgeRequests.class.getName() + ".throughEdge";
+
     static final String X_FORWARDED_HOST = "X-Forwarded-Host";
 
-    private EdgeRequests() {
-    }
+    private EdgeRequests() {}
 
     /** The host the client addressed: the edge's forwarded host when verified, else the request's Host. */
     public static Optional<String> publicHost(HttpRequest<?> request) {
-        Optional<String> forwarded = request.getAttribute(THROUGH_EDGE, Boolean.class).filter(Boolean::booleanValue)
+        Optional<String> forwarded = request.getAttribute(THROUGH_EDGE, Boolean.class)
+                .filter(Boolean::booleanValue)
                 .flatMap(verified -> Optional.ofNullable(request.getHeaders().get(X_FORWARDED_HOST)));
-        return forwarded.or(() -> Optional.ofNullable(request.getHeaders().get(HttpHeaders.HOST)))
+        return forwarded
+                .or(() -> Optional.ofNullable(request.getHeaders().get(HttpHeaders.HOST)))
                 .filter(host -> !host.isBlank());
     }
 }

@@ -2,7 +2,6 @@ package dev.pastebin.core.http;
 
 import dev.pastebin.core.paste.Paste;
 import io.micronaut.serde.annotation.Serdeable;
-
 import java.nio.charset.StandardCharsets;
 
 /** A stored paste as the haste protocol's {@code GET /documents/{key}} answers it: {@code {"key", "data"}}. */

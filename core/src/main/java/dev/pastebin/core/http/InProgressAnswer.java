@@ -11,12 +11,11 @@ import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.MutableHttpResponse;
 import jakarta.inject.Singleton;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The 202 of a paste still being stored, from a read or a reveal: {@code Retry-After}, {@code no-store} and
@@ -33,8 +32,8 @@ public class InProgressAnswer {
     private final HoldSchedule holds;
     private final Clock clock = Clock.systemUTC();
 
-    public InProgressAnswer(S3CircuitBreaker breaker, HoldSchedule holds, ApiProperties apiProperties,
-                           RetryProperties retry) {
+    public InProgressAnswer(
+            S3CircuitBreaker breaker, HoldSchedule holds, ApiProperties apiProperties, RetryProperties retry) {
         this.breaker = breaker;
         this.holds = holds;
         this.apiProperties = apiProperties;

@@ -1,8 +1,7 @@
 package dev.pastebin.core.http;
 
-import dev.pastebin.core.paste.PasteRefusal;
-
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import dev.pastebin.core.paste.PasteRefusal;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MutableHttpResponse;

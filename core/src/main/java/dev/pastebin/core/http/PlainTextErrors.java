@@ -12,8 +12,7 @@ public final class PlainTextErrors {
 
     private static final String ATTRIBUTE = "pastebin.errors.plain-text";
 
-    private PlainTextErrors() {
-    }
+    private PlainTextErrors() {}
 
     public static void answerErrorsAsTextLine(HttpRequest<?> request) {
         request.setAttribute(ATTRIBUTE, Boolean.TRUE);

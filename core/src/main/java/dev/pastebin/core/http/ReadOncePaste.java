@@ -10,11 +10,19 @@ import io.micronaut.serde.annotation.Serdeable;
  * it: {@code {"shortCode", "status": "PROCESSED", "readOnce": true, "sizeBytes", "expiresAt"}}.
  */
 @Serdeable
-public record ReadOncePaste(String shortCode, String status, boolean readOnce, int sizeBytes,
-                            @JsonInclude(JsonInclude.Include.ALWAYS) @Nullable String expiresAt) {
+public record ReadOncePaste(
+        String shortCode,
+        String status,
+        boolean readOnce,
+        int sizeBytes,
+        @JsonInclude(JsonInclude.Include.ALWAYS) @Nullable String expiresAt) {
 
     public static ReadOncePaste of(Paste paste) {
-        return new ReadOncePaste(paste.shortCode(), paste.status().name(), true, paste.sizeBytes(),
+        return new ReadOncePaste(
+                paste.shortCode(),
+                paste.status().name(),
+                true,
+                paste.sizeBytes(),
                 paste.expiresAt() == null ? null : paste.expiresAt().toString());
     }
 }

@@ -13,8 +13,7 @@ public final class RequestIds {
     /** Shown when a request carries neither an API Gateway nor a Lambda request id (never on AWS). */
     public static final String UNKNOWN = "unknown";
 
-    private RequestIds() {
-    }
+    private RequestIds() {}
 
     /**
      * API Gateway's request id (also in its access logs) when the request came as an API Gateway v2 event,

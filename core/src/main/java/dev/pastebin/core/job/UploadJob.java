@@ -31,6 +31,7 @@ public record UploadJob(String shortCode, String contentSha256, byte[] content) 
     @Override
     public String toString() {
         // Never the content: it may be anything a user pasted.
-        return "UploadJob[shortCode=" + shortCode + ", contentSha256=" + contentSha256 + ", bytes=" + content.length + "]";
+        return "UploadJob[shortCode=" + shortCode + ", contentSha256=" + contentSha256 + ", bytes=" + content.length
+                + "]";
     }
 }

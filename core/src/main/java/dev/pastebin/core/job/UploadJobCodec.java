@@ -4,7 +4,6 @@ import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.ObjectMapper;
 import io.micronaut.serde.annotation.Serdeable;
 import jakarta.inject.Singleton;
-
 import java.io.IOException;
 import java.util.Base64;
 
@@ -45,7 +44,10 @@ public class UploadJobCodec {
     }
 
     public String encode(UploadJob job) {
-        var message = new Message(VERSION, job.shortCode(), job.contentSha256(),
+        var message = new Message(
+                VERSION,
+                job.shortCode(),
+                job.contentSha256(),
                 Base64.getEncoder().encodeToString(job.content()));
         try {
             return objectMapper.writeValueAsString(message);
@@ -62,7 +64,8 @@ public class UploadJobCodec {
         try {
             message = objectMapper.readValue(body, Message.class);
         } catch (IOException | RuntimeException e) {
-            throw new MalformedUploadJobException("message body is not an upload job: " + e.getClass().getSimpleName(), e);
+            throw new MalformedUploadJobException(
+                    "message body is not an upload job: " + e.getClass().getSimpleName(), e);
         }
         if (message == null || message.version() == null) {
             throw new MalformedUploadJobException("message has no version");
@@ -74,7 +77,10 @@ public class UploadJobCodec {
             throw new MalformedUploadJobException("upload job lacks shortCode, contentSha256 or content");
         }
         try {
-            return new UploadJob(message.shortCode(), message.contentSha256(), Base64.getDecoder().decode(message.content()));
+            return new UploadJob(
+                    message.shortCode(),
+                    message.contentSha256(),
+                    Base64.getDecoder().decode(message.content()));
         } catch (IllegalArgumentException e) {
             throw new MalformedUploadJobException("content is not valid base64", e);
         }
@@ -91,7 +97,9 @@ public class UploadJobCodec {
     }
 
     @Serdeable
-    record Message(@Nullable Integer version, @Nullable String shortCode, @Nullable String contentSha256,
-                   @Nullable String content) {
-    }
+    record Message(
+            @Nullable Integer version,
+            @Nullable String shortCode,
+            @Nullable String contentSha256,
+            @Nullable String content) {}
 }

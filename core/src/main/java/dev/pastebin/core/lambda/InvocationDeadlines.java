@@ -4,7 +4,6 @@ import com.amazonaws.services.lambda.runtime.Context;
 import io.micronaut.context.BeanProvider;
 import io.micronaut.context.annotation.Any;
 import jakarta.inject.Singleton;
-
 import java.time.Duration;
 
 /**

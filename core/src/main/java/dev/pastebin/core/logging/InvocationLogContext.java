@@ -34,13 +34,13 @@ public class InvocationLogContext implements DiagnosticInfoPopulator, Applicatio
         MDC.clear();
         putIfPresent(LogContext.REQUEST_ID, context.getAwsRequestId());
         String functionName = context.getFunctionName();
-        putIfPresent(LogContext.FUNCTION_NAME, functionName != null ? functionName : System.getenv(FUNCTION_NAME_VARIABLE));
+        putIfPresent(
+                LogContext.FUNCTION_NAME, functionName != null ? functionName : System.getenv(FUNCTION_NAME_VARIABLE));
     }
 
     /** X-Ray's trace id is in Lambda's own REPORT lines and in the traces: not repeated on every line. */
     @Override
-    public void populateMappingDiagnosticContextWithXrayTraceId() {
-    }
+    public void populateMappingDiagnosticContextWithXrayTraceId() {}
 
     @Override
     public void onApplicationEvent(AfterExecutionEvent event) {

@@ -1,9 +1,8 @@
 package dev.pastebin.core.logging;
 
-import org.slf4j.MDC;
-
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.slf4j.MDC;
 
 /**
  * The MDC fields every JSON log line carries (docs/design.md, "Observability"): which invocation, which
@@ -14,13 +13,13 @@ public final class LogContext {
 
     /** The Lambda invocation's request id (the Context's awsRequestId). */
     public static final String REQUEST_ID = "requestId";
+
     public static final String FUNCTION_NAME = "functionName";
     public static final String SHORT_CODE = "shortCode";
     /** The SQS message an upload delivery works on. */
     public static final String MESSAGE_ID = "messageId";
 
-    private LogContext() {
-    }
+    private LogContext() {}
 
     /** The lines from here on are about this paste (until the invocation, or the message's scope, ends). */
     public static void forPaste(String shortCode) {
@@ -38,8 +37,7 @@ public final class LogContext {
 
     public static final class MessageScope implements AutoCloseable {
 
-        private MessageScope() {
-        }
+        private MessageScope() {}
 
         @Override
         public void close() {

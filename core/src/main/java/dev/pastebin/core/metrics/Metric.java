@@ -1,10 +1,9 @@
 package dev.pastebin.core.metrics;
 
-import software.amazon.cloudwatchlogs.emf.model.Unit;
-
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
+import software.amazon.cloudwatchlogs.emf.model.Unit;
 
 /**
  * Every metric the functions emit, in namespace {@value Metrics#NAMESPACE} (docs/design.md, "Observability").
@@ -63,7 +62,8 @@ public enum Metric {
     Metric(String metricName, Unit unit, Dimension... own) {
         this.metricName = metricName;
         this.unit = unit;
-        this.dimensions = Stream.concat(Stream.of(Dimension.SERVICE), Arrays.stream(own)).toList();
+        this.dimensions =
+                Stream.concat(Stream.of(Dimension.SERVICE), Arrays.stream(own)).toList();
     }
 
     /** The name in CloudWatch. */

@@ -3,6 +3,10 @@ package dev.pastebin.core.metrics;
 import io.micronaut.context.annotation.Property;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.cloudwatchlogs.emf.environment.Environment;
@@ -10,11 +14,6 @@ import software.amazon.cloudwatchlogs.emf.logger.MetricsLogger;
 import software.amazon.cloudwatchlogs.emf.model.DimensionSet;
 import software.amazon.cloudwatchlogs.emf.model.MetricsContext;
 import software.amazon.cloudwatchlogs.emf.model.Unit;
-
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * The one way the functions record metrics: CloudWatch Embedded Metric Format lines, which Lambda ships
@@ -65,9 +64,14 @@ public class Metrics {
 
     /** Adds one value; {@code dimensionValues} are the metric's own dimensions, in {@link Metric#dimensions()} order after Service. */
     public synchronized void put(Metric metric, double value, String... dimensionValues) {
-        List<String> names = metric.dimensions().stream().map(Metric.Dimension::key).toList();
+        List<String> names =
+                metric.dimensions().stream().map(Metric.Dimension::key).toList();
         if (dimensionValues.length != names.size() - 1) {
-            LOG.warn("metric {} needs dimensions {}, got {} values; not recorded", metric.metricName(), names, dimensionValues.length);
+            LOG.warn(
+                    "metric {} needs dimensions {}, got {} values; not recorded",
+                    metric.metricName(),
+                    names,
+                    dimensionValues.length);
             return;
         }
         List<String> values = new ArrayList<>(names.size());

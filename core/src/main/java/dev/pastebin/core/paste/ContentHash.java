@@ -7,8 +7,7 @@ import java.util.HexFormat;
 /** SHA-256 of paste content, lower-case hex: the row's integrity reference and the read path's ETag. */
 public final class ContentHash {
 
-    private ContentHash() {
-    }
+    private ContentHash() {}
 
     public static String sha256Hex(byte[] content) {
         try {

@@ -1,7 +1,6 @@
 package dev.pastebin.core.paste;
 
 import jakarta.inject.Singleton;
-
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Base64;
@@ -32,6 +31,5 @@ public class DeleteTokens {
     }
 
     /** @param token shown once in the 201; @param sha256 stored on the row */
-    public record Issued(String token, String sha256) {
-    }
+    public record Issued(String token, String sha256) {}
 }

@@ -1,7 +1,6 @@
 package dev.pastebin.core.paste;
 
 import io.micronaut.core.annotation.Introspected;
-
 import java.time.Instant;
 
 /**
@@ -9,5 +8,4 @@ import java.time.Instant;
  * and when that hold ends.
  */
 @Introspected
-public record HeldDelivery(String shortCode, String heldReceiptHandle, Instant heldUntil) {
-}
+public record HeldDelivery(String shortCode, String heldReceiptHandle, Instant heldUntil) {}

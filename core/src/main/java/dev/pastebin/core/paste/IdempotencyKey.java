@@ -1,7 +1,6 @@
 package dev.pastebin.core.paste;
 
 import io.micronaut.core.annotation.Nullable;
-
 import java.time.Duration;
 import java.util.regex.Pattern;
 

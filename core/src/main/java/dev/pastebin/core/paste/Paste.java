@@ -4,7 +4,6 @@ import io.micronaut.core.annotation.Nullable;
 import io.micronaut.data.annotation.GeneratedValue;
 import io.micronaut.data.annotation.Id;
 import io.micronaut.data.annotation.MappedEntity;
-
 import java.time.Instant;
 
 /**
@@ -33,11 +32,32 @@ public record Paste(
         @Nullable String fileName) {
 
     /** A new paste as it is inserted: IN_PROGRESS, no location yet; timestamps come from the database. */
-    public static Paste inProgress(String shortCode, @Nullable String userId, String contentSha256, int sizeBytes,
-                                   String deleteTokenSha256, @Nullable Instant expiresAt, boolean readOnce,
-                                   PasteMetadata metadata) {
-        return new Paste(shortCode, userId, contentSha256, sizeBytes, null, PasteStatus.IN_PROGRESS, null, 0, null, null,
-                deleteTokenSha256, expiresAt, readOnce, null, metadata.language(), metadata.fileName());
+    public static Paste inProgress(
+            String shortCode,
+            @Nullable String userId,
+            String contentSha256,
+            int sizeBytes,
+            String deleteTokenSha256,
+            @Nullable Instant expiresAt,
+            boolean readOnce,
+            PasteMetadata metadata) {
+        return new Paste(
+                shortCode,
+                userId,
+                contentSha256,
+                sizeBytes,
+                null,
+                PasteStatus.IN_PROGRESS,
+                null,
+                0,
+                null,
+                null,
+                deleteTokenSha256,
+                expiresAt,
+                readOnce,
+                null,
+                metadata.language(),
+                metadata.fileName());
     }
 
     /** Expired pastes are gone for every reader at once, before the sweeper removes them. */

@@ -7,9 +7,14 @@ package dev.pastebin.core.paste;
  * answered, with which status and code. Expected answers carry no stack trace.
  */
 public abstract sealed class PasteRefusal extends RuntimeException
-        permits MalformedShortCodeException, InvalidIdempotencyKeyException, InvalidLanguageException,
-        InvalidFileNameException, PasteNotFoundException, NotReadOnceException, IdempotencyKeyReusedException,
-        IdempotencyKeyExhaustedException {
+        permits MalformedShortCodeException,
+                InvalidIdempotencyKeyException,
+                InvalidLanguageException,
+                InvalidFileNameException,
+                PasteNotFoundException,
+                NotReadOnceException,
+                IdempotencyKeyReusedException,
+                IdempotencyKeyExhaustedException {
 
     protected PasteRefusal(String message) {
         super(message, null, false, false);

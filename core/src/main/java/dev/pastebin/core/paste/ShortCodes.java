@@ -2,7 +2,6 @@ package dev.pastebin.core.paste;
 
 import dev.pastebin.core.config.PasteProperties;
 import jakarta.inject.Singleton;
-
 import java.security.SecureRandom;
 
 /**
@@ -38,8 +37,9 @@ public class ShortCodes {
 
     /** True when {@code candidate} could have been issued: base62, {@link #LEGACY_LENGTH} or {@link #MIN_LENGTH} to today's length long. */
     public boolean isWellFormed(String candidate) {
-        if (candidate == null || (candidate.length() != LEGACY_LENGTH
-                && (candidate.length() < MIN_LENGTH || candidate.length() > length))) {
+        if (candidate == null
+                || (candidate.length() != LEGACY_LENGTH
+                        && (candidate.length() < MIN_LENGTH || candidate.length() > length))) {
             return false;
         }
         for (int i = 0; i < candidate.length(); i++) {

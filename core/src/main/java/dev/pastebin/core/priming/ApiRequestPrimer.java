@@ -6,7 +6,6 @@ import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction;
 import jakarta.inject.Singleton;
-
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
@@ -31,7 +30,8 @@ public class ApiRequestPrimer implements Primer {
 
     @Override
     public String name() {
-        return "API handler (" + requests.stream().map(r -> r.method() + " " + r.path()).toList() + ")";
+        return "API handler ("
+                + requests.stream().map(r -> r.method() + " " + r.path()).toList() + ")";
     }
 
     @Override
@@ -47,14 +47,29 @@ public class ApiRequestPrimer implements Primer {
     }
 
     static APIGatewayV2HTTPEvent event(PrimingRequest request) {
-        var http = APIGatewayV2HTTPEvent.RequestContext.Http.builder().withMethod(request.method())
-                .withPath(request.path()).withProtocol("HTTP/1.1").withSourceIp("127.0.0.1").withUserAgent("priming").build();
-        var requestContext = APIGatewayV2HTTPEvent.RequestContext.builder().withHttp(http)
-                .withRequestId(PrimingLambdaContext.REQUEST_ID).withRouteKey(request.method() + " " + request.path())
-                .withStage("$default").withTimeEpoch(System.currentTimeMillis()).build();
-        var event = APIGatewayV2HTTPEvent.builder().withVersion("2.0").withRouteKey(requestContext.getRouteKey())
-                .withRawPath(request.path()).withRawQueryString("").withHeaders(request.headers())
-                .withRequestContext(requestContext).withIsBase64Encoded(true).build();
+        var http = APIGatewayV2HTTPEvent.RequestContext.Http.builder()
+                .withMethod(request.method())
+                .withPath(request.path())
+                .withProtocol("HTTP/1.1")
+                .withSourceIp("127.0.0.1")
+                .withUserAgent("priming")
+                .build();
+        var requestContext = APIGatewayV2HTTPEvent.RequestContext.builder()
+                .withHttp(http)
+                .withRequestId(PrimingLambdaContext.REQUEST_ID)
+                .withRouteKey(request.method() + " " + request.path())
+                .withStage("$default")
+                .withTimeEpoch(System.currentTimeMillis())
+                .build();
+        var event = APIGatewayV2HTTPEvent.builder()
+                .withVersion("2.0")
+                .withRouteKey(requestContext.getRouteKey())
+                .withRawPath(request.path())
+                .withRawQueryString("")
+                .withHeaders(request.headers())
+                .withRequestContext(requestContext)
+                .withIsBase64Encoded(true)
+                .build();
         if (request.body() != null) {
             event.setBody(Base64.getEncoder().encodeToString(request.body().getBytes(StandardCharsets.UTF_8)));
         }

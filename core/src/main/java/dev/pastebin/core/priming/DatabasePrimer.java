@@ -3,11 +3,10 @@ package dev.pastebin.core.priming;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import jakarta.inject.Singleton;
-
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import javax.sql.DataSource;
 
 /** {@code SELECT 1}: opens the pool's connection (TLS, authentication) and loads the driver's code paths. */
 @Singleton
@@ -29,8 +28,8 @@ public class DatabasePrimer implements Primer {
     @Override
     public void prime() throws Exception {
         try (Connection connection = dataSource.getConnection();
-             Statement statement = connection.createStatement();
-             ResultSet result = statement.executeQuery("SELECT 1")) {
+                Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery("SELECT 1")) {
             result.next();
         }
     }

@@ -1,10 +1,9 @@
 package dev.pastebin.core.priming;
 
 import jakarta.inject.Singleton;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.util.List;
 
 /**
  * Runs every {@link Primer} of the function once. A primer that fails is logged and skipped: priming only
@@ -31,8 +30,12 @@ public class Priming {
                 succeeded++;
                 LOG.info("primed {} ({}) in {} ms", primer.name(), reason, (System.nanoTime() - start) / 1_000_000);
             } catch (Exception e) {
-                LOG.warn("priming {} ({}) failed after {} ms; the first request will pay for it: {}", primer.name(), reason,
-                        (System.nanoTime() - start) / 1_000_000, e.toString());
+                LOG.warn(
+                        "priming {} ({}) failed after {} ms; the first request will pay for it: {}",
+                        primer.name(),
+                        reason,
+                        (System.nanoTime() - start) / 1_000_000,
+                        e.toString());
             }
         }
         return succeeded;

@@ -4,7 +4,6 @@ import com.amazonaws.services.lambda.runtime.ClientContext;
 import com.amazonaws.services.lambda.runtime.CognitoIdentity;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
-
 import java.nio.charset.StandardCharsets;
 
 /** The Lambda context of a priming request: no invocation exists yet, so it names itself and has time to spare. */

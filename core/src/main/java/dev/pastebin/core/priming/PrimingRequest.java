@@ -7,5 +7,5 @@ import java.util.Map;
  * must change nothing (a validation failure, or a read), and is answered {@code expectedStatus}.
  * Declare one as a bean in the function.
  */
-public record PrimingRequest(String method, String path, Map<String, String> headers, String body, int expectedStatus) {
-}
+public record PrimingRequest(
+        String method, String path, Map<String, String> headers, String body, int expectedStatus) {}

@@ -7,7 +7,6 @@ import com.amazonaws.services.lambda.runtime.serialization.factories.JacksonFact
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction;
 import jakarta.inject.Singleton;
-
 import java.io.ByteArrayOutputStream;
 import java.lang.reflect.Type;
 import java.nio.charset.StandardCharsets;
@@ -43,18 +42,22 @@ public class RuntimeSerializationPrimer implements Primer {
     public void prime() {
         // by Type, as the runtime asks for them (EventHandlerLoader)
         PojoSerializer<Object> events = JacksonFactory.getInstance().getSerializer((Type) APIGatewayV2HTTPEvent.class);
-        PojoSerializer<Object> responses = JacksonFactory.getInstance().getSerializer((Type) APIGatewayV2HTTPResponse.class);
+        PojoSerializer<Object> responses =
+                JacksonFactory.getInstance().getSerializer((Type) APIGatewayV2HTTPResponse.class);
         for (PrimingRequest request : requests) {
             var event = (APIGatewayV2HTTPEvent) events.fromJson(toJson(events, ApiRequestPrimer.event(request)));
             if (!request.path().equals(event.getRawPath())) {
-                throw new IllegalStateException("the event did not survive the runtime's serializer: " + event.getRawPath());
+                throw new IllegalStateException(
+                        "the event did not survive the runtime's serializer: " + event.getRawPath());
             }
         }
-        var response = APIGatewayV2HTTPResponse.builder().withStatusCode(200)
+        var response = APIGatewayV2HTTPResponse.builder()
+                .withStatusCode(200)
                 .withHeaders(Map.of("content-type", "application/json", "cache-control", "no-store"))
                 .withMultiValueHeaders(Map.of("vary", List.of("accept")))
                 .withBody(Base64.getEncoder().encodeToString("{}".getBytes(StandardCharsets.UTF_8)))
-                .withIsBase64Encoded(true).build();
+                .withIsBase64Encoded(true)
+                .build();
         toJson(responses, response);
     }
 

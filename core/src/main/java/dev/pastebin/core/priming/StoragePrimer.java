@@ -3,6 +3,8 @@ package dev.pastebin.core.priming;
 import dev.pastebin.core.config.StorageProperties;
 import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Singleton;
+import java.io.InputStream;
+import java.util.Optional;
 import software.amazon.awssdk.core.SdkPlugin;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
@@ -12,9 +14,6 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
-
-import java.io.InputStream;
-import java.util.Optional;
 
 /**
  * {@code GetObject} of a paste key that no paste has: builds the S3 client's request path, signing and
@@ -37,8 +36,10 @@ public class StoragePrimer implements Primer {
     static final String KEY_OF_NO_PASTE = "priming-no-such-paste";
 
     /** Adds {@link EmptyObjectAnswer} to one request's client configuration. */
-    private static final SdkPlugin ANSWER_AS_EMPTY_OBJECT = config -> config.overrideConfiguration(
-            config.overrideConfiguration().toBuilder().addExecutionInterceptor(new EmptyObjectAnswer()).build());
+    private static final SdkPlugin ANSWER_AS_EMPTY_OBJECT =
+            config -> config.overrideConfiguration(config.overrideConfiguration().toBuilder()
+                    .addExecutionInterceptor(new EmptyObjectAnswer())
+                    .build());
 
     private final S3Client s3;
     private final StorageProperties storage;
@@ -65,7 +66,9 @@ public class StoragePrimer implements Primer {
             }
         }
         byte[] content = s3.getObjectAsBytes(request()
-                .overrideConfiguration(o -> o.addPlugin(ANSWER_AS_EMPTY_OBJECT)).build()).asByteArray();
+                        .overrideConfiguration(o -> o.addPlugin(ANSWER_AS_EMPTY_OBJECT))
+                        .build())
+                .asByteArray();
         if (content.length != 0) {
             throw new IllegalStateException("the in-process answer was not the empty object");
         }
@@ -80,7 +83,9 @@ public class StoragePrimer implements Primer {
 
         @Override
         public SdkHttpResponse modifyHttpResponse(Context.ModifyHttpResponse context, ExecutionAttributes attributes) {
-            return SdkHttpResponse.builder().statusCode(200).statusText("OK")
+            return SdkHttpResponse.builder()
+                    .statusCode(200)
+                    .statusText("OK")
                     .putHeader("Content-Length", "0")
                     .putHeader("Content-Type", "text/plain; charset=utf-8")
                     .putHeader("ETag", "\"d41d8cd98f00b204e9800998ecf8427e\"")
@@ -94,8 +99,8 @@ public class StoragePrimer implements Primer {
         }
 
         @Override
-        public Optional<InputStream> modifyHttpResponseContent(Context.ModifyHttpResponse context,
-                                                               ExecutionAttributes attributes) {
+        public Optional<InputStream> modifyHttpResponseContent(
+                Context.ModifyHttpResponse context, ExecutionAttributes attributes) {
             return Optional.of(InputStream.nullInputStream());
         }
     }

@@ -20,8 +20,7 @@ public final class RestoreSafeRandom {
 
     private static final RandomGenerator SOURCE = create();
 
-    private RestoreSafeRandom() {
-    }
+    private RestoreSafeRandom() {}
 
     /** The shared restore-safe generator. */
     public static RandomGenerator generator() {

@@ -1,11 +1,9 @@
 package dev.pastebin.core.retry;
 
 import dev.pastebin.core.failure.ErrorClass;
-
 import dev.pastebin.core.random.RestoreSafeRandom;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
-
 import java.util.random.RandomGenerator;
 
 /**

@@ -1,9 +1,7 @@
 package dev.pastebin.core.retry;
 
-import dev.pastebin.core.failure.FailureKind;
-
 import dev.pastebin.core.failure.ErrorClass;
-
+import dev.pastebin.core.failure.FailureKind;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.exceptions.ConfigurationException;
@@ -13,7 +11,6 @@ import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
-
 import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -72,28 +69,41 @@ public record RetryProperties(
             merged.putAll(classBaseDelays);
         }
         classBaseDelays = Collections.unmodifiableMap(merged);
-        check(queueMaxReceiveCount > maxAttempts,
+        check(
+                queueMaxReceiveCount > maxAttempts,
                 "pastebin.upload.retry.queue-max-receive-count (" + queueMaxReceiveCount + ") must be greater than "
-                        + "pastebin.upload.retry.max-attempts (" + maxAttempts + "): otherwise the queue moves a failing "
+                        + "pastebin.upload.retry.max-attempts (" + maxAttempts
+                        + "): otherwise the queue moves a failing "
                         + "message to the dead-letter queue before its fast attempts are even made. Raise the queue's maxReceiveCount (and this property) or lower max-attempts.");
-        check(giveUpAfterAttempts < queueMaxReceiveCount,
+        check(
+                giveUpAfterAttempts < queueMaxReceiveCount,
                 "pastebin.upload.retry.give-up-after-attempts (" + giveUpAfterAttempts + ") must be less than "
-                        + "pastebin.upload.retry.queue-max-receive-count (" + queueMaxReceiveCount + "): otherwise the queue "
+                        + "pastebin.upload.retry.queue-max-receive-count (" + queueMaxReceiveCount
+                        + "): otherwise the queue "
                         + "moves a failing message to the dead-letter queue before the paste is given up.");
         if (baseDelay != null && maxDelay != null && minDelay != null) {
-            check(!baseDelay.isNegative() && !minDelay.isNegative(), "pastebin.upload.retry delays must not be negative");
-            check(minDelay.compareTo(maxDelay) <= 0, "pastebin.upload.retry.min-delay (" + minDelay
-                    + ") must not exceed pastebin.upload.retry.max-delay (" + maxDelay + ")");
-            check(maxDelay.compareTo(SQS_MAX_VISIBILITY_TIMEOUT) <= 0, "pastebin.upload.retry.max-delay (" + maxDelay
-                    + ") exceeds SQS's maximum visibility timeout of 12 hours");
+            check(
+                    !baseDelay.isNegative() && !minDelay.isNegative(),
+                    "pastebin.upload.retry delays must not be negative");
+            check(
+                    minDelay.compareTo(maxDelay) <= 0,
+                    "pastebin.upload.retry.min-delay (" + minDelay
+                            + ") must not exceed pastebin.upload.retry.max-delay (" + maxDelay + ")");
+            check(
+                    maxDelay.compareTo(SQS_MAX_VISIBILITY_TIMEOUT) <= 0,
+                    "pastebin.upload.retry.max-delay (" + maxDelay
+                            + ") exceeds SQS's maximum visibility timeout of 12 hours");
         }
         if (plusMinusJitter != null) {
             check(!plusMinusJitter.isNegative(), "pastebin.upload.retry.plus-minus-jitter must not be negative");
         }
         for (var entry : classBaseDelays.entrySet()) {
-            check(entry.getKey().kind() == FailureKind.TRANSIENT, "pastebin.upload.retry.class-base-delays."
-                    + entry.getKey() + ": permanent failures are never retried, so they have no delay");
-            check(entry.getValue() != null && !entry.getValue().isNegative(),
+            check(
+                    entry.getKey().kind() == FailureKind.TRANSIENT,
+                    "pastebin.upload.retry.class-base-delays." + entry.getKey()
+                            + ": permanent failures are never retried, so they have no delay");
+            check(
+                    entry.getValue() != null && !entry.getValue().isNegative(),
                     "pastebin.upload.retry.class-base-delays." + entry.getKey() + " must be a non-negative duration");
         }
     }

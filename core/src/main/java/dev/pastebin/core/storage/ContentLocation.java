@@ -1,7 +1,6 @@
 package dev.pastebin.core.storage;
 
 import io.micronaut.core.annotation.Nullable;
-
 import java.util.Optional;
 
 /**

@@ -1,8 +1,7 @@
 package dev.pastebin.core.storage;
 
-import software.amazon.awssdk.services.s3.model.S3Error;
-
 import java.util.List;
+import software.amazon.awssdk.services.s3.model.S3Error;
 
 /** S3 refused to delete some keys of a DeleteObjects call (it answers 200 and lists them). */
 public class ContentRemovalException extends RuntimeException {

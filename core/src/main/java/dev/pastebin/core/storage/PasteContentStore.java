@@ -1,21 +1,10 @@
 package dev.pastebin.core.storage;
 
 import dev.pastebin.core.config.StorageProperties;
-import io.micronaut.context.annotation.Requires;
 import dev.pastebin.core.logging.LogContext;
+import io.micronaut.context.annotation.Requires;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
-import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
-import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
-import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
-import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
-import software.amazon.awssdk.services.s3.model.S3Exception;
-
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
@@ -27,6 +16,16 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
+import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
+import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * Paste content in S3: one object per short code under {@link StorageProperties#objectKey(String)}, so a
@@ -62,9 +61,14 @@ public class PasteContentStore {
         Set<ContentLocation> locations = new LinkedHashSet<>();
         locations.add(locationOf(shortCode));
         if (recordedLocation != null) {
-            ContentLocation.parse(recordedLocation).ifPresentOrElse(locations::add,
-                    () -> LOG.atWarn().addKeyValue(LogContext.SHORT_CODE, shortCode)
-                            .log("paste {} has an unusable s3_location, removing only its configured key", shortCode));
+            ContentLocation.parse(recordedLocation)
+                    .ifPresentOrElse(
+                            locations::add,
+                            () -> LOG.atWarn()
+                                    .addKeyValue(LogContext.SHORT_CODE, shortCode)
+                                    .log(
+                                            "paste {} has an unusable s3_location, removing only its configured key",
+                                            shortCode));
         }
         return locations;
     }
@@ -82,7 +86,8 @@ public class PasteContentStore {
     public ContentLocation put(String shortCode, byte[] content, String sha256Hex) {
         ContentLocation location = locationOf(shortCode);
         String checksum = Base64.getEncoder().encodeToString(HexFormat.of().parseHex(sha256Hex));
-        s3.putObject(b -> b.bucket(location.bucket())
+        s3.putObject(
+                b -> b.bucket(location.bucket())
                         .key(location.key())
                         .contentType(CONTENT_TYPE)
                         .checksumAlgorithm(ChecksumAlgorithm.SHA256)
@@ -99,7 +104,9 @@ public class PasteContentStore {
      */
     public Optional<byte[]> get(ContentLocation location) {
         try {
-            return Optional.of(s3.getObjectAsBytes(b -> b.bucket(location.bucket()).key(location.key())).asByteArray());
+            return Optional.of(
+                    s3.getObjectAsBytes(b -> b.bucket(location.bucket()).key(location.key()))
+                            .asByteArray());
         } catch (NoSuchKeyException | NoSuchBucketException e) {
             return Optional.empty();
         } catch (S3Exception e) {
@@ -121,8 +128,13 @@ public class PasteContentStore {
      */
     public List<ListedObject> objectsAfter(String afterCode, int limit) {
         String prefix = storage.keyPrefix();
-        return s3.listObjectsV2(b -> b.bucket(storage.bucket()).prefix(prefix).startAfter(prefix + afterCode).maxKeys(limit))
-                .contents().stream()
+        return s3
+                .listObjectsV2(b -> b.bucket(storage.bucket())
+                        .prefix(prefix)
+                        .startAfter(prefix + afterCode)
+                        .maxKeys(limit))
+                .contents()
+                .stream()
                 .map(object -> new ListedObject(object.key().substring(prefix.length()), object.lastModified()))
                 .toList();
     }
@@ -139,23 +151,29 @@ public class PasteContentStore {
      */
     public int deleteAll(Collection<ContentLocation> locations) {
         Map<String, Set<String>> keysByBucket = new LinkedHashMap<>();
-        locations.forEach(l -> keysByBucket.computeIfAbsent(l.bucket(), b -> new LinkedHashSet<>()).add(l.key()));
+        locations.forEach(l -> keysByBucket
+                .computeIfAbsent(l.bucket(), b -> new LinkedHashSet<>())
+                .add(l.key()));
         int removed = 0;
         for (Map.Entry<String, Set<String>> bucket : keysByBucket.entrySet()) {
             List<String> keys = new ArrayList<>(bucket.getValue());
             for (int from = 0; from < keys.size(); from += MAX_KEYS_PER_DELETE) {
-                removed += deleteObjects(bucket.getKey(), keys.subList(from, Math.min(keys.size(), from + MAX_KEYS_PER_DELETE)));
+                removed += deleteObjects(
+                        bucket.getKey(), keys.subList(from, Math.min(keys.size(), from + MAX_KEYS_PER_DELETE)));
             }
         }
         return removed;
     }
 
     private int deleteObjects(String bucket, List<String> keys) {
-        List<ObjectIdentifier> objects = keys.stream().map(key -> ObjectIdentifier.builder().key(key).build()).toList();
+        List<ObjectIdentifier> objects = keys.stream()
+                .map(key -> ObjectIdentifier.builder().key(key).build())
+                .toList();
         // quiet: the response lists only the keys S3 could not delete
         DeleteObjectsResponse response;
         try {
-            response = s3.deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(objects).quiet(true)));
+            response = s3.deleteObjects(
+                    b -> b.bucket(bucket).delete(d -> d.objects(objects).quiet(true)));
         } catch (NoSuchBucketException e) {
             if (bucket.equals(storage.bucket())) {
                 throw e;
@@ -164,11 +182,14 @@ public class PasteContentStore {
             return keys.size();
         }
         if (response.hasErrors() && !response.errors().isEmpty()) {
-            String errors = response.errors().stream().limit(5)
+            String errors = response.errors().stream()
+                    .limit(5)
                     .map(e -> e.key() + ": " + e.code())
                     .collect(Collectors.joining(", "));
-            throw new ContentRemovalException("S3 refused to delete " + response.errors().size() + " of " + keys.size()
-                    + " objects in bucket " + bucket + " (" + errors + ")", response.errors());
+            throw new ContentRemovalException(
+                    "S3 refused to delete " + response.errors().size() + " of " + keys.size() + " objects in bucket "
+                            + bucket + " (" + errors + ")",
+                    response.errors());
         }
         return keys.size();
     }

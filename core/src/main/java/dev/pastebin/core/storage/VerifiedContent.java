@@ -1,18 +1,17 @@
 package dev.pastebin.core.storage;
 
+import static dev.pastebin.core.failure.Dependency.STORAGE;
+
 import dev.pastebin.core.failure.DependencyCalls;
 import dev.pastebin.core.failure.DependencyUnavailableException;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.Paste;
 import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Singleton;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.S3Client;
-
-import java.util.Optional;
-
-import static dev.pastebin.core.failure.Dependency.STORAGE;
 
 /**
  * The exact bytes of a PROCESSED paste for a reader (a read or a reveal), fetched from the location recorded
@@ -38,7 +37,9 @@ public class VerifiedContent {
      */
     public byte[] of(Paste paste) {
         return ifStored(paste).orElseThrow(() -> {
-            LOG.error("inconsistency: paste {} is PROCESSED but its object {} is missing", paste.shortCode(),
+            LOG.error(
+                    "inconsistency: paste {} is PROCESSED but its object {} is missing",
+                    paste.shortCode(),
                     paste.s3Location());
             return new PasteInconsistencyException("object missing for " + paste.shortCode());
         });
@@ -59,8 +60,12 @@ public class VerifiedContent {
         }
         byte[] content = stored.get();
         if (!ContentHash.sha256Hex(content).equals(paste.contentSha256())) {
-            LOG.error("inconsistency: paste {} object {} does not match the row's SHA-256 ({} bytes stored, {} expected)",
-                    paste.shortCode(), location, content.length, paste.sizeBytes());
+            LOG.error(
+                    "inconsistency: paste {} object {} does not match the row's SHA-256 ({} bytes stored, {} expected)",
+                    paste.shortCode(),
+                    location,
+                    content.length,
+                    paste.sizeBytes());
             throw new PasteInconsistencyException("content mismatch for " + paste.shortCode());
         }
         return stored;

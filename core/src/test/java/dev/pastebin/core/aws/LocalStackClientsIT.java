@@ -1,5 +1,9 @@
 package dev.pastebin.core.aws;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
@@ -9,6 +13,12 @@ import dev.pastebin.core.support.TestQueues;
 import io.micronaut.serde.ObjectMapper;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -18,17 +28,6 @@ import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 import software.amazon.awssdk.services.sqs.model.SqsException;
-
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.Arrays;
-import java.util.List;
-import java.util.UUID;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The SDK clients the functions use, against LocalStack: the S3 and SQS behaviour the upload worker's
@@ -59,7 +58,8 @@ class LocalStackClientsIT {
         s3.createBucket(b -> b.bucket(bucket));
         byte[] content = "Grüße 🌍\r\n\tend".getBytes(StandardCharsets.UTF_8);
 
-        s3.putObject(b -> b.bucket(bucket).key("pastes/abc").contentType("text/plain; charset=utf-8"),
+        s3.putObject(
+                b -> b.bucket(bucket).key("pastes/abc").contentType("text/plain; charset=utf-8"),
                 RequestBody.fromBytes(content));
         var object = s3.getObjectAsBytes(b -> b.bucket(bucket).key("pastes/abc"));
 
@@ -77,8 +77,12 @@ class LocalStackClientsIT {
     @Test
     void aOneMebibyteQueueTakesTheLargestUploadJobAndNothingLarger() throws Exception {
         queues = TestQueues.create(sqs, "it-size", 5, 30);
-        assertEquals("1048576", sqs.getQueueAttributes(b -> b.queueUrl(queues.queueUrl())
-                .attributeNames(QueueAttributeName.MAXIMUM_MESSAGE_SIZE)).attributes().get(QueueAttributeName.MAXIMUM_MESSAGE_SIZE));
+        assertEquals(
+                "1048576",
+                sqs.getQueueAttributes(b ->
+                                b.queueUrl(queues.queueUrl()).attributeNames(QueueAttributeName.MAXIMUM_MESSAGE_SIZE))
+                        .attributes()
+                        .get(QueueAttributeName.MAXIMUM_MESSAGE_SIZE));
         byte[] largest = new byte[PasteProperties.MAX_CONTENT_BYTES_CAP];
         Arrays.fill(largest, (byte) 1);
         String job = new UploadJobCodec(ObjectMapper.getDefault())
@@ -86,13 +90,17 @@ class LocalStackClientsIT {
 
         sqs.sendMessage(b -> b.queueUrl(queues.queueUrl()).messageBody(job));
         sqs.sendMessage(b -> b.queueUrl(queues.queueUrl()).messageBody("x".repeat(1_048_576)));
-        var refused = assertThrows(SqsException.class,
+        var refused = assertThrows(
+                SqsException.class,
                 () -> sqs.sendMessage(b -> b.queueUrl(queues.queueUrl()).messageBody("x".repeat(1_048_577))));
         assertEquals(400, refused.statusCode(), refused.getMessage());
 
-        var received = sqs.receiveMessage(b -> b.queueUrl(queues.queueUrl()).maxNumberOfMessages(10).waitTimeSeconds(5)).messages();
-        assertEquals(java.util.Set.of(job.length(), 1_048_576), received.stream().map(m -> m.body().length())
-                .collect(java.util.stream.Collectors.toSet()));
+        var received = sqs.receiveMessage(b ->
+                        b.queueUrl(queues.queueUrl()).maxNumberOfMessages(10).waitTimeSeconds(5))
+                .messages();
+        assertEquals(
+                java.util.Set.of(job.length(), 1_048_576),
+                received.stream().map(m -> m.body().length()).collect(java.util.stream.Collectors.toSet()));
         assertTrue(received.stream().anyMatch(m -> m.body().equals(job)));
     }
 
@@ -113,7 +121,9 @@ class LocalStackClientsIT {
         Message first = receiveOne(queues.queueUrl(), Duration.ofSeconds(5));
 
         Instant changed = Instant.now();
-        sqs.changeMessageVisibility(b -> b.queueUrl(queues.queueUrl()).receiptHandle(first.receiptHandle()).visibilityTimeout(3));
+        sqs.changeMessageVisibility(b -> b.queueUrl(queues.queueUrl())
+                .receiptHandle(first.receiptHandle())
+                .visibilityTimeout(3));
         Message second = receiveOne(queues.queueUrl(), Duration.ofSeconds(15));
         Duration gap = Duration.between(changed, Instant.now());
 
@@ -146,8 +156,11 @@ class LocalStackClientsIT {
             if (alsoPoll != null) {
                 sqs.receiveMessage(b -> b.queueUrl(alsoPoll).waitTimeSeconds(1));
             }
-            List<Message> messages = sqs.receiveMessage(b -> b.queueUrl(queueUrl).waitTimeSeconds(1)
-                    .maxNumberOfMessages(1).messageSystemAttributeNames(MessageSystemAttributeName.ALL)).messages();
+            List<Message> messages = sqs.receiveMessage(b -> b.queueUrl(queueUrl)
+                            .waitTimeSeconds(1)
+                            .maxNumberOfMessages(1)
+                            .messageSystemAttributeNames(MessageSystemAttributeName.ALL))
+                    .messages();
             if (!messages.isEmpty()) {
                 return messages.get(0);
             }

@@ -1,20 +1,29 @@
 package dev.pastebin.core.breaker;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import org.junit.jupiter.api.Test;
 
 /** The breaker's state machine with the default settings, on a fixed clock. */
 class BreakerPolicyTest {
 
-    private static final BreakerProperties DEFAULTS = new BreakerProperties(true, "s3", Duration.ofSeconds(60), 10, 0.9,
-            Duration.ofSeconds(10), Duration.ofMinutes(2), Duration.ofSeconds(30), Duration.ofSeconds(15),
-            Duration.ofSeconds(5), Duration.ofMinutes(5), Duration.ofHours(24));
+    private static final BreakerProperties DEFAULTS = new BreakerProperties(
+            true,
+            "s3",
+            Duration.ofSeconds(60),
+            10,
+            0.9,
+            Duration.ofSeconds(10),
+            Duration.ofMinutes(2),
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(15),
+            Duration.ofSeconds(5),
+            Duration.ofMinutes(5),
+            Duration.ofHours(24));
 
     private final BreakerPolicy policy = new BreakerPolicy(DEFAULTS);
     private final Instant t0 = Instant.parse("2026-11-23T10:00:00Z");
@@ -118,7 +127,9 @@ class BreakerPolicyTest {
         BreakerSnapshot open = policy.afterFailure(BreakerSnapshot.closed(t0), t0, false, true, "NoSuchBucket");
         BreakerSnapshot probing = policy.probeStarted(open, t0.plusSeconds(10));
         assertEquals(BreakerState.HALF_OPEN, probing.state());
-        assertInstanceOf(BreakerPolicy.Admission.Wait.class, policy.admit(probing, t0.plusSeconds(11)),
+        assertInstanceOf(
+                BreakerPolicy.Admission.Wait.class,
+                policy.admit(probing, t0.plusSeconds(11)),
                 "nobody else calls S3 while the probe runs");
 
         BreakerSnapshot closed = policy.afterProbeAnswered(probing, t0.plusSeconds(11));
@@ -179,8 +190,8 @@ class BreakerPolicyTest {
     void uncountedSuccessesJoinTheWindowTheyFellInAndOlderOnesAreDropped() {
         var uncounted = new UncountedSuccesses(Duration.ofSeconds(60));
         uncounted.add(t0.minusSeconds(200)); // two windows ago: no longer bears on the rate
-        uncounted.add(t0.plusSeconds(30));   // the first window
-        uncounted.add(t0.plusSeconds(70));   // the second
+        uncounted.add(t0.plusSeconds(30)); // the first window
+        uncounted.add(t0.plusSeconds(70)); // the second
         uncounted.add(t0.plusSeconds(71));
 
         BreakerSnapshot counted = policy.withUncounted(BreakerSnapshot.closed(t0), t0.plusSeconds(75), uncounted);
@@ -200,6 +211,9 @@ class BreakerPolicyTest {
 
         assertEquals(open, policy.withUncounted(open, t0.plusSeconds(1), uncounted));
         BreakerSnapshot closedAgain = BreakerSnapshot.closed(t0.plusSeconds(2));
-        assertEquals(closedAgain, policy.withUncounted(closedAgain, t0.plusSeconds(2), uncounted), "dropped, not kept for later");
+        assertEquals(
+                closedAgain,
+                policy.withUncounted(closedAgain, t0.plusSeconds(2), uncounted),
+                "dropped, not kept for later");
     }
 }

@@ -1,19 +1,28 @@
 package dev.pastebin.core.breaker;
 
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
 /** How long held jobs stay away, and how many receives a day of holding takes, with the default settings. */
 class HoldScheduleTest {
 
-    private static final BreakerProperties DEFAULTS = new BreakerProperties(true, "s3", Duration.ofSeconds(60), 10, 0.9,
-            Duration.ofSeconds(10), Duration.ofMinutes(2), Duration.ofSeconds(30), Duration.ofSeconds(15),
-            Duration.ofSeconds(5), Duration.ofMinutes(5), Duration.ofHours(24));
+    private static final BreakerProperties DEFAULTS = new BreakerProperties(
+            true,
+            "s3",
+            Duration.ofSeconds(60),
+            10,
+            0.9,
+            Duration.ofSeconds(10),
+            Duration.ofMinutes(2),
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(15),
+            Duration.ofSeconds(5),
+            Duration.ofMinutes(5),
+            Duration.ofHours(24));
 
     private final HoldSchedule schedule = new HoldSchedule(DEFAULTS);
 
@@ -21,9 +30,13 @@ class HoldScheduleTest {
     void aHoldLastsUntilTheProbeButAtLeastHoldAtLeastAndHalfTheTimeHeldAtMostMaxHold() {
         assertEquals(Duration.ofSeconds(15), schedule.hold(Duration.ZERO, Duration.ZERO), "hold-at-least");
         assertEquals(Duration.ofSeconds(40), schedule.hold(Duration.ZERO, Duration.ofSeconds(40)), "until the probe");
-        assertEquals(Duration.ofSeconds(60), schedule.hold(Duration.ofMinutes(2), Duration.ofSeconds(10)), "half of 2 min held");
+        assertEquals(
+                Duration.ofSeconds(60),
+                schedule.hold(Duration.ofMinutes(2), Duration.ofSeconds(10)),
+                "half of 2 min held");
         assertEquals(Duration.ofMinutes(5), schedule.hold(Duration.ofHours(3), Duration.ZERO), "max-hold");
-        assertEquals(Duration.ofMinutes(5), schedule.hold(Duration.ZERO, Duration.ofMinutes(30)), "never past max-hold");
+        assertEquals(
+                Duration.ofMinutes(5), schedule.hold(Duration.ZERO, Duration.ofMinutes(30)), "never past max-hold");
     }
 
     @Test
@@ -42,7 +55,9 @@ class HoldScheduleTest {
         for (Duration untilProbe : new Duration[] {Duration.ZERO, Duration.ofSeconds(10)}) {
             HoldSchedule.Wait wait = schedule.waitFor(Duration.ofDays(3), untilProbe);
             assertTrue(wait.overdue());
-            assertTrue(wait.seconds() >= 300 && wait.seconds() <= 305, "max-hold plus up to hold-jitter: " + wait.seconds());
+            assertTrue(
+                    wait.seconds() >= 300 && wait.seconds() <= 305,
+                    "max-hold plus up to hold-jitter: " + wait.seconds());
         }
     }
 
@@ -54,9 +69,19 @@ class HoldScheduleTest {
 
     @Test
     void withoutGrowthADayOfHoldAtLeastWouldTakeThousandsOfDeliveries() {
-        var flat = new BreakerProperties(true, "s3", Duration.ofSeconds(60), 10, 0.9, Duration.ofSeconds(10),
-                Duration.ofMinutes(2), Duration.ofSeconds(30), Duration.ofSeconds(15), Duration.ofSeconds(5),
-                Duration.ofSeconds(15), Duration.ofHours(24));
+        var flat = new BreakerProperties(
+                true,
+                "s3",
+                Duration.ofSeconds(60),
+                10,
+                0.9,
+                Duration.ofSeconds(10),
+                Duration.ofMinutes(2),
+                Duration.ofSeconds(30),
+                Duration.ofSeconds(15),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(15),
+                Duration.ofHours(24));
         assertEquals(24 * 60 * 4, new HoldSchedule(flat).heldDeliveriesWithinLimit(), "more than SQS's 1,000 receives");
     }
 }

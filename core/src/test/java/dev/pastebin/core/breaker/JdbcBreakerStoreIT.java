@@ -1,17 +1,16 @@
 package dev.pastebin.core.breaker;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.failure.FailureClassifier;
 import dev.pastebin.core.support.CapturedMetrics;
 import dev.pastebin.core.support.MovingClock;
 import dev.pastebin.core.support.RealServices;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.data.connection.ConnectionOperations;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
-import software.amazon.awssdk.services.s3.model.S3Exception;
-
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -27,11 +26,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * The answers an environment adds in place to the shared row in PostgreSQL ({@link JdbcBreakerStore#addAnswers}):
@@ -46,8 +45,15 @@ class JdbcBreakerStoreIT {
 
     @BeforeEach
     void start() {
-        context = ApplicationContext.run(Map.of("pastebin.breaker.name", name,
-                "datasources.default.maximum-pool-size", 8, "pastebin.metrics.service", "upload"), "test");
+        context = ApplicationContext.run(
+                Map.of(
+                        "pastebin.breaker.name",
+                        name,
+                        "datasources.default.maximum-pool-size",
+                        8,
+                        "pastebin.metrics.service",
+                        "upload"),
+                "test");
         store = context.getBean(BreakerStore.class);
     }
 
@@ -80,7 +86,14 @@ class JdbcBreakerStoreIT {
         assertEquals(1, store.read(name).windowCalls());
 
         Instant current = store.read(name).windowStartedAt();
-        store.update(name, s -> s.with(BreakerState.OPEN, Instant.now(), Instant.now().plusSeconds(10), Duration.ofSeconds(10), "down"));
+        store.update(
+                name,
+                s -> s.with(
+                        BreakerState.OPEN,
+                        Instant.now(),
+                        Instant.now().plusSeconds(10),
+                        Duration.ofSeconds(10),
+                        "down"));
         assertFalse(store.addAnswers(name, current, 5, 5), "an open breaker counts nothing");
         assertEquals(1, store.read(name).windowCalls());
     }
@@ -88,16 +101,27 @@ class JdbcBreakerStoreIT {
     /** The commit that does not wait for the disk is this statement's alone, not the pooled session's. */
     @Test
     void addingAnswersLeavesTheSessionsCommitModeAsItWas() {
-        // one connection, so every statement below runs on the session addAnswers used (and no migration, which needs two)
-        try (ApplicationContext oneConnection = ApplicationContext.run(Map.of("pastebin.breaker.name", name,
-                "datasources.default.maximum-pool-size", 1, "flyway.datasources.default.enabled", false,
-                "pastebin.metrics.service", "upload"), "test")) {
+        // one connection, so every statement below runs on the session addAnswers used (and no migration, which needs
+        // two)
+        try (ApplicationContext oneConnection = ApplicationContext.run(
+                Map.of(
+                        "pastebin.breaker.name",
+                        name,
+                        "datasources.default.maximum-pool-size",
+                        1,
+                        "flyway.datasources.default.enabled",
+                        false,
+                        "pastebin.metrics.service",
+                        "upload"),
+                "test")) {
             BreakerStore single = oneConnection.getBean(BreakerStore.class);
             @SuppressWarnings("unchecked")
             ConnectionOperations<Connection> connections = oneConnection.getBean(ConnectionOperations.class);
             String before = synchronousCommit(connections);
             boolean ownTransaction = connections.executeWrite(status -> autoCommit(status.getConnection()));
-            assertTrue(ownTransaction, "addAnswers's statement is its own transaction: one round trip, the lock held only while it runs");
+            assertTrue(
+                    ownTransaction,
+                    "addAnswers's statement is its own transaction: one round trip, the lock held only while it runs");
 
             assertTrue(single.addAnswers(name, single.read(name).windowStartedAt(), 1, 0));
 
@@ -117,7 +141,7 @@ class JdbcBreakerStoreIT {
     private static String synchronousCommit(ConnectionOperations<Connection> connections) {
         return connections.executeRead(status -> {
             try (Statement statement = status.getConnection().createStatement();
-                 ResultSet result = statement.executeQuery("SHOW synchronous_commit")) {
+                    ResultSet result = statement.executeQuery("SHOW synchronous_commit")) {
                 result.next();
                 return result.getString(1);
             } catch (SQLException e) {
@@ -138,8 +162,14 @@ class JdbcBreakerStoreIT {
                     start.await();
                     for (int i = 0; i < 25; i++) {
                         assertTrue(store.addAnswers(name, window, 1, 0));
-                        store.update(name, s -> s.counting(s.windowStartedAt(), s.windowCalls() + 1, s.windowFailures() + 1,
-                                s.previousCalls(), s.previousFailures()));
+                        store.update(
+                                name,
+                                s -> s.counting(
+                                        s.windowStartedAt(),
+                                        s.windowCalls() + 1,
+                                        s.windowFailures() + 1,
+                                        s.previousCalls(),
+                                        s.previousFailures()));
                     }
                     return null;
                 }));
@@ -164,19 +194,37 @@ class JdbcBreakerStoreIT {
         BreakerSnapshot created = store.read(name);
         MovingClock clock = new MovingClock(created.windowStartedAt());
         BreakerProperties properties = context.getBean(BreakerProperties.class);
-        S3CircuitBreaker healthy = new S3CircuitBreaker(store, properties, new FailureClassifier(),
-                new CapturedMetrics().metrics("upload"), closed -> { }, clock);
-        S3CircuitBreaker sick = new S3CircuitBreaker(store, properties, new FailureClassifier(),
-                new CapturedMetrics().metrics("upload"), closed -> { }, clock);
+        S3CircuitBreaker healthy = new S3CircuitBreaker(
+                store,
+                properties,
+                new FailureClassifier(),
+                new CapturedMetrics().metrics("upload"),
+                closed -> {},
+                clock);
+        S3CircuitBreaker sick = new S3CircuitBreaker(
+                store,
+                properties,
+                new FailureClassifier(),
+                new CapturedMetrics().metrics("upload"),
+                closed -> {},
+                clock);
 
         for (int i = 0; i < 1_000; i++) {
             healthy.call(() -> "stored");
             clock.advance(Duration.ofMillis(50));
         }
-        S3Exception serverError = (S3Exception) S3Exception.builder().statusCode(500).message("InternalError")
-                .awsErrorDetails(AwsErrorDetails.builder().errorCode("InternalError").build()).build();
+        S3Exception serverError = (S3Exception) S3Exception.builder()
+                .statusCode(500)
+                .message("InternalError")
+                .awsErrorDetails(
+                        AwsErrorDetails.builder().errorCode("InternalError").build())
+                .build();
         for (int i = 0; i < 10; i++) {
-            assertThrows(S3Exception.class, () -> sick.call(() -> { throw serverError; }));
+            assertThrows(
+                    S3Exception.class,
+                    () -> sick.call(() -> {
+                        throw serverError;
+                    }));
         }
 
         BreakerSnapshot row = store.read(name);

@@ -1,12 +1,11 @@
 package dev.pastebin.core.breaker;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.support.RealServices;
 import io.micronaut.context.ApplicationContext;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
-import software.amazon.awssdk.services.s3.model.S3Exception;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,10 +17,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * The breaker's state in PostgreSQL, shared by separate application contexts as Lambda's execution
@@ -43,29 +42,50 @@ class S3CircuitBreakerIT {
     }
 
     private S3CircuitBreaker environment(String cooldown) {
-        ApplicationContext context = ApplicationContext.run(Map.of("pastebin.breaker.name", name,
-                "pastebin.breaker.cooldown", cooldown, "pastebin.breaker.max-cooldown", "2m", // above the 60 s cooldowns below
-                "datasources.default.maximum-pool-size", 8,
-                "pastebin.metrics.service", "upload"), "test");
+        ApplicationContext context = ApplicationContext.run(
+                Map.of(
+                        "pastebin.breaker.name",
+                        name,
+                        "pastebin.breaker.cooldown",
+                        cooldown,
+                        "pastebin.breaker.max-cooldown",
+                        "2m", // above the 60 s cooldowns below
+                        "datasources.default.maximum-pool-size",
+                        8,
+                        "pastebin.metrics.service",
+                        "upload"),
+                "test");
         environments.add(context);
         return context.getBean(S3CircuitBreaker.class);
     }
 
     private static S3Exception accessDenied() {
-        return (S3Exception) S3Exception.builder().statusCode(403).message("Access Denied")
-                .awsErrorDetails(AwsErrorDetails.builder().errorCode("AccessDenied").build()).build();
+        return (S3Exception) S3Exception.builder()
+                .statusCode(403)
+                .message("Access Denied")
+                .awsErrorDetails(
+                        AwsErrorDetails.builder().errorCode("AccessDenied").build())
+                .build();
     }
 
     private static S3Exception serverError() {
-        return (S3Exception) S3Exception.builder().statusCode(500).message("InternalError")
-                .awsErrorDetails(AwsErrorDetails.builder().errorCode("InternalError").build()).build();
+        return (S3Exception) S3Exception.builder()
+                .statusCode(500)
+                .message("InternalError")
+                .awsErrorDetails(
+                        AwsErrorDetails.builder().errorCode("InternalError").build())
+                .build();
     }
 
     @Test
     void anEnvironmentStartedLaterSeesTheBreakerAnotherOpened() {
         // a cool-down longer than closing one context and starting another can take on a loaded machine
         S3CircuitBreaker first = environment("60s");
-        assertThrows(S3Exception.class, () -> first.call(() -> { throw accessDenied(); }));
+        assertThrows(
+                S3Exception.class,
+                () -> first.call(() -> {
+                    throw accessDenied();
+                }));
         environments.removeFirst().close();
 
         S3CircuitBreaker restarted = environment("60s");
@@ -80,7 +100,11 @@ class S3CircuitBreakerIT {
     void exactlyOneProbeWhenManyEnvironmentsRaceForIt() throws Exception {
         S3CircuitBreaker a = environment();
         S3CircuitBreaker b = environment();
-        assertThrows(S3Exception.class, () -> a.call(() -> { throw accessDenied(); }));
+        assertThrows(
+                S3Exception.class,
+                () -> a.call(() -> {
+                    throw accessDenied();
+                }));
         Thread.sleep(1_100); // past the 1 s cooldown: the probe is due
 
         AtomicInteger s3Calls = new AtomicInteger();
@@ -114,11 +138,19 @@ class S3CircuitBreakerIT {
     @Test
     void aFailedProbeReopensWithALongerCooldown() throws Exception {
         S3CircuitBreaker breaker = environment();
-        assertThrows(S3Exception.class, () -> breaker.call(() -> { throw accessDenied(); }));
+        assertThrows(
+                S3Exception.class,
+                () -> breaker.call(() -> {
+                    throw accessDenied();
+                }));
         Instant firstProbe = breaker.nextProbe().orElseThrow();
         Thread.sleep(1_100);
 
-        assertThrows(S3Exception.class, () -> breaker.call(() -> { throw serverError(); }));
+        assertThrows(
+                S3Exception.class,
+                () -> breaker.call(() -> {
+                    throw serverError();
+                }));
 
         Instant secondProbe = breaker.nextProbe().orElseThrow();
         assertTrue(secondProbe.isAfter(firstProbe.plusMillis(1_900)), firstProbe + " then " + secondProbe);
@@ -151,8 +183,7 @@ class S3CircuitBreakerIT {
         assertTrue(outcomes.calls() < 100, "opened after a handful of calls: " + outcomes);
     }
 
-    private record Outcomes(int calls, int failures, int held) {
-    }
+    private record Outcomes(int calls, int failures, int held) {}
 
     /** 16 threads per environment, 25 calls each, each S3 call taking 1-20 ms and failing with {@code failureRate}. */
     private static Outcomes hammer(List<S3CircuitBreaker> environments, double failureRate) throws Exception {

@@ -1,23 +1,22 @@
 package dev.pastebin.core.breaker;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.failure.FailureClassifier;
 import dev.pastebin.core.support.CapturedMetrics;
 import dev.pastebin.core.support.InMemoryBreakerStore;
 import dev.pastebin.core.support.MovingClock;
-import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
-import software.amazon.awssdk.services.s3.model.S3Exception;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * What the breaker asks of its shared row (docs/scale.md, "The shared breaker at fleet concurrency"): the
@@ -27,9 +26,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class S3CircuitBreakerTest {
 
-    private static final BreakerProperties DEFAULTS = new BreakerProperties(true, "s3", Duration.ofSeconds(60), 10, 0.9,
-            Duration.ofSeconds(10), Duration.ofMinutes(2), Duration.ofSeconds(30), Duration.ofSeconds(15),
-            Duration.ofSeconds(5), Duration.ofMinutes(5), Duration.ofHours(24));
+    private static final BreakerProperties DEFAULTS = new BreakerProperties(
+            true,
+            "s3",
+            Duration.ofSeconds(60),
+            10,
+            0.9,
+            Duration.ofSeconds(10),
+            Duration.ofMinutes(2),
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(15),
+            Duration.ofSeconds(5),
+            Duration.ofMinutes(5),
+            Duration.ofHours(24));
 
     /** The row in memory, counting the calls that would lock it. */
     private static final class CountingStore implements BreakerStore {
@@ -53,30 +62,45 @@ class S3CircuitBreakerTest {
     }
 
     private final CountingStore store = new CountingStore();
-    private final S3CircuitBreaker breaker = new S3CircuitBreaker(store, DEFAULTS, new FailureClassifier(),
-            new CapturedMetrics().metrics("upload"));
+    private final S3CircuitBreaker breaker =
+            new S3CircuitBreaker(store, DEFAULTS, new FailureClassifier(), new CapturedMetrics().metrics("upload"));
 
     private static S3Exception serverError() {
-        return (S3Exception) S3Exception.builder().statusCode(500).message("InternalError")
-                .awsErrorDetails(AwsErrorDetails.builder().errorCode("InternalError").build()).build();
+        return (S3Exception) S3Exception.builder()
+                .statusCode(500)
+                .message("InternalError")
+                .awsErrorDetails(
+                        AwsErrorDetails.builder().errorCode("InternalError").build())
+                .build();
     }
 
     @Test
     void onlyTheProbeThatClosesTheBreakerAnnouncesTheClosing() {
         List<BreakerClosed> heard = new ArrayList<>();
-        var announcing = new S3CircuitBreaker(store, DEFAULTS, new FailureClassifier(), new CapturedMetrics().metrics("upload"),
-                heard::add, Clock.systemUTC());
+        var announcing = new S3CircuitBreaker(
+                store,
+                DEFAULTS,
+                new FailureClassifier(),
+                new CapturedMetrics().metrics("upload"),
+                heard::add,
+                Clock.systemUTC());
         Instant now = Instant.now();
 
         announcing.call(() -> "an answer while closed");
         assertEquals(List.of(), heard, "no closing while closed");
 
-        store.row = store.row.with(BreakerState.OPEN, now.minusSeconds(20), now.minusSeconds(1), Duration.ofSeconds(10), "down");
-        assertThrows(S3Exception.class, () -> announcing.call(() -> { throw serverError(); }));
+        store.row = store.row.with(
+                BreakerState.OPEN, now.minusSeconds(20), now.minusSeconds(1), Duration.ofSeconds(10), "down");
+        assertThrows(
+                S3Exception.class,
+                () -> announcing.call(() -> {
+                    throw serverError();
+                }));
         assertEquals(BreakerState.OPEN, store.row.state(), "a failed probe reopens");
         assertEquals(List.of(), heard, "a failed probe closes nothing");
 
-        store.row = store.row.with(BreakerState.OPEN, now.minusSeconds(20), now.minusSeconds(1), Duration.ofSeconds(10), "down");
+        store.row = store.row.with(
+                BreakerState.OPEN, now.minusSeconds(20), now.minusSeconds(1), Duration.ofSeconds(10), "down");
         announcing.call(() -> "the probe's answer");
         assertEquals(BreakerState.CLOSED, store.row.state());
         assertEquals(1, heard.size(), heard.toString());
@@ -85,10 +109,18 @@ class S3CircuitBreakerTest {
 
     @Test
     void aListenerThatFailsDoesNotFailTheProbe() {
-        var announcing = new S3CircuitBreaker(store, DEFAULTS, new FailureClassifier(), new CapturedMetrics().metrics("upload"),
-                closed -> { throw new IllegalStateException("release failed"); }, Clock.systemUTC());
+        var announcing = new S3CircuitBreaker(
+                store,
+                DEFAULTS,
+                new FailureClassifier(),
+                new CapturedMetrics().metrics("upload"),
+                closed -> {
+                    throw new IllegalStateException("release failed");
+                },
+                Clock.systemUTC());
         Instant now = Instant.now();
-        store.row = store.row.with(BreakerState.OPEN, now.minusSeconds(20), now.minusSeconds(1), Duration.ofSeconds(10), "down");
+        store.row = store.row.with(
+                BreakerState.OPEN, now.minusSeconds(20), now.minusSeconds(1), Duration.ofSeconds(10), "down");
 
         assertEquals("stored", announcing.call(() -> "stored"));
         assertEquals(BreakerState.CLOSED, store.row.state());
@@ -97,7 +129,11 @@ class S3CircuitBreakerTest {
     @Test
     void aFlakyS3LocksTheRowOncePerFailureNotOncePerAnswer() {
         for (int i = 0; i < 5; i++) {
-            assertThrows(S3Exception.class, () -> breaker.call(() -> { throw serverError(); }));
+            assertThrows(
+                    S3Exception.class,
+                    () -> breaker.call(() -> {
+                        throw serverError();
+                    }));
             for (int j = 0; j < 99; j++) {
                 breaker.call(() -> true);
             }
@@ -105,15 +141,24 @@ class S3CircuitBreakerTest {
 
         assertEquals(5, store.lockedUpdates, "one locked update per failure; the answers go with the next one");
 
-        assertThrows(S3Exception.class, () -> breaker.call(() -> { throw serverError(); }));
+        assertThrows(
+                S3Exception.class,
+                () -> breaker.call(() -> {
+                    throw serverError();
+                }));
         assertEquals(6, store.row.windowFailures());
         assertEquals(6 + 5 * 99, store.row.windowCalls(), "every answer counted by the next failure");
         assertEquals(BreakerState.CLOSED, store.row.state(), "6% failures: closed");
     }
 
     private static S3CircuitBreaker environment(BreakerStore shared, Clock clock) {
-        return new S3CircuitBreaker(shared, DEFAULTS, new FailureClassifier(), new CapturedMetrics().metrics("upload"),
-                closed -> { }, clock);
+        return new S3CircuitBreaker(
+                shared,
+                DEFAULTS,
+                new FailureClassifier(),
+                new CapturedMetrics().metrics("upload"),
+                closed -> {},
+                clock);
     }
 
     /**
@@ -135,13 +180,20 @@ class S3CircuitBreakerTest {
         }
         int healthyWrites = shared.writes();
         for (int i = 0; i < 10; i++) {
-            assertThrows(S3Exception.class, () -> sick.call(() -> { throw serverError(); }));
+            assertThrows(
+                    S3Exception.class,
+                    () -> sick.call(() -> {
+                        throw serverError();
+                    }));
         }
 
         BreakerSnapshot row = shared.read("s3");
-        assertEquals(BreakerState.CLOSED, row.state(), "10 failures among 1,010 calls opened the fleet's breaker: " + row);
+        assertEquals(
+                BreakerState.CLOSED, row.state(), "10 failures among 1,010 calls opened the fleet's breaker: " + row);
         assertTrue(healthyWrites <= 5, healthyWrites + " writes for 50 s of answers: at most one per 10 s");
-        assertTrue(row.windowCalls() >= 800, "the healthy environment's answers, but for the last 10 s, are counted: " + row);
+        assertTrue(
+                row.windowCalls() >= 800,
+                "the healthy environment's answers, but for the last 10 s, are counted: " + row);
     }
 
     @Test
@@ -196,7 +248,11 @@ class S3CircuitBreakerTest {
             clock.advance(Duration.ofSeconds(1));
         }
         assertEquals(1, addAttempts[0], "tried once, not again before another 10 s");
-        assertThrows(S3Exception.class, () -> environment.call(() -> { throw serverError(); }));
+        assertThrows(
+                S3Exception.class,
+                () -> environment.call(() -> {
+                    throw serverError();
+                }));
 
         assertEquals(13, row.read("s3").windowCalls(), "the 12 answers went with the failure");
     }

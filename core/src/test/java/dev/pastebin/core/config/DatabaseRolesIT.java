@@ -1,11 +1,9 @@
 package dev.pastebin.core.config;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -16,8 +14,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 /**
  * {@code infra/database/roles.sql} applied to a freshly migrated database gives each function's role exactly
@@ -36,37 +35,45 @@ class DatabaseRolesIT {
     /** role → table → privileges, each for a statement of that function. */
     private static final Map<String, Map<String, Set<String>>> NEEDED = Map.of(
             // insert the row; mark it FAILED when its job cannot be queued; claim, read and release idempotency keys
-            "pastebin_create", Map.of(
-                    "pastes", Set.of("SELECT", "INSERT", "UPDATE"),
-                    "idempotency_keys", Set.of("SELECT", "INSERT", "UPDATE", "DELETE")),
+            "pastebin_create",
+                    Map.of(
+                            "pastes", Set.of("SELECT", "INSERT", "UPDATE"),
+                            "idempotency_keys", Set.of("SELECT", "INSERT", "UPDATE", "DELETE")),
             // read a paste; an IN_PROGRESS paste's Retry-After reads the S3 breaker's next probe
-            "pastebin_read", Map.of(
-                    "pastes", Set.of("SELECT"),
-                    "circuit_breakers", Set.of("SELECT")),
+            "pastebin_read",
+                    Map.of(
+                            "pastes", Set.of("SELECT"),
+                            "circuit_breakers", Set.of("SELECT")),
             // mark PROCESSED / FAILED, count attempts; the shared breaker (its row created on first use)
-            "pastebin_upload", Map.of(
-                    "pastes", Set.of("SELECT", "UPDATE"),
-                    "circuit_breakers", Set.of("SELECT", "INSERT", "UPDATE")),
+            "pastebin_upload",
+                    Map.of(
+                            "pastes", Set.of("SELECT", "UPDATE"),
+                            "circuit_breakers", Set.of("SELECT", "INSERT", "UPDATE")),
             // stuck rows FAILED, FAILED and expired rows deleted; old idempotency keys deleted; dead letters
             // requeued only while the S3 breaker is closed
-            "pastebin_sweeper", Map.of(
-                    "pastes", Set.of("SELECT", "UPDATE", "DELETE"),
-                    "idempotency_keys", Set.of("SELECT", "DELETE"),
-                    "circuit_breakers", Set.of("SELECT")),
+            "pastebin_sweeper",
+                    Map.of(
+                            "pastes", Set.of("SELECT", "UPDATE", "DELETE"),
+                            "idempotency_keys", Set.of("SELECT", "DELETE"),
+                            "circuit_breakers", Set.of("SELECT")),
             // delete with the token, reveal (SELECT ... FOR UPDATE needs UPDATE); an IN_PROGRESS read-once
             // paste's Retry-After reads the S3 breaker's next probe, as the read function's does
-            "pastebin_remove", Map.of(
-                    "pastes", Set.of("SELECT", "UPDATE", "DELETE"),
-                    "circuit_breakers", Set.of("SELECT")));
+            "pastebin_remove",
+                    Map.of(
+                            "pastes", Set.of("SELECT", "UPDATE", "DELETE"),
+                            "circuit_breakers", Set.of("SELECT")));
 
     private Connection owner;
 
     @BeforeAll
     void applyRolesSql() throws Exception {
-        owner = DriverManager.getConnection(System.getProperty("datasources.default.url"),
-                env("DATASOURCES_DEFAULT_USERNAME", "pastebin"), env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
+        owner = DriverManager.getConnection(
+                System.getProperty("datasources.default.url"),
+                env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
+                env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
         try (var statement = owner.createStatement()) {
-            statement.execute(Files.readString(ROLES_SQL).lines()
+            statement.execute(Files.readString(ROLES_SQL)
+                    .lines()
                     .filter(line -> !line.stripLeading().startsWith("--"))
                     .reduce("", (sql, line) -> sql + line + "\n"));
         }
@@ -86,7 +93,8 @@ class DatabaseRolesIT {
                             answer.next();
                             if (answer.getBoolean(1)) {
                                 granted.computeIfAbsent(role, r -> new TreeMap<>())
-                                        .computeIfAbsent(table, t -> new TreeSet<>()).add(privilege);
+                                        .computeIfAbsent(table, t -> new TreeSet<>())
+                                        .add(privilege);
                             }
                         }
                     }
@@ -94,8 +102,8 @@ class DatabaseRolesIT {
             }
         }
         Map<String, Map<String, Set<String>>> needed = new TreeMap<>();
-        NEEDED.forEach((role, tables) -> tables.forEach((table, privileges) -> needed
-                .computeIfAbsent(role, r -> new TreeMap<>()).put(table, new TreeSet<>(privileges))));
+        NEEDED.forEach((role, tables) -> tables.forEach((table, privileges) ->
+                needed.computeIfAbsent(role, r -> new TreeMap<>()).put(table, new TreeSet<>(privileges))));
         assertEquals(needed, granted);
     }
 

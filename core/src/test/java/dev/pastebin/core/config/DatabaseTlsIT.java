@@ -1,14 +1,11 @@
 package dev.pastebin.core.config;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.support.TlsPostgres;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
-
-import javax.sql.DataSource;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -16,9 +13,11 @@ import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
-
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 
 /**
  * The default datasource, configured as every function configures it (core's {@link DatabaseTls}, applied to
@@ -45,8 +44,11 @@ class DatabaseTlsIT {
 
     @Test
     void theTemplatesVerifyFullUrlConnectsOverTlsWithThePackedCaBundle() throws Exception {
-        try (var context = start(postgres.jdbcUrl("localhost", "sslmode=verify-full"), Map.of(
-                "pastebin.database.tls.ca-bundle", postgres.caCertificate().toString()))) {
+        try (var context = start(
+                postgres.jdbcUrl("localhost", "sslmode=verify-full"),
+                Map.of(
+                        "pastebin.database.tls.ca-bundle",
+                        postgres.caCertificate().toString()))) {
             assertConnectedOverTls(context);
         }
     }
@@ -55,11 +57,17 @@ class DatabaseTlsIT {
     void credentialsFromASecretConnectWithTheTrustAnchorToo() throws Exception {
         // As deployed: the secret's listener opens the connections, with the properties the TLS listener set first.
         try (var secretsManager = SecretsManagerClient.create()) {
-            String secretArn = secretsManager.createSecret(b -> b.name("pastebin-tls-it-" + UUID.randomUUID())
-                    .secretString("{\"username\":\"postgres\",\"password\":\"unused\"}")).arn();
-            try (var context = start(postgres.jdbcUrl("localhost", "sslmode=verify-full"), Map.of(
-                    "pastebin.database.secret-id", secretArn,
-                    "pastebin.database.tls.ca-bundle", postgres.caCertificate().toString()))) {
+            String secretArn = secretsManager
+                    .createSecret(b -> b.name("pastebin-tls-it-" + UUID.randomUUID())
+                            .secretString("{\"username\":\"postgres\",\"password\":\"unused\"}"))
+                    .arn();
+            try (var context = start(
+                    postgres.jdbcUrl("localhost", "sslmode=verify-full"),
+                    Map.of(
+                            "pastebin.database.secret-id",
+                            secretArn,
+                            "pastebin.database.tls.ca-bundle",
+                            postgres.caCertificate().toString()))) {
                 assertConnectedOverTls(context);
             } finally {
                 secretsManager.deleteSecret(b -> b.secretId(secretArn).forceDeleteWithoutRecovery(true));
@@ -69,17 +77,24 @@ class DatabaseTlsIT {
 
     @Test
     void verifyCaConnectsWithTheCaBundleToo() throws Exception {
-        try (var context = start(postgres.jdbcUrl("localhost", "sslmode=verify-ca"), Map.of(
-                "pastebin.database.tls.trust-anchor", "ca-bundle",
-                "pastebin.database.tls.ca-bundle", postgres.caCertificate().toString()))) {
+        try (var context = start(
+                postgres.jdbcUrl("localhost", "sslmode=verify-ca"),
+                Map.of(
+                        "pastebin.database.tls.trust-anchor",
+                        "ca-bundle",
+                        "pastebin.database.tls.ca-bundle",
+                        postgres.caCertificate().toString()))) {
             assertConnectedOverTls(context);
         }
     }
 
     @Test
     void aCaThatDidNotSignTheServersCertificateIsRefused() {
-        try (var context = start(postgres.jdbcUrl("localhost", "sslmode=verify-full"), Map.of(
-                "pastebin.database.tls.ca-bundle", postgres.otherCaCertificate().toString()))) {
+        try (var context = start(
+                postgres.jdbcUrl("localhost", "sslmode=verify-full"),
+                Map.of(
+                        "pastebin.database.tls.ca-bundle",
+                        postgres.otherCaCertificate().toString()))) {
             SQLException refused = assertThrows(SQLException.class, () -> connect(context));
             assertTrue(chain(refused).contains("SSL error"), chain(refused));
         }
@@ -88,8 +103,11 @@ class DatabaseTlsIT {
     @Test
     void aHostNameTheCertificateIsNotForIsRefused() {
         // The certificate names localhost only: 127.0.0.1 is the same server under a name it does not vouch for.
-        try (var context = start(postgres.jdbcUrl("127.0.0.1", "sslmode=verify-full"), Map.of(
-                "pastebin.database.tls.ca-bundle", postgres.caCertificate().toString()))) {
+        try (var context = start(
+                postgres.jdbcUrl("127.0.0.1", "sslmode=verify-full"),
+                Map.of(
+                        "pastebin.database.tls.ca-bundle",
+                        postgres.caCertificate().toString()))) {
             SQLException refused = assertThrows(SQLException.class, () -> connect(context));
             assertTrue(chain(refused).contains("hostname 127.0.0.1 could not be verified"), chain(refused));
         }
@@ -97,10 +115,15 @@ class DatabaseTlsIT {
 
     @Test
     void theJdkTrustStoreIsUsedWhenChosenAndDoesNotKnowAPrivateCa() {
-        // What an RDS Proxy deploy chooses (its ACM certificates chain to CAs the JDK trusts); the test's CA is not one.
-        try (var context = start(postgres.jdbcUrl("localhost", "sslmode=verify-full"), Map.of(
-                "pastebin.database.tls.trust-anchor", "jdk-trust-store",
-                "pastebin.database.tls.ca-bundle", postgres.caCertificate().toString()))) {
+        // What an RDS Proxy deploy chooses (its ACM certificates chain to CAs the JDK trusts); the test's CA is not
+        // one.
+        try (var context = start(
+                postgres.jdbcUrl("localhost", "sslmode=verify-full"),
+                Map.of(
+                        "pastebin.database.tls.trust-anchor",
+                        "jdk-trust-store",
+                        "pastebin.database.tls.ca-bundle",
+                        postgres.caCertificate().toString()))) {
             SQLException refused = assertThrows(SQLException.class, () -> connect(context));
             assertTrue(chain(refused).contains("PKIX path building failed"), chain(refused));
         }
@@ -109,9 +132,12 @@ class DatabaseTlsIT {
     @Test
     void aMissingCaBundleFailsTheStartWithWhatToDo() {
         Path missing = postgres.caCertificate().resolveSibling("absent/database-ca-bundle.pem");
-        RuntimeException failure = assertThrows(RuntimeException.class, () -> start(
-                postgres.jdbcUrl("localhost", "sslmode=verify-full"),
-                Map.of("pastebin.database.tls.ca-bundle", missing.toString())).close());
+        RuntimeException failure = assertThrows(
+                RuntimeException.class,
+                () -> start(
+                                postgres.jdbcUrl("localhost", "sslmode=verify-full"),
+                                Map.of("pastebin.database.tls.ca-bundle", missing.toString()))
+                        .close());
         String message = chain(failure);
         assertTrue(message.contains(missing.toString()), message);
         assertTrue(message.contains("infra/tls/README.md"), message);
@@ -121,27 +147,39 @@ class DatabaseTlsIT {
     @Test
     void aFileWithoutCertificatesFailsTheStart() {
         Path notPem = postgres.caCertificate().resolveSibling("server.ext");
-        RuntimeException failure = assertThrows(RuntimeException.class, () -> start(
-                postgres.jdbcUrl("localhost", "sslmode=verify-full"),
-                Map.of("pastebin.database.tls.ca-bundle", notPem.toString())).close());
+        RuntimeException failure = assertThrows(
+                RuntimeException.class,
+                () -> start(
+                                postgres.jdbcUrl("localhost", "sslmode=verify-full"),
+                                Map.of("pastebin.database.tls.ca-bundle", notPem.toString()))
+                        .close());
         assertTrue(chain(failure).contains("cannot be read as PEM certificates"), chain(failure));
     }
 
     @Test
     void aTrustAnchorInTheUrlFailsTheStartAsASecondTruth() {
-        RuntimeException failure = assertThrows(RuntimeException.class, () -> start(
-                postgres.jdbcUrl("localhost", "sslmode=verify-full&sslrootcert=" + postgres.caCertificate()),
-                Map.of("pastebin.database.tls.ca-bundle", postgres.caCertificate().toString())).close());
+        RuntimeException failure = assertThrows(
+                RuntimeException.class,
+                () -> start(
+                                postgres.jdbcUrl(
+                                        "localhost", "sslmode=verify-full&sslrootcert=" + postgres.caCertificate()),
+                                Map.of(
+                                        "pastebin.database.tls.ca-bundle",
+                                        postgres.caCertificate().toString()))
+                        .close());
         assertTrue(chain(failure).contains("sslrootcert"), chain(failure));
     }
 
     @Test
     void aUrlThatVerifiesNothingNeedsNoCaBundle() throws Exception {
         // The local run and the tests: no TLS, no bundle, unchanged.
-        try (var context = start(postgres.jdbcUrl("localhost", "sslmode=disable"), Map.of(
-                "pastebin.database.tls.ca-bundle", "/nonexistent/database-ca-bundle.pem"));
-             Connection connection = connect(context);
-             ResultSet row = connection.createStatement().executeQuery("select ssl from pg_stat_ssl where pid = pg_backend_pid()")) {
+        try (var context = start(
+                        postgres.jdbcUrl("localhost", "sslmode=disable"),
+                        Map.of("pastebin.database.tls.ca-bundle", "/nonexistent/database-ca-bundle.pem"));
+                Connection connection = connect(context);
+                ResultSet row = connection
+                        .createStatement()
+                        .executeQuery("select ssl from pg_stat_ssl where pid = pg_backend_pid()")) {
             assertTrue(row.next());
             assertTrue(!row.getBoolean(1), "sslmode=disable must not use TLS");
         }
@@ -161,12 +199,15 @@ class DatabaseTlsIT {
 
     private static Connection connect(ApplicationContext context) throws SQLException {
         // The pool itself: the bean is Micronaut Data's proxy, which hands out only a transaction's connection.
-        return DelegatingDataSource.unwrapDataSource(context.getBean(DataSource.class)).getConnection();
+        return DelegatingDataSource.unwrapDataSource(context.getBean(DataSource.class))
+                .getConnection();
     }
 
     private static void assertConnectedOverTls(ApplicationContext context) throws SQLException {
         try (Connection connection = connect(context);
-             ResultSet row = connection.createStatement().executeQuery("select ssl from pg_stat_ssl where pid = pg_backend_pid()")) {
+                ResultSet row = connection
+                        .createStatement()
+                        .executeQuery("select ssl from pg_stat_ssl where pid = pg_backend_pid()")) {
             assertTrue(row.next());
             assertTrue(row.getBoolean(1), "the connection must use TLS");
         }
@@ -175,7 +216,10 @@ class DatabaseTlsIT {
     private static String chain(Throwable failure) {
         var messages = new StringBuilder();
         for (Throwable t = failure; t != null; t = t.getCause()) {
-            messages.append(t.getClass().getName()).append(": ").append(t.getMessage()).append('\n');
+            messages.append(t.getClass().getName())
+                    .append(": ")
+                    .append(t.getMessage())
+                    .append('\n');
         }
         return messages.toString();
     }

@@ -1,17 +1,16 @@
 package dev.pastebin.core.config;
 
-import dev.pastebin.core.config.DatabaseTlsProperties.TrustAnchor;
-import io.micronaut.configuration.jdbc.hikari.DatasourceConfiguration;
-import io.micronaut.context.exceptions.ConfigurationException;
-import org.junit.jupiter.api.Test;
-import org.postgresql.ssl.DefaultJavaSSLFactory;
-
-import java.nio.file.Path;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pastebin.core.config.DatabaseTlsProperties.TrustAnchor;
+import io.micronaut.configuration.jdbc.hikari.DatasourceConfiguration;
+import io.micronaut.context.exceptions.ConfigurationException;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.postgresql.ssl.DefaultJavaSSLFactory;
 
 /**
  * What {@link DatabaseTls} decides from the default datasource's URL as pgjdbc reads it. When TLS is required
@@ -24,7 +23,8 @@ class DatabaseTlsTest {
 
     @Test
     void aLaterWeakerSslmodeFailsTheStartWhenTlsIsRequired() {
-        ConfigurationException failure = assertThrows(ConfigurationException.class,
+        ConfigurationException failure = assertThrows(
+                ConfigurationException.class,
                 () -> required().applyTo(datasource(DATABASE + "?sslmode=verify-full&sslmode=prefer")));
         assertTrue(failure.getMessage().contains("sslmode=prefer"), failure.getMessage());
         assertTrue(failure.getMessage().contains("sslmode=verify-full"), failure.getMessage());
@@ -32,25 +32,34 @@ class DatabaseTlsTest {
 
     @Test
     void aUrlWithoutSslmodeOrWithVerifyCaFailsTheStartWhenTlsIsRequired() {
-        for (String url : new String[]{DATABASE, DATABASE + "?sslmode=require", DATABASE + "?sslmode=verify-ca",
-                DATABASE + "?ssl=true&sslmode=disable"}) {
+        for (String url : new String[] {
+            DATABASE,
+            DATABASE + "?sslmode=require",
+            DATABASE + "?sslmode=verify-ca",
+            DATABASE + "?ssl=true&sslmode=disable"
+        }) {
             assertThrows(ConfigurationException.class, () -> required().applyTo(datasource(url)), url);
         }
     }
 
     @Test
     void verifyFullStartsWhenTlsIsRequiredWithTheChosenTrustAnchor() {
-        for (String url : new String[]{DATABASE + "?sslmode=verify-full", DATABASE + "?sslmode=prefer&sslmode=verify-full",
-                DATABASE + "?ssl=true"}) {
+        for (String url : new String[] {
+            DATABASE + "?sslmode=verify-full", DATABASE + "?sslmode=prefer&sslmode=verify-full", DATABASE + "?ssl=true"
+        }) {
             DatasourceConfiguration datasource = required().applyTo(datasource(url));
-            assertEquals(DefaultJavaSSLFactory.class.getName(), datasource.getDataSourceProperties().getProperty("sslfactory"), url);
+            assertEquals(
+                    DefaultJavaSSLFactory.class.getName(),
+                    datasource.getDataSourceProperties().getProperty("sslfactory"),
+                    url);
         }
     }
 
     @Test
     void withoutTheRequirementAUrlThatVerifiesNothingIsLeftAsItIs() {
-        DatasourceConfiguration datasource = new DatabaseTls(new DatabaseTlsProperties(TrustAnchor.JDK_TRUST_STORE,
-                Path.of("unused.pem"), false)).applyTo(datasource(DATABASE));
+        DatasourceConfiguration datasource = new DatabaseTls(
+                        new DatabaseTlsProperties(TrustAnchor.JDK_TRUST_STORE, Path.of("unused.pem"), false))
+                .applyTo(datasource(DATABASE));
         assertNull(datasource.getDataSourceProperties().getProperty("sslfactory"));
     }
 

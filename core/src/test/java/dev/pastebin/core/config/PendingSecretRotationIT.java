@@ -1,23 +1,22 @@
 package dev.pastebin.core.config;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.support.RealServices;
 import io.micronaut.context.ApplicationContext;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
-
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
 import java.util.UUID;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 
 /**
  * A single-user rotation as Secrets Manager's rotation function runs it, against the real PostgreSQL and
@@ -30,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PendingSecretRotationIT {
 
     private final String url = env("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin");
-    private final String role = "pending_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    private final String role =
+            "pending_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     private final String oldPassword = "old-" + UUID.randomUUID().toString().replace("-", "");
     private final String newPassword = "new-" + UUID.randomUUID().toString().replace("-", "");
 
@@ -41,18 +41,24 @@ class PendingSecretRotationIT {
 
     @BeforeEach
     void createRoleAndSecret() throws SQLException {
-        admin = DriverManager.getConnection(url, env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
-                env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
+        admin = DriverManager.getConnection(
+                url, env("DATASOURCES_DEFAULT_USERNAME", "pastebin"), env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
         // Generated names and passwords only (letters, digits, '-'): safe to write into the DDL.
         execute("CREATE ROLE " + role + " LOGIN PASSWORD '" + oldPassword + "'");
         secretsManager = SecretsManagerClient.create();
-        secretArn = secretsManager.createSecret(b -> b.name("pastebin-pending-it-" + UUID.randomUUID())
-                .secretString(secretJson(oldPassword))).arn();
+        secretArn = secretsManager
+                .createSecret(
+                        b -> b.name("pastebin-pending-it-" + UUID.randomUUID()).secretString(secretJson(oldPassword)))
+                .arn();
         context = ApplicationContext.run(Map.of(
-                "datasources.default.url", url,
-                "pastebin.database.secret-id", secretArn,
-                "datasources.default.initialization-fail-timeout", -1,
-                "flyway.datasources.default.enabled", false));
+                "datasources.default.url",
+                url,
+                "pastebin.database.secret-id",
+                secretArn,
+                "datasources.default.initialization-fail-timeout",
+                -1,
+                "flyway.datasources.default.enabled",
+                false));
     }
 
     @AfterEach
@@ -78,25 +84,35 @@ class PendingSecretRotationIT {
         assertEquals(role, connectedUser());
 
         // createSecret, then setSecret: the database has the new password, AWSCURRENT still the old one.
-        String pendingVersion = secretsManager.putSecretValue(b -> b.secretId(secretArn)
-                .secretString(secretJson(newPassword)).versionStages("AWSPENDING")).versionId();
+        String pendingVersion = secretsManager
+                .putSecretValue(b -> b.secretId(secretArn)
+                        .secretString(secretJson(newPassword))
+                        .versionStages("AWSPENDING"))
+                .versionId();
         execute("ALTER ROLE " + role + " PASSWORD '" + newPassword + "'");
         Thread.sleep(DatabaseSecret.MIN_REREAD_INTERVAL.toMillis() + 100); // past the start-up read's interval
 
         assertEquals(role, connectedUser(), "AWSCURRENT is rejected: AWSPENDING must be tried");
 
         // finishSecret: the new version becomes AWSCURRENT; connections keep working without another read.
-        String currentVersion = secretsManager.describeSecret(b -> b.secretId(secretArn)).versionIdsToStages()
-                .entrySet().stream().filter(e -> e.getValue().contains("AWSCURRENT")).findFirst().orElseThrow().getKey();
-        secretsManager.updateSecretVersionStage(b -> b.secretId(secretArn).versionStage("AWSCURRENT")
-                .moveToVersionId(pendingVersion).removeFromVersionId(currentVersion));
+        String currentVersion =
+                secretsManager.describeSecret(b -> b.secretId(secretArn)).versionIdsToStages().entrySet().stream()
+                        .filter(e -> e.getValue().contains("AWSCURRENT"))
+                        .findFirst()
+                        .orElseThrow()
+                        .getKey();
+        secretsManager.updateSecretVersionStage(b -> b.secretId(secretArn)
+                .versionStage("AWSCURRENT")
+                .moveToVersionId(pendingVersion)
+                .removeFromVersionId(currentVersion));
         assertEquals(role, connectedUser());
     }
 
     @Test
     void aPendingPasswordTheDatabaseDoesNotKnowYetLeavesTheCurrentOneInUse() throws Exception {
         // createSecret only: AWSPENDING exists, the database still has the old password, which keeps working.
-        secretsManager.putSecretValue(b -> b.secretId(secretArn).secretString(secretJson(newPassword)).versionStages("AWSPENDING"));
+        secretsManager.putSecretValue(
+                b -> b.secretId(secretArn).secretString(secretJson(newPassword)).versionStages("AWSPENDING"));
         Thread.sleep(DatabaseSecret.MIN_REREAD_INTERVAL.toMillis() + 100);
         assertEquals(role, connectedUser());
     }
@@ -114,10 +130,12 @@ class PendingSecretRotationIT {
     /** A new physical connection through the secret's data source (not one the pool may still hold). */
     private String connectedUser() throws SQLException {
         DataSource pool = context.getBean(DataSource.class);
-        SecretCredentialsDataSource opener = io.micronaut.data.connection.jdbc.advice.DelegatingDataSource
-                .unwrapDataSource(pool).unwrap(SecretCredentialsDataSource.class);
-        try (Connection connection = opener.getConnection(); Statement sql = connection.createStatement();
-             var rs = sql.executeQuery("SELECT current_user")) {
+        SecretCredentialsDataSource opener =
+                io.micronaut.data.connection.jdbc.advice.DelegatingDataSource.unwrapDataSource(pool)
+                        .unwrap(SecretCredentialsDataSource.class);
+        try (Connection connection = opener.getConnection();
+                Statement sql = connection.createStatement();
+                var rs = sql.executeQuery("SELECT current_user")) {
             assertTrue(rs.next());
             return rs.getString(1);
         }

@@ -1,10 +1,14 @@
 package dev.pastebin.core.config;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.support.MovingClock;
 import io.micronaut.serde.ObjectMapper;
-import org.junit.jupiter.api.Test;
-
-import javax.sql.DataSource;
 import java.io.PrintWriter;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -21,13 +25,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
 
 /**
  * How a connection heals after a password rotation: PostgreSQL's rejection (28P01) is recognised wherever it is
@@ -42,8 +41,7 @@ class SecretCredentialsDataSourceTest {
     private final Database database = new Database("old-password");
     private final Secret secret = new Secret("old-password");
     private final MovingClock clock = new MovingClock(Instant.parse("2025-01-01T00:00:00Z"));
-    private final DatabaseSecret databaseSecret =
-            new DatabaseSecret("db-secret", secret, JSON, clock);
+    private final DatabaseSecret databaseSecret = new DatabaseSecret("db-secret", secret, JSON, clock);
     private final SecretCredentialsDataSource dataSource = new SecretCredentialsDataSource(database, databaseSecret);
 
     @Test
@@ -105,7 +103,9 @@ class SecretCredentialsDataSourceTest {
         secret.pendingPassword = "new-password";
         clock.advance(Duration.ofSeconds(5));
 
-        assertEquals("28P01", assertThrows(SQLException.class, dataSource::getConnection).getSQLState());
+        assertEquals(
+                "28P01",
+                assertThrows(SQLException.class, dataSource::getConnection).getSQLState());
         assertEquals(List.of("old-password", "new-password"), database.attempts, "AWSPENDING is tried once");
 
         database.password = "old-password"; // the rotation failed and the old password is back
@@ -171,8 +171,8 @@ class SecretCredentialsDataSourceTest {
     void theRejectionIsRecognisedWhereverItIsInTheCauseChain() {
         var rejection = new SQLException("FATAL: password authentication failed for user \"app\"", "28P01");
         assertTrue(SecretCredentialsDataSource.isInvalidPassword(rejection));
-        assertTrue(SecretCredentialsDataSource.isInvalidPassword(new RuntimeException("pool",
-                new SQLException("Connection is not available, request timed out", "08001", rejection))));
+        assertTrue(SecretCredentialsDataSource.isInvalidPassword(new RuntimeException(
+                "pool", new SQLException("Connection is not available, request timed out", "08001", rejection))));
         assertFalse(SecretCredentialsDataSource.isInvalidPassword(
                 new SQLException("FATAL: no pg_hba.conf entry for host", "28000")));
         assertFalse(SecretCredentialsDataSource.isInvalidPassword(new SQLException("no state")));
@@ -186,8 +186,10 @@ class SecretCredentialsDataSourceTest {
 
     @Test
     void aSecretThatIsNotJsonFailsWithoutQuotingIt() {
-        var failure = assertThrows(IllegalStateException.class, () -> new DatabaseSecret("db-secret",
-                holding("{\"username\":\"app\",\"password\":hunter2}"), JSON, clock));
+        var failure = assertThrows(
+                IllegalStateException.class,
+                () -> new DatabaseSecret(
+                        "db-secret", holding("{\"username\":\"app\",\"password\":hunter2}"), JSON, clock));
         assertTrue(failure.getMessage().contains("is not JSON with username and password"), failure.getMessage());
         for (Throwable t = failure; t != null; t = t.getCause()) {
             assertFalse(String.valueOf(t.getMessage()).contains("hunter2"), t.getMessage());
@@ -196,8 +198,9 @@ class SecretCredentialsDataSourceTest {
 
     @Test
     void aSecretWithoutAPasswordFailsTheStartUp() {
-        var failure = assertThrows(IllegalStateException.class, () -> new DatabaseSecret("db-secret",
-                holding("{\"username\":\"app\"}"), JSON, clock));
+        var failure = assertThrows(
+                IllegalStateException.class,
+                () -> new DatabaseSecret("db-secret", holding("{\"username\":\"app\"}"), JSON, clock));
         assertEquals("secret db-secret lacks a username or password (AWSCURRENT)", failure.getMessage());
     }
 
@@ -227,8 +230,8 @@ class SecretCredentialsDataSourceTest {
             if (!"app".equals(username) || !this.password.equals(password)) {
                 throw new SQLException("FATAL: password authentication failed for user \"" + username + "\"", "28P01");
             }
-            return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[]{Connection.class},
-                    (proxy, method, args) -> {
+            return (Connection) Proxy.newProxyInstance(
+                    getClass().getClassLoader(), new Class<?>[] {Connection.class}, (proxy, method, args) -> {
                         throw new UnsupportedOperationException(method.getName());
                     });
         }
@@ -244,12 +247,10 @@ class SecretCredentialsDataSourceTest {
         }
 
         @Override
-        public void setLogWriter(PrintWriter out) {
-        }
+        public void setLogWriter(PrintWriter out) {}
 
         @Override
-        public void setLoginTimeout(int seconds) {
-        }
+        public void setLoginTimeout(int seconds) {}
 
         @Override
         public int getLoginTimeout() {

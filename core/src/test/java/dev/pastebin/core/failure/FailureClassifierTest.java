@@ -1,10 +1,25 @@
 package dev.pastebin.core.failure;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
+
 import dev.pastebin.core.breaker.CircuitOpenException;
 import dev.pastebin.core.storage.ContentRemovalException;
 import io.micronaut.data.connection.exceptions.ConnectionException;
 import io.micronaut.data.exceptions.DataAccessException;
 import io.micronaut.data.exceptions.DataAccessResourceFailureException;
+import java.io.EOFException;
+import java.net.ConnectException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.util.List;
+import java.util.stream.Stream;
+import javax.net.ssl.SSLException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -18,22 +33,6 @@ import software.amazon.awssdk.services.s3.model.S3Error;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.sqs.model.SqsException;
 
-import javax.net.ssl.SSLException;
-import java.io.EOFException;
-import java.net.ConnectException;
-import java.net.SocketException;
-import java.net.SocketTimeoutException;
-import java.net.UnknownHostException;
-import java.sql.SQLException;
-import java.sql.SQLTransientConnectionException;
-import java.util.List;
-import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.params.provider.Arguments.arguments;
-
 /** The classifier over real SDK, JDBC and JDK exceptions, built the way the SDK and drivers build them. */
 class FailureClassifierTest {
 
@@ -43,91 +42,200 @@ class FailureClassifierTest {
         return (S3Exception) S3Exception.builder()
                 .statusCode(status)
                 .message(message)
-                .awsErrorDetails(AwsErrorDetails.builder().serviceName("S3").errorCode(code).errorMessage(message).build())
+                .awsErrorDetails(AwsErrorDetails.builder()
+                        .serviceName("S3")
+                        .errorCode(code)
+                        .errorMessage(message)
+                        .build())
                 .build();
     }
 
     /** What {@link ContentRemovalException} is for: S3's per-key errors of a DeleteObjects answer. */
     static ContentRemovalException refused(String code) {
-        return new ContentRemovalException("S3 refused to delete 1 of 1 objects",
-                List.of(S3Error.builder().key("pastes/aB3xYz12").code(code).message(code).build()));
+        return new ContentRemovalException(
+                "S3 refused to delete 1 of 1 objects",
+                List.of(S3Error.builder()
+                        .key("pastes/aB3xYz12")
+                        .code(code)
+                        .message(code)
+                        .build()));
     }
 
     static Stream<Arguments> table() {
         return Stream.of(
                 // S3 answered
                 arguments(s3(503, "SlowDown", "Please reduce your request rate."), ErrorClass.THROTTLING, 503),
-                arguments(s3(503, "ServiceUnavailable", "Service is unable to handle request."), ErrorClass.THROTTLING, 503),
+                arguments(
+                        s3(503, "ServiceUnavailable", "Service is unable to handle request."),
+                        ErrorClass.THROTTLING,
+                        503),
                 arguments(s3(429, null, "Too Many Requests"), ErrorClass.THROTTLING, 429),
-                arguments(AwsServiceException.builder().statusCode(400).message("Rate exceeded")
-                        .awsErrorDetails(AwsErrorDetails.builder().errorCode("ThrottlingException").build()).build(),
-                        ErrorClass.THROTTLING, 400),
-                arguments(SqsException.builder().statusCode(400).message("throttled")
-                        .awsErrorDetails(AwsErrorDetails.builder().errorCode("RequestThrottled").build()).build(),
-                        ErrorClass.THROTTLING, 400),
-                arguments(s3(500, "InternalError", "We encountered an internal error. Please try again."), ErrorClass.SERVER_ERROR, 500),
+                arguments(
+                        AwsServiceException.builder()
+                                .statusCode(400)
+                                .message("Rate exceeded")
+                                .awsErrorDetails(AwsErrorDetails.builder()
+                                        .errorCode("ThrottlingException")
+                                        .build())
+                                .build(),
+                        ErrorClass.THROTTLING,
+                        400),
+                arguments(
+                        SqsException.builder()
+                                .statusCode(400)
+                                .message("throttled")
+                                .awsErrorDetails(AwsErrorDetails.builder()
+                                        .errorCode("RequestThrottled")
+                                        .build())
+                                .build(),
+                        ErrorClass.THROTTLING,
+                        400),
+                arguments(
+                        s3(500, "InternalError", "We encountered an internal error. Please try again."),
+                        ErrorClass.SERVER_ERROR,
+                        500),
                 arguments(s3(502, null, "Bad Gateway"), ErrorClass.SERVER_ERROR, 502),
                 arguments(s3(504, null, "Gateway Timeout"), ErrorClass.SERVER_ERROR, 504),
-                arguments(s3(400, "RequestTimeout", "Your socket connection to the server was not read from or written to within the timeout period."),
-                        ErrorClass.TIMEOUT, 400),
+                arguments(
+                        s3(
+                                400,
+                                "RequestTimeout",
+                                "Your socket connection to the server was not read from or written to within the timeout period."),
+                        ErrorClass.TIMEOUT,
+                        400),
                 arguments(s3(403, "AccessDenied", "Access Denied"), ErrorClass.ACCESS_DENIED, 403),
-                arguments(s3(403, "InvalidAccessKeyId", "The AWS Access Key Id you provided does not exist in our records."),
-                        ErrorClass.ACCESS_DENIED, 403),
+                arguments(
+                        s3(
+                                403,
+                                "InvalidAccessKeyId",
+                                "The AWS Access Key Id you provided does not exist in our records."),
+                        ErrorClass.ACCESS_DENIED,
+                        403),
                 arguments(s3(403, null, null), ErrorClass.ACCESS_DENIED, 403),
-                arguments(NoSuchBucketException.builder().statusCode(404).message("The specified bucket does not exist")
-                        .awsErrorDetails(AwsErrorDetails.builder().errorCode("NoSuchBucket").build()).build(),
-                        ErrorClass.NO_SUCH_BUCKET, 404),
-                arguments(s3(404, "NoSuchBucket", "The specified bucket does not exist"), ErrorClass.NO_SUCH_BUCKET, 404),
+                arguments(
+                        NoSuchBucketException.builder()
+                                .statusCode(404)
+                                .message("The specified bucket does not exist")
+                                .awsErrorDetails(AwsErrorDetails.builder()
+                                        .errorCode("NoSuchBucket")
+                                        .build())
+                                .build(),
+                        ErrorClass.NO_SUCH_BUCKET,
+                        404),
+                arguments(
+                        s3(404, "NoSuchBucket", "The specified bucket does not exist"), ErrorClass.NO_SUCH_BUCKET, 404),
                 arguments(s3(400, "InvalidRequest", "Invalid Request"), ErrorClass.INVALID_REQUEST, 400),
                 // the content was hashed locally before the PUT: a mismatch at S3 means bytes corrupted on the way
-                arguments(s3(400, "BadDigest", "The SHA256 you specified did not match the calculated checksum."),
-                        ErrorClass.CONNECTION, 400),
-                arguments(s3(411, "MissingContentLength", "You must provide the Content-Length HTTP header."),
-                        ErrorClass.INVALID_REQUEST, 411),
+                arguments(
+                        s3(400, "BadDigest", "The SHA256 you specified did not match the calculated checksum."),
+                        ErrorClass.CONNECTION,
+                        400),
+                arguments(
+                        s3(411, "MissingContentLength", "You must provide the Content-Length HTTP header."),
+                        ErrorClass.INVALID_REQUEST,
+                        411),
                 // DeleteObjects answered 200 and listed the keys it refused, each with S3's error code
                 arguments(refused("AccessDenied"), ErrorClass.ACCESS_DENIED, null),
                 arguments(refused("InternalError"), ErrorClass.SERVER_ERROR, null),
                 arguments(refused("SlowDown"), ErrorClass.THROTTLING, null),
                 // the SDK could not complete the call
-                arguments(SdkClientException.builder().message("Unable to execute HTTP request: Read timed out")
-                        .cause(new SocketTimeoutException("Read timed out")).build(), ErrorClass.TIMEOUT, null),
-                arguments(SdkClientException.builder().message("Unable to execute HTTP request: Connection refused")
-                        .cause(new ConnectException("Connection refused")).build(), ErrorClass.CONNECTION, null),
-                arguments(SdkClientException.builder().message("Unable to execute HTTP request: s3.example")
-                        .cause(new UnknownHostException("s3.example")).build(), ErrorClass.CONNECTION, null),
-                arguments(SdkClientException.builder().message("Unable to execute HTTP request: Connection reset")
-                        .cause(new SocketException("Connection reset")).build(), ErrorClass.CONNECTION, null),
-                arguments(SdkClientException.builder().message("Unable to execute HTTP request")
-                        .cause(new EOFException("Unexpected end of stream")).build(), ErrorClass.CONNECTION, null),
-                arguments(SdkClientException.builder().message("Unable to execute HTTP request")
-                        .cause(new SSLException("handshake failed")).build(), ErrorClass.CONNECTION, null),
+                arguments(
+                        SdkClientException.builder()
+                                .message("Unable to execute HTTP request: Read timed out")
+                                .cause(new SocketTimeoutException("Read timed out"))
+                                .build(),
+                        ErrorClass.TIMEOUT,
+                        null),
+                arguments(
+                        SdkClientException.builder()
+                                .message("Unable to execute HTTP request: Connection refused")
+                                .cause(new ConnectException("Connection refused"))
+                                .build(),
+                        ErrorClass.CONNECTION,
+                        null),
+                arguments(
+                        SdkClientException.builder()
+                                .message("Unable to execute HTTP request: s3.example")
+                                .cause(new UnknownHostException("s3.example"))
+                                .build(),
+                        ErrorClass.CONNECTION,
+                        null),
+                arguments(
+                        SdkClientException.builder()
+                                .message("Unable to execute HTTP request: Connection reset")
+                                .cause(new SocketException("Connection reset"))
+                                .build(),
+                        ErrorClass.CONNECTION,
+                        null),
+                arguments(
+                        SdkClientException.builder()
+                                .message("Unable to execute HTTP request")
+                                .cause(new EOFException("Unexpected end of stream"))
+                                .build(),
+                        ErrorClass.CONNECTION,
+                        null),
+                arguments(
+                        SdkClientException.builder()
+                                .message("Unable to execute HTTP request")
+                                .cause(new SSLException("handshake failed"))
+                                .build(),
+                        ErrorClass.CONNECTION,
+                        null),
                 arguments(ApiCallTimeoutException.create(8_000), ErrorClass.TIMEOUT, null),
                 arguments(ApiCallAttemptTimeoutException.create(5_000), ErrorClass.TIMEOUT, null),
                 // the database
-                arguments(new DataAccessException("Error executing SQL UPDATE",
-                        new SQLTransientConnectionException("HikariPool-1 - Connection is not available, request timed out after 2000ms.")),
-                        ErrorClass.DATABASE, null),
+                arguments(
+                        new DataAccessException(
+                                "Error executing SQL UPDATE",
+                                new SQLTransientConnectionException(
+                                        "HikariPool-1 - Connection is not available, request timed out after 2000ms.")),
+                        ErrorClass.DATABASE,
+                        null),
                 arguments(new DataAccessResourceFailureException("connection lost"), ErrorClass.DATABASE, null),
-                // a statement on a session the server terminated: Hikari closes the connection, and resetting it hides the cause
-                arguments(new ConnectionException("Could not set JDBC Connection [HikariProxyConnection@1 wrapping "
-                        + "ClosedConnection] read-only: Connection is closed", new SQLException("Connection is closed")),
-                        ErrorClass.DATABASE, null),
-                arguments(new SQLException("Connection to 127.0.0.1:5432 refused.", "08001"), ErrorClass.DATABASE, null),
-                arguments(new SQLException("terminating connection due to administrator command", "57P01"), ErrorClass.DATABASE, null),
+                // a statement on a session the server terminated: Hikari closes the connection, and resetting it hides
+                // the cause
+                arguments(
+                        new ConnectionException(
+                                "Could not set JDBC Connection [HikariProxyConnection@1 wrapping "
+                                        + "ClosedConnection] read-only: Connection is closed",
+                                new SQLException("Connection is closed")),
+                        ErrorClass.DATABASE,
+                        null),
+                arguments(
+                        new SQLException("Connection to 127.0.0.1:5432 refused.", "08001"), ErrorClass.DATABASE, null),
+                arguments(
+                        new SQLException("terminating connection due to administrator command", "57P01"),
+                        ErrorClass.DATABASE,
+                        null),
                 arguments(new SQLException("sorry, too many clients already", "53300"), ErrorClass.DATABASE, null),
-                arguments(new DataAccessException("Error executing SQL UPDATE",
-                        new SQLException("canceling statement due to lock timeout", "55P03")), ErrorClass.DATABASE, null),
-                arguments(new SQLException("canceling statement due to statement timeout", "57014"), ErrorClass.DATABASE, null),
+                arguments(
+                        new DataAccessException(
+                                "Error executing SQL UPDATE",
+                                new SQLException("canceling statement due to lock timeout", "55P03")),
+                        ErrorClass.DATABASE,
+                        null),
+                arguments(
+                        new SQLException("canceling statement due to statement timeout", "57014"),
+                        ErrorClass.DATABASE,
+                        null),
                 arguments(new SQLException("deadlock detected", "40P01"), ErrorClass.DATABASE, null),
                 // the bucket's encryption key
                 arguments(s3(400, "KMS.DisabledException", "The key is disabled"), ErrorClass.KMS_KEY, 400),
                 arguments(s3(400, "KMS.NotFoundException", "Invalid keyId"), ErrorClass.KMS_KEY, 400),
                 // our own checks
-                arguments(new IntegrityMismatchException("content hashes to abc, row says def"), ErrorClass.INTEGRITY, null),
-                arguments(new CircuitOpenException(java.time.Instant.parse("2026-11-23T10:00:00Z")), ErrorClass.CIRCUIT_OPEN, null),
+                arguments(
+                        new IntegrityMismatchException("content hashes to abc, row says def"),
+                        ErrorClass.INTEGRITY,
+                        null),
+                arguments(
+                        new CircuitOpenException(java.time.Instant.parse("2026-11-23T10:00:00Z")),
+                        ErrorClass.CIRCUIT_OPEN,
+                        null),
                 // wrapped: the cause chain is walked
-                arguments(new IllegalStateException("upload failed", s3(403, "AccessDenied", "Access Denied")),
-                        ErrorClass.ACCESS_DENIED, 403));
+                arguments(
+                        new IllegalStateException("upload failed", s3(403, "AccessDenied", "Access Denied")),
+                        ErrorClass.ACCESS_DENIED,
+                        403));
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
@@ -170,8 +278,8 @@ class FailureClassifierTest {
 
     @org.junit.jupiter.api.Test
     void aWrappedUniqueViolationIsADuplicateKeyAndOtherConstraintsAreNot() {
-        assertTrue(classifier.isDuplicateKey(new DataAccessException("Error executing PERSIST",
-                new SQLException("duplicate key", "23505"))));
+        assertTrue(classifier.isDuplicateKey(
+                new DataAccessException("Error executing PERSIST", new SQLException("duplicate key", "23505"))));
         assertFalse(classifier.isDuplicateKey(new DataAccessException("x", new SQLException("check", "23514"))));
         assertFalse(classifier.isDuplicateKey(new IllegalStateException("bug")));
     }

@@ -1,18 +1,18 @@
 package dev.pastebin.core.http;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.MutableHttpRequest;
-import org.junit.jupiter.api.Test;
-
 import java.util.Optional;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
 
 /** The viewer's host: X-Forwarded-Host only on a request the origin guard verified. */
 class EdgeRequestsTest {
 
     private static MutableHttpRequest<?> request() {
-        return HttpRequest.POST("/pastes", "x").header("Host", "abc123.execute-api.eu-west-1.amazonaws.com")
+        return HttpRequest.POST("/pastes", "x")
+                .header("Host", "abc123.execute-api.eu-west-1.amazonaws.com")
                 .header("X-Forwarded-Host", "paste.example.org");
     }
 

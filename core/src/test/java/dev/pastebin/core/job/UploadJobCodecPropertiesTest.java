@@ -1,8 +1,14 @@
 package dev.pastebin.core.job;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.paste.ContentHash;
 import io.micronaut.serde.ObjectMapper;
+import java.nio.charset.StandardCharsets;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -11,13 +17,6 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.AlphaChars;
 import net.jqwik.api.constraints.NumericChars;
 import net.jqwik.api.constraints.StringLength;
-
-import java.nio.charset.StandardCharsets;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The upload-job codec round-trips any paste the create function accepts: any non-empty text (every Unicode
@@ -33,8 +32,9 @@ class UploadJobCodecPropertiesTest {
     private final UploadJobCodec codec = new UploadJobCodec(ObjectMapper.getDefault());
 
     @Property(tries = 200)
-    void anyTextWithinTheLimitRoundTripsByteForByte(@ForAll("texts") String text,
-                                                    @ForAll @AlphaChars @NumericChars @StringLength(min = 6, max = 32) String shortCode)
+    void anyTextWithinTheLimitRoundTripsByteForByte(
+            @ForAll("texts") String text,
+            @ForAll @AlphaChars @NumericChars @StringLength(min = 6, max = 32) String shortCode)
             throws MalformedUploadJobException {
         byte[] content = text.getBytes(StandardCharsets.UTF_8);
         var job = new UploadJob(shortCode, ContentHash.sha256Hex(content), content);
@@ -44,7 +44,8 @@ class UploadJobCodecPropertiesTest {
 
         assertEquals(job, decoded);
         assertArrayEquals(content, decoded.content());
-        assertTrue(wire.getBytes(StandardCharsets.UTF_8).length <= UploadJobCodec.maxEncodedSize(content.length),
+        assertTrue(
+                wire.getBytes(StandardCharsets.UTF_8).length <= UploadJobCodec.maxEncodedSize(content.length),
                 wire.getBytes(StandardCharsets.UTF_8).length + " > bound for " + content.length + " bytes");
     }
 
@@ -63,10 +64,12 @@ class UploadJobCodecPropertiesTest {
      */
     @Provide
     Arbitrary<String> texts() {
-        Arbitrary<String> codePoints = Arbitraries.integers().between(0, Character.MAX_CODE_POINT)
+        Arbitrary<String> codePoints = Arbitraries.integers()
+                .between(0, Character.MAX_CODE_POINT)
                 .filter(cp -> cp < Character.MIN_SURROGATE || cp > Character.MAX_SURROGATE)
                 .map(Character::toString);
-        Arbitrary<String> anyText = codePoints.list().ofMinSize(1).ofMaxSize(2_000).map(parts -> String.join("", parts));
+        Arbitrary<String> anyText =
+                codePoints.list().ofMinSize(1).ofMaxSize(2_000).map(parts -> String.join("", parts));
         Arbitrary<String> atTheLimit = codePoints.map(cp -> fill(cp, LIMIT));
         return Arbitraries.frequencyOf(
                 net.jqwik.api.Tuple.of(8, anyText),
@@ -84,11 +87,22 @@ class UploadJobCodecPropertiesTest {
     @Provide
     Arbitrary<String> notJobs() {
         Arbitrary<String> cutShort = texts().map(t -> {
-            byte[] content = t.getBytes(StandardCharsets.UTF_8);
-            return codec.encode(new UploadJob("abcdefgh", ContentHash.sha256Hex(content), content));
-        }).flatMap(wire -> Arbitraries.integers().between(0, wire.length() - 1).map(cut -> wire.substring(0, cut)));
-        return Arbitraries.oneOf(Arbitraries.strings(), cutShort,
-                Arbitraries.of("", " ", "null", "[]", "{}", "{\"version\":2}", "{\"version\":\"1\"}",
+                    byte[] content = t.getBytes(StandardCharsets.UTF_8);
+                    return codec.encode(new UploadJob("abcdefgh", ContentHash.sha256Hex(content), content));
+                })
+                .flatMap(wire ->
+                        Arbitraries.integers().between(0, wire.length() - 1).map(cut -> wire.substring(0, cut)));
+        return Arbitraries.oneOf(
+                Arbitraries.strings(),
+                cutShort,
+                Arbitraries.of(
+                        "",
+                        " ",
+                        "null",
+                        "[]",
+                        "{}",
+                        "{\"version\":2}",
+                        "{\"version\":\"1\"}",
                         "{\"version\":1,\"shortCode\":\"a\",\"contentSha256\":\"b\",\"content\":\"!!\"}",
                         "{\"version\":1,\"shortCode\":\" \",\"contentSha256\":\"b\",\"content\":\"\"}"));
     }

@@ -1,23 +1,22 @@
 package dev.pastebin.core.job;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.paste.ContentHash;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.serde.ObjectMapper;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class UploadJobCodecTest {
 
@@ -28,7 +27,8 @@ class UploadJobCodecTest {
 
     @Test
     void roundTripsUnicodeAndControlCharactersByteForByte() throws Exception {
-        String text = "English, Deutsch: äöüß, 日本語, العربية, emoji 🧪👩‍💻, CRLF\r\nTab\tNUL\u0000BEL\u0007 \"quotes\" \\ </script>";
+        String text =
+                "English, Deutsch: äöüß, 日本語, العربية, emoji 🧪👩‍💻, CRLF\r\nTab\tNUL\u0000BEL\u0007 \"quotes\" \\ </script>";
         byte[] content = text.getBytes(StandardCharsets.UTF_8);
         var job = new UploadJob("aB3xYz9Q", ContentHash.sha256Hex(content), content);
 
@@ -54,11 +54,13 @@ class UploadJobCodecTest {
     @Test
     void theDefaultLimitIsTheLargestContentWhoseJobFitsOneMebibyte() {
         int limit = defaultContentLimit();
-        assertTrue(UploadJobCodec.maxEncodedSize(limit) <= SQS_MESSAGE_CEILING,
+        assertTrue(
+                UploadJobCodec.maxEncodedSize(limit) <= SQS_MESSAGE_CEILING,
                 "the job of a " + limit + "-byte paste may exceed " + SQS_MESSAGE_CEILING + " bytes");
-        assertTrue(UploadJobCodec.maxEncodedSize(limit + 1) > SQS_MESSAGE_CEILING,
-                "a " + (limit + 1) + "-byte paste's job still fits " + SQS_MESSAGE_CEILING + " bytes: the default " + limit
-                        + " is not the largest");
+        assertTrue(
+                UploadJobCodec.maxEncodedSize(limit + 1) > SQS_MESSAGE_CEILING,
+                "a " + (limit + 1) + "-byte paste's job still fits " + SQS_MESSAGE_CEILING + " bytes: the default "
+                        + limit + " is not the largest");
         // and the cap on the configurable limit is that same largest size
         assertEquals(limit, PasteProperties.MAX_CONTENT_BYTES_CAP);
     }
@@ -77,7 +79,8 @@ class UploadJobCodecTest {
 
         int size = encoded.getBytes(StandardCharsets.UTF_8).length;
         assertTrue(size <= UploadJobCodec.maxEncodedSize(limit), size + " > bound");
-        assertTrue(UploadJobCodec.maxEncodedSize(limit) <= templateMaximumMessageSize(),
+        assertTrue(
+                UploadJobCodec.maxEncodedSize(limit) <= templateMaximumMessageSize(),
                 "the template's MaximumMessageSize must hold the largest upload job");
     }
 
@@ -89,11 +92,18 @@ class UploadJobCodecTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-            "", "   ", "not json", "[]", "{}", "{\"version\":2,\"shortCode\":\"a\",\"contentSha256\":\"b\",\"content\":\"\"}",
-            "{\"version\":1,\"contentSha256\":\"b\",\"content\":\"aGk=\"}",
-            "{\"version\":1,\"shortCode\":\"abcdefgh\",\"contentSha256\":\"b\",\"content\":\"%%%\"}",
-            "{\"version\":\"one\",\"shortCode\":\"abcdefgh\"}"})
+    @ValueSource(
+            strings = {
+                "",
+                "   ",
+                "not json",
+                "[]",
+                "{}",
+                "{\"version\":2,\"shortCode\":\"a\",\"contentSha256\":\"b\",\"content\":\"\"}",
+                "{\"version\":1,\"contentSha256\":\"b\",\"content\":\"aGk=\"}",
+                "{\"version\":1,\"shortCode\":\"abcdefgh\",\"contentSha256\":\"b\",\"content\":\"%%%\"}",
+                "{\"version\":\"one\",\"shortCode\":\"abcdefgh\"}"
+            })
     void malformedMessagesAreRejectedWithAReason(String body) {
         var e = assertThrows(MalformedUploadJobException.class, () -> codec.decode(body));
         assertTrue(e.getMessage() != null && !e.getMessage().isBlank());

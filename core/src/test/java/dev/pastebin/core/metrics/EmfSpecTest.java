@@ -1,15 +1,14 @@
 package dev.pastebin.core.metrics;
 
-import dev.pastebin.core.support.CapturedMetrics;
-import dev.pastebin.core.support.EmfSpec;
-import org.junit.jupiter.api.Test;
-import org.opentest4j.AssertionFailedError;
-
-import java.util.List;
-import java.util.Set;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.pastebin.core.support.CapturedMetrics;
+import dev.pastebin.core.support.EmfSpec;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.opentest4j.AssertionFailedError;
 
 /** The validator the metric tests rely on refuses what the EMF specification or the contract forbids. */
 class EmfSpecTest {
@@ -34,14 +33,15 @@ class EmfSpecTest {
 
     @Test
     void whatTheSpecificationForbidsIsRefused() {
-        refused(line(Long.toString(now / 1000), "Milliseconds", "12", "read"));          // seconds, not milliseconds
-        refused(line("\"" + now + "\"", "Milliseconds", "12", "read"));                 // not a number
-        refused(line(Long.toString(now), "Millis", "12", "read"));                       // not a CloudWatch unit
-        refused(line(Long.toString(now), "Count", "12", "read"));                        // not Latency's unit
-        refused(line(Long.toString(now), "Milliseconds", "\"12\"", "read"));             // value not a number
+        refused(line(Long.toString(now / 1000), "Milliseconds", "12", "read")); // seconds, not milliseconds
+        refused(line("\"" + now + "\"", "Milliseconds", "12", "read")); // not a number
+        refused(line(Long.toString(now), "Millis", "12", "read")); // not a CloudWatch unit
+        refused(line(Long.toString(now), "Count", "12", "read")); // not Latency's unit
+        refused(line(Long.toString(now), "Milliseconds", "\"12\"", "read")); // value not a number
         refused(line(Long.toString(now), "Milliseconds", "[" + "1,".repeat(100) + "1]", "read")); // 101 values
-        refused(line(Long.toString(now), "Milliseconds", "12", "read").replace(",\"Service\":\"read\"", "")); // dimension missing
-        refused("{\"Latency\":12,\"Service\":\"read\"}");                                // no _aws
+        refused(line(Long.toString(now), "Milliseconds", "12", "read")
+                .replace(",\"Service\":\"read\"", "")); // dimension missing
+        refused("{\"Latency\":12,\"Service\":\"read\"}"); // no _aws
     }
 
     @Test

@@ -1,14 +1,13 @@
 package dev.pastebin.core.metrics;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.pastebin.core.support.CapturedMetrics;
 import dev.pastebin.core.support.EmfSpec;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
 
 class MetricsTest {
 
@@ -34,7 +33,8 @@ class MetricsTest {
         assertEquals("upload", throttled.get("Service"));
         assertEquals("THROTTLING", throttled.get("ErrorClass"));
         // every prefix, so the total and the per-outcome series exist without metric math over a search
-        assertEquals(List.of(List.of("Service"), List.of("Service", "Outcome"), List.of("Service", "Outcome", "ErrorClass")),
+        assertEquals(
+                List.of(List.of("Service"), List.of("Service", "Outcome"), List.of("Service", "Outcome", "ErrorClass")),
                 directive(throttled).get("Dimensions"));
         Map<String, Object> serviceOnly = lines.get(2);
         assertEquals(List.of(4.0, 8.0), serviceOnly.get("BackoffDelay"));

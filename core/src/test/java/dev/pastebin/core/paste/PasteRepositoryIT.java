@@ -1,30 +1,29 @@
 package dev.pastebin.core.paste;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestPastes;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.micronaut.data.exceptions.DataAccessException;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
-import org.junit.jupiter.api.RepeatedTest;
-import org.junit.jupiter.api.Test;
-
-import javax.sql.DataSource;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.List;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
 
 @RealServices
 @MicronautTest(transactional = false)
@@ -65,7 +64,8 @@ class PasteRepositoryIT {
     @Test
     void aDuplicateShortCodeIsRejectedByThePrimaryKey() {
         Paste first = newPaste();
-        assertThrows(DataAccessException.class,
+        assertThrows(
+                DataAccessException.class,
                 () -> repository.save(TestPastes.inProgress(first.shortCode(), null, "c".repeat(64), 1)));
     }
 
@@ -115,7 +115,10 @@ class PasteRepositoryIT {
         Instant first = Instant.parse("2026-11-23T10:00:00Z");
 
         assertEquals(1, repository.recordFirstHold(paste.shortCode(), first));
-        assertEquals(0, repository.recordFirstHold(paste.shortCode(), first.plusSeconds(60)), "a later hold keeps the first");
+        assertEquals(
+                0,
+                repository.recordFirstHold(paste.shortCode(), first.plusSeconds(60)),
+                "a later hold keeps the first");
         Paste held = reload(paste);
         assertEquals(first, held.firstHeldAt());
         assertEquals(reload(paste).updatedAt(), held.updatedAt());
@@ -133,8 +136,13 @@ class PasteRepositoryIT {
         Paste processed = newPaste();
         Paste failed = newPaste();
         assertEquals(1, heldDeliveries.recordHeldDelivery(processed.shortCode(), "handle-1", until));
-        assertEquals(1, heldDeliveries.recordHeldDelivery(processed.shortCode(), "handle-2", until), "a later hold replaces it");
-        assertEquals(0, heldDeliveries.forgetHeldDeliveries(List.of(processed.shortCode()), List.of("handle-1")),
+        assertEquals(
+                1,
+                heldDeliveries.recordHeldDelivery(processed.shortCode(), "handle-2", until),
+                "a later hold replaces it");
+        assertEquals(
+                0,
+                heldDeliveries.forgetHeldDeliveries(List.of(processed.shortCode()), List.of("handle-1")),
                 "an older handle's release leaves the newer one");
         assertEquals("handle-2", heldHandle(processed));
         assertEquals(1, heldDeliveries.recordHeldDelivery(failed.shortCode(), "handle-3", until));
@@ -144,12 +152,14 @@ class PasteRepositoryIT {
 
         assertNull(heldHandle(processed));
         assertNull(heldHandle(failed));
-        assertEquals(0, heldDeliveries.recordHeldDelivery(failed.shortCode(), "handle-4", until), "only while IN_PROGRESS");
+        assertEquals(
+                0, heldDeliveries.recordHeldDelivery(failed.shortCode(), "handle-4", until), "only while IN_PROGRESS");
     }
 
     private String heldHandle(Paste paste) throws SQLException {
         try (var connection = DelegatingDataSource.unwrapDataSource(dataSource).getConnection();
-             var query = connection.prepareStatement("SELECT held_receipt_handle FROM pastes WHERE short_code = ?")) {
+                var query =
+                        connection.prepareStatement("SELECT held_receipt_handle FROM pastes WHERE short_code = ?")) {
             query.setString(1, paste.shortCode());
             try (var rows = query.executeQuery()) {
                 rows.next();
@@ -168,13 +178,14 @@ class PasteRepositoryIT {
     void theDatabaseRejectsAStatusOutsideTheStateMachine() throws SQLException {
         Paste paste = newPaste();
         try (var connection = DelegatingDataSource.unwrapDataSource(dataSource).getConnection();
-             var update = connection.prepareStatement("UPDATE pastes SET status = 'DELETED' WHERE short_code = ?")) {
+                var update = connection.prepareStatement("UPDATE pastes SET status = 'DELETED' WHERE short_code = ?")) {
             update.setString(1, paste.shortCode());
             var e = assertThrows(SQLException.class, update::executeUpdate);
             assertEquals("23514", e.getSQLState(), "check_violation");
         }
         try (var connection = DelegatingDataSource.unwrapDataSource(dataSource).getConnection();
-             var update = connection.prepareStatement("UPDATE pastes SET status = 'PROCESSED' WHERE short_code = ?")) {
+                var update =
+                        connection.prepareStatement("UPDATE pastes SET status = 'PROCESSED' WHERE short_code = ?")) {
             update.setString(1, paste.shortCode());
             var e = assertThrows(SQLException.class, update::executeUpdate, "PROCESSED needs a location");
             assertEquals("23514", e.getSQLState());

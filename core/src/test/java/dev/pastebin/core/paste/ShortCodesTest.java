@@ -1,18 +1,17 @@
 package dev.pastebin.core.paste;
 
-import dev.pastebin.core.config.PasteProperties;
-import io.micronaut.context.ApplicationContext;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Map;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pastebin.core.config.PasteProperties;
+import io.micronaut.context.ApplicationContext;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ShortCodesTest {
 
@@ -21,7 +20,10 @@ class ShortCodesTest {
     @Test
     void byDefaultACodeIsAtLeast64RandomBits() {
         // Only defaults: no "test" environment, no environment variables, so no datasource either.
-        try (var context = ApplicationContext.builder().deduceEnvironment(false).environmentPropertySource(false).start()) {
+        try (var context = ApplicationContext.builder()
+                .deduceEnvironment(false)
+                .environmentPropertySource(false)
+                .start()) {
             String code = context.getBean(ShortCodes.class).next();
             // the only secret of an unlisted paste: one of 62^length codes, drawn uniformly
             double bits = code.length() * Math.log(ShortCodes.ALPHABET.length()) / Math.log(2);
@@ -81,8 +83,22 @@ class ShortCodesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "abc", "abcdefghi", "abcdefghijkl", "abcd-fgh", "abcd fgh", "abcdéfgh", "../../etc", "abcdefg_", "ABCD%20X",
-            "abcdefghij-", "abcdefghij k", "abcdéfghijk"})
+    @ValueSource(
+            strings = {
+                "",
+                "abc",
+                "abcdefghi",
+                "abcdefghijkl",
+                "abcd-fgh",
+                "abcd fgh",
+                "abcdéfgh",
+                "../../etc",
+                "abcdefg_",
+                "ABCD%20X",
+                "abcdefghij-",
+                "abcdefghij k",
+                "abcdéfghijk"
+            })
     void malformedCodesAreRecognised(String candidate) {
         assertFalse(codes.isWellFormed(candidate));
     }

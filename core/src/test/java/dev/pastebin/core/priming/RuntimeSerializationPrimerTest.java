@@ -1,25 +1,24 @@
 package dev.pastebin.core.priming;
 
-import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
-import com.amazonaws.services.lambda.runtime.serialization.factories.JacksonFactory;
-import org.junit.jupiter.api.Test;
-
-import java.lang.reflect.Type;
-import java.util.List;
-import java.util.Map;
-
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.amazonaws.services.lambda.runtime.serialization.factories.JacksonFactory;
+import java.lang.reflect.Type;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
 class RuntimeSerializationPrimerTest {
 
-    private static final PrimingRequest CREATE = new PrimingRequest("POST", "/pastes",
-            Map.of("content-type", "text/plain; charset=utf-8"), "", 400);
+    private static final PrimingRequest CREATE =
+            new PrimingRequest("POST", "/pastes", Map.of("content-type", "text/plain; charset=utf-8"), "", 400);
 
     @Test
     void roundTripsEachPrimingEventAndAResponseThroughTheRuntimesSerializers() {
-        var primer = new RuntimeSerializationPrimer(List.of(CREATE,
-                new PrimingRequest("GET", "/pastes/00000000", Map.of("accept", "text/plain"), null, 404)));
+        var primer = new RuntimeSerializationPrimer(List.of(
+                CREATE, new PrimingRequest("GET", "/pastes/00000000", Map.of("accept", "text/plain"), null, 404)));
 
         assertDoesNotThrow(primer::prime);
     }
@@ -33,13 +32,16 @@ class RuntimeSerializationPrimerTest {
                  "requestContext":{"http":{"method":"POST","path":"/pastes","protocol":"HTTP/1.1",
                  "sourceIp":"127.0.0.1","userAgent":"priming"},"requestId":"r","routeKey":"POST /pastes",
                  "stage":"$default","timeEpoch":1},"body":"","isBase64Encoded":true}""";
-        var fromWire = (APIGatewayV2HTTPEvent) JacksonFactory.getInstance().getSerializer((Type) APIGatewayV2HTTPEvent.class)
+        var fromWire = (APIGatewayV2HTTPEvent) JacksonFactory.getInstance()
+                .getSerializer((Type) APIGatewayV2HTTPEvent.class)
                 .fromJson(json);
         APIGatewayV2HTTPEvent primed = ApiRequestPrimer.event(CREATE);
 
         assertEquals(fromWire.getRawPath(), primed.getRawPath());
         assertEquals(fromWire.getHeaders(), primed.getHeaders());
-        assertEquals(fromWire.getRequestContext().getHttp().getMethod(), primed.getRequestContext().getHttp().getMethod());
+        assertEquals(
+                fromWire.getRequestContext().getHttp().getMethod(),
+                primed.getRequestContext().getHttp().getMethod());
         assertEquals(fromWire.getIsBase64Encoded(), primed.getIsBase64Encoded());
     }
 }

@@ -1,6 +1,8 @@
 package dev.pastebin.core.random;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -11,10 +13,7 @@ import java.io.Serializable;
 import java.util.Random;
 import java.util.random.RandomGenerator;
 import java.util.stream.LongStream;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /**
  * Two restores of one checkpointed state. No CRaC JVM is available to the build, so the closest local
@@ -26,7 +25,7 @@ class RestoreSafeRandomTest {
     @Test
     void twoRestoresOfOneSnapshotDrawDifferentJitter() throws Exception {
         RandomGenerator generator = RestoreSafeRandom.generator();
-        generator.nextDouble();  // used before the snapshot, as priming and earlier retries would
+        generator.nextDouble(); // used before the snapshot, as priming and earlier retries would
         byte[] snapshot = checkpoint(generator);
 
         long[] first = draws(restore(snapshot));
@@ -49,7 +48,9 @@ class RestoreSafeRandomTest {
     void drawsStayInRange() {
         RandomGenerator generator = RestoreSafeRandom.generator();
         assertTrue(LongStream.range(0, 1000).map(i -> generator.nextLong(5001)).allMatch(v -> v >= 0 && v <= 5000));
-        assertTrue(LongStream.range(0, 1000).mapToDouble(i -> generator.nextDouble()).allMatch(v -> v >= 0 && v < 1));
+        assertTrue(LongStream.range(0, 1000)
+                .mapToDouble(i -> generator.nextDouble())
+                .allMatch(v -> v >= 0 && v < 1));
     }
 
     private static byte[] checkpoint(RandomGenerator generator) throws IOException {

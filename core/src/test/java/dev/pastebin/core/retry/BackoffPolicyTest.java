@@ -1,19 +1,17 @@
 package dev.pastebin.core.retry;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.failure.ErrorClass;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-
 import java.time.Duration;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.ToDoubleFunction;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The schedule of each jitter strategy, sampled many times from a seeded source: every sample inside the
@@ -25,23 +23,36 @@ class BackoffPolicyTest {
     private static final int SAMPLES = 100_000;
     private static final double[] DEFAULT_NOMINAL = {1, 2, 4, 8, 16};
 
-    static RetryProperties properties(JitterStrategy jitter, Duration minDelay, Duration maxDelay,
-                                      Map<ErrorClass, Duration> classBaseDelays) {
-        return new RetryProperties(6, Duration.ofSeconds(1), 2.0, maxDelay, minDelay, jitter,
-                Duration.ofMillis(200), classBaseDelays, 10, 0);
+    static RetryProperties properties(
+            JitterStrategy jitter, Duration minDelay, Duration maxDelay, Map<ErrorClass, Duration> classBaseDelays) {
+        return new RetryProperties(
+                6,
+                Duration.ofSeconds(1),
+                2.0,
+                maxDelay,
+                minDelay,
+                jitter,
+                Duration.ofMillis(200),
+                classBaseDelays,
+                10,
+                0);
     }
 
     static BackoffPolicy policy(JitterStrategy jitter) {
-        return new BackoffPolicy(properties(jitter, Duration.ZERO, Duration.ofSeconds(300), null), new SplittableRandom(42));
+        return new BackoffPolicy(
+                properties(jitter, Duration.ZERO, Duration.ofSeconds(300), null), new SplittableRandom(42));
     }
 
     @Test
     void theDefaultScheduleIsTheDesignedOne() {
         BackoffPolicy policy = policy(JitterStrategy.NONE);
         for (int attempt = 1; attempt <= 5; attempt++) {
-            assertEquals(DEFAULT_NOMINAL[attempt - 1], policy.nominalDelaySeconds(attempt, ErrorClass.SERVER_ERROR), 1e-9);
+            assertEquals(
+                    DEFAULT_NOMINAL[attempt - 1], policy.nominalDelaySeconds(attempt, ErrorClass.SERVER_ERROR), 1e-9);
             assertEquals(DEFAULT_NOMINAL[attempt - 1], policy.delaySeconds(attempt, ErrorClass.TIMEOUT), 1e-9);
-            assertEquals((int) DEFAULT_NOMINAL[attempt - 1], policy.visibilityTimeoutSeconds(attempt, ErrorClass.CONNECTION));
+            assertEquals(
+                    (int) DEFAULT_NOMINAL[attempt - 1],
+                    policy.visibilityTimeoutSeconds(attempt, ErrorClass.CONNECTION));
             assertTrue(policy.hasAttemptsLeft(attempt));
         }
         assertFalse(policy.hasAttemptsLeft(6), "the 6th failed attempt is the last");
@@ -56,8 +67,19 @@ class BackoffPolicyTest {
      */
     @Test
     void theSpecificationsGiveUpRuleEndsAfterSixAttemptsAndAbout31Seconds() {
-        var giveUp = new BackoffPolicy(new RetryProperties(6, Duration.ofSeconds(1), 2.0, Duration.ofSeconds(300),
-                Duration.ZERO, JitterStrategy.PLUS_MINUS, Duration.ofMillis(200), null, 10, 6), new SplittableRandom(42));
+        var giveUp = new BackoffPolicy(
+                new RetryProperties(
+                        6,
+                        Duration.ofSeconds(1),
+                        2.0,
+                        Duration.ofSeconds(300),
+                        Duration.ZERO,
+                        JitterStrategy.PLUS_MINUS,
+                        Duration.ofMillis(200),
+                        null,
+                        10,
+                        6),
+                new SplittableRandom(42));
         for (int attempt = 1; attempt <= 5; attempt++) {
             assertFalse(giveUp.givesUpAfter(attempt), "attempt " + attempt);
         }
@@ -99,9 +121,13 @@ class BackoffPolicyTest {
         BackoffPolicy policy = policy(JitterStrategy.NONE);
         assertEquals(4, policy.nominalDelaySeconds(1, ErrorClass.THROTTLING), 1e-9);
         assertEquals(64, policy.nominalDelaySeconds(5, ErrorClass.THROTTLING), 1e-9);
-        assertTrue(policy.nominalDelaySeconds(1, ErrorClass.THROTTLING) > policy.nominalDelaySeconds(1, ErrorClass.SERVER_ERROR));
+        assertTrue(policy.nominalDelaySeconds(1, ErrorClass.THROTTLING)
+                > policy.nominalDelaySeconds(1, ErrorClass.SERVER_ERROR));
 
-        var configured = new BackoffPolicy(properties(JitterStrategy.NONE, Duration.ZERO, Duration.ofSeconds(300),
+        var configured = new BackoffPolicy(properties(
+                JitterStrategy.NONE,
+                Duration.ZERO,
+                Duration.ofSeconds(300),
                 Map.of(ErrorClass.THROTTLING, Duration.ofSeconds(10), ErrorClass.DATABASE, Duration.ofSeconds(3))));
         assertEquals(10, configured.nominalDelaySeconds(1, ErrorClass.THROTTLING), 1e-9);
         assertEquals(6, configured.nominalDelaySeconds(2, ErrorClass.DATABASE), 1e-9);
@@ -151,7 +177,8 @@ class BackoffPolicyTest {
 
     @Test
     void decorrelatedJitterIsCapped() {
-        var policy = new BackoffPolicy(properties(JitterStrategy.DECORRELATED, Duration.ZERO, Duration.ofSeconds(10), null),
+        var policy = new BackoffPolicy(
+                properties(JitterStrategy.DECORRELATED, Duration.ZERO, Duration.ofSeconds(10), null),
                 new SplittableRandom(7));
         Stats stats = sample(i -> policy.delaySeconds(5, ErrorClass.SERVER_ERROR));
         assertTrue(stats.max <= 10, stats.toString());
@@ -161,8 +188,9 @@ class BackoffPolicyTest {
     @ParameterizedTest
     @ValueSource(strings = {"PLUS_MINUS", "FULL", "DECORRELATED", "NONE"})
     void everyStrategyRespectsTheMinimumAndTheCap(String strategy) {
-        var policy = new BackoffPolicy(properties(JitterStrategy.valueOf(strategy), Duration.ofMillis(1500),
-                Duration.ofSeconds(5), null), new SplittableRandom(3));
+        var policy = new BackoffPolicy(
+                properties(JitterStrategy.valueOf(strategy), Duration.ofMillis(1500), Duration.ofSeconds(5), null),
+                new SplittableRandom(3));
         for (int attempt = 1; attempt <= 8; attempt++) {
             int a = attempt;
             Stats stats = sample(i -> policy.delaySeconds(a, ErrorClass.SERVER_ERROR));
@@ -174,8 +202,19 @@ class BackoffPolicyTest {
 
     @Test
     void probabilisticRoundingKeepsTheMeanOfAFractionalDelay() {
-        var policy = new BackoffPolicy(new RetryProperties(6, Duration.ofMillis(1300), 2.0, Duration.ofSeconds(300),
-                Duration.ZERO, JitterStrategy.NONE, Duration.ZERO, null, 10, 0), new SplittableRandom(11));
+        var policy = new BackoffPolicy(
+                new RetryProperties(
+                        6,
+                        Duration.ofMillis(1300),
+                        2.0,
+                        Duration.ofSeconds(300),
+                        Duration.ZERO,
+                        JitterStrategy.NONE,
+                        Duration.ZERO,
+                        null,
+                        10,
+                        0),
+                new SplittableRandom(11));
         Stats stats = sample(i -> policy.visibilityTimeoutSeconds(1, ErrorClass.SERVER_ERROR));
         assertEquals(1, stats.min);
         assertEquals(2, stats.max);
@@ -193,7 +232,10 @@ class BackoffPolicyTest {
             BackoffPolicy rounded = policy(jitter);
             Stats exactStats = sample(i -> exact.delaySeconds(a, ErrorClass.SERVER_ERROR));
             Stats roundedStats = sample(i -> rounded.visibilityTimeoutSeconds(a, ErrorClass.SERVER_ERROR));
-            assertEquals(exactStats.mean, roundedStats.mean, 0.02 * Math.max(1, exactStats.mean),
+            assertEquals(
+                    exactStats.mean,
+                    roundedStats.mean,
+                    0.02 * Math.max(1, exactStats.mean),
                     strategy + " attempt " + attempt + ": exact " + exactStats + ", rounded " + roundedStats);
             assertEquals(Math.floor(roundedStats.min), roundedStats.min, "whole seconds");
         }
@@ -209,11 +251,23 @@ class BackoffPolicyTest {
 
     @Test
     void visibilityTimeoutsNeverExceedSqsLimit() {
-        var policy = new BackoffPolicy(new RetryProperties(60, Duration.ofHours(1), 10.0, Duration.ofSeconds(43_200),
-                Duration.ZERO, JitterStrategy.PLUS_MINUS, Duration.ofSeconds(5), null, 61, 0), new SplittableRandom(5));
+        var policy = new BackoffPolicy(
+                new RetryProperties(
+                        60,
+                        Duration.ofHours(1),
+                        10.0,
+                        Duration.ofSeconds(43_200),
+                        Duration.ZERO,
+                        JitterStrategy.PLUS_MINUS,
+                        Duration.ofSeconds(5),
+                        null,
+                        61,
+                        0),
+                new SplittableRandom(5));
         for (int attempt = 1; attempt < 60; attempt++) {
             int seconds = policy.visibilityTimeoutSeconds(attempt, ErrorClass.SERVER_ERROR);
-            assertTrue(seconds >= 0 && seconds <= BackoffPolicy.MAX_VISIBILITY_TIMEOUT_SECONDS, attempt + ": " + seconds);
+            assertTrue(
+                    seconds >= 0 && seconds <= BackoffPolicy.MAX_VISIBILITY_TIMEOUT_SECONDS, attempt + ": " + seconds);
         }
         // nominal far above the cap: the cap (43,200 s) less at most the 5 s of jitter, never above it
         for (int draw = 0; draw < 1_000; draw++) {
@@ -225,8 +279,8 @@ class BackoffPolicyTest {
     @Test
     void theRandomSourceDecidesTheJitter() {
         var props = properties(JitterStrategy.PLUS_MINUS, Duration.ZERO, Duration.ofSeconds(300), null);
-        var low = new BackoffPolicy(props, () -> 0L);            // nextDouble() == 0
-        var high = new BackoffPolicy(props, () -> -1L);          // nextDouble() just below 1
+        var low = new BackoffPolicy(props, () -> 0L); // nextDouble() == 0
+        var high = new BackoffPolicy(props, () -> -1L); // nextDouble() just below 1
         assertEquals(3.8, low.delaySeconds(3, ErrorClass.SERVER_ERROR), 1e-9);
         assertEquals(4.2, high.delaySeconds(3, ErrorClass.SERVER_ERROR), 1e-6);
         // 3.8 s: rounds up when the draw is below 0.8 (u = 0 is); 4.2 s: rounds up only when below 0.2 (u ~ 1 is not)
@@ -247,6 +301,5 @@ class BackoffPolicyTest {
         return new Stats(min, max, sum / SAMPLES);
     }
 
-    record Stats(double min, double max, double mean) {
-    }
+    record Stats(double min, double max, double mean) {}
 }

@@ -1,25 +1,26 @@
 package dev.pastebin.core.retry;
 
-import dev.pastebin.core.failure.ErrorClass;
-
-import io.micronaut.context.ApplicationContext;
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.Map;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pastebin.core.failure.ErrorClass;
+import io.micronaut.context.ApplicationContext;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 /** Binding of {@code pastebin.upload.retry.*} and the startup check of the queue's maxReceiveCount. */
 class RetryPropertiesTest {
 
     private static ApplicationContext start(Map<String, Object> properties) {
         // Only these properties: no "test" environment, no environment variables, so no datasource either.
-        return ApplicationContext.builder().deduceEnvironment(false).environmentPropertySource(false)
-                .properties(properties).start();
+        return ApplicationContext.builder()
+                .deduceEnvironment(false)
+                .environmentPropertySource(false)
+                .properties(properties)
+                .start();
     }
 
     @Test
@@ -74,35 +75,51 @@ class RetryPropertiesTest {
 
     @Test
     void aQueueThatWouldDeadLetterBeforeTheLastAttemptFailsStartup() {
-        var e = assertThrows(RuntimeException.class, () -> start(Map.of(
-                "pastebin.upload.retry.max-attempts", "6",
-                "pastebin.upload.retry.queue-max-receive-count", "6")).close());
+        var e = assertThrows(
+                RuntimeException.class,
+                () -> start(Map.of(
+                                "pastebin.upload.retry.max-attempts", "6",
+                                "pastebin.upload.retry.queue-max-receive-count", "6"))
+                        .close());
         String message = messages(e);
-        assertTrue(message.contains("pastebin.upload.retry.queue-max-receive-count (6) must be greater than "
-                + "pastebin.upload.retry.max-attempts (6)"), message);
+        assertTrue(
+                message.contains("pastebin.upload.retry.queue-max-receive-count (6) must be greater than "
+                        + "pastebin.upload.retry.max-attempts (6)"),
+                message);
     }
 
     @Test
     void aQueueThatWouldDeadLetterBeforeThePasteIsGivenUpFailsStartup() {
-        var e = assertThrows(RuntimeException.class, () -> start(Map.of(
-                "pastebin.upload.retry.give-up-after-attempts", "10",
-                "pastebin.upload.retry.queue-max-receive-count", "10")).close());
+        var e = assertThrows(
+                RuntimeException.class,
+                () -> start(Map.of(
+                                "pastebin.upload.retry.give-up-after-attempts", "10",
+                                "pastebin.upload.retry.queue-max-receive-count", "10"))
+                        .close());
         String message = messages(e);
-        assertTrue(message.contains("pastebin.upload.retry.give-up-after-attempts (10) must be less than "
-                + "pastebin.upload.retry.queue-max-receive-count (10)"), message);
+        assertTrue(
+                message.contains("pastebin.upload.retry.give-up-after-attempts (10) must be less than "
+                        + "pastebin.upload.retry.queue-max-receive-count (10)"),
+                message);
     }
 
     @Test
     void inconsistentDelaysFailStartup() {
-        var e = assertThrows(RuntimeException.class, () -> start(Map.of(
-                "pastebin.upload.retry.min-delay", "10s",
-                "pastebin.upload.retry.max-delay", "5s")).close());
+        var e = assertThrows(
+                RuntimeException.class,
+                () -> start(Map.of(
+                                "pastebin.upload.retry.min-delay", "10s",
+                                "pastebin.upload.retry.max-delay", "5s"))
+                        .close());
         assertTrue(messages(e).contains("min-delay"), messages(e));
-        var tooLong = assertThrows(RuntimeException.class, () -> start(Map.of(
-                "pastebin.upload.retry.max-delay", "13h")).close());
+        var tooLong = assertThrows(
+                RuntimeException.class,
+                () -> start(Map.of("pastebin.upload.retry.max-delay", "13h")).close());
         assertTrue(messages(tooLong).contains("12 hours"), messages(tooLong));
-        var permanent = assertThrows(RuntimeException.class, () -> start(Map.of(
-                "pastebin.upload.retry.class-base-delays.access-denied", "5s")).close());
+        var permanent = assertThrows(
+                RuntimeException.class,
+                () -> start(Map.of("pastebin.upload.retry.class-base-delays.access-denied", "5s"))
+                        .close());
         assertTrue(messages(permanent).contains("never retried"), messages(permanent));
     }
 

@@ -1,20 +1,20 @@
 package dev.pastebin.core.storage;
 
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
-
-import java.util.Optional;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ContentLocationTest {
 
     @Test
     void parsesTheLocationTheWorkerRecords() {
-        assertEquals(Optional.of(new ContentLocation("pastebin-pastes", "pastes/aB3xYz9Q")),
+        assertEquals(
+                Optional.of(new ContentLocation("pastebin-pastes", "pastes/aB3xYz9Q")),
                 ContentLocation.parse("s3://pastebin-pastes/pastes/aB3xYz9Q"));
     }
 
@@ -26,7 +26,8 @@ class ContentLocationTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"https://bucket/key", "s3://bucket", "s3:///key", "s3://bucket/", "s3://", "s3:/bucket/key", ""})
+    @ValueSource(
+            strings = {"https://bucket/key", "s3://bucket", "s3:///key", "s3://bucket/", "s3://", "s3:/bucket/key", ""})
     void rejectsWhatIsNotABucketAndAKey(String uri) {
         assertTrue(ContentLocation.parse(uri).isEmpty(), uri);
     }

@@ -1,5 +1,9 @@
 package dev.pastebin.core.storage;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.sun.net.httpserver.HttpServer;
 import dev.pastebin.core.config.StorageProperties;
 import dev.pastebin.core.failure.DependencyCalls;
@@ -7,6 +11,11 @@ import dev.pastebin.core.failure.FailureClassifier;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteStatus;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -15,16 +24,6 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
-
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * S3 answers a GetObject of a missing key with 403 AccessDenied, not 404 NoSuchKey, to a role without
@@ -58,7 +57,8 @@ class MissingObjectWithoutListBucketTest {
         });
         s3Server.start();
         s3 = S3Client.builder()
-                .endpointOverride(URI.create("http://127.0.0.1:" + s3Server.getAddress().getPort()))
+                .endpointOverride(
+                        URI.create("http://127.0.0.1:" + s3Server.getAddress().getPort()))
                 .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
                 .forcePathStyle(true)
@@ -81,8 +81,23 @@ class MissingObjectWithoutListBucketTest {
     @Test
     void aProcessedPasteWhoseObjectIsMissingIsAnInconsistency() {
         byte[] content = "gone".getBytes(StandardCharsets.UTF_8);
-        Paste paste = new Paste("aB3xYz12", null, ContentHash.sha256Hex(content), content.length,
-                "s3://pastes-bucket/pastes/aB3xYz12", PasteStatus.PROCESSED, null, 1, null, null, null, null, false, null, null, null);
+        Paste paste = new Paste(
+                "aB3xYz12",
+                null,
+                ContentHash.sha256Hex(content),
+                content.length,
+                "s3://pastes-bucket/pastes/aB3xYz12",
+                PasteStatus.PROCESSED,
+                null,
+                1,
+                null,
+                null,
+                null,
+                null,
+                false,
+                null,
+                null,
+                null);
         var reader = new VerifiedContent(store, new DependencyCalls(new FailureClassifier()));
 
         var thrown = assertThrows(PasteInconsistencyException.class, () -> reader.of(paste));

@@ -1,5 +1,10 @@
 package dev.pastebin.core.storage;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.config.StorageProperties;
 import dev.pastebin.core.failure.ErrorClass;
 import dev.pastebin.core.failure.FailureClassifier;
@@ -8,6 +13,12 @@ import dev.pastebin.core.support.RealServices;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,18 +29,6 @@ import software.amazon.awssdk.services.s3.model.ChecksumMode;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
-
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Base64;
-import java.util.HexFormat;
-import java.util.List;
-import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The content store against LocalStack's S3: the PutObject the worker makes (content type, S3 enforcing the
@@ -62,7 +61,9 @@ class PasteContentStoreIT {
     @AfterAll
     void emptyBuckets() {
         for (String bucket : List.of(BUCKET, OTHER_BUCKET)) {
-            List<ContentLocation> all = keys(bucket).stream().map(k -> new ContentLocation(bucket, k)).toList();
+            List<ContentLocation> all = keys(bucket).stream()
+                    .map(k -> new ContentLocation(bucket, k))
+                    .toList();
             store.deleteAll(all);
         }
     }
@@ -77,7 +78,8 @@ class PasteContentStoreIT {
         assertArrayEquals(content, store.get(location).orElseThrow());
         var head = s3.headObject(b -> b.bucket(BUCKET).key("pastes/abcdefgh").checksumMode(ChecksumMode.ENABLED));
         assertEquals("text/plain; charset=utf-8", head.contentType());
-        assertEquals(Base64.getEncoder().encodeToString(HexFormat.of().parseHex(ContentHash.sha256Hex(content))),
+        assertEquals(
+                Base64.getEncoder().encodeToString(HexFormat.of().parseHex(ContentHash.sha256Hex(content))),
                 head.checksumSHA256());
     }
 
@@ -99,7 +101,8 @@ class PasteContentStoreIT {
     @Test
     void aMissingObjectOrBucketIsEmptyNotAnError() {
         assertTrue(store.get(store.locationOf("neverstored")).isEmpty());
-        assertTrue(store.get(new ContentLocation("no-such-bucket-for-content", "pastes/x")).isEmpty());
+        assertTrue(store.get(new ContentLocation("no-such-bucket-for-content", "pastes/x"))
+                .isEmpty());
     }
 
     @Test
@@ -124,8 +127,8 @@ class PasteContentStoreIT {
     @Test
     void deleteAllCountsTheKeysOfABucketThatNoLongerExistsAsGone() {
         s3.putObject(b -> b.bucket(BUCKET).key("bulk/here"), RequestBody.fromString("z"));
-        var locations = List.of(new ContentLocation("no-such-bucket-retired", "pastes/old"),
-                new ContentLocation(BUCKET, "bulk/here"));
+        var locations = List.of(
+                new ContentLocation("no-such-bucket-retired", "pastes/old"), new ContentLocation(BUCKET, "bulk/here"));
 
         assertEquals(2, store.deleteAll(locations));
         assertTrue(keys(BUCKET).stream().noneMatch(k -> k.equals("bulk/here")), "the other bucket's key is deleted");
@@ -135,10 +138,13 @@ class PasteContentStoreIT {
     void deleteAllFailsWhenTheConfiguredBucketIsMissing() {
         var misconfigured = new PasteContentStore(s3, new StorageProperties("no-such-configured-bucket", "pastes/"));
 
-        assertThrows(NoSuchBucketException.class, () -> misconfigured.deleteAll(List.of(misconfigured.locationOf("abc"))));
+        assertThrows(
+                NoSuchBucketException.class, () -> misconfigured.deleteAll(List.of(misconfigured.locationOf("abc"))));
     }
 
     private List<String> keys(String bucket) {
-        return s3.listObjectsV2Paginator(b -> b.bucket(bucket)).contents().stream().map(S3Object::key).toList();
+        return s3.listObjectsV2Paginator(b -> b.bucket(bucket)).contents().stream()
+                .map(S3Object::key)
+                .toList();
     }
 }

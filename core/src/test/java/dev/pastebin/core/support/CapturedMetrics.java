@@ -1,14 +1,13 @@
 package dev.pastebin.core.support;
 
 import dev.pastebin.core.metrics.Metrics;
-import software.amazon.cloudwatchlogs.emf.environment.Environment;
-import software.amazon.cloudwatchlogs.emf.model.MetricsContext;
-import software.amazon.cloudwatchlogs.emf.sinks.ISink;
-
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import software.amazon.cloudwatchlogs.emf.environment.Environment;
+import software.amazon.cloudwatchlogs.emf.model.MetricsContext;
+import software.amazon.cloudwatchlogs.emf.sinks.ISink;
 
 /**
  * The EMF lines a {@link Metrics} wrote, exactly as they would reach stdout, kept instead of printed. A module
@@ -63,8 +62,7 @@ public class CapturedMetrics implements Environment, ISink {
     }
 
     @Override
-    public void configureContext(MetricsContext context) {
-    }
+    public void configureContext(MetricsContext context) {}
 
     @Override
     public ISink getSink() {

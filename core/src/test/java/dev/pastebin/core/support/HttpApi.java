@@ -9,7 +9,6 @@ import io.micronaut.core.annotation.Nullable;
 import io.micronaut.function.aws.LambdaApplicationContextBuilder;
 import io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction;
 import io.micronaut.json.JsonMapper;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -44,7 +43,8 @@ public final class HttpApi implements AutoCloseable {
     public static HttpApi start(Map<String, Object> properties) {
         ApplicationContextBuilder builder = ApplicationContext.builder();
         LambdaApplicationContextBuilder.setLambdaConfiguration(builder);
-        return new HttpApi(builder.environments("test").properties(properties).build().start());
+        return new HttpApi(
+                builder.environments("test").properties(properties).build().start());
     }
 
     public ApplicationContext context() {
@@ -132,11 +132,15 @@ public final class HttpApi implements AutoCloseable {
         /** A query parameter, in both the raw query string and the parsed map, as API Gateway passes them. */
         public Request query(String name, String value) {
             Map<String, String> parameters = event.getQueryStringParameters() == null
-                    ? new LinkedHashMap<>() : new LinkedHashMap<>(event.getQueryStringParameters());
+                    ? new LinkedHashMap<>()
+                    : new LinkedHashMap<>(event.getQueryStringParameters());
             parameters.put(name, value);
             event.setQueryStringParameters(parameters);
             StringBuilder raw = new StringBuilder();
-            parameters.forEach((k, v) -> raw.append(raw.isEmpty() ? "" : "&").append(encode(k)).append('=').append(encode(v)));
+            parameters.forEach((k, v) -> raw.append(raw.isEmpty() ? "" : "&")
+                    .append(encode(k))
+                    .append('=')
+                    .append(encode(v)));
             event.setRawQueryString(raw.toString());
             return this;
         }

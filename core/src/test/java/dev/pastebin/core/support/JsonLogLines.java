@@ -1,5 +1,9 @@
 package dev.pastebin.core.support;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -8,18 +12,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pastebin.core.logging.JsonLogEncoder;
 import dev.pastebin.core.logging.LogContext;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.slf4j.LoggerFactory;
 
 /**
  * The JSON lines a function writes to stdout, as written: every event reaching a logger (and, through it, the
@@ -81,7 +80,9 @@ public final class JsonLogLines extends AppenderBase<ILoggingEvent> implements A
     public List<ObjectNode> assertEachNamesItsInvocation(Collection<String> requestIds, String functionName) {
         List<ObjectNode> parsed = parsed();
         for (ObjectNode line : parsed) {
-            assertTrue(requestIds.contains(line.path(LogContext.REQUEST_ID).asText()), "no invocation's requestId: " + line);
+            assertTrue(
+                    requestIds.contains(line.path(LogContext.REQUEST_ID).asText()),
+                    "no invocation's requestId: " + line);
             assertEquals(functionName, line.path(LogContext.FUNCTION_NAME).asText(), "functionName: " + line);
         }
         return parsed;

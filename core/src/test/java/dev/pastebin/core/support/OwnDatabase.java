@@ -2,11 +2,6 @@ package dev.pastebin.core.support;
 
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.env.Environment;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.TestInstancePostProcessor;
-
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
@@ -15,8 +10,11 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Map;
-
 import javax.sql.DataSource;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.TestInstancePostProcessor;
 
 /**
  * Gives the test classes of one JVM a database of their own, for code that works across a whole table (the
@@ -71,8 +69,16 @@ public @interface OwnDatabase {
             // Flyway holds a connection for its schema history and opens a second one to migrate, so this
             // context needs two whatever the function's pool size; the test environment is named, not
             // deduced from the call stack (which does not always see JUnit from here).
-            try (var migrating = ApplicationContext.builder().environments(Environment.TEST).properties(Map.of(
-                    PROPERTY, own, "flyway.datasources.default.enabled", true, "datasources.default.maximum-pool-size", 2)).start()) {
+            try (var migrating = ApplicationContext.builder()
+                    .environments(Environment.TEST)
+                    .properties(Map.of(
+                            PROPERTY,
+                            own,
+                            "flyway.datasources.default.enabled",
+                            true,
+                            "datasources.default.maximum-pool-size",
+                            2))
+                    .start()) {
                 migrating.getBean(DataSource.class);
             }
             return own;
@@ -82,8 +88,11 @@ public @interface OwnDatabase {
             if (!name.matches("[a-z0-9_]+")) {
                 throw new IllegalArgumentException("not a plain database name: " + name);
             }
-            try (Connection c = DriverManager.getConnection(adminUrl, env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
-                    env("DATASOURCES_DEFAULT_PASSWORD", "pastebin")); var s = c.createStatement()) {
+            try (Connection c = DriverManager.getConnection(
+                            adminUrl,
+                            env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
+                            env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
+                    var s = c.createStatement()) {
                 s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
                 s.execute("CREATE DATABASE " + name);
             }

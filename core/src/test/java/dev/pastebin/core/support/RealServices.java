@@ -1,9 +1,5 @@
 package dev.pastebin.core.support;
 
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.ExtensionContext;
-
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
@@ -14,6 +10,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.DriverManager;
 import java.time.Duration;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Marks an integration test that needs the real PostgreSQL and LocalStack. If either does not answer, the
@@ -26,7 +25,8 @@ public @interface RealServices {
 
     final class Check implements BeforeAllCallback {
 
-        private static final String FIX = "Start them with `make up` (infra/local/up), or run the whole suite with `make test`.";
+        private static final String FIX =
+                "Start them with `make up` (infra/local/up), or run the whole suite with `make test`.";
 
         @Override
         public void beforeAll(ExtensionContext context) {
@@ -42,18 +42,26 @@ public @interface RealServices {
             try (var connection = DriverManager.getConnection(url, user, password)) {
                 connection.createStatement().execute("SELECT 1");
             } catch (Exception e) {
-                throw new IllegalStateException("PostgreSQL is not reachable at " + url + " as " + user + ": "
-                        + e.getMessage() + ". " + FIX, e);
+                throw new IllegalStateException(
+                        "PostgreSQL is not reachable at " + url + " as " + user + ": " + e.getMessage() + ". " + FIX,
+                        e);
             }
         }
 
         private static void checkLocalStack() {
             String endpoint = env("AWS_ENDPOINT_URL", "http://127.0.0.1:4566");
             URI health = URI.create(endpoint + "/_localstack/health");
-            try (var client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
-                var response = client.send(HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(5)).build(),
+            try (var client = HttpClient.newBuilder()
+                    .connectTimeout(Duration.ofSeconds(5))
+                    .build()) {
+                var response = client.send(
+                        HttpRequest.newBuilder(health)
+                                .timeout(Duration.ofSeconds(5))
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() != 200 || !response.body().contains("\"sqs\"") || !response.body().contains("\"s3\"")) {
+                if (response.statusCode() != 200
+                        || !response.body().contains("\"sqs\"")
+                        || !response.body().contains("\"s3\"")) {
                     throw new IllegalStateException("LocalStack at " + endpoint + " is not healthy (HTTP "
                             + response.statusCode() + "): " + response.body() + ". " + FIX);
                 }
@@ -61,7 +69,8 @@ public @interface RealServices {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while checking LocalStack", e);
             } catch (java.io.IOException e) {
-                throw new IllegalStateException("LocalStack is not reachable at " + endpoint + ": " + e + ". " + FIX, e);
+                throw new IllegalStateException(
+                        "LocalStack is not reachable at " + endpoint + ": " + e + ". " + FIX, e);
             }
         }
 

@@ -4,7 +4,6 @@ import com.amazonaws.services.lambda.runtime.ClientContext;
 import com.amazonaws.services.lambda.runtime.CognitoIdentity;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -31,7 +30,8 @@ public final class TestLambdaContext implements Context {
     /** A deadline {@code remaining} from now, counting down in real time. */
     public static TestLambdaContext withRemaining(Duration remaining) {
         Instant deadline = Instant.now().plus(remaining);
-        return new TestLambdaContext(() -> (int) Math.max(0, Duration.between(Instant.now(), deadline).toMillis()));
+        return new TestLambdaContext(() ->
+                (int) Math.max(0, Duration.between(Instant.now(), deadline).toMillis()));
     }
 
     public static TestLambdaContext withPlentyOfTime() {

@@ -1,10 +1,9 @@
 package dev.pastebin.core.support;
 
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
-
 import java.util.Map;
 import java.util.UUID;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * Creates a fresh upload queue with its own dead-letter queue in LocalStack, so tests never share queues. Both
@@ -15,23 +14,29 @@ public final class TestQueues {
     /** The template's MaximumMessageSize of both queues: SQS's ceiling, which the largest upload job fits. */
     public static final int MAXIMUM_MESSAGE_SIZE = 1_048_576;
 
-    public record Pair(String queueUrl, String deadLetterQueueUrl) {
-    }
+    public record Pair(String queueUrl, String deadLetterQueueUrl) {}
 
-    private TestQueues() {
-    }
+    private TestQueues() {}
 
     public static Pair create(SqsClient sqs, String prefix, int maxReceiveCount, int visibilityTimeoutSeconds) {
         String suffix = UUID.randomUUID().toString().substring(0, 8);
-        String dlqUrl = sqs.createQueue(b -> b.queueName(prefix + "-dlq-" + suffix).attributes(Map.of(
-                QueueAttributeName.MAXIMUM_MESSAGE_SIZE, Integer.toString(MAXIMUM_MESSAGE_SIZE)))).queueUrl();
+        String dlqUrl = sqs.createQueue(b -> b.queueName(prefix + "-dlq-" + suffix)
+                        .attributes(Map.of(
+                                QueueAttributeName.MAXIMUM_MESSAGE_SIZE, Integer.toString(MAXIMUM_MESSAGE_SIZE))))
+                .queueUrl();
         String dlqArn = sqs.getQueueAttributes(b -> b.queueUrl(dlqUrl).attributeNames(QueueAttributeName.QUEUE_ARN))
-                .attributes().get(QueueAttributeName.QUEUE_ARN);
-        String queueUrl = sqs.createQueue(b -> b.queueName(prefix + "-" + suffix).attributes(Map.of(
-                QueueAttributeName.VISIBILITY_TIMEOUT, Integer.toString(visibilityTimeoutSeconds),
-                QueueAttributeName.MAXIMUM_MESSAGE_SIZE, Integer.toString(MAXIMUM_MESSAGE_SIZE),
-                QueueAttributeName.REDRIVE_POLICY,
-                "{\"deadLetterTargetArn\":\"" + dlqArn + "\",\"maxReceiveCount\":\"" + maxReceiveCount + "\"}"))).queueUrl();
+                .attributes()
+                .get(QueueAttributeName.QUEUE_ARN);
+        String queueUrl = sqs.createQueue(b -> b.queueName(prefix + "-" + suffix)
+                        .attributes(Map.of(
+                                QueueAttributeName.VISIBILITY_TIMEOUT,
+                                Integer.toString(visibilityTimeoutSeconds),
+                                QueueAttributeName.MAXIMUM_MESSAGE_SIZE,
+                                Integer.toString(MAXIMUM_MESSAGE_SIZE),
+                                QueueAttributeName.REDRIVE_POLICY,
+                                "{\"deadLetterTargetArn\":\"" + dlqArn + "\",\"maxReceiveCount\":\"" + maxReceiveCount
+                                        + "\"}")))
+                .queueUrl();
         return new Pair(queueUrl, dlqUrl);
     }
 

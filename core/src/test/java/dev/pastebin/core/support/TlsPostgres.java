@@ -71,14 +71,69 @@ public final class TlsPostgres implements AutoCloseable {
 
     private void createCertificates() throws IOException, InterruptedException {
         Files.writeString(dir.resolve("server.ext"), "subjectAltName=DNS:localhost\n", StandardCharsets.US_ASCII);
-        run(false, "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=pastebin test CA",
-                "-keyout", "ca.key", "-out", "ca.pem");
-        run(false, "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=pastebin other CA",
-                "-keyout", "other-ca.key", "-out", "other-ca.pem");
-        run(false, "openssl", "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost",
-                "-keyout", "server.key", "-out", "server.csr");
-        run(false, "openssl", "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
-                "-days", "2", "-extfile", "server.ext", "-out", "server.crt");
+        run(
+                false,
+                "openssl",
+                "req",
+                "-x509",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-days",
+                "2",
+                "-subj",
+                "/CN=pastebin test CA",
+                "-keyout",
+                "ca.key",
+                "-out",
+                "ca.pem");
+        run(
+                false,
+                "openssl",
+                "req",
+                "-x509",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-days",
+                "2",
+                "-subj",
+                "/CN=pastebin other CA",
+                "-keyout",
+                "other-ca.key",
+                "-out",
+                "other-ca.pem");
+        run(
+                false,
+                "openssl",
+                "req",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-subj",
+                "/CN=localhost",
+                "-keyout",
+                "server.key",
+                "-out",
+                "server.csr");
+        run(
+                false,
+                "openssl",
+                "x509",
+                "-req",
+                "-in",
+                "server.csr",
+                "-CA",
+                "ca.pem",
+                "-CAkey",
+                "ca.key",
+                "-CAcreateserial",
+                "-days",
+                "2",
+                "-extfile",
+                "server.ext",
+                "-out",
+                "server.crt");
         if (asPostgresUser) {
             run(false, "chown", "-R", "postgres:postgres", dir.toString());
         }
@@ -86,13 +141,45 @@ public final class TlsPostgres implements AutoCloseable {
     }
 
     private void createAndStartCluster() throws IOException, InterruptedException {
-        run(asPostgresUser, bin.resolve("initdb").toString(), "-D", "data", "-A", "trust", "-U", "postgres", "--no-sync");
-        String options = String.join(" ", "-p", Integer.toString(port), "-c", "listen_addresses=127.0.0.1",
-                "-c", "unix_socket_directories=" + dir, "-c", "ssl=on",
-                "-c", "ssl_cert_file=" + dir.resolve("server.crt"), "-c", "ssl_key_file=" + dir.resolve("server.key"),
-                "-c", "fsync=off");
-        run(asPostgresUser, bin.resolve("pg_ctl").toString(), "-D", "data", "-l", "postgres.log", "-w", "-t", "60",
-                "-o", options, "start");
+        run(
+                asPostgresUser,
+                bin.resolve("initdb").toString(),
+                "-D",
+                "data",
+                "-A",
+                "trust",
+                "-U",
+                "postgres",
+                "--no-sync");
+        String options = String.join(
+                " ",
+                "-p",
+                Integer.toString(port),
+                "-c",
+                "listen_addresses=127.0.0.1",
+                "-c",
+                "unix_socket_directories=" + dir,
+                "-c",
+                "ssl=on",
+                "-c",
+                "ssl_cert_file=" + dir.resolve("server.crt"),
+                "-c",
+                "ssl_key_file=" + dir.resolve("server.key"),
+                "-c",
+                "fsync=off");
+        run(
+                asPostgresUser,
+                bin.resolve("pg_ctl").toString(),
+                "-D",
+                "data",
+                "-l",
+                "postgres.log",
+                "-w",
+                "-t",
+                "60",
+                "-o",
+                options,
+                "start");
     }
 
     @Override
@@ -113,7 +200,10 @@ public final class TlsPostgres implements AutoCloseable {
             line.addAll(List.of("runuser", "-u", "postgres", "--"));
         }
         line.addAll(List.of(command));
-        Process process = new ProcessBuilder(line).directory(dir.toFile()).redirectErrorStream(true).start();
+        Process process = new ProcessBuilder(line)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!process.waitFor(90, TimeUnit.SECONDS) || process.exitValue() != 0) {
             String log = Files.exists(dir.resolve("postgres.log")) ? Files.readString(dir.resolve("postgres.log")) : "";
@@ -126,8 +216,9 @@ public final class TlsPostgres implements AutoCloseable {
             return versions.map(version -> version.resolve("bin"))
                     .filter(bin -> Files.isExecutable(bin.resolve("initdb")))
                     .max(Comparator.naturalOrder())
-                    .orElseThrow(() -> new IllegalStateException(
-                            "no PostgreSQL server binaries under /usr/lib/postgresql/*/bin (infra/local/postgres.sh installs them)"));
+                    .orElseThrow(
+                            () -> new IllegalStateException(
+                                    "no PostgreSQL server binaries under /usr/lib/postgresql/*/bin (infra/local/postgres.sh installs them)"));
         }
     }
 

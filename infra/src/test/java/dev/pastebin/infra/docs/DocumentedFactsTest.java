@@ -1,12 +1,13 @@
 package dev.pastebin.infra.docs;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.metrics.Metric;
 import dev.pastebin.local.Json;
 import dev.pastebin.local.template.CloudFormationTemplate;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,9 +23,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /**
  * The tables in README.md and docs/ that restate the code, held to their sources so the next drift fails the
@@ -35,25 +34,32 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class DocumentedFactsTest {
 
-    private static final List<String> FUNCTION_MODULES =
-            List.of("core", "create-function", "read-function", "remove-function", "upload-function", "sweeper-function");
+    private static final List<String> FUNCTION_MODULES = List.of(
+            "core", "create-function", "read-function", "remove-function", "upload-function", "sweeper-function");
     /** Settings read with {@code @Requires}/{@code @Value} rather than a properties record, so not in the metadata. */
     private static final Set<String> PROPERTIES_OUTSIDE_RECORDS = Set.of("pastebin.database.secret-id");
+
     private static final Pattern ENVIRONMENT_NAME = Pattern.compile("^_?[A-Z][A-Z0-9_]*$");
 
     @Test
     void theMetricsTableNamesEveryMetricOnce() throws IOException {
-        List<List<String>> rows = MarkdownDocument.read("docs/design.md").section("Observability").table("metric", "unit");
-        List<String> documented = rows.stream().flatMap(row -> MarkdownDocument.codeSpans(row.getFirst()).stream()).toList();
-        Set<String> metrics = Arrays.stream(Metric.values()).map(Metric::metricName).collect(Collectors.toSet());
-        assertEquals(new TreeSet<>(metrics), new TreeSet<>(documented), "docs/design.md's metrics table against Metric");
+        List<List<String>> rows =
+                MarkdownDocument.read("docs/design.md").section("Observability").table("metric", "unit");
+        List<String> documented = rows.stream()
+                .flatMap(row -> MarkdownDocument.codeSpans(row.getFirst()).stream())
+                .toList();
+        Set<String> metrics =
+                Arrays.stream(Metric.values()).map(Metric::metricName).collect(Collectors.toSet());
+        assertEquals(
+                new TreeSet<>(metrics), new TreeSet<>(documented), "docs/design.md's metrics table against Metric");
         assertEquals(documented.size(), new HashSet<>(documented).size(), "a metric listed twice: " + documented);
     }
 
     @Test
     void theErrorTableGivesEveryCodeWithItsStatus() throws IOException {
         Map<String, Integer> documented = new TreeMap<>();
-        for (List<String> row : MarkdownDocument.read("README.md").section("Using the API").table("status", "`code`")) {
+        for (List<String> row :
+                MarkdownDocument.read("README.md").section("Using the API").table("status", "`code`")) {
             documented.put(MarkdownDocument.codeSpans(row.get(1)).getFirst(), Integer.parseInt(row.getFirst()));
         }
         Map<String, Integer> codes = new TreeMap<>();
@@ -65,11 +71,17 @@ class DocumentedFactsTest {
 
     @Test
     void theAlarmTableNamesExactlyTheTemplatesAlarms() throws IOException {
-        List<String> documented = MarkdownDocument.read("docs/operations.md").section("Alarms and what to do")
-                .table("alarm", "watches").stream()
-                .flatMap(row -> MarkdownDocument.codeSpans(row.getFirst()).stream()).toList();
+        List<String> documented =
+                MarkdownDocument.read("docs/operations.md")
+                        .section("Alarms and what to do")
+                        .table("alarm", "watches")
+                        .stream()
+                        .flatMap(row -> MarkdownDocument.codeSpans(row.getFirst()).stream())
+                        .toList();
         CloudFormationTemplate template = CloudFormationTemplate.load(Path.of("template.yaml"));
-        assertEquals(new TreeSet<>(template.resourcesOfType("AWS::CloudWatch::Alarm")), new TreeSet<>(documented),
+        assertEquals(
+                new TreeSet<>(template.resourcesOfType("AWS::CloudWatch::Alarm")),
+                new TreeSet<>(documented),
                 "docs/operations.md's alarm table against the template's alarms");
     }
 
@@ -88,7 +100,9 @@ class DocumentedFactsTest {
         }
         assertTrue(granted.size() > 10, "roles.sql parsed: " + granted);
         Set<String> documented = new TreeSet<>();
-        for (List<String> row : MarkdownDocument.read("docs/operations.md").section("Database roles").table("role", "privileges")) {
+        for (List<String> row : MarkdownDocument.read("docs/operations.md")
+                .section("Database roles")
+                .table("role", "privileges")) {
             String role = MarkdownDocument.codeSpans(row.getFirst()).getFirst();
             // "`SELECT, UPDATE` on `pastes` (why …); `SELECT` on `circuit_breakers`": the parentheses explain
             for (String grant : row.get(1).replaceAll("\\([^)]*\\)", "").split(";")) {
@@ -119,16 +133,21 @@ class DocumentedFactsTest {
                 }
             }
         }
-        assertTrue(settings.contains("pastebin.paste.max-content-bytes") && settings.contains("pastebin.sweeper.batch-size"),
+        assertTrue(
+                settings.contains("pastebin.paste.max-content-bytes")
+                        && settings.contains("pastebin.sweeper.batch-size"),
                 "the modules were compiled, with their metadata: " + settings);
-        Set<String> known = settings.stream().map(DocumentedFactsTest::environmentName).collect(Collectors.toSet());
-        Set<String> knownMaps = maps.stream().map(name -> environmentName(name) + "_").collect(Collectors.toSet());
+        Set<String> known =
+                settings.stream().map(DocumentedFactsTest::environmentName).collect(Collectors.toSet());
+        Set<String> knownMaps =
+                maps.stream().map(name -> environmentName(name) + "_").collect(Collectors.toSet());
 
         Set<String> documented = new TreeSet<>();
         MarkdownDocument configuration = MarkdownDocument.read("README.md").section("Configuration");
         for (String line : configuration.text().split("\n")) {
             String firstName = null;
-            for (String span : MarkdownDocument.codeSpans(line.startsWith("|") ? line.substring(0, line.indexOf('|', 1)) : line)) {
+            for (String span :
+                    MarkdownDocument.codeSpans(line.startsWith("|") ? line.substring(0, line.indexOf('|', 1)) : line)) {
                 if (!ENVIRONMENT_NAME.matcher(span).matches() || !span.contains("_") || span.startsWith("AWS_")) {
                     continue;
                 }
@@ -146,14 +165,16 @@ class DocumentedFactsTest {
         assertEquals(Set.of(), unknown, "README's configuration names settings no code reads");
         Set<String> undocumented = new TreeSet<>(known);
         undocumented.removeAll(documented);
-        undocumented.removeIf(name -> knownMaps.stream().anyMatch(map -> map.startsWith(name + "_")
-                && documented.stream().anyMatch(d -> d.startsWith(map))));
+        undocumented.removeIf(name -> knownMaps.stream()
+                .anyMatch(
+                        map -> map.startsWith(name + "_") && documented.stream().anyMatch(d -> d.startsWith(map))));
         assertEquals(Set.of(), undocumented, "settings README's configuration does not name");
 
         CloudFormationTemplate template = CloudFormationTemplate.load(Path.of("template.yaml"));
         Set<String> setByTemplate = new TreeSet<>();
         for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
-            template.environment(function).keySet().stream().filter(name -> name.startsWith("PASTEBIN_"))
+            template.environment(function).keySet().stream()
+                    .filter(name -> name.startsWith("PASTEBIN_"))
                     .forEach(setByTemplate::add);
         }
         setByTemplate.removeAll(documented);
@@ -164,7 +185,9 @@ class DocumentedFactsTest {
     @Test
     void everyLinkBetweenTheDocsResolves() throws IOException {
         Path root = Path.of("..").toAbsolutePath().normalize();
-        List<Path> documents = new ArrayList<>(List.of(root.resolve("README.md"), root.resolve("tools/local-runtime/README.md"),
+        List<Path> documents = new ArrayList<>(List.of(
+                root.resolve("README.md"),
+                root.resolve("tools/local-runtime/README.md"),
                 root.resolve("infra/tls/README.md")));
         try (var docs = Files.list(root.resolve("docs"))) {
             docs.filter(p -> p.toString().endsWith(".md")).forEach(documents::add);
@@ -180,10 +203,14 @@ class DocumentedFactsTest {
                 }
                 String file = target.contains("#") ? target.substring(0, target.indexOf('#')) : target;
                 String fragment = target.contains("#") ? target.substring(target.indexOf('#') + 1) : "";
-                Path resolved = file.isEmpty() ? document : document.getParent().resolve(file).normalize();
+                Path resolved = file.isEmpty()
+                        ? document
+                        : document.getParent().resolve(file).normalize();
                 if (!Files.exists(resolved)) {
                     broken.add(root.relativize(document) + ": " + target + " (no such file)");
-                } else if (!fragment.isEmpty() && resolved.toString().endsWith(".md") && !headingAnchors(resolved).contains(fragment)) {
+                } else if (!fragment.isEmpty()
+                        && resolved.toString().endsWith(".md")
+                        && !headingAnchors(resolved).contains(fragment)) {
                     broken.add(root.relativize(document) + ": " + target + " (no such heading)");
                 }
             }
@@ -216,7 +243,8 @@ class DocumentedFactsTest {
     }
 
     /** {@code _SUFFIX} after {@code FIRST_NAME}: the prefix of the first name (at an underscore) that makes a known setting. */
-    private static String resolveShorthand(String firstName, String suffix, Set<String> known, Set<String> knownMaps, String line) {
+    private static String resolveShorthand(
+            String firstName, String suffix, Set<String> known, Set<String> knownMaps, String line) {
         assertTrue(firstName != null, "a shorthand with no full name before it: " + line);
         for (int cut = firstName.lastIndexOf('_'); cut > 0; cut = firstName.lastIndexOf('_', cut - 1)) {
             String candidate = firstName.substring(0, cut) + suffix;

@@ -15,7 +15,8 @@ record MarkdownDocument(String name, String text) {
     private static final Pattern CODE_SPAN = Pattern.compile("`([^`]+)`");
 
     static MarkdownDocument read(String pathFromRepositoryRoot) throws IOException {
-        return new MarkdownDocument(pathFromRepositoryRoot, Files.readString(Path.of("..").resolve(pathFromRepositoryRoot)));
+        return new MarkdownDocument(
+                pathFromRepositoryRoot, Files.readString(Path.of("..").resolve(pathFromRepositoryRoot)));
     }
 
     /** The text under a heading (any level), up to the next heading of the same or a higher level. */

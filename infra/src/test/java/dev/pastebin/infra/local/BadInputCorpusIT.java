@@ -1,22 +1,16 @@
 package dev.pastebin.infra.local;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.local.Json;
 import dev.pastebin.local.template.FunctionDefinition;
 import dev.pastebin.local.template.SamTemplate;
 import io.micronaut.context.ApplicationContext;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestFactory;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
-
 import java.io.ByteArrayOutputStream;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -33,11 +27,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * The bad-input corpus: malformed, oversized, lying and hostile requests through the local API (the real
@@ -54,32 +51,30 @@ class BadInputCorpusIT {
 
     /** The default pastebin.paste.max-content-bytes. */
     private static final int LIMIT = PasteProperties.MAX_CONTENT_BYTES_CAP;
+
     private static final String UNKNOWN_CODE = "Zz9Zz9Zz";
-    private static final List<String> METHODS = List.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "PURGE");
+    private static final List<String> METHODS =
+            List.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "PURGE");
 
     private static LocalRuntimeProcess runtime;
     private static ApplicationContext aws;
     private static Connection database;
     /** A PROCESSED paste, for the conditional-request cases. */
     private static String storedCode;
+
     private static String storedEtag;
 
     /** What a case expects: a function's error, API Gateway's own answer, or a non-error status. */
-    sealed interface Expected {
-    }
+    sealed interface Expected {}
 
-    record FunctionError(int status, String code) implements Expected {
-    }
+    record FunctionError(int status, String code) implements Expected {}
 
-    record GatewayError(int status) implements Expected {
-    }
+    record GatewayError(int status) implements Expected {}
 
-    record NotAnError(int status) implements Expected {
-    }
+    record NotAnError(int status) implements Expected {}
 
     /** A refused form of a command-line client: one text/plain line, which those clients print. */
-    record PlainError(int status) implements Expected {
-    }
+    record PlainError(int status) implements Expected {}
 
     /**
      * A request the HTTP server itself cannot parse (request line, Content-Length, header syntax, URI): the
@@ -87,18 +82,18 @@ class BadInputCorpusIT {
      * is chosen, as the edge in front of API Gateway does; no function ever sees it, so there is no JSON error
      * body to assert, only the status and that nothing changed.
      */
-    record HttpServerRejected(int status) implements Expected {
-    }
+    record HttpServerRejected(int status) implements Expected {}
 
-    record Case(String name, byte[] request, boolean halfClose, Expected expected) {
-    }
+    record Case(String name, byte[] request, boolean halfClose, Expected expected) {}
 
     @BeforeAll
     static void start() throws Exception {
         runtime = LocalRuntimeProcess.start("bad-input");
         aws = ApplicationContext.run();
-        database = DriverManager.getConnection(env("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin"),
-                env("DATASOURCES_DEFAULT_USERNAME", "pastebin"), env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
+        database = DriverManager.getConnection(
+                env("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin"),
+                env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
+                env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
         storeOnePaste();
     }
 
@@ -118,8 +113,12 @@ class BadInputCorpusIT {
     /** Creates a paste through the API and waits until it is stored: the conditional-request cases read it. */
     private static void storeOnePaste() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
-        var created = TestSupport.sendHonouringRetryAfter(http, HttpRequest.newBuilder(runtime.uri("/pastes"))
-                .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString("stored for the corpus")).build(),
+        var created = TestSupport.sendHonouringRetryAfter(
+                http,
+                HttpRequest.newBuilder(runtime.uri("/pastes"))
+                        .header("Content-Type", "text/plain")
+                        .POST(HttpRequest.BodyPublishers.ofString("stored for the corpus"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(201, created.statusCode(), created.body());
         String location = created.headers().firstValue("Location").orElseThrow();
@@ -128,7 +127,8 @@ class BadInputCorpusIT {
         HttpResponse<String> read;
         do {
             Thread.sleep(250);
-            read = http.send(HttpRequest.newBuilder(runtime.uri(location)).build(), HttpResponse.BodyHandlers.ofString());
+            read = http.send(
+                    HttpRequest.newBuilder(runtime.uri(location)).build(), HttpResponse.BodyHandlers.ofString());
         } while (read.statusCode() == 202 && System.nanoTime() < deadline);
         assertEquals(200, read.statusCode(), read.body() + "\n" + runtime.output());
         storedEtag = read.headers().firstValue("ETag").orElseThrow();
@@ -138,13 +138,17 @@ class BadInputCorpusIT {
     void theCorpusHasTwoHundredCasesAndMostReachAFunction() {
         List<Case> cases = cases();
         long beforeAnyFunction = cases.stream()
-                .filter(c -> c.expected() instanceof GatewayError || c.expected() instanceof HttpServerRejected).count();
-        System.out.printf("BAD INPUT CORPUS %d cases: %d answered by a function, %d before any function runs "
-                + "(API Gateway's 404 for a method without a route, the HTTP server's 400)%n",
+                .filter(c -> c.expected() instanceof GatewayError || c.expected() instanceof HttpServerRejected)
+                .count();
+        System.out.printf(
+                "BAD INPUT CORPUS %d cases: %d answered by a function, %d before any function runs "
+                        + "(API Gateway's 404 for a method without a route, the HTTP server's 400)%n",
                 cases.size(), cases.size() - beforeAnyFunction, beforeAnyFunction);
         // README, "Testing", states these figures
         assertTrue(cases.size() >= 200, "only " + cases.size() + " cases");
-        assertTrue(cases.size() - beforeAnyFunction >= 120, "only " + (cases.size() - beforeAnyFunction) + " reach a function");
+        assertTrue(
+                cases.size() - beforeAnyFunction >= 120,
+                "only " + (cases.size() - beforeAnyFunction) + " reach a function");
         Set<String> names = new LinkedHashSet<>();
         cases.forEach(c -> assertTrue(names.add(c.name()), "two cases named " + c.name()));
     }
@@ -182,8 +186,12 @@ class BadInputCorpusIT {
             case PlainError e -> {
                 assertEquals(e.status(), response.status(), shown);
                 assertEquals("text/plain; charset=utf-8", response.header("content-type"), shown);
-                assertTrue(response.text().endsWith("\n") && response.text().indexOf('\n') == response.text().length() - 1
-                        && response.text().length() > 1, "one line: " + shown);
+                assertTrue(
+                        response.text().endsWith("\n")
+                                && response.text().indexOf('\n')
+                                        == response.text().length() - 1
+                                && response.text().length() > 1,
+                        "one line: " + shown);
             }
             case HttpServerRejected e -> assertEquals(e.status(), response.status(), shown);
         }
@@ -206,21 +214,27 @@ class BadInputCorpusIT {
 
         static State now() throws Exception {
             Timestamp at;
-            try (var s = database.createStatement(); ResultSet rs = s.executeQuery("SELECT now()")) {
+            try (var s = database.createStatement();
+                    ResultSet rs = s.executeQuery("SELECT now()")) {
                 rs.next();
                 at = rs.getTimestamp(1);
             }
             SqsClient sqs = aws.getBean(SqsClient.class);
             long messages = 0;
             for (String url : List.of(runtime.queue.queueUrl(), runtime.queue.deadLetterQueueUrl())) {
-                Map<QueueAttributeName, String> attributes = sqs.getQueueAttributes(b -> b.queueUrl(url).attributeNames(
-                        QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
-                        QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED)).attributes();
+                Map<QueueAttributeName, String> attributes = sqs.getQueueAttributes(b -> b.queueUrl(url)
+                                .attributeNames(
+                                        QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
+                                        QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
+                                        QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED))
+                        .attributes();
                 for (String count : attributes.values()) {
                     messages += Long.parseLong(count);
                 }
             }
-            int objects = aws.getBean(S3Client.class).listObjectsV2(b -> b.bucket(runtime.bucket)).keyCount();
+            int objects = aws.getBean(S3Client.class)
+                    .listObjectsV2(b -> b.bucket(runtime.bucket))
+                    .keyCount();
             return new State(at, messages, objects);
         }
 
@@ -252,71 +266,224 @@ class BadInputCorpusIT {
 
     private static void createCases(List<Case> cases) {
         cases.add(post("empty text body", "text/plain", new byte[0], fn(400, "EMPTY_CONTENT")));
-        cases.add(post("JSON with empty content", "application/json", utf8("{\"content\":\"\"}"), fn(400, "EMPTY_CONTENT")));
+        cases.add(post(
+                "JSON with empty content", "application/json", utf8("{\"content\":\"\"}"), fn(400, "EMPTY_CONTENT")));
         cases.add(post("empty JSON body", "application/json", new byte[0], fn(400, "EMPTY_CONTENT")));
         cases.add(post("JSON object without content", "application/json", utf8("{}"), fn(400, "MISSING_CONTENT")));
-        cases.add(post("JSON content null", "application/json", utf8("{\"content\":null}"), fn(400, "MISSING_CONTENT")));
-        cases.add(post("JSON content a number", "application/json", utf8("{\"content\":123}"), fn(400, "MISSING_CONTENT")));
-        cases.add(post("JSON content an array", "application/json", utf8("{\"content\":[\"a\"]}"), fn(400, "MISSING_CONTENT")));
-        cases.add(post("JSON content an object", "application/json", utf8("{\"content\":{\"a\":1}}"), fn(400, "MISSING_CONTENT")));
-        cases.add(post("JSON key in another case", "application/json", utf8("{\"Content\":\"x\"}"), fn(400, "MISSING_CONTENT")));
+        cases.add(
+                post("JSON content null", "application/json", utf8("{\"content\":null}"), fn(400, "MISSING_CONTENT")));
+        cases.add(post(
+                "JSON content a number", "application/json", utf8("{\"content\":123}"), fn(400, "MISSING_CONTENT")));
+        cases.add(post(
+                "JSON content an array",
+                "application/json",
+                utf8("{\"content\":[\"a\"]}"),
+                fn(400, "MISSING_CONTENT")));
+        cases.add(post(
+                "JSON content an object",
+                "application/json",
+                utf8("{\"content\":{\"a\":1}}"),
+                fn(400, "MISSING_CONTENT")));
+        cases.add(post(
+                "JSON key in another case",
+                "application/json",
+                utf8("{\"Content\":\"x\"}"),
+                fn(400, "MISSING_CONTENT")));
         cases.add(post("JSON array", "application/json", utf8("[\"content\"]"), fn(400, "INVALID_JSON")));
         cases.add(post("JSON string", "application/json", utf8("\"content\""), fn(400, "INVALID_JSON")));
         cases.add(post("JSON null", "application/json", utf8("null"), fn(400, "INVALID_JSON")));
         cases.add(post("truncated JSON", "application/json", utf8("{\"content\":\"abc"), fn(400, "INVALID_JSON")));
-        cases.add(post("JSON with trailing garbage", "application/json", utf8("{\"content\":\"a\"} x"), fn(400, "INVALID_JSON")));
-        cases.add(post("JSON with a raw control character", "application/json", utf8("{\"content\":\"a\u0001b\"}"), fn(400, "INVALID_JSON")));
-        cases.add(post("JSON with a raw NUL byte", "application/json", utf8("{\"content\":\"a\u0000b\"}"), fn(400, "INVALID_JSON")));
-        cases.add(post("JSON with duplicate content keys", "application/json", utf8("{\"content\":\"a\",\"content\":\"b\"}"), fn(400, "INVALID_JSON")));
-        cases.add(post("deeply nested JSON arrays", "application/json", utf8("{\"content\":\"a\",\"x\":" + "[".repeat(5_000) + "]".repeat(5_000) + "}"), fn(400, "INVALID_JSON")));
-        cases.add(post("deeply nested JSON objects", "application/json", utf8("{\"a\":".repeat(5_000) + "1" + "}".repeat(5_000)), fn(400, "INVALID_JSON")));
-        cases.add(post("JSON with a lone high surrogate", "application/json", utf8("{\"content\":\"a\\ud800b\"}"), fn(400, "INVALID_UTF8")));
-        cases.add(post("JSON with a lone low surrogate", "application/json", utf8("{\"content\":\"\\udc00\"}"), fn(400, "INVALID_UTF8")));
-        cases.add(post("JSON with reversed surrogates", "application/json", utf8("{\"content\":\"\\ude00\\ud83d\"}"), fn(400, "INVALID_UTF8")));
-        cases.add(post("JSON body not UTF-8", "application/json", bytes("{\"content\":\"", new byte[]{(byte) 0xC3, 0x28}, "\"}"), fn(400, "INVALID_UTF8")));
-        cases.add(post("text with an invalid UTF-8 byte", "text/plain", new byte[]{'a', (byte) 0xFF, 'b'}, fn(400, "INVALID_UTF8")));
-        cases.add(post("text with an overlong NUL encoding", "text/plain", new byte[]{'a', (byte) 0xC0, (byte) 0x80}, fn(400, "INVALID_UTF8")));
-        cases.add(post("text with a UTF-8 encoded surrogate", "text/plain", new byte[]{(byte) 0xED, (byte) 0xA0, (byte) 0x80}, fn(400, "INVALID_UTF8")));
-        cases.add(post("text ending in a truncated sequence", "text/plain", new byte[]{'a', (byte) 0xE2, (byte) 0x82}, fn(400, "INVALID_UTF8")));
-        cases.add(post("text of NUL bytes and an invalid byte", "text/plain", new byte[]{0, 0, 0, (byte) 0xFE}, fn(400, "INVALID_UTF8")));
-        cases.add(post("text one byte over the limit", "text/plain", utf8("a".repeat(LIMIT + 1)), fn(413, "CONTENT_TOO_LARGE")));
-        cases.add(post("text under the limit in characters, over in bytes", "text/plain",
-                utf8("€".repeat(LIMIT / 3 + 1)), fn(413, "CONTENT_TOO_LARGE")));
-        cases.add(post("text of four-byte characters over the limit", "text/plain",
-                utf8("😀".repeat(LIMIT / 4) + "a"), fn(413, "CONTENT_TOO_LARGE")));
-        cases.add(post("text just under the limit but not UTF-8", "text/plain",
-                bytes("a".repeat(LIMIT - 1), new byte[]{(byte) 0xFF}, ""), fn(400, "INVALID_UTF8")));
-        cases.add(post("JSON content one byte over the limit", "application/json",
-                utf8("{\"content\":\"" + "a".repeat(LIMIT + 1) + "\"}"), fn(413, "CONTENT_TOO_LARGE")));
-        cases.add(post("JSON escapes under the limit in characters, over in bytes", "application/json",
-                utf8("{\"content\":\"" + "\\u20ac".repeat(LIMIT / 3 + 1) + "\"}"), fn(413, "CONTENT_TOO_LARGE")));
+        cases.add(post(
+                "JSON with trailing garbage",
+                "application/json",
+                utf8("{\"content\":\"a\"} x"),
+                fn(400, "INVALID_JSON")));
+        cases.add(post(
+                "JSON with a raw control character",
+                "application/json",
+                utf8("{\"content\":\"a\u0001b\"}"),
+                fn(400, "INVALID_JSON")));
+        cases.add(post(
+                "JSON with a raw NUL byte",
+                "application/json",
+                utf8("{\"content\":\"a\u0000b\"}"),
+                fn(400, "INVALID_JSON")));
+        cases.add(post(
+                "JSON with duplicate content keys",
+                "application/json",
+                utf8("{\"content\":\"a\",\"content\":\"b\"}"),
+                fn(400, "INVALID_JSON")));
+        cases.add(post(
+                "deeply nested JSON arrays",
+                "application/json",
+                utf8("{\"content\":\"a\",\"x\":" + "[".repeat(5_000) + "]".repeat(5_000) + "}"),
+                fn(400, "INVALID_JSON")));
+        cases.add(post(
+                "deeply nested JSON objects",
+                "application/json",
+                utf8("{\"a\":".repeat(5_000) + "1" + "}".repeat(5_000)),
+                fn(400, "INVALID_JSON")));
+        cases.add(post(
+                "JSON with a lone high surrogate",
+                "application/json",
+                utf8("{\"content\":\"a\\ud800b\"}"),
+                fn(400, "INVALID_UTF8")));
+        cases.add(post(
+                "JSON with a lone low surrogate",
+                "application/json",
+                utf8("{\"content\":\"\\udc00\"}"),
+                fn(400, "INVALID_UTF8")));
+        cases.add(post(
+                "JSON with reversed surrogates",
+                "application/json",
+                utf8("{\"content\":\"\\ude00\\ud83d\"}"),
+                fn(400, "INVALID_UTF8")));
+        cases.add(post(
+                "JSON body not UTF-8",
+                "application/json",
+                bytes("{\"content\":\"", new byte[] {(byte) 0xC3, 0x28}, "\"}"),
+                fn(400, "INVALID_UTF8")));
+        cases.add(post(
+                "text with an invalid UTF-8 byte",
+                "text/plain",
+                new byte[] {'a', (byte) 0xFF, 'b'},
+                fn(400, "INVALID_UTF8")));
+        cases.add(post(
+                "text with an overlong NUL encoding",
+                "text/plain",
+                new byte[] {'a', (byte) 0xC0, (byte) 0x80},
+                fn(400, "INVALID_UTF8")));
+        cases.add(post(
+                "text with a UTF-8 encoded surrogate",
+                "text/plain",
+                new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
+                fn(400, "INVALID_UTF8")));
+        cases.add(post(
+                "text ending in a truncated sequence",
+                "text/plain",
+                new byte[] {'a', (byte) 0xE2, (byte) 0x82},
+                fn(400, "INVALID_UTF8")));
+        cases.add(post(
+                "text of NUL bytes and an invalid byte",
+                "text/plain",
+                new byte[] {0, 0, 0, (byte) 0xFE},
+                fn(400, "INVALID_UTF8")));
+        cases.add(post(
+                "text one byte over the limit",
+                "text/plain",
+                utf8("a".repeat(LIMIT + 1)),
+                fn(413, "CONTENT_TOO_LARGE")));
+        cases.add(post(
+                "text under the limit in characters, over in bytes",
+                "text/plain",
+                utf8("€".repeat(LIMIT / 3 + 1)),
+                fn(413, "CONTENT_TOO_LARGE")));
+        cases.add(post(
+                "text of four-byte characters over the limit",
+                "text/plain",
+                utf8("😀".repeat(LIMIT / 4) + "a"),
+                fn(413, "CONTENT_TOO_LARGE")));
+        cases.add(post(
+                "text just under the limit but not UTF-8",
+                "text/plain",
+                bytes("a".repeat(LIMIT - 1), new byte[] {(byte) 0xFF}, ""),
+                fn(400, "INVALID_UTF8")));
+        cases.add(post(
+                "JSON content one byte over the limit",
+                "application/json",
+                utf8("{\"content\":\"" + "a".repeat(LIMIT + 1) + "\"}"),
+                fn(413, "CONTENT_TOO_LARGE")));
+        cases.add(post(
+                "JSON escapes under the limit in characters, over in bytes",
+                "application/json",
+                utf8("{\"content\":\"" + "\\u20ac".repeat(LIMIT / 3 + 1) + "\"}"),
+                fn(413, "CONTENT_TOO_LARGE")));
         cases.add(post("XML", "application/xml", utf8("<p>x</p>"), fn(415, "UNSUPPORTED_MEDIA_TYPE")));
         // the forms of command-line clients (README, "Use it from your terminal"): refused as one plain line
-        cases.add(post("form-encoded without a content field", "application/x-www-form-urlencoded", utf8("a=b"), new PlainError(400)));
-        cases.add(post("form-encoded, a broken escape", "application/x-www-form-urlencoded", utf8("content=%zz"), new PlainError(400)));
-        cases.add(post("form-encoded, not UTF-8", "application/x-www-form-urlencoded", utf8("content=%ff%fe"), new PlainError(400)));
-        cases.add(post("form-encoded, empty content", "application/x-www-form-urlencoded", utf8("content="), new PlainError(400)));
-        cases.add(post("multipart, a part without a name", "multipart/form-data; boundary=x", utf8("--x\r\n\r\na\r\n--x--"), new PlainError(400)));
-        cases.add(post("multipart without a boundary", "multipart/form-data", utf8("--x\r\n\r\na\r\n--x--"), new PlainError(400)));
-        cases.add(post("multipart, another boundary", "multipart/form-data; boundary=y", utf8("--x\r\n\r\na\r\n--x--"), new PlainError(400)));
-        cases.add(post("multipart, cut inside a part", "multipart/form-data; boundary=x",
-                utf8("--x\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nabc"), new PlainError(400)));
-        cases.add(post("multipart, a bad expires field", "multipart/form-data; boundary=x", utf8("--x\r\nContent-Disposition: "
-                + "form-data; name=\"file\"\r\n\r\nabc\r\n--x\r\nContent-Disposition: form-data; name=\"expires\"\r\n\r\n1e9\r\n--x--\r\n"),
+        cases.add(post(
+                "form-encoded without a content field",
+                "application/x-www-form-urlencoded",
+                utf8("a=b"),
+                new PlainError(400)));
+        cases.add(post(
+                "form-encoded, a broken escape",
+                "application/x-www-form-urlencoded",
+                utf8("content=%zz"),
+                new PlainError(400)));
+        cases.add(post(
+                "form-encoded, not UTF-8",
+                "application/x-www-form-urlencoded",
+                utf8("content=%ff%fe"),
+                new PlainError(400)));
+        cases.add(post(
+                "form-encoded, empty content",
+                "application/x-www-form-urlencoded",
+                utf8("content="),
+                new PlainError(400)));
+        cases.add(post(
+                "multipart, a part without a name",
+                "multipart/form-data; boundary=x",
+                utf8("--x\r\n\r\na\r\n--x--"),
+                new PlainError(400)));
+        cases.add(post(
+                "multipart without a boundary",
+                "multipart/form-data",
+                utf8("--x\r\n\r\na\r\n--x--"),
+                new PlainError(400)));
+        cases.add(post(
+                "multipart, another boundary",
+                "multipart/form-data; boundary=y",
+                utf8("--x\r\n\r\na\r\n--x--"),
+                new PlainError(400)));
+        cases.add(post(
+                "multipart, cut inside a part",
+                "multipart/form-data; boundary=x",
+                utf8("--x\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nabc"),
+                new PlainError(400)));
+        cases.add(post(
+                "multipart, a bad expires field",
+                "multipart/form-data; boundary=x",
+                utf8(
+                        "--x\r\nContent-Disposition: "
+                                + "form-data; name=\"file\"\r\n\r\nabc\r\n--x\r\nContent-Disposition: form-data; name=\"expires\"\r\n\r\n1e9\r\n--x--\r\n"),
                 new PlainError(400)));
         multipartLimitCases(cases);
         // rustypaste's duration, its terms matched where the last ended: a long run of spaces costs its length
-        cases.add(new Case("POST: an expire header of 9,000 spaces between terms", request("POST", "/pastes",
-                List.of("Content-Type: multipart/form-data; boundary=x", "expire: 1m" + " ".repeat(9_000) + "x"),
-                part("x", "file", "", "abc")), false, new PlainError(400)));
+        cases.add(new Case(
+                "POST: an expire header of 9,000 spaces between terms",
+                request(
+                        "POST",
+                        "/pastes",
+                        List.of(
+                                "Content-Type: multipart/form-data; boundary=x",
+                                "expire: 1m" + " ".repeat(9_000) + "x"),
+                        part("x", "file", "", "abc")),
+                false,
+                new PlainError(400)));
         cases.add(post("no Content-Type", null, utf8("hello"), fn(415, "UNSUPPORTED_MEDIA_TYPE")));
-        cases.add(post("Latin-1 charset", "text/plain; charset=iso-8859-1", utf8("hello"), fn(415, "UNSUPPORTED_MEDIA_TYPE")));
-        cases.add(post("UTF-16 charset", "text/plain; charset=utf-16", new byte[]{(byte) 0xFE, (byte) 0xFF, 0, 'a'}, fn(415, "UNSUPPORTED_MEDIA_TYPE")));
-        cases.add(post("unknown charset", "text/plain; charset=x-no-such-charset", utf8("hello"), fn(415, "UNSUPPORTED_MEDIA_TYPE")));
-        cases.add(post("JSON in a Latin-1 charset", "application/json; charset=latin1", utf8("{\"content\":\"x\"}"), fn(415, "UNSUPPORTED_MEDIA_TYPE")));
+        cases.add(post(
+                "Latin-1 charset", "text/plain; charset=iso-8859-1", utf8("hello"), fn(415, "UNSUPPORTED_MEDIA_TYPE")));
+        cases.add(post(
+                "UTF-16 charset",
+                "text/plain; charset=utf-16",
+                new byte[] {(byte) 0xFE, (byte) 0xFF, 0, 'a'},
+                fn(415, "UNSUPPORTED_MEDIA_TYPE")));
+        cases.add(post(
+                "unknown charset",
+                "text/plain; charset=x-no-such-charset",
+                utf8("hello"),
+                fn(415, "UNSUPPORTED_MEDIA_TYPE")));
+        cases.add(post(
+                "JSON in a Latin-1 charset",
+                "application/json; charset=latin1",
+                utf8("{\"content\":\"x\"}"),
+                fn(415, "UNSUPPORTED_MEDIA_TYPE")));
         cases.add(post("garbage Content-Type", ";;;", utf8("hello"), fn(415, "UNSUPPORTED_MEDIA_TYPE")));
-        cases.add(new Case("create accepting only images", request("POST", "/pastes",
-                List.of("Content-Type: text/plain", "Accept: image/png"), utf8("hello")), false, fn(406, "NOT_ACCEPTABLE")));
+        cases.add(new Case(
+                "create accepting only images",
+                request("POST", "/pastes", List.of("Content-Type: text/plain", "Accept: image/png"), utf8("hello")),
+                false,
+                fn(406, "NOT_ACCEPTABLE")));
     }
 
     /**
@@ -335,21 +502,48 @@ class BadInputCorpusIT {
             cases.add(form(route, "a boundary of 71 characters", tooLong, part(tooLong, field, "", "abc"), refused));
             cases.add(form(route, "a boundary outside RFC 2046's set", "a@b", part("a@b", field, "", "abc"), refused));
             // near misses of the delimiter, the worst case of a search that costs body × boundary
-            cases.add(form(route, "an 8,000-character boundary over near misses", longBoundary,
-                    utf8((longBoundary + "-x").repeat(95)), refused));
-            cases.add(form(route, "a part's headers over 8 KiB", "x",
-                    part("x", field, "\r\nX-Padding: " + "p".repeat(8_200), "abc"), refused));
-            cases.add(form(route, "101 parts", "x", bytes(("--x\r\nContent-Disposition: form-data; name=\"n\"\r\n\r\nv\r\n")
-                    .repeat(100), part("x", field, "", "abc"), ""), refused));
+            cases.add(form(
+                    route,
+                    "an 8,000-character boundary over near misses",
+                    longBoundary,
+                    utf8((longBoundary + "-x").repeat(95)),
+                    refused));
+            cases.add(form(
+                    route,
+                    "a part's headers over 8 KiB",
+                    "x",
+                    part("x", field, "\r\nX-Padding: " + "p".repeat(8_200), "abc"),
+                    refused));
+            cases.add(form(
+                    route,
+                    "101 parts",
+                    "x",
+                    bytes(
+                            ("--x\r\nContent-Disposition: form-data; name=\"n\"\r\n\r\nv\r\n").repeat(100),
+                            part("x", field, "", "abc"),
+                            ""),
+                    refused));
             // the file name is read whole and dropped; the empty part is what is refused
-            cases.add(form(route, "a 5,000-character file name on an empty part", "x",
-                    part("x", field, "; filename=\"" + "n".repeat(5_000) + "\"", ""), empty));
-            cases.add(form(route, "a file name of 3,000 escapes on an empty part", "x",
-                    part("x", field, "; filename=\"" + "\\\"".repeat(3_000) + "\"", ""), empty));
+            cases.add(form(
+                    route,
+                    "a 5,000-character file name on an empty part",
+                    "x",
+                    part("x", field, "; filename=\"" + "n".repeat(5_000) + "\"", ""),
+                    empty));
+            cases.add(form(
+                    route,
+                    "a file name of 3,000 escapes on an empty part",
+                    "x",
+                    part("x", field, "; filename=\"" + "\\\"".repeat(3_000) + "\"", ""),
+                    empty));
         }
         // the haste route checks the size before parsing too
-        cases.add(form("/documents", "4 MB of near misses of an 8,000-character boundary", longBoundary,
-                utf8((longBoundary + "-x").repeat(500)), fn(413, "CONTENT_TOO_LARGE")));
+        cases.add(form(
+                "/documents",
+                "4 MB of near misses of an 8,000-character boundary",
+                longBoundary,
+                utf8((longBoundary + "-x").repeat(500)),
+                fn(413, "CONTENT_TOO_LARGE")));
     }
 
     /** A form of one part named {@code name}, with more of its Content-Disposition and then its content. */
@@ -359,48 +553,125 @@ class BadInputCorpusIT {
     }
 
     private static Case form(String route, String name, String boundary, byte[] body, Expected expected) {
-        return new Case("POST " + route + ": multipart, " + name, request("POST", route,
-                List.of("Content-Type: multipart/form-data; boundary=\"" + boundary + "\""), body), false, expected);
+        return new Case(
+                "POST " + route + ": multipart, " + name,
+                request(
+                        "POST",
+                        route,
+                        List.of("Content-Type: multipart/form-data; boundary=\"" + boundary + "\""),
+                        body),
+                false,
+                expected);
     }
 
     /** Requests whose HTTP framing is wrong or dishonest. */
     private static void framingCases(List<Case> cases) {
-        cases.add(new Case("Content-Length 0 with a body", raw("POST /pastes HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
-                + "Content-Length: 0\r\nConnection: close\r\n\r\nhello"), false, fn(400, "EMPTY_CONTENT")));
-        cases.add(new Case("Content-Length cutting a UTF-8 sequence", bytes("POST /pastes HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
-                + "Content-Length: 2\r\nConnection: close\r\n\r\na", new byte[]{(byte) 0xE2, (byte) 0x82, (byte) 0xAC}, ""), false, fn(400, "INVALID_UTF8")));
-        cases.add(new Case("Content-Length longer than the body", raw("POST /pastes HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
-                + "Content-Length: 100\r\nConnection: close\r\n\r\nhello"), true, gw(400)));
-        cases.add(new Case("Content-Length not a number", raw("POST /pastes HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
-                + "Content-Length: five\r\nConnection: close\r\n\r\nhello"), true, server(400)));
-        cases.add(new Case("negative Content-Length", raw("POST /pastes HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
-                + "Content-Length: -5\r\nConnection: close\r\n\r\nhello"), true, server(400)));
-        cases.add(new Case("two different Content-Lengths", raw("POST /pastes HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
-                + "Content-Length: 5\r\nContent-Length: 3\r\nConnection: close\r\n\r\nhello"), true, server(400)));
-        cases.add(new Case("chunked empty body", raw("POST /pastes HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
-                + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n0\r\n\r\n"), false, fn(400, "EMPTY_CONTENT")));
-        cases.add(new Case("chunked body over the limit", chunked("text/plain", utf8("b".repeat(LIMIT + 10))), false, fn(413, "CONTENT_TOO_LARGE")));
-        cases.add(new Case("chunked body not UTF-8", chunked("text/plain", new byte[]{'o', 'k', (byte) 0xC0}), false, fn(400, "INVALID_UTF8")));
-        cases.add(new Case("chunk size not hex", raw("POST /pastes HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
-                + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\nhello\r\n0\r\n\r\n"), true, gw(400)));
-        cases.add(new Case("chunked body cut short", raw("POST /pastes HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
-                + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n10\r\nhel"), true, gw(400)));
-        cases.add(new Case("header line without a colon", raw("POST /pastes HTTP/1.1\r\nHost: x\r\nContent-Type text/plain\r\n"
-                + "Content-Length: 5\r\nConnection: close\r\n\r\nhello"), true, server(400)));
-        cases.add(new Case("header value with a NUL byte", raw("POST /pastes HTTP/1.1\r\nHost: x\r\nContent-Type: text/pl\u0000ain\r\n"
-                + "Content-Length: 5\r\nConnection: close\r\n\r\nhello"), true, gw(400)));
-        cases.add(new Case("oversized header", raw("POST /pastes HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nX-Big: "
-                + "a".repeat(64 * 1024) + "\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello"), true, gw(431)));
+        cases.add(new Case(
+                "Content-Length 0 with a body",
+                raw("POST /pastes HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                        + "Content-Length: 0\r\nConnection: close\r\n\r\nhello"),
+                false,
+                fn(400, "EMPTY_CONTENT")));
+        cases.add(new Case(
+                "Content-Length cutting a UTF-8 sequence",
+                bytes(
+                        "POST /pastes HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                                + "Content-Length: 2\r\nConnection: close\r\n\r\na",
+                        new byte[] {(byte) 0xE2, (byte) 0x82, (byte) 0xAC},
+                        ""),
+                false,
+                fn(400, "INVALID_UTF8")));
+        cases.add(new Case(
+                "Content-Length longer than the body",
+                raw("POST /pastes HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                        + "Content-Length: 100\r\nConnection: close\r\n\r\nhello"),
+                true,
+                gw(400)));
+        cases.add(new Case(
+                "Content-Length not a number",
+                raw("POST /pastes HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                        + "Content-Length: five\r\nConnection: close\r\n\r\nhello"),
+                true,
+                server(400)));
+        cases.add(new Case(
+                "negative Content-Length",
+                raw("POST /pastes HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                        + "Content-Length: -5\r\nConnection: close\r\n\r\nhello"),
+                true,
+                server(400)));
+        cases.add(new Case(
+                "two different Content-Lengths",
+                raw("POST /pastes HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                        + "Content-Length: 5\r\nContent-Length: 3\r\nConnection: close\r\n\r\nhello"),
+                true,
+                server(400)));
+        cases.add(new Case(
+                "chunked empty body",
+                raw("POST /pastes HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                        + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n0\r\n\r\n"),
+                false,
+                fn(400, "EMPTY_CONTENT")));
+        cases.add(new Case(
+                "chunked body over the limit",
+                chunked("text/plain", utf8("b".repeat(LIMIT + 10))),
+                false,
+                fn(413, "CONTENT_TOO_LARGE")));
+        cases.add(new Case(
+                "chunked body not UTF-8",
+                chunked("text/plain", new byte[] {'o', 'k', (byte) 0xC0}),
+                false,
+                fn(400, "INVALID_UTF8")));
+        cases.add(new Case(
+                "chunk size not hex",
+                raw("POST /pastes HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                        + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\nhello\r\n0\r\n\r\n"),
+                true,
+                gw(400)));
+        cases.add(new Case(
+                "chunked body cut short",
+                raw("POST /pastes HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                        + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n10\r\nhel"),
+                true,
+                gw(400)));
+        cases.add(new Case(
+                "header line without a colon",
+                raw("POST /pastes HTTP/1.1\r\nHost: x\r\nContent-Type text/plain\r\n"
+                        + "Content-Length: 5\r\nConnection: close\r\n\r\nhello"),
+                true,
+                server(400)));
+        cases.add(new Case(
+                "header value with a NUL byte",
+                raw("POST /pastes HTTP/1.1\r\nHost: x\r\nContent-Type: text/pl\u0000ain\r\n"
+                        + "Content-Length: 5\r\nConnection: close\r\n\r\nhello"),
+                true,
+                gw(400)));
+        cases.add(new Case(
+                "oversized header",
+                raw("POST /pastes HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nX-Big: " + "a".repeat(64 * 1024)
+                        + "\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello"),
+                true,
+                gw(431)));
         StringBuilder many = new StringBuilder("POST /pastes HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n");
         // API Gateway's quota counts the request line and the header values (10,240 bytes), not the headers:
         // 500 headers of 24-byte values are over it; 500 one-byte values would not be
         for (int i = 0; i < 500; i++) {
             many.append("X-H").append(i).append(": ").append("v".repeat(24)).append("\r\n");
         }
-        cases.add(new Case("five hundred headers over the quota", raw(many + "Content-Length: 5\r\nConnection: close\r\n\r\nhello"), true, gw(431)));
+        cases.add(new Case(
+                "five hundred headers over the quota",
+                raw(many + "Content-Length: 5\r\nConnection: close\r\n\r\nhello"),
+                true,
+                gw(431)));
         cases.add(new Case("garbage request line", raw("HELLO\r\nConnection: close\r\n\r\n"), true, server(400)));
-        cases.add(new Case("request line without a version", raw("GET /pastes/" + UNKNOWN_CODE + "\r\nConnection: close\r\n\r\n"), true, server(400)));
-        cases.add(new Case("unknown HTTP version, read as HTTP/1.1", raw("GET /pastes/" + UNKNOWN_CODE + " HTTP/9.9\r\nHost: x\r\nConnection: close\r\n\r\n"), true,
+        cases.add(new Case(
+                "request line without a version",
+                raw("GET /pastes/" + UNKNOWN_CODE + "\r\nConnection: close\r\n\r\n"),
+                true,
+                server(400)));
+        cases.add(new Case(
+                "unknown HTTP version, read as HTTP/1.1",
+                raw("GET /pastes/" + UNKNOWN_CODE + " HTTP/9.9\r\nHost: x\r\nConnection: close\r\n\r\n"),
+                true,
                 fn(404, "PASTE_NOT_FOUND")));
     }
 
@@ -423,18 +694,49 @@ class BadInputCorpusIT {
         malformed.put("punctuation", "Zz9Zz9Z!");
         malformed.put("SQL", "'%20OR%201=1--");
         for (var m : malformed.entrySet()) {
-            cases.add(new Case("GET short code: " + m.getKey(), request("GET", "/pastes/" + m.getValue(), List.of(), null), false,
+            cases.add(new Case(
+                    "GET short code: " + m.getKey(),
+                    request("GET", "/pastes/" + m.getValue(), List.of(), null),
+                    false,
                     fn(400, "MALFORMED_SHORT_CODE")));
         }
-        cases.add(new Case("HEAD short code: too short", request("HEAD", "/pastes/abc", List.of(), null), false, fn(400, "MALFORMED_SHORT_CODE")));
-        cases.add(new Case("GET short code: malformed percent-encoding", request("GET", "/pastes/%zz", List.of(), null), false, server(400)));
-        cases.add(new Case("GET query: malformed percent-encoding", request("GET", "/pastes/" + UNKNOWN_CODE + "?x=%zz", List.of(), null), false, server(400)));
-        cases.add(new Case("GET short code: percent-encoded letters", request("GET", "/pastes/%5Az9Zz9Zz", List.of(), null), false, fn(404, "PASTE_NOT_FOUND")));
-        cases.add(new Case("GET path: dot segments", request("GET", "/pastes/../pastes/" + UNKNOWN_CODE, List.of(), null), false, gw(404)));
-        cases.add(new Case("GET path: trailing slash", request("GET", "/pastes/" + UNKNOWN_CODE + "/", List.of(), null), false, gw(404)));
+        cases.add(new Case(
+                "HEAD short code: too short",
+                request("HEAD", "/pastes/abc", List.of(), null),
+                false,
+                fn(400, "MALFORMED_SHORT_CODE")));
+        cases.add(new Case(
+                "GET short code: malformed percent-encoding",
+                request("GET", "/pastes/%zz", List.of(), null),
+                false,
+                server(400)));
+        cases.add(new Case(
+                "GET query: malformed percent-encoding",
+                request("GET", "/pastes/" + UNKNOWN_CODE + "?x=%zz", List.of(), null),
+                false,
+                server(400)));
+        cases.add(new Case(
+                "GET short code: percent-encoded letters",
+                request("GET", "/pastes/%5Az9Zz9Zz", List.of(), null),
+                false,
+                fn(404, "PASTE_NOT_FOUND")));
+        cases.add(new Case(
+                "GET path: dot segments",
+                request("GET", "/pastes/../pastes/" + UNKNOWN_CODE, List.of(), null),
+                false,
+                gw(404)));
+        cases.add(new Case(
+                "GET path: trailing slash",
+                request("GET", "/pastes/" + UNKNOWN_CODE + "/", List.of(), null),
+                false,
+                gw(404)));
         cases.add(new Case("GET path: empty short code", request("GET", "/pastes/", List.of(), null), false, gw(404)));
-        cases.add(new Case("GET path: double slash", request("GET", "/pastes//" + UNKNOWN_CODE, List.of(), null), false, gw(404)));
-        cases.add(new Case("GET accepting only images", request("GET", "/pastes/" + UNKNOWN_CODE, List.of("Accept: image/png"), null), false,
+        cases.add(new Case(
+                "GET path: double slash", request("GET", "/pastes//" + UNKNOWN_CODE, List.of(), null), false, gw(404)));
+        cases.add(new Case(
+                "GET accepting only images",
+                request("GET", "/pastes/" + UNKNOWN_CODE, List.of("Accept: image/png"), null),
+                false,
                 fn(406, "NOT_ACCEPTABLE")));
     }
 
@@ -445,32 +747,74 @@ class BadInputCorpusIT {
     private static void hasteCases(List<Case> cases) {
         cases.add(haste("empty body", "text/plain", new byte[0], fn(400, "EMPTY_CONTENT")));
         cases.add(haste("empty body without a Content-Type", null, new byte[0], fn(400, "EMPTY_CONTENT")));
-        cases.add(haste("not UTF-8, curl's default type", "application/x-www-form-urlencoded", new byte[]{'a', (byte) 0xFF}, fn(400, "INVALID_UTF8")));
+        cases.add(haste(
+                "not UTF-8, curl's default type",
+                "application/x-www-form-urlencoded",
+                new byte[] {'a', (byte) 0xFF},
+                fn(400, "INVALID_UTF8")));
         cases.add(haste("one byte over the limit", null, utf8("a".repeat(LIMIT + 1)), fn(413, "CONTENT_TOO_LARGE")));
-        cases.add(haste("Latin-1 charset", "text/plain; charset=iso-8859-1", utf8("hello"), fn(415, "UNSUPPORTED_MEDIA_TYPE")));
-        cases.add(haste("multipart without a data field", "multipart/form-data; boundary=x",
-                utf8("--x\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nabc\r\n--x--\r\n"), fn(400, "MISSING_CONTENT")));
-        cases.add(haste("multipart cut inside a part", "multipart/form-data; boundary=x",
-                utf8("--x\r\nContent-Disposition: form-data; name=\"data\"\r\n\r\nabc"), fn(400, "BAD_REQUEST")));
-        cases.add(new Case("POST /documents accepting only images", request("POST", "/documents",
-                List.of("Content-Type: text/plain", "Accept: image/png"), utf8("hello")), false, fn(406, "NOT_ACCEPTABLE")));
+        cases.add(haste(
+                "Latin-1 charset", "text/plain; charset=iso-8859-1", utf8("hello"), fn(415, "UNSUPPORTED_MEDIA_TYPE")));
+        cases.add(haste(
+                "multipart without a data field",
+                "multipart/form-data; boundary=x",
+                utf8("--x\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nabc\r\n--x--\r\n"),
+                fn(400, "MISSING_CONTENT")));
+        cases.add(haste(
+                "multipart cut inside a part",
+                "multipart/form-data; boundary=x",
+                utf8("--x\r\nContent-Disposition: form-data; name=\"data\"\r\n\r\nabc"),
+                fn(400, "BAD_REQUEST")));
+        cases.add(new Case(
+                "POST /documents accepting only images",
+                request("POST", "/documents", List.of("Content-Type: text/plain", "Accept: image/png"), utf8("hello")),
+                false,
+                fn(406, "NOT_ACCEPTABLE")));
         for (String route : List.of("/documents/", "/raw/")) {
-            cases.add(new Case("GET " + route + "key: too short", request("GET", route + "abc", List.of(), null), false, fn(400, "MALFORMED_SHORT_CODE")));
-            cases.add(new Case("GET " + route + "key: only an extension", request("GET", route + ".py", List.of(), null), false, fn(400, "MALFORMED_SHORT_CODE")));
-            cases.add(new Case("GET " + route + "key: encoded traversal", request("GET", route + "..%2F..%2Fetc%2Fpasswd", List.of(), null), false,
+            cases.add(new Case(
+                    "GET " + route + "key: too short",
+                    request("GET", route + "abc", List.of(), null),
+                    false,
                     fn(400, "MALFORMED_SHORT_CODE")));
-            cases.add(new Case("GET " + route + "key: unknown, with an extension", request("GET", route + UNKNOWN_CODE + ".py", List.of(), null), false,
+            cases.add(new Case(
+                    "GET " + route + "key: only an extension",
+                    request("GET", route + ".py", List.of(), null),
+                    false,
+                    fn(400, "MALFORMED_SHORT_CODE")));
+            cases.add(new Case(
+                    "GET " + route + "key: encoded traversal",
+                    request("GET", route + "..%2F..%2Fetc%2Fpasswd", List.of(), null),
+                    false,
+                    fn(400, "MALFORMED_SHORT_CODE")));
+            cases.add(new Case(
+                    "GET " + route + "key: unknown, with an extension",
+                    request("GET", route + UNKNOWN_CODE + ".py", List.of(), null),
+                    false,
                     fn(404, "PASTE_NOT_FOUND")));
             cases.add(new Case("GET " + route + "key: empty", request("GET", route, List.of(), null), false, gw(404)));
         }
-        cases.add(new Case("GET /documents/key accepting only images", request("GET", "/documents/" + UNKNOWN_CODE, List.of("Accept: image/png"), null), false,
+        cases.add(new Case(
+                "GET /documents/key accepting only images",
+                request("GET", "/documents/" + UNKNOWN_CODE, List.of("Accept: image/png"), null),
+                false,
                 fn(406, "NOT_ACCEPTABLE")));
-        for (String name : List.of("favicon.ico", "robots.txt", "pastes", "documents", "raw", "p", "%00", "Zz9Zz9Z%D0%90")) {
-            cases.add(new Case("GET /" + name + ": no paste at the root", request("GET", "/" + name, List.of(), null), false, fn(404, "NOT_FOUND")));
+        for (String name :
+                List.of("favicon.ico", "robots.txt", "pastes", "documents", "raw", "p", "%00", "Zz9Zz9Z%D0%90")) {
+            cases.add(new Case(
+                    "GET /" + name + ": no paste at the root",
+                    request("GET", "/" + name, List.of(), null),
+                    false,
+                    fn(404, "NOT_FOUND")));
         }
-        cases.add(new Case("GET /key: unknown, with an extension", request("GET", "/" + UNKNOWN_CODE + ".js", List.of(), null), false,
+        cases.add(new Case(
+                "GET /key: unknown, with an extension",
+                request("GET", "/" + UNKNOWN_CODE + ".js", List.of(), null),
+                false,
                 fn(404, "PASTE_NOT_FOUND")));
-        cases.add(new Case("GET /key accepting only images", request("GET", "/" + UNKNOWN_CODE, List.of("Accept: image/png"), null), false,
+        cases.add(new Case(
+                "GET /key accepting only images",
+                request("GET", "/" + UNKNOWN_CODE, List.of("Accept: image/png"), null),
+                false,
                 fn(406, "NOT_ACCEPTABLE")));
     }
 
@@ -490,8 +834,11 @@ class BadInputCorpusIT {
         conditions.put("empty list items", 200);
         conditions.put("a very long list", 200);
         for (var c : conditions.entrySet()) {
-            cases.add(new Case("If-None-Match: " + c.getKey(), request("GET", "/pastes/" + storedCode,
-                    List.of("If-None-Match: " + condition(c.getKey())), null), false, new NotAnError(c.getValue())));
+            cases.add(new Case(
+                    "If-None-Match: " + c.getKey(),
+                    request("GET", "/pastes/" + storedCode, List.of("If-None-Match: " + condition(c.getKey())), null),
+                    false,
+                    new NotAnError(c.getValue())));
         }
     }
 
@@ -541,21 +888,29 @@ class BadInputCorpusIT {
         Map<String, Set<String>> methodsByPath = new LinkedHashMap<>();
         for (FunctionDefinition function : template.functions()) {
             for (FunctionDefinition.HttpRoute route : function.httpRoutes()) {
-                methodsByPath.computeIfAbsent(route.path(), p -> new LinkedHashSet<>()).add(route.method());
+                methodsByPath
+                        .computeIfAbsent(route.path(), p -> new LinkedHashSet<>())
+                        .add(route.method());
             }
         }
         methodsByPath.forEach((path, ignored) -> {
             String concrete = path.replaceAll("\\{[^}/]+\\+?}", UNKNOWN_CODE);
             for (String method : METHODS) {
                 String name = method + " " + path;
-                boolean routed = methodsByPath.entrySet().stream().anyMatch(route ->
-                        (route.getValue().contains(method) || route.getValue().contains("ANY")) && matches(route.getKey(), concrete));
+                boolean routed = methodsByPath.entrySet().stream()
+                        .anyMatch(route -> (route.getValue().contains(method)
+                                        || route.getValue().contains("ANY"))
+                                && matches(route.getKey(), concrete));
                 if (routed) {
                     Expected expected = ROUTED_WITHOUT_A_BODY.get(name);
-                    assertNotNull(expected, "a new route: say what " + name + " answers without a body, in ROUTED_WITHOUT_A_BODY");
-                    cases.add(new Case(name + " (routed, no body)", request(method, concrete, List.of(), null), false, expected));
+                    assertNotNull(
+                            expected,
+                            "a new route: say what " + name + " answers without a body, in ROUTED_WITHOUT_A_BODY");
+                    cases.add(new Case(
+                            name + " (routed, no body)", request(method, concrete, List.of(), null), false, expected));
                 } else {
-                    cases.add(new Case(name + " (no route)", request(method, concrete, List.of(), null), false, gw(404)));
+                    cases.add(
+                            new Case(name + " (no route)", request(method, concrete, List.of(), null), false, gw(404)));
                 }
             }
         });
@@ -585,7 +940,8 @@ class BadInputCorpusIT {
     }
 
     private static byte[] request(String method, String target, List<String> headers, byte[] body) {
-        StringBuilder head = new StringBuilder(method).append(' ').append(target).append(" HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+        StringBuilder head =
+                new StringBuilder(method).append(' ').append(target).append(" HTTP/1.1\r\nHost: 127.0.0.1\r\n");
         headers.forEach(h -> head.append(h).append("\r\n"));
         if (body != null) {
             head.append("Content-Length: ").append(body.length).append("\r\n");

@@ -1,14 +1,13 @@
 package dev.pastebin.infra.local;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.local.Json;
 import dev.pastebin.local.template.CloudFormationTemplate;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -23,9 +22,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * The alarms on a broken upload path (docs/design.md, "Observability") against the local system: the real
@@ -51,13 +50,16 @@ class BrokenUploadPathAlarmsIT {
     /** The gauge reads the oldest pending paste: the other test's must not count here. */
     @BeforeEach
     void noPastes() throws SQLException {
-        try (Connection c = connection(); var s = c.createStatement()) {
+        try (Connection c = connection();
+                var s = c.createStatement()) {
             s.execute("DELETE FROM pastes");
         }
     }
 
     private static Connection connection() throws SQLException {
-        return DriverManager.getConnection(databaseUrl, env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
+        return DriverManager.getConnection(
+                databaseUrl,
+                env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
                 env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
     }
 
@@ -69,18 +71,35 @@ class BrokenUploadPathAlarmsIT {
     @Test
     void aWrongDatabasePasswordTripsTheStuckPasteAndDatabaseFailureAlarms() throws Exception {
         Map<String, String> wrongPassword = Map.of("DATASOURCES_DEFAULT_PASSWORD", "not-the-password");
-        try (var runtime = start("local-alarms-db", Map.of("ReadPasteFunction", wrongPassword,
-                "RemovePasteFunction", wrongPassword, "UploadPasteFunction", uploadDatabase(wrongPassword)))) {
+        try (var runtime = start(
+                "local-alarms-db",
+                Map.of(
+                        "ReadPasteFunction",
+                        wrongPassword,
+                        "RemovePasteFunction",
+                        wrongPassword,
+                        "UploadPasteFunction",
+                        uploadDatabase(wrongPassword)))) {
             String location = createPasteNeverStored(runtime);
             for (int i = 0; i < 2; i++) {
-                var read = HTTP.send(HttpRequest.newBuilder(runtime.uri(location)).GET().build(), HttpResponse.BodyHandlers.ofString());
+                var read = HTTP.send(
+                        HttpRequest.newBuilder(runtime.uri(location)).GET().build(),
+                        HttpResponse.BodyHandlers.ofString());
                 assertEquals(503, read.statusCode(), read.body());
-                var delete = HTTP.send(HttpRequest.newBuilder(runtime.uri(location)).header("Paste-Delete-Token", "any")
-                        .DELETE().build(), HttpResponse.BodyHandlers.ofString());
+                var delete = HTTP.send(
+                        HttpRequest.newBuilder(runtime.uri(location))
+                                .header("Paste-Delete-Token", "any")
+                                .DELETE()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 assertEquals(503, delete.statusCode(), delete.body());
             }
-            awaitBreached(runtime, "UploadStuckPasteAlarm", "UploadDatabaseFailuresAlarm",
-                    "ReadPasteDatabaseFailuresAlarm", "RemovePasteDatabaseFailuresAlarm");
+            awaitBreached(
+                    runtime,
+                    "UploadStuckPasteAlarm",
+                    "UploadDatabaseFailuresAlarm",
+                    "ReadPasteDatabaseFailuresAlarm",
+                    "RemovePasteDatabaseFailuresAlarm");
         }
     }
 
@@ -90,8 +109,11 @@ class BrokenUploadPathAlarmsIT {
      */
     @Test
     void anUploadInitFailureTripsTheErrorsAndStuckPasteAlarms() throws Exception {
-        try (var runtime = start("local-alarms-init", Map.of("UploadPasteFunction",
-                uploadDatabase(Map.of("JAVA_TOOL_OPTIONS", "-XX:+NoSuchOptionAnInitFailure"))))) {
+        try (var runtime = start(
+                "local-alarms-init",
+                Map.of(
+                        "UploadPasteFunction",
+                        uploadDatabase(Map.of("JAVA_TOOL_OPTIONS", "-XX:+NoSuchOptionAnInitFailure"))))) {
             createPasteNeverStored(runtime);
             awaitBreached(runtime, "UploadStuckPasteAlarm", "UploadPasteErrorsAlarm");
         }
@@ -116,12 +138,17 @@ class BrokenUploadPathAlarmsIT {
      * passed; returns its location.
      */
     private static String createPasteNeverStored(LocalRuntimeProcess runtime) throws Exception {
-        var created = HTTP.send(HttpRequest.newBuilder(runtime.uri("/pastes")).header("Content-Type", "text/plain")
-                .POST(HttpRequest.BodyPublishers.ofString("never stored")).build(), HttpResponse.BodyHandlers.ofString());
+        var created = HTTP.send(
+                HttpRequest.newBuilder(runtime.uri("/pastes"))
+                        .header("Content-Type", "text/plain")
+                        .POST(HttpRequest.BodyPublishers.ofString("never stored"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertEquals(201, created.statusCode(), created.body());
         String location = created.headers().firstValue("Location").orElseThrow();
         double stuckAfter = alarm("UploadStuckPasteAlarm").threshold();
-        ageInProgressPaste(location.substring(location.lastIndexOf('/') + 1), Duration.ofSeconds((long) stuckAfter + 60));
+        ageInProgressPaste(
+                location.substring(location.lastIndexOf('/') + 1), Duration.ofSeconds((long) stuckAfter + 60));
         return location;
     }
 
@@ -130,9 +157,14 @@ class BrokenUploadPathAlarmsIT {
         Map<String, String> notYet = Map.of();
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         while (System.nanoTime() < deadline) {
-            JsonNode metrics = Json.MAPPER.readTree(HTTP.send(HttpRequest.newBuilder(runtime.uri("/_local/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofByteArray()).body());
-            notYet = Arrays.stream(alarms).map(BrokenUploadPathAlarmsIT::alarm).filter(a -> !a.breachedBy(metrics))
+            JsonNode metrics = Json.MAPPER.readTree(HTTP.send(
+                            HttpRequest.newBuilder(runtime.uri("/_local/metrics"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofByteArray())
+                    .body());
+            notYet = Arrays.stream(alarms)
+                    .map(BrokenUploadPathAlarmsIT::alarm)
+                    .filter(a -> !a.breachedBy(metrics))
                     .collect(Collectors.toMap(Alarm::id, a -> a.metric() + a.dimensions() + " = " + a.value(metrics)));
             if (notYet.isEmpty()) {
                 return;
@@ -147,14 +179,23 @@ class BrokenUploadPathAlarmsIT {
      * An alarm as the template declares it. The local metrics hold a few minutes, one or two of its periods:
      * its statistic over all of them is compared with its threshold.
      */
-    record Alarm(String id, String namespace, String metric, Map<String, String> dimensions, String statistic,
-                 double threshold, String comparison) {
+    record Alarm(
+            String id,
+            String namespace,
+            String metric,
+            Map<String, String> dimensions,
+            String statistic,
+            double threshold,
+            String comparison) {
 
         Double value(JsonNode metrics) {
             Double value = null;
             for (JsonNode series : metrics.get("series")) {
-                if (!series.get("namespace").asText().equals(namespace) || !series.get("name").asText().equals(metric)
-                        || !Json.MAPPER.convertValue(series.get("dimensions"), Map.class).equals(dimensions)) {
+                if (!series.get("namespace").asText().equals(namespace)
+                        || !series.get("name").asText().equals(metric)
+                        || !Json.MAPPER
+                                .convertValue(series.get("dimensions"), Map.class)
+                                .equals(dimensions)) {
                     continue;
                 }
                 for (JsonNode point : series.get("points")) {
@@ -171,11 +212,12 @@ class BrokenUploadPathAlarmsIT {
 
         boolean breachedBy(JsonNode metrics) {
             Double value = value(metrics);
-            return value != null && switch (comparison) {
-                case "GreaterThanThreshold" -> value > threshold;
-                case "GreaterThanOrEqualToThreshold" -> value >= threshold;
-                default -> throw new IllegalArgumentException(id + ": comparison " + comparison);
-            };
+            return value != null
+                    && switch (comparison) {
+                        case "GreaterThanThreshold" -> value > threshold;
+                        case "GreaterThanOrEqualToThreshold" -> value >= threshold;
+                        default -> throw new IllegalArgumentException(id + ": comparison " + comparison);
+                    };
         }
     }
 
@@ -186,16 +228,24 @@ class BrokenUploadPathAlarmsIT {
         Map<String, String> dimensions = new TreeMap<>();
         for (Map<String, Object> d : (List<Map<String, Object>>) p.get("Dimensions")) {
             Object value = d.get("Value");
-            dimensions.put((String) d.get("Name"), value instanceof Map<?, ?> ref ? (String) ref.get("Ref") : (String) value);
+            dimensions.put(
+                    (String) d.get("Name"), value instanceof Map<?, ?> ref ? (String) ref.get("Ref") : (String) value);
         }
-        return new Alarm(id, (String) p.get("Namespace"), (String) p.get("MetricName"), dimensions,
-                (String) p.get("Statistic"), ((Number) p.get("Threshold")).doubleValue(), (String) p.get("ComparisonOperator"));
+        return new Alarm(
+                id,
+                (String) p.get("Namespace"),
+                (String) p.get("MetricName"),
+                dimensions,
+                (String) p.get("Statistic"),
+                ((Number) p.get("Threshold")).doubleValue(),
+                (String) p.get("ComparisonOperator"));
     }
 
     private static void ageInProgressPaste(String shortCode, Duration age) throws SQLException {
         try (Connection c = connection();
-             PreparedStatement update = c.prepareStatement("UPDATE pastes SET created_at = now() - make_interval(secs => ?)"
-                     + " WHERE short_code = ? AND status = 'IN_PROGRESS'")) {
+                PreparedStatement update =
+                        c.prepareStatement("UPDATE pastes SET created_at = now() - make_interval(secs => ?)"
+                                + " WHERE short_code = ? AND status = 'IN_PROGRESS'")) {
             update.setDouble(1, age.toSeconds());
             update.setString(2, shortCode);
             assertEquals(1, update.executeUpdate(), "the paste is still IN_PROGRESS");

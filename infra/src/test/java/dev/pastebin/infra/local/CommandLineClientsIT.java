@@ -1,12 +1,10 @@
 package dev.pastebin.infra.local;
 
-import dev.pastebin.core.support.RealServices;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.core.support.RealServices;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -20,10 +18,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Existing command-line clients, unmodified, against the local API ({@link LocalRuntimeProcess}: the real
@@ -54,12 +53,13 @@ class CommandLineClientsIT {
         }
     }
 
-    private record Run(int exit, String out, String err) {
-    }
+    private record Run(int exit, String out, String err) {}
 
     private Run run(Map<String, String> env, String... command) throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
-                .redirectOutput(dir.resolve("out").toFile()).redirectError(dir.resolve("err").toFile());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(dir.toFile())
+                .redirectOutput(dir.resolve("out").toFile())
+                .redirectError(dir.resolve("err").toFile());
         builder.environment().putAll(env);
         Process process = builder.start();
         assertTrue(process.waitFor(60, TimeUnit.SECONDS), String.join(" ", command) + " did not finish");
@@ -71,7 +71,11 @@ class CommandLineClientsIT {
         List<Integer> statuses = new ArrayList<>();
         long deadline = System.nanoTime() + STORED_WITHIN.toNanos();
         while (true) {
-            HttpResponse<byte[]> read = HTTP.send(HttpRequest.newBuilder(URI.create(url)).header("Accept", "*/*").GET().build(),
+            HttpResponse<byte[]> read = HTTP.send(
+                    HttpRequest.newBuilder(URI.create(url))
+                            .header("Accept", "*/*")
+                            .GET()
+                            .build(),
                     HttpResponse.BodyHandlers.ofByteArray());
             statuses.add(read.statusCode());
             if (read.statusCode() != 202 || System.nanoTime() > deadline) {
@@ -86,7 +90,9 @@ class CommandLineClientsIT {
     private static String pastedUrl(Run run) {
         assertEquals(0, run.exit(), run.out() + run.err());
         String url = run.out().strip();
-        assertTrue(url.matches("\\Q" + runtime.uri("/pastes/") + "\\E[0-9A-Za-z]{11}"), "one URL: " + run.out() + run.err());
+        assertTrue(
+                url.matches("\\Q" + runtime.uri("/pastes/") + "\\E[0-9A-Za-z]{11}"),
+                "one URL: " + run.out() + run.err());
         return url;
     }
 
@@ -95,7 +101,15 @@ class CommandLineClientsIT {
         byte[] content = "Grüße, 世界! 100% + & = ✓\r\n\tcolumns\n".getBytes(StandardCharsets.UTF_8);
         Files.write(dir.resolve("notes.txt"), content);
 
-        Run posted = run(Map.of(), "curl", "-sS", "--fail-with-body", "-D", "headers", "-F", "file=@notes.txt",
+        Run posted = run(
+                Map.of(),
+                "curl",
+                "-sS",
+                "--fail-with-body",
+                "-D",
+                "headers",
+                "-F",
+                "file=@notes.txt",
                 runtime.uri("/").toString());
 
         String url = pastedUrl(posted);
@@ -107,16 +121,25 @@ class CommandLineClientsIT {
         assertEquals(0, read.exit(), read.err());
         assertArrayEquals(content, Files.readAllBytes(dir.resolve("read")));
         // and a browser opening the same URL gets the paste's web page
-        HttpResponse<String> browser = HTTP.send(HttpRequest.newBuilder(URI.create(url))
-                .header("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8").GET().build(),
+        HttpResponse<String> browser = HTTP.send(
+                HttpRequest.newBuilder(URI.create(url))
+                        .header("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
+                        .GET()
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         String code = url.substring(url.lastIndexOf('/') + 1);
         assertEquals(303, browser.statusCode(), browser.body());
         assertEquals("/p/" + code, browser.headers().firstValue("Location").orElseThrow());
-        HttpResponse<String> page = HTTP.send(HttpRequest.newBuilder(runtime.uri("/p/" + code))
-                .header("Accept", "text/html").GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> page = HTTP.send(
+                HttpRequest.newBuilder(runtime.uri("/p/" + code))
+                        .header("Accept", "text/html")
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertEquals(200, page.statusCode(), page.body());
-        assertTrue(page.headers().firstValue("Content-Type").orElseThrow().startsWith("text/html"), page.headers().toString());
+        assertTrue(
+                page.headers().firstValue("Content-Type").orElseThrow().startsWith("text/html"),
+                page.headers().toString());
     }
 
     @Test
@@ -136,8 +159,8 @@ class CommandLineClientsIT {
         String text = "from pastebinit: 100% + & = ✓\n\tindented";
         Files.writeString(dir.resolve("notes.txt"), text + "\n");
 
-        Run posted = run(Map.of("XDG_CONFIG_HOME", dir.resolve("config").toString()),
-                "pastebinit", "-b", host, "notes.txt");
+        Run posted =
+                run(Map.of("XDG_CONFIG_HOME", dir.resolve("config").toString()), "pastebinit", "-b", host, "notes.txt");
 
         // pastebinit strips trailing white space before it posts
         assertArrayEquals(text.getBytes(StandardCharsets.UTF_8), readOnceStored(pastedUrl(posted)));
@@ -149,7 +172,8 @@ class CommandLineClientsIT {
         if (cache == null || cache.isBlank()) {
             String xdg = System.getenv("XDG_CACHE_HOME");
             cache = (xdg == null || xdg.isBlank() ? Path.of(System.getProperty("user.home"), ".cache") : Path.of(xdg))
-                    .resolve("pastebin").toString();
+                    .resolve("pastebin")
+                    .toString();
         }
         return Path.of(cache).resolve(relative);
     }
@@ -181,12 +205,16 @@ class CommandLineClientsIT {
         assertEquals(0, read.exit(), read.err());
         assertArrayEquals(expected, Files.readAllBytes(dir.resolve("read")));
         String key = url.substring(url.lastIndexOf('/') + 1);
-        HttpResponse<String> browser = HTTP.send(HttpRequest.newBuilder(URI.create(url + ".py"))
-                .header("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8").GET().build(),
+        HttpResponse<String> browser = HTTP.send(
+                HttpRequest.newBuilder(URI.create(url + ".py"))
+                        .header("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
+                        .GET()
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(303, browser.statusCode(), browser.body());
         assertEquals("/p/" + key, browser.headers().firstValue("Location").orElseThrow());
-        HttpResponse<String> document = HTTP.send(HttpRequest.newBuilder(runtime.uri("/documents/" + key)).GET().build(),
+        HttpResponse<String> document = HTTP.send(
+                HttpRequest.newBuilder(runtime.uri("/documents/" + key)).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, document.statusCode(), document.body());
         assertTrue(document.body().contains("\"key\":\"" + key + "\""), document.body());
@@ -206,15 +234,18 @@ class CommandLineClientsIT {
     @Test
     void rustypastesClientPostsAFileAndPrintsTheUrl() throws Exception {
         Path rpaste = tool("rustypaste-cli/bin/rpaste");
-        Assumptions.assumeTrue(Files.isExecutable(rpaste), rpaste + " is missing: infra/local/clients.sh builds it "
-                + "with cargo, and says so when this machine has none");
+        Assumptions.assumeTrue(
+                Files.isExecutable(rpaste),
+                rpaste + " is missing: infra/local/clients.sh builds it "
+                        + "with cargo, and says so when this machine has none");
         Files.writeString(dir.resolve("config.toml"), """
                 [server]
                 address = "%s"
 
                 [paste]
                 oneshot = false
-                """.formatted(runtime.uri("/").toString().replaceAll("/$", "")));
+                """.formatted(
+                        runtime.uri("/").toString().replaceAll("/$", "")));
         byte[] content = "from rpaste: 100% + & = ✓\r\n\tcolumns\n".getBytes(StandardCharsets.UTF_8);
         Files.write(dir.resolve("notes.txt"), content);
 
@@ -229,13 +260,22 @@ class CommandLineClientsIT {
         HttpResponse<String> metadata;
         do {
             Thread.sleep(250);
-            metadata = HTTP.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            metadata = HTTP.send(
+                    HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString());
         } while (metadata.statusCode() == 202 && System.nanoTime() < deadline);
         assertEquals(200, metadata.statusCode(), metadata.body());
-        assertEquals("true", metadata.headers().firstValue("Paste-Read-Once").orElse(null), "oneshot is read once: " + metadata.body());
-        assertTrue(metadata.body().matches("(?s).*\"expiresAt\":\"[^\"]+\".*"), "expire: 10min gave it an expiry: " + metadata.body());
-        HttpResponse<byte[]> revealed = HTTP.send(HttpRequest.newBuilder(runtime.uri("/pastes/" + code + "/reveal"))
-                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(
+                "true",
+                metadata.headers().firstValue("Paste-Read-Once").orElse(null),
+                "oneshot is read once: " + metadata.body());
+        assertTrue(
+                metadata.body().matches("(?s).*\"expiresAt\":\"[^\"]+\".*"),
+                "expire: 10min gave it an expiry: " + metadata.body());
+        HttpResponse<byte[]> revealed = HTTP.send(
+                HttpRequest.newBuilder(runtime.uri("/pastes/" + code + "/reveal"))
+                        .POST(HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.ofByteArray());
         assertEquals(200, revealed.statusCode());
         assertArrayEquals(content, revealed.body());
     }
@@ -244,7 +284,15 @@ class CommandLineClientsIT {
     void aRefusedFormIsOnePlainLineCurlPrints() throws Exception {
         Files.write(dir.resolve("empty.txt"), new byte[0]);
 
-        Run posted = run(Map.of(), "curl", "-sS", "-w", "%{http_code}", "-F", "file=@empty.txt", runtime.uri("/").toString());
+        Run posted = run(
+                Map.of(),
+                "curl",
+                "-sS",
+                "-w",
+                "%{http_code}",
+                "-F",
+                "file=@empty.txt",
+                runtime.uri("/").toString());
 
         assertEquals("The paste is empty\n400", posted.out(), posted.err());
     }

@@ -1,10 +1,10 @@
 package dev.pastebin.infra.local;
 
-import dev.pastebin.core.support.RealServices;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.core.support.RealServices;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,10 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * The end-to-end test of the local run ({@link LocalSystem}: the real template and function artifacts, its own
@@ -50,7 +49,8 @@ class EndToEndIT {
         byte[] content = "Grüße, 世界! 😀\r\n\tcolumns\tand CRLF\r\n".getBytes(StandardCharsets.UTF_8);
         var created = send(HttpRequest.newBuilder(runtime.uri("/pastes"))
                 .header("Content-Type", "text/plain; charset=utf-8")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(content)).build());
+                .POST(HttpRequest.BodyPublishers.ofByteArray(content))
+                .build());
         assertEquals(201, created.statusCode(), new String(created.body(), StandardCharsets.UTF_8));
         String location = created.headers().firstValue("Location").orElseThrow();
         assertTrue(location.startsWith("/pastes/"), location);
@@ -58,7 +58,9 @@ class EndToEndIT {
 
         var first = send(HttpRequest.newBuilder(paste).GET().build());
         // Without a batching window the upload may already be done: 200, or 202 while it is in progress.
-        assertTrue(first.statusCode() == 200 || first.statusCode() == 202, new String(first.body(), StandardCharsets.UTF_8));
+        assertTrue(
+                first.statusCode() == 200 || first.statusCode() == 202,
+                new String(first.body(), StandardCharsets.UTF_8));
         if (first.statusCode() == 202) {
             assertTrue(new String(first.body(), StandardCharsets.UTF_8).contains("IN_PROGRESS"));
         }
@@ -80,7 +82,9 @@ class EndToEndIT {
     void aTextBodyThatIsNotUtf8IsRefusedByTheCreateFunction() throws Exception {
         byte[] invalid = {(byte) 0xff, (byte) 0xfe, ' ', 'b', 'a', 'd'};
         var created = send(HttpRequest.newBuilder(runtime.uri("/pastes"))
-                .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofByteArray(invalid)).build());
+                .header("Content-Type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(invalid))
+                .build());
         String body = new String(created.body(), StandardCharsets.UTF_8);
         assertEquals(400, created.statusCode(), body);
         assertTrue(body.contains("\"INVALID_UTF8\""), body);

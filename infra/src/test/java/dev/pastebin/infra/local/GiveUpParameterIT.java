@@ -1,15 +1,13 @@
 package dev.pastebin.infra.local;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.faults.FaultProxy;
 import dev.pastebin.faults.FaultProxy.Fault;
 import dev.pastebin.faults.Service;
-import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,9 +18,10 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * The template parameter UploadGiveUpAfterAttempts through the whole local system, as `make run ARGS="--s3-faults
@@ -38,7 +37,9 @@ class GiveUpParameterIT {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     /** The 31 s fast schedule, slow waits of 15 to 20 s, a cold start on a loaded machine: a bound, not a measure. */
     private static final Duration WITHIN = Duration.ofMinutes(4);
-    private static final URI LOCALSTACK = URI.create(System.getenv().getOrDefault("AWS_ENDPOINT_URL", "http://127.0.0.1:4566"));
+
+    private static final URI LOCALSTACK =
+            URI.create(System.getenv().getOrDefault("AWS_ENDPOINT_URL", "http://127.0.0.1:4566"));
 
     private static String databaseUrl;
 
@@ -57,12 +58,14 @@ class GiveUpParameterIT {
     }
 
     @Test
-    void withUploadGiveUpAfterAttemptsSixAPasteWhoseEveryPutFailsIsFailedAfterSixAttemptsAndReadsAnswer404() throws Exception {
+    void withUploadGiveUpAfterAttemptsSixAPasteWhoseEveryPutFailsIsFailedAfterSixAttemptsAndReadsAnswer404()
+            throws Exception {
         try (var runtime = start("local-give-up", List.of("--parameter-overrides", "UploadGiveUpAfterAttempts=6"))) {
             s3.outage(Fault.INTERNAL_ERROR_500);
             String code = create(runtime, "given up after six attempts");
 
-            Row row = await().atMost(WITHIN).pollInterval(Duration.ofMillis(500))
+            Row row = await().atMost(WITHIN)
+                    .pollInterval(Duration.ofMillis(500))
                     .until(() -> row(code), r -> !r.status().equals("IN_PROGRESS"));
 
             assertEquals(new Row("FAILED", 6), row, "FAILED after exactly 6 recorded attempts");
@@ -78,12 +81,16 @@ class GiveUpParameterIT {
             String content = "stored once S3 recovers";
             String code = create(runtime, content);
 
-            await().atMost(WITHIN).pollInterval(Duration.ofMillis(500)).until(() -> row(code).uploadAttempts() >= 7);
+            await().atMost(WITHIN)
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> row(code).uploadAttempts() >= 7);
             assertEquals("IN_PROGRESS", row(code).status(), "past its 6 attempts, still waiting");
             assertEquals(202, get(runtime, code).statusCode());
 
             s3.recover();
-            await().atMost(WITHIN).pollInterval(Duration.ofMillis(500)).until(() -> row(code).status(), "PROCESSED"::equals);
+            await().atMost(WITHIN)
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> row(code).status(), "PROCESSED"::equals);
             HttpResponse<String> read = get(runtime, code);
             assertEquals(200, read.statusCode());
             assertEquals(content, read.body());
@@ -92,36 +99,50 @@ class GiveUpParameterIT {
 
     /** The runtime on this class's database, the upload function's S3 behind the proxy. */
     private LocalRuntimeProcess start(String name, List<String> flags) throws Exception {
-        return LocalRuntimeProcess.start(name, Map.of(
-                "Parameters", Map.of("DATASOURCES_DEFAULT_URL", databaseUrl),
-                // the template gives the upload function its own URL (with its timeouts), which wins over the shared one
-                "UploadPasteFunction", Map.of("DATASOURCES_DEFAULT_URL", databaseUrl + "?connectTimeout=2&socketTimeout=3",
-                        "AWS_ENDPOINT_URL_S3", s3.endpoint().toString())), flags);
+        return LocalRuntimeProcess.start(
+                name,
+                Map.of(
+                        "Parameters", Map.of("DATASOURCES_DEFAULT_URL", databaseUrl),
+                        // the template gives the upload function its own URL (with its timeouts), which wins over the
+                        // shared one
+                        "UploadPasteFunction",
+                                Map.of(
+                                        "DATASOURCES_DEFAULT_URL",
+                                        databaseUrl + "?connectTimeout=2&socketTimeout=3",
+                                        "AWS_ENDPOINT_URL_S3",
+                                        s3.endpoint().toString())),
+                flags);
     }
 
     private static String create(LocalRuntimeProcess runtime, String content) throws Exception {
-        var created = send(HttpRequest.newBuilder(runtime.uri("/pastes")).header("Content-Type", "text/plain")
-                .POST(HttpRequest.BodyPublishers.ofString(content)).build());
+        var created = send(HttpRequest.newBuilder(runtime.uri("/pastes"))
+                .header("Content-Type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.ofString(content))
+                .build());
         assertEquals(201, created.statusCode(), created.body());
         String location = created.headers().firstValue("Location").orElseThrow();
         return location.substring(location.lastIndexOf('/') + 1);
     }
 
     private static HttpResponse<String> get(LocalRuntimeProcess runtime, String code) throws Exception {
-        return send(HttpRequest.newBuilder(runtime.uri("/pastes/" + code)).header("Accept", "text/plain").GET().build());
+        return send(HttpRequest.newBuilder(runtime.uri("/pastes/" + code))
+                .header("Accept", "text/plain")
+                .GET()
+                .build());
     }
 
     private static HttpResponse<String> send(HttpRequest request) throws Exception {
         return TestSupport.sendHonouringRetryAfter(HTTP, request, HttpResponse.BodyHandlers.ofString());
     }
 
-    record Row(String status, int uploadAttempts) {
-    }
+    record Row(String status, int uploadAttempts) {}
 
     private static Row row(String code) throws SQLException {
-        try (Connection c = DriverManager.getConnection(databaseUrl, env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
-                env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
-             var statement = c.prepareStatement("SELECT status, upload_attempts FROM pastes WHERE short_code = ?")) {
+        try (Connection c = DriverManager.getConnection(
+                        databaseUrl,
+                        env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
+                        env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
+                var statement = c.prepareStatement("SELECT status, upload_attempts FROM pastes WHERE short_code = ?")) {
             statement.setString(1, code);
             try (var result = statement.executeQuery()) {
                 if (!result.next()) {

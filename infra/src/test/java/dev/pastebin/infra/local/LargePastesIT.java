@@ -1,8 +1,21 @@
 package dev.pastebin.infra.local;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.local.Json;
+import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -13,20 +26,6 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.ShrinkingMode;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
-
-import java.io.ByteArrayOutputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Pastes of any size up to the default limit (README, "Paste size") and any encoding (ASCII, two- to four-byte
@@ -45,7 +44,12 @@ class LargePastesIT {
     private static LocalRuntimeProcess runtime;
 
     /** How the paste is posted: the create function's body forms. */
-    enum Form { TEXT, JSON, MULTIPART, URLENCODED }
+    enum Form {
+        TEXT,
+        JSON,
+        MULTIPART,
+        URLENCODED
+    }
 
     @BeforeContainer
     static void start() throws Exception {
@@ -68,13 +72,18 @@ class LargePastesIT {
         URI paste = create(form, text, content, false);
         assertArrayEquals(content, stored(paste, "*/*").body(), "raw read");
         JsonNode document = Json.MAPPER.readTree(send(HttpRequest.newBuilder(paste)
-                .header("Accept", "application/json").GET().build()).body());
+                        .header("Accept", "application/json")
+                        .GET()
+                        .build())
+                .body());
         assertEquals(text, document.get("content").asText(), "JSON read");
 
         URI once = create(Form.TEXT, text, content, true);
         stored(once, "application/json");
         HttpResponse<byte[]> revealed = send(HttpRequest.newBuilder(URI.create(once + "/reveal"))
-                .header("Accept", "application/json").POST(HttpRequest.BodyPublishers.noBody()).build());
+                .header("Accept", "application/json")
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build());
         assertEquals(200, revealed.statusCode(), new String(revealed.body(), StandardCharsets.UTF_8));
         assertEquals(text, Json.MAPPER.readTree(revealed.body()).get("content").asText(), "JSON reveal");
     }
@@ -99,8 +108,9 @@ class LargePastesIT {
      */
     @Provide
     Arbitrary<String> texts() {
-        Arbitrary<String> unit = Arbitraries.of("a", "Z", " ", "\t", "\r\n", "\n", "\u0000", "\u0001", "\u001f", "\u007f",
-                "\"", "\\", "%", "+", "&", "é", "ß", "Ж", "€", "世", "\u0301", "😀", "🧪");
+        Arbitrary<String> unit = Arbitraries.of(
+                "a", "Z", " ", "\t", "\r\n", "\n", "\u0000", "\u0001", "\u001f", "\u007f", "\"", "\\", "%", "+", "&",
+                "é", "ß", "Ж", "€", "世", "\u0301", "😀", "🧪");
         Arbitrary<String> pattern = unit.list().ofMinSize(1).ofMaxSize(16).map(parts -> String.join("", parts));
         Arbitrary<Integer> size = Arbitraries.frequencyOf(
                 net.jqwik.api.Tuple.of(2, Arbitraries.just(LIMIT)),
@@ -119,24 +129,32 @@ class LargePastesIT {
 
     /** POSTs the paste in {@code form} and returns its URL, from the answer's Location. */
     private static URI create(Form form, String text, byte[] content, boolean readOnce) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(runtime.uri(readOnce ? "/pastes?readOnce=true" : "/pastes"));
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(runtime.uri(readOnce ? "/pastes?readOnce=true" : "/pastes"));
         byte[] body = switch (form) {
             case TEXT -> content;
             case JSON -> Json.MAPPER.writeValueAsBytes(Json.object().put("content", text));
             case MULTIPART -> multipart(content);
-            case URLENCODED -> ("content=" + java.net.URLEncoder.encode(text, StandardCharsets.UTF_8)).getBytes(StandardCharsets.US_ASCII);
+            case URLENCODED ->
+                ("content=" + java.net.URLEncoder.encode(text, StandardCharsets.UTF_8))
+                        .getBytes(StandardCharsets.US_ASCII);
         };
-        request.header("Content-Type", switch (form) {
-            case TEXT -> "text/plain; charset=utf-8";
-            case JSON -> "application/json";
-            case MULTIPART -> "multipart/form-data; boundary=" + BOUNDARY;
-            case URLENCODED -> "application/x-www-form-urlencoded";
-        });
-        HttpResponse<byte[]> created = send(request.POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
+        request.header(
+                "Content-Type",
+                switch (form) {
+                    case TEXT -> "text/plain; charset=utf-8";
+                    case JSON -> "application/json";
+                    case MULTIPART -> "multipart/form-data; boundary=" + BOUNDARY;
+                    case URLENCODED -> "application/x-www-form-urlencoded";
+                });
+        HttpResponse<byte[]> created =
+                send(request.POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
         // a form's answer is its URL line, 200 as 0x0.st and rustypaste answer; the API's own bodies get 201
         boolean isForm = form == Form.MULTIPART || form == Form.URLENCODED;
-        assertEquals(isForm ? 200 : 201, created.statusCode(), form + " (" + content.length + " bytes): "
-                + new String(created.body(), StandardCharsets.UTF_8));
+        assertEquals(
+                isForm ? 200 : 201,
+                created.statusCode(),
+                form + " (" + content.length + " bytes): " + new String(created.body(), StandardCharsets.UTF_8));
         return runtime.uri(created.headers().firstValue("Location").orElseThrow());
     }
 
@@ -145,7 +163,8 @@ class LargePastesIT {
         List<Integer> statuses = new ArrayList<>();
         long deadline = System.nanoTime() + STORED_WITHIN.toNanos();
         while (true) {
-            HttpResponse<byte[]> read = send(HttpRequest.newBuilder(paste).header("Accept", accept).GET().build());
+            HttpResponse<byte[]> read = send(
+                    HttpRequest.newBuilder(paste).header("Accept", accept).GET().build());
             statuses.add(read.statusCode());
             if (read.statusCode() != 202 || System.nanoTime() > deadline) {
                 assertEquals(200, read.statusCode(), "statuses while polling: " + statuses + "\n" + runtime.output());
@@ -157,8 +176,10 @@ class LargePastesIT {
 
     private static byte[] multipart(byte[] content) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(content.length + 256);
-        out.writeBytes(("--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"paste.txt\"\r\n"
-                + "Content-Type: text/plain\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+        out.writeBytes(
+                ("--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"paste.txt\"\r\n"
+                                + "Content-Type: text/plain\r\n\r\n")
+                        .getBytes(StandardCharsets.UTF_8));
         out.writeBytes(content);
         out.writeBytes(("\r\n--" + BOUNDARY + "--\r\n").getBytes(StandardCharsets.UTF_8));
         return out.toByteArray();

@@ -1,21 +1,20 @@
 package dev.pastebin.infra.local;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.metrics.Metric;
 import dev.pastebin.core.metrics.Metrics;
 import dev.pastebin.local.metrics.DashboardPanels;
-import org.junit.jupiter.api.Test;
-
 import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /**
  * The local dashboard's panels (infra/local/dashboard.json, which `make run` gives the local runtime) against
@@ -24,21 +23,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class LocalDashboardPanelsTest {
 
-    private static final Map<String, Metric> METRICS = Arrays.stream(Metric.values())
-            .collect(Collectors.toMap(Metric::metricName, Function.identity()));
+    private static final Map<String, Metric> METRICS =
+            Arrays.stream(Metric.values()).collect(Collectors.toMap(Metric::metricName, Function.identity()));
 
     @Test
     void everyPanelReadsAMetricTheFunctionsEmitByDimensionsItCarries() {
-        DashboardPanels panels = DashboardPanels.read(TestSupport.repositoryRoot().resolve("infra/local/dashboard.json"));
+        DashboardPanels panels =
+                DashboardPanels.read(TestSupport.repositoryRoot().resolve("infra/local/dashboard.json"));
 
         assertFalse(panels.metricUses().isEmpty());
         for (DashboardPanels.MetricUse use : panels.metricUses()) {
             assertEquals(Metrics.NAMESPACE, use.namespace(), use.toString());
             Metric metric = METRICS.get(use.metric());
             assertNotNull(metric, use.metric() + " is no metric of " + METRICS.keySet());
-            Set<String> carried = metric.dimensions().stream().map(Metric.Dimension::key).collect(Collectors.toSet());
-            assertTrue(carried.containsAll(use.dimensions()), use + " selects by a dimension " + metric
-                    + " does not carry: " + carried);
+            Set<String> carried =
+                    metric.dimensions().stream().map(Metric.Dimension::key).collect(Collectors.toSet());
+            assertTrue(
+                    carried.containsAll(use.dimensions()),
+                    use + " selects by a dimension " + metric + " does not carry: " + carried);
         }
     }
 

@@ -1,9 +1,10 @@
 package dev.pastebin.infra.local;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.local.Json;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -12,16 +13,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /** {@code infra/local/invoke} as a user runs it, with the real template and function artifacts. */
 @RealServices
 class LocalInvokeIT {
 
-    record Run(int exitCode, String stdout, String stderr) {
-    }
+    record Run(int exitCode, String stdout, String stderr) {}
 
     /** Runs infra/local/invoke against the database the tests use; package ran before the ITs, so it is built. */
     static Run invoke(String... args) throws IOException, InterruptedException {
@@ -30,12 +28,14 @@ class LocalInvokeIT {
 
     static Run invoke(Map<String, String> extraEnv, String... args) throws IOException, InterruptedException {
         Path root = TestSupport.repositoryRoot();
-        List<String> command = new ArrayList<>(List.of(root.resolve("infra/local/invoke").toString()));
+        List<String> command =
+                new ArrayList<>(List.of(root.resolve("infra/local/invoke").toString()));
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command).directory(root.toFile());
         Map<String, String> env = pb.environment();
         // lib.sh's export_app_env builds DATASOURCES_DEFAULT_URL from PASTEBIN_DB_NAME: point it at the test database.
-        String url = System.getenv().getOrDefault("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin");
+        String url =
+                System.getenv().getOrDefault("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin");
         env.put("PASTEBIN_DB_NAME", url.substring(url.lastIndexOf('/') + 1));
         env.put("JAVA_HOME", System.getProperty("java.home"));
         env.putAll(extraEnv);
@@ -67,7 +67,9 @@ class LocalInvokeIT {
         // An SQS event has no requestContext: the HTTP function throws, and the invoke reports its error.
         Run run = invoke("CreatePasteFunction", "infra/events/upload-job.json");
         assertEquals(1, run.exitCode(), run.stdout() + run.stderr());
-        assertEquals("java.lang.NullPointerException", Json.MAPPER.readTree(run.stdout()).get("errorType").asText(),
+        assertEquals(
+                "java.lang.NullPointerException",
+                Json.MAPPER.readTree(run.stdout()).get("errorType").asText(),
                 run.stdout());
     }
 

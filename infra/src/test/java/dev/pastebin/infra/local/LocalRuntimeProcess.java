@@ -4,9 +4,6 @@ import dev.pastebin.core.support.TestQueues;
 import dev.pastebin.local.Json;
 import dev.pastebin.local.cli.LocalRuntime;
 import io.micronaut.context.ApplicationContext;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.sqs.SqsClient;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -22,6 +19,8 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * The LocalRuntime main in its own JVM with the flags `make run` gives it: the real template and the real
@@ -71,14 +70,27 @@ final class LocalRuntimeProcess implements AutoCloseable {
         Path jar;
         try (var files = Files.list(target)) {
             jar = files.filter(p -> p.getFileName().toString().matches("pastebin-local-runtime-.*\\.jar")
-                    && !p.getFileName().toString().endsWith("-tests.jar")).findFirst().orElseThrow();
+                            && !p.getFileName().toString().endsWith("-tests.jar"))
+                    .findFirst()
+                    .orElseThrow();
         }
-        String classpath = jar + ":" + Files.readString(target.resolve("runtime-classpath.txt")).trim();
+        String classpath = jar + ":"
+                + Files.readString(target.resolve("runtime-classpath.txt")).trim();
         Path envVars = Files.writeString(root.resolve("infra/target/" + name + "-env-vars.json"), envVars(environment));
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", classpath, LocalRuntime.class.getName(), "--template", "infra/template.yaml",
-                "--dashboard", "infra/local/dashboard.json", "--env-vars", envVars.toString(),
-                "--port", Integer.toString(port), "--physical-name",
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                classpath,
+                LocalRuntime.class.getName(),
+                "--template",
+                "infra/template.yaml",
+                "--dashboard",
+                "infra/local/dashboard.json",
+                "--env-vars",
+                envVars.toString(),
+                "--port",
+                Integer.toString(port),
+                "--physical-name",
                 "UploadQueue=" + TestSupport.queueName(queue.queueUrl()) + ",UploadDeadLetterQueue="
                         + TestSupport.queueName(queue.deadLetterQueueUrl()) + ",PasteBucket=" + bucket));
         command.addAll(flags);
@@ -112,14 +124,18 @@ final class LocalRuntimeProcess implements AutoCloseable {
 
     /** What infra/local/lib.sh's env_vars_json gives the functions, for the database the tests use. */
     private static String envVars(Map<String, Map<String, String>> overrides) throws IOException {
-        Map<String, Map<String, String>> file = new HashMap<>(Map.of("Parameters", new HashMap<>(Map.of(
-                "DATASOURCES_DEFAULT_URL", env("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin"),
-                "DATASOURCES_DEFAULT_USERNAME", env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
-                "DATASOURCES_DEFAULT_PASSWORD", env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"),
-                "AWS_S3_PATH_STYLE_ACCESS_ENABLED", "true",
-                // the local PostgreSQL has no TLS; the template requires verify-full
-                "PASTEBIN_DATABASE_TLS_REQUIRED", "false"))));
-        overrides.forEach((scope, variables) -> file.computeIfAbsent(scope, s -> new HashMap<>()).putAll(variables));
+        Map<String, Map<String, String>> file = new HashMap<>(Map.of(
+                "Parameters",
+                new HashMap<>(Map.of(
+                        "DATASOURCES_DEFAULT_URL",
+                                env("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin"),
+                        "DATASOURCES_DEFAULT_USERNAME", env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
+                        "DATASOURCES_DEFAULT_PASSWORD", env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"),
+                        "AWS_S3_PATH_STYLE_ACCESS_ENABLED", "true",
+                        // the local PostgreSQL has no TLS; the template requires verify-full
+                        "PASTEBIN_DATABASE_TLS_REQUIRED", "false"))));
+        overrides.forEach((scope, variables) ->
+                file.computeIfAbsent(scope, s -> new HashMap<>()).putAll(variables));
         return Json.MAPPER.writeValueAsString(file);
     }
 

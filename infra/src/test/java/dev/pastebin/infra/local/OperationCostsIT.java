@@ -1,5 +1,9 @@
 package dev.pastebin.infra.local;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
@@ -8,11 +12,6 @@ import dev.pastebin.faults.FaultProxy.Fault;
 import dev.pastebin.faults.Service;
 import dev.pastebin.local.Json;
 import io.micronaut.context.ApplicationContext;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.s3.S3Client;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -39,10 +38,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The work each operation costs (docs/scale.md, "Capacity model"), measured on the local system: the real
@@ -57,16 +56,21 @@ import static org.junit.jupiter.api.Assertions.fail;
 class OperationCostsIT {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
-    private static final List<String> FUNCTIONS = List.of("CreatePasteFunction", "ReadPasteFunction",
-            "RemovePasteFunction", "UploadPasteFunction", "SweeperFunction");
+    private static final List<String> FUNCTIONS = List.of(
+            "CreatePasteFunction",
+            "ReadPasteFunction",
+            "RemovePasteFunction",
+            "UploadPasteFunction",
+            "SweeperFunction");
     private static final int REPETITIONS = Integer.getInteger("costs.repetitions", 1);
     private static final int SWEEP_ROWS = Integer.getInteger("costs.sweepRows", 600);
     private static final Path SCALE_DOC = TestSupport.repositoryRoot().resolve("docs/scale.md");
     /** A sweep begins with the oldest-pending-paste gauge, in a read-only transaction. */
-    private static final List<String> SWEEP_FIRST_STATEMENTS = List.of("BEGIN READ ONLY",
-            "SELECT coalesce(extract(epoch FROM now() - min(created_at)");
+    private static final List<String> SWEEP_FIRST_STATEMENTS =
+            List.of("BEGIN READ ONLY", "SELECT coalesce(extract(epoch FROM now() - min(created_at)");
     /** Samples of a sweep before giving up on a whole one (a loaded machine can delay the window). */
     private static final int MAX_SWEEP_ATTEMPTS = 3;
+
     private static final String TABLE_HEADER = "| operation | function | DB round trips | DB ms | connection busy ms "
             + "| connections opened | AWS calls | function ms |";
 
@@ -86,7 +90,8 @@ class OperationCostsIT {
             AwsProxies aws = AwsProxies.start(localStack);
             DATABASE.put(function, db);
             AWS.put(function, aws);
-            String url = "jdbc:postgresql://127.0.0.1:" + db.port() + database.getPath() + "?sslmode=disable&gssEncMode=disable"
+            String url = "jdbc:postgresql://127.0.0.1:" + db.port() + database.getPath()
+                    + "?sslmode=disable&gssEncMode=disable"
                     + (function.equals("UploadPasteFunction") ? "&connectTimeout=2&socketTimeout=3" : "");
             Map<String, String> variables = new HashMap<>(aws.endpoints());
             variables.put("DATASOURCES_DEFAULT_URL", url);
@@ -113,7 +118,11 @@ class OperationCostsIT {
         // Warm every function once: the table is about warm environments.
         Created warm = createAndStore("warm-up");
         read(warm.path(), Map.of(), 200);
-        send(HttpRequest.newBuilder(runtime.uri(warm.path())).header("Paste-Delete-Token", warm.deleteToken()).DELETE(), 204);
+        send(
+                HttpRequest.newBuilder(runtime.uri(warm.path()))
+                        .header("Paste-Delete-Token", warm.deleteToken())
+                        .DELETE(),
+                204);
 
         Map<String, Cost> costs = new LinkedHashMap<>();
         for (int i = 0; i < REPETITIONS; i++) {
@@ -125,20 +134,30 @@ class OperationCostsIT {
             add(costs, "upload, stored", upload.close(1));
 
             Window stored = open("ReadPasteFunction");
-            String etag = read(paste.path(), Map.of(), 200).headers().firstValue("ETag").orElseThrow();
+            String etag = read(paste.path(), Map.of(), 200)
+                    .headers()
+                    .firstValue("ETag")
+                    .orElseThrow();
             add(costs, "read, stored (GET 200)", stored.close(1));
             Window revalidated = open("ReadPasteFunction");
             read(paste.path(), Map.of("If-None-Match", etag), 304);
             add(costs, "read, revalidated (GET 304)", revalidated.close(1));
             Window head = open("ReadPasteFunction");
-            send(HttpRequest.newBuilder(runtime.uri(paste.path())).method("HEAD", HttpRequest.BodyPublishers.noBody()), 200);
+            send(
+                    HttpRequest.newBuilder(runtime.uri(paste.path()))
+                            .method("HEAD", HttpRequest.BodyPublishers.noBody()),
+                    200);
             add(costs, "read, headers (HEAD 200)", head.close(1));
             Window missing = open("ReadPasteFunction");
             read("/pastes/Zz0000000" + (10 + i), Map.of(), 404);
             add(costs, "read, unknown or failed (GET 404)", missing.close(1));
 
             Window delete = open("RemovePasteFunction");
-            send(HttpRequest.newBuilder(runtime.uri(paste.path())).header("Paste-Delete-Token", paste.deleteToken()).DELETE(), 204);
+            send(
+                    HttpRequest.newBuilder(runtime.uri(paste.path()))
+                            .header("Paste-Delete-Token", paste.deleteToken())
+                            .DELETE(),
+                    204);
             add(costs, "delete (DELETE 204)", delete.close(1));
 
             Created once = createAndStore("{\"content\":\"read me once " + i + "\",\"readOnce\":true}");
@@ -146,13 +165,19 @@ class OperationCostsIT {
             read(once.path(), Map.of(), 200);
             add(costs, "read, read-once (GET 200)", readOnce.close(1));
             Window reveal = open("RemovePasteFunction");
-            send(HttpRequest.newBuilder(runtime.uri(once.path() + "/reveal")).POST(HttpRequest.BodyPublishers.noBody()), 200);
+            send(
+                    HttpRequest.newBuilder(runtime.uri(once.path() + "/reveal"))
+                            .POST(HttpRequest.BodyPublishers.noBody()),
+                    200);
             add(costs, "reveal (POST …/reveal)", reveal.close(1));
 
             // Before the uploads below: with no object landing meanwhile, the sweep's orphan check finds none.
             emptyBucket();
             add(costs, "sweep, nothing to do", sweep(0, false));
-            add(costs, "sweep, " + SWEEP_ROWS + " expired pastes", sweep(SWEEP_ROWS, true)); // right after the one above
+            add(
+                    costs,
+                    "sweep, " + SWEEP_ROWS + " expired pastes",
+                    sweep(SWEEP_ROWS, true)); // right after the one above
 
             // An S3 outage for the upload function alone, for one invocation: its one PutObject fails.
             FaultProxy uploadS3 = AWS.get("UploadPasteFunction").s3();
@@ -186,8 +211,10 @@ class OperationCostsIT {
         }
 
         if (Boolean.getBoolean("costs.trace")) {
-            costs.forEach((operation, cost) -> cost.samples().forEach(sample -> System.out.println("[trace] " + operation
-                    + ": " + sample.database().roundTrips() + " round trips " + sample.statements() + " " + sample.aws())));
+            costs.forEach((operation, cost) -> cost.samples()
+                    .forEach(sample -> System.out.println(
+                            "[trace] " + operation + ": " + sample.database().roundTrips() + " round trips "
+                                    + sample.statements() + " " + sample.aws())));
         }
         String table = table(costs);
         System.out.println("\nWork per operation (" + REPETITIONS + " repetition(s), local, warm):\n\n" + table);
@@ -201,8 +228,11 @@ class OperationCostsIT {
     // --- measuring ---------------------------------------------------------------------------------------------
 
     /** What one function did between {@link #open} and {@link Window#close}. */
-    record Sample(PostgresWireMeter.Reading database, Map<String, Long> aws, List<Long> functionMillis, List<String> statements) {
-    }
+    record Sample(
+            PostgresWireMeter.Reading database,
+            Map<String, Long> aws,
+            List<Long> functionMillis,
+            List<String> statements) {}
 
     /** The samples of one operation. */
     record Cost(String function, List<Sample> samples) {
@@ -220,25 +250,34 @@ class OperationCostsIT {
         }
 
         double medianFunctionMillis() {
-            List<Long> all = samples.stream().flatMap(s -> s.functionMillis().stream()).sorted().toList();
+            List<Long> all = samples.stream()
+                    .flatMap(s -> s.functionMillis().stream())
+                    .sorted()
+                    .toList();
             return all.isEmpty() ? Double.NaN : all.get(all.size() / 2);
         }
     }
 
     private static void add(Map<String, Cost> costs, String operation, Window.Result result) {
-        costs.computeIfAbsent(operation, o -> new Cost(result.function(), new ArrayList<>())).samples().add(result.sample());
+        costs.computeIfAbsent(operation, o -> new Cost(result.function(), new ArrayList<>()))
+                .samples()
+                .add(result.sample());
     }
 
     private static Window open(String function) {
-        return new Window(function, DATABASE.get(function).read(), DATABASE.get(function).traced(), AWS.get(function).calls(),
+        return new Window(
+                function,
+                DATABASE.get(function).read(),
+                DATABASE.get(function).traced(),
+                AWS.get(function).calls(),
                 runtime.output().length());
     }
 
     /** The readings of one function's meters when it was opened, and where its invocations' lines start. */
-    record Window(String function, PostgresWireMeter.Reading database, int traced, Map<String, Long> aws, int outputOffset) {
+    record Window(
+            String function, PostgresWireMeter.Reading database, int traced, Map<String, Long> aws, int outputOffset) {
 
-        record Result(String function, Sample sample) {
-        }
+        record Result(String function, Sample sample) {}
 
         /** Waits for {@code invocations} of the function to have ended since the window opened, then reads the meters. */
         Result close(int invocations) throws InterruptedException {
@@ -246,8 +285,10 @@ class OperationCostsIT {
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             List<Long> millis = List.of();
             while (System.nanoTime() < deadline) {
-                millis = line.matcher(runtime.output().substring(outputOffset)).results()
-                        .map(m -> Long.parseLong(m.group(1))).toList();
+                millis = line.matcher(runtime.output().substring(outputOffset))
+                        .results()
+                        .map(m -> Long.parseLong(m.group(1)))
+                        .toList();
                 if (millis.size() >= invocations) {
                     break;
                 }
@@ -257,9 +298,12 @@ class OperationCostsIT {
                 fail(function + ": " + invocations + " invocation(s) expected, " + millis.size() + " seen\n" + tail());
             }
             Map<String, Long> calls = new TreeMap<>();
-            AWS.get(function).calls().forEach((operation, n) -> calls.put(operation, n - aws.getOrDefault(operation, 0L)));
+            AWS.get(function)
+                    .calls()
+                    .forEach((operation, n) -> calls.put(operation, n - aws.getOrDefault(operation, 0L)));
             PostgresWireMeter meter = DATABASE.get(function);
-            return new Result(function, new Sample(meter.read().minus(database), calls, millis, meter.traceFrom(traced)));
+            return new Result(
+                    function, new Sample(meter.read().minus(database), calls, millis, meter.traceFrom(traced)));
         }
     }
 
@@ -276,15 +320,23 @@ class OperationCostsIT {
     record AwsProxies(FaultProxy s3, FaultProxy sqs, FaultProxy secretsManager) implements AutoCloseable {
 
         static AwsProxies start(URI localStack) throws IOException {
-            return new AwsProxies(new FaultProxy(Service.S3, 0, localStack), new FaultProxy(Service.SQS, 0, localStack),
+            return new AwsProxies(
+                    new FaultProxy(Service.S3, 0, localStack),
+                    new FaultProxy(Service.SQS, 0, localStack),
                     new FaultProxy(Service.SECRETS_MANAGER, 0, localStack));
         }
 
         /** The function's environment variables that point its SDK clients at the proxies. */
         Map<String, String> endpoints() {
-            return Map.of("AWS_ENDPOINT_URL_S3", s3.endpoint().toString(), "AWS_ENDPOINT_URL_SQS", sqs.endpoint().toString(),
-                    "AWS_ENDPOINT_URL_SECRETS_MANAGER", secretsManager.endpoint().toString(),
-                    "AWS_ENDPOINT_URL", secretsManager.endpoint().toString());
+            return Map.of(
+                    "AWS_ENDPOINT_URL_S3",
+                    s3.endpoint().toString(),
+                    "AWS_ENDPOINT_URL_SQS",
+                    sqs.endpoint().toString(),
+                    "AWS_ENDPOINT_URL_SECRETS_MANAGER",
+                    secretsManager.endpoint().toString(),
+                    "AWS_ENDPOINT_URL",
+                    secretsManager.endpoint().toString());
         }
 
         /** The calls so far, by operation ({@code s3.PutObject}, {@code sqs.SendMessage}). */
@@ -306,17 +358,20 @@ class OperationCostsIT {
 
     // --- operations --------------------------------------------------------------------------------------------
 
-    record Created(String path, String deleteToken) {
-    }
+    record Created(String path, String deleteToken) {}
 
     /** POST /pastes: a JSON document when {@code content} starts with '{', plain text otherwise. */
     private static Created create(String content) throws Exception {
         boolean json = content.startsWith("{");
-        var response = send(HttpRequest.newBuilder(runtime.uri("/pastes"))
-                .header("Content-Type", json ? "application/json" : "text/plain; charset=utf-8")
-                .POST(HttpRequest.BodyPublishers.ofString(content)), 201);
+        var response = send(
+                HttpRequest.newBuilder(runtime.uri("/pastes"))
+                        .header("Content-Type", json ? "application/json" : "text/plain; charset=utf-8")
+                        .POST(HttpRequest.BodyPublishers.ofString(content)),
+                201);
         JsonNode body = Json.MAPPER.readTree(response.body());
-        return new Created("/pastes/" + body.get("shortCode").asText(), body.get("deleteToken").asText());
+        return new Created(
+                "/pastes/" + body.get("shortCode").asText(),
+                body.get("deleteToken").asText());
     }
 
     /** Creates a paste and waits until it is stored and its upload's invocation has ended (unmeasured). */
@@ -345,7 +400,8 @@ class OperationCostsIT {
         String code = path.substring(path.lastIndexOf('/') + 1);
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline) {
-            try (Connection c = connection(); var s = c.prepareStatement("SELECT status FROM pastes WHERE short_code = ?")) {
+            try (Connection c = connection();
+                    var s = c.prepareStatement("SELECT status FROM pastes WHERE short_code = ?")) {
                 s.setString(1, code);
                 var rows = s.executeQuery();
                 if (rows.next() && rows.getString(1).equals("PROCESSED")) {
@@ -362,8 +418,9 @@ class OperationCostsIT {
      * 15 s, since the probe comes sooner).
      */
     private static void openBreaker() throws SQLException {
-        execute("UPDATE circuit_breakers SET state = 'OPEN', opened_at = now(), next_probe_at = now() + interval '10 seconds',"
-                + " cooldown_ms = 10000 WHERE name = 's3'");
+        execute(
+                "UPDATE circuit_breakers SET state = 'OPEN', opened_at = now(), next_probe_at = now() + interval '10 seconds',"
+                        + " cooldown_ms = 10000 WHERE name = 's3'");
     }
 
     private static void closeBreaker() throws SQLException {
@@ -391,8 +448,9 @@ class OperationCostsIT {
             Window.Result result = window.close(1);
             String output = runtime.output().substring(window.outputOffset());
             List<String> statements = result.sample().statements();
-            boolean whole = sweepStartsAt(statements, 0) && IntStream.range(1, statements.size())
-                    .noneMatch(i -> sweepStartsAt(statements, i)) && result.sample().functionMillis().size() == 1;
+            boolean whole = sweepStartsAt(statements, 0)
+                    && IntStream.range(1, statements.size()).noneMatch(i -> sweepStartsAt(statements, i))
+                    && result.sample().functionMillis().size() == 1;
             if (!whole && attempt < MAX_SWEEP_ATTEMPTS) {
                 execute("DELETE FROM pastes WHERE short_code LIKE 'sw%'", -1);
                 continue;
@@ -406,16 +464,18 @@ class OperationCostsIT {
     }
 
     private static boolean sweepStartsAt(List<String> statements, int index) {
-        return index + 1 < statements.size() && statements.get(index).equals(SWEEP_FIRST_STATEMENTS.get(0))
+        return index + 1 < statements.size()
+                && statements.get(index).equals(SWEEP_FIRST_STATEMENTS.get(0))
                 && statements.get(index + 1).startsWith(SWEEP_FIRST_STATEMENTS.get(1));
     }
 
     private static void seedExpired(int count) throws SQLException {
-        try (Connection c = connection(); PreparedStatement insert = c.prepareStatement(
-                "INSERT INTO pastes (short_code, content_sha256, size_bytes, status, s3_location, expires_at, created_at)"
-                        + " SELECT 'sw' || lpad(i::text, 9, '0'), repeat('0', 64), 1, 'PROCESSED',"
-                        + " 's3://" + runtime.bucket + "/pastes/sw' || lpad(i::text, 9, '0'),"
-                        + " now() - interval '1 minute', now() - interval '2 minutes' FROM generate_series(1, ?) AS i")) {
+        try (Connection c = connection();
+                PreparedStatement insert = c.prepareStatement(
+                        "INSERT INTO pastes (short_code, content_sha256, size_bytes, status, s3_location, expires_at, created_at)"
+                                + " SELECT 'sw' || lpad(i::text, 9, '0'), repeat('0', 64), 1, 'PROCESSED',"
+                                + " 's3://" + runtime.bucket + "/pastes/sw' || lpad(i::text, 9, '0'),"
+                                + " now() - interval '1 minute', now() - interval '2 minutes' FROM generate_series(1, ?) AS i")) {
             insert.setInt(1, count);
             assertEquals(count, insert.executeUpdate());
         }
@@ -428,7 +488,8 @@ class OperationCostsIT {
     private static void emptyBucket() {
         try (var context = ApplicationContext.run()) {
             S3Client s3 = context.getBean(S3Client.class);
-            s3.listObjectsV2Paginator(b -> b.bucket(runtime.bucket)).contents()
+            s3.listObjectsV2Paginator(b -> b.bucket(runtime.bucket))
+                    .contents()
                     .forEach(o -> s3.deleteObject(b -> b.bucket(runtime.bucket).key(o.key())));
         }
     }
@@ -436,23 +497,35 @@ class OperationCostsIT {
     // --- the table ---------------------------------------------------------------------------------------------
 
     private static String table(Map<String, Cost> costs) {
-        StringBuilder out = new StringBuilder(TABLE_HEADER).append('\n').append("|---|---|---:|---:|---:|---:|---|---:|\n");
-        costs.forEach((operation, cost) -> out.append("| ").append(operation).append(" | ").append(cost.function())
-                .append(" | ").append(number(cost.perRun(s -> s.database().roundTrips())))
-                .append(" | ").append(String.format("%.1f", cost.perRun(s -> s.database().roundTripNanos()) / 1e6))
-                .append(" | ").append(String.format("%.1f", cost.perRun(s -> s.database().busyNanos()) / 1e6))
-                .append(" | ").append(number(cost.perRun(s -> s.database().connections())))
-                .append(" | ").append(awsCalls(cost))
-                .append(" | ").append(String.format("%.0f", cost.medianFunctionMillis()))
+        StringBuilder out =
+                new StringBuilder(TABLE_HEADER).append('\n').append("|---|---|---:|---:|---:|---:|---|---:|\n");
+        costs.forEach((operation, cost) -> out.append("| ")
+                .append(operation)
+                .append(" | ")
+                .append(cost.function())
+                .append(" | ")
+                .append(number(cost.perRun(s -> s.database().roundTrips())))
+                .append(" | ")
+                .append(String.format("%.1f", cost.perRun(s -> s.database().roundTripNanos()) / 1e6))
+                .append(" | ")
+                .append(String.format("%.1f", cost.perRun(s -> s.database().busyNanos()) / 1e6))
+                .append(" | ")
+                .append(number(cost.perRun(s -> s.database().connections())))
+                .append(" | ")
+                .append(awsCalls(cost))
+                .append(" | ")
+                .append(String.format("%.0f", cost.medianFunctionMillis()))
                 .append(" |\n"));
         return out.toString();
     }
 
     private static String awsCalls(Cost cost) {
         Map<String, Double> calls = cost.awsPerRun();
-        return calls.isEmpty() ? "none" : calls.entrySet().stream()
-                .map(e -> (e.getValue() == 1 ? "" : number(e.getValue()) + " × ") + e.getKey())
-                .collect(Collectors.joining(", "));
+        return calls.isEmpty()
+                ? "none"
+                : calls.entrySet().stream()
+                        .map(e -> (e.getValue() == 1 ? "" : number(e.getValue()) + " × ") + e.getKey())
+                        .collect(Collectors.joining(", "));
     }
 
     private static String number(double value) {
@@ -470,8 +543,8 @@ class OperationCostsIT {
             if (doc == null) {
                 differences.add("not in the table: " + row);
             } else if (!counted.equals(List.of(doc.get(1), doc.get(2), doc.get(5), doc.get(6)))) {
-                differences.add("measured " + counted + ", documented " + List.of(doc.get(1), doc.get(2), doc.get(5), doc.get(6))
-                        + ": " + measured.get(0));
+                differences.add("measured " + counted + ", documented "
+                        + List.of(doc.get(1), doc.get(2), doc.get(5), doc.get(6)) + ": " + measured.get(0));
             }
         }
         if (!differences.isEmpty()) {
@@ -521,7 +594,8 @@ class OperationCostsIT {
 
     /** Runs an update; {@code expectedRows} -1 takes any count. */
     private static void execute(String sql, int expectedRows) throws SQLException {
-        try (Connection c = connection(); var s = c.createStatement()) {
+        try (Connection c = connection();
+                var s = c.createStatement()) {
             int rows = s.executeUpdate(sql);
             if (expectedRows >= 0) {
                 assertEquals(expectedRows, rows, sql);
@@ -530,7 +604,9 @@ class OperationCostsIT {
     }
 
     private static Connection connection() throws SQLException {
-        return DriverManager.getConnection(databaseUrl, env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
+        return DriverManager.getConnection(
+                databaseUrl,
+                env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
                 env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
     }
 

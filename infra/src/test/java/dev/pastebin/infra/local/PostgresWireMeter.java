@@ -46,8 +46,11 @@ final class PostgresWireMeter implements AutoCloseable {
     record Reading(long connections, long roundTrips, long connectionChecks, long roundTripNanos, long busyNanos) {
 
         Reading minus(Reading earlier) {
-            return new Reading(connections - earlier.connections, roundTrips - earlier.roundTrips,
-                    connectionChecks - earlier.connectionChecks, roundTripNanos - earlier.roundTripNanos,
+            return new Reading(
+                    connections - earlier.connections,
+                    roundTrips - earlier.roundTrips,
+                    connectionChecks - earlier.connectionChecks,
+                    roundTripNanos - earlier.roundTripNanos,
                     busyNanos - earlier.busyNanos);
         }
     }
@@ -71,8 +74,8 @@ final class PostgresWireMeter implements AutoCloseable {
 
     /** Listens on a free port of 127.0.0.1 and forwards every connection to {@code targetHost:targetPort}. */
     static PostgresWireMeter start(String targetHost, int targetPort) throws IOException {
-        PostgresWireMeter meter = new PostgresWireMeter(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()),
-                targetHost, targetPort);
+        PostgresWireMeter meter = new PostgresWireMeter(
+                new ServerSocket(0, 50, InetAddress.getLoopbackAddress()), targetHost, targetPort);
         Thread.ofPlatform().daemon().name("pg-meter-accept").start(meter::accept);
         return meter;
     }
@@ -93,7 +96,8 @@ final class PostgresWireMeter implements AutoCloseable {
     }
 
     Reading read() {
-        return new Reading(connections.get(), roundTrips.get(), connectionChecks.get(), roundTripNanos.get(), busyNanos.get());
+        return new Reading(
+                connections.get(), roundTrips.get(), connectionChecks.get(), roundTripNanos.get(), busyNanos.get());
     }
 
     private void accept() {
@@ -172,6 +176,7 @@ final class PostgresWireMeter implements AutoCloseable {
         private final Deque<long[]> pending = new ArrayDeque<>();
         /** The text of each prepared statement by name ("" is the unnamed one); empty is the connection check. */
         private final Map<String, String> statements = new HashMap<>();
+
         private final List<String> group = new ArrayList<>();
         private long busySince = -1;
 
@@ -181,7 +186,8 @@ final class PostgresWireMeter implements AutoCloseable {
             int length = in.readInt();
             int code = in.readInt();
             if (code == SSL_REQUEST || code == GSS_ENCRYPTION_REQUEST) {
-                throw new IOException("the client asked for an encrypted connection; connect with sslmode=disable&gssEncMode=disable");
+                throw new IOException(
+                        "the client asked for an encrypted connection; connect with sslmode=disable&gssEncMode=disable");
             }
             byte[] rest = in.readNBytes(length - 8);
             writeInt(out, length);

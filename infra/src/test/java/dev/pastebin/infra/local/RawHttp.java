@@ -29,8 +29,7 @@ final class RawHttp {
         }
     }
 
-    private RawHttp() {
-    }
+    private RawHttp() {}
 
     /**
      * Sends {@code request} and, when {@code halfClose}, shuts the socket's output down afterwards (so a server
@@ -65,7 +64,8 @@ final class RawHttp {
     static Response parse(byte[] raw) {
         int headerEnd = indexOf(raw, "\r\n\r\n".getBytes(StandardCharsets.US_ASCII), 0);
         if (headerEnd < 0) {
-            throw new IllegalStateException("no complete HTTP response: " + new String(raw, StandardCharsets.ISO_8859_1));
+            throw new IllegalStateException(
+                    "no complete HTTP response: " + new String(raw, StandardCharsets.ISO_8859_1));
         }
         String[] lines = new String(raw, 0, headerEnd, StandardCharsets.ISO_8859_1).split("\r\n");
         String[] statusLine = lines[0].split(" ", 3);
@@ -73,7 +73,9 @@ final class RawHttp {
         Map<String, String> headers = new LinkedHashMap<>();
         for (int i = 1; i < lines.length; i++) {
             int colon = lines[i].indexOf(':');
-            headers.merge(lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT), lines[i].substring(colon + 1).trim(),
+            headers.merge(
+                    lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                    lines[i].substring(colon + 1).trim(),
                     (a, b) -> a + "," + b);
         }
         int bodyStart = headerEnd + 4;
@@ -94,7 +96,8 @@ final class RawHttp {
         int at = from;
         while (true) {
             int lineEnd = indexOf(raw, "\r\n".getBytes(StandardCharsets.US_ASCII), at);
-            int size = Integer.parseInt(new String(raw, at, lineEnd - at, StandardCharsets.US_ASCII).split(";")[0].trim(), 16);
+            int size = Integer.parseInt(
+                    new String(raw, at, lineEnd - at, StandardCharsets.US_ASCII).split(";")[0].trim(), 16);
             if (size == 0) {
                 return out.toByteArray();
             }

@@ -1,10 +1,16 @@
 package dev.pastebin.infra.local;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestQueues;
 import dev.pastebin.local.Json;
 import io.micronaut.context.ApplicationContext;
+import java.sql.DriverManager;
+import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -15,13 +21,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
-
-import java.sql.DriverManager;
-import java.util.Map;
-import java.util.UUID;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code infra/local/invoke} with every sample event of infra/events against the real template and the
@@ -60,8 +59,13 @@ class RealFunctionsInvokeIT {
             String bucket = "local-invoke-" + UUID.randomUUID().toString().substring(0, 8);
             context.getBean(S3Client.class).createBucket(b -> b.bucket(bucket));
             // infra/local/lib.sh names the template's queues and bucket after these (--physical-name).
-            env = Map.of("PASTEBIN_UPLOAD_QUEUE", TestSupport.queueName(queue.queueUrl()), "PASTEBIN_UPLOAD_DLQ",
-                    TestSupport.queueName(queue.deadLetterQueueUrl()), "PASTEBIN_STORAGE_BUCKET", bucket);
+            env = Map.of(
+                    "PASTEBIN_UPLOAD_QUEUE",
+                    TestSupport.queueName(queue.queueUrl()),
+                    "PASTEBIN_UPLOAD_DLQ",
+                    TestSupport.queueName(queue.deadLetterQueueUrl()),
+                    "PASTEBIN_STORAGE_BUCKET",
+                    bucket);
         }
     }
 
@@ -81,8 +85,16 @@ class RealFunctionsInvokeIT {
     @Test
     @Order(1)
     void createAcceptsTheTextAndTheJsonSample() throws Exception {
-        assertEquals(201, invokeOk("CreatePasteFunction", "create-paste-text.json").get("statusCode").asInt());
-        assertEquals(201, invokeOk("CreatePasteFunction", "create-paste-json.json").get("statusCode").asInt());
+        assertEquals(
+                201,
+                invokeOk("CreatePasteFunction", "create-paste-text.json")
+                        .get("statusCode")
+                        .asInt());
+        assertEquals(
+                201,
+                invokeOk("CreatePasteFunction", "create-paste-json.json")
+                        .get("statusCode")
+                        .asInt());
     }
 
     @Test
@@ -105,7 +117,9 @@ class RealFunctionsInvokeIT {
     void readAndHeadAnswerTheUploadedContent() throws Exception {
         JsonNode get = invokeOk("ReadPasteFunction", "read-paste.json");
         assertEquals(200, get.get("statusCode").asInt(), get.toString());
-        assertEquals("Hello from the pastebin!\nGrüße, 日本語 and a tab\there.\n", get.get("body").asText());
+        assertEquals(
+                "Hello from the pastebin!\nGrüße, 日本語 and a tab\there.\n",
+                get.get("body").asText());
         JsonNode head = invokeOk("ReadPasteFunction", "head-paste.json");
         assertEquals(200, head.get("statusCode").asInt(), head.toString());
         assertTrue(head.path("body").asText("").isEmpty(), head.toString());
@@ -118,7 +132,9 @@ class RealFunctionsInvokeIT {
     void onlyThePoisonMessageIsReported(String event) throws Exception {
         JsonNode failures = invokeOk("UploadPasteFunction", event).path("batchItemFailures");
         assertEquals(1, failures.size(), failures.toString());
-        assertEquals("9e8d7c6b-5a49-4382-a1b0-c9d8e7f6a5b4", failures.get(0).get("itemIdentifier").asText());
+        assertEquals(
+                "9e8d7c6b-5a49-4382-a1b0-c9d8e7f6a5b4",
+                failures.get(0).get("itemIdentifier").asText());
     }
 
     @Test
@@ -127,9 +143,10 @@ class RealFunctionsInvokeIT {
         // a paste that failed 25 hours ago, past the 24-hour retention
         String expired = "sw" + UUID.randomUUID().toString().replace("-", "").substring(0, 6);
         try (var connection = database();
-             var insert = connection.prepareStatement("INSERT INTO pastes (short_code, content_sha256, size_bytes, status, "
-                     + "failure_reason, created_at, updated_at) VALUES (?, ?, 1, 'FAILED', 'permanent: test', "
-                     + "now() - interval '26 hours', now() - interval '25 hours')")) {
+                var insert = connection.prepareStatement(
+                        "INSERT INTO pastes (short_code, content_sha256, size_bytes, status, "
+                                + "failure_reason, created_at, updated_at) VALUES (?, ?, 1, 'FAILED', 'permanent: test', "
+                                + "now() - interval '26 hours', now() - interval '25 hours')")) {
             insert.setString(1, expired);
             insert.setString(2, "0".repeat(64));
             insert.executeUpdate();
@@ -138,14 +155,18 @@ class RealFunctionsInvokeIT {
         JsonNode report = invokeOk("SweeperFunction", "sweeper-scheduled.json");
 
         assertTrue(report.path("deleted").asInt() >= 1, "the expired row at least: " + report);
-        assertTrue(report.path("objectsRemoved").isInt() && report.path("stuckMarkedFailed").isInt()
-                && report.path("batches").asInt() >= 1 && report.path("remaining").isBoolean(), report.toString());
+        assertTrue(
+                report.path("objectsRemoved").isInt()
+                        && report.path("stuckMarkedFailed").isInt()
+                        && report.path("batches").asInt() >= 1
+                        && report.path("remaining").isBoolean(),
+                report.toString());
         // the dead-letter queue is empty: nothing to requeue, delete or keep
         assertEquals(0, report.path("deadLetters").path("requeued").asInt(-1), report.toString());
         assertEquals(0, report.path("deadLetters").path("deleted").asInt(-1), report.toString());
         assertEquals(0, report.path("deadLetters").path("kept").asInt(-1), report.toString());
         try (var connection = database();
-             var query = connection.prepareStatement("SELECT count(*) FROM pastes WHERE short_code = ?")) {
+                var query = connection.prepareStatement("SELECT count(*) FROM pastes WHERE short_code = ?")) {
             query.setString(1, expired);
             try (var rs = query.executeQuery()) {
                 rs.next();
@@ -155,7 +176,8 @@ class RealFunctionsInvokeIT {
     }
 
     private static java.sql.Connection database() throws java.sql.SQLException {
-        String url = System.getenv().getOrDefault("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin");
+        String url =
+                System.getenv().getOrDefault("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin");
         return DriverManager.getConnection(url, "pastebin", "pastebin");
     }
 }

@@ -1,15 +1,11 @@
 package dev.pastebin.infra.local;
 
-import dev.pastebin.core.support.RealServices;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
-import software.amazon.awssdk.core.exception.SdkClientException;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.S3Exception;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.core.support.RealServices;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -22,11 +18,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 import java.util.stream.Stream;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * The fault proxy's jar (module fault-proxy) run on its own for S3, as `make run ARGS="--s3-faults"` runs it
@@ -49,13 +48,26 @@ class S3FaultSwitchIT {
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        proxy = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-                faultProxyJar().toString(), "--service", "s3", "--port", Integer.toString(port), "--target", LOCALSTACK)
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        proxy = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-jar",
+                        faultProxyJar().toString(),
+                        "--service",
+                        "s3",
+                        "--port",
+                        Integer.toString(port),
+                        "--target",
+                        LOCALSTACK)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         endpoint = URI.create("http://127.0.0.1:" + port);
         awaitListening();
-        s3 = S3Client.builder().endpointOverride(endpoint).forcePathStyle(true)
-                .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry())).build();
+        s3 = S3Client.builder()
+                .endpointOverride(endpoint)
+                .forcePathStyle(true)
+                .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()))
+                .build();
         s3.createBucket(b -> b.bucket(bucket));
     }
 
@@ -63,7 +75,9 @@ class S3FaultSwitchIT {
     void stop() {
         if (s3 != null) {
             switchTo("off");
-            s3.listObjectsV2(b -> b.bucket(bucket)).contents().forEach(o -> s3.deleteObject(b -> b.bucket(bucket).key(o.key())));
+            s3.listObjectsV2(b -> b.bucket(bucket))
+                    .contents()
+                    .forEach(o -> s3.deleteObject(b -> b.bucket(bucket).key(o.key())));
             s3.deleteBucket(b -> b.bucket(bucket));
             s3.close();
         }
@@ -77,27 +91,32 @@ class S3FaultSwitchIT {
         s3.putObject(b -> b.bucket(bucket).key("before"), RequestBody.fromString("forwarded"));
 
         assertTrue(switchTo("outage").contains("\"mode\": \"outage\""));
-        var failed = assertThrows(S3Exception.class,
+        var failed = assertThrows(
+                S3Exception.class,
                 () -> s3.putObject(b -> b.bucket(bucket).key("during"), RequestBody.fromString("x")));
         assertEquals(500, failed.statusCode());
         assertEquals("InternalError", failed.awsErrorDetails().errorCode());
-        assertEquals("forwarded", s3.getObjectAsBytes(b -> b.bucket(bucket).key("before")).asUtf8String(),
+        assertEquals(
+                "forwarded",
+                s3.getObjectAsBytes(b -> b.bucket(bucket).key("before")).asUtf8String(),
                 "reads are never faulted");
 
         switchTo("off");
         s3.putObject(b -> b.bucket(bucket).key("after"), RequestBody.fromString("back"));
-        assertEquals("back", s3.getObjectAsBytes(b -> b.bucket(bucket).key("after")).asUtf8String());
+        assertEquals(
+                "back", s3.getObjectAsBytes(b -> b.bucket(bucket).key("after")).asUtf8String());
     }
 
     @Test
     void throttlingAnswersSlowDownAndAFaultWithSecondsSwitchesItselfOff() throws Exception {
         post("/_faults?mode=throttle&seconds=1.5");
-        var throttled = assertThrows(S3Exception.class,
-                () -> s3.putObject(b -> b.bucket(bucket).key("slow"), RequestBody.fromString("x")));
+        var throttled = assertThrows(
+                S3Exception.class, () -> s3.putObject(b -> b.bucket(bucket).key("slow"), RequestBody.fromString("x")));
         assertEquals(503, throttled.statusCode());
         assertEquals("SlowDown", throttled.awsErrorDetails().errorCode());
 
-        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100))
+        await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> get("/_faults").contains("\"mode\": \"off\""));
 
         s3.putObject(b -> b.bucket(bucket).key("slow"), RequestBody.fromString("x"));
@@ -108,22 +127,31 @@ class S3FaultSwitchIT {
         s3.putObject(b -> b.bucket(bucket).key("counted"), RequestBody.fromString("first"));
 
         post("/_faults?mode=down&seconds=30");
-        assertThrows(SdkClientException.class,
+        assertThrows(
+                SdkClientException.class,
                 () -> s3.putObject(b -> b.bucket(bucket).key("counted"), RequestBody.fromString("second")));
-        assertThrows(SdkClientException.class, () -> s3.getObjectAsBytes(b -> b.bucket(bucket).key("counted")),
+        assertThrows(
+                SdkClientException.class,
+                () -> s3.getObjectAsBytes(b -> b.bucket(bucket).key("counted")),
                 "down is S3 gone: reads fail too");
 
         switchTo("off");
-        assertEquals("first", s3.getObjectAsBytes(b -> b.bucket(bucket).key("counted")).asUtf8String());
-        assertTrue(get("/_faults/puts").contains("\"" + bucket + "/counted\": [2, 1]"),
+        assertEquals(
+                "first",
+                s3.getObjectAsBytes(b -> b.bucket(bucket).key("counted")).asUtf8String());
+        assertTrue(
+                get("/_faults/puts").contains("\"" + bucket + "/counted\": [2, 1]"),
                 "two PUTs of the key reached the proxy, one of them faulted");
         assertTrue(get("/_faults/requests").contains("\"s3.PutObject\": 2"), "requests are counted by S3 operation");
     }
 
     @Test
     void aBadSwitchIsRefused() throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(endpoint.resolve("/_faults?mode=meteor"))
-                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(endpoint.resolve("/_faults?mode=meteor"))
+                        .POST(HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertEquals(400, response.statusCode());
     }
 
@@ -136,14 +164,18 @@ class S3FaultSwitchIT {
     }
 
     private String post(String path) throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(endpoint.resolve(path))
-                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(endpoint.resolve(path))
+                        .POST(HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode(), response.body());
         return response.body();
     }
 
     private String get(String path) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(endpoint.resolve(path)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        return http.send(HttpRequest.newBuilder(endpoint.resolve(path)).build(), HttpResponse.BodyHandlers.ofString())
+                .body();
     }
 
     private void awaitListening() throws InterruptedException {
@@ -163,7 +195,8 @@ class S3FaultSwitchIT {
     private static Path faultProxyJar() throws IOException {
         try (Stream<Path> files = Files.list(TestSupport.repositoryRoot().resolve("tools/fault-proxy/target"))) {
             return files.filter(f -> f.getFileName().toString().matches("pastebin-fault-proxy-.*(?<!-tests)\\.jar"))
-                    .findFirst().orElseThrow(() -> new AssertionError("tools/fault-proxy/target holds no jar: build it first"));
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("tools/fault-proxy/target holds no jar: build it first"));
         }
     }
 }

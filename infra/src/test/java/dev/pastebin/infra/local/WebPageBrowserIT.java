@@ -1,5 +1,10 @@
 package dev.pastebin.infra.local;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteMetadata;
@@ -7,9 +12,25 @@ import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
 import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.support.RealServices;
-import dev.pastebin.local.browser.Chromium;
 import dev.pastebin.core.support.TestPastes;
+import dev.pastebin.local.browser.Chromium;
 import io.micronaut.context.ApplicationContext;
+import java.io.File;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,28 +44,6 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
-import java.io.File;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
-import java.util.TreeSet;
-import java.util.Map;
-import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /**
  * The web pages in a real headless Chromium (Debian's, driven through its chromedriver) against the whole
  * system as `make run` runs it ({@link LocalRuntimeProcess}: every function, the real PostgreSQL and LocalStack):
@@ -57,11 +56,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class WebPageBrowserIT {
 
     private static final Path VIEW_SCREENSHOT = Path.of("target/web-view.png").toAbsolutePath();
-    private static final Path CREATE_SCREENSHOT = Path.of("target/web-create.png").toAbsolutePath();
-    private static final Path DOCS_SCREENSHOTS = Path.of("..", "docs", "screenshots").toAbsolutePath();
-    private static final String JAVA = "/** A greeting. */\npublic final class Hello {\n    public static void main(String[] args) {\n"
-            + "        String who = args.length > 0 ? args[0] : \"<world>\"; // markup stays text\n"
-            + "        System.out.println(\"Hello, \" + who);\n    }\n}\n";
+    private static final Path CREATE_SCREENSHOT =
+            Path.of("target/web-create.png").toAbsolutePath();
+    private static final Path DOCS_SCREENSHOTS =
+            Path.of("..", "docs", "screenshots").toAbsolutePath();
+    private static final String JAVA =
+            "/** A greeting. */\npublic final class Hello {\n    public static void main(String[] args) {\n"
+                    + "        String who = args.length > 0 ? args[0] : \"<world>\"; // markup stays text\n"
+                    + "        System.out.println(\"Hello, \" + who);\n    }\n}\n";
     private static final Duration UPLOAD_WAIT = Duration.ofSeconds(90);
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Pattern VIEW_ADDRESS = Pattern.compile("/p/([0-9A-Za-z]+)$");
@@ -73,12 +75,16 @@ class WebPageBrowserIT {
     @BeforeAll
     static void start() throws Exception {
         system = LocalRuntimeProcess.start("local-web");
-        world = ApplicationContext.run(Map.of("pastebin.storage.bucket", system.bucket,
-                "aws.s3.path-style-access-enabled", true));
-        ChromeOptions options = new ChromeOptions().setBinary(Chromium.find())
-                .addArguments(Chromium.HEADLESS_FLAGS).addArguments("--window-size=1280,1000");
+        world = ApplicationContext.run(
+                Map.of("pastebin.storage.bucket", system.bucket, "aws.s3.path-style-access-enabled", true));
+        ChromeOptions options = new ChromeOptions()
+                .setBinary(Chromium.find())
+                .addArguments(Chromium.HEADLESS_FLAGS)
+                .addArguments("--window-size=1280,1000");
         ChromeDriverService driver = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(Chromium.findDriver())).usingAnyFreePort().build();
+                .usingDriverExecutable(new File(Chromium.findDriver()))
+                .usingAnyFreePort()
+                .build();
         browser = new ChromeDriver(driver, options);
     }
 
@@ -147,7 +153,8 @@ class WebPageBrowserIT {
         Object key = answers.get(0).get("key");
         assertTrue(key instanceof String k && k.matches("[0-9a-f]{32}"), answers.toString());
         assertEquals(key, answers.get(1).get("key"), "the same key for the same form");
-        assertEquals(List.of(201L, 201L), answers.stream().map(a -> a.get("status")).toList());
+        assertEquals(
+                List.of(201L, 201L), answers.stream().map(a -> a.get("status")).toList());
         assertEquals("true", answers.get(1).get("replayed"));
         String first = (String) ((Map<String, Object>) answers.get(0).get("body")).get("shortCode");
         assertEquals(first, ((Map<String, Object>) answers.get(1).get("body")).get("shortCode"));
@@ -197,18 +204,25 @@ class WebPageBrowserIT {
         saveScreenshot("light.png");
 
         // the theme follows the system: the dark one when it prefers dark
-        browser.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features",
-                List.of(Map.of("name", "prefers-color-scheme", "value", "dark"))));
+        browser.executeCdpCommand(
+                "Emulation.setEmulatedMedia",
+                Map.of("features", List.of(Map.of("name", "prefers-color-scheme", "value", "dark"))));
         try {
-            assertEquals("rgb(20, 23, 29)", browser.executeScript("return getComputedStyle(document.body).backgroundColor"));
-            assertEquals("rgb(255, 123, 114)", browser.executeScript(
-                    "return getComputedStyle(document.querySelector('#content .hljs-keyword')).color"), "GitHub Dark's keywords");
+            assertEquals(
+                    "rgb(20, 23, 29)", browser.executeScript("return getComputedStyle(document.body).backgroundColor"));
+            assertEquals(
+                    "rgb(255, 123, 114)",
+                    browser.executeScript(
+                            "return getComputedStyle(document.querySelector('#content .hljs-keyword')).color"),
+                    "GitHub Dark's keywords");
             saveScreenshot("dark.png");
         } finally {
-            browser.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features",
-                    List.of(Map.of("name", "prefers-color-scheme", "value", "light"))));
+            browser.executeCdpCommand(
+                    "Emulation.setEmulatedMedia",
+                    Map.of("features", List.of(Map.of("name", "prefers-color-scheme", "value", "light"))));
         }
-        assertEquals("rgb(246, 247, 249)", browser.executeScript("return getComputedStyle(document.body).backgroundColor"));
+        assertEquals(
+                "rgb(246, 247, 249)", browser.executeScript("return getComputedStyle(document.body).backgroundColor"));
     }
 
     @Test
@@ -247,13 +261,15 @@ class WebPageBrowserIT {
         assertEquals("ready", awaitState(UPLOAD_WAIT, "ready", "gone", "error", "timeout"), text("message"));
         awaitHighlighting();
         assertEquals("python (detected)", text("language"));
-        assertFalse(browser.findElements(By.cssSelector("#content span.hljs-keyword")).isEmpty());
+        assertFalse(browser.findElements(By.cssSelector("#content span.hljs-keyword"))
+                .isEmpty());
 
         open("/p/" + createThroughTheApi("Dear diary, today was fine.\nNothing to report.\n", null, null));
         assertEquals("ready", awaitState(UPLOAD_WAIT, "ready", "gone", "error", "timeout"), text("message"));
         awaitHighlighting();
         assertEquals("plain text", text("language"));
-        assertTrue(browser.findElements(By.cssSelector("#content span[class^=hljs-]")).isEmpty());
+        assertTrue(browser.findElements(By.cssSelector("#content span[class^=hljs-]"))
+                .isEmpty());
     }
 
     @Test
@@ -273,7 +289,8 @@ class WebPageBrowserIT {
         browser.findElement(By.cssSelector("#L5 > a.ln")).click();
         assertTrue(browser.getCurrentUrl().endsWith("/p/" + code + "#L5"), browser.getCurrentUrl());
         assertEquals(List.of("L5"), selectedLines());
-        assertEquals(content, browser.findElement(By.id("content")).getAttribute("textContent"), "numbers are not text");
+        assertEquals(
+                content, browser.findElement(By.id("content")).getAttribute("textContent"), "numbers are not text");
     }
 
     @Test
@@ -284,12 +301,18 @@ class WebPageBrowserIT {
         assertEquals("ready", awaitState(UPLOAD_WAIT, "ready", "gone", "error", "timeout"), text("message"));
 
         // Headless Chromium grants the clipboard write but never settles a read: what the page writes is recorded
-        browser.executeCdpCommand("Browser.grantPermissions", Map.of("origin", system.baseUrl(),
-                "permissions", List.of("clipboardReadWrite", "clipboardSanitizedWrite")));
+        browser.executeCdpCommand(
+                "Browser.grantPermissions",
+                Map.of(
+                        "origin",
+                        system.baseUrl(),
+                        "permissions",
+                        List.of("clipboardReadWrite", "clipboardSanitizedWrite")));
         browser.executeScript("const write = navigator.clipboard.writeText.bind(navigator.clipboard);"
                 + "navigator.clipboard.writeText = (text) => { window.copied = text; return write(text); };");
         browser.findElement(By.id("copy")).click();
-        new WebDriverWait(browser, Duration.ofSeconds(10)).withMessage(() -> "copy: " + text("copy"))
+        new WebDriverWait(browser, Duration.ofSeconds(10))
+                .withMessage(() -> "copy: " + text("copy"))
                 .until(d -> text("copy").equals("Copied") ? true : null);
         assertEquals(content, browser.executeScript("return window.copied"), "what the clipboard was given");
 
@@ -304,7 +327,8 @@ class WebPageBrowserIT {
         open("/p/" + code);
         assertEquals("ready", awaitState(UPLOAD_WAIT, "ready", "gone", "error", "timeout"), text("message"));
         browser.findElement(By.id("raw")).click();
-        new WebDriverWait(browser, Duration.ofSeconds(20)).until(d -> d.getCurrentUrl().contains("/raw/" + code) ? true : null);
+        new WebDriverWait(browser, Duration.ofSeconds(20))
+                .until(d -> d.getCurrentUrl().contains("/raw/" + code) ? true : null);
         assertEquals(content, browser.executeScript("return document.body.textContent"), "the bytes, not the page");
 
         // a paste without a file name downloads as its code
@@ -341,34 +365,40 @@ class WebPageBrowserIT {
         assertEquals("ready", awaitState(Duration.ofSeconds(60), "ready", "gone", "error", "timeout"), text("message"));
         long beforeScript = System.nanoTime();
         browser.executeScript("return 1");
-        assertTrue(Duration.ofNanos(System.nanoTime() - beforeScript).compareTo(Duration.ofSeconds(2)) < 0,
+        assertTrue(
+                Duration.ofNanos(System.nanoTime() - beforeScript).compareTo(Duration.ofSeconds(2)) < 0,
                 "the page answers while the worker highlights");
         awaitHighlighting();
-        assertFalse(browser.findElements(By.cssSelector("#L3 span.hljs-comment")).isEmpty(), "highlighted in the end");
+        assertFalse(
+                browser.findElements(By.cssSelector("#L3 span.hljs-comment")).isEmpty(), "highlighted in the end");
     }
 
     /** At a phone's width the page never scrolls sideways: only the code box does, for its long lines. */
     @Test
     void atAPhonesWidthOnlyTheCodeBoxScrollsSideways() throws Exception {
-        String code = createThroughTheApi("def f():\n    return '" + "a long line ".repeat(30) + "'\n", "python", "long.py");
+        String code =
+                createThroughTheApi("def f():\n    return '" + "a long line ".repeat(30) + "'\n", "python", "long.py");
         Dimension before = browser.manage().window().getSize();
         browser.manage().window().setSize(new Dimension(375, 800));
         try {
             open("/p/" + code + "#L2");
             assertEquals("ready", awaitState(UPLOAD_WAIT, "ready", "gone", "error", "timeout"), text("message"));
             awaitHighlighting();
-            assertEquals(Boolean.TRUE, browser.executeScript(
-                    "return document.documentElement.scrollWidth <= document.documentElement.clientWidth"),
+            assertEquals(
+                    Boolean.TRUE,
+                    browser.executeScript(
+                            "return document.documentElement.scrollWidth <= document.documentElement.clientWidth"),
                     "page scroll width " + browser.executeScript("return document.documentElement.scrollWidth"));
-            assertEquals(Boolean.TRUE, browser.executeScript(
-                    "const box = document.getElementById('content'); return box.scrollWidth > box.clientWidth"),
+            assertEquals(
+                    Boolean.TRUE,
+                    browser.executeScript(
+                            "const box = document.getElementById('content'); return box.scrollWidth > box.clientWidth"),
                     "the long line scrolls inside the box");
             saveScreenshot("phone.png");
         } finally {
             browser.manage().window().setSize(before);
         }
     }
-
 
     @Test
     void aPasteStillBeingStoredIsPolledUntilItIsStored() throws Exception {
@@ -387,7 +417,9 @@ class WebPageBrowserIT {
         assertEquals(1, world.getBean(PasteRepository.class).markProcessed(paste.shortCode(), location.uri()));
 
         assertEquals("ready", awaitState(Duration.ofSeconds(30), "ready", "gone", "error", "timeout"));
-        assertEquals(new String(content, StandardCharsets.UTF_8), browser.findElement(By.id("content")).getAttribute("textContent"));
+        assertEquals(
+                new String(content, StandardCharsets.UTF_8),
+                browser.findElement(By.id("content")).getAttribute("textContent"));
     }
 
     @Test
@@ -409,15 +441,23 @@ class WebPageBrowserIT {
         assertEquals("gone", awaitState(Duration.ofSeconds(20), "gone", "ready", "error"));
 
         String expired = world.getBean(ShortCodes.class).next();
-        world.getBean(PasteRepository.class).save(TestPastes.inProgress(expired, null, "e".repeat(64), 3, "f".repeat(64),
-                Instant.now().minusSeconds(1), false));
+        world.getBean(PasteRepository.class)
+                .save(TestPastes.inProgress(
+                        expired,
+                        null,
+                        "e".repeat(64),
+                        3,
+                        "f".repeat(64),
+                        Instant.now().minusSeconds(1),
+                        false));
         open("/p/" + expired);
         assertEquals("gone", awaitState(Duration.ofSeconds(20), "gone", "ready", "waiting", "error"));
         assertTrue(text("message").startsWith("There is no paste here"), text("message"));
 
         open("/p/not-a-code!");
         assertEquals("error", awaitState(Duration.ofSeconds(20), "gone", "ready", "error"));
-        assertTrue(text("message").contains("A short code is 11 (or, for older pastes, 8) characters"), text("message"));
+        assertTrue(
+                text("message").contains("A short code is 11 (or, for older pastes, 8) characters"), text("message"));
     }
 
     @Test
@@ -427,7 +467,10 @@ class WebPageBrowserIT {
         assertTrue(text("result-details").contains("Burns after reading"), text("result-details"));
 
         open("/p/" + code);
-        assertEquals("read-once", awaitState(UPLOAD_WAIT, "read-once", "ready", "gone", "error", "timeout"), text("message"));
+        assertEquals(
+                "read-once",
+                awaitState(UPLOAD_WAIT, "read-once", "ready", "gone", "error", "timeout"),
+                text("message"));
         assertFalse(browser.findElement(By.id("content")).isDisplayed(), "nothing shown before the reveal");
         assertEquals("", browser.findElement(By.id("content")).getAttribute("textContent"));
         // a link preview (a plain GET) does not burn it
@@ -460,7 +503,8 @@ class WebPageBrowserIT {
         assertFalse(browser.findElement(By.id("copy")).isDisplayed());
         assertFalse(browser.findElement(By.id("download")).isDisplayed());
         assertEquals(404, api("GET", "/pastes/" + code).statusCode());
-        assertNull(browser.executeScript("return localStorage.getItem('pastebin.deleteToken.' + arguments[0])", code),
+        assertNull(
+                browser.executeScript("return localStorage.getItem('pastebin.deleteToken.' + arguments[0])", code),
                 "the token is forgotten");
     }
 
@@ -524,9 +568,14 @@ class WebPageBrowserIT {
         if (fileName != null) {
             json.append(",\"fileName\":").append(jsonString(fileName));
         }
-        HttpResponse<String> created = HTTP.send(HttpRequest.newBuilder(URI.create(system.baseUrl() + "/pastes"))
-                .header("Content-Type", "application/json").header("Accept", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json.append('}').toString())).timeout(API_WAIT).build(),
+        HttpResponse<String> created = HTTP.send(
+                HttpRequest.newBuilder(URI.create(system.baseUrl() + "/pastes"))
+                        .header("Content-Type", "application/json")
+                        .header("Accept", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                json.append('}').toString()))
+                        .timeout(API_WAIT)
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(201, created.statusCode(), created.body());
         Matcher code = Pattern.compile("\"shortCode\":\"([0-9A-Za-z]+)\"").matcher(created.body());
@@ -550,8 +599,11 @@ class WebPageBrowserIT {
 
     /** Waits until the lines are final: highlighted, or known to stay plain. */
     private static void awaitHighlighting() {
-        new WebDriverWait(browser, Duration.ofSeconds(30)).withMessage(() -> "language: " + text("language"))
-                .until(d -> "done".equals(browser.findElement(By.id("content")).getDomAttribute("data-highlighting")) ? true : null);
+        new WebDriverWait(browser, Duration.ofSeconds(30))
+                .withMessage(() -> "language: " + text("language"))
+                .until(d -> "done".equals(browser.findElement(By.id("content")).getDomAttribute("data-highlighting"))
+                        ? true
+                        : null);
     }
 
     /** Elements in the code box other than the page's own lines, numbers and highlight.js's token spans. */
@@ -564,7 +616,9 @@ class WebPageBrowserIT {
     }
 
     private static List<String> selectedLines() {
-        return browser.findElements(By.cssSelector("#content .line.selected")).stream().map(e -> e.getDomAttribute("id")).toList();
+        return browser.findElements(By.cssSelector("#content .line.selected")).stream()
+                .map(e -> e.getDomAttribute("id"))
+                .toList();
     }
 
     /** Into target/, and into docs/screenshots/ (the README's) with -Dscreenshots.update=true. */
@@ -588,8 +642,9 @@ class WebPageBrowserIT {
     /** Waits until the page's state (main's data-state) is one of {@code states}; returns it. */
     private static String awaitState(Duration timeout, String... states) {
         Set<String> wanted = Set.of(states);
-        return new WebDriverWait(browser, timeout).withMessage(() -> "page state " + state() + " ("
-                        + text("message") + "), expected one of " + List.of(states) + "\n" + system.output())
+        return new WebDriverWait(browser, timeout)
+                .withMessage(() -> "page state " + state() + " (" + text("message") + "), expected one of "
+                        + List.of(states) + "\n" + system.output())
                 .until(d -> wanted.contains(state()) ? state() : null);
     }
 
@@ -603,21 +658,36 @@ class WebPageBrowserIT {
     private static final Duration API_WAIT = Duration.ofMinutes(3);
 
     private static HttpResponse<String> api(String method, String path) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(system.baseUrl() + path))
-                .method(method, HttpRequest.BodyPublishers.noBody()).timeout(API_WAIT).build(),
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create(system.baseUrl() + path))
+                        .method(method, HttpRequest.BodyPublishers.noBody())
+                        .timeout(API_WAIT)
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     private static String jsonView(String code) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(system.baseUrl() + "/pastes/" + code))
-                .header("Accept", "application/json").timeout(API_WAIT).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
+        return HTTP.send(
+                        HttpRequest.newBuilder(URI.create(system.baseUrl() + "/pastes/" + code))
+                                .header("Accept", "application/json")
+                                .timeout(API_WAIT)
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
     }
 
     /** A stored paste, put in place as the upload worker stores one (any size: no create limit applies). */
     private static Paste stored(byte[] content, PasteMetadata metadata) {
-        Paste paste = world.getBean(PasteRepository.class).save(Paste.inProgress(world.getBean(ShortCodes.class).next(),
-                null, ContentHash.sha256Hex(content), content.length, "a".repeat(64), null, false, metadata));
+        Paste paste = world.getBean(PasteRepository.class)
+                .save(Paste.inProgress(
+                        world.getBean(ShortCodes.class).next(),
+                        null,
+                        ContentHash.sha256Hex(content),
+                        content.length,
+                        "a".repeat(64),
+                        null,
+                        false,
+                        metadata));
         var location = world.getBean(PasteContentStore.class).put(paste.shortCode(), content, paste.contentSha256());
         assertEquals(1, world.getBean(PasteRepository.class).markProcessed(paste.shortCode(), location.uri()));
         return paste;

@@ -1,15 +1,12 @@
 package dev.pastebin.infra.template;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.pastebin.local.template.CloudFormationTemplate;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pastebin.local.template.CloudFormationTemplate;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,10 +18,12 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
  * The files for Docker users: infra/local/docker-compose.yml starts what the scripts start, and the
@@ -38,6 +37,7 @@ class DockerFilesTest {
     private static final Map<String, List<String>> ENV_FILES = Map.of(
             "sam-local-env.json", List.of("host.docker.internal", "host.docker.internal"),
             "sam-local-env.docker-network.json", List.of("postgres", "localstack"));
+
     private static final Pattern LOOPBACK = Pattern.compile("(?i)\\b(localhost|127\\.0\\.0\\.1)\\b");
 
     private final CloudFormationTemplate template = InfraTemplate.load();
@@ -45,8 +45,12 @@ class DockerFilesTest {
     @Test
     void composeRunsLocalStackWithTheServicesLocalstackShStarts() throws IOException {
         Map<String, Object> localstack = service("localstack");
-        String services = String.valueOf(CloudFormationTemplate.mapping(localstack.get("environment"), "localstack.environment").get("SERVICES"));
-        assertEquals(scriptDefault("localstack.sh", "LOCALSTACK_SERVICES"), services,
+        String services =
+                String.valueOf(CloudFormationTemplate.mapping(localstack.get("environment"), "localstack.environment")
+                        .get("SERVICES"));
+        assertEquals(
+                scriptDefault("localstack.sh", "LOCALSTACK_SERVICES"),
+                services,
                 "docker-compose.yml's LocalStack SERVICES must equal LOCALSTACK_SERVICES in infra/local/localstack.sh");
         assertEquals(List.of("127.0.0.1:4566:4566"), localstack.get("ports"));
         String image = String.valueOf(localstack.get("image"));
@@ -56,7 +60,8 @@ class DockerFilesTest {
     @Test
     void composeRunsPostgresWithTheScriptsDatabaseAndCredentials() throws IOException {
         Map<String, Object> postgres = service("postgres");
-        Map<String, Object> environment = CloudFormationTemplate.mapping(postgres.get("environment"), "postgres.environment");
+        Map<String, Object> environment =
+                CloudFormationTemplate.mapping(postgres.get("environment"), "postgres.environment");
         assertEquals(scriptDefault("lib.sh", "PASTEBIN_DB_USER"), environment.get("POSTGRES_USER"));
         assertEquals(scriptDefault("lib.sh", "PASTEBIN_DB_PASSWORD"), environment.get("POSTGRES_PASSWORD"));
         assertEquals(scriptDefault("lib.sh", "PASTEBIN_DB_NAME"), environment.get("POSTGRES_DB"));
@@ -66,7 +71,10 @@ class DockerFilesTest {
     @Test
     void composeNamesTheNetworkSamLocalJoins() throws IOException {
         Map<String, Object> networks = CloudFormationTemplate.mapping(compose().get("networks"), "networks");
-        assertEquals("pastebin-local", CloudFormationTemplate.mapping(networks.get("default"), "networks.default").get("name"));
+        assertEquals(
+                "pastebin-local",
+                CloudFormationTemplate.mapping(networks.get("default"), "networks.default")
+                        .get("name"));
     }
 
     /**
@@ -79,7 +87,9 @@ class DockerFilesTest {
         Map<String, Map<String, String>> env = envFile(file);
         Set<String> functions = Set.copyOf(template.resourcesOfType("AWS::Serverless::Function"));
         for (String key : env.keySet()) {
-            assertTrue(key.equals("Parameters") || functions.contains(key), file + ": " + key + " is neither Parameters nor a function");
+            assertTrue(
+                    key.equals("Parameters") || functions.contains(key),
+                    file + ": " + key + " is neither Parameters nor a function");
         }
         Set<String> declared = new TreeSet<>();
         List<String> missing = new ArrayList<>();
@@ -94,7 +104,9 @@ class DockerFilesTest {
                 }
             });
             for (String name : env.getOrDefault(id, Map.of()).keySet()) {
-                assertTrue(variables.containsKey(name), file + ": " + id + " does not declare " + name + "; sam local would drop it");
+                assertTrue(
+                        variables.containsKey(name),
+                        file + ": " + id + " does not declare " + name + "; sam local would drop it");
             }
         }
         assertTrue(missing.isEmpty(), file + " must set what sam local cannot resolve: " + missing);
@@ -109,21 +121,28 @@ class DockerFilesTest {
         Map<String, String> parameters = envFile(file).get("Parameters");
         String dbHost = ENV_FILES.get(file).get(0);
         String localstackHost = ENV_FILES.get(file).get(1);
-        parameters.forEach((name, value) -> assertFalse(LOOPBACK.matcher(value).find(),
+        parameters.forEach((name, value) -> assertFalse(
+                LOOPBACK.matcher(value).find(),
                 file + ": " + name + "=" + value + " is the function's own container, not the host"));
 
-        String templateOptions = (String) template.environment("CreatePasteFunction").get("JAVA_TOOL_OPTIONS");
+        String templateOptions =
+                (String) template.environment("CreatePasteFunction").get("JAVA_TOOL_OPTIONS");
         String options = parameters.get("JAVA_TOOL_OPTIONS");
-        assertTrue(options.startsWith(templateOptions + " "), file + ": JAVA_TOOL_OPTIONS must start with the template's: " + templateOptions);
+        assertTrue(
+                options.startsWith(templateOptions + " "),
+                file + ": JAVA_TOOL_OPTIONS must start with the template's: " + templateOptions);
         assertTrue(options.contains("-Daws.endpointUrl=http://" + localstackHost + ":4566 "), file + ": " + options);
         assertTrue(options.contains("-Daws.s3.path-style-access-enabled=true"), file + ": " + options);
 
-        assertEquals("jdbc:postgresql://" + dbHost + ":5432/" + scriptDefault("lib.sh", "PASTEBIN_DB_NAME"),
+        assertEquals(
+                "jdbc:postgresql://" + dbHost + ":5432/" + scriptDefault("lib.sh", "PASTEBIN_DB_NAME"),
                 parameters.get("DATASOURCES_DEFAULT_URL"));
         // the local PostgreSQL has no TLS: the template's verify-full requirement is off
         assertEquals("false", parameters.get("PASTEBIN_DATABASE_TLS_REQUIRED"), file);
         assertEquals(scriptDefault("lib.sh", "PASTEBIN_STORAGE_BUCKET"), parameters.get("PASTEBIN_STORAGE_BUCKET"));
-        assertEquals("http://" + localstackHost + ":4566/queue/us-east-1/000000000000/" + scriptDefault("lib.sh", "PASTEBIN_UPLOAD_QUEUE"),
+        assertEquals(
+                "http://" + localstackHost + ":4566/queue/us-east-1/000000000000/"
+                        + scriptDefault("lib.sh", "PASTEBIN_UPLOAD_QUEUE"),
                 parameters.get("PASTEBIN_UPLOAD_QUEUE_URL"));
         // the secret bootstrap.py creates with the local database credentials
         Matcher secret = Pattern.compile("\"PASTEBIN_DATABASE_SECRET_NAME\", \"([^\"]+)\"")
@@ -134,11 +153,16 @@ class DockerFilesTest {
 
     @Test
     void theDockerNetworkFileIsTheDockerDesktopFileWithTheComposeServiceNames() throws IOException {
-        Set<String> composeServices = CloudFormationTemplate.mapping(compose().get("services"), "services").keySet();
-        assertTrue(composeServices.containsAll(ENV_FILES.get("sam-local-env.docker-network.json")), composeServices.toString());
+        Set<String> composeServices = CloudFormationTemplate.mapping(compose().get("services"), "services")
+                .keySet();
+        assertTrue(
+                composeServices.containsAll(ENV_FILES.get("sam-local-env.docker-network.json")),
+                composeServices.toString());
         String desktop = Files.readString(LOCAL.resolve("sam-local-env.json"));
         String network = Files.readString(LOCAL.resolve("sam-local-env.docker-network.json"));
-        assertEquals(desktop.replace("host.docker.internal:5432", "postgres:5432").replace("host.docker.internal:4566", "localstack:4566"),
+        assertEquals(
+                desktop.replace("host.docker.internal:5432", "postgres:5432")
+                        .replace("host.docker.internal:4566", "localstack:4566"),
                 network);
     }
 
@@ -147,7 +171,8 @@ class DockerFilesTest {
         if (!(value instanceof Map<?, ?>)) {
             return true;
         }
-        return template.parameterRef(value).map(parameter -> template.parameter(parameter).containsKey("Default"))
+        return template.parameterRef(value)
+                .map(parameter -> template.parameter(parameter).containsKey("Default"))
                 .orElse(false);
     }
 
@@ -156,10 +181,13 @@ class DockerFilesTest {
         assertTrue(root.isObject(), name + " is not a JSON object");
         Map<String, Map<String, String>> env = new LinkedHashMap<>();
         root.fields().forEachRemaining(section -> {
-            assertTrue(section.getValue().isObject(), name + ": " + section.getKey() + " is not an object of variables");
+            assertTrue(
+                    section.getValue().isObject(), name + ": " + section.getKey() + " is not an object of variables");
             Map<String, String> variables = new LinkedHashMap<>();
             section.getValue().fields().forEachRemaining(v -> {
-                assertTrue(v.getValue().isTextual(), name + ": " + section.getKey() + "." + v.getKey() + " is not a string");
+                assertTrue(
+                        v.getValue().isTextual(),
+                        name + ": " + section.getKey() + "." + v.getKey() + " is not a string");
                 variables.put(v.getKey(), v.getValue().asText());
             });
             env.put(section.getKey(), variables);
@@ -168,17 +196,22 @@ class DockerFilesTest {
     }
 
     private static Map<String, Object> compose() throws IOException {
-        Object yaml = new Yaml(new SafeConstructor(new LoaderOptions())).load(Files.readString(LOCAL.resolve("docker-compose.yml")));
+        Object yaml = new Yaml(new SafeConstructor(new LoaderOptions()))
+                .load(Files.readString(LOCAL.resolve("docker-compose.yml")));
         return CloudFormationTemplate.mapping(yaml, "docker-compose.yml");
     }
 
     private static Map<String, Object> service(String name) throws IOException {
-        return CloudFormationTemplate.mapping(CloudFormationTemplate.mapping(compose().get("services"), "services").get(name), "services." + name);
+        return CloudFormationTemplate.mapping(
+                CloudFormationTemplate.mapping(compose().get("services"), "services")
+                        .get(name),
+                "services." + name);
     }
 
     /** The default a script gives a variable: {@code : "${NAME:=value}"}. */
     private static String scriptDefault(String script, String variable) throws IOException {
-        Matcher m = Pattern.compile(": \"\\$\\{" + variable + ":=([^}]*)}\"").matcher(Files.readString(LOCAL.resolve(script)));
+        Matcher m = Pattern.compile(": \"\\$\\{" + variable + ":=([^}]*)}\"")
+                .matcher(Files.readString(LOCAL.resolve(script)));
         assertTrue(m.find(), "no default for " + variable + " in infra/local/" + script);
         return m.group(1);
     }

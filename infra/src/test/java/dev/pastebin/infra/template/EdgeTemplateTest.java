@@ -1,20 +1,19 @@
 package dev.pastebin.infra.template;
 
-import dev.pastebin.core.job.UploadJobCodec;
-import dev.pastebin.local.template.CloudFormationTemplate;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
-
 import static dev.pastebin.local.template.CloudFormationTemplate.mapping;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pastebin.core.job.UploadJobCodec;
+import dev.pastebin.local.template.CloudFormationTemplate;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
 
 /**
  * The edge in front of the HTTP API (docs/design.md, "Edge"): CloudFront with AWS WAF, on by default, the API
@@ -27,27 +26,40 @@ class EdgeTemplateTest {
     /** API Gateway's own payload limit. */
     private static final long API_GATEWAY_PAYLOAD_LIMIT = 10L * 1024 * 1024;
     /** The statuses CloudFront caches for 10 s unless told otherwise. */
-    private static final Set<Integer> CACHED_ERROR_STATUSES = Set.of(400, 403, 404, 405, 414, 416, 500, 501, 502, 503, 504);
+    private static final Set<Integer> CACHED_ERROR_STATUSES =
+            Set.of(400, 403, 404, 405, 414, 416, 500, 501, 502, 503, 504);
     /** A stored paste's Cache-Control max-age (read function); the edge may not keep it longer. */
     private static final int PASTE_MAX_AGE = 60;
 
     private final CloudFormationTemplate template = InfraTemplate.load();
-    private final CloudFormationTemplate webAcl = CloudFormationTemplate.load(InfraTemplate.INFRA.resolve("edge-waf.yaml"));
+    private final CloudFormationTemplate webAcl =
+            CloudFormationTemplate.load(InfraTemplate.INFRA.resolve("edge-waf.yaml"));
 
     @Test
     void theEdgeIsOnByDefaultAndEveryEdgeResourceDependsOnIt() {
         Map<String, Object> enabled = template.parameter("EdgeEnabled");
         assertEquals("true", enabled.get("Default"));
         assertEquals(List.of("true", "false"), enabled.get("AllowedValues"));
-        Set<String> edge = template.resources().keySet().stream().filter(id -> id.startsWith("Edge")).collect(Collectors.toSet());
-        assertEquals(Set.of("EdgeOriginSecret", "EdgeWebAcl", "EdgeForwardedHostFunction", "EdgePasteCachePolicy",
-                "EdgeAssetCachePolicy", "EdgeOriginRequestPolicy", "EdgeDistribution"), edge);
+        Set<String> edge = template.resources().keySet().stream()
+                .filter(id -> id.startsWith("Edge"))
+                .collect(Collectors.toSet());
+        assertEquals(
+                Set.of(
+                        "EdgeOriginSecret",
+                        "EdgeWebAcl",
+                        "EdgeForwardedHostFunction",
+                        "EdgePasteCachePolicy",
+                        "EdgeAssetCachePolicy",
+                        "EdgeOriginRequestPolicy",
+                        "EdgeDistribution"),
+                edge);
         for (String id : edge) {
             Object condition = template.resource(id).get("Condition");
             assertTrue(Set.of("EdgeOn", "EdgeWebAclInStack").contains(condition), id + " has condition " + condition);
         }
         assertTrue(String.valueOf(conditions().get("EdgeWebAclInStack")).contains("{Condition=EdgeOn}"));
-        Map<String, Object> output = mapping(mapping(template.root().get("Outputs"), "Outputs").get("EdgeUrl"), "EdgeUrl");
+        Map<String, Object> output =
+                mapping(mapping(template.root().get("Outputs"), "Outputs").get("EdgeUrl"), "EdgeUrl");
         assertEquals("EdgeOn", output.get("Condition"));
         assertEquals(Map.of("Fn::Sub", "https://${EdgeDistribution.DomainName}/"), output.get("Value"));
     }
@@ -55,7 +67,8 @@ class EdgeTemplateTest {
     @Test
     void theOriginIsTheHttpApiOverHttpsWithTheOriginSecret() {
         Map<String, Object> origin = mapping(((List<?>) distribution().get("Origins")).getFirst(), "origin");
-        assertEquals(Map.of("Fn::Sub", "${HttpApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}"), origin.get("DomainName"));
+        assertEquals(
+                Map.of("Fn::Sub", "${HttpApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}"), origin.get("DomainName"));
         Map<String, Object> custom = mapping(origin.get("CustomOriginConfig"), "CustomOriginConfig");
         assertEquals("https-only", custom.get("OriginProtocolPolicy"));
         assertEquals(List.of("TLSv1.2"), custom.get("OriginSSLProtocols"));
@@ -77,7 +90,9 @@ class EdgeTemplateTest {
         }
         Map<String, Object> secret = template.properties("EdgeOriginSecret");
         // changing the generation renames, hence replaces, the secret: a newly generated value
-        assertTrue(String.valueOf(secret.get("Name")).contains("${EdgeOriginSecretGeneration}"), String.valueOf(secret.get("Name")));
+        assertTrue(
+                String.valueOf(secret.get("Name")).contains("${EdgeOriginSecretGeneration}"),
+                String.valueOf(secret.get("Name")));
         Map<String, Object> generated = mapping(secret.get("GenerateSecretString"), "GenerateSecretString");
         assertTrue(template.intValue(generated.get("PasswordLength")) >= 32);
         assertEquals(true, generated.get("ExcludePunctuation"));
@@ -94,25 +109,40 @@ class EdgeTemplateTest {
         Map<String, Object> previous = template.parameter("EdgeOriginPreviousSecretGeneration");
         assertEquals(0, template.intValue(previous.get("Default")), "no previous secret outside a rotation");
         String accepts = String.valueOf(conditions().get("EdgeAcceptsPreviousSecret"));
-        assertTrue(accepts.contains("{Condition=EdgeOn}") && accepts.contains("{Ref=EdgeOriginPreviousSecretGeneration}, 0"), accepts);
-        Object expected = Map.of("Fn::If", List.of("EdgeAcceptsPreviousSecret",
-                Map.of("Fn::Sub", "{{resolve:secretsmanager:${AWS::StackName}-edge-origin-verify-${EdgeOriginPreviousSecretGeneration}:SecretString}}"),
-                Map.of("Ref", "AWS::NoValue")));
+        assertTrue(
+                accepts.contains("{Condition=EdgeOn}")
+                        && accepts.contains("{Ref=EdgeOriginPreviousSecretGeneration}, 0"),
+                accepts);
+        Object expected = Map.of(
+                "Fn::If",
+                List.of(
+                        "EdgeAcceptsPreviousSecret",
+                        Map.of(
+                                "Fn::Sub",
+                                "{{resolve:secretsmanager:${AWS::StackName}-edge-origin-verify-${EdgeOriginPreviousSecretGeneration}:SecretString}}"),
+                        Map.of("Ref", "AWS::NoValue")));
         for (String function : List.of("CreatePasteFunction", "ReadPasteFunction", "RemovePasteFunction")) {
-            assertEquals(expected, template.environment(function).get("PASTEBIN_EDGE_PREVIOUS_ORIGIN_SECRET"), function);
+            assertEquals(
+                    expected, template.environment(function).get("PASTEBIN_EDGE_PREVIOUS_ORIGIN_SECRET"), function);
         }
         // the same name as the secret's own, with the previous generation
-        assertEquals(Map.of("Fn::Sub", "${AWS::StackName}-edge-origin-verify-${EdgeOriginSecretGeneration}"),
+        assertEquals(
+                Map.of("Fn::Sub", "${AWS::StackName}-edge-origin-verify-${EdgeOriginSecretGeneration}"),
                 template.properties("EdgeOriginSecret").get("Name"));
-        assertEquals("Retain", template.resource("EdgeOriginSecret").get("UpdateReplacePolicy"), "the replaced secret must still resolve");
-        assertEquals(List.of("CreatePasteFunctionAliaslive", "ReadPasteFunctionAliaslive", "RemovePasteFunctionAliaslive"),
+        assertEquals(
+                "Retain",
+                template.resource("EdgeOriginSecret").get("UpdateReplacePolicy"),
+                "the replaced secret must still resolve");
+        assertEquals(
+                List.of("CreatePasteFunctionAliaslive", "ReadPasteFunctionAliaslive", "RemovePasteFunctionAliaslive"),
                 template.resource("EdgeDistribution").get("DependsOn"));
     }
 
     @Test
     void everyMethodIsForwardedAndOnlyGetAndHeadAreCached() {
         Map<String, Object> behaviour = defaultBehaviour();
-        assertEquals(Set.of("GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"), Set.copyOf((List<?>) behaviour.get("AllowedMethods")));
+        assertEquals(Set.of("GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"), Set.copyOf((List<?>)
+                behaviour.get("AllowedMethods")));
         assertEquals(List.of("GET", "HEAD"), behaviour.get("CachedMethods"));
         assertEquals("redirect-to-https", behaviour.get("ViewerProtocolPolicy"));
         assertEquals(Map.of("Ref", "EdgePasteCachePolicy"), behaviour.get("CachePolicyId"));
@@ -135,8 +165,12 @@ class EdgeTemplateTest {
         assertEquals(PASTE_MAX_AGE, template.intValue(pastes.get("MaxTTL")));
         Map<String, Object> key = mapping(pastes.get("ParametersInCacheKeyAndForwardedToOrigin"), "key");
         // the same path answers text, JSON or a redirect to the page, by Accept
-        assertEquals(List.of("Accept"), mapping(key.get("HeadersConfig"), "HeadersConfig").get("Headers"));
-        assertEquals("all", mapping(key.get("QueryStringsConfig"), "QueryStringsConfig").get("QueryStringBehavior"));
+        assertEquals(
+                List.of("Accept"),
+                mapping(key.get("HeadersConfig"), "HeadersConfig").get("Headers"));
+        assertEquals(
+                "all",
+                mapping(key.get("QueryStringsConfig"), "QueryStringsConfig").get("QueryStringBehavior"));
         Map<String, Object> assets = cachePolicy("EdgeAssetCachePolicy");
         assertEquals(0, template.intValue(assets.get("DefaultTTL")));
         assertEquals(300, template.intValue(assets.get("MaxTTL")), "the assets' max-age=300");
@@ -144,23 +178,37 @@ class EdgeTemplateTest {
 
     @Test
     void errorAnswersAreNeverCachedAtTheEdge() {
-        Map<Integer, Integer> ttls = ((List<?>) distribution().get("CustomErrorResponses")).stream()
-                .map(r -> mapping(r, "CustomErrorResponse"))
-                .collect(Collectors.toMap(r -> template.intValue(r.get("ErrorCode")), r -> template.intValue(r.get("ErrorCachingMinTTL"))));
+        Map<Integer, Integer> ttls = ((List<?>) distribution().get("CustomErrorResponses"))
+                .stream()
+                        .map(r -> mapping(r, "CustomErrorResponse"))
+                        .collect(Collectors.toMap(
+                                r -> template.intValue(r.get("ErrorCode")),
+                                r -> template.intValue(r.get("ErrorCachingMinTTL"))));
         assertEquals(CACHED_ERROR_STATUSES, ttls.keySet());
         ttls.forEach((status, ttl) -> assertEquals(0, ttl, "status " + status));
     }
 
     @Test
     void theOriginGetsWhatTheFunctionsReadButNeverTheViewersHost() {
-        Map<String, Object> config = mapping(template.properties("EdgeOriginRequestPolicy").get("OriginRequestPolicyConfig"), "config");
+        Map<String, Object> config =
+                mapping(template.properties("EdgeOriginRequestPolicy").get("OriginRequestPolicyConfig"), "config");
         Map<String, Object> headers = mapping(config.get("HeadersConfig"), "HeadersConfig");
         assertEquals("whitelist", headers.get("HeaderBehavior"));
-        Set<String> forwarded = ((List<?>) headers.get("Headers")).stream().map(h -> ((String) h).toLowerCase()).collect(Collectors.toSet());
-        assertTrue(forwarded.containsAll(Set.of("content-type", "idempotency-key", "paste-delete-token", "expire",
-                "x-forwarded-host", "cloudfront-viewer-address")), forwarded.toString());
+        Set<String> forwarded = ((List<?>) headers.get("Headers"))
+                .stream().map(h -> ((String) h).toLowerCase()).collect(Collectors.toSet());
+        assertTrue(
+                forwarded.containsAll(Set.of(
+                        "content-type",
+                        "idempotency-key",
+                        "paste-delete-token",
+                        "expire",
+                        "x-forwarded-host",
+                        "cloudfront-viewer-address")),
+                forwarded.toString());
         assertFalse(forwarded.contains("host"), "API Gateway must get its own host name");
-        assertEquals("all", mapping(config.get("QueryStringsConfig"), "QueryStringsConfig").get("QueryStringBehavior"));
+        assertEquals(
+                "all",
+                mapping(config.get("QueryStringsConfig"), "QueryStringsConfig").get("QueryStringBehavior"));
     }
 
     @Test
@@ -169,10 +217,12 @@ class EdgeTemplateTest {
         String code = (String) function.get("FunctionCode");
         assertTrue(code.contains("request.headers['x-forwarded-host'] = { value: request.headers.host.value }"), code);
         assertEquals(true, function.get("AutoPublish"));
-        List<Object> behaviours = new java.util.ArrayList<>((List<?>) distribution().get("CacheBehaviors"));
+        List<Object> behaviours =
+                new java.util.ArrayList<>((List<?>) distribution().get("CacheBehaviors"));
         behaviours.add(defaultBehaviour());
         for (Object behaviour : behaviours) {
-            Map<String, Object> association = mapping(((List<?>) mapping(behaviour, "behaviour").get("FunctionAssociations")).getFirst(), "association");
+            Map<String, Object> association = mapping(
+                    ((List<?>) mapping(behaviour, "behaviour").get("FunctionAssociations")).getFirst(), "association");
             assertEquals("viewer-request", association.get("EventType"));
             assertTrue(String.valueOf(association.get("FunctionARN")).contains("EdgeForwardedHostFunction"));
         }
@@ -207,12 +257,19 @@ class EdgeTemplateTest {
     void everyForwardedMethodIsCountedByAPerIpRateRule() {
         List<Map<String, Object>> perIp = webAclRules().values().stream()
                 .map(rule -> mapping(rule.get("Statement"), "Statement").get("RateBasedStatement"))
-                .filter(java.util.Objects::nonNull).map(rate -> mapping(rate, "RateBasedStatement"))
-                .filter(rate -> "IP".equals(rate.get("AggregateKeyType"))).toList();
-        for (Object method : new java.util.TreeSet<>((List<?>) defaultBehaviour().get("AllowedMethods"))) {
-            List<Object> limits = perIp.stream().filter(rate -> matchesMethod(rate.get("ScopeDownStatement"), (String) method))
-                    .map(rate -> rate.get("Limit")).toList();
-            Object expected = method.equals("GET") || method.equals("HEAD") ? Map.of("Ref", "ReadRateLimit") : Map.of("Ref", "CreateRateLimit");
+                .filter(java.util.Objects::nonNull)
+                .map(rate -> mapping(rate, "RateBasedStatement"))
+                .filter(rate -> "IP".equals(rate.get("AggregateKeyType")))
+                .toList();
+        for (Object method :
+                new java.util.TreeSet<>((List<?>) defaultBehaviour().get("AllowedMethods"))) {
+            List<Object> limits = perIp.stream()
+                    .filter(rate -> matchesMethod(rate.get("ScopeDownStatement"), (String) method))
+                    .map(rate -> rate.get("Limit"))
+                    .toList();
+            Object expected = method.equals("GET") || method.equals("HEAD")
+                    ? Map.of("Ref", "ReadRateLimit")
+                    : Map.of("Ref", "CreateRateLimit");
             assertEquals(List.of(expected), limits, method + " must be counted per client IP by exactly one rate rule");
         }
     }
@@ -229,8 +286,8 @@ class EdgeTemplateTest {
         Map<String, Object> rule = webAclRules().get("NoIpv6");
         assertNotNull(rule, "a rule blocks every IPv6 source");
         assertEquals(Set.of("Block"), mapping(rule.get("Action"), "Action").keySet());
-        Map<String, Object> reference = mapping(mapping(rule.get("Statement"), "Statement").get("IPSetReferenceStatement"),
-                "IPSetReferenceStatement");
+        Map<String, Object> reference = mapping(
+                mapping(rule.get("Statement"), "Statement").get("IPSetReferenceStatement"), "IPSetReferenceStatement");
         assertEquals(Map.of("Fn::GetAtt", List.of("Ipv6Addresses", "Arn")), normalised(reference.get("Arn")));
         Map<String, Object> ipv6 = webAcl.properties("Ipv6Addresses");
         assertEquals("IPV6", ipv6.get("IPAddressVersion"));
@@ -239,21 +296,26 @@ class EdgeTemplateTest {
         assertEquals(List.of("::/1", "8000::/1"), ipv6.get("Addresses"));
         int priority = template.intValue(rule.get("Priority"));
         for (String rateRule : List.of("WriteRatePerIp", "ReadRatePerIp")) {
-            assertTrue(priority < template.intValue(webAclRules().get(rateRule).get("Priority")), "NoIpv6 runs before " + rateRule);
+            assertTrue(
+                    priority < template.intValue(webAclRules().get(rateRule).get("Priority")),
+                    "NoIpv6 runs before " + rateRule);
         }
     }
 
     /** Declared sizes above the largest body the API accepts are blocked at the edge; every accepted body passes. */
     @Test
     void theSizeRuleBlocksOnlyBodiesNoCreateAccepts() {
-        Map<String, Object> statement = mapping(webAclRules().get("OversizedBody").get("Statement"), "Statement");
+        Map<String, Object> statement =
+                mapping(webAclRules().get("OversizedBody").get("Statement"), "Statement");
         Map<String, Object> regex = mapping(statement.get("RegexMatchStatement"), "RegexMatchStatement");
         assertEquals(Map.of("SingleHeader", Map.of("Name", "content-length")), regex.get("FieldToMatch"));
         Pattern blocked = Pattern.compile((String) regex.get("RegexString"));
-        for (long size : new long[]{0, 1, 65_536, 262_144, UploadJobCodec.LARGEST_CONTENT_BYTES, LARGEST_ACCEPTED_BODY, 4_999_999}) {
+        for (long size : new long[] {
+            0, 1, 65_536, 262_144, UploadJobCodec.LARGEST_CONTENT_BYTES, LARGEST_ACCEPTED_BODY, 4_999_999
+        }) {
             assertFalse(blocked.matcher(Long.toString(size)).find(), size + " bytes must pass");
         }
-        for (long size : new long[]{5_000_000, 9_999_999, API_GATEWAY_PAYLOAD_LIMIT, 123_456_789}) {
+        for (long size : new long[] {5_000_000, 9_999_999, API_GATEWAY_PAYLOAD_LIMIT, 123_456_789}) {
             assertTrue(blocked.matcher(Long.toString(size)).find(), size + " bytes must be blocked");
         }
     }
@@ -263,16 +325,30 @@ class EdgeTemplateTest {
     void theWebAclIsCreatedInUsEast1AndOtherwiseRequired() {
         String inStack = String.valueOf(conditions().get("EdgeWebAclInStack"));
         assertTrue(inStack.contains("{Ref=AWS::Region}, us-east-1"), inStack);
-        assertEquals(Map.of("Fn::If", List.of("EdgeWebAclInStack", Map.of("Fn::GetAtt", List.of("EdgeWebAcl", "Outputs.WebAclArn")),
-                Map.of("Ref", "EdgeWebAclArn"))), normalised(distribution().get("WebACLId")));
-        Map<String, Object> rule = mapping(mapping(template.root().get("Rules"), "Rules").get("EdgeWebAclOutsideUsEast1"), "rule");
+        assertEquals(
+                Map.of(
+                        "Fn::If",
+                        List.of(
+                                "EdgeWebAclInStack",
+                                Map.of("Fn::GetAtt", List.of("EdgeWebAcl", "Outputs.WebAclArn")),
+                                Map.of("Ref", "EdgeWebAclArn"))),
+                normalised(distribution().get("WebACLId")));
+        Map<String, Object> rule =
+                mapping(mapping(template.root().get("Rules"), "Rules").get("EdgeWebAclOutsideUsEast1"), "rule");
         String condition = String.valueOf(rule.get("RuleCondition"));
-        assertTrue(condition.contains("{Ref=EdgeEnabled}, true") && condition.contains("{Ref=AWS::Region}, us-east-1"), condition);
-        assertTrue(String.valueOf(rule.get("Assertions")).contains("{Ref=EdgeWebAclArn}, "), String.valueOf(rule.get("Assertions")));
-        Pattern arn = Pattern.compile((String) template.parameter("EdgeWebAclArn").get("AllowedPattern"));
+        assertTrue(
+                condition.contains("{Ref=EdgeEnabled}, true") && condition.contains("{Ref=AWS::Region}, us-east-1"),
+                condition);
+        assertTrue(
+                String.valueOf(rule.get("Assertions")).contains("{Ref=EdgeWebAclArn}, "),
+                String.valueOf(rule.get("Assertions")));
+        Pattern arn =
+                Pattern.compile((String) template.parameter("EdgeWebAclArn").get("AllowedPattern"));
         assertTrue(arn.matcher("").matches());
-        assertTrue(arn.matcher("arn:aws:wafv2:us-east-1:123456789012:global/webacl/pastebin-edge/a1b2c3").matches());
-        assertFalse(arn.matcher("arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/pastebin-edge/a1b2c3").matches());
+        assertTrue(arn.matcher("arn:aws:wafv2:us-east-1:123456789012:global/webacl/pastebin-edge/a1b2c3")
+                .matches());
+        assertFalse(arn.matcher("arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/pastebin-edge/a1b2c3")
+                .matches());
         assertFalse(arn.matcher("pastebin-edge").matches());
     }
 
@@ -297,8 +373,8 @@ class EdgeTemplateTest {
     }
 
     private Map<String, Map<String, Object>> webAclRules() {
-        return ((List<?>) webAcl.properties("WebAcl").get("Rules")).stream().map(r -> mapping(r, "rule"))
-                .collect(Collectors.toMap(r -> (String) r.get("Name"), r -> r));
+        return ((List<?>) webAcl.properties("WebAcl").get("Rules"))
+                .stream().map(r -> mapping(r, "rule")).collect(Collectors.toMap(r -> (String) r.get("Name"), r -> r));
     }
 
     private static Map<String, Object> rateStatement(Map<String, Object> rule) {
@@ -313,8 +389,8 @@ class EdgeTemplateTest {
             return !matchesMethod(mapping(s.get("NotStatement"), "NotStatement").get("Statement"), method);
         }
         if (s.containsKey("OrStatement")) {
-            return ((List<?>) mapping(s.get("OrStatement"), "OrStatement").get("Statements")).stream()
-                    .anyMatch(inner -> matchesMethod(inner, method));
+            return ((List<?>) mapping(s.get("OrStatement"), "OrStatement").get("Statements"))
+                    .stream().anyMatch(inner -> matchesMethod(inner, method));
         }
         return methodsOf(s).contains(method);
     }
@@ -323,8 +399,8 @@ class EdgeTemplateTest {
     private static Set<String> methodsOf(Object statement) {
         Map<String, Object> s = mapping(statement, "statement");
         if (s.containsKey("OrStatement")) {
-            return ((List<?>) mapping(s.get("OrStatement"), "OrStatement").get("Statements")).stream()
-                    .flatMap(inner -> methodsOf(inner).stream()).collect(Collectors.toSet());
+            return ((List<?>) mapping(s.get("OrStatement"), "OrStatement").get("Statements"))
+                    .stream().flatMap(inner -> methodsOf(inner).stream()).collect(Collectors.toSet());
         }
         Map<String, Object> match = mapping(s.get("ByteMatchStatement"), "ByteMatchStatement");
         assertEquals(Map.of("Method", Map.of()), match.get("FieldToMatch"));

@@ -1,9 +1,5 @@
 package dev.pastebin.infra.template;
 
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -29,6 +25,9 @@ import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import java.util.zip.ZipInputStream;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
  * A function's deployment artifact as Lambda sees it: its module's target/function.zip, unpacked, with every
@@ -55,8 +54,9 @@ final class FunctionArtifact implements AutoCloseable {
     /** Unpacks {@code zip} under target/template-artifacts; fails with the fix when it was not built. */
     static FunctionArtifact open(String logicalId, Path zip) {
         if (!Files.isRegularFile(zip)) {
-            throw new AssertionError(logicalId + ": " + zip + " does not exist. Build the function artifacts "
-                    + "first (mvn -B package at the repository root); the template's CodeUri must name the module that builds it.");
+            throw new AssertionError(
+                    logicalId + ": " + zip + " does not exist. Build the function artifacts "
+                            + "first (mvn -B package at the repository root); the template's CodeUri must name the module that builds it.");
         }
         FunctionArtifact artifact = new FunctionArtifact(logicalId, zip);
         artifact.unpack(Path.of("target", "template-artifacts", logicalId));
@@ -75,7 +75,8 @@ final class FunctionArtifact implements AutoCloseable {
                     Files.copy(in, jar, StandardCopyOption.REPLACE_EXISTING);
                 }
                 if (!entry.getName().startsWith("lib/")) {
-                    throw new AssertionError(logicalId + ": " + entry.getName() + " is not under lib/, where the Java runtime looks");
+                    throw new AssertionError(
+                            logicalId + ": " + entry.getName() + " is not under lib/, where the Java runtime looks");
                 }
                 jars.add(jar);
                 indexProjectClasses(jar);
@@ -119,7 +120,9 @@ final class FunctionArtifact implements AutoCloseable {
 
     /** The jar of the function's own module: the one that holds its handler (or, for HTTP functions, its controllers). */
     Path moduleJar(String moduleArtifactId) {
-        return jars.stream().filter(j -> j.getFileName().toString().startsWith(moduleArtifactId + "-")).findFirst()
+        return jars.stream()
+                .filter(j -> j.getFileName().toString().startsWith(moduleArtifactId + "-"))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError(logicalId + ": no " + moduleArtifactId + "-*.jar in " + zip));
     }
 
@@ -148,7 +151,10 @@ final class FunctionArtifact implements AutoCloseable {
      */
     Set<String> reachableProjectClasses(String moduleArtifactId) {
         String moduleJar = moduleJar(moduleArtifactId).getFileName().toString();
-        return closure(classJar.entrySet().stream().filter(e -> e.getValue().equals(moduleJar)).map(Map.Entry::getKey).toList());
+        return closure(classJar.entrySet().stream()
+                .filter(e -> e.getValue().equals(moduleJar))
+                .map(Map.Entry::getKey)
+                .toList());
     }
 
     /**
@@ -158,7 +164,9 @@ final class FunctionArtifact implements AutoCloseable {
      */
     Set<String> reachableProjectClassesAndBeans(String moduleArtifactId) {
         List<String> roots = new ArrayList<>(reachableProjectClasses(moduleArtifactId));
-        projectClasses.keySet().stream().filter(cls -> projectClasses.containsKey(definitionOf(cls))).forEach(roots::add);
+        projectClasses.keySet().stream()
+                .filter(cls -> projectClasses.containsKey(definitionOf(cls)))
+                .forEach(roots::add);
         return closure(roots);
     }
 

@@ -1,9 +1,9 @@
 package dev.pastebin.infra.template;
 
-import dev.pastebin.local.template.CloudFormationTemplate;
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.TestFactory;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.pastebin.local.template.CloudFormationTemplate;
 import java.io.IOException;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
@@ -22,10 +22,8 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 
 /**
  * Checks every function of the template against its artifact: the zip {@code mvn package} builds in its
@@ -58,66 +56,89 @@ class FunctionArtifactsIT {
 
     @TestFactory
     Stream<DynamicTest> everyHandlerIsAClassInTheFunctionsArtifact() {
-        return functions().map(id -> DynamicTest.dynamicTest(id, () -> {
-            try (FunctionArtifact artifact = FunctionArtifact.open(id, artifactZip(id))) {
-                String handler = (String) template.properties(id).get("Handler");
-                String className = handler.contains("::") ? handler.substring(0, handler.indexOf("::")) : handler;
-                Class<?> cls = artifact.findClass(className)
-                        .orElseThrow(() -> new AssertionError(id + ": handler class " + className + " is not in " + artifact.zip));
-                assertTrue(Modifier.isPublic(cls.getModifiers()) && !Modifier.isAbstract(cls.getModifiers()), id + ": " + cls);
-                cls.getConstructor(); // Lambda instantiates it with the no-arg constructor
-                if (handler.contains("::")) {
-                    String method = handler.substring(handler.indexOf("::") + 2);
-                    assertTrue(Arrays.stream(cls.getMethods()).anyMatch(m -> m.getName().equals(method)
-                                    && (m.getParameterCount() == 2 || m.getParameterCount() == 3)),
-                            id + ": " + className + " has no public " + method + "(input, Context)");
-                } else {
-                    Class<?> requestHandler = artifact.findClass("com.amazonaws.services.lambda.runtime.RequestHandler").orElseThrow();
-                    Class<?> streamHandler = artifact.findClass("com.amazonaws.services.lambda.runtime.RequestStreamHandler").orElseThrow();
-                    assertTrue(requestHandler.isAssignableFrom(cls) || streamHandler.isAssignableFrom(cls),
-                            id + ": " + className + " is neither a RequestHandler nor a RequestStreamHandler");
-                }
-            }
-        }));
+        return functions()
+                .map(id -> DynamicTest.dynamicTest(id, () -> {
+                    try (FunctionArtifact artifact = FunctionArtifact.open(id, artifactZip(id))) {
+                        String handler = (String) template.properties(id).get("Handler");
+                        String className =
+                                handler.contains("::") ? handler.substring(0, handler.indexOf("::")) : handler;
+                        Class<?> cls = artifact.findClass(className)
+                                .orElseThrow(() -> new AssertionError(
+                                        id + ": handler class " + className + " is not in " + artifact.zip));
+                        assertTrue(
+                                Modifier.isPublic(cls.getModifiers()) && !Modifier.isAbstract(cls.getModifiers()),
+                                id + ": " + cls);
+                        cls.getConstructor(); // Lambda instantiates it with the no-arg constructor
+                        if (handler.contains("::")) {
+                            String method = handler.substring(handler.indexOf("::") + 2);
+                            assertTrue(
+                                    Arrays.stream(cls.getMethods())
+                                            .anyMatch(m -> m.getName().equals(method)
+                                                    && (m.getParameterCount() == 2 || m.getParameterCount() == 3)),
+                                    id + ": " + className + " has no public " + method + "(input, Context)");
+                        } else {
+                            Class<?> requestHandler = artifact.findClass(
+                                            "com.amazonaws.services.lambda.runtime.RequestHandler")
+                                    .orElseThrow();
+                            Class<?> streamHandler = artifact.findClass(
+                                            "com.amazonaws.services.lambda.runtime.RequestStreamHandler")
+                                    .orElseThrow();
+                            assertTrue(
+                                    requestHandler.isAssignableFrom(cls) || streamHandler.isAssignableFrom(cls),
+                                    id + ": " + className + " is neither a RequestHandler nor a RequestStreamHandler");
+                        }
+                    }
+                }));
     }
 
     @TestFactory
     Stream<DynamicTest> everySettingAFunctionReadsThatCannotStayLocalIsSetInItsEnvironment() {
-        return functions().map(id -> DynamicTest.dynamicTest(id, () -> {
-            String module = moduleArtifactId(id);
-            try (FunctionArtifact artifact = FunctionArtifact.open(id, artifactZip(id))) {
-                Map<String, String> required = requiredSettings(artifact, module);
-                Set<String> environment = template.environment(id).keySet();
-                List<String> missing = new ArrayList<>();
-                required.forEach((property, reason) -> {
-                    if (!environment.contains(envName(property))) {
-                        missing.add(envName(property) + " (" + property + ": " + reason + ")");
+        return functions()
+                .map(id -> DynamicTest.dynamicTest(id, () -> {
+                    String module = moduleArtifactId(id);
+                    try (FunctionArtifact artifact = FunctionArtifact.open(id, artifactZip(id))) {
+                        Map<String, String> required = requiredSettings(artifact, module);
+                        Set<String> environment = template.environment(id).keySet();
+                        List<String> missing = new ArrayList<>();
+                        required.forEach((property, reason) -> {
+                            if (!environment.contains(envName(property))) {
+                                missing.add(envName(property) + " (" + property + ": " + reason + ")");
+                            }
+                        });
+                        assertTrue(missing.isEmpty(), id + " reads settings the template does not set: " + missing);
+                        assertTrue(
+                                required.containsKey("datasources.default.url"),
+                                id + ": every function uses the database");
                     }
-                });
-                assertTrue(missing.isEmpty(), id + " reads settings the template does not set: " + missing);
-                assertTrue(required.containsKey("datasources.default.url"), id + ": every function uses the database");
-            }
-        }));
+                }));
     }
 
     @TestFactory
     Stream<DynamicTest> everyVariableAFunctionSetsBindsToASettingItReads() {
-        return functions().map(id -> DynamicTest.dynamicTest(id, () -> {
-            String module = moduleArtifactId(id);
-            try (FunctionArtifact artifact = FunctionArtifact.open(id, artifactZip(id))) {
-                Set<String> known = new java.util.HashSet<>();
-                knownSettings(artifact, module).forEach(p -> known.add(envName(p)));
-                // only the function's own variables: the Globals ones are shared by design
-                Object ownEnvironment = template.properties(id).get("Environment");
-                Set<String> ownNames = ownEnvironment == null ? Set.of()
-                        : CloudFormationTemplate.mapping(CloudFormationTemplate.mapping(ownEnvironment, "Environment").get("Variables"), "Variables").keySet();
-                for (String name : ownNames) {
-                    if (!NOT_CONFIGURATION.contains(name)) {
-                        assertTrue(known.contains(name), id + " sets " + name + " but reads no such setting (known: " + known + ")");
+        return functions()
+                .map(id -> DynamicTest.dynamicTest(id, () -> {
+                    String module = moduleArtifactId(id);
+                    try (FunctionArtifact artifact = FunctionArtifact.open(id, artifactZip(id))) {
+                        Set<String> known = new java.util.HashSet<>();
+                        knownSettings(artifact, module).forEach(p -> known.add(envName(p)));
+                        // only the function's own variables: the Globals ones are shared by design
+                        Object ownEnvironment = template.properties(id).get("Environment");
+                        Set<String> ownNames = ownEnvironment == null
+                                ? Set.of()
+                                : CloudFormationTemplate.mapping(
+                                                CloudFormationTemplate.mapping(ownEnvironment, "Environment")
+                                                        .get("Variables"),
+                                                "Variables")
+                                        .keySet();
+                        for (String name : ownNames) {
+                            if (!NOT_CONFIGURATION.contains(name)) {
+                                assertTrue(
+                                        known.contains(name),
+                                        id + " sets " + name + " but reads no such setting (known: " + known + ")");
+                            }
+                        }
                     }
-                }
-            }
-        }));
+                }));
     }
 
     /** Every setting the function reads whose local value cannot be right on AWS, with the reason. */
@@ -136,12 +157,16 @@ class FunctionArtifactsIT {
             }
         });
         Set<String> reached = artifact.reachableProjectClasses(module);
-        for (String placeholder : artifact.placeholdersWithoutDefault(artifact.reachableProjectClassesAndBeans(module))) {
+        for (String placeholder :
+                artifact.placeholdersWithoutDefault(artifact.reachableProjectClassesAndBeans(module))) {
             required.put(placeholder, "read by the code with no default");
         }
-        for (Map.Entry<String, Optional<String>> setting : configurationProperties(artifact, reached).entrySet()) {
+        for (Map.Entry<String, Optional<String>> setting :
+                configurationProperties(artifact, reached).entrySet()) {
             String property = setting.getKey();
-            String local = yml.containsKey(property) ? yml.get(property) : setting.getValue().orElse(null);
+            String local = yml.containsKey(property)
+                    ? yml.get(property)
+                    : setting.getValue().orElse(null);
             if (DEPLOYMENT_SPECIFIC.containsKey(property)) {
                 required.put(property, "deployment-specific: " + DEPLOYMENT_SPECIFIC.get(property));
             } else if (local != null && LOCAL_VALUE.matcher(local).find()) {
@@ -150,15 +175,18 @@ class FunctionArtifactsIT {
         }
         if (yml.keySet().stream().anyMatch(k -> k.startsWith("datasources.default."))) {
             // the configured username/password are the local ones: on AWS they must come from the secret
-            assertTrue(required.containsKey("pastebin.database.secret-id"), artifact.logicalId
-                    + " has a datasource but cannot read its credentials from Secrets Manager (pastebin.database.secret-id)");
+            assertTrue(
+                    required.containsKey("pastebin.database.secret-id"),
+                    artifact.logicalId
+                            + " has a datasource but cannot read its credentials from Secrets Manager (pastebin.database.secret-id)");
         }
         return required;
     }
 
     /** Every setting the function can read: application.yml keys, its configuration records, placeholders. */
     private Set<String> knownSettings(FunctionArtifact artifact, String module) throws Exception {
-        Set<String> known = new java.util.HashSet<>(artifact.applicationYml(module).keySet());
+        Set<String> known =
+                new java.util.HashSet<>(artifact.applicationYml(module).keySet());
         // beans count too: a filter or listener reads its settings without the function's code naming it
         // (core's EdgeOriginFilter and its EdgeProperties)
         Set<String> reached = artifact.reachableProjectClassesAndBeans(module);
@@ -168,7 +196,8 @@ class FunctionArtifactsIT {
     }
 
     /** property -> its {@code @Bindable} default, for every component of a reached {@code @ConfigurationProperties} record. */
-    private static Map<String, Optional<String>> configurationProperties(FunctionArtifact artifact, Set<String> reached) throws Exception {
+    private static Map<String, Optional<String>> configurationProperties(FunctionArtifact artifact, Set<String> reached)
+            throws Exception {
         Map<String, Optional<String>> properties = new LinkedHashMap<>();
         for (String internalName : reached) {
             Optional<Class<?>> cls = artifact.findClass(internalName.replace('/', '.'));
@@ -182,11 +211,15 @@ class FunctionArtifactsIT {
             String prefix = (String) value(config.get(), "value");
             for (RecordComponent component : cls.get().getRecordComponents()) {
                 // @Bindable lands on the component, its field or its accessor, depending on its @Target
-                Annotation[] annotations = Stream.of(component.getAnnotations(), component.getAccessor().getAnnotations(),
+                Annotation[] annotations = Stream.of(
+                                component.getAnnotations(),
+                                component.getAccessor().getAnnotations(),
                                 cls.get().getDeclaredField(component.getName()).getAnnotations())
-                        .flatMap(Arrays::stream).toArray(Annotation[]::new);
+                        .flatMap(Arrays::stream)
+                        .toArray(Annotation[]::new);
                 Optional<String> defaultValue = annotation(annotations, "io.micronaut.core.bind.annotation.Bindable")
-                        .map(a -> (String) value(a, "defaultValue")).filter(v -> !v.isEmpty());
+                        .map(a -> (String) value(a, "defaultValue"))
+                        .filter(v -> !v.isEmpty());
                 properties.put(prefix + "." + kebab(component.getName()), defaultValue);
             }
         }
@@ -199,7 +232,9 @@ class FunctionArtifactsIT {
 
     /** The function's module directory: its CodeUri (BuildMethod makefile). */
     private Path codeUri(String id) {
-        return InfraTemplate.INFRA.resolve((String) template.properties(id).get("CodeUri")).normalize();
+        return InfraTemplate.INFRA
+                .resolve((String) template.properties(id).get("CodeUri"))
+                .normalize();
     }
 
     /** The zip the module's Makefile unpacks into the function's build directory (infra/lambda-build.mk). */
@@ -211,7 +246,8 @@ class FunctionArtifactsIT {
     private String moduleArtifactId(String id) throws IOException {
         Path moduleDir = codeUri(id);
         String pom = Files.readString(moduleDir.resolve("pom.xml"));
-        Matcher m = Pattern.compile("</parent>\\s*<artifactId>([^<]+)</artifactId>").matcher(pom);
+        Matcher m =
+                Pattern.compile("</parent>\\s*<artifactId>([^<]+)</artifactId>").matcher(pom);
         if (!m.find()) {
             fail(id + ": no artifactId after <parent> in " + moduleDir.resolve("pom.xml"));
         }
@@ -227,7 +263,9 @@ class FunctionArtifactsIT {
     }
 
     private static Optional<Annotation> annotation(Annotation[] annotations, String type) {
-        return Arrays.stream(annotations).filter(a -> a.annotationType().getName().equals(type)).findFirst();
+        return Arrays.stream(annotations)
+                .filter(a -> a.annotationType().getName().equals(type))
+                .findFirst();
     }
 
     private static Object value(Annotation annotation, String member) {

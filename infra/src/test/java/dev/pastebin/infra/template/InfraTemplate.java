@@ -1,7 +1,6 @@
 package dev.pastebin.infra.template;
 
 import dev.pastebin.local.template.CloudFormationTemplate;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -12,8 +11,7 @@ final class InfraTemplate {
     static final Path INFRA = locateInfra();
     static final Path FILE = INFRA.resolve("template.yaml");
 
-    private InfraTemplate() {
-    }
+    private InfraTemplate() {}
 
     static CloudFormationTemplate load() {
         return CloudFormationTemplate.load(FILE);
@@ -26,6 +24,7 @@ final class InfraTemplate {
                 return candidate.toAbsolutePath().normalize();
             }
         }
-        throw new IllegalStateException("infra/template.yaml not found from " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException(
+                "infra/template.yaml not found from " + Path.of("").toAbsolutePath());
     }
 }

@@ -1,26 +1,10 @@
 package dev.pastebin.infra.template;
 
-import dev.pastebin.local.template.CloudFormationTemplate;
-import dev.pastebin.core.support.RealServices;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.yaml.snakeyaml.DumperOptions;
-import org.yaml.snakeyaml.Yaml;
-import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
-import software.amazon.awssdk.services.cloudformation.model.Capability;
-import software.amazon.awssdk.services.cloudformation.model.Stack;
-import software.amazon.awssdk.services.cloudformation.model.StackResource;
-import software.amazon.awssdk.services.cloudformation.model.StackStatus;
-import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
-import software.amazon.awssdk.services.eventbridge.model.DescribeRuleResponse;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.core.support.RealServices;
+import dev.pastebin.local.template.CloudFormationTemplate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,9 +15,24 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.Yaml;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
+import software.amazon.awssdk.services.cloudformation.model.Capability;
+import software.amazon.awssdk.services.cloudformation.model.Stack;
+import software.amazon.awssdk.services.cloudformation.model.StackResource;
+import software.amazon.awssdk.services.cloudformation.model.StackStatus;
+import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
+import software.amazon.awssdk.services.eventbridge.model.DescribeRuleResponse;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * What LocalStack's CloudFormation can create of infra/template.yaml: everything that is not Lambda or API
@@ -48,11 +47,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LocalStackCloudFormationIT {
 
     /** Resource types LocalStack (community, no Docker) creates; everything else is left out of the derived stack. */
-    static final Set<String> CREATABLE = Set.of("AWS::SQS::Queue", "AWS::S3::Bucket", "AWS::S3::BucketPolicy",
-            "AWS::Logs::LogGroup", "AWS::CloudWatch::Alarm");
+    static final Set<String> CREATABLE = Set.of(
+            "AWS::SQS::Queue",
+            "AWS::S3::Bucket",
+            "AWS::S3::BucketPolicy",
+            "AWS::Logs::LogGroup",
+            "AWS::CloudWatch::Alarm");
 
     private final CloudFormationTemplate template = InfraTemplate.load();
-    private final String stackName = "pastebin-template-it-" + UUID.randomUUID().toString().substring(0, 8);
+    private final String stackName =
+            "pastebin-template-it-" + UUID.randomUUID().toString().substring(0, 8);
     private final String templateBucket = stackName + "-templates";
     private CloudFormationClient cloudFormation;
     private Stack stack;
@@ -63,10 +67,13 @@ class LocalStackCloudFormationIT {
         cloudFormation = CloudFormationClient.create();
         Map<String, Object> derived = derive(template);
         String body = new Yaml(dumperOptions()).dump(derived);
-        cloudFormation.createStack(b -> b.stackName(stackName).templateBody(body).capabilities(Capability.CAPABILITY_IAM));
+        cloudFormation.createStack(
+                b -> b.stackName(stackName).templateBody(body).capabilities(Capability.CAPABILITY_IAM));
         stack = awaitStack(Duration.ofMinutes(3));
         physicalIds = cloudFormation.describeStackResources(b -> b.stackName(stackName)).stackResources().stream()
-                .collect(Collectors.toMap(StackResource::logicalResourceId, r -> r.physicalResourceId() == null ? "" : r.physicalResourceId()));
+                .collect(Collectors.toMap(
+                        StackResource::logicalResourceId,
+                        r -> r.physicalResourceId() == null ? "" : r.physicalResourceId()));
     }
 
     @AfterAll
@@ -89,7 +96,9 @@ class LocalStackCloudFormationIT {
     @Test
     void everyResourceLocalStackCanCreateIsCreated() {
         assertEquals(StackStatus.CREATE_COMPLETE, stack.stackStatus(), stack.stackStatusReason());
-        List<StackResource> resources = cloudFormation.describeStackResources(b -> b.stackName(stackName)).stackResources();
+        List<StackResource> resources = cloudFormation
+                .describeStackResources(b -> b.stackName(stackName))
+                .stackResources();
         for (StackResource resource : resources) {
             assertEquals("CREATE_COMPLETE", resource.resourceStatusAsString(), resource.logicalResourceId());
         }
@@ -99,25 +108,37 @@ class LocalStackCloudFormationIT {
         }
         // they watch a function or the HTTP API, which are not in the derived stack
         expected.removeIf(id -> template.type(id).equals("AWS::CloudWatch::Alarm")
-                && String.valueOf(template.properties(id).get("Dimensions")).matches(".*\\{Ref=(\\w+Function|HttpApi)}.*"));
+                && String.valueOf(template.properties(id).get("Dimensions"))
+                        .matches(".*\\{Ref=(\\w+Function|HttpApi)}.*"));
         expected.add("SweeperFunctionScheduled");
-        assertEquals(expected, resources.stream().map(StackResource::logicalResourceId).collect(Collectors.toSet()));
+        assertEquals(
+                expected,
+                resources.stream().map(StackResource::logicalResourceId).collect(Collectors.toSet()));
     }
 
     @Test
     void theUploadQueueHasTheTemplatesAttributesAndRedrivesToTheDeadLetterQueue() {
         try (SqsClient sqs = SqsClient.create()) {
-            Map<QueueAttributeName, String> queue = sqs.getQueueAttributes(b -> b.queueUrl(physicalIds.get("UploadQueue"))
-                    .attributeNames(QueueAttributeName.ALL)).attributes();
-            Map<QueueAttributeName, String> dlq = sqs.getQueueAttributes(b -> b.queueUrl(physicalIds.get("UploadDeadLetterQueue"))
-                    .attributeNames(QueueAttributeName.ALL)).attributes();
+            Map<QueueAttributeName, String> queue = sqs.getQueueAttributes(
+                            b -> b.queueUrl(physicalIds.get("UploadQueue")).attributeNames(QueueAttributeName.ALL))
+                    .attributes();
+            Map<QueueAttributeName, String> dlq = sqs.getQueueAttributes(b ->
+                            b.queueUrl(physicalIds.get("UploadDeadLetterQueue")).attributeNames(QueueAttributeName.ALL))
+                    .attributes();
             Map<String, Object> declared = template.properties("UploadQueue");
-            assertEquals(String.valueOf(template.intValue(declared.get("VisibilityTimeout"))), queue.get(QueueAttributeName.VISIBILITY_TIMEOUT));
-            assertEquals(String.valueOf(template.intValue(declared.get("MaximumMessageSize"))), queue.get(QueueAttributeName.MAXIMUM_MESSAGE_SIZE));
+            assertEquals(
+                    String.valueOf(template.intValue(declared.get("VisibilityTimeout"))),
+                    queue.get(QueueAttributeName.VISIBILITY_TIMEOUT));
+            assertEquals(
+                    String.valueOf(template.intValue(declared.get("MaximumMessageSize"))),
+                    queue.get(QueueAttributeName.MAXIMUM_MESSAGE_SIZE));
             String redrive = queue.get(QueueAttributeName.REDRIVE_POLICY);
             assertTrue(redrive.contains(dlq.get(QueueAttributeName.QUEUE_ARN)), redrive);
-            int maxReceiveCount = template.intValue(CloudFormationTemplate.mapping(declared.get("RedrivePolicy"), "RedrivePolicy").get("maxReceiveCount"));
-            assertTrue(redrive.replace(" ", "").matches(".*\"maxReceiveCount\":\"?" + maxReceiveCount + "\"?.*"), redrive);
+            int maxReceiveCount =
+                    template.intValue(CloudFormationTemplate.mapping(declared.get("RedrivePolicy"), "RedrivePolicy")
+                            .get("maxReceiveCount"));
+            assertTrue(
+                    redrive.replace(" ", "").matches(".*\"maxReceiveCount\":\"?" + maxReceiveCount + "\"?.*"), redrive);
             assertEquals("1209600", dlq.get(QueueAttributeName.MESSAGE_RETENTION_PERIOD));
         }
     }
@@ -126,10 +147,19 @@ class LocalStackCloudFormationIT {
     void theBucketIsEncryptedPrivateAndDeniesPlainHttp() {
         String bucket = physicalIds.get("PasteBucket");
         try (S3Client s3 = S3Client.builder().forcePathStyle(true).build()) {
-            assertEquals(ServerSideEncryption.AES256, s3.getBucketEncryption(b -> b.bucket(bucket))
-                    .serverSideEncryptionConfiguration().rules().getFirst().applyServerSideEncryptionByDefault().sseAlgorithm());
+            assertEquals(
+                    ServerSideEncryption.AES256,
+                    s3.getBucketEncryption(b -> b.bucket(bucket))
+                            .serverSideEncryptionConfiguration()
+                            .rules()
+                            .getFirst()
+                            .applyServerSideEncryptionByDefault()
+                            .sseAlgorithm());
             var block = s3.getPublicAccessBlock(b -> b.bucket(bucket)).publicAccessBlockConfiguration();
-            assertTrue(block.blockPublicAcls() && block.blockPublicPolicy() && block.ignorePublicAcls() && block.restrictPublicBuckets());
+            assertTrue(block.blockPublicAcls()
+                    && block.blockPublicPolicy()
+                    && block.ignorePublicAcls()
+                    && block.restrictPublicBuckets());
             String policy = s3.getBucketPolicy(b -> b.bucket(bucket)).policy();
             assertTrue(policy.contains("aws:SecureTransport") && policy.contains("Deny"), policy);
         }
@@ -139,8 +169,12 @@ class LocalStackCloudFormationIT {
     void theSweeperScheduleBecomesAnEventBridgeRule() {
         try (EventBridgeClient events = EventBridgeClient.create()) {
             String ruleName = physicalIds.get("SweeperFunctionScheduled");
-            DescribeRuleResponse rule = events.describeRule(b -> b.name(ruleName.contains("|") ? ruleName.substring(ruleName.indexOf('|') + 1) : ruleName));
-            assertEquals(template.valueOrDefault(scheduleEvents(template).get("SweeperFunctionScheduled").get("Schedule")),
+            DescribeRuleResponse rule = events.describeRule(
+                    b -> b.name(ruleName.contains("|") ? ruleName.substring(ruleName.indexOf('|') + 1) : ruleName));
+            assertEquals(
+                    template.valueOrDefault(scheduleEvents(template)
+                            .get("SweeperFunctionScheduled")
+                            .get("Schedule")),
                     rule.scheduleExpression());
             assertEquals("ENABLED", rule.stateAsString());
         }
@@ -159,13 +193,15 @@ class LocalStackCloudFormationIT {
         template.resources().forEach((id, r) -> {
             Map<String, Object> resource = new LinkedHashMap<>(CloudFormationTemplate.mapping(r, id));
             if ("AWS::Serverless::Function".equals(resource.get("Type"))) {
-                Map<String, Object> properties = new LinkedHashMap<>(CloudFormationTemplate.mapping(resource.get("Properties"), id));
+                Map<String, Object> properties =
+                        new LinkedHashMap<>(CloudFormationTemplate.mapping(resource.get("Properties"), id));
                 properties.put("CodeUri", "s3://pastebin-artifacts/" + id + ".zip");
                 resource.put("Properties", properties);
             }
             if ("AWS::CloudFormation::Stack".equals(resource.get("Type"))) {
                 // a nested template next to this one, uploaded as `sam deploy` uploads it
-                Map<String, Object> properties = new LinkedHashMap<>(CloudFormationTemplate.mapping(resource.get("Properties"), id));
+                Map<String, Object> properties =
+                        new LinkedHashMap<>(CloudFormationTemplate.mapping(resource.get("Properties"), id));
                 String nested = (String) properties.get("TemplateURL");
                 properties.put("TemplateURL", staged(id + ".yaml", readInfraFile(nested)));
                 resource.put("Properties", properties);
@@ -174,24 +210,46 @@ class LocalStackCloudFormationIT {
         });
         full.put("Resources", resources);
         String changeSetStack = stackName + "-full";
-        var changeSet = cloudFormation.createChangeSet(b -> b.stackName(changeSetStack).changeSetName("transform")
-                .changeSetType("CREATE").templateURL(staged(changeSetStack + ".yaml", new Yaml(dumperOptions()).dump(full)))
+        var changeSet = cloudFormation.createChangeSet(b -> b.stackName(changeSetStack)
+                .changeSetName("transform")
+                .changeSetType("CREATE")
+                .templateURL(staged(changeSetStack + ".yaml", new Yaml(dumperOptions()).dump(full)))
                 .capabilities(Capability.CAPABILITY_IAM, Capability.CAPABILITY_AUTO_EXPAND)
-                .parameters(parameter("DatabaseUrl", "jdbc:postgresql://db.example.internal:5432/pastebin?sslmode=verify-full"),
-                        parameter("CreateDatabaseSecretArn", "arn:aws:secretsmanager:us-east-1:000000000000:secret:pastebin-db-create-AbCdEf"),
-                        parameter("ReadDatabaseSecretArn", "arn:aws:secretsmanager:us-east-1:000000000000:secret:pastebin-db-read-AbCdEf"),
-                        parameter("RemoveDatabaseSecretArn", "arn:aws:secretsmanager:us-east-1:000000000000:secret:pastebin-db-remove-AbCdEf"),
-                        parameter("UploadDatabaseSecretArn", "arn:aws:secretsmanager:us-east-1:000000000000:secret:pastebin-db-upload-AbCdEf"),
-                        parameter("SweeperDatabaseSecretArn", "arn:aws:secretsmanager:us-east-1:000000000000:secret:pastebin-db-sweeper-AbCdEf"),
+                .parameters(
+                        parameter(
+                                "DatabaseUrl",
+                                "jdbc:postgresql://db.example.internal:5432/pastebin?sslmode=verify-full"),
+                        parameter(
+                                "CreateDatabaseSecretArn",
+                                "arn:aws:secretsmanager:us-east-1:000000000000:secret:pastebin-db-create-AbCdEf"),
+                        parameter(
+                                "ReadDatabaseSecretArn",
+                                "arn:aws:secretsmanager:us-east-1:000000000000:secret:pastebin-db-read-AbCdEf"),
+                        parameter(
+                                "RemoveDatabaseSecretArn",
+                                "arn:aws:secretsmanager:us-east-1:000000000000:secret:pastebin-db-remove-AbCdEf"),
+                        parameter(
+                                "UploadDatabaseSecretArn",
+                                "arn:aws:secretsmanager:us-east-1:000000000000:secret:pastebin-db-upload-AbCdEf"),
+                        parameter(
+                                "SweeperDatabaseSecretArn",
+                                "arn:aws:secretsmanager:us-east-1:000000000000:secret:pastebin-db-sweeper-AbCdEf"),
                         parameter("SubnetIds", "subnet-0123456789abcdef0"),
                         parameter("SecurityGroupIds", "sg-0123456789abcdef0")));
         try {
             var described = awaitChangeSet(changeSet.id());
             assertEquals("CREATE_COMPLETE", described.statusAsString(), described.statusReason());
             Map<String, Set<String>> byType = new java.util.TreeMap<>();
-            described.changes().forEach(c -> byType.computeIfAbsent(c.resourceChange().resourceType(), t -> new java.util.TreeSet<>())
-                    .add(c.resourceChange().logicalResourceId()));
-            Set<String> functions = Set.of("CreatePasteFunction", "ReadPasteFunction", "RemovePasteFunction", "UploadPasteFunction",
+            described
+                    .changes()
+                    .forEach(c -> byType.computeIfAbsent(
+                                    c.resourceChange().resourceType(), t -> new java.util.TreeSet<>())
+                            .add(c.resourceChange().logicalResourceId()));
+            Set<String> functions = Set.of(
+                    "CreatePasteFunction",
+                    "ReadPasteFunction",
+                    "RemovePasteFunction",
+                    "UploadPasteFunction",
                     "SweeperFunction");
             assertEquals(functions, byType.get("AWS::Lambda::Function"), byType.toString());
             assertEquals(5, byType.get("AWS::Lambda::Alias").size(), "AutoPublishAlias: live");
@@ -201,7 +259,8 @@ class LocalStackCloudFormationIT {
             assertEquals(Set.of("HttpApi"), byType.get("AWS::ApiGatewayV2::Api"));
             assertEquals(5, byType.get("AWS::IAM::Role").size(), "a role per function");
             // the API and schedule may invoke their functions: POST /pastes, POST / (the command-line clients), GET,
-            // HEAD, DELETE, POST reveal, the web page's three GETs, the haste protocol's POST and three GETs, and the rule
+            // HEAD, DELETE, POST reveal, the web page's three GETs, the haste protocol's POST and three GETs, and the
+            // rule
             assertEquals(14, byType.get("AWS::Lambda::Permission").size(), byType.toString());
             // the edge, on by default; in us-east-1 (LocalStack's region) with its web ACL nested
             assertEquals(Set.of("EdgeDistribution"), byType.get("AWS::CloudFront::Distribution"), byType.toString());
@@ -222,7 +281,10 @@ class LocalStackCloudFormationIT {
     }
 
     private static software.amazon.awssdk.services.cloudformation.model.Parameter parameter(String key, String value) {
-        return software.amazon.awssdk.services.cloudformation.model.Parameter.builder().parameterKey(key).parameterValue(value).build();
+        return software.amazon.awssdk.services.cloudformation.model.Parameter.builder()
+                .parameterKey(key)
+                .parameterValue(value)
+                .build();
     }
 
     private software.amazon.awssdk.services.cloudformation.model.DescribeChangeSetResponse awaitChangeSet(String id) {
@@ -230,7 +292,8 @@ class LocalStackCloudFormationIT {
         while (true) {
             var described = cloudFormation.describeChangeSet(b -> b.changeSetName(id));
             String status = described.statusAsString();
-            if (!(status.equals("CREATE_PENDING") || status.equals("CREATE_IN_PROGRESS")) || Instant.now().isAfter(deadline)) {
+            if (!(status.equals("CREATE_PENDING") || status.equals("CREATE_IN_PROGRESS"))
+                    || Instant.now().isAfter(deadline)) {
                 return described;
             }
             sleep();
@@ -249,8 +312,10 @@ class LocalStackCloudFormationIT {
         Set<String> all = template.resources().keySet();
         boolean changed = true;
         while (changed) {
-            changed = resources.keySet().removeIf(id -> references(resources.get(id)).stream()
-                    .anyMatch(ref -> all.contains(ref) && !resources.containsKey(ref)));
+            changed = resources
+                    .keySet()
+                    .removeIf(id -> references(resources.get(id)).stream()
+                            .anyMatch(ref -> all.contains(ref) && !resources.containsKey(ref)));
         }
         scheduleEvents(template).forEach((ruleId, schedule) -> {
             Map<String, Object> properties = new LinkedHashMap<>();
@@ -265,20 +330,24 @@ class LocalStackCloudFormationIT {
         // the Conditions are copied whole: the parameters they test must come along (EdgeEnabled, ...)
         used.addAll(references(template.root().getOrDefault("Conditions", Map.of())));
         Map<String, Object> parameters = new LinkedHashMap<>();
-        CloudFormationTemplate.mapping(template.root().get("Parameters"), "Parameters").forEach((name, p) -> {
-            if (used.contains(name)) {
-                parameters.put(name, p);
-            }
-        });
+        CloudFormationTemplate.mapping(template.root().get("Parameters"), "Parameters")
+                .forEach((name, p) -> {
+                    if (used.contains(name)) {
+                        parameters.put(name, p);
+                    }
+                });
         Map<String, Object> outputs = new LinkedHashMap<>();
-        CloudFormationTemplate.mapping(template.root().get("Outputs"), "Outputs").forEach((name, output) -> {
-            if (references(output).stream().allMatch(ref -> !all.contains(ref) || resources.containsKey(ref))) {
-                outputs.put(name, output);
-            }
-        });
+        CloudFormationTemplate.mapping(template.root().get("Outputs"), "Outputs")
+                .forEach((name, output) -> {
+                    if (references(output).stream().allMatch(ref -> !all.contains(ref) || resources.containsKey(ref))) {
+                        outputs.put(name, output);
+                    }
+                });
         Map<String, Object> derived = new LinkedHashMap<>();
         derived.put("AWSTemplateFormatVersion", "2010-09-09");
-        derived.put("Description", "infra/template.yaml without Lambda and API Gateway resources (LocalStackCloudFormationIT)");
+        derived.put(
+                "Description",
+                "infra/template.yaml without Lambda and API Gateway resources (LocalStackCloudFormationIT)");
         derived.put("Parameters", parameters);
         if (template.root().containsKey("Conditions")) {
             derived.put("Conditions", template.root().get("Conditions"));
@@ -299,7 +368,8 @@ class LocalStackCloudFormationIT {
             CloudFormationTemplate.mapping(events, "Events").forEach((name, event) -> {
                 Map<String, Object> e = CloudFormationTemplate.mapping(event, name);
                 if ("Schedule".equals(e.get("Type"))) {
-                    rules.put(function + name, CloudFormationTemplate.mapping(e.get("Properties"), name + ".Properties"));
+                    rules.put(
+                            function + name, CloudFormationTemplate.mapping(e.get("Properties"), name + ".Properties"));
                 }
             });
         }
@@ -317,7 +387,8 @@ class LocalStackCloudFormationIT {
                     refs.add(String.valueOf(l.getFirst()));
                 } else if ("Fn::Sub".equals(k)) {
                     Object text = v instanceof List<?> l ? l.getFirst() : v;
-                    var m = java.util.regex.Pattern.compile("\\$\\{([A-Za-z0-9]+)").matcher(String.valueOf(text));
+                    var m = java.util.regex.Pattern.compile("\\$\\{([A-Za-z0-9]+)")
+                            .matcher(String.valueOf(text));
                     while (m.find()) {
                         refs.add(m.group(1));
                     }
@@ -339,8 +410,12 @@ class LocalStackCloudFormationIT {
     private Stack awaitStack(Duration within) {
         Instant deadline = Instant.now().plus(within);
         while (true) {
-            Stack current = cloudFormation.describeStacks(b -> b.stackName(stackName)).stacks().getFirst();
-            if (!current.stackStatusAsString().endsWith("_IN_PROGRESS") || Instant.now().isAfter(deadline)) {
+            Stack current = cloudFormation
+                    .describeStacks(b -> b.stackName(stackName))
+                    .stacks()
+                    .getFirst();
+            if (!current.stackStatusAsString().endsWith("_IN_PROGRESS")
+                    || Instant.now().isAfter(deadline)) {
                 return current;
             }
             sleep();
@@ -381,7 +456,8 @@ class LocalStackCloudFormationIT {
             if (s3.listBuckets().buckets().stream().noneMatch(b -> b.name().equals(templateBucket))) {
                 return;
             }
-            s3.listObjectsV2(b -> b.bucket(templateBucket)).contents()
+            s3.listObjectsV2(b -> b.bucket(templateBucket))
+                    .contents()
                     .forEach(o -> s3.deleteObject(b -> b.bucket(templateBucket).key(o.key())));
             s3.deleteBucket(b -> b.bucket(templateBucket));
         }

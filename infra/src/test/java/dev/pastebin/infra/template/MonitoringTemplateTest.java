@@ -1,12 +1,15 @@
 package dev.pastebin.infra.template;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import dev.pastebin.core.metrics.Metric;
 import dev.pastebin.core.metrics.Metrics;
 import dev.pastebin.local.template.CloudFormationTemplate;
 import io.micronaut.core.type.Argument;
 import io.micronaut.serde.ObjectMapper;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,11 +20,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.junit.jupiter.api.Test;
 
 /**
  * The dashboard and alarms of infra/template.yaml against the metrics the code emits
@@ -43,7 +42,9 @@ class MonitoringTemplateTest {
             if (!"metric".equals(widget.get("type"))) {
                 continue;
             }
-            assertTrue(properties.get("period") instanceof Number, "every graph has its period: " + properties.get("title"));
+            assertTrue(
+                    properties.get("period") instanceof Number,
+                    "every graph has its period: " + properties.get("title"));
             List<String> previous = List.of();
             for (Object row : assertInstanceOf(List.class, properties.get("metrics"))) {
                 List<?> items = (List<?>) row;
@@ -57,7 +58,12 @@ class MonitoringTemplateTest {
                     }
                     continue;
                 }
-                List<String> expanded = expand(previous, items.stream().filter(String.class::isInstance).map(String.class::cast).toList());
+                List<String> expanded = expand(
+                        previous,
+                        items.stream()
+                                .filter(String.class::isInstance)
+                                .map(String.class::cast)
+                                .toList());
                 previous = expanded;
                 if (expanded.getFirst().equals(Metrics.NAMESPACE)) {
                     List<String> keys = new ArrayList<>();
@@ -85,7 +91,8 @@ class MonitoringTemplateTest {
         Map<String, Object> properties = widgets().stream()
                 .map(w -> (Map<String, Object>) w.get("properties"))
                 .filter(p -> String.valueOf(p.get("title")).startsWith("Transient-failure rate"))
-                .findFirst().orElseThrow();
+                .findFirst()
+                .orElseThrow();
         Set<String> outcomes = new HashSet<>();
         String rate = null;
         List<String> previous = List.of();
@@ -95,7 +102,12 @@ class MonitoringTemplateTest {
                 rate = String.valueOf(expression.get("expression"));
                 continue;
             }
-            List<String> expanded = expand(previous, items.stream().filter(String.class::isInstance).map(String.class::cast).toList());
+            List<String> expanded = expand(
+                    previous,
+                    items.stream()
+                            .filter(String.class::isInstance)
+                            .map(String.class::cast)
+                            .toList());
             previous = expanded;
             int outcome = expanded.indexOf("Outcome");
             if (outcome > 0) {
@@ -110,31 +122,44 @@ class MonitoringTemplateTest {
     @Test
     void theAlarmsWatchRetriesPerSuccessApi5xxTheHttpFunctionsAndTheBreaker() {
         Map<String, Object> retries = template.properties("UploadRetriesPerSuccessAlarm");
-        assertEquals(List.of("Pastebin", "RetriesPerSuccess", "Average"),
+        assertEquals(
+                List.of("Pastebin", "RetriesPerSuccess", "Average"),
                 List.of(retries.get("Namespace"), retries.get("MetricName"), retries.get("Statistic")));
         double threshold = ((Number) retries.get("Threshold")).doubleValue();
-        assertTrue(threshold > 0 && threshold < 1, "healthy S3 needs ~0 retries per success; a dead one never succeeds: " + threshold);
+        assertTrue(
+                threshold > 0 && threshold < 1,
+                "healthy S3 needs ~0 retries per success; a dead one never succeeds: " + threshold);
 
         Map<String, Object> api = template.properties("ApiServerErrorsAlarm");
         assertEquals(List.of("AWS/ApiGateway", "5xx"), List.of(api.get("Namespace"), api.get("MetricName")));
         assertEquals(List.of(Map.of("Name", "ApiId", "Value", Map.of("Ref", "HttpApi"))), api.get("Dimensions"));
 
-        for (var function : Map.of("CreatePasteErrorsAlarm", "CreatePasteFunction", "ReadPasteErrorsAlarm", "ReadPasteFunction").entrySet()) {
+        for (var function : Map.of(
+                        "CreatePasteErrorsAlarm", "CreatePasteFunction", "ReadPasteErrorsAlarm", "ReadPasteFunction")
+                .entrySet()) {
             Map<String, Object> errors = template.properties(function.getKey());
             assertEquals(List.of("AWS/Lambda", "Errors"), List.of(errors.get("Namespace"), errors.get("MetricName")));
-            assertEquals(List.of(Map.of("Name", "FunctionName", "Value", Map.of("Ref", function.getValue()))), errors.get("Dimensions"));
+            assertEquals(
+                    List.of(Map.of("Name", "FunctionName", "Value", Map.of("Ref", function.getValue()))),
+                    errors.get("Dimensions"));
         }
 
         Map<String, Object> breaker = template.properties("UploadBreakerOpenAlarm");
         assertEquals(Map.of("Service", "upload", "Outcome", "held"), dimensions(breaker));
-        int window = ((Number) breaker.get("Period")).intValue() * ((Number) breaker.get("EvaluationPeriods")).intValue();
-        assertTrue(window <= 15 * 60, "fires within 15 min of S3 becoming unusable, long before a held job's 24 h: " + window + " s");
+        int window =
+                ((Number) breaker.get("Period")).intValue() * ((Number) breaker.get("EvaluationPeriods")).intValue();
+        assertTrue(
+                window <= 15 * 60,
+                "fires within 15 min of S3 becoming unusable, long before a held job's 24 h: " + window + " s");
 
         for (String alarm : template.resourcesOfType("AWS::CloudWatch::Alarm")) {
             Map<String, Object> properties = template.properties(alarm);
             assertTrue(properties.get("Threshold") != null && properties.get("TreatMissingData") != null, alarm);
             if (Metrics.NAMESPACE.equals(properties.get("Namespace"))) {
-                pastebinMetric((String) properties.get("MetricName"), List.copyOf(dimensions(properties).keySet()), Map.of("title", alarm));
+                pastebinMetric(
+                        (String) properties.get("MetricName"),
+                        List.copyOf(dimensions(properties).keySet()),
+                        Map.of("title", alarm));
             }
         }
     }
@@ -150,7 +175,8 @@ class MonitoringTemplateTest {
         assertEquals("Maximum", stuck.get("Statistic"));
         assertEquals("breaching", stuck.get("TreatMissingData"), "a sweeper that cannot report alarms too");
         assertWithinFifteenMinutes(stuck);
-        assertTrue(((Number) stuck.get("Threshold")).doubleValue() < 15 * 60, "a paste is stuck well before 15 minutes");
+        assertTrue(
+                ((Number) stuck.get("Threshold")).doubleValue() < 15 * 60, "a paste is stuck well before 15 minutes");
 
         for (var function : List.of("UploadPasteFunction", "RemovePasteFunction")) {
             assertWithinFifteenMinutes(alarmOn("AWS/Lambda", "Errors", Map.of("FunctionName", function)));
@@ -158,10 +184,12 @@ class MonitoringTemplateTest {
         assertWithinFifteenMinutes(alarmOn("AWS/Lambda", "Throttles", Map.of("FunctionName", "UploadPasteFunction")));
 
         for (var service : List.of("create", "read", "remove")) {
-            assertWithinFifteenMinutes(alarmOn(Metrics.NAMESPACE, "DependencyUnavailable",
-                    Map.of("Service", service, "Dependency", "database")));
+            assertWithinFifteenMinutes(alarmOn(
+                    Metrics.NAMESPACE, "DependencyUnavailable", Map.of("Service", service, "Dependency", "database")));
         }
-        assertWithinFifteenMinutes(alarmOn(Metrics.NAMESPACE, "UploadDeliveries",
+        assertWithinFifteenMinutes(alarmOn(
+                Metrics.NAMESPACE,
+                "UploadDeliveries",
                 Map.of("Service", "upload", "Outcome", "transient", "ErrorClass", "DATABASE")));
     }
 
@@ -172,11 +200,21 @@ class MonitoringTemplateTest {
      */
     @Test
     void orphanPastesHaveTheirOwnAlarm() {
-        Map<String, Object> orphans = alarmOn(Metrics.NAMESPACE, "OrphanInProgressPastes", Map.of("Service", "sweeper"));
-        assertEquals(List.of("Maximum", 0.0, "GreaterThanThreshold"), List.of(orphans.get("Statistic"),
-                ((Number) orphans.get("Threshold")).doubleValue(), orphans.get("ComparisonOperator")));
-        assertEquals("notBreaching", orphans.get("TreatMissingData"), "a sweeper that cannot report is the stuck-paste alarm's");
-        assertTrue(((Number) orphans.get("Period")).intValue() * ((Number) orphans.get("EvaluationPeriods")).intValue() <= 60 * 60,
+        Map<String, Object> orphans =
+                alarmOn(Metrics.NAMESPACE, "OrphanInProgressPastes", Map.of("Service", "sweeper"));
+        assertEquals(
+                List.of("Maximum", 0.0, "GreaterThanThreshold"),
+                List.of(
+                        orphans.get("Statistic"),
+                        ((Number) orphans.get("Threshold")).doubleValue(),
+                        orphans.get("ComparisonOperator")));
+        assertEquals(
+                "notBreaching",
+                orphans.get("TreatMissingData"),
+                "a sweeper that cannot report is the stuck-paste alarm's");
+        assertTrue(
+                ((Number) orphans.get("Period")).intValue() * ((Number) orphans.get("EvaluationPeriods")).intValue()
+                        <= 60 * 60,
                 "an orphan is reported within the hour");
     }
 
@@ -184,8 +222,13 @@ class MonitoringTemplateTest {
     @Test
     void aStoppedOrphanReconciliationAlarmsAtOnce() {
         Map<String, Object> guard = alarmOn(Metrics.NAMESPACE, "OrphanGuardStops", Map.of("Service", "sweeper"));
-        assertEquals(List.of("Sum", 1.0, "GreaterThanOrEqualToThreshold", 1), List.of(guard.get("Statistic"),
-                ((Number) guard.get("Threshold")).doubleValue(), guard.get("ComparisonOperator"), guard.get("EvaluationPeriods")));
+        assertEquals(
+                List.of("Sum", 1.0, "GreaterThanOrEqualToThreshold", 1),
+                List.of(
+                        guard.get("Statistic"),
+                        ((Number) guard.get("Threshold")).doubleValue(),
+                        guard.get("ComparisonOperator"),
+                        guard.get("EvaluationPeriods")));
         assertTrue(((Number) guard.get("Period")).intValue() <= 300, "one sweep's period: " + guard.get("Period"));
     }
 
@@ -200,7 +243,8 @@ class MonitoringTemplateTest {
         List<Map<String, Object>> found = new ArrayList<>();
         for (String alarm : template.resourcesOfType("AWS::CloudWatch::Alarm")) {
             Map<String, Object> properties = template.properties(alarm);
-            if ("AWS/SQS".equals(properties.get("Namespace")) && "ApproximateAgeOfOldestMessage".equals(properties.get("MetricName"))
+            if ("AWS/SQS".equals(properties.get("Namespace"))
+                    && "ApproximateAgeOfOldestMessage".equals(properties.get("MetricName"))
                     && properties.get("Dimensions").toString().contains("UploadDeadLetterQueue")) {
                 found.add(properties);
             }
@@ -210,16 +254,20 @@ class MonitoringTemplateTest {
         assertEquals("Maximum", alarm.get("Statistic"));
         int window = ((Number) alarm.get("Period")).intValue() * ((Number) alarm.get("EvaluationPeriods")).intValue();
         long firesAt = ((Number) alarm.get("Threshold")).longValue() + window;
-        long deadLetterRetention = template.intValue(template.properties("UploadDeadLetterQueue").get("MessageRetentionPeriod"));
-        long uploadRetention = template.intValue(template.properties("UploadQueue").get("MessageRetentionPeriod"));
-        assertTrue(firesAt + 86_400 <= deadLetterRetention - uploadRetention,
+        long deadLetterRetention =
+                template.intValue(template.properties("UploadDeadLetterQueue").get("MessageRetentionPeriod"));
+        long uploadRetention =
+                template.intValue(template.properties("UploadQueue").get("MessageRetentionPeriod"));
+        assertTrue(
+                firesAt + 86_400 <= deadLetterRetention - uploadRetention,
                 "fires after " + firesAt + " s, less than a day before a redriven dead letter may expire");
     }
 
     @Test
     void theDashboardShowsTheRemoveFunction() throws IOException {
         String graphs = widgets().toString();
-        Map<String, Object> dashboard = template.properties(template.resourcesOfType("AWS::CloudWatch::Dashboard").getFirst());
+        Map<String, Object> dashboard = template.properties(
+                template.resourcesOfType("AWS::CloudWatch::Dashboard").getFirst());
         assertTrue(dashboard.toString().contains("${RemovePasteFunction}"), "remove's Lambda errors are graphed");
         assertTrue(graphs.contains("remove"), "remove's latency is graphed");
     }
@@ -234,7 +282,8 @@ class MonitoringTemplateTest {
         List<Map<String, Object>> found = new ArrayList<>();
         for (String alarm : template.resourcesOfType("AWS::CloudWatch::Alarm")) {
             Map<String, Object> properties = template.properties(alarm);
-            if (namespace.equals(properties.get("Namespace")) && metricName.equals(properties.get("MetricName"))
+            if (namespace.equals(properties.get("Namespace"))
+                    && metricName.equals(properties.get("MetricName"))
                     && dimensions.equals(dimensionsResolvingRefs(properties))) {
                 found.add(properties);
             }
@@ -245,9 +294,13 @@ class MonitoringTemplateTest {
 
     @SuppressWarnings("unchecked")
     private static Map<String, String> dimensionsResolvingRefs(Map<String, Object> alarm) {
-        return ((List<Map<String, Object>>) alarm.get("Dimensions")).stream().collect(Collectors.toMap(
-                d -> (String) d.get("Name"),
-                d -> d.get("Value") instanceof Map<?, ?> ref ? String.valueOf(ref.get("Ref")) : String.valueOf(d.get("Value"))));
+        return ((List<Map<String, Object>>) alarm.get("Dimensions"))
+                .stream()
+                        .collect(Collectors.toMap(
+                                d -> (String) d.get("Name"),
+                                d -> d.get("Value") instanceof Map<?, ?> ref
+                                        ? String.valueOf(ref.get("Ref"))
+                                        : String.valueOf(d.get("Value"))));
     }
 
     /**
@@ -258,31 +311,49 @@ class MonitoringTemplateTest {
     @Test
     void slowRetriesRaiseTheirOwnAlarmEvenWhileTheBreakerStaysClosed() {
         Map<String, Object> slow = template.properties("UploadSlowRetriesAlarm");
-        assertEquals(List.of("Pastebin", "UploadDeliveries", "Sum"),
+        assertEquals(
+                List.of("Pastebin", "UploadDeliveries", "Sum"),
                 List.of(slow.get("Namespace"), slow.get("MetricName"), slow.get("Statistic")));
         assertEquals(Map.of("Service", "upload", "Outcome", "slow"), dimensions(slow));
         int period = ((Number) slow.get("Period")).intValue();
         int window = period * ((Number) slow.get("EvaluationPeriods")).intValue();
-        assertTrue(period >= 305, "a slow paste comes back every 5 min (plus jitter): every period sees it: " + period + " s");
-        assertTrue(window <= 60 * 60, "fires within an hour of a paste going slow, long before its 24 h: " + window + " s");
+        assertTrue(
+                period >= 305,
+                "a slow paste comes back every 5 min (plus jitter): every period sees it: " + period + " s");
+        assertTrue(
+                window <= 60 * 60,
+                "fires within an hour of a paste going slow, long before its 24 h: " + window + " s");
     }
 
     @Test
     void theStackOutputsTheDashboardsAddress() {
         Map<String, Object> output = CloudFormationTemplate.mapping(
-                CloudFormationTemplate.mapping(template.root().get("Outputs"), "Outputs").get("DashboardUrl"), "DashboardUrl");
-        String url = (String) CloudFormationTemplate.mapping(output.get("Value"), "DashboardUrl.Value").get("Fn::Sub");
-        assertTrue(url.endsWith("#dashboards:name=${" + template.resourcesOfType("AWS::CloudWatch::Dashboard").getFirst() + "}"), url);
+                CloudFormationTemplate.mapping(template.root().get("Outputs"), "Outputs")
+                        .get("DashboardUrl"),
+                "DashboardUrl");
+        String url = (String) CloudFormationTemplate.mapping(output.get("Value"), "DashboardUrl.Value")
+                .get("Fn::Sub");
+        assertTrue(
+                url.endsWith("#dashboards:name=${"
+                        + template.resourcesOfType("AWS::CloudWatch::Dashboard").getFirst() + "}"),
+                url);
     }
 
     /** The metric named, checking its dimension names are one of the sets it is emitted under. */
     private static Metric pastebinMetric(String name, List<String> dimensionKeys, Map<String, Object> where) {
-        Metric metric = Arrays.stream(Metric.values()).filter(m -> m.metricName().equals(name)).findFirst()
-                .orElseGet(() -> fail(where.get("title") + ": " + name + " is not emitted (dev.pastebin.core.metrics.Metric)"));
-        List<String> declared = metric.dimensions().stream().map(Metric.Dimension::key).toList();
-        assertTrue(!dimensionKeys.isEmpty() && dimensionKeys.size() <= declared.size()
+        Metric metric = Arrays.stream(Metric.values())
+                .filter(m -> m.metricName().equals(name))
+                .findFirst()
+                .orElseGet(() ->
+                        fail(where.get("title") + ": " + name + " is not emitted (dev.pastebin.core.metrics.Metric)"));
+        List<String> declared =
+                metric.dimensions().stream().map(Metric.Dimension::key).toList();
+        assertTrue(
+                !dimensionKeys.isEmpty()
+                        && dimensionKeys.size() <= declared.size()
                         && Set.copyOf(declared.subList(0, dimensionKeys.size())).equals(Set.copyOf(dimensionKeys)),
-                where.get("title") + ": " + name + " is emitted under prefixes of " + declared + ", not " + dimensionKeys);
+                where.get("title") + ": " + name + " is emitted under prefixes of " + declared + ", not "
+                        + dimensionKeys);
         return metric;
     }
 
@@ -305,18 +376,20 @@ class MonitoringTemplateTest {
 
     @SuppressWarnings("unchecked")
     private static Map<String, String> dimensions(Map<String, Object> alarm) {
-        return ((List<Map<String, Object>>) alarm.get("Dimensions")).stream()
-                .filter(d -> d.get("Value") instanceof String)
-                .collect(Collectors.toMap(d -> (String) d.get("Name"), d -> (String) d.get("Value")));
+        return ((List<Map<String, Object>>) alarm.get("Dimensions"))
+                .stream()
+                        .filter(d -> d.get("Value") instanceof String)
+                        .collect(Collectors.toMap(d -> (String) d.get("Name"), d -> (String) d.get("Value")));
     }
 
     /** The dashboard body is JSON in a Fn::Sub; its ${…} references are replaced by a placeholder to parse it. */
     @SuppressWarnings("unchecked")
     private List<Map<String, Object>> widgets() throws IOException {
-        Map<String, Object> dashboard = template.properties(template.resourcesOfType("AWS::CloudWatch::Dashboard").getFirst());
+        Map<String, Object> dashboard = template.properties(
+                template.resourcesOfType("AWS::CloudWatch::Dashboard").getFirst());
         String body = (String) ((Map<String, Object>) dashboard.get("DashboardBody")).get("Fn::Sub");
-        Map<String, Object> parsed = ObjectMapper.getDefault().readValue(body.replaceAll("\\$\\{[^}]+}", "resolved"),
-                Argument.mapOf(String.class, Object.class));
+        Map<String, Object> parsed = ObjectMapper.getDefault()
+                .readValue(body.replaceAll("\\$\\{[^}]+}", "resolved"), Argument.mapOf(String.class, Object.class));
         return (List<Map<String, Object>>) parsed.get("widgets");
     }
 }

@@ -1,8 +1,11 @@
 package dev.pastebin.infra.template;
 
-import dev.pastebin.local.template.CloudFormationTemplate;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.local.template.CloudFormationTemplate;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -12,11 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /**
  * The production limits infra/template.yaml sets (docs/operations.md, "Production limits"): database connections within a
@@ -45,7 +44,8 @@ class ProductionLimitsTest {
         assertTrue(total <= budget, "connections " + terms + " = " + total + " exceed the budget " + budget);
         // the upload event source may not run more instances than the reserved concurrency admits
         Map<String, Object> scaling = CloudFormationTemplate.mapping(sqsEvent().get("ScalingConfig"), "ScalingConfig");
-        assertEquals(template.properties("UploadPasteFunction").get("ReservedConcurrentExecutions"),
+        assertEquals(
+                template.properties("UploadPasteFunction").get("ReservedConcurrentExecutions"),
                 scaling.get("MaximumConcurrency"));
     }
 
@@ -61,17 +61,22 @@ class ProductionLimitsTest {
         Map<String, Object> throttling = CloudFormationTemplate.mapping(
                 template.properties("HttpApi").get("DefaultRouteSettings"), "DefaultRouteSettings");
         int routeRate = template.intValue(throttling.get("ThrottlingRateLimit"));
-        assertTrue(routeRate >= readsPerSecond, "the read route is throttled at " + routeRate + " requests/s, below the "
-                + "first step's " + readsPerSecond + " reads/s (ApiThrottlingRateLimit)");
-        int readConcurrency = template.intValue(template.properties("ReadPasteFunction").get("ReservedConcurrentExecutions"));
-        assertTrue(readConcurrency >= readsPerSecond * secondsPerRead, "ReadReservedConcurrency " + readConcurrency
-                + " serves fewer than " + readsPerSecond + " reads/s");
+        assertTrue(
+                routeRate >= readsPerSecond,
+                "the read route is throttled at " + routeRate + " requests/s, below the " + "first step's "
+                        + readsPerSecond + " reads/s (ApiThrottlingRateLimit)");
+        int readConcurrency =
+                template.intValue(template.properties("ReadPasteFunction").get("ReservedConcurrentExecutions"));
+        assertTrue(
+                readConcurrency >= readsPerSecond * secondsPerRead,
+                "ReadReservedConcurrency " + readConcurrency + " serves fewer than " + readsPerSecond + " reads/s");
     }
 
     /** The pool size a function's configuration gives it: its application.yml, with the template's parallelism. */
     private int poolSize(String function) throws IOException {
         String codeUri = (String) template.properties(function).get("CodeUri");
-        String yaml = Files.readString(InfraTemplate.INFRA.resolve(codeUri).resolve("src/main/resources/application.yml"));
+        String yaml =
+                Files.readString(InfraTemplate.INFRA.resolve(codeUri).resolve("src/main/resources/application.yml"));
         Matcher size = POOL_SIZE.matcher(yaml);
         assertTrue(size.find(), codeUri + "'s application.yml sets datasources.default.maximum-pool-size");
         String value = size.group(1);
@@ -85,14 +90,20 @@ class ProductionLimitsTest {
 
     @Test
     void theDatabaseUrlMustVerifyTheServersCertificateAndHostName() {
-        Pattern allowed = Pattern.compile((String) template.parameter("DatabaseUrl").get("AllowedPattern"));
-        for (String url : List.of("jdbc:postgresql://db.example.internal:5432/pastebin?sslmode=verify-full",
+        Pattern allowed =
+                Pattern.compile((String) template.parameter("DatabaseUrl").get("AllowedPattern"));
+        for (String url : List.of(
+                "jdbc:postgresql://db.example.internal:5432/pastebin?sslmode=verify-full",
                 "jdbc:postgresql://db:5432/pastebin?ssl=true&sslmode=verify-full&ApplicationName=pastebin")) {
             assertTrue(allowed.matcher(url).matches(), url);
         }
-        for (String url : List.of("jdbc:postgresql://db:5432/pastebin", "jdbc:postgresql://db:5432/pastebin?sslmode=require",
-                "jdbc:postgresql://db:5432/pastebin?sslmode=verify-ca", "jdbc:postgresql://db:5432/pastebin?sslmode=verify-fullx",
-                "jdbc:postgresql://db/sslmode=verify-full", "jdbc:postgresql://db:5432/pastebin?xsslmode=verify-full",
+        for (String url : List.of(
+                "jdbc:postgresql://db:5432/pastebin",
+                "jdbc:postgresql://db:5432/pastebin?sslmode=require",
+                "jdbc:postgresql://db:5432/pastebin?sslmode=verify-ca",
+                "jdbc:postgresql://db:5432/pastebin?sslmode=verify-fullx",
+                "jdbc:postgresql://db/sslmode=verify-full",
+                "jdbc:postgresql://db:5432/pastebin?xsslmode=verify-full",
                 "jdbc:mysql://db:3306/pastebin?sslmode=verify-full")) {
             assertFalse(allowed.matcher(url).matches(), url);
         }
@@ -105,16 +116,19 @@ class ProductionLimitsTest {
             Object url = template.environment(function).get("DATASOURCES_DEFAULT_URL");
             assertTrue(url instanceof Map<?, ?> m && m.get("Fn::Sub") instanceof String, function + ": " + url);
             String sub = (String) ((Map<?, ?>) url).get("Fn::Sub");
-            assertTrue(sub.startsWith("${DatabaseUrl}&"), function + ": the parameter's URL, then the timeouts: " + sub);
+            assertTrue(
+                    sub.startsWith("${DatabaseUrl}&"), function + ": the parameter's URL, then the timeouts: " + sub);
             int timeout = template.intValue(template.functionProperty(function, "Timeout"));
             int connect = urlSeconds(sub, "connectTimeout");
             int socket = urlSeconds(sub, "socketTimeout");
-            assertTrue(connect > 0 && 2 * connect < timeout, function + ": connectTimeout " + connect + " of " + timeout);
+            assertTrue(
+                    connect > 0 && 2 * connect < timeout, function + ": connectTimeout " + connect + " of " + timeout);
             assertTrue(socket > 0 && 2 * socket <= timeout, function + ": socketTimeout " + socket + " of " + timeout);
         }
         // the upload worker's: just above its statement_timeout, so one record's worst case stays in its margin
         String upload = (String) CloudFormationTemplate.mapping(
-                template.environment("UploadPasteFunction").get("DATASOURCES_DEFAULT_URL"), "url").get("Fn::Sub");
+                        template.environment("UploadPasteFunction").get("DATASOURCES_DEFAULT_URL"), "url")
+                .get("Fn::Sub");
         assertEquals(3, urlSeconds(upload, "socketTimeout"));
     }
 
@@ -138,7 +152,8 @@ class ProductionLimitsTest {
             for (Object policy : (List<?>) template.properties(function).get("Policies")) {
                 Map<String, Object> p = CloudFormationTemplate.mapping(policy, function + " policy");
                 if (p.containsKey("AWSSecretsManagerGetSecretValuePolicy")) {
-                    granted.add(CloudFormationTemplate.mapping(p.get("AWSSecretsManagerGetSecretValuePolicy"), "policy").get("SecretArn"));
+                    granted.add(CloudFormationTemplate.mapping(p.get("AWSSecretsManagerGetSecretValuePolicy"), "policy")
+                            .get("SecretArn"));
                 }
             }
             assertEquals(List.of(Map.of("Ref", parameter)), granted, function);
@@ -152,8 +167,17 @@ class ProductionLimitsTest {
      */
     @Test
     void s3RightsAreScopedToThePastePrefixAndReadCanOnlyGetObjects() {
-        assertEquals(List.of(Map.of("Sid", "ReadPasteObjects", "Effect", "Allow", "Action", List.of("s3:GetObject"),
-                "Resource", Map.of("Fn::Sub", "${PasteBucket.Arn}/pastes/*"))), s3Statements("ReadPasteFunction"));
+        assertEquals(
+                List.of(Map.of(
+                        "Sid",
+                        "ReadPasteObjects",
+                        "Effect",
+                        "Allow",
+                        "Action",
+                        List.of("s3:GetObject"),
+                        "Resource",
+                        Map.of("Fn::Sub", "${PasteBucket.Arn}/pastes/*"))),
+                s3Statements("ReadPasteFunction"));
         for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
             for (Map<String, Object> statement : s3Statements(function)) {
                 if (function.equals("SweeperFunction") && "ListPasteKeys".equals(statement.get("Sid"))) {
@@ -163,7 +187,8 @@ class ProductionLimitsTest {
                 assertFalse(statement.get("Action").toString().contains("ListBucket"), function);
             }
             Object policies = template.properties(function).get("Policies");
-            assertFalse(policies.toString().matches(".*S3(Read|Crud|Write|FullAccess)Policy.*"),
+            assertFalse(
+                    policies.toString().matches(".*S3(Read|Crud|Write|FullAccess)Policy.*"),
                     function + ": SAM's S3 policy templates grant more than the paste keys: " + policies);
         }
     }
@@ -185,13 +210,18 @@ class ProductionLimitsTest {
     /** The create function checks its content limit against the queue's real MaximumMessageSize. */
     @Test
     void theCreateFunctionIsToldTheUploadQueuesMaximumMessageSize() {
-        assertEquals(template.intValue(template.properties("UploadQueue").get("MaximumMessageSize")),
-                template.intValue(template.environment("CreatePasteFunction").get("PASTEBIN_UPLOAD_QUEUE_MAXIMUM_MESSAGE_SIZE")));
+        assertEquals(
+                template.intValue(template.properties("UploadQueue").get("MaximumMessageSize")),
+                template.intValue(
+                        template.environment("CreatePasteFunction").get("PASTEBIN_UPLOAD_QUEUE_MAXIMUM_MESSAGE_SIZE")));
     }
 
     private Map<String, Object> sqsEvent() {
-        Map<String, Object> events = CloudFormationTemplate.mapping(template.properties("UploadPasteFunction").get("Events"), "Events");
-        return CloudFormationTemplate.mapping(CloudFormationTemplate.mapping(events.get("UploadJobs"), "UploadJobs")
-                .get("Properties"), "UploadJobs.Properties");
+        Map<String, Object> events = CloudFormationTemplate.mapping(
+                template.properties("UploadPasteFunction").get("Events"), "Events");
+        return CloudFormationTemplate.mapping(
+                CloudFormationTemplate.mapping(events.get("UploadJobs"), "UploadJobs")
+                        .get("Properties"),
+                "UploadJobs.Properties");
     }
 }

@@ -1,16 +1,20 @@
 package dev.pastebin.infra.template;
 
-import dev.pastebin.local.template.CloudFormationTemplate;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.core.breaker.BreakerProperties;
 import dev.pastebin.core.breaker.HoldSchedule;
 import dev.pastebin.core.config.DatabaseTlsProperties;
 import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.retry.RetryProperties;
+import dev.pastebin.local.template.CloudFormationTemplate;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.env.PropertySource;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,12 +28,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /** The rules infra/template.yaml must keep, read from the template itself. */
 class TemplateTest {
@@ -39,16 +38,20 @@ class TemplateTest {
     @Test
     void theFunctionsTheLocalRuntimeExpectsAreDeclaredWithTheirHandlersAndModules() {
         Map<String, List<String>> expected = Map.of(
-                "CreatePasteFunction", List.of("../create-function",
-                        "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction"),
-                "ReadPasteFunction", List.of("../read-function",
-                        "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction"),
-                "RemovePasteFunction", List.of("../remove-function",
-                        "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction"),
-                "UploadPasteFunction", List.of("../upload-function",
-                        "dev.pastebin.upload.UploadHandler"),
-                "SweeperFunction", List.of("../sweeper-function",
-                        "dev.pastebin.sweeper.SweeperHandler"));
+                "CreatePasteFunction",
+                        List.of(
+                                "../create-function",
+                                "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction"),
+                "ReadPasteFunction",
+                        List.of(
+                                "../read-function",
+                                "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction"),
+                "RemovePasteFunction",
+                        List.of(
+                                "../remove-function",
+                                "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction"),
+                "UploadPasteFunction", List.of("../upload-function", "dev.pastebin.upload.UploadHandler"),
+                "SweeperFunction", List.of("../sweeper-function", "dev.pastebin.sweeper.SweeperHandler"));
         assertEquals(expected.keySet(), Set.copyOf(template.resourcesOfType("AWS::Serverless::Function")));
         expected.forEach((id, codeAndHandler) -> {
             assertEquals(codeAndHandler.get(0), template.properties(id).get("CodeUri"), id);
@@ -65,12 +68,18 @@ class TemplateTest {
     @Test
     void everyFunctionIsBuiltByTheMakefileInItsCodeUri() throws Exception {
         for (String id : template.resourcesOfType("AWS::Serverless::Function")) {
-            assertEquals(Map.of("BuildMethod", "makefile"), template.resource(id).get("Metadata"), id + ".Metadata");
-            Path codeUri = InfraTemplate.INFRA.resolve((String) template.properties(id).get("CodeUri")).normalize();
-            assertTrue(Files.isRegularFile(codeUri.resolve("Makefile")), id + ": no Makefile in its CodeUri " + codeUri);
+            assertEquals(
+                    Map.of("BuildMethod", "makefile"), template.resource(id).get("Metadata"), id + ".Metadata");
+            Path codeUri = InfraTemplate.INFRA
+                    .resolve((String) template.properties(id).get("CodeUri"))
+                    .normalize();
+            assertTrue(
+                    Files.isRegularFile(codeUri.resolve("Makefile")), id + ": no Makefile in its CodeUri " + codeUri);
             Path artifacts = Files.createTempDirectory("make-n-" + id);
-            Process make = new ProcessBuilder("make", "-n", "-C", codeUri.toString(), "build-" + id, "ARTIFACTS_DIR=" + artifacts)
-                    .redirectErrorStream(true).start();
+            Process make = new ProcessBuilder(
+                            "make", "-n", "-C", codeUri.toString(), "build-" + id, "ARTIFACTS_DIR=" + artifacts)
+                    .redirectErrorStream(true)
+                    .start();
             String output = new String(make.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertEquals(0, make.waitFor(), id + ": `make -n -C " + codeUri + " build-" + id + "` failed:\n" + output);
             Files.delete(artifacts);
@@ -79,18 +88,25 @@ class TemplateTest {
 
     @Test
     void theRedriveCountExceedsTheUploadAttemptBudget() {
-        Map<String, Object> redrive = CloudFormationTemplate.mapping(template.properties("UploadQueue").get("RedrivePolicy"), "RedrivePolicy");
+        Map<String, Object> redrive = CloudFormationTemplate.mapping(
+                template.properties("UploadQueue").get("RedrivePolicy"), "RedrivePolicy");
         int maxReceiveCount = template.intValue(redrive.get("maxReceiveCount"));
         Map<String, Object> env = template.environment("UploadPasteFunction");
         int maxAttempts = template.intValue(env.get("PASTEBIN_UPLOAD_RETRY_MAX_ATTEMPTS"));
 
-        assertEquals(6, maxAttempts, "the schedule's budget (docs/design.md, \"Retry schedule\"): attempt 1 and 5 retries");
-        assertTrue(maxReceiveCount > maxAttempts,
+        assertEquals(
+                6, maxAttempts, "the schedule's budget (docs/design.md, \"Retry schedule\"): attempt 1 and 5 retries");
+        assertTrue(
+                maxReceiveCount > maxAttempts,
                 "maxReceiveCount " + maxReceiveCount + " must exceed the function's " + maxAttempts + " attempts");
         // the function is told the same number the queue uses, from the same parameter
-        String redriveParameter = template.parameterRef(redrive.get("maxReceiveCount")).orElse(null);
+        String redriveParameter =
+                template.parameterRef(redrive.get("maxReceiveCount")).orElse(null);
         assertNotNull(redriveParameter, "the RedrivePolicy's maxReceiveCount is a parameter");
-        assertEquals(redriveParameter, template.parameterRef(env.get("PASTEBIN_UPLOAD_RETRY_QUEUE_MAX_RECEIVE_COUNT")).orElse(null));
+        assertEquals(
+                redriveParameter,
+                template.parameterRef(env.get("PASTEBIN_UPLOAD_RETRY_QUEUE_MAX_RECEIVE_COUNT"))
+                        .orElse(null));
         assertEquals(Map.of("Fn::GetAtt", List.of("UploadDeadLetterQueue", "Arn")), redrive.get("deadLetterTargetArn"));
     }
 
@@ -113,17 +129,27 @@ class TemplateTest {
             }
         }
         var overridden = CloudFormationTemplate.load(InfraTemplate.FILE, Map.of("UploadGiveUpAfterAttempts", "6"));
-        assertEquals(6, overridden.intValue(overridden.environment("UploadPasteFunction").get(variable)));
+        assertEquals(
+                6,
+                overridden.intValue(
+                        overridden.environment("UploadPasteFunction").get(variable)));
 
-        for (int attempts : new int[]{0, 6}) {
+        for (int attempts : new int[] {0, 6}) {
             Map<String, Object> environment = Map.of(variable, Integer.toString(attempts));
-            try (ApplicationContext context = ApplicationContext.builder().deduceEnvironment(false)
-                    .environmentPropertySource(false).propertySources(PropertySource.of("function-environment",
-                            environment, PropertySource.PropertyConvention.ENVIRONMENT_VARIABLE)).start()) {
+            try (ApplicationContext context = ApplicationContext.builder()
+                    .deduceEnvironment(false)
+                    .environmentPropertySource(false)
+                    .propertySources(PropertySource.of(
+                            "function-environment",
+                            environment,
+                            PropertySource.PropertyConvention.ENVIRONMENT_VARIABLE))
+                    .start()) {
                 RetryProperties retry = context.getBean(RetryProperties.class);
                 assertEquals(attempts, retry.giveUpAfterAttempts());
                 assertEquals(attempts > 0, retry.givesUp());
-                assertEquals(Duration.ofHours(24), context.getBean(BreakerProperties.class).holdLimit(),
+                assertEquals(
+                        Duration.ofHours(24),
+                        context.getBean(BreakerProperties.class).holdLimit(),
                         "without give-up a paste waits out the hold limit");
             }
         }
@@ -138,23 +164,32 @@ class TemplateTest {
     @Test
     void theRedriveCountCoversADayOfHoldsAndTheQueueKeepsAJobForAllItsReceives() {
         int maxReceiveCount = template.intValue(CloudFormationTemplate.mapping(
-                template.properties("UploadQueue").get("RedrivePolicy"), "RedrivePolicy").get("maxReceiveCount"));
+                        template.properties("UploadQueue").get("RedrivePolicy"), "RedrivePolicy")
+                .get("maxReceiveCount"));
         int visibility = template.intValue(template.properties("UploadQueue").get("VisibilityTimeout"));
         int retention = template.intValue(template.properties("UploadQueue").get("MessageRetentionPeriod"));
-        int maxAttempts = template.intValue(template.environment("UploadPasteFunction").get("PASTEBIN_UPLOAD_RETRY_MAX_ATTEMPTS"));
-        try (ApplicationContext context = ApplicationContext.builder().deduceEnvironment(false).build().start()) {
+        int maxAttempts = template.intValue(
+                template.environment("UploadPasteFunction").get("PASTEBIN_UPLOAD_RETRY_MAX_ATTEMPTS"));
+        try (ApplicationContext context =
+                ApplicationContext.builder().deduceEnvironment(false).build().start()) {
             BreakerProperties breaker = context.getBean(BreakerProperties.class);
             RetryProperties retry = context.getBean(RetryProperties.class);
             int held = new HoldSchedule(breaker).heldDeliveriesWithinLimit();
 
             assertEquals(Duration.ofHours(24), breaker.holdLimit());
-            assertTrue(maxReceiveCount >= maxAttempts + held + 2 && maxReceiveCount <= 1000,
+            assertTrue(
+                    maxReceiveCount >= maxAttempts + held + 2 && maxReceiveCount <= 1000,
                     maxReceiveCount + " receives for " + maxAttempts + " attempts + " + held + " holds + 2 spare");
             assertEquals(retry.queueMaxReceiveCount(), maxReceiveCount, "the function's default is the template's");
-            long longestReceive = Math.max(visibility, Math.max(breaker.maxHold().plus(breaker.holdJitter()).toSeconds(),
-                    retry.maxDelay().toSeconds()));
-            assertTrue((long) maxReceiveCount * longestReceive < retention,
-                    maxReceiveCount + " x " + longestReceive + " s must stay within the retention of " + retention + " s");
+            long longestReceive = Math.max(
+                    visibility,
+                    Math.max(
+                            breaker.maxHold().plus(breaker.holdJitter()).toSeconds(),
+                            retry.maxDelay().toSeconds()));
+            assertTrue(
+                    (long) maxReceiveCount * longestReceive < retention,
+                    maxReceiveCount + " x " + longestReceive + " s must stay within the retention of " + retention
+                            + " s");
         }
     }
 
@@ -185,14 +220,17 @@ class TemplateTest {
         // core's UploadJobCodecTest reads the first MaximumMessageSize in the file: it must be the upload queue's
         Matcher first = Pattern.compile("MaximumMessageSize:\\s*(\\d+)").matcher(Files.readString(InfraTemplate.FILE));
         assertTrue(first.find());
-        assertEquals(template.intValue(template.properties("UploadQueue").get("MaximumMessageSize")),
+        assertEquals(
+                template.intValue(template.properties("UploadQueue").get("MaximumMessageSize")),
                 Integer.parseInt(first.group(1)));
         assertTrue(Files.readString(InfraTemplate.FILE).indexOf("UploadQueue:") < first.start());
     }
 
     @Test
     void theDeadLetterQueueKeepsMessagesFourteenDays() {
-        assertEquals(1_209_600, template.intValue(template.properties("UploadDeadLetterQueue").get("MessageRetentionPeriod")));
+        assertEquals(
+                1_209_600,
+                template.intValue(template.properties("UploadDeadLetterQueue").get("MessageRetentionPeriod")));
     }
 
     /**
@@ -202,8 +240,10 @@ class TemplateTest {
     @Test
     void theSweeperIsToldBothQueuesRetentionPeriods() {
         Map<String, Object> env = template.environment("SweeperFunction");
-        int uploadRetention = template.intValue(template.properties("UploadQueue").get("MessageRetentionPeriod"));
-        int deadLetterRetention = template.intValue(template.properties("UploadDeadLetterQueue").get("MessageRetentionPeriod"));
+        int uploadRetention =
+                template.intValue(template.properties("UploadQueue").get("MessageRetentionPeriod"));
+        int deadLetterRetention =
+                template.intValue(template.properties("UploadDeadLetterQueue").get("MessageRetentionPeriod"));
 
         assertEquals(uploadRetention + "s", env.get("PASTEBIN_SWEEPER_UPLOAD_QUEUE_RETENTION"));
         assertEquals(deadLetterRetention + "s", env.get("PASTEBIN_SWEEPER_DEAD_LETTER_RETENTION"));
@@ -233,11 +273,20 @@ class TemplateTest {
                 sqsPolicies.add(p);
             }
         }
-        assertEquals(List.of(
-                        Map.of("SQSSendMessagePolicy", Map.of("QueueName", Map.of("Fn::GetAtt", List.of("UploadQueue", "QueueName")))),
-                        Map.of("Sid", "ReevaluateDeadLetters", "Effect", "Allow",
-                                "Action", List.of("sqs:ReceiveMessage", "sqs:DeleteMessage"),
-                                "Resource", Map.of("Fn::GetAtt", List.of("UploadDeadLetterQueue", "Arn")))),
+        assertEquals(
+                List.of(
+                        Map.of(
+                                "SQSSendMessagePolicy",
+                                Map.of("QueueName", Map.of("Fn::GetAtt", List.of("UploadQueue", "QueueName")))),
+                        Map.of(
+                                "Sid",
+                                "ReevaluateDeadLetters",
+                                "Effect",
+                                "Allow",
+                                "Action",
+                                List.of("sqs:ReceiveMessage", "sqs:DeleteMessage"),
+                                "Resource",
+                                Map.of("Fn::GetAtt", List.of("UploadDeadLetterQueue", "Arn")))),
                 sqsPolicies);
     }
 
@@ -251,13 +300,16 @@ class TemplateTest {
         assertEquals(Map.of("Ref", "UploadDeadLetterQueue"), env.get("PASTEBIN_UPLOAD_DLQ_URL"));
 
         List<Object> sends = new java.util.ArrayList<>();
-        for (Object policy : (List<?>) template.properties("UploadPasteFunction").get("Policies")) {
+        for (Object policy :
+                (List<?>) template.properties("UploadPasteFunction").get("Policies")) {
             Map<String, Object> p = CloudFormationTemplate.mapping(policy, "UploadPasteFunction policy");
             if (p.containsKey("SQSSendMessagePolicy")) {
                 sends.add(p.get("SQSSendMessagePolicy"));
             }
         }
-        assertEquals(List.of(Map.of("QueueName", Map.of("Fn::GetAtt", List.of("UploadDeadLetterQueue", "QueueName")))), sends);
+        assertEquals(
+                List.of(Map.of("QueueName", Map.of("Fn::GetAtt", List.of("UploadDeadLetterQueue", "QueueName")))),
+                sends);
     }
 
     /**
@@ -273,27 +325,46 @@ class TemplateTest {
                 for (Object statement : p.containsKey("Statement") ? (List<?>) p.get("Statement") : List.of()) {
                     Map<String, Object> st = CloudFormationTemplate.mapping(statement, "statement");
                     if (st.get("Action").toString().contains("s3:List")) {
-                        listing.computeIfAbsent(function, f -> new java.util.ArrayList<>()).add(st);
+                        listing.computeIfAbsent(function, f -> new java.util.ArrayList<>())
+                                .add(st);
                     }
                 }
             }
         }
-        assertEquals(Map.of("SweeperFunction", List.of(Map.of("Sid", "ListPasteKeys", "Effect", "Allow",
-                "Action", List.of("s3:ListBucket"),
-                "Resource", Map.of("Fn::GetAtt", List.of("PasteBucket", "Arn")),
-                "Condition", Map.of("StringLike", Map.of("s3:prefix", List.of("pastes/", "pastes/*")))))), listing);
+        assertEquals(
+                Map.of(
+                        "SweeperFunction",
+                        List.of(Map.of(
+                                "Sid",
+                                "ListPasteKeys",
+                                "Effect",
+                                "Allow",
+                                "Action",
+                                List.of("s3:ListBucket"),
+                                "Resource",
+                                Map.of("Fn::GetAtt", List.of("PasteBucket", "Arn")),
+                                "Condition",
+                                Map.of("StringLike", Map.of("s3:prefix", List.of("pastes/", "pastes/*")))))),
+                listing);
     }
 
     @Test
     void readKeepsReadOnlyRightsAndRemoveMayOnlyReadAndDeletePasteObjects() {
-        List<String> readPolicies = ((List<?>) template.properties("ReadPasteFunction").get("Policies")).stream()
-                .map(p -> CloudFormationTemplate.mapping(p, "ReadPasteFunction policy").keySet().iterator().next()).toList();
+        List<String> readPolicies = ((List<?>)
+                        template.properties("ReadPasteFunction").get("Policies"))
+                .stream()
+                        .map(p -> CloudFormationTemplate.mapping(p, "ReadPasteFunction policy")
+                                .keySet()
+                                .iterator()
+                                .next())
+                        .toList();
         // its S3 statement (GetObject on the paste keys only) is checked by ProductionLimitsTest
         assertEquals(List.of("Statement", "AWSSecretsManagerGetSecretValuePolicy"), readPolicies);
 
         List<Map<String, Object>> statements = new java.util.ArrayList<>();
         List<String> templates = new java.util.ArrayList<>();
-        for (Object policy : (List<?>) template.properties("RemovePasteFunction").get("Policies")) {
+        for (Object policy :
+                (List<?>) template.properties("RemovePasteFunction").get("Policies")) {
             Map<String, Object> p = CloudFormationTemplate.mapping(policy, "RemovePasteFunction policy");
             if (p.containsKey("Statement")) {
                 for (Object statement : (List<?>) p.get("Statement")) {
@@ -305,8 +376,12 @@ class TemplateTest {
         }
         assertEquals(List.of("AWSSecretsManagerGetSecretValuePolicy"), templates);
         assertEquals(1, statements.size());
-        assertEquals(List.of("s3:GetObject", "s3:DeleteObject"), statements.getFirst().get("Action"));
-        assertEquals(Map.of("Fn::Sub", "${PasteBucket.Arn}/pastes/*"), statements.getFirst().get("Resource"));
+        assertEquals(
+                List.of("s3:GetObject", "s3:DeleteObject"),
+                statements.getFirst().get("Action"));
+        assertEquals(
+                Map.of("Fn::Sub", "${PasteBucket.Arn}/pastes/*"),
+                statements.getFirst().get("Resource"));
     }
 
     @Test
@@ -326,12 +401,22 @@ class TemplateTest {
     @Test
     void theHttpApiRoutesUsePayloadFormatTwo() {
         assertEquals(Set.of("POST /pastes", "POST /", "POST /documents"), routes("CreatePasteFunction"));
-        assertEquals(Set.of("GET /pastes/{shortCode}", "HEAD /pastes/{shortCode}",
-                "GET /", "GET /p/{shortCode}", "GET /assets/{file}",
-                "GET /documents/{key}", "GET /raw/{key}", "GET /{shortCode}"), routes("ReadPasteFunction"));
-        assertEquals(Set.of("DELETE /pastes/{shortCode}", "POST /pastes/{shortCode}/reveal"), routes("RemovePasteFunction"));
+        assertEquals(
+                Set.of(
+                        "GET /pastes/{shortCode}",
+                        "HEAD /pastes/{shortCode}",
+                        "GET /",
+                        "GET /p/{shortCode}",
+                        "GET /assets/{file}",
+                        "GET /documents/{key}",
+                        "GET /raw/{key}",
+                        "GET /{shortCode}"),
+                routes("ReadPasteFunction"));
+        assertEquals(
+                Set.of("DELETE /pastes/{shortCode}", "POST /pastes/{shortCode}/reveal"), routes("RemovePasteFunction"));
         Map<String, Object> api = template.properties("HttpApi");
-        Map<String, Object> throttling = CloudFormationTemplate.mapping(api.get("DefaultRouteSettings"), "DefaultRouteSettings");
+        Map<String, Object> throttling =
+                CloudFormationTemplate.mapping(api.get("DefaultRouteSettings"), "DefaultRouteSettings");
         assertNotNull(throttling.get("ThrottlingRateLimit"));
         assertNotNull(throttling.get("ThrottlingBurstLimit"));
     }
@@ -351,8 +436,17 @@ class TemplateTest {
     void theBucketIsEncryptedPrivateAndDeniesPlainHttp() {
         Map<String, Object> bucket = template.properties("PasteBucket");
         assertNotNull(bucket.get("BucketEncryption"));
-        assertEquals(Map.of("BlockPublicAcls", true, "BlockPublicPolicy", true, "IgnorePublicAcls", true,
-                "RestrictPublicBuckets", true), bucket.get("PublicAccessBlockConfiguration"));
+        assertEquals(
+                Map.of(
+                        "BlockPublicAcls",
+                        true,
+                        "BlockPublicPolicy",
+                        true,
+                        "IgnorePublicAcls",
+                        true,
+                        "RestrictPublicBuckets",
+                        true),
+                bucket.get("PublicAccessBlockConfiguration"));
         String policyId = template.resourcesOfType("AWS::S3::BucketPolicy").getFirst();
         assertEquals(Map.of("Ref", "PasteBucket"), template.properties(policyId).get("Bucket"));
         String policy = template.properties(policyId).get("PolicyDocument").toString();
@@ -367,32 +461,45 @@ class TemplateTest {
     @Test
     void everyFunctionTrustsTheDatabaseCertificateTheParameterChooses() throws Exception {
         List<String> anchors = Arrays.stream(DatabaseTlsProperties.TrustAnchor.values())
-                .map(anchor -> anchor.name().toLowerCase(Locale.ROOT).replace('_', '-')).toList();
+                .map(anchor -> anchor.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                .toList();
         assertEquals(anchors, template.parameter("DatabaseTrustAnchor").get("AllowedValues"));
         assertEquals("ca-bundle", template.parameter("DatabaseTrustAnchor").get("Default"));
         for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
-            assertEquals(Optional.of("DatabaseTrustAnchor"),
-                    template.parameterRef(template.environment(function).get("PASTEBIN_DATABASE_TLS_TRUST_ANCHOR")), function);
+            assertEquals(
+                    Optional.of("DatabaseTrustAnchor"),
+                    template.parameterRef(template.environment(function).get("PASTEBIN_DATABASE_TLS_TRUST_ANCHOR")),
+                    function);
             // DatabaseUrl's pattern cannot see a later, weaker sslmode; DatabaseTls refuses it at Init
             assertEquals("true", template.environment(function).get("PASTEBIN_DATABASE_TLS_REQUIRED"), function);
         }
         String zip = Files.readString(InfraTemplate.INFRA.resolve("lambda-zip.xml"));
-        assertTrue(zip.contains("<directory>${maven.multiModuleProjectDirectory}/infra/tls</directory>")
-                && zip.contains("<include>database-ca-bundle.pem</include>") && zip.contains("<outputDirectory>tls</outputDirectory>")
-                && DatabaseTlsProperties.PACKED_CA_BUNDLE.equals("/var/task/tls/database-ca-bundle.pem"),
-                "lambda-zip.xml packs infra/tls/database-ca-bundle.pem where pastebin.database.tls.ca-bundle expects it: " + DatabaseTlsProperties.PACKED_CA_BUNDLE);
+        assertTrue(
+                zip.contains("<directory>${maven.multiModuleProjectDirectory}/infra/tls</directory>")
+                        && zip.contains("<include>database-ca-bundle.pem</include>")
+                        && zip.contains("<outputDirectory>tls</outputDirectory>")
+                        && DatabaseTlsProperties.PACKED_CA_BUNDLE.equals("/var/task/tls/database-ca-bundle.pem"),
+                "lambda-zip.xml packs infra/tls/database-ca-bundle.pem where pastebin.database.tls.ca-bundle expects it: "
+                        + DatabaseTlsProperties.PACKED_CA_BUNDLE);
     }
 
     @Test
     void noPasswordIsAParameterOrAnEnvironmentVariable() {
-        CloudFormationTemplate.mapping(template.root().get("Parameters"), "Parameters").forEach((name, p) -> {
-            assertFalse(name.toLowerCase().contains("password"), "parameter " + name);
-        });
+        CloudFormationTemplate.mapping(template.root().get("Parameters"), "Parameters")
+                .forEach((name, p) -> {
+                    assertFalse(name.toLowerCase().contains("password"), "parameter " + name);
+                });
         for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
-            template.environment(function).keySet().forEach(name ->
-                    assertFalse(name.contains("PASSWORD"), function + " sets " + name));
-            assertEquals("PASTEBIN_DATABASE_SECRET_ID", template.environment(function).keySet().stream()
-                    .filter(n -> n.contains("SECRET")).findFirst().orElse(null), function);
+            template.environment(function)
+                    .keySet()
+                    .forEach(name -> assertFalse(name.contains("PASSWORD"), function + " sets " + name));
+            assertEquals(
+                    "PASTEBIN_DATABASE_SECRET_ID",
+                    template.environment(function).keySet().stream()
+                            .filter(n -> n.contains("SECRET"))
+                            .findFirst()
+                            .orElse(null),
+                    function);
         }
     }
 
@@ -404,12 +511,17 @@ class TemplateTest {
                 Map<String, Object> p = CloudFormationTemplate.mapping(policy, function + " policy");
                 if (p.containsKey("Statement")) {
                     for (Object statement : (List<?>) p.get("Statement")) {
-                        assertNotNull(CloudFormationTemplate.mapping(statement, "statement").get("Sid"), function + ": inline statement without Sid");
+                        assertNotNull(
+                                CloudFormationTemplate.mapping(statement, "statement")
+                                        .get("Sid"),
+                                function + ": inline statement without Sid");
                     }
                 }
             }
-            Map<String, Object> logging = CloudFormationTemplate.mapping(template.properties(function).get("LoggingConfig"), function + ".LoggingConfig");
-            String group = (String) CloudFormationTemplate.mapping(logging.get("LogGroup"), "LogGroup").get("Ref");
+            Map<String, Object> logging = CloudFormationTemplate.mapping(
+                    template.properties(function).get("LoggingConfig"), function + ".LoggingConfig");
+            String group = (String) CloudFormationTemplate.mapping(logging.get("LogGroup"), "LogGroup")
+                    .get("Ref");
             assertEquals("AWS::Logs::LogGroup", template.type(group), function);
             assertNotNull(template.properties(group).get("RetentionInDays"), group);
         }
@@ -425,21 +537,36 @@ class TemplateTest {
                 watched.put(p.get("MetricName") + "", value.toString());
             }
         }
-        assertTrue(watched.getOrDefault("ApproximateNumberOfMessagesVisible", "").contains("UploadDeadLetterQueue"), watched.toString());
-        assertTrue(watched.getOrDefault("ApproximateAgeOfOldestMessage", "").contains("UploadQueue"), watched.toString());
+        assertTrue(
+                watched.getOrDefault("ApproximateNumberOfMessagesVisible", "").contains("UploadDeadLetterQueue"),
+                watched.toString());
+        assertTrue(
+                watched.getOrDefault("ApproximateAgeOfOldestMessage", "").contains("UploadQueue"), watched.toString());
     }
 
     @Test
     void theOutputsNameTheApiQueuesAndBucket() {
-        Map<String, Object> outputs = CloudFormationTemplate.mapping(template.root().get("Outputs"), "Outputs");
-        assertTrue(outputs.keySet().containsAll(List.of("ApiUrl", "UploadQueueUrl", "UploadQueueArn",
-                "UploadDeadLetterQueueUrl", "UploadDeadLetterQueueArn", "PasteBucketName")), outputs.keySet().toString());
+        Map<String, Object> outputs =
+                CloudFormationTemplate.mapping(template.root().get("Outputs"), "Outputs");
+        assertTrue(
+                outputs.keySet()
+                        .containsAll(List.of(
+                                "ApiUrl",
+                                "UploadQueueUrl",
+                                "UploadQueueArn",
+                                "UploadDeadLetterQueueUrl",
+                                "UploadDeadLetterQueueArn",
+                                "PasteBucketName")),
+                outputs.keySet().toString());
     }
 
     private Map<String, Object> event(String function, String type) {
-        Map<String, Object> events = CloudFormationTemplate.mapping(template.properties(function).get("Events"), function + ".Events");
-        List<Map<String, Object>> ofType = events.values().stream().map(e -> CloudFormationTemplate.mapping(e, "event"))
-                .filter(e -> type.equals(e.get("Type"))).toList();
+        Map<String, Object> events =
+                CloudFormationTemplate.mapping(template.properties(function).get("Events"), function + ".Events");
+        List<Map<String, Object>> ofType = events.values().stream()
+                .map(e -> CloudFormationTemplate.mapping(e, "event"))
+                .filter(e -> type.equals(e.get("Type")))
+                .toList();
         assertEquals(1, ofType.size(), function + " has one " + type + " event");
         return CloudFormationTemplate.mapping(ofType.getFirst().get("Properties"), "event properties");
     }
@@ -447,7 +574,8 @@ class TemplateTest {
     /** The function's routes as API Gateway's route keys ("GET /pastes/{shortCode}"). */
     private Set<String> routes(String function) {
         Set<String> routes = new java.util.HashSet<>();
-        Map<String, Object> events = CloudFormationTemplate.mapping(template.properties(function).get("Events"), function + ".Events");
+        Map<String, Object> events =
+                CloudFormationTemplate.mapping(template.properties(function).get("Events"), function + ".Events");
         for (Object e : events.values()) {
             Map<String, Object> event = CloudFormationTemplate.mapping(e, "event");
             assertEquals("HttpApi", event.get("Type"));

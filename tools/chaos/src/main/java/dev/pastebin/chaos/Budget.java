@@ -1,7 +1,6 @@
 package dev.pastebin.chaos;
 
 import dev.pastebin.local.template.CloudFormationTemplate;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -58,7 +57,9 @@ public record Budget(int maxAttempts, Duration visibilityTimeout) {
     public Instant deadline(Instant created, Instant terminal, List<FaultWindow> windowsByStart) {
         Instant deadline = created.plus(STEADY);
         for (FaultWindow w : windowsByStart) {
-            if (w.start().isBefore(deadline) && w.start().isBefore(terminal) && !w.end().plus(recovery(w.kind())).isBefore(created)) {
+            if (w.start().isBefore(deadline)
+                    && w.start().isBefore(terminal)
+                    && !w.end().plus(recovery(w.kind())).isBefore(created)) {
                 Instant extended = w.end().plus(recovery(w.kind()));
                 if (extended.isAfter(deadline)) {
                     deadline = extended;

@@ -1,7 +1,6 @@
 package dev.pastebin.chaos;
 
 import dev.pastebin.local.template.CloudFormationTemplate;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -30,13 +29,18 @@ public final class ChaosSuite {
     private static final Duration SETTLE_POLL = Duration.ofSeconds(2);
 
     /** What a run needs besides its schedule; {@code strictness} is {@link Strictness#STRICT} unless changed. */
-    public record Options(Path root, int apiPort, int databasePort, long seed, String localStackEndpoint,
-                          Strictness strictness) {
+    public record Options(
+            Path root, int apiPort, int databasePort, long seed, String localStackEndpoint, Strictness strictness) {
 
         public static Options fromEnvironment(Path root) {
             Map<String, String> env = System.getenv();
-            return new Options(root, 0, Integer.parseInt(env.getOrDefault("PASTEBIN_CHAOS_DB_PORT", "5433")), 12,
-                    env.getOrDefault("LOCALSTACK_ENDPOINT", "http://127.0.0.1:4566"), Strictness.STRICT);
+            return new Options(
+                    root,
+                    0,
+                    Integer.parseInt(env.getOrDefault("PASTEBIN_CHAOS_DB_PORT", "5433")),
+                    12,
+                    env.getOrDefault("LOCALSTACK_ENDPOINT", "http://127.0.0.1:4566"),
+                    Strictness.STRICT);
         }
 
         Options withApiPort(int port) {
@@ -56,8 +60,7 @@ public final class ChaosSuite {
         }
     }
 
-    private ChaosSuite() {
-    }
+    private ChaosSuite() {}
 
     public static void main(String[] args) throws Exception {
         Options options = Options.fromEnvironment(repositoryRoot());
@@ -74,8 +77,9 @@ public final class ChaosSuite {
                 case "--api-port" -> options = options.withApiPort(Integer.parseInt(value));
                 case "--db-port" -> options = options.withDatabasePort(Integer.parseInt(value));
                 case "--seed" -> options = options.withSeed(Long.parseLong(value));
-                default -> throw new IllegalArgumentException("unknown flag " + args[i]
-                        + " (--schedule full|short, --report FILE, --api-port N, --db-port N, --seed N)");
+                default ->
+                    throw new IllegalArgumentException("unknown flag " + args[i]
+                            + " (--schedule full|short, --report FILE, --api-port N, --db-port N, --seed N)");
             }
         }
         ChaosReport result = run(ChaosSchedule.named(schedule), options);
@@ -83,7 +87,11 @@ public final class ChaosSuite {
         System.out.println(result.table());
         result.findings().stream().limit(50).forEach(f -> System.out.println("  - " + f));
         if (report != null) {
-            Files.writeString(report, ReliabilityPage.render(result, "make chaos" + ("full".equals(schedule) ? "" : " ARGS=\"--schedule " + schedule + "\"")));
+            Files.writeString(
+                    report,
+                    ReliabilityPage.render(
+                            result,
+                            "make chaos" + ("full".equals(schedule) ? "" : " ARGS=\"--schedule " + schedule + "\"")));
             System.out.println("[chaos] written " + report);
         }
         System.out.println(result.passed() ? "[chaos] PASSED" : "[chaos] FAILED");
@@ -92,18 +100,25 @@ public final class ChaosSuite {
 
     public static ChaosReport run(ChaosSchedule schedule, Options options) throws Exception {
         Instant began = Instant.now();
-        String runId = DateTimeFormatter.ofPattern("MMddHHmmss").withZone(ZoneOffset.UTC).format(began);
-        CloudFormationTemplate template = CloudFormationTemplate.load(options.root().resolve("infra/template.yaml"));
+        String runId = DateTimeFormatter.ofPattern("MMddHHmmss")
+                .withZone(ZoneOffset.UTC)
+                .format(began);
+        CloudFormationTemplate template =
+                CloudFormationTemplate.load(options.root().resolve("infra/template.yaml"));
         Budget budget = Budget.of(template);
         Path logs = options.root().resolve("tools/chaos/target/chaos-" + runId);
-        var settings = new LocalSystem.Settings(options.root(), runId, options.apiPort(), options.databasePort(),
-                options.localStackEndpoint());
+        var settings = new LocalSystem.Settings(
+                options.root(), runId, options.apiPort(), options.databasePort(), options.localStackEndpoint());
         Strictness strictness = options.strictness();
-        System.out.printf("[chaos] %s schedule, %s; starting the system (logs: %s)%n", schedule.name(),
-                strictness.label(), logs);
+        System.out.printf(
+                "[chaos] %s schedule, %s; starting the system (logs: %s)%n", schedule.name(), strictness.label(), logs);
         try (LocalSystem system = LocalSystem.start(settings, logs, template)) {
-            System.out.printf("[chaos] API on %s; %d creates/s for %d s, %d faults%n", system.api(),
-                    (int) schedule.createsPerSecond(), schedule.load().toSeconds(), schedule.faults().size());
+            System.out.printf(
+                    "[chaos] API on %s; %d creates/s for %d s, %d faults%n",
+                    system.api(),
+                    (int) schedule.createsPerSecond(),
+                    schedule.load().toSeconds(),
+                    schedule.faults().size());
             Instant start = Instant.now();
             Load load = new Load(system.api(), schedule, options.seed());
             FaultDriver faults = new FaultDriver(system, start);
@@ -118,13 +133,15 @@ public final class ChaosSuite {
             driver.join();
             List<FaultWindow> windows = faults.windows();
             if (windows.size() != schedule.faults().size()) {
-                throw new IllegalStateException("only " + windows.size() + " of " + schedule.faults().size()
-                        + " faults happened (see the log above)");
+                throw new IllegalStateException("only " + windows.size() + " of "
+                        + schedule.faults().size() + " faults happened (see the log above)");
             }
-            System.out.printf("[chaos] load done after %d s: %d pastes accepted; waiting for every paste to settle%n",
+            System.out.printf(
+                    "[chaos] load done after %d s: %d pastes accepted; waiting for every paste to settle%n",
                     Duration.between(start, Instant.now()).toSeconds(), load.accepted());
 
-            Instant settleBy = windows.stream().map(w -> w.end().plus(budget.recovery(w.kind())))
+            Instant settleBy = windows.stream()
+                    .map(w -> w.end().plus(budget.recovery(w.kind())))
                     .reduce(Instant.now().plus(Budget.STEADY), (a, b) -> a.isAfter(b) ? a : b)
                     .plus(strictness.settleGrace());
             awaitNoRowInProgress(system, settleBy);
@@ -133,8 +150,16 @@ public final class ChaosSuite {
             try (Connection db = system.database()) {
                 rows = Checks.rows(db);
             }
-            ChaosReport report = new Checks(budget, strictness).evaluate(schedule, start, windows, load, rows,
-                    system.s3().putsByObjectName(), depths, Duration.between(began, Instant.now()));
+            ChaosReport report = new Checks(budget, strictness)
+                    .evaluate(
+                            schedule,
+                            start,
+                            windows,
+                            load,
+                            rows,
+                            system.s3().putsByObjectName(),
+                            depths,
+                            Duration.between(began, Instant.now()));
             if (report.passed()) {
                 system.removeResourcesOnClose();
             }
@@ -144,8 +169,9 @@ public final class ChaosSuite {
 
     private static void awaitNoRowInProgress(LocalSystem system, Instant until) throws Exception {
         while (Instant.now().isBefore(until)) {
-            try (Connection db = system.database(); var s = db.createStatement();
-                 var r = s.executeQuery("SELECT count(*) FROM pastes WHERE status = 'IN_PROGRESS'")) {
+            try (Connection db = system.database();
+                    var s = db.createStatement();
+                    var r = s.executeQuery("SELECT count(*) FROM pastes WHERE status = 'IN_PROGRESS'")) {
                 r.next();
                 if (r.getInt(1) == 0) {
                     return;

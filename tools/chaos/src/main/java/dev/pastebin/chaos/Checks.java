@@ -5,7 +5,6 @@ import dev.pastebin.chaos.FaultKind.Route;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.faults.PutCount;
 import dev.pastebin.local.Json;
-
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -34,11 +33,11 @@ final class Checks {
 
     /** A request that started or ended this long after a window still belongs to it (pools reconnecting). */
     static final Duration GRACE = Duration.ofSeconds(10);
+
     private static final int FINAL_READS_IN_FLIGHT = 8;
 
     /** A paste's row at the end. */
-    record Row(String status, String failureReason, int uploadAttempts, Instant createdAt, Instant updatedAt) {
-    }
+    record Row(String status, String failureReason, int uploadAttempts, Instant createdAt, Instant updatedAt) {}
 
     private final Budget budget;
     private final Strictness strictness;
@@ -51,18 +50,33 @@ final class Checks {
 
     static Map<String, Row> rows(Connection db) throws SQLException {
         Map<String, Row> rows = new HashMap<>();
-        try (Statement s = db.createStatement(); ResultSet r = s.executeQuery(
-                "SELECT short_code, status, failure_reason, upload_attempts, created_at, updated_at FROM pastes")) {
+        try (Statement s = db.createStatement();
+                ResultSet r = s.executeQuery(
+                        "SELECT short_code, status, failure_reason, upload_attempts, created_at, updated_at FROM pastes")) {
             while (r.next()) {
-                rows.put(r.getString(1), new Row(r.getString(2), r.getString(3), r.getInt(4),
-                        r.getTimestamp(5).toInstant(), r.getTimestamp(6).toInstant()));
+                rows.put(
+                        r.getString(1),
+                        new Row(
+                                r.getString(2),
+                                r.getString(3),
+                                r.getInt(4),
+                                r.getTimestamp(5).toInstant(),
+                                r.getTimestamp(6).toInstant()));
             }
         }
         return rows;
     }
 
-    ChaosReport evaluate(ChaosSchedule schedule, Instant start, List<FaultWindow> windows, Load load, Map<String, Row> rows,
-                         Map<String, PutCount> puts, int[] queueDepths, Duration run) throws InterruptedException {
+    ChaosReport evaluate(
+            ChaosSchedule schedule,
+            Instant start,
+            List<FaultWindow> windows,
+            Load load,
+            Map<String, Row> rows,
+            Map<String, PutCount> puts,
+            int[] queueDepths,
+            Duration run)
+            throws InterruptedException {
         List<Load.SentPaste> pastes = load.pastes();
         int lost = 0, stuck = 0, late = 0, failed = 0;
         List<Duration> toTerminal = new ArrayList<>();
@@ -104,8 +118,10 @@ final class Checks {
         List<Load.ApiCall> calls = load.calls();
         for (Load.ApiCall call : calls) {
             if (call.status() >= 500) {
-                var window = windows.stream().filter(w -> w.kind().makesUnavailable(call.route())
-                        && w.overlaps(call.sent(), call.answered(), GRACE)).findFirst();
+                var window = windows.stream()
+                        .filter(w -> w.kind().makesUnavailable(call.route())
+                                && w.overlaps(call.sent(), call.answered(), GRACE))
+                        .findFirst();
                 if (window.isPresent()) {
                     inside++;
                     byFault.merge(window.get().kind(), 1, Integer::sum);
@@ -116,28 +132,49 @@ final class Checks {
                 }
                 if (!documentedUnavailable(call)) {
                     notDocumented++;
-                    findings.add(call.route() + " answered " + call.status() + " without the documented JSON: " + call.body());
+                    findings.add(call.route() + " answered " + call.status() + " without the documented JSON: "
+                            + call.body());
                 }
             } else if (!expected(call)) {
                 unexpected++;
-                findings.add(call.route() + " answered " + call.status() + " at " + offset(start, call.sent()) + ": " + call.body());
+                findings.add(call.route() + " answered " + call.status() + " at " + offset(start, call.sent()) + ": "
+                        + call.body());
             }
         }
         int wrongBytes = readBack[1] + load.wrongBytesWhileRunning().size();
         load.wrongBytesWhileRunning().forEach(code -> findings.add(code + ": a read during the run gave other bytes"));
 
         Set<String> sentCodes = pastes.stream().map(Load.SentPaste::shortCode).collect(Collectors.toSet());
-        int inProgress = (int) rows.values().stream().filter(r -> r.status().equals("IN_PROGRESS")).count();
-        int refusedCreateRows = (int) rows.keySet().stream().filter(code -> !sentCodes.contains(code)).count();
+        int inProgress = (int) rows.values().stream()
+                .filter(r -> r.status().equals("IN_PROGRESS"))
+                .count();
+        int refusedCreateRows = (int)
+                rows.keySet().stream().filter(code -> !sentCodes.contains(code)).count();
         Collections.sort(toTerminal);
-        var figures = new ChaosReport.Figures(pastes.size(),
+        var figures = new ChaosReport.Figures(
+                pastes.size(),
                 (int) calls.stream().filter(c -> c.route() == Route.CREATE).count(),
                 (int) calls.stream().filter(c -> c.route() == Route.READ).count(),
-                lost, stuck, late, wrongBytes, failed,
-                percentile(toTerminal, 0.50), percentile(toTerminal, 0.99), percentile(toTerminal, 1.0),
-                inside, outside, notDocumented, unexpected, byFault, queueDepths[0], queueDepths[1], inProgress,
-                refusedCreateRows, puts.values().stream().mapToInt(PutCount::attempts).sum(),
-                puts.values().stream().mapToInt(PutCount::faulted).sum(), run);
+                lost,
+                stuck,
+                late,
+                wrongBytes,
+                failed,
+                percentile(toTerminal, 0.50),
+                percentile(toTerminal, 0.99),
+                percentile(toTerminal, 1.0),
+                inside,
+                outside,
+                notDocumented,
+                unexpected,
+                byFault,
+                queueDepths[0],
+                queueDepths[1],
+                inProgress,
+                refusedCreateRows,
+                puts.values().stream().mapToInt(PutCount::attempts).sum(),
+                puts.values().stream().mapToInt(PutCount::faulted).sum(),
+                run);
         return new ChaosReport(schedule, budget, strictness, start, windows, figures, List.copyOf(findings));
     }
 
@@ -169,16 +206,21 @@ final class Checks {
                 });
             }
         }
-        return new int[]{unreadable.get(), wrong.get()};
+        return new int[] {unreadable.get(), wrong.get()};
     }
 
     /** The documented answer of an unavailable dependency: 503, Retry-After, {code, message, requestId}. */
     private static boolean documentedUnavailable(Load.ApiCall call) {
         JsonNode body = Json.parseOrNull(call.body().getBytes(StandardCharsets.UTF_8));
-        return call.status() == ApiErrorCode.SERVICE_UNAVAILABLE.status().getCode() && call.retryAfter() != null
-                && body != null && body.isObject()
-                && ApiErrorCode.SERVICE_UNAVAILABLE.name().equals(body.path("code").asText())
-                && !body.path("message").asText().isBlank() && !body.path("requestId").asText().isBlank();
+        return call.status() == ApiErrorCode.SERVICE_UNAVAILABLE.status().getCode()
+                && call.retryAfter() != null
+                && body != null
+                && body.isObject()
+                && ApiErrorCode.SERVICE_UNAVAILABLE
+                        .name()
+                        .equals(body.path("code").asText())
+                && !body.path("message").asText().isBlank()
+                && !body.path("requestId").asText().isBlank();
     }
 
     /** A create is accepted; a read finds the paste stored, in progress, or FAILED (404). */
@@ -197,6 +239,7 @@ final class Checks {
     }
 
     private static String offset(Instant start, Instant moment) {
-        return String.format(Locale.ROOT, "%.1f s", Duration.between(start, moment).toMillis() / 1000.0);
+        return String.format(
+                Locale.ROOT, "%.1f s", Duration.between(start, moment).toMillis() / 1000.0);
     }
 }

@@ -2,7 +2,6 @@ package dev.pastebin.chaos;
 
 import dev.pastebin.faults.FaultProxy;
 import dev.pastebin.faults.Mode;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

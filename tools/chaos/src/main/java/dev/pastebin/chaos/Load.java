@@ -3,7 +3,6 @@ package dev.pastebin.chaos;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pastebin.chaos.FaultKind.Route;
 import dev.pastebin.local.Json;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -31,12 +30,10 @@ import java.util.function.Predicate;
 final class Load {
 
     /** A paste the API accepted (201). */
-    record SentPaste(String shortCode, byte[] content, Instant answeredAt) {
-    }
+    record SentPaste(String shortCode, byte[] content, Instant answeredAt) {}
 
     /** One request and its answer; status -1 when the local API itself could not be reached. */
-    record ApiCall(Route route, Instant sent, Instant answered, int status, String body, String retryAfter) {
-    }
+    record ApiCall(Route route, Instant sent, Instant answered, int status, String body, String retryAfter) {}
 
     /**
      * Longer than a cold start plus the function's 20 s timeout: the local runtime allows an init 60 s, and 5 min
@@ -47,8 +44,10 @@ final class Load {
     private final URI api;
     private final ChaosSchedule schedule;
     private final PasteContents contents;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10)).build();
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10))
+            .build();
     private final List<SentPaste> pastes = Collections.synchronizedList(new ArrayList<>());
     private final List<ApiCall> calls = Collections.synchronizedList(new ArrayList<>());
     private final List<String> wrongBytesWhileRunning = Collections.synchronizedList(new ArrayList<>());
@@ -93,7 +92,9 @@ final class Load {
                 if (over.test(elapsed)) {
                     break;
                 }
-                due += schedule.createsPerSecondAt(elapsed) * Duration.between(last, now).toNanos() / 1e9;
+                due += schedule.createsPerSecondAt(elapsed)
+                        * Duration.between(last, now).toNanos()
+                        / 1e9;
                 last = now;
                 for (; created < (long) due; created++) {
                     inFlight.acquire(); // steady concurrency: when the system is slow, the load waits for it
@@ -114,8 +115,12 @@ final class Load {
 
     private void createAndReadOne() {
         PasteContents.Paste paste = contents.next();
-        ApiCall create = call(Route.CREATE, HttpRequest.newBuilder(api.resolve("/pastes"))
-                .header("Content-Type", paste.contentType()).POST(HttpRequest.BodyPublishers.ofByteArray(paste.body())), null);
+        ApiCall create = call(
+                Route.CREATE,
+                HttpRequest.newBuilder(api.resolve("/pastes"))
+                        .header("Content-Type", paste.contentType())
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(paste.body())),
+                null);
         if (create.status() == 201) {
             JsonNode created = Json.parseOrNull(create.body().getBytes(StandardCharsets.UTF_8));
             pastes.add(new SentPaste(created.get("shortCode").asText(), paste.content(), create.answered()));
@@ -127,12 +132,20 @@ final class Load {
             }
             earlier = pastes.get(ThreadLocalRandom.current().nextInt(pastes.size()));
         }
-        call(Route.READ, HttpRequest.newBuilder(api.resolve("/pastes/" + earlier.shortCode())).GET(), earlier);
+        call(
+                Route.READ,
+                HttpRequest.newBuilder(api.resolve("/pastes/" + earlier.shortCode()))
+                        .GET(),
+                earlier);
     }
 
     /** Reads a paste at the end of the run: its status and bytes. */
     HttpResponse<byte[]> read(String shortCode) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(api.resolve("/pastes/" + shortCode)).timeout(REQUEST_TIMEOUT).GET().build(),
+        return http.send(
+                HttpRequest.newBuilder(api.resolve("/pastes/" + shortCode))
+                        .timeout(REQUEST_TIMEOUT)
+                        .GET()
+                        .build(),
                 HttpResponse.BodyHandlers.ofByteArray());
     }
 
@@ -140,14 +153,20 @@ final class Load {
         Instant sent = Instant.now();
         ApiCall call;
         try {
-            HttpResponse<byte[]> response = http.send(request.timeout(REQUEST_TIMEOUT).build(),
-                    HttpResponse.BodyHandlers.ofByteArray());
-            if (readBack != null && response.statusCode() == 200 && !Arrays.equals(readBack.content(), response.body())) {
+            HttpResponse<byte[]> response =
+                    http.send(request.timeout(REQUEST_TIMEOUT).build(), HttpResponse.BodyHandlers.ofByteArray());
+            if (readBack != null
+                    && response.statusCode() == 200
+                    && !Arrays.equals(readBack.content(), response.body())) {
                 wrongBytesWhileRunning.add(readBack.shortCode());
             }
             // Bodies are kept for creates and errors only: a read's 200 body is the paste itself.
             boolean keepBody = route == Route.CREATE || response.statusCode() >= 300;
-            call = new ApiCall(route, sent, Instant.now(), response.statusCode(),
+            call = new ApiCall(
+                    route,
+                    sent,
+                    Instant.now(),
+                    response.statusCode(),
                     keepBody ? new String(response.body(), StandardCharsets.UTF_8) : "",
                     response.headers().firstValue("Retry-After").orElse(null));
         } catch (IOException e) {

@@ -3,14 +3,6 @@ package dev.pastebin.chaos;
 import dev.pastebin.faults.FaultProxy;
 import dev.pastebin.faults.Service;
 import dev.pastebin.local.template.CloudFormationTemplate;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -27,6 +19,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * The system under test, started the way a developer starts it: the suite's own PostgreSQL cluster
@@ -45,8 +44,10 @@ final class LocalSystem implements AutoCloseable {
 
         Settings {
             if (databasePort == SHARED_DATABASE_PORT) {
-                throw new IllegalArgumentException("the chaos suite stops and starts its PostgreSQL: give it a cluster of "
-                        + "its own (PASTEBIN_CHAOS_DB_PORT, default 5433), not the shared one on " + SHARED_DATABASE_PORT);
+                throw new IllegalArgumentException(
+                        "the chaos suite stops and starts its PostgreSQL: give it a cluster of "
+                                + "its own (PASTEBIN_CHAOS_DB_PORT, default 5433), not the shared one on "
+                                + SHARED_DATABASE_PORT);
             }
         }
 
@@ -67,14 +68,17 @@ final class LocalSystem implements AutoCloseable {
         }
 
         String jdbcUrl() {
-            return "jdbc:postgresql://127.0.0.1:" + databasePort + "/" + database() + "?connectTimeout=5&socketTimeout=30";
+            return "jdbc:postgresql://127.0.0.1:" + databasePort + "/" + database()
+                    + "?connectTimeout=5&socketTimeout=30";
         }
     }
 
     private static final Pattern LISTENING = Pattern.compile("Local API listening on http://[^:]+:(\\d+)");
     private static final Pattern READY = Pattern.compile("Ready: \\d+ function\\(s\\) initialised");
     /** The runtime's line for an invocation whose process died under it (the SIGKILLed batches). */
-    private static final Pattern UPLOAD_EXIT_ERROR = Pattern.compile("(?m)^UploadPasteFunction\\s+SQS batch.*ERROR Runtime\\.ExitError");
+    private static final Pattern UPLOAD_EXIT_ERROR =
+            Pattern.compile("(?m)^UploadPasteFunction\\s+SQS batch.*ERROR Runtime\\.ExitError");
+
     private static final String USER = "pastebin";
     private static final String PASSWORD = "pastebin";
 
@@ -90,7 +94,8 @@ final class LocalSystem implements AutoCloseable {
     private SqsClient sqsClient;
     private boolean removeResources;
 
-    private LocalSystem(Settings settings, Path logs, CloudFormationTemplate template) throws IOException, InterruptedException {
+    private LocalSystem(Settings settings, Path logs, CloudFormationTemplate template)
+            throws IOException, InterruptedException {
         this.settings = settings;
         this.logs = logs;
         this.uploadHandler = String.valueOf(template.functionProperty("UploadPasteFunction", "Handler"));
@@ -105,7 +110,8 @@ final class LocalSystem implements AutoCloseable {
         this.clusterStartedHere = cluster.isEmpty() || !cluster.get(2).startsWith("online");
     }
 
-    static LocalSystem start(Settings settings, Path logs, CloudFormationTemplate template) throws IOException, InterruptedException {
+    static LocalSystem start(Settings settings, Path logs, CloudFormationTemplate template)
+            throws IOException, InterruptedException {
         Files.createDirectories(logs);
         LocalSystem system = new LocalSystem(settings, logs, template);
         try {
@@ -118,8 +124,13 @@ final class LocalSystem implements AutoCloseable {
     }
 
     private void startAll() throws IOException, InterruptedException {
-        Processes.run(settings.root(), environment, logs.resolve("postgres.log"), Duration.ofMinutes(3),
-                "infra/local/postgres.sh", "start");
+        Processes.run(
+                settings.root(),
+                environment,
+                logs.resolve("postgres.log"),
+                Duration.ofMinutes(3),
+                "infra/local/postgres.sh",
+                "start");
         s3 = new FaultProxy(Service.S3, 0, URI.create(settings.localStackEndpoint()));
         sqs = new FaultProxy(Service.SQS, 0, URI.create(settings.localStackEndpoint()));
         environment.put("AWS_ENDPOINT_URL_S3", s3.endpoint().toString());
@@ -128,14 +139,17 @@ final class LocalSystem implements AutoCloseable {
         Path runtimeLog = logs.resolve("runtime.log");
         // The run command's defaults: one create and one read environment (started eagerly, so no client waits
         // for a cold start), the upload function as many as its MaximumConcurrency.
-        ProcessBuilder pb = new ProcessBuilder("infra/local/run.sh", "--no-build", "--port",
-                Integer.toString(settings.apiPort()))
-                .directory(settings.root().toFile()).redirectErrorStream(true).redirectOutput(runtimeLog.toFile());
+        ProcessBuilder pb = new ProcessBuilder(
+                        "infra/local/run.sh", "--no-build", "--port", Integer.toString(settings.apiPort()))
+                .directory(settings.root().toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(runtimeLog.toFile());
         // A shell set up for other queues (export_app_env) keeps its URLs; the run's own names must win.
         pb.environment().keySet().removeAll(List.of("PASTEBIN_UPLOAD_QUEUE_URL", "PASTEBIN_UPLOAD_DLQ_URL"));
         pb.environment().putAll(environment);
         run = pb.start();
-        String port = Processes.awaitLine(runtimeLog, LISTENING, Duration.ofMinutes(5), run).group(1);
+        String port = Processes.awaitLine(runtimeLog, LISTENING, Duration.ofMinutes(5), run)
+                .group(1);
         api = URI.create("http://127.0.0.1:" + port);
         Processes.awaitLine(runtimeLog, READY, Duration.ofMinutes(5), run);
         sqsClient = localStack(SqsClient.builder()).build();
@@ -147,7 +161,8 @@ final class LocalSystem implements AutoCloseable {
         return builder.endpointOverride(URI.create(settings.localStackEndpoint()))
                 .region(Region.of(env.getOrDefault("AWS_REGION", "us-east-1")))
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
-                        env.getOrDefault("AWS_ACCESS_KEY_ID", "test"), env.getOrDefault("AWS_SECRET_ACCESS_KEY", "test"))));
+                        env.getOrDefault("AWS_ACCESS_KEY_ID", "test"),
+                        env.getOrDefault("AWS_SECRET_ACCESS_KEY", "test"))));
     }
 
     URI api() {
@@ -194,18 +209,27 @@ final class LocalSystem implements AutoCloseable {
 
     /** [version, name, status] of the Debian cluster on the suite's port, or empty. */
     private List<String> cluster() throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("pg_lsclusters", "--no-header").redirectErrorStream(true).start();
+        Process p = new ProcessBuilder("pg_lsclusters", "--no-header")
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         p.waitFor();
-        return out.lines().map(l -> Arrays.asList(l.trim().split("\\s+")))
+        return out.lines()
+                .map(l -> Arrays.asList(l.trim().split("\\s+")))
                 .filter(f -> f.size() >= 4 && f.get(2).equals(Integer.toString(settings.databasePort())))
-                .map(f -> List.of(f.get(0), f.get(1), f.get(3))).findFirst().orElse(List.of());
+                .map(f -> List.of(f.get(0), f.get(1), f.get(3)))
+                .findFirst()
+                .orElse(List.of());
     }
 
     /** The upload function's processes: the run command's descendants started with its handler. */
     List<ProcessHandle> uploadProcesses() {
-        return run.descendants().filter(p -> p.info().arguments()
-                .map(args -> Arrays.asList(args).contains(uploadHandler)).orElse(false)).toList();
+        return run.descendants()
+                .filter(p -> p.info()
+                        .arguments()
+                        .map(args -> Arrays.asList(args).contains(uploadHandler))
+                        .orElse(false))
+                .toList();
     }
 
     /** SIGKILLs every upload function process; returns how many there were. */
@@ -218,7 +242,10 @@ final class LocalSystem implements AutoCloseable {
     /** Upload invocations so far that ended because their process died. */
     int uploadInvocationsEndedByExit() {
         try {
-            return (int) UPLOAD_EXIT_ERROR.matcher(Files.readString(runtimeLog(), StandardCharsets.UTF_8)).results().count();
+            return (int) UPLOAD_EXIT_ERROR
+                    .matcher(Files.readString(runtimeLog(), StandardCharsets.UTF_8))
+                    .results()
+                    .count();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -226,14 +253,18 @@ final class LocalSystem implements AutoCloseable {
 
     /** Messages in the upload queue and in its dead-letter queue (visible, in flight and delayed). */
     int[] queueDepths() {
-        return new int[]{depth(settings.queue()), depth(settings.deadLetterQueue())};
+        return new int[] {depth(settings.queue()), depth(settings.deadLetterQueue())};
     }
 
     private int depth(String queue) {
         String url = sqsClient.getQueueUrl(b -> b.queueName(queue)).queueUrl();
-        var attributes = sqsClient.getQueueAttributes(b -> b.queueUrl(url).attributeNames(
-                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
-                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED)).attributes();
+        var attributes = sqsClient
+                .getQueueAttributes(b -> b.queueUrl(url)
+                        .attributeNames(
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED))
+                .attributes();
         return attributes.values().stream().mapToInt(Integer::parseInt).sum();
     }
 
@@ -245,15 +276,20 @@ final class LocalSystem implements AutoCloseable {
     private void removeResources() {
         try {
             for (String queue : List.of(settings.queue(), settings.deadLetterQueue())) {
-                sqsClient.deleteQueue(b -> b.queueUrl(sqsClient.getQueueUrl(q -> q.queueName(queue)).queueUrl()));
+                sqsClient.deleteQueue(b -> b.queueUrl(
+                        sqsClient.getQueueUrl(q -> q.queueName(queue)).queueUrl()));
             }
-            try (S3Client s3Client = localStack(S3Client.builder()).forcePathStyle(true).build()) {
-                s3Client.listObjectsV2Paginator(b -> b.bucket(settings.bucket())).contents()
-                        .forEach(o -> s3Client.deleteObject(b -> b.bucket(settings.bucket()).key(o.key())));
+            try (S3Client s3Client =
+                    localStack(S3Client.builder()).forcePathStyle(true).build()) {
+                s3Client.listObjectsV2Paginator(b -> b.bucket(settings.bucket()))
+                        .contents()
+                        .forEach(o -> s3Client.deleteObject(
+                                b -> b.bucket(settings.bucket()).key(o.key())));
                 s3Client.deleteBucket(b -> b.bucket(settings.bucket()));
             }
-            try (Connection c = DriverManager.getConnection(settings.jdbcUrl().replace("/" + settings.database() + "?", "/postgres?"),
-                    USER, PASSWORD); var statement = c.createStatement()) {
+            try (Connection c = DriverManager.getConnection(
+                            settings.jdbcUrl().replace("/" + settings.database() + "?", "/postgres?"), USER, PASSWORD);
+                    var statement = c.createStatement()) {
                 statement.execute("DROP DATABASE IF EXISTS " + settings.database());
             }
         } catch (RuntimeException | SQLException e) {

@@ -3,7 +3,6 @@ package dev.pastebin.chaos;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.local.Json;
-
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -21,18 +20,19 @@ final class PasteContents {
     private static final int MAX_JSON_BYTES = 32 * 1024;
 
     /** What one create sends, and the bytes a read must give back. */
-    record Paste(byte[] content, String contentType, byte[] body) {
-    }
+    record Paste(byte[] content, String contentType, byte[] body) {}
 
     private static final int[][] CODE_POINT_RANGES = {
-            {0x20, 0x7E}, {0x20, 0x7E}, {0x20, 0x7E}, // ASCII, the most common
-            {0x00, 0x1F},                              // controls: NUL, tab, newline, ...
-            {0xC0, 0x17F},                             // accented Latin
-            {0x400, 0x4FF},                            // Cyrillic
-            {0x600, 0x6FF},                            // Arabic (right to left)
-            {0x300, 0x36F},                            // combining marks
-            {0x4E00, 0x9FFF},                          // CJK, 3 bytes each
-            {0x1F300, 0x1FAFF},                        // emoji, 4 bytes each
+        {0x20, 0x7E},
+        {0x20, 0x7E},
+        {0x20, 0x7E}, // ASCII, the most common
+        {0x00, 0x1F}, // controls: NUL, tab, newline, ...
+        {0xC0, 0x17F}, // accented Latin
+        {0x400, 0x4FF}, // Cyrillic
+        {0x600, 0x6FF}, // Arabic (right to left)
+        {0x300, 0x36F}, // combining marks
+        {0x4E00, 0x9FFF}, // CJK, 3 bytes each
+        {0x1F300, 0x1FAFF}, // emoji, 4 bytes each
     };
 
     private final SplittableRandom random;

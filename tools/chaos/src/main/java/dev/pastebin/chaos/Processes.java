@@ -14,23 +14,25 @@ import java.util.regex.Pattern;
 /** Running the project's scripts, and waiting for what a process writes to its log. */
 final class Processes {
 
-    private Processes() {
-    }
+    private Processes() {}
 
     /** Runs a command to its end; its output goes to {@code log} (appended); fails unless it exits 0. */
     static void run(Path directory, Map<String, String> environment, Path log, Duration timeout, String... command)
             throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true)
+        ProcessBuilder pb = new ProcessBuilder(command)
+                .directory(directory.toFile())
+                .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().putAll(environment);
         Process process = pb.start();
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly();
-            throw new IllegalStateException(String.join(" ", command) + " did not finish within " + timeout + " (log: " + log + ")");
+            throw new IllegalStateException(
+                    String.join(" ", command) + " did not finish within " + timeout + " (log: " + log + ")");
         }
         if (process.exitValue() != 0) {
-            throw new IllegalStateException(String.join(" ", command) + " failed with exit status " + process.exitValue()
-                    + " (log: " + log + ")");
+            throw new IllegalStateException(String.join(" ", command) + " failed with exit status "
+                    + process.exitValue() + " (log: " + log + ")");
         }
     }
 

@@ -11,8 +11,7 @@ import java.util.Locale;
 /** docs/reliability.md: the machine, the command, the schedule and the figures of one run. */
 final class ReliabilityPage {
 
-    private ReliabilityPage() {
-    }
+    private ReliabilityPage() {}
 
     static String render(ChaosReport report, String command) {
         var f = report.figures();
@@ -54,28 +53,52 @@ final class ReliabilityPage {
                 Time to terminal is `updated_at − created_at` of the paste's row. The table's header names the run's
                 mode: a strict run (`make chaos`, a measurement) fails on every check; the test command's correctness
                 mode reports late pastes and 5xx outside the windows without failing on them.
-                """.formatted(command, machine(), jdk(), command,
-                DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneOffset.UTC).format(report.start()),
-                minutes(f.run()), format(report.schedule().createsPerSecond()), report.schedule().burstFactor(),
-                report.schedule().maxInFlight(), report.schedule().load().toSeconds(), report.faultTable(), report.table(),
-                report.passed() ? "Every check holds" : "Some checks do NOT hold (see the suite's output)",
-                Budget.STEADY.toSeconds(), report.budget().maxAttempts(), Checks.GRACE.toSeconds());
+                """.formatted(
+                        command,
+                        machine(),
+                        jdk(),
+                        command,
+                        DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")
+                                .withZone(ZoneOffset.UTC)
+                                .format(report.start()),
+                        minutes(f.run()),
+                        format(report.schedule().createsPerSecond()),
+                        report.schedule().burstFactor(),
+                        report.schedule().maxInFlight(),
+                        report.schedule().load().toSeconds(),
+                        report.faultTable(),
+                        report.table(),
+                        report.passed() ? "Every check holds" : "Some checks do NOT hold (see the suite's output)",
+                        Budget.STEADY.toSeconds(),
+                        report.budget().maxAttempts(),
+                        Checks.GRACE.toSeconds());
     }
 
     private static String machine() {
         String cpu = "?";
         long memoryKb = 0;
         try {
-            cpu = Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
-                    .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse("?");
-            memoryKb = Files.readAllLines(Path.of("/proc/meminfo")).stream().filter(l -> l.startsWith("MemTotal:"))
-                    .map(l -> Long.parseLong(l.replaceAll("\\D", ""))).findFirst().orElse(0L);
+            cpu = Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
+                    .filter(l -> l.startsWith("model name"))
+                    .map(l -> l.substring(l.indexOf(':') + 1).trim())
+                    .findFirst()
+                    .orElse("?");
+            memoryKb = Files.readAllLines(Path.of("/proc/meminfo")).stream()
+                    .filter(l -> l.startsWith("MemTotal:"))
+                    .map(l -> Long.parseLong(l.replaceAll("\\D", "")))
+                    .findFirst()
+                    .orElse(0L);
         } catch (IOException | RuntimeException e) {
             // not Linux: the figures stand without the model name
         }
-        return String.format(Locale.ROOT, "%d CPUs (nproc), %s, %.1f GiB memory, %s %s",
-                Runtime.getRuntime().availableProcessors(), cpu, memoryKb / 1024.0 / 1024.0,
-                System.getProperty("os.name"), System.getProperty("os.version"));
+        return String.format(
+                Locale.ROOT,
+                "%d CPUs (nproc), %s, %.1f GiB memory, %s %s",
+                Runtime.getRuntime().availableProcessors(),
+                cpu,
+                memoryKb / 1024.0 / 1024.0,
+                System.getProperty("os.name"),
+                System.getProperty("os.version"));
     }
 
     private static String jdk() {

@@ -1,14 +1,12 @@
 package dev.pastebin.chaos;
 
-import dev.pastebin.local.template.CloudFormationTemplate;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.file.Path;
+import dev.pastebin.local.template.CloudFormationTemplate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
 
 class BudgetTest {
 
@@ -17,7 +15,8 @@ class BudgetTest {
 
     @Test
     void theTemplateGivesTheAttemptsAndTheVisibilityTimeout() {
-        Budget fromTemplate = Budget.of(CloudFormationTemplate.load(ChaosSuite.repositoryRoot().resolve("infra/template.yaml")));
+        Budget fromTemplate = Budget.of(
+                CloudFormationTemplate.load(ChaosSuite.repositoryRoot().resolve("infra/template.yaml")));
         assertEquals(new Budget(6, Duration.ofSeconds(360)), fromTemplate);
     }
 
@@ -45,14 +44,18 @@ class BudgetTest {
 
     @Test
     void faultsChainWhileThePasteStaysInProgress() {
-        FaultWindow db = window(FaultKind.POSTGRES_STOPPED, 10, 20);   // budget -> 20 + 120 = 140
+        FaultWindow db = window(FaultKind.POSTGRES_STOPPED, 10, 20); // budget -> 20 + 120 = 140
         FaultWindow sqs = window(FaultKind.SQS_UNAVAILABLE, 130, 140); // starts before 140 -> 140 + 180 + 120
         assertEquals(at(140 + 300), budget.deadline(T0, at(400), List.of(db, sqs)));
     }
 
     private static FaultWindow window(FaultKind kind, int fromSeconds, int toSeconds) {
-        return new FaultWindow(new ChaosSchedule.Fault(kind, Duration.ofSeconds(fromSeconds),
-                Duration.ofSeconds(toSeconds - fromSeconds)), at(fromSeconds), at(toSeconds), "");
+        return new FaultWindow(
+                new ChaosSchedule.Fault(
+                        kind, Duration.ofSeconds(fromSeconds), Duration.ofSeconds(toSeconds - fromSeconds)),
+                at(fromSeconds),
+                at(toSeconds),
+                "");
     }
 
     private static Instant at(int seconds) {

@@ -1,9 +1,7 @@
 package dev.pastebin.chaos;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.params.provider.ValueSource;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.RecordComponent;
 import java.time.Duration;
@@ -11,9 +9,10 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Which figures fail a run in each mode, and how the table shows it. */
 class ChaosReportTest {
@@ -25,8 +24,18 @@ class ChaosReportTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"lost", "stuck", "wrongBytes", "failed", "fiveXxNotDocumented", "unexpectedAnswers",
-            "queueDepth", "deadLetterDepth", "rowsInProgress"})
+    @ValueSource(
+            strings = {
+                "lost",
+                "stuck",
+                "wrongBytes",
+                "failed",
+                "fiveXxNotDocumented",
+                "unexpectedAnswers",
+                "queueDepth",
+                "deadLetterDepth",
+                "rowsInProgress"
+            })
     void aCorrectnessCheckFailsTheRunInEveryMode(String figure) {
         for (Strictness mode : Strictness.values()) {
             assertFalse(report(mode, figure, 1).passed(), figure + " in " + mode);
@@ -66,19 +75,30 @@ class ChaosReportTest {
         if (Arrays.stream(components).noneMatch(c -> c.getName().equals(figure))) {
             throw new IllegalArgumentException("no figure " + figure);
         }
-        Object[] values = Arrays.stream(components).map(c -> {
-            if (c.getType() == Duration.class) {
-                return Duration.ZERO;
-            } else if (c.getType() == Map.class) {
-                return Map.of();
-            }
-            return c.getName().equals(figure) ? value : c.getName().equals("pastes") ? 100 : 0;
-        }).toArray();
+        Object[] values = Arrays.stream(components)
+                .map(c -> {
+                    if (c.getType() == Duration.class) {
+                        return Duration.ZERO;
+                    } else if (c.getType() == Map.class) {
+                        return Map.of();
+                    }
+                    return c.getName().equals(figure) ? value : c.getName().equals("pastes") ? 100 : 0;
+                })
+                .toArray();
         try {
-            var figures = ChaosReport.Figures.class.getDeclaredConstructor(
-                    Arrays.stream(components).map(RecordComponent::getType).toArray(Class[]::new)).newInstance(values);
-            return new ChaosReport(ChaosSchedule.quick(), new Budget(6, Duration.ofSeconds(360)), mode, Instant.EPOCH,
-                    List.of(), figures, List.of());
+            var figures = ChaosReport.Figures.class
+                    .getDeclaredConstructor(Arrays.stream(components)
+                            .map(RecordComponent::getType)
+                            .toArray(Class[]::new))
+                    .newInstance(values);
+            return new ChaosReport(
+                    ChaosSchedule.quick(),
+                    new Budget(6, Duration.ofSeconds(360)),
+                    mode,
+                    Instant.EPOCH,
+                    List.of(),
+                    figures,
+                    List.of());
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(e);
         }

@@ -1,12 +1,11 @@
 package dev.pastebin.chaos;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-
-import java.util.concurrent.TimeUnit;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The short chaos schedule in the test command: the whole local system (infra/local/run.sh) behind the fault
@@ -25,14 +24,16 @@ class ChaosSuiteIT {
     @Timeout(value = 30, unit = TimeUnit.MINUTES)
     void everyPasteSettlesCorrectlyThroughTheShortSchedule() throws Exception {
         ChaosSchedule schedule = ChaosSchedule.quick();
-        ChaosReport report = ChaosSuite.run(schedule, ChaosSuite.Options.fromEnvironment(ChaosSuite.repositoryRoot())
-                .withStrictness(Strictness.CORRECTNESS));
+        ChaosReport report = ChaosSuite.run(
+                schedule,
+                ChaosSuite.Options.fromEnvironment(ChaosSuite.repositoryRoot()).withStrictness(Strictness.CORRECTNESS));
 
         String table = report.faultTable() + "\n" + report.table() + "\n" + String.join("\n", report.findings());
         System.out.println(table);
         assertEquals(schedule.faults().size(), report.windows().size(), table);
         assertTrue(report.figures().pastes() >= Strictness.CORRECTNESS.pastes(), "the load really ran\n" + table);
-        assertTrue(report.figures().fiveXxByFault().getOrDefault(FaultKind.POSTGRES_STOPPED, 0) > 0,
+        assertTrue(
+                report.figures().fiveXxByFault().getOrDefault(FaultKind.POSTGRES_STOPPED, 0) > 0,
                 "stopping PostgreSQL is seen by the clients as 503s\n" + table);
         assertTrue(report.passed(), table);
     }

@@ -1,16 +1,15 @@
 package dev.pastebin.chaos;
 
-import dev.pastebin.local.Json;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.local.Json;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class PasteContentsTest {
 
@@ -21,7 +20,10 @@ class PasteContentsTest {
         for (int i = 0; i < 500; i++) {
             PasteContents.Paste paste = contents.next();
             assertTrue(paste.content().length >= 1 && paste.content().length <= PasteContents.MAX_BYTES);
-            String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(paste.content())).toString();
+            String text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(ByteBuffer.wrap(paste.content()))
+                    .toString();
             large += paste.content().length > 64 * 1024 ? 1 : 0;
             larger += paste.content().length > 256 * 1024 ? 1 : 0;
             multiByte += text.codePoints().anyMatch(c -> c > 0xFFFF) ? 1 : 0;
@@ -29,14 +31,16 @@ class PasteContentsTest {
             if (paste.contentType().equals("application/json")) {
                 json++;
                 String decoded = Json.parseOrNull(paste.body()).get("content").asText();
-                assertArrayEquals(paste.content(), decoded.getBytes(StandardCharsets.UTF_8), "the JSON carries the content");
+                assertArrayEquals(
+                        paste.content(), decoded.getBytes(StandardCharsets.UTF_8), "the JSON carries the content");
             } else {
                 assertEquals("text/plain; charset=utf-8", paste.contentType());
                 assertArrayEquals(paste.content(), paste.body());
             }
         }
-        assertTrue(large > 0 && larger > 0 && json > 150 && json < 350 && multiByte > 50 && controls > 20,
-                Arrays.toString(new int[]{large, larger, json, multiByte, controls}));
+        assertTrue(
+                large > 0 && larger > 0 && json > 150 && json < 350 && multiByte > 50 && controls > 20,
+                Arrays.toString(new int[] {large, larger, json, multiByte, controls}));
     }
 
     @Test

@@ -1,7 +1,6 @@
 package dev.pastebin.faults;
 
 import com.sun.net.httpserver.HttpExchange;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -47,11 +46,27 @@ final class FaultControl {
                     reply(exchange, 405, error("GET or POST " + ROOT));
                 }
             }
-            case ROOT + "/puts" -> reply(exchange, 200, object(proxy.putCounts().entrySet().stream().collect(Collectors.toMap(
-                    Map.Entry::getKey, e -> "[" + e.getValue().attempts() + ", " + e.getValue().faulted() + "]"))));
-            case ROOT + "/requests" -> reply(exchange, 200, object(proxy.requestCounts().entrySet().stream().collect(Collectors.toMap(
-                    Map.Entry::getKey, e -> e.getValue().toString()))));
-            default -> reply(exchange, 404, error("no " + path + "; see " + ROOT + ", " + ROOT + "/puts, " + ROOT + "/requests"));
+            case ROOT + "/puts" ->
+                reply(
+                        exchange,
+                        200,
+                        object(proxy.putCounts().entrySet().stream()
+                                .collect(Collectors.toMap(
+                                        Map.Entry::getKey,
+                                        e -> "[" + e.getValue().attempts() + ", "
+                                                + e.getValue().faulted() + "]"))));
+            case ROOT + "/requests" ->
+                reply(
+                        exchange,
+                        200,
+                        object(proxy.requestCounts().entrySet().stream()
+                                .collect(Collectors.toMap(
+                                        Map.Entry::getKey, e -> e.getValue().toString()))));
+            default ->
+                reply(
+                        exchange,
+                        404,
+                        error("no " + path + "; see " + ROOT + ", " + ROOT + "/puts, " + ROOT + "/requests"));
         }
     }
 
@@ -63,7 +78,8 @@ final class FaultControl {
         try {
             mode = Mode.of(query.getOrDefault("mode", "off"));
             rate = number(query.getOrDefault("rate", "1.0"), "rate");
-            lasting = query.get("seconds") == null ? null
+            lasting = query.get("seconds") == null
+                    ? null
                     : Duration.ofMillis(Math.round(number(query.get("seconds"), "seconds") * 1000));
             proxy.switchOn(mode, rate, lasting);
         } catch (IllegalArgumentException e) {
@@ -71,8 +87,12 @@ final class FaultControl {
             return;
         }
         // One line per switch, for whoever watches the proxy's output.
-        System.out.printf("[%s-faults] %s%s%s%n", proxy.service().label(), mode.label(),
-                mode == Mode.FLAKY ? " rate=" + rate : "", lasting == null ? "" : " for " + lasting.toMillis() / 1000.0 + " s");
+        System.out.printf(
+                "[%s-faults] %s%s%s%n",
+                proxy.service().label(),
+                mode.label(),
+                mode == Mode.FLAKY ? " rate=" + rate : "",
+                lasting == null ? "" : " for " + lasting.toMillis() / 1000.0 + " s");
         reply(exchange, 200, status());
     }
 
@@ -86,16 +106,26 @@ final class FaultControl {
 
     private String status() {
         FaultProxy.Status status = proxy.status();
-        String left = status.left() == null ? "null"
+        String left = status.left() == null
+                ? "null"
                 : String.format(Locale.ROOT, "%.1f", Math.max(0, status.left().toMillis()) / 1000.0);
-        return object(Map.of("mode", quoted(status.mode().label()), "rate", Double.toString(status.rate()),
-                "secondsLeft", left, "faulted", Integer.toString(status.faulted())));
+        return object(Map.of(
+                "mode",
+                quoted(status.mode().label()),
+                "rate",
+                Double.toString(status.rate()),
+                "secondsLeft",
+                left,
+                "faulted",
+                Integer.toString(status.faulted())));
     }
 
     /** A JSON object of already-encoded values, keys sorted. */
     private static String object(Map<String, String> encodedValues) {
-        return new TreeMap<>(encodedValues).entrySet().stream().map(e -> quoted(e.getKey()) + ": " + e.getValue())
-                .collect(Collectors.joining(", ", "{", "}"));
+        return new TreeMap<>(encodedValues)
+                .entrySet().stream()
+                        .map(e -> quoted(e.getKey()) + ": " + e.getValue())
+                        .collect(Collectors.joining(", ", "{", "}"));
     }
 
     private static String error(String message) {

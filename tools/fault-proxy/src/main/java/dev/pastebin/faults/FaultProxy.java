@@ -2,7 +2,6 @@ package dev.pastebin.faults;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -86,15 +85,22 @@ public final class FaultProxy implements AutoCloseable {
      * What the control API reports: the switched-on mode, its rate, the time it has left (null: until switched
      * off), and the faults answered since the proxy started.
      */
-    public record Status(Mode mode, double rate, Duration left, int faulted) {
-    }
+    public record Status(Mode mode, double rate, Duration left, int faulted) {}
 
     /** Longer than any S3 timeout a test sets (UploadDeliveryIT uses 6 s), so that a hang is always a timeout. */
     public static final Duration HANG_TIME = Duration.ofSeconds(9);
 
     // Headers that describe the hop, not the request; the JDK's HttpClient sets some of them itself.
-    private static final Set<String> HOP_HEADERS = Set.of("host", "content-length", "connection", "expect", "upgrade",
-            "transfer-encoding", "keep-alive", "date", "server");
+    private static final Set<String> HOP_HEADERS = Set.of(
+            "host",
+            "content-length",
+            "connection",
+            "expect",
+            "upgrade",
+            "transfer-encoding",
+            "keep-alive",
+            "date",
+            "server");
     private static final Pattern DELETED_KEY = Pattern.compile("<Key>(.*?)</Key>");
 
     /** A fault switched on for everyone, until {@code until} (null: until switched off). */
@@ -110,8 +116,10 @@ public final class FaultProxy implements AutoCloseable {
     private final URI target;
     private final HttpServer server;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
-    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient client = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
     private final FaultControl control = new FaultControl(this);
 
     private volatile Switched switched = Switched.OFF;
@@ -182,7 +190,10 @@ public final class FaultProxy implements AutoCloseable {
             recover();
             return;
         }
-        switched = new Switched(mode, service.faultOf(mode), mode == Mode.FLAKY ? rate : 1.0,
+        switched = new Switched(
+                mode,
+                service.faultOf(mode),
+                mode == Mode.FLAKY ? rate : 1.0,
                 lasting == null ? null : Instant.now().plus(lasting));
     }
 
@@ -275,7 +286,8 @@ public final class FaultProxy implements AutoCloseable {
                 return;
             }
             Request request = read(exchange);
-            requests.computeIfAbsent(service.operation(request), operation -> new AtomicInteger()).incrementAndGet();
+            requests.computeIfAbsent(service.operation(request), operation -> new AtomicInteger())
+                    .incrementAndGet();
             if (request.isDeleteObjects()) {
                 List<String> keys = keysOf(request.body());
                 deleteObjectsKeys.add(keys.size());
@@ -299,7 +311,8 @@ public final class FaultProxy implements AutoCloseable {
     private Fault faultFor(Request request) {
         Switched current = current();
         Fault fault = null;
-        if (current.fault() != null && (current.fault() == Fault.DROP_CONNECTION || service.faultable(request))
+        if (current.fault() != null
+                && (current.fault() == Fault.DROP_CONNECTION || service.faultable(request))
                 && (current.rate() >= 1.0 || ThreadLocalRandom.current().nextDouble() < current.rate())) {
             fault = current.fault();
         }
@@ -337,9 +350,14 @@ public final class FaultProxy implements AutoCloseable {
             body = in.readAllBytes();
         }
         Map<String, String> headers = new HashMap<>();
-        exchange.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(Locale.ROOT), values.getFirst()));
-        return new Request(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(),
-                exchange.getRequestURI().getRawQuery(), headers, body);
+        exchange.getRequestHeaders()
+                .forEach((name, values) -> headers.put(name.toLowerCase(Locale.ROOT), values.getFirst()));
+        return new Request(
+                exchange.getRequestMethod(),
+                exchange.getRequestURI().getRawPath(),
+                exchange.getRequestURI().getRawQuery(),
+                headers,
+                body);
     }
 
     private void inject(HttpExchange exchange, Fault fault) throws IOException, InterruptedException {
@@ -374,16 +392,27 @@ public final class FaultProxy implements AutoCloseable {
     private static void refuse(HttpExchange exchange, List<String> keys) throws IOException {
         StringBuilder xml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                 + "<DeleteResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">");
-        keys.forEach(key -> xml.append("<Error><Key>").append(key)
+        keys.forEach(key -> xml.append("<Error><Key>")
+                .append(key)
                 .append("</Key><Code>AccessDenied</Code><Message>Access Denied</Message></Error>"));
-        send(exchange, new Service.Answer(200, "application/xml", Map.of(), xml.append("</DeleteResult>").toString()));
+        send(
+                exchange,
+                new Service.Answer(
+                        200,
+                        "application/xml",
+                        Map.of(),
+                        xml.append("</DeleteResult>").toString()));
     }
 
     private void forward(HttpExchange exchange, Request request) throws IOException, InterruptedException {
-        var forwarded = HttpRequest.newBuilder(URI.create(target + exchange.getRequestURI().toString()))
+        var forwarded = HttpRequest.newBuilder(
+                        URI.create(target + exchange.getRequestURI().toString()))
                 .timeout(Duration.ofSeconds(60))
-                .method(request.method(), request.body().length == 0
-                        ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(request.body()));
+                .method(
+                        request.method(),
+                        request.body().length == 0
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofByteArray(request.body()));
         exchange.getRequestHeaders().forEach((name, values) -> {
             if (!HOP_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
                 values.forEach(value -> forwarded.header(name, value));

@@ -14,8 +14,7 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class FaultProxyMain {
 
-    private FaultProxyMain() {
-    }
+    private FaultProxyMain() {}
 
     public static void main(String[] args) throws InterruptedException {
         Service service = Service.S3;
@@ -31,14 +30,17 @@ public final class FaultProxyMain {
                 }
             }
         } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage() + "\nusage: java -jar tools/fault-proxy/target/pastebin-fault-proxy-*.jar [--service s3|sqs|secretsmanager] [--port 4567] [--target http://127.0.0.1:4566]");
+            System.err.println(
+                    e.getMessage()
+                            + "\nusage: java -jar tools/fault-proxy/target/pastebin-fault-proxy-*.jar [--service s3|sqs|secretsmanager] [--port 4567] [--target http://127.0.0.1:4566]");
             System.exit(2);
         }
         FaultProxy proxy;
         try {
             proxy = new FaultProxy(service, port, target);
         } catch (IOException e) {
-            System.err.println("[" + service.label() + "-faults] cannot listen on 127.0.0.1:" + port + ": " + e.getMessage());
+            System.err.println(
+                    "[" + service.label() + "-faults] cannot listen on 127.0.0.1:" + port + ": " + e.getMessage());
             System.exit(1);
             return;
         }
@@ -47,7 +49,8 @@ public final class FaultProxyMain {
             proxy.close();
             stopped.countDown();
         }));
-        System.out.printf("[%s-faults] forwarding %s to %s; switch with curl -X POST '%s/_faults?mode=outage&seconds=90'%n",
+        System.out.printf(
+                "[%s-faults] forwarding %s to %s; switch with curl -X POST '%s/_faults?mode=outage&seconds=90'%n",
                 service.label(), proxy.endpoint(), proxy.target(), proxy.endpoint());
         stopped.await();
     }

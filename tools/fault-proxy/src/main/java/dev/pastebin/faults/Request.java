@@ -48,7 +48,8 @@ record Request(String method, String path, String rawQuery, Map<String, String> 
         Arrays.stream(encoded.split("&")).filter(p -> !p.isEmpty()).forEach(pair -> {
             int eq = pair.indexOf('=');
             String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-            parameters.putIfAbsent(name, eq < 0 ? null : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+            parameters.putIfAbsent(
+                    name, eq < 0 ? null : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
         });
         return parameters;
     }

@@ -13,12 +13,22 @@ import java.util.Set;
 final class S3Operations {
 
     /** Parameters that are an operation's arguments, never its subresource, even when empty ({@code prefix=}). */
-    private static final Set<String> ARGUMENTS = Set.of("prefix", "delimiter", "marker", "start-after",
-            "continuation-token", "encoding-type", "max-keys", "fetch-owner", "key-marker", "version-id-marker",
-            "upload-id-marker", "versionId", "partNumber");
+    private static final Set<String> ARGUMENTS = Set.of(
+            "prefix",
+            "delimiter",
+            "marker",
+            "start-after",
+            "continuation-token",
+            "encoding-type",
+            "max-keys",
+            "fetch-owner",
+            "key-marker",
+            "version-id-marker",
+            "upload-id-marker",
+            "versionId",
+            "partNumber");
 
-    private S3Operations() {
-    }
+    private S3Operations() {}
 
     static String name(Request request) {
         Map<String, String> query = request.queryParameters();
@@ -44,7 +54,9 @@ final class S3Operations {
         }
         String subresource = query.entrySet().stream()
                 .filter(e -> (e.getValue() == null || e.getValue().isEmpty()) && !ARGUMENTS.contains(e.getKey()))
-                .map(Map.Entry::getKey).findFirst().orElse(null);
+                .map(Map.Entry::getKey)
+                .findFirst()
+                .orElse(null);
         if (subresource != null) {
             return verb(method) + (object ? "Object" : "Bucket") + capitalized(subresource);
         }
@@ -52,7 +64,10 @@ final class S3Operations {
             return "ListBuckets";
         }
         return switch (method) {
-            case "PUT" -> object ? (request.header("x-amz-copy-source").isPresent() ? "CopyObject" : "PutObject") : "CreateBucket";
+            case "PUT" ->
+                object
+                        ? (request.header("x-amz-copy-source").isPresent() ? "CopyObject" : "PutObject")
+                        : "CreateBucket";
             case "GET" -> object ? "GetObject" : ("2".equals(query.get("list-type")) ? "ListObjectsV2" : "ListObjects");
             case "HEAD" -> object ? "HeadObject" : "HeadBucket";
             case "DELETE" -> object ? "DeleteObject" : "DeleteBucket";

@@ -1,7 +1,6 @@
 package dev.pastebin.faults;
 
 import dev.pastebin.faults.FaultProxy.Fault;
-
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Locale;
@@ -51,8 +50,11 @@ public enum Service {
         Answer error(Fault fault) {
             String json = "{\"__type\":\"com.amazonaws.sqs#" + fault.code() + "\",\"message\":\"" + INJECTED + "\"}";
             String party = fault.status() < 500 ? "Sender" : "Receiver";
-            return new Answer(fault.status(), "application/x-amz-json-1.0",
-                    Map.of("x-amzn-query-error", fault.code() + ";" + party), json);
+            return new Answer(
+                    fault.status(),
+                    "application/x-amz-json-1.0",
+                    Map.of("x-amzn-query-error", fault.code() + ";" + party),
+                    json);
         }
 
         @Override
@@ -134,8 +136,9 @@ public enum Service {
                 return service;
             }
         }
-        throw new IllegalArgumentException("service is one of " + Arrays.stream(values()).map(Service::label)
-                .collect(Collectors.joining(", ")) + "; not '" + label + "'");
+        throw new IllegalArgumentException("service is one of "
+                + Arrays.stream(values()).map(Service::label).collect(Collectors.joining(", ")) + "; not '" + label
+                + "'");
     }
 
     /**
@@ -149,8 +152,10 @@ public enum Service {
             return target.substring(target.lastIndexOf('.') + 1);
         }
         String action = request.queryParameters().get("Action");
-        if (action == null && request.header("content-type").orElse("").startsWith("application/x-www-form-urlencoded")) {
-            action = Request.parameters(new String(request.body(), StandardCharsets.UTF_8)).get("Action");
+        if (action == null
+                && request.header("content-type").orElse("").startsWith("application/x-www-form-urlencoded")) {
+            action = Request.parameters(new String(request.body(), StandardCharsets.UTF_8))
+                    .get("Action");
         }
         return action != null ? action : request.method() + " " + request.path();
     }

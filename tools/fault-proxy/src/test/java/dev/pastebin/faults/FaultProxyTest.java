@@ -1,11 +1,11 @@
 package dev.pastebin.faults;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.sun.net.httpserver.HttpServer;
 import dev.pastebin.faults.FaultProxy.Fault;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -17,15 +17,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /** The proxy against a tiny stand-in for LocalStack that answers 200 with what it received. */
 class FaultProxyTest {
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final List<String> received = new CopyOnWriteArrayList<>();
     private HttpServer localStack;
     private FaultProxy proxy;
@@ -63,7 +63,8 @@ class FaultProxyTest {
 
         assertEquals(200, put.statusCode());
         assertEquals("PUT /bucket/abc?x=1 content", put.body());
-        assertEquals("from-localstack", put.headers().firstValue("x-amz-request-id").orElseThrow());
+        assertEquals(
+                "from-localstack", put.headers().firstValue("x-amz-request-id").orElseThrow());
         send("GET", "/bucket/abc", "");
         send("GET", "/bucket?list-type=2&prefix=", "");
         assertEquals(Map.of("s3.GetObject", 1, "s3.ListObjectsV2", 1, "s3.PutObject", 1), proxy.requestCounts());
@@ -108,8 +109,13 @@ class FaultProxyTest {
         proxy.failEveryOtherPut(Fault.INTERNAL_ERROR_500);
         proxy.failGets(Fault.SLOW_DOWN_503);
 
-        assertEquals(List.of(500, 200, 500, 200), List.of(send("PUT", "/b/1", "x").statusCode(),
-                send("PUT", "/b/2", "x").statusCode(), send("PUT", "/b/3", "x").statusCode(), send("PUT", "/b/4", "x").statusCode()));
+        assertEquals(
+                List.of(500, 200, 500, 200),
+                List.of(
+                        send("PUT", "/b/1", "x").statusCode(),
+                        send("PUT", "/b/2", "x").statusCode(),
+                        send("PUT", "/b/3", "x").statusCode(),
+                        send("PUT", "/b/4", "x").statusCode()));
         assertEquals(503, send("GET", "/b/1", "").statusCode());
         assertEquals(1, proxy.faultedGetCount());
         assertEquals(4, proxy.putCount());
@@ -120,7 +126,9 @@ class FaultProxyTest {
         proxy = proxy(Service.S3);
         proxy.refuseDeletes();
 
-        HttpResponse<String> refused = send("POST", "/bucket?delete",
+        HttpResponse<String> refused = send(
+                "POST",
+                "/bucket?delete",
                 "<Delete><Object><Key>a</Key></Object><Object><Key>b</Key></Object></Delete>");
 
         assertEquals(200, refused.statusCode());
@@ -134,21 +142,30 @@ class FaultProxyTest {
     @Test
     void sqsFaultsHitEveryCallInTheJsonProtocol() throws Exception {
         proxy = proxy(Service.SQS);
-        Map<String, String> sendMessage = Map.of("X-Amz-Target", "AmazonSQS.SendMessage", "Content-Type", "application/x-amz-json-1.0");
+        Map<String, String> sendMessage =
+                Map.of("X-Amz-Target", "AmazonSQS.SendMessage", "Content-Type", "application/x-amz-json-1.0");
 
         proxy.switchOn(Mode.OUTAGE, Duration.ofMinutes(1));
         HttpResponse<String> unavailable = send("POST", "/", "{}", sendMessage);
         proxy.switchOn(Mode.THROTTLE, Duration.ofMinutes(1));
         HttpResponse<String> throttled = send("POST", "/", "{}", sendMessage);
         proxy.switchOn(Mode.OFF, 1.0, null);
-        HttpResponse<String> passed = send("POST", "/", "Action=ReceiveMessage&QueueUrl=q",
+        HttpResponse<String> passed = send(
+                "POST",
+                "/",
+                "Action=ReceiveMessage&QueueUrl=q",
                 Map.of("Content-Type", "application/x-www-form-urlencoded"));
 
         assertEquals(503, unavailable.statusCode());
-        assertTrue(unavailable.body().contains("\"__type\":\"com.amazonaws.sqs#ServiceUnavailable\""), unavailable.body());
-        assertEquals("ServiceUnavailable;Receiver", unavailable.headers().firstValue("x-amzn-query-error").orElseThrow());
+        assertTrue(
+                unavailable.body().contains("\"__type\":\"com.amazonaws.sqs#ServiceUnavailable\""), unavailable.body());
+        assertEquals(
+                "ServiceUnavailable;Receiver",
+                unavailable.headers().firstValue("x-amzn-query-error").orElseThrow());
         assertEquals(400, throttled.statusCode());
-        assertEquals("ThrottlingException;Sender", throttled.headers().firstValue("x-amzn-query-error").orElseThrow());
+        assertEquals(
+                "ThrottlingException;Sender",
+                throttled.headers().firstValue("x-amzn-query-error").orElseThrow());
         assertEquals(200, passed.statusCode());
         assertEquals(Map.of("sqs.ReceiveMessage", 1, "sqs.SendMessage", 2), proxy.requestCounts());
     }
@@ -156,8 +173,8 @@ class FaultProxyTest {
     @Test
     void secretsManagerFaultsHitEveryCallInItsJsonProtocol() throws Exception {
         proxy = proxy(Service.SECRETS_MANAGER);
-        Map<String, String> getSecretValue = Map.of("X-Amz-Target", "secretsmanager.GetSecretValue",
-                "Content-Type", "application/x-amz-json-1.1");
+        Map<String, String> getSecretValue =
+                Map.of("X-Amz-Target", "secretsmanager.GetSecretValue", "Content-Type", "application/x-amz-json-1.1");
 
         proxy.switchOn(Mode.OUTAGE, Duration.ofMinutes(1));
         HttpResponse<String> failed = send("POST", "/", "{}", getSecretValue);
@@ -168,7 +185,9 @@ class FaultProxyTest {
 
         assertEquals(500, failed.statusCode());
         assertTrue(failed.body().contains("\"__type\":\"InternalServiceError\""), failed.body());
-        assertEquals("application/x-amz-json-1.1", failed.headers().firstValue("Content-Type").orElseThrow());
+        assertEquals(
+                "application/x-amz-json-1.1",
+                failed.headers().firstValue("Content-Type").orElseThrow());
         assertEquals(400, throttled.statusCode());
         assertTrue(throttled.body().contains("\"__type\":\"ThrottlingException\""), throttled.body());
         assertEquals(200, passed.statusCode());
@@ -222,30 +241,44 @@ class FaultProxyTest {
         assertEquals(400, meteor.statusCode());
         assertTrue(meteor.body().contains("mode is one of off, outage, throttle, flaky, down"), meteor.body());
         assertEquals(400, control("POST", "/_faults?mode=flaky&rate=2").statusCode());
-        assertTrue(control("POST", "/_faults?mode=outage&seconds=soon").body().contains("seconds is a number, not 'soon'"));
+        assertTrue(control("POST", "/_faults?mode=outage&seconds=soon")
+                .body()
+                .contains("seconds is a number, not 'soon'"));
         assertEquals(400, control("POST", "/_faults?mode=outage&seconds=0").statusCode());
         assertEquals(404, control("GET", "/_faults/nothing").statusCode());
-        assertEquals("{\"bucket/counted\": [2, 1]}\n", control("GET", "/_faults/puts").body());
-        assertEquals("{\"s3.PutObject\": 2}\n", control("GET", "/_faults/requests").body());
+        assertEquals(
+                "{\"bucket/counted\": [2, 1]}\n",
+                control("GET", "/_faults/puts").body());
+        assertEquals(
+                "{\"s3.PutObject\": 2}\n", control("GET", "/_faults/requests").body());
         assertTrue(control("POST", "/_faults?mode=off").body().contains("\"faulted\": 1"));
     }
 
     private FaultProxy proxy(Service service) throws IOException {
-        return new FaultProxy(service, 0, URI.create("http://127.0.0.1:" + localStack.getAddress().getPort()));
+        return new FaultProxy(
+                service,
+                0,
+                URI.create("http://127.0.0.1:" + localStack.getAddress().getPort()));
     }
 
     private HttpResponse<String> control(String method, String pathAndQuery) throws IOException, InterruptedException {
         return send(method, pathAndQuery, "");
     }
 
-    private HttpResponse<String> send(String method, String pathAndQuery, String body) throws IOException, InterruptedException {
+    private HttpResponse<String> send(String method, String pathAndQuery, String body)
+            throws IOException, InterruptedException {
         return send(method, pathAndQuery, body, Map.of());
     }
 
     private HttpResponse<String> send(String method, String pathAndQuery, String body, Map<String, String> headers)
             throws IOException, InterruptedException {
-        var request = HttpRequest.newBuilder(proxy.endpoint().resolve(pathAndQuery)).timeout(Duration.ofSeconds(10))
-                .method(method, body.isEmpty() ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        var request = HttpRequest.newBuilder(proxy.endpoint().resolve(pathAndQuery))
+                .timeout(Duration.ofSeconds(10))
+                .method(
+                        method,
+                        body.isEmpty()
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofString(body));
         headers.forEach(request::header);
         return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }

@@ -1,11 +1,10 @@
 package dev.pastebin.faults;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
 
 /** How a request is named for counting: S3 from method, path and query; SQS and Secrets Manager from its target or Action. */
 class OperationNamesTest {
@@ -13,8 +12,10 @@ class OperationNamesTest {
     @Test
     void s3OperationsAreNamedFromMethodPathAndQuery() {
         assertEquals("s3.PutObject", s3("PUT", "/bucket/key", null));
-        assertEquals("s3.CopyObject", Service.S3.operation(new Request("PUT", "/bucket/key", null,
-                Map.of("x-amz-copy-source", "/bucket/other"), new byte[0])));
+        assertEquals(
+                "s3.CopyObject",
+                Service.S3.operation(new Request(
+                        "PUT", "/bucket/key", null, Map.of("x-amz-copy-source", "/bucket/other"), new byte[0])));
         assertEquals("s3.GetObject", s3("GET", "/bucket/dir/key", null));
         assertEquals("s3.HeadObject", s3("HEAD", "/bucket/key", null));
         assertEquals("s3.DeleteObject", s3("DELETE", "/bucket/key", null));
@@ -35,19 +36,31 @@ class OperationNamesTest {
 
     @Test
     void rpcOperationsAreNamedByTargetOrAction() {
-        assertEquals("sqs.SendMessage", Service.SQS.operation(new Request("POST", "/", null,
-                Map.of("x-amz-target", "AmazonSQS.SendMessage"), new byte[0])));
-        assertEquals("sqs.DeleteMessageBatch", Service.SQS.operation(new Request("POST", "/", null,
-                Map.of("content-type", "application/x-www-form-urlencoded; charset=utf-8"),
-                "Action=DeleteMessageBatch&Version=2012-11-05".getBytes(StandardCharsets.UTF_8))));
-        assertEquals("sqs.GetQueueUrl", Service.SQS.operation(new Request("GET", "/", "Action=GetQueueUrl", Map.of(), new byte[0])));
-        assertEquals("sqs.GET /health", Service.SQS.operation(new Request("GET", "/health", null, Map.of(), new byte[0])));
+        assertEquals(
+                "sqs.SendMessage",
+                Service.SQS.operation(
+                        new Request("POST", "/", null, Map.of("x-amz-target", "AmazonSQS.SendMessage"), new byte[0])));
+        assertEquals(
+                "sqs.DeleteMessageBatch",
+                Service.SQS.operation(new Request(
+                        "POST",
+                        "/",
+                        null,
+                        Map.of("content-type", "application/x-www-form-urlencoded; charset=utf-8"),
+                        "Action=DeleteMessageBatch&Version=2012-11-05".getBytes(StandardCharsets.UTF_8))));
+        assertEquals(
+                "sqs.GetQueueUrl",
+                Service.SQS.operation(new Request("GET", "/", "Action=GetQueueUrl", Map.of(), new byte[0])));
+        assertEquals(
+                "sqs.GET /health", Service.SQS.operation(new Request("GET", "/health", null, Map.of(), new byte[0])));
     }
 
     @Test
     void secretsManagerOperationsAreNamedByTarget() {
-        assertEquals("secretsmanager.GetSecretValue", Service.SECRETS_MANAGER.operation(new Request("POST", "/", null,
-                Map.of("x-amz-target", "secretsmanager.GetSecretValue"), new byte[0])));
+        assertEquals(
+                "secretsmanager.GetSecretValue",
+                Service.SECRETS_MANAGER.operation(new Request(
+                        "POST", "/", null, Map.of("x-amz-target", "secretsmanager.GetSecretValue"), new byte[0])));
     }
 
     private static String s3(String method, String path, String query) {

@@ -3,7 +3,6 @@ package dev.pastebin.local;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -12,8 +11,7 @@ public final class Json {
 
     public static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private Json() {
-    }
+    private Json() {}
 
     public static ObjectNode object() {
         return MAPPER.createObjectNode();

@@ -1,25 +1,24 @@
 package dev.pastebin.local;
 
 import dev.pastebin.local.cli.RuntimeSettings;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /** Locations, settings and queues shared by the local runtime's tests. */
 public final class TestSupport {
 
-    private TestSupport() {
-    }
+    private TestSupport() {}
 
     public static Path ricLib() {
-        return Path.of(System.getProperty("local-runtime.ric-lib", "target/ric-lib")).toAbsolutePath();
+        return Path.of(System.getProperty("local-runtime.ric-lib", "target/ric-lib"))
+                .toAbsolutePath();
     }
 
     /** The fixture template whose functions are the test-only handlers in target/test-classes. */
@@ -36,21 +35,38 @@ public final class TestSupport {
 
     /** Settings for the fixture template on an ephemeral port. */
     public static RuntimeSettings settings(Map<String, String> physicalNames, Path envVars) {
-        return new RuntimeSettings("127.0.0.1", 0, fixtureTemplate(), envVars, Map.of("Secret", "s3cr3t"),
-                physicalNames, ricLib(), Path.of("target/local-runtime-work"), 1, true, null, "us-east-1",
-                "000000000000", null, null, INIT_TIMEOUT);
+        return new RuntimeSettings(
+                "127.0.0.1",
+                0,
+                fixtureTemplate(),
+                envVars,
+                Map.of("Secret", "s3cr3t"),
+                physicalNames,
+                ricLib(),
+                Path.of("target/local-runtime-work"),
+                1,
+                true,
+                null,
+                "us-east-1",
+                "000000000000",
+                null,
+                null,
+                INIT_TIMEOUT);
     }
 
     /** An SQS client for LocalStack (endpoint and credentials from the environment Failsafe sets). */
     public static SqsClient sqs() {
-        return SqsClient.builder().httpClient(UrlConnectionHttpClient.create()).region(Region.US_EAST_1).build();
+        return SqsClient.builder()
+                .httpClient(UrlConnectionHttpClient.create())
+                .region(Region.US_EAST_1)
+                .build();
     }
 
     /** A queue of its own (unique name) with this visibility timeout; returns its name. */
     public static String createQueue(SqsClient sqs, String prefix, int visibilityTimeoutSeconds) {
         String name = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
-        sqs.createQueue(b -> b.queueName(name).attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT,
-                Integer.toString(visibilityTimeoutSeconds))));
+        sqs.createQueue(b -> b.queueName(name)
+                .attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, Integer.toString(visibilityTimeoutSeconds))));
         return name;
     }
 

@@ -19,18 +19,30 @@ import java.util.regex.Pattern;
  */
 public final class CommandLineFlags {
 
-    private static final Set<String> VALUE_FLAGS = new TreeSet<>(List.of("--host", "--port", "--template",
-            "--env-vars", "--parameter-overrides", "--physical-name", "--instances", "--schedule-interval",
-            "--function-java-home", "--ric-lib", "--work-dir", "--region", "--account-id", "--dashboard", "--init-timeout"));
+    private static final Set<String> VALUE_FLAGS = new TreeSet<>(List.of(
+            "--host",
+            "--port",
+            "--template",
+            "--env-vars",
+            "--parameter-overrides",
+            "--physical-name",
+            "--instances",
+            "--schedule-interval",
+            "--function-java-home",
+            "--ric-lib",
+            "--work-dir",
+            "--region",
+            "--account-id",
+            "--dashboard",
+            "--init-timeout"));
     /** The environment variable that sets {@code --init-timeout} for every runtime a command starts (the test command's). */
     static final String INIT_TIMEOUT_VARIABLE = "PASTEBIN_LOCAL_INIT_TIMEOUT";
+
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d)");
 
-    public record Parsed(RuntimeSettings settings, List<String> positional) {
-    }
+    public record Parsed(RuntimeSettings settings, List<String> positional) {}
 
-    private CommandLineFlags() {
-    }
+    private CommandLineFlags() {}
 
     /** @param environment supplies the region default (AWS_REGION), as the AWS SDK reads it */
     public static Parsed parse(String[] args, Map<String, String> environment) {
@@ -52,7 +64,8 @@ public final class CommandLineFlags {
             int eq = arg.indexOf('=');
             String flag = eq < 0 ? arg : arg.substring(0, eq);
             if (!VALUE_FLAGS.contains(flag)) {
-                throw new IllegalArgumentException("unknown option " + flag + "; known: " + VALUE_FLAGS + " and --lazy");
+                throw new IllegalArgumentException(
+                        "unknown option " + flag + "; known: " + VALUE_FLAGS + " and --lazy");
             }
             String value;
             if (eq >= 0) {
@@ -73,7 +86,8 @@ public final class CommandLineFlags {
                 Integer.parseInt(values.getOrDefault("--port", "3000")),
                 Path.of(values.getOrDefault("--template", "template.yaml")),
                 path(values.get("--env-vars")),
-                parameterOverrides, physicalNames,
+                parameterOverrides,
+                physicalNames,
                 values.containsKey("--ric-lib") ? Path.of(values.get("--ric-lib")) : defaultRicLib(),
                 path(values.get("--work-dir")),
                 Integer.parseInt(values.getOrDefault("--instances", "1")),
@@ -114,7 +128,8 @@ public final class CommandLineFlags {
     /** {@code K=V} pairs separated by {@code separator}; SAM's {@code ParameterKey=K,ParameterValue=V} too. */
     private static Map<String, String> pairs(String flag, String value, String separator) {
         Map<String, String> out = new LinkedHashMap<>();
-        Matcher samStyle = Pattern.compile("ParameterKey=([^,]+),ParameterValue=(\\S*)").matcher(value);
+        Matcher samStyle =
+                Pattern.compile("ParameterKey=([^,]+),ParameterValue=(\\S*)").matcher(value);
         if (samStyle.find()) {
             do {
                 out.put(samStyle.group(1), samStyle.group(2));
@@ -138,7 +153,11 @@ public final class CommandLineFlags {
     /** target/ric-lib beside the runtime's own jar (or classes directory), where the build puts it. */
     private static Path defaultRicLib() {
         try {
-            Path location = Path.of(CommandLineFlags.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path location = Path.of(CommandLineFlags.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
             return location.getParent().resolve("ric-lib");
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);

@@ -2,7 +2,6 @@ package dev.pastebin.local.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pastebin.local.Json;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -31,15 +30,19 @@ public record EnvVarsFile(Map<String, Map<String, String>> sections) {
             throw new IllegalArgumentException("cannot read the env-vars file " + file + ": " + e.getMessage(), e);
         }
         if (root == null || !root.isObject()) {
-            throw new IllegalArgumentException(file + " is not a JSON object like {\"Parameters\": {\"NAME\": \"value\"}}");
+            throw new IllegalArgumentException(
+                    file + " is not a JSON object like {\"Parameters\": {\"NAME\": \"value\"}}");
         }
         Map<String, Map<String, String>> sections = new LinkedHashMap<>();
         root.properties().forEach(section -> {
             if (!section.getValue().isObject()) {
-                throw new IllegalArgumentException(file + ": \"" + section.getKey() + "\" is not an object of variables");
+                throw new IllegalArgumentException(
+                        file + ": \"" + section.getKey() + "\" is not an object of variables");
             }
             Map<String, String> variables = new LinkedHashMap<>();
-            section.getValue().properties().forEach(v -> variables.put(v.getKey(), v.getValue().asText()));
+            section.getValue()
+                    .properties()
+                    .forEach(v -> variables.put(v.getKey(), v.getValue().asText()));
             sections.put(section.getKey(), variables);
         });
         return new EnvVarsFile(sections);

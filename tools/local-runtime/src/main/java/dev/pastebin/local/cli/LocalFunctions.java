@@ -9,7 +9,6 @@ import dev.pastebin.local.template.FunctionDefinition;
 import dev.pastebin.local.template.ResourceAttributes;
 import dev.pastebin.local.template.SamTemplate;
 import dev.pastebin.local.template.TemplateValues;
-
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -33,8 +32,15 @@ final class LocalFunctions implements AutoCloseable {
     private final FunctionOutput output;
     private final Map<String, LocalFunction> functions = new LinkedHashMap<>();
 
-    LocalFunctions(SamTemplate template, ResourceAttributes resources, EnvVarsFile envVars, JavaRuntime runtime,
-                   TaskRoots taskRoots, int instances, PrintStream log, FunctionOutput output) {
+    LocalFunctions(
+            SamTemplate template,
+            ResourceAttributes resources,
+            EnvVarsFile envVars,
+            JavaRuntime runtime,
+            TaskRoots taskRoots,
+            int instances,
+            PrintStream log,
+            FunctionOutput output) {
         this.template = template;
         this.resources = resources;
         this.envVars = envVars;
@@ -56,8 +62,8 @@ final class LocalFunctions implements AutoCloseable {
 
     private LocalFunction create(FunctionDefinition definition) {
         List<String> unresolved = new ArrayList<>();
-        Map<String, String> variables = new LinkedHashMap<>(
-                TemplateValues.resolveAll(definition.environment(), resources, unresolved));
+        Map<String, String> variables =
+                new LinkedHashMap<>(TemplateValues.resolveAll(definition.environment(), resources, unresolved));
         Map<String, String> overrides = envVars.forFunction(definition.logicalId());
         variables.putAll(overrides);
         unresolved.removeAll(overrides.keySet());
@@ -65,16 +71,24 @@ final class LocalFunctions implements AutoCloseable {
             log.println(definition.logicalId() + ": no local value for " + unresolved
                     + " (set them with --env-vars or --parameter-overrides); left unset");
         }
-        var configuration = new FunctionConfiguration(definition.logicalId(), definition.handler(), definition.runtime(),
+        var configuration = new FunctionConfiguration(
+                definition.logicalId(),
+                definition.handler(),
+                definition.runtime(),
                 taskRoots.taskRoot(definition.logicalId(), definition.codeUri(), definition.buildMethod()),
-                definition.memorySizeMb(), definition.timeout(), variables, List.of());
+                definition.memorySizeMb(),
+                definition.timeout(),
+                variables,
+                List.of());
         return new LocalFunction(configuration, runtime, environments(definition), log, output);
     }
 
     /** Enough execution environments for every batch its enabled SQS triggers may have in flight. */
     private int environments(FunctionDefinition definition) {
-        int sqsConcurrency = definition.sqsTriggers().stream().filter(FunctionDefinition.SqsTrigger::enabled)
-                .mapToInt(FunctionDefinition.SqsTrigger::maximumConcurrency).sum();
+        int sqsConcurrency = definition.sqsTriggers().stream()
+                .filter(FunctionDefinition.SqsTrigger::enabled)
+                .mapToInt(FunctionDefinition.SqsTrigger::maximumConcurrency)
+                .sum();
         return Math.max(instances, sqsConcurrency);
     }
 

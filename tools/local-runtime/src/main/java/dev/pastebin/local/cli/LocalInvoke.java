@@ -2,7 +2,6 @@ package dev.pastebin.local.cli;
 
 import dev.pastebin.local.Json;
 import dev.pastebin.local.lambda.InvocationResult;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -17,8 +16,7 @@ import java.nio.file.Path;
  */
 public final class LocalInvoke {
 
-    private LocalInvoke() {
-    }
+    private LocalInvoke() {}
 
     public static void main(String[] args) throws Exception {
         CommandLineFlags.Parsed flags = CommandLineFlags.parse(args, System.getenv());
@@ -28,7 +26,11 @@ public final class LocalInvoke {
         }
         int status;
         try (LocalRuntime runtime = LocalRuntime.create(flags.settings(), System.err)) {
-            status = invoke(runtime, flags.positional().get(0), Path.of(flags.positional().get(1)), System.out);
+            status = invoke(
+                    runtime,
+                    flags.positional().get(0),
+                    Path.of(flags.positional().get(1)),
+                    System.out);
         }
         System.exit(status);
     }

@@ -2,12 +2,11 @@ package dev.pastebin.local.cli;
 
 import dev.pastebin.local.template.CloudFormationTemplate;
 import dev.pastebin.local.template.ResourceAttributes;
-import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.services.sqs.SqsClient;
-
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * The template's resources as they exist on this machine: a queue's {@code Ref} is its URL as the local SQS
@@ -24,8 +23,12 @@ final class LocalResources implements ResourceAttributes {
     private final String accountId;
     private final Map<String, String> queueUrls = new ConcurrentHashMap<>();
 
-    LocalResources(CloudFormationTemplate template, Map<String, String> physicalNames, SqsClient sqs, String region,
-                   String accountId) {
+    LocalResources(
+            CloudFormationTemplate template,
+            Map<String, String> physicalNames,
+            SqsClient sqs,
+            String region,
+            String accountId) {
         this.template = template;
         this.physicalNames = physicalNames;
         this.sqs = sqs;
@@ -40,12 +43,13 @@ final class LocalResources implements ResourceAttributes {
             case "AWS::AccountId" -> Optional.of(accountId);
             case "AWS::Partition" -> Optional.of("aws");
             case "AWS::URLSuffix" -> Optional.of("amazonaws.com");
-            default -> switch (typeOf(logicalId)) {
-                case "AWS::SQS::Queue" -> Optional.of(queueUrl(physicalName(logicalId, "QueueName")));
-                case "AWS::S3::Bucket" -> Optional.of(physicalName(logicalId, "BucketName"));
-                case "AWS::Serverless::Function" -> Optional.of(logicalId);
-                default -> Optional.empty();
-            };
+            default ->
+                switch (typeOf(logicalId)) {
+                    case "AWS::SQS::Queue" -> Optional.of(queueUrl(physicalName(logicalId, "QueueName")));
+                    case "AWS::S3::Bucket" -> Optional.of(physicalName(logicalId, "BucketName"));
+                    case "AWS::Serverless::Function" -> Optional.of(logicalId);
+                    default -> Optional.empty();
+                };
         };
     }
 
@@ -57,7 +61,7 @@ final class LocalResources implements ResourceAttributes {
             case "AWS::SQS::Queue.QueueUrl" -> ref(logicalId);
             case "AWS::S3::Bucket.Arn" -> Optional.of("arn:aws:s3:::" + physicalName(logicalId, "BucketName"));
             case "AWS::Serverless::Function.Arn" ->
-                    Optional.of("arn:aws:lambda:" + region + ":" + accountId + ":function:" + logicalId);
+                Optional.of("arn:aws:lambda:" + region + ":" + accountId + ":function:" + logicalId);
             default -> Optional.empty();
         };
     }
@@ -80,9 +84,11 @@ final class LocalResources implements ResourceAttributes {
             try {
                 return sqs.getQueueUrl(b -> b.queueName(n)).queueUrl();
             } catch (SdkException e) {
-                throw new IllegalStateException("the queue '" + n + "' is not reachable on the local SQS endpoint ("
-                        + e.getMessage() + "). Create it first, or name the existing one with --physical-name "
-                        + "<LogicalId>=<queue name>", e);
+                throw new IllegalStateException(
+                        "the queue '" + n + "' is not reachable on the local SQS endpoint ("
+                                + e.getMessage() + "). Create it first, or name the existing one with --physical-name "
+                                + "<LogicalId>=<queue name>",
+                        e);
             }
         });
     }
@@ -91,7 +97,8 @@ final class LocalResources implements ResourceAttributes {
         if (physicalNames.containsKey(logicalId)) {
             return physicalNames.get(logicalId);
         }
-        Object declared = template.resolveParameters(template.properties(logicalId).get(nameProperty));
+        Object declared =
+                template.resolveParameters(template.properties(logicalId).get(nameProperty));
         return declared instanceof String name ? name : logicalId;
     }
 

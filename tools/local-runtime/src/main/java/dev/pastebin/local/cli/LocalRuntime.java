@@ -14,10 +14,6 @@ import dev.pastebin.local.sqs.SqsEventSourceMapping;
 import dev.pastebin.local.template.FunctionDefinition;
 import dev.pastebin.local.template.SamTemplate;
 import dev.pastebin.local.template.TemplateValues;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.sqs.SqsClient;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -29,6 +25,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * Runs a SAM application on one machine, as Lambda and its event sources would: serves the template's
@@ -61,16 +60,31 @@ public final class LocalRuntime implements AutoCloseable {
         this.log = log;
         SamTemplate template = SamTemplate.read(settings.template(), settings.parameterOverrides());
         // Read first: a broken panel file stops the start before any function JVM does.
-        this.dashboardPanels = settings.dashboard() == null ? DashboardPanels.NONE : DashboardPanels.read(settings.dashboard());
-        this.sqs = SqsClient.builder().httpClient(UrlConnectionHttpClient.create())
-                .region(Region.of(settings.region())).build();
-        this.resources = new LocalResources(template.template(), settings.physicalNames(), sqs, settings.region(),
-                settings.accountId());
+        this.dashboardPanels =
+                settings.dashboard() == null ? DashboardPanels.NONE : DashboardPanels.read(settings.dashboard());
+        this.sqs = SqsClient.builder()
+                .httpClient(UrlConnectionHttpClient.create())
+                .region(Region.of(settings.region()))
+                .build();
+        this.resources = new LocalResources(
+                template.template(), settings.physicalNames(), sqs, settings.region(), settings.accountId());
         this.workDir = workDir(settings.workDir());
-        var runtime = new JavaRuntime(settings.javaExecutable(), settings.ricLib(), settings.region(),
-                settings.accountId(), System.getenv()).withInitTimeout(settings.initTimeout());
-        this.functions = new LocalFunctions(template, resources, EnvVarsFile.read(settings.envVars()), runtime,
-                new TaskRoots(workDir, log), settings.instances(), log, metrics);
+        var runtime = new JavaRuntime(
+                        settings.javaExecutable(),
+                        settings.ricLib(),
+                        settings.region(),
+                        settings.accountId(),
+                        System.getenv())
+                .withInitTimeout(settings.initTimeout());
+        this.functions = new LocalFunctions(
+                template,
+                resources,
+                EnvVarsFile.read(settings.envVars()),
+                runtime,
+                new TaskRoots(workDir, log),
+                settings.instances(),
+                log,
+                metrics);
     }
 
     public static LocalRuntime create(RuntimeSettings settings, PrintStream log) {
@@ -84,10 +98,13 @@ public final class LocalRuntime implements AutoCloseable {
         }
         LocalRuntime runtime = create(flags.settings(), System.err);
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            runtime.close();
-            stopped.countDown();
-        }, "local-runtime-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            runtime.close();
+                            stopped.countDown();
+                        },
+                        "local-runtime-shutdown"));
         runtime.start();
         stopped.await();
     }
@@ -118,13 +135,19 @@ public final class LocalRuntime implements AutoCloseable {
                 }
             }
             // Warm what a client waits on (API routes, queues); a once-a-day schedule can start cold.
-            if (settings.eager() && (!f.httpRoutes().isEmpty() || !f.sqsTriggers().isEmpty())) {
+            if (settings.eager()
+                    && (!f.httpRoutes().isEmpty() || !f.sqsTriggers().isEmpty())) {
                 long w0 = System.nanoTime();
-                warmUps.add(function.warmUp().thenRun(() -> log.printf("%s initialised in %d ms%n", f.logicalId(),
-                        Duration.ofNanos(System.nanoTime() - w0).toMillis())));
+                warmUps.add(function.warmUp()
+                        .thenRun(() -> log.printf(
+                                "%s initialised in %d ms%n",
+                                f.logicalId(),
+                                Duration.ofNanos(System.nanoTime() - w0).toMillis())));
             }
         }
-        LocalHttpApi api = new LocalHttpApi(routes, new HttpApiEvents.Stage(settings.accountId(), "local"),
+        LocalHttpApi api = new LocalHttpApi(
+                routes,
+                new HttpApiEvents.Stage(settings.accountId(), "local"),
                 new InetSocketAddress(settings.host(), settings.port()));
         api.reserve(DashboardEndpoint.PREFIX, new DashboardEndpoint(metrics.series(), dashboardPanels));
         api.start();
@@ -133,17 +156,20 @@ public final class LocalRuntime implements AutoCloseable {
             log.println("API  " + t.route().routeKey() + " -> " + t.function().name());
         }
         log.printf("Local API listening on http://%s:%d (Ctrl-C stops everything)%n", settings.host(), api.port());
-        log.printf("Metrics dashboard: http://%s:%d%sdashboard (the functions' EMF metric lines)%n", settings.host(),
-                api.port(), DashboardEndpoint.PREFIX);
-        CompletableFuture.allOf(warmUps.toArray(CompletableFuture[]::new)).thenRun(() -> log.printf(
-                "Ready: %d function(s) initialised %d ms after start%n", warmUps.size(),
-                Duration.ofNanos(System.nanoTime() - t0).toMillis()));
+        log.printf(
+                "Metrics dashboard: http://%s:%d%sdashboard (the functions' EMF metric lines)%n",
+                settings.host(), api.port(), DashboardEndpoint.PREFIX);
+        CompletableFuture.allOf(warmUps.toArray(CompletableFuture[]::new))
+                .thenRun(() -> log.printf(
+                        "Ready: %d function(s) initialised %d ms after start%n",
+                        warmUps.size(), Duration.ofNanos(System.nanoTime() - t0).toMillis()));
         return api.port();
     }
 
     private SqsEventSourceMapping startMapping(LocalFunction function, FunctionDefinition.SqsTrigger trigger) {
-        String arn = TemplateValues.resolve(trigger.queue(), resources).orElseThrow(() -> new IllegalArgumentException(
-                function.name() + "/" + trigger.eventName() + ": cannot resolve its Queue " + trigger.queue()));
+        String arn = TemplateValues.resolve(trigger.queue(), resources)
+                .orElseThrow(() -> new IllegalArgumentException(
+                        function.name() + "/" + trigger.eventName() + ": cannot resolve its Queue " + trigger.queue()));
         var queue = SqsEventSourceMapping.Queue.at(sqs, resources.queueUrlOfArn(arn));
         var settings = SqsEventSourceMapping.Settings.of(trigger);
         var mapping = new SqsEventSourceMapping(function, settings, sqs, queue, log);
@@ -157,7 +183,9 @@ public final class LocalRuntime implements AutoCloseable {
 
     private static Path workDir(Path configured) {
         try {
-            return configured != null ? Files.createDirectories(configured) : Files.createTempDirectory("local-runtime-");
+            return configured != null
+                    ? Files.createDirectories(configured)
+                    : Files.createTempDirectory("local-runtime-");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the work directory", e);
         }

@@ -25,10 +25,23 @@ import java.util.Map;
  *                           every metric
  * @param initTimeout        how long a function's init phase may take before its invocation fails (Lambda: 10 s)
  */
-public record RuntimeSettings(String host, int port, Path template, Path envVars, Map<String, String> parameterOverrides,
-                              Map<String, String> physicalNames, Path ricLib, Path workDir, int instances,
-                              boolean eager, Duration scheduleInterval, String region, String accountId,
-                              Path javaHome, Path dashboard, Duration initTimeout) {
+public record RuntimeSettings(
+        String host,
+        int port,
+        Path template,
+        Path envVars,
+        Map<String, String> parameterOverrides,
+        Map<String, String> physicalNames,
+        Path ricLib,
+        Path workDir,
+        int instances,
+        boolean eager,
+        Duration scheduleInterval,
+        String region,
+        String accountId,
+        Path javaHome,
+        Path dashboard,
+        Duration initTimeout) {
 
     /** A JVM on a busy laptop needs more than Lambda's 10 s; the test command sets more still. */
     public static final Duration DEFAULT_INIT_TIMEOUT = Duration.ofSeconds(60);

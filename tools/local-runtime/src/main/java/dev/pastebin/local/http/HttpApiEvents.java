@@ -1,12 +1,10 @@
 package dev.pastebin.local.http;
 
-import dev.pastebin.local.Json;
-import dev.pastebin.local.template.FunctionDefinition;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
+import dev.pastebin.local.Json;
+import dev.pastebin.local.template.FunctionDefinition;
 import java.net.URLDecoder;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -29,27 +27,35 @@ import java.util.Map;
  */
 public final class HttpApiEvents {
 
-    private static final DateTimeFormatter REQUEST_TIME =
-            DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ENGLISH).withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter REQUEST_TIME = DateTimeFormatter.ofPattern(
+                    "dd/MMM/yyyy:HH:mm:ss Z", Locale.ENGLISH)
+            .withZone(ZoneOffset.UTC);
 
-    private HttpApiEvents() {
-    }
+    private HttpApiEvents() {}
 
     /** An incoming request; header names as received, in order, repeated names as separate entries. */
-    record Request(String method, String rawPath, String rawQueryString, List<Map.Entry<String, String>> headers,
-                   byte[] body, String sourceIp, String protocol) {
-    }
+    record Request(
+            String method,
+            String rawPath,
+            String rawQueryString,
+            List<Map.Entry<String, String>> headers,
+            byte[] body,
+            String sourceIp,
+            String protocol) {}
 
     /** An HTTP response: one value per header line (so Set-Cookie may repeat). */
-    record Response(int statusCode, List<Map.Entry<String, String>> headers, byte[] body) {
-    }
+    record Response(int statusCode, List<Map.Entry<String, String>> headers, byte[] body) {}
 
     /** What the stage knows about itself: ids used in requestContext. */
-    public record Stage(String accountId, String apiId) {
-    }
+    public record Stage(String accountId, String apiId) {}
 
-    static ObjectNode event(Request request, FunctionDefinition.HttpRoute route, Map<String, String> pathParameters,
-                            Stage stage, String requestId, Instant time) {
+    static ObjectNode event(
+            Request request,
+            FunctionDefinition.HttpRoute route,
+            Map<String, String> pathParameters,
+            Stage stage,
+            String requestId,
+            Instant time) {
         ObjectNode event = Json.object();
         event.put("version", "2.0");
         event.put("routeKey", route.path().equals("$default") ? "$default" : route.routeKey());
@@ -124,8 +130,12 @@ public final class HttpApiEvents {
             return false;
         }
         String type = contentType.toLowerCase(Locale.ROOT).split(";", 2)[0].trim();
-        return type.startsWith("text/") || type.equals("application/json") || type.endsWith("+json")
-                || type.equals("application/xml") || type.endsWith("+xml") || type.equals("application/javascript")
+        return type.startsWith("text/")
+                || type.equals("application/json")
+                || type.endsWith("+json")
+                || type.equals("application/xml")
+                || type.endsWith("+xml")
+                || type.equals("application/javascript")
                 || type.equals("application/x-www-form-urlencoded");
     }
 
@@ -135,8 +145,12 @@ public final class HttpApiEvents {
      */
     static String utf8OrNull(byte[] body) {
         try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body)).toString();
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(body))
+                    .toString();
         } catch (CharacterCodingException e) {
             return null;
         }
@@ -167,15 +181,16 @@ public final class HttpApiEvents {
      * The headers API Gateway adds at its edge before invoking the integration: the client address, the
      * listener's port and protocol, and a trace id.
      */
-    static List<Map.Entry<String, String>> withEdgeHeaders(List<Map.Entry<String, String>> headers, String sourceIp,
-                                                           int port, String traceId) {
+    static List<Map.Entry<String, String>> withEdgeHeaders(
+            List<Map.Entry<String, String>> headers, String sourceIp, int port, String traceId) {
         List<Map.Entry<String, String>> out = new ArrayList<>();
         String forwardedFor = sourceIp;
         for (Map.Entry<String, String> h : headers) {
             String name = h.getKey().toLowerCase(Locale.ROOT);
             if (name.equals("x-forwarded-for")) {
                 forwardedFor = h.getValue() + ", " + sourceIp;
-            } else if (!name.equals("x-forwarded-port") && !name.equals("x-forwarded-proto")
+            } else if (!name.equals("x-forwarded-port")
+                    && !name.equals("x-forwarded-proto")
                     && !name.equals("x-amzn-trace-id")) {
                 out.add(h);
             }
@@ -205,7 +220,9 @@ public final class HttpApiEvents {
             return internalServerError();
         }
         List<Map.Entry<String, String>> headers = new ArrayList<>();
-        json.path("headers").properties().forEach(h -> headers.add(Map.entry(h.getKey(), h.getValue().asText())));
+        json.path("headers")
+                .properties()
+                .forEach(h -> headers.add(Map.entry(h.getKey(), h.getValue().asText())));
         // multiValueHeaders belongs to payload 1.0; API Gateway ignores it in a 2.0 response (Micronaut
         // fills both, so honouring it would duplicate every header).
         json.path("cookies").forEach(c -> headers.add(Map.entry("set-cookie", c.asText())));
@@ -213,31 +230,40 @@ public final class HttpApiEvents {
         JsonNode b = json.get("body");
         if (b != null && !b.isNull()) {
             String text = b.isTextual() ? b.asText() : b.toString();
-            body = json.path("isBase64Encoded").asBoolean(false) ? Base64.getDecoder().decode(text)
+            body = json.path("isBase64Encoded").asBoolean(false)
+                    ? Base64.getDecoder().decode(text)
                     : text.getBytes(StandardCharsets.UTF_8);
         }
         return new Response(json.get("statusCode").asInt(), headers, body);
     }
 
     static Response internalServerError() {
-        return new Response(500, List.of(Map.entry("content-type", "application/json")),
+        return new Response(
+                500,
+                List.of(Map.entry("content-type", "application/json")),
                 "{\"message\":\"Internal Server Error\"}".getBytes(StandardCharsets.UTF_8));
     }
 
     /** A request API Gateway cannot read (broken framing, control characters in a header). */
     static Response badRequest() {
-        return new Response(400, List.of(Map.entry("content-type", "application/json")),
+        return new Response(
+                400,
+                List.of(Map.entry("content-type", "application/json")),
                 "{\"message\":\"Bad Request\"}".getBytes(StandardCharsets.UTF_8));
     }
 
     /** A request line and headers beyond API Gateway's quota. */
     static Response headersTooLarge() {
-        return new Response(431, List.of(Map.entry("content-type", "application/json")),
+        return new Response(
+                431,
+                List.of(Map.entry("content-type", "application/json")),
                 "{\"message\":\"Request Header Fields Too Large\"}".getBytes(StandardCharsets.UTF_8));
     }
 
     static Response notFound() {
-        return new Response(404, List.of(Map.entry("content-type", "application/json")),
+        return new Response(
+                404,
+                List.of(Map.entry("content-type", "application/json")),
                 "{\"message\":\"Not Found\"}".getBytes(StandardCharsets.UTF_8));
     }
 }

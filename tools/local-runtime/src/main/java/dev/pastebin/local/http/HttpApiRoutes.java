@@ -2,7 +2,6 @@ package dev.pastebin.local.http;
 
 import dev.pastebin.local.lambda.LambdaFunction;
 import dev.pastebin.local.template.FunctionDefinition;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -17,11 +16,9 @@ import java.util.Optional;
  */
 public final class HttpApiRoutes {
 
-    public record Target(LambdaFunction function, FunctionDefinition.HttpRoute route) {
-    }
+    public record Target(LambdaFunction function, FunctionDefinition.HttpRoute route) {}
 
-    record Match(Target target, Map<String, String> pathParameters) {
-    }
+    record Match(Target target, Map<String, String> pathParameters) {}
 
     private final List<Target> targets = new ArrayList<>();
 

@@ -1,12 +1,10 @@
 package dev.pastebin.local.http;
 
-import dev.pastebin.local.Json;
-import dev.pastebin.local.lambda.InvocationResult;
-
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
-
+import dev.pastebin.local.Json;
+import dev.pastebin.local.lambda.InvocationResult;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -50,8 +48,7 @@ public final class LocalHttpApi implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
 
-    public LocalHttpApi(HttpApiRoutes routes, HttpApiEvents.Stage stage, InetSocketAddress address)
-            throws IOException {
+    public LocalHttpApi(HttpApiRoutes routes, HttpApiEvents.Stage stage, InetSocketAddress address) throws IOException {
         this.routes = routes;
         this.stage = stage;
         server = HttpServer.create(address, 0);
@@ -122,15 +119,19 @@ public final class LocalHttpApi implements AutoCloseable {
             return HttpApiEvents.badRequest();
         }
         String sourceIp = exchange.getRemoteAddress().getAddress().getHostAddress();
-        var request = new HttpApiEvents.Request(exchange.getRequestMethod(), rawPath,
-                exchange.getRequestURI().getRawQuery(), HttpApiEvents.withEdgeHeaders(headers, sourceIp, port(),
-                traceId()), body, sourceIp, exchange.getProtocol());
+        var request = new HttpApiEvents.Request(
+                exchange.getRequestMethod(),
+                rawPath,
+                exchange.getRequestURI().getRawQuery(),
+                HttpApiEvents.withEdgeHeaders(headers, sourceIp, port(), traceId()),
+                body,
+                sourceIp,
+                exchange.getProtocol());
         var target = match.get().target();
-        var event = HttpApiEvents.event(request, target.route(), match.get().pathParameters(), stage, requestId(),
-                Instant.now());
+        var event = HttpApiEvents.event(
+                request, target.route(), match.get().pathParameters(), stage, requestId(), Instant.now());
         try {
-            InvocationResult result = target.function().invoke(Json.bytes(event),
-                    request.method() + " " + rawPath);
+            InvocationResult result = target.function().invoke(Json.bytes(event), request.method() + " " + rawPath);
             if (result.failed()) {
                 return HttpApiEvents.internalServerError();
             }
@@ -142,7 +143,8 @@ public final class LocalHttpApi implements AutoCloseable {
     }
 
     private static int requestLineAndHeadersBytes(HttpExchange exchange, List<Map.Entry<String, String>> headers) {
-        int bytes = exchange.getRequestMethod().length() + exchange.getRequestURI().toString().length()
+        int bytes = exchange.getRequestMethod().length()
+                + exchange.getRequestURI().toString().length()
                 + exchange.getProtocol().length();
         for (Map.Entry<String, String> h : headers) {
             bytes += h.getKey().length() + h.getValue().length();
@@ -157,7 +159,8 @@ public final class LocalHttpApi implements AutoCloseable {
     private static String traceId() {
         byte[] b = new byte[12];
         RANDOM.nextBytes(b);
-        return "Root=1-" + Long.toHexString(System.currentTimeMillis() / 1000) + "-" + HexFormat.of().formatHex(b);
+        return "Root=1-" + Long.toHexString(System.currentTimeMillis() / 1000) + "-"
+                + HexFormat.of().formatHex(b);
     }
 
     /** API Gateway request ids look like "JKJaXmPLvHcESHA=". */

@@ -28,8 +28,7 @@ final class ExecutionEnvironment implements AutoCloseable {
     private volatile Process process;
     private volatile RuntimeApiServer api;
 
-    ExecutionEnvironment(FunctionConfiguration function, JavaRuntime runtime, PrintStream logs,
-                         FunctionOutput output) {
+    ExecutionEnvironment(FunctionConfiguration function, JavaRuntime runtime, PrintStream logs, FunctionOutput output) {
         this.function = function;
         this.runtime = runtime;
         this.logs = logs;
@@ -44,7 +43,9 @@ final class ExecutionEnvironment implements AutoCloseable {
         stop();
         try {
             api = new RuntimeApiServer();
-            process = runtime.processBuilder(function, api.address()).redirectErrorStream(true).start();
+            process = runtime.processBuilder(function, api.address())
+                    .redirectErrorStream(true)
+                    .start();
         } catch (IOException e) {
             stop();
             throw new UncheckedIOException("cannot start " + function.name(), e);
@@ -56,7 +57,8 @@ final class ExecutionEnvironment implements AutoCloseable {
     /** Starts the process (if needed); completes when its runtime first polls for work or reports an init error. */
     synchronized CompletableFuture<Void> startInit() {
         ensureStarted();
-        return CompletableFuture.anyOf(api.firstPoll(), api.initError(), process.onExit()).thenApply(x -> null);
+        return CompletableFuture.anyOf(api.firstPoll(), api.initError(), process.onExit())
+                .thenApply(x -> null);
     }
 
     synchronized InvocationResult invoke(byte[] event) throws InterruptedException {
@@ -64,14 +66,19 @@ final class ExecutionEnvironment implements AutoCloseable {
         String requestId = UUID.randomUUID().toString();
         if (event.length > PayloadLimits.REQUEST_BYTES) {
             // Lambda refuses it before any environment sees it
-            return InvocationResult.error(requestId, "RequestEntityTooLargeException", "Request must be smaller than "
-                    + PayloadLimits.REQUEST_BYTES + " bytes for the InvokeFunction operation", since(start), false);
+            return InvocationResult.error(
+                    requestId,
+                    "RequestEntityTooLargeException",
+                    "Request must be smaller than " + PayloadLimits.REQUEST_BYTES
+                            + " bytes for the InvokeFunction operation",
+                    since(start),
+                    false);
         }
         boolean cold = ensureStarted();
         Process p = process;
         RuntimeApiServer runtimeApi = api;
-        var pending = runtimeApi.submit(new RuntimeApiServer.Invocation(requestId, event, function.timeout(),
-                runtime.functionArn(function.name()), traceId()));
+        var pending = runtimeApi.submit(new RuntimeApiServer.Invocation(
+                requestId, event, function.timeout(), runtime.functionArn(function.name()), traceId()));
 
         // Init phase: until the runtime takes the event (or reports an init error, or dies).
         try {
@@ -79,14 +86,20 @@ final class ExecutionEnvironment implements AutoCloseable {
                     .get(runtime.initTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             stop();
-            return InvocationResult.error(requestId, "Sandbox.Timedout", "RequestId: " + requestId + " Error: init "
-                    + "phase did not finish within " + runtime.initTimeout().toSeconds() + " seconds", since(start), cold);
+            return InvocationResult.error(
+                    requestId,
+                    "Sandbox.Timedout",
+                    "RequestId: " + requestId + " Error: init " + "phase did not finish within "
+                            + runtime.initTimeout().toSeconds() + " seconds",
+                    since(start),
+                    cold);
         } catch (ExecutionException e) {
             throw new IllegalStateException(e);
         }
         if (!pending.delivered().isDone()) {
             stop();
-            return runtimeApi.initError().isDone() ? result(requestId, runtimeApi.initError().join(), start, cold)
+            return runtimeApi.initError().isDone()
+                    ? result(requestId, runtimeApi.initError().join(), start, cold)
                     : exitError(requestId, p, start, cold);
         }
 
@@ -96,9 +109,16 @@ final class ExecutionEnvironment implements AutoCloseable {
                     .get(function.timeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             stop();
-            return InvocationResult.error(requestId, "Sandbox.Timedout", String.format(Locale.ROOT,
-                    "RequestId: %s Error: Task timed out after %.2f seconds", requestId,
-                    function.timeout().toMillis() / 1000.0), since(start), cold);
+            return InvocationResult.error(
+                    requestId,
+                    "Sandbox.Timedout",
+                    String.format(
+                            Locale.ROOT,
+                            "RequestId: %s Error: Task timed out after %.2f seconds",
+                            requestId,
+                            function.timeout().toMillis() / 1000.0),
+                    since(start),
+                    cold);
         } catch (ExecutionException e) {
             throw new IllegalStateException(e);
         }
@@ -116,13 +136,17 @@ final class ExecutionEnvironment implements AutoCloseable {
     }
 
     private static InvocationResult result(String requestId, RuntimeApiServer.Outcome o, long start, boolean cold) {
-        return new InvocationResult(requestId, o.payload(), o.errorType() == null ? null : "Unhandled", since(start),
-                cold);
+        return new InvocationResult(
+                requestId, o.payload(), o.errorType() == null ? null : "Unhandled", since(start), cold);
     }
 
     private static InvocationResult exitError(String requestId, Process p, long start, boolean cold) {
-        return InvocationResult.error(requestId, "Runtime.ExitError", "RequestId: " + requestId
-                + " Error: Runtime exited with error: exit status " + p.exitValue(), since(start), cold);
+        return InvocationResult.error(
+                requestId,
+                "Runtime.ExitError",
+                "RequestId: " + requestId + " Error: Runtime exited with error: exit status " + p.exitValue(),
+                since(start),
+                cold);
     }
 
     private static Duration since(long startNanos) {
@@ -131,8 +155,8 @@ final class ExecutionEnvironment implements AutoCloseable {
 
     private static String traceId() {
         String hex = UUID.randomUUID().toString().replace("-", "");
-        return "Root=1-" + Long.toHexString(System.currentTimeMillis() / 1000) + "-" + hex.substring(0, 24)
-                + ";Parent=" + hex.substring(16) + ";Sampled=0";
+        return "Root=1-" + Long.toHexString(System.currentTimeMillis() / 1000) + "-" + hex.substring(0, 24) + ";Parent="
+                + hex.substring(16) + ";Sampled=0";
     }
 
     /**
@@ -141,8 +165,8 @@ final class ExecutionEnvironment implements AutoCloseable {
      */
     private void pipe(Process process, String prefix) {
         Thread.ofPlatform().daemon().name(function.name() + "-log").start(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8))) {
+            try (BufferedReader in =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line; (line = in.readLine()) != null; ) {
                     logs.println(prefix + line);
                     try {

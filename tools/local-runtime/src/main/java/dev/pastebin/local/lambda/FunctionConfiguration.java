@@ -15,8 +15,15 @@ import java.util.Map;
  * @param extraJvmFlags  JVM flags after the runtime's own (the last occurrence of an {@code -XX} flag wins);
  *                       Lambda offers JAVA_TOOL_OPTIONS for this, experiments may want more
  */
-public record FunctionConfiguration(String name, String handler, String runtime, Path taskRoot, int memorySizeMb, Duration timeout,
-                                    Map<String, String> variables, List<String> extraJvmFlags) {
+public record FunctionConfiguration(
+        String name,
+        String handler,
+        String runtime,
+        Path taskRoot,
+        int memorySizeMb,
+        Duration timeout,
+        Map<String, String> variables,
+        List<String> extraJvmFlags) {
 
     public FunctionConfiguration {
         variables = Map.copyOf(variables);

@@ -15,6 +15,5 @@ public interface FunctionOutput {
      * Called once per invocation when it ended, with its result (an Init failure, a crash and a timeout are
      * failed results): what Lambda itself counts for a function, outside its log.
      */
-    default void invoked(String function, InvocationResult result) {
-    }
+    default void invoked(String function, InvocationResult result) {}
 }

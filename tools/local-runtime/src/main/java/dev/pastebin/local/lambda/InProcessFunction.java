@@ -6,7 +6,6 @@ import com.amazonaws.services.lambda.runtime.serialization.PojoSerializer;
 import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSerializers;
 import com.amazonaws.services.lambda.runtime.serialization.factories.JacksonFactory;
 import dev.pastebin.local.Json;
-
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.time.Duration;
@@ -26,7 +25,8 @@ public final class InProcessFunction<I, O> implements LambdaFunction {
     private final PojoSerializer<I> events;
     private final Supplier<Context> context;
 
-    private InProcessFunction(String name, RequestHandler<I, O> handler, Class<I> eventType, Supplier<Context> context) {
+    private InProcessFunction(
+            String name, RequestHandler<I, O> handler, Class<I> eventType, Supplier<Context> context) {
         this.name = name;
         this.handler = handler;
         this.events = serializer(eventType);
@@ -37,8 +37,8 @@ public final class InProcessFunction<I, O> implements LambdaFunction {
      * @param eventType the handler's input type (e.g. {@code SQSEvent.class})
      * @param context   the Context of each invocation (remaining time, request id, ...)
      */
-    public static <I, O> InProcessFunction<I, O> of(String name, RequestHandler<I, O> handler, Class<I> eventType,
-                                                    Supplier<Context> context) {
+    public static <I, O> InProcessFunction<I, O> of(
+            String name, RequestHandler<I, O> handler, Class<I> eventType, Supplier<Context> context) {
         return new InProcessFunction<>(name, handler, eventType, context);
     }
 
@@ -55,8 +55,8 @@ public final class InProcessFunction<I, O> implements LambdaFunction {
             O response = handler.handleRequest(events.fromJson(new ByteArrayInputStream(event)), context.get());
             return new InvocationResult(requestId, toJson(response), null, since(start), false);
         } catch (RuntimeException | Error e) {
-            return InvocationResult.error(requestId, e.getClass().getName(), String.valueOf(e.getMessage()),
-                    since(start), false);
+            return InvocationResult.error(
+                    requestId, e.getClass().getName(), String.valueOf(e.getMessage()), since(start), false);
         }
     }
 

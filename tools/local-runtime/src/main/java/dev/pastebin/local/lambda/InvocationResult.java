@@ -1,7 +1,6 @@
 package dev.pastebin.local.lambda;
 
 import dev.pastebin.local.Json;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
@@ -11,8 +10,8 @@ import java.time.Duration;
  *
  * @param coldStart whether this invocation had to start the function's process (an init phase)
  */
-public record InvocationResult(String requestId, byte[] payload, String functionError, Duration duration,
-                               boolean coldStart) {
+public record InvocationResult(
+        String requestId, byte[] payload, String functionError, Duration duration, boolean coldStart) {
 
     /** A failure the runtime reports itself (timeout, crash, init error): Lambda's error document. */
     static InvocationResult error(String requestId, String errorType, String message, Duration duration, boolean cold) {
@@ -31,6 +30,8 @@ public record InvocationResult(String requestId, byte[] payload, String function
     /** The errorType of a failed invocation's error document, for log lines. */
     public String errorType() {
         var json = Json.parseOrNull(payload);
-        return json != null && json.hasNonNull("errorType") ? json.get("errorType").asText() : functionError;
+        return json != null && json.hasNonNull("errorType")
+                ? json.get("errorType").asText()
+                : functionError;
     }
 }

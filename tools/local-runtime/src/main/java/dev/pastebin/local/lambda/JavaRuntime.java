@@ -25,8 +25,9 @@ public final class JavaRuntime {
     public static final String RIC_MAIN = "com.amazonaws.services.lambda.runtime.api.client.AWSLambda";
 
     /** The AWS SDK's generic settings a local function needs to reach the local services as this JVM does. */
-    private static final List<String> SDK_VARIABLES = List.of("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY",
-            "AWS_SESSION_TOKEN");
+    private static final List<String> SDK_VARIABLES =
+            List.of("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN");
+
     private static final String SDK_ENDPOINT_PREFIX = "AWS_ENDPOINT_URL";
 
     /**
@@ -35,7 +36,8 @@ public final class JavaRuntime {
      * rewrites that file dies with SIGBUS (seen with several runtimes on one machine). Each runtime unpacks
      * it once, to a file of its own, and names it here.
      */
-    static final String RIC_JNI_PROPERTY = "com.amazonaws.services.lambda.runtime.api.client.runtimeapi.NativeClient.JNI";
+    static final String RIC_JNI_PROPERTY =
+            "com.amazonaws.services.lambda.runtime.api.client.runtimeapi.NativeClient.JNI";
 
     private final Path javaExecutable;
     private final Path ricLib;
@@ -43,14 +45,15 @@ public final class JavaRuntime {
     private final String accountId;
     private final Map<String, String> sdkVariables;
     private Optional<Path> jniLibrary;
-    private Duration initTimeout = Duration.ofSeconds(60);  // RuntimeSettings.DEFAULT_INIT_TIMEOUT; the runtime sets its own
+    private Duration initTimeout =
+            Duration.ofSeconds(60); // RuntimeSettings.DEFAULT_INIT_TIMEOUT; the runtime sets its own
 
     /**
      * @param localEnvironment this machine's environment; only the AWS SDK's generic variables are passed on
      *                         ({@code AWS_ENDPOINT_URL*} and credentials)
      */
-    public JavaRuntime(Path javaExecutable, Path ricLib, String region, String accountId,
-                       Map<String, String> localEnvironment) {
+    public JavaRuntime(
+            Path javaExecutable, Path ricLib, String region, String accountId, Map<String, String> localEnvironment) {
         if (!Files.isDirectory(ricLib)) {
             throw new IllegalStateException("the Lambda runtime interface client is missing: " + ricLib
                     + " does not exist. Build the local runtime first: mvn -B -DskipTests package");
@@ -94,9 +97,14 @@ public final class JavaRuntime {
      * AWS's Java 17+ runtimes), CDS of the JDK's classes.
      */
     public static List<String> launcherFlags(int memorySizeMb) {
-        return List.of("-XX:MaxHeapSize=" + (memorySizeMb * 85 / 100) + "m", "-XX:+UseSerialGC",
-                "-XX:+TieredCompilation", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-                "--add-opens=java.base/java.io=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
+        return List.of(
+                "-XX:MaxHeapSize=" + (memorySizeMb * 85 / 100) + "m",
+                "-XX:+UseSerialGC",
+                "-XX:+TieredCompilation",
+                "-XX:TieredStopAtLevel=1",
+                "-Xshare:auto",
+                "--add-opens=java.base/java.io=ALL-UNNAMED",
+                "--enable-native-access=ALL-UNNAMED",
                 "-Djava.net.preferIPv4Stack=true");
     }
 
@@ -106,12 +114,14 @@ public final class JavaRuntime {
         command.add(javaExecutable.toString());
         // JDK 25's AOT cache refuses an explicit -Xshare mode; it maps the JDK's CDS archive itself.
         boolean aotCache = function.extraJvmFlags().stream().anyMatch(f -> f.startsWith("-XX:AOTCache"));
-        launcherFlags(function.memorySizeMb()).stream().filter(f -> !(aotCache && f.startsWith("-Xshare")))
+        launcherFlags(function.memorySizeMb()).stream()
+                .filter(f -> !(aotCache && f.startsWith("-Xshare")))
                 .forEach(command::add);
         command.addAll(function.extraJvmFlags());
         jniLibrary().ifPresent(library -> command.add("-D" + RIC_JNI_PROPERTY + "=" + library));
         command.addAll(List.of("-classpath", ricLib.toAbsolutePath() + "/*", RIC_MAIN, function.handler()));
-        ProcessBuilder pb = new ProcessBuilder(command).directory(function.taskRoot().toFile());
+        ProcessBuilder pb =
+                new ProcessBuilder(command).directory(function.taskRoot().toFile());
         pb.environment().clear();
         pb.environment().putAll(environment(function, runtimeApi));
         return pb;
@@ -138,8 +148,9 @@ public final class JavaRuntime {
             return Optional.empty();
         }
         try (var files = Files.list(ricLib)) {
-            Optional<Path> jar = files.filter(f -> f.getFileName().toString()
-                    .startsWith("aws-lambda-java-runtime-interface-client-")).findFirst();
+            Optional<Path> jar = files.filter(
+                            f -> f.getFileName().toString().startsWith("aws-lambda-java-runtime-interface-client-"))
+                    .findFirst();
             if (jar.isEmpty()) {
                 return Optional.empty();
             }

@@ -25,8 +25,12 @@ public final class LocalFunction implements LambdaFunction, AutoCloseable {
     private final List<ExecutionEnvironment> all = new ArrayList<>();
 
     /** @param output receives every line the function's processes write, besides the log */
-    public LocalFunction(FunctionConfiguration configuration, JavaRuntime runtime, int maxEnvironments,
-                         PrintStream log, FunctionOutput output) {
+    public LocalFunction(
+            FunctionConfiguration configuration,
+            JavaRuntime runtime,
+            int maxEnvironments,
+            PrintStream log,
+            FunctionOutput output) {
         if (maxEnvironments < 1) {
             throw new IllegalArgumentException("a function needs at least one execution environment");
         }
@@ -79,8 +83,13 @@ public final class LocalFunction implements LambdaFunction, AutoCloseable {
         ExecutionEnvironment environment = take();
         try {
             InvocationResult r = environment.invoke(event);
-            log.printf("%-22s %-32s %-28s %6d ms%s%n", name(), trigger, r.failed() ? "ERROR " + r.errorType() : "OK",
-                    r.duration().toMillis(), r.coldStart() ? " (cold start)" : "");
+            log.printf(
+                    "%-22s %-32s %-28s %6d ms%s%n",
+                    name(),
+                    trigger,
+                    r.failed() ? "ERROR " + r.errorType() : "OK",
+                    r.duration().toMillis(),
+                    r.coldStart() ? " (cold start)" : "");
             output.invoked(name(), r);
             return r;
         } finally {

@@ -12,6 +12,5 @@ public final class PayloadLimits {
     /** The largest response: "Response payload size exceeded maximum allowed payload size (6291556 bytes)". */
     public static final int RESPONSE_BYTES = 6_291_556;
 
-    private PayloadLimits() {
-    }
+    private PayloadLimits() {}
 }

@@ -2,7 +2,6 @@ package dev.pastebin.local.lambda;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -30,16 +29,14 @@ public final class RuntimeApiServer implements AutoCloseable {
     static final String RESPONSE_TOO_LARGE = "Function.ResponseSizeTooLarge";
 
     /** An event for the runtime; its deadline is {@code timeout} after the runtime received it. */
-    public record Invocation(String requestId, byte[] event, Duration timeout, String functionArn, String traceId) {
-    }
+    public record Invocation(String requestId, byte[] event, Duration timeout, String functionArn, String traceId) {}
 
     /** The runtime's answer: a response payload, or an error document with its error type. */
-    public record Outcome(byte[] payload, String errorType, long answeredNanos) {
-    }
+    public record Outcome(byte[] payload, String errorType, long answeredNanos) {}
 
     /** A submitted invocation: when the runtime received it, and what it answered. */
-    public record Pending(Invocation invocation, CompletableFuture<Long> delivered, CompletableFuture<Outcome> outcome) {
-    }
+    public record Pending(
+            Invocation invocation, CompletableFuture<Long> delivered, CompletableFuture<Outcome> outcome) {}
 
     private final HttpServer server;
     private final ExecutorService executor;
@@ -92,7 +89,8 @@ public final class RuntimeApiServer implements AutoCloseable {
             } else if (method.equals("POST") && path.equals("/init/error")) {
                 initError.complete(new Outcome(readBody(exchange), errorType(exchange), System.nanoTime()));
                 reply(exchange, 202, ACCEPTED);
-            } else if (method.equals("POST") && path.startsWith("/invocation/")
+            } else if (method.equals("POST")
+                    && path.startsWith("/invocation/")
                     && (path.endsWith("/response") || path.endsWith("/error"))) {
                 complete(exchange, path);
             } else {
@@ -119,7 +117,9 @@ public final class RuntimeApiServer implements AutoCloseable {
         var headers = exchange.getResponseHeaders();
         headers.set("Content-Type", "application/json");
         headers.set("Lambda-Runtime-Aws-Request-Id", inv.requestId());
-        headers.set("Lambda-Runtime-Deadline-Ms", Long.toString(System.currentTimeMillis() + inv.timeout().toMillis()));
+        headers.set(
+                "Lambda-Runtime-Deadline-Ms",
+                Long.toString(System.currentTimeMillis() + inv.timeout().toMillis()));
         headers.set("Lambda-Runtime-Invoked-Function-Arn", inv.functionArn());
         headers.set("Lambda-Runtime-Trace-Id", inv.traceId());
         pending.delivered().complete(System.nanoTime());
@@ -130,8 +130,11 @@ public final class RuntimeApiServer implements AutoCloseable {
         String id = path.substring("/invocation/".length(), path.lastIndexOf('/'));
         Pending pending = current;
         if (pending == null || !pending.invocation().requestId().equals(id)) {
-            reply(exchange, 400, "{\"errorMessage\":\"Invalid request ID\",\"errorType\":\"InvalidRequestID\"}"
-                    .getBytes(StandardCharsets.UTF_8));
+            reply(
+                    exchange,
+                    400,
+                    "{\"errorMessage\":\"Invalid request ID\",\"errorType\":\"InvalidRequestID\"}"
+                            .getBytes(StandardCharsets.UTF_8));
             return;
         }
         byte[] body = readBody(exchange);
@@ -140,7 +143,7 @@ public final class RuntimeApiServer implements AutoCloseable {
         if (path.endsWith("/response") && body.length > PayloadLimits.RESPONSE_BYTES) {
             // as Lambda answers a runtime's oversized response: 413, and the invocation fails
             byte[] error = ("{\"errorMessage\":\"Response payload size exceeded maximum allowed payload size ("
-                    + PayloadLimits.RESPONSE_BYTES + " bytes).\",\"errorType\":\"" + RESPONSE_TOO_LARGE + "\"}")
+                            + PayloadLimits.RESPONSE_BYTES + " bytes).\",\"errorType\":\"" + RESPONSE_TOO_LARGE + "\"}")
                     .getBytes(StandardCharsets.UTF_8);
             pending.outcome().complete(new Outcome(error, RESPONSE_TOO_LARGE, answered));
             reply(exchange, 413, error);

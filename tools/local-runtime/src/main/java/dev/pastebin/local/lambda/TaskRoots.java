@@ -64,7 +64,11 @@ public final class TaskRoots implements AutoCloseable {
     }
 
     private Path make(String functionName, Path sourceDir, Path artifactsDir) {
-        List<String> command = List.of("make", "-C", sourceDir.toString(), "build-" + functionName,
+        List<String> command = List.of(
+                "make",
+                "-C",
+                sourceDir.toString(),
+                "build-" + functionName,
                 "ARTIFACTS_DIR=" + artifactsDir.toAbsolutePath());
         try {
             deleteTree(artifactsDir);
@@ -72,8 +76,8 @@ public final class TaskRoots implements AutoCloseable {
             Process make = new ProcessBuilder(command).redirectErrorStream(true).start();
             String output = new String(make.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (make.waitFor() != 0) {
-                throw new IllegalStateException(functionName + ": " + String.join(" ", command) + " failed (exit status "
-                        + make.exitValue() + "):\n" + output);
+                throw new IllegalStateException(functionName + ": " + String.join(" ", command)
+                        + " failed (exit status " + make.exitValue() + "):\n" + output);
             }
             output.lines().forEach(line -> log.println("[make " + functionName + "] " + line));
             return artifactsDir;
@@ -90,7 +94,8 @@ public final class TaskRoots implements AutoCloseable {
         try {
             deleteTree(into);
             Files.createDirectories(into);
-            try (InputStream raw = Files.newInputStream(zip); ZipInputStream in = new ZipInputStream(raw)) {
+            try (InputStream raw = Files.newInputStream(zip);
+                    ZipInputStream in = new ZipInputStream(raw)) {
                 for (ZipEntry e; (e = in.getNextEntry()) != null; ) {
                     Path target = into.resolve(e.getName()).normalize();
                     if (!target.startsWith(into)) {

@@ -3,7 +3,6 @@ package dev.pastebin.local.metrics;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import dev.pastebin.local.Json;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -24,8 +23,7 @@ public final class DashboardEndpoint implements HttpHandler {
     private static final String CSP = "default-src 'none'; script-src 'self'; style-src 'self'; "
             + "connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-    private record Asset(String contentType, byte[] body) {
-    }
+    private record Asset(String contentType, byte[] body) {}
 
     private final MetricTimeSeries series;
     private final Map<String, Asset> assets;
@@ -45,8 +43,11 @@ public final class DashboardEndpoint implements HttpHandler {
             String method = exchange.getRequestMethod();
             String path = exchange.getRequestURI().getPath();
             if (!method.equals("GET") && !method.equals("HEAD")) {
-                send(exchange, 405, "application/json", "{\"message\":\"Method Not Allowed\"}"
-                        .getBytes(StandardCharsets.UTF_8));
+                send(
+                        exchange,
+                        405,
+                        "application/json",
+                        "{\"message\":\"Method Not Allowed\"}".getBytes(StandardCharsets.UTF_8));
                 return;
             }
             if (path.equals(PREFIX + "metrics")) {

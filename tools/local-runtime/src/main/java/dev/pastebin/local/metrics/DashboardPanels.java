@@ -6,7 +6,6 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -79,7 +78,8 @@ public record DashboardPanels(String namespace, List<Panel> panels) {
 
     /** The panels with every metric reference's namespace filled in: what the page reads. */
     public DashboardPanels resolved() {
-        return new DashboardPanels(null, panels.stream().map(p -> p.inNamespace(namespace)).toList());
+        return new DashboardPanels(
+                null, panels.stream().map(p -> p.inNamespace(namespace)).toList());
     }
 
     /** Every metric the panels read, namespaces filled in (for checks that the application emits them). */
@@ -107,7 +107,8 @@ public record DashboardPanels(String namespace, List<Panel> panels) {
             where = where == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(where));
             where.forEach((dimension, values) -> {
                 if (values == null || values.isEmpty()) {
-                    throw new IllegalArgumentException("where " + dimension + " of " + metric + " needs at least one value");
+                    throw new IllegalArgumentException(
+                            "where " + dimension + " of " + metric + " needs at least one value");
                 }
             });
         }
@@ -122,17 +123,17 @@ public record DashboardPanels(String namespace, List<Panel> panels) {
     }
 
     /** A metric a panel reads, and the dimensions it selects or groups by. */
-    public record MetricUse(String namespace, String metric, Set<String> dimensions) {
-    }
+    public record MetricUse(String namespace, String metric, Set<String> dimensions) {}
 
     /** One chart with its table of figures. */
     @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "kind")
     @JsonSubTypes({
-            @JsonSubTypes.Type(value = Ratio.class, name = "ratio"),
-            @JsonSubTypes.Type(value = Mean.class, name = "mean"),
-            @JsonSubTypes.Type(value = Distribution.class, name = "distribution"),
-            @JsonSubTypes.Type(value = Percentiles.class, name = "percentiles"),
-            @JsonSubTypes.Type(value = Counts.class, name = "counts")})
+        @JsonSubTypes.Type(value = Ratio.class, name = "ratio"),
+        @JsonSubTypes.Type(value = Mean.class, name = "mean"),
+        @JsonSubTypes.Type(value = Distribution.class, name = "distribution"),
+        @JsonSubTypes.Type(value = Percentiles.class, name = "percentiles"),
+        @JsonSubTypes.Type(value = Counts.class, name = "counts")
+    })
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public sealed interface Panel {
         String id();
@@ -204,14 +205,16 @@ public record DashboardPanels(String namespace, List<Panel> panels) {
     }
 
     /** Percentiles of a metric's values (nearest rank), e.g. {@code [50, 99]}. */
-    public record Percentiles(String id, String title, String note, String namespace, String metric,
-                              List<Integer> percentiles) implements Panel {
+    public record Percentiles(
+            String id, String title, String note, String namespace, String metric, List<Integer> percentiles)
+            implements Panel {
         public Percentiles {
             checkHeader(id, title);
             require(metric, "metric of panel '" + id + "'");
             require(percentiles, "percentiles of panel '" + id + "'");
             if (percentiles.isEmpty() || percentiles.stream().anyMatch(p -> p == null || p < 1 || p > 100)) {
-                throw new IllegalArgumentException("panel '" + id + "': percentiles must be 1..100, got " + percentiles);
+                throw new IllegalArgumentException(
+                        "panel '" + id + "': percentiles must be 1..100, got " + percentiles);
             }
             percentiles = List.copyOf(percentiles);
         }
@@ -244,7 +247,11 @@ public record DashboardPanels(String namespace, List<Panel> panels) {
 
         @Override
         public Panel inNamespace(String namespace) {
-            return new Counts(id, title, note, lines.stream().map(l -> l.inNamespace(namespace)).toList());
+            return new Counts(
+                    id,
+                    title,
+                    note,
+                    lines.stream().map(l -> l.inNamespace(namespace)).toList());
         }
     }
 
@@ -262,8 +269,9 @@ public record DashboardPanels(String namespace, List<Panel> panels) {
             Matcher m = PLACEHOLDER.matcher(label);
             while (m.find()) {
                 if (groupBy == null || !VALUE_PLACEHOLDER.matcher(m.group(1)).matches()) {
-                    throw new IllegalArgumentException("label '" + label + "' of " + metric + ": only {value} or "
-                            + "{value:N} (the first N characters of the groupBy dimension's value), and only with a groupBy");
+                    throw new IllegalArgumentException(
+                            "label '" + label + "' of " + metric + ": only {value} or "
+                                    + "{value:N} (the first N characters of the groupBy dimension's value), and only with a groupBy");
                 }
             }
         }

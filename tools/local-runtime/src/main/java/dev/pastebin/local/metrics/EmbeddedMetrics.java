@@ -2,7 +2,6 @@ package dev.pastebin.local.metrics;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pastebin.local.Json;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,12 +22,15 @@ import java.util.TreeMap;
 public final class EmbeddedMetrics {
 
     /** One metric of one dimension set of a line: the values it contributes at {@code timestampMillis}. */
-    public record Datapoint(String namespace, String name, String unit, SortedMap<String, String> dimensions,
-                            long timestampMillis, List<Double> values) {
-    }
+    public record Datapoint(
+            String namespace,
+            String name,
+            String unit,
+            SortedMap<String, String> dimensions,
+            long timestampMillis,
+            List<Double> values) {}
 
-    private EmbeddedMetrics() {
-    }
+    private EmbeddedMetrics() {}
 
     /**
      * The datapoints of a line; empty when the line is not an EMF object (most log lines are not).
@@ -71,8 +73,8 @@ public final class EmbeddedMetrics {
                 if (dimensions == null) {
                     continue;
                 }
-                values.forEach((name, v) -> points.add(new Datapoint(namespace, name, units.get(name), dimensions,
-                        at, v)));
+                values.forEach(
+                        (name, v) -> points.add(new Datapoint(namespace, name, units.get(name), dimensions, at, v)));
             }
         }
         return points;

@@ -3,7 +3,6 @@ package dev.pastebin.local.metrics;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pastebin.local.Json;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
@@ -30,8 +29,7 @@ public final class MetricTimeSeries {
     static final int MAX_SERIES = 500;
     static final int MAX_VALUES_PER_BUCKET = 256;
 
-    private record Key(String namespace, String name, SortedMap<String, String> dimensions) {
-    }
+    private record Key(String namespace, String name, SortedMap<String, String> dimensions) {}
 
     private static final class Series {
         String unit;
@@ -113,23 +111,32 @@ public final class MetricTimeSeries {
     public synchronized ObjectNode toJson() {
         long now = clock.millis();
         evict(now);
-        ObjectNode root = Json.object().put("bucketSeconds", bucketMillis / 1000.0)
-                .put("windowSeconds", windowMillis / 1000.0).put("now", now)
+        ObjectNode root = Json.object()
+                .put("bucketSeconds", bucketMillis / 1000.0)
+                .put("windowSeconds", windowMillis / 1000.0)
+                .put("now", now)
                 .put("droppedDatapoints", droppedDatapoints);
         ArrayNode all = root.putArray("series");
         series.entrySet().stream()
-                .sorted(Comparator.comparing((Map.Entry<Key, Series> e) -> e.getKey().namespace())
+                .sorted(Comparator.comparing(
+                                (Map.Entry<Key, Series> e) -> e.getKey().namespace())
                         .thenComparing(e -> e.getKey().name())
                         .thenComparing(e -> e.getKey().dimensions().toString()))
                 .forEach(e -> {
-                    ObjectNode s = all.addObject().put("namespace", e.getKey().namespace())
-                            .put("name", e.getKey().name()).put("unit", e.getValue().unit);
+                    ObjectNode s = all.addObject()
+                            .put("namespace", e.getKey().namespace())
+                            .put("name", e.getKey().name())
+                            .put("unit", e.getValue().unit);
                     ObjectNode dimensions = s.putObject("dimensions");
                     e.getKey().dimensions().forEach(dimensions::put);
                     ArrayNode points = s.putArray("points");
                     e.getValue().buckets.forEach((t, b) -> {
-                        ObjectNode p = points.addObject().put("t", t).put("count", b.count).put("sum", b.sum)
-                                .put("min", b.min).put("max", b.max);
+                        ObjectNode p = points.addObject()
+                                .put("t", t)
+                                .put("count", b.count)
+                                .put("sum", b.sum)
+                                .put("min", b.min)
+                                .put("max", b.max);
                         ArrayNode values = p.putArray("values");
                         for (int i = 0; i < b.sampled; i++) {
                             values.add(b.sample[i]);

@@ -2,7 +2,6 @@ package dev.pastebin.local.metrics;
 
 import dev.pastebin.local.lambda.FunctionOutput;
 import dev.pastebin.local.lambda.InvocationResult;
-
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -21,8 +20,8 @@ public final class MetricsCollector implements FunctionOutput {
     static final String LAMBDA_NAMESPACE = "AWS/Lambda";
 
     private final Clock clock = Clock.systemUTC();
-    private final MetricTimeSeries series = new MetricTimeSeries(clock, MetricTimeSeries.DEFAULT_BUCKET,
-            MetricTimeSeries.DEFAULT_WINDOW);
+    private final MetricTimeSeries series =
+            new MetricTimeSeries(clock, MetricTimeSeries.DEFAULT_BUCKET, MetricTimeSeries.DEFAULT_WINDOW);
 
     public MetricTimeSeries series() {
         return series;
@@ -37,8 +36,9 @@ public final class MetricsCollector implements FunctionOutput {
     public void invoked(String function, InvocationResult result) {
         long now = clock.millis();
         SortedMap<String, String> byFunction = new TreeMap<>(Map.of("FunctionName", function));
-        series.record(new EmbeddedMetrics.Datapoint(LAMBDA_NAMESPACE, "Invocations", "Count", byFunction, now, List.of(1.0)));
-        series.record(new EmbeddedMetrics.Datapoint(LAMBDA_NAMESPACE, "Errors", "Count", byFunction, now,
-                List.of(result.failed() ? 1.0 : 0.0)));
+        series.record(
+                new EmbeddedMetrics.Datapoint(LAMBDA_NAMESPACE, "Invocations", "Count", byFunction, now, List.of(1.0)));
+        series.record(new EmbeddedMetrics.Datapoint(
+                LAMBDA_NAMESPACE, "Errors", "Count", byFunction, now, List.of(result.failed() ? 1.0 : 0.0)));
     }
 }

@@ -4,7 +4,6 @@ import dev.pastebin.local.Json;
 import dev.pastebin.local.lambda.InvocationResult;
 import dev.pastebin.local.lambda.LambdaFunction;
 import dev.pastebin.local.template.FunctionDefinition;
-
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -21,8 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ScheduleRunner implements AutoCloseable {
 
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r ->
-            Thread.ofPlatform().daemon().name("schedule").unstarted(r));
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
+            r -> Thread.ofPlatform().daemon().name("schedule").unstarted(r));
     private final String region;
     private final String accountId;
     private final PrintStream log;
@@ -49,21 +48,26 @@ public final class ScheduleRunner implements AutoCloseable {
         long periodNanos = period.toNanos();
         long firstDue = System.nanoTime() + periodNanos;
         AtomicLong ticks = new AtomicLong();
-        timer.scheduleAtFixedRate(() -> {
-            long due = firstDue + ticks.getAndIncrement() * periodNanos;
-            if (System.nanoTime() - due < periodNanos / 2) {
-                fire(function, trigger, ruleArn, period);
-            }
-        }, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+        timer.scheduleAtFixedRate(
+                () -> {
+                    long due = firstDue + ticks.getAndIncrement() * periodNanos;
+                    if (System.nanoTime() - due < periodNanos / 2) {
+                        fire(function, trigger, ruleArn, period);
+                    }
+                },
+                period.toMillis(),
+                period.toMillis(),
+                TimeUnit.MILLISECONDS);
         log.println("schedule " + id + "/" + trigger.eventName() + ": every " + period
                 + (override != null ? " (local override of " + trigger.expression() + ")" : "")
                 + ", next at " + Instant.now().plus(period));
         return period;
     }
 
-    private void fire(LambdaFunction function, FunctionDefinition.ScheduleTrigger trigger, String ruleArn,
-                      Duration period) {
-        byte[] event = trigger.input().map(s -> s.getBytes(StandardCharsets.UTF_8))
+    private void fire(
+            LambdaFunction function, FunctionDefinition.ScheduleTrigger trigger, String ruleArn, Duration period) {
+        byte[] event = trigger.input()
+                .map(s -> s.getBytes(StandardCharsets.UTF_8))
                 .orElseGet(() -> Json.bytes(ScheduledEvents.event(ruleArn, accountId, region, Instant.now())));
         String outcome;
         try {

@@ -1,9 +1,7 @@
 package dev.pastebin.local.schedule;
 
-import dev.pastebin.local.Json;
-
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
+import dev.pastebin.local.Json;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.UUID;
@@ -11,8 +9,7 @@ import java.util.UUID;
 /** The EventBridge "Scheduled Event" a {@code Schedule} rule delivers to its target. */
 public final class ScheduledEvents {
 
-    private ScheduledEvents() {
-    }
+    private ScheduledEvents() {}
 
     public static ObjectNode event(String ruleArn, String accountId, String region, Instant time) {
         ObjectNode event = Json.object();

@@ -5,13 +5,6 @@ import dev.pastebin.local.lambda.InvocationResult;
 import dev.pastebin.local.lambda.LambdaFunction;
 import dev.pastebin.local.lambda.PayloadLimits;
 import dev.pastebin.local.template.FunctionDefinition;
-import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
-import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
-
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +12,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * Lambda's SQS event source mapping for one function and queue: pollers receive batches (up to BatchSize,
@@ -36,17 +35,21 @@ public final class SqsEventSourceMapping implements AutoCloseable {
 
     /** SQS returns at most ten messages per ReceiveMessage. */
     private static final int MAX_RECEIVE = 10;
+
     private static final int LONG_POLL_SECONDS = 20;
     private static final Duration RETRY_AFTER_POLL_FAILURE = Duration.ofSeconds(5);
     /** Short polls in the window's last fraction of a second are this far apart (a receive takes whole seconds). */
     private static final Duration WINDOW_TAIL_POLL = Duration.ofMillis(50);
 
     /** The trigger's settings that shape polling and deletion. */
-    public record Settings(int batchSize, Duration maximumBatchingWindow, boolean reportBatchItemFailures,
-                           int maximumConcurrency) {
+    public record Settings(
+            int batchSize, Duration maximumBatchingWindow, boolean reportBatchItemFailures, int maximumConcurrency) {
 
         public static Settings of(FunctionDefinition.SqsTrigger trigger) {
-            return new Settings(trigger.batchSize(), trigger.maximumBatchingWindow(), trigger.reportBatchItemFailures(),
+            return new Settings(
+                    trigger.batchSize(),
+                    trigger.maximumBatchingWindow(),
+                    trigger.reportBatchItemFailures(),
                     trigger.maximumConcurrency());
         }
     }
@@ -57,8 +60,11 @@ public final class SqsEventSourceMapping implements AutoCloseable {
         /** The queue at {@code url}, its ARN as SQS reports it; a clear error when it is not reachable. */
         public static Queue at(SqsClient sqs, String url) {
             try {
-                return new Queue(url, sqs.getQueueAttributes(b -> b.queueUrl(url)
-                        .attributeNames(QueueAttributeName.QUEUE_ARN)).attributes().get(QueueAttributeName.QUEUE_ARN));
+                return new Queue(
+                        url,
+                        sqs.getQueueAttributes(b -> b.queueUrl(url).attributeNames(QueueAttributeName.QUEUE_ARN))
+                                .attributes()
+                                .get(QueueAttributeName.QUEUE_ARN));
             } catch (SdkException e) {
                 throw new IllegalStateException("the queue " + url + " is not reachable: " + e.getMessage(), e);
             }
@@ -77,8 +83,8 @@ public final class SqsEventSourceMapping implements AutoCloseable {
     private final List<Thread> pollers = new ArrayList<>();
     private volatile boolean running = true;
 
-    public SqsEventSourceMapping(LambdaFunction function, Settings settings, SqsClient sqs, Queue queue,
-                                 PrintStream log) {
+    public SqsEventSourceMapping(
+            LambdaFunction function, Settings settings, SqsClient sqs, Queue queue, PrintStream log) {
         this.function = function;
         this.settings = settings;
         this.sqs = sqs;
@@ -93,7 +99,10 @@ public final class SqsEventSourceMapping implements AutoCloseable {
     /** Starts one poller per batch that may be in flight (MaximumConcurrency). */
     public synchronized void start() {
         for (int i = 0; i < settings.maximumConcurrency(); i++) {
-            pollers.add(Thread.ofPlatform().daemon().name("sqs-" + function.name() + "-" + i).start(this::poll));
+            pollers.add(Thread.ofPlatform()
+                    .daemon()
+                    .name("sqs-" + function.name() + "-" + i)
+                    .start(this::poll));
         }
     }
 
@@ -132,10 +141,10 @@ public final class SqsEventSourceMapping implements AutoCloseable {
         long windowEnd = System.nanoTime() + settings.maximumBatchingWindow().toNanos();
         while (running && !batch.isEmpty() && batch.size() < settings.batchSize() && System.nanoTime() < windowEnd) {
             Duration remaining = Duration.ofNanos(windowEnd - System.nanoTime());
-            List<Message> more = receive(Math.min(settings.batchSize() - batch.size(), MAX_RECEIVE),
-                    (int) Math.min(LONG_POLL_SECONDS, remaining.toSeconds()));
+            List<Message> more = receive(Math.min(settings.batchSize() - batch.size(), MAX_RECEIVE), (int)
+                    Math.min(LONG_POLL_SECONDS, remaining.toSeconds()));
             if (more.isEmpty() && remaining.toSeconds() == 0 && !pause(remaining)) {
-                return batch;  // interrupted (closing): hand over what was received
+                return batch; // interrupted (closing): hand over what was received
             }
             batch.addAll(more);
         }
@@ -154,9 +163,12 @@ public final class SqsEventSourceMapping implements AutoCloseable {
 
     /** One ReceiveMessage with every attribute the event carries. */
     public List<Message> receive(int maxMessages, int waitSeconds) {
-        return sqs.receiveMessage(b -> b.queueUrl(queue.url()).maxNumberOfMessages(maxMessages)
-                .waitTimeSeconds(waitSeconds).messageSystemAttributeNames(MessageSystemAttributeName.ALL)
-                .messageAttributeNames("All")).messages();
+        return sqs.receiveMessage(b -> b.queueUrl(queue.url())
+                        .maxNumberOfMessages(maxMessages)
+                        .waitTimeSeconds(waitSeconds)
+                        .messageSystemAttributeNames(MessageSystemAttributeName.ALL)
+                        .messageAttributeNames("All"))
+                .messages();
     }
 
     /**
@@ -192,8 +204,8 @@ public final class SqsEventSourceMapping implements AutoCloseable {
         }
         Set<String> failed;
         if (settings.reportBatchItemFailures()) {
-            var reported = SqsEvents.reportedFailures(result.payload(),
-                    batch.stream().map(Message::messageId).collect(Collectors.toSet()));
+            var reported = SqsEvents.reportedFailures(
+                    result.payload(), batch.stream().map(Message::messageId).collect(Collectors.toSet()));
             if (reported.isEmpty()) {
                 log.println("SQS " + function.name() + ": invalid batchItemFailures response; the whole batch is "
                         + "treated as failed");
@@ -203,7 +215,8 @@ public final class SqsEventSourceMapping implements AutoCloseable {
         } else {
             failed = Set.of();
         }
-        return delete(batch.stream().filter(m -> !failed.contains(m.messageId())).toList());
+        return delete(
+                batch.stream().filter(m -> !failed.contains(m.messageId())).toList());
     }
 
     private Set<String> delete(List<Message> messages) {
@@ -212,8 +225,10 @@ public final class SqsEventSourceMapping implements AutoCloseable {
         }
         List<DeleteMessageBatchRequestEntry> entries = new ArrayList<>();
         for (int i = 0; i < messages.size(); i++) {
-            entries.add(DeleteMessageBatchRequestEntry.builder().id(Integer.toString(i))
-                    .receiptHandle(messages.get(i).receiptHandle()).build());
+            entries.add(DeleteMessageBatchRequestEntry.builder()
+                    .id(Integer.toString(i))
+                    .receiptHandle(messages.get(i).receiptHandle())
+                    .build());
         }
         var response = sqs.deleteMessageBatch(b -> b.queueUrl(queue.url()).entries(entries));
         Set<String> deleted = new HashSet<>();

@@ -1,24 +1,21 @@
 package dev.pastebin.local.sqs;
 
-import dev.pastebin.local.Json;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
-
+import dev.pastebin.local.Json;
 import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 
 /** The SQS event Lambda's event source mapping sends, and how it reads the partial batch response. */
 final class SqsEvents {
 
-    private SqsEvents() {
-    }
+    private SqsEvents() {}
 
     static ObjectNode event(List<Message> messages, String queueArn, String region) {
         ObjectNode event = Json.object();
@@ -49,7 +46,9 @@ final class SqsEvents {
             a.put("stringValue", v.stringValue());
         }
         if (v.binaryValue() != null) {
-            a.put("binaryValue", Base64.getEncoder().encodeToString(v.binaryValue().asByteArray()));
+            a.put(
+                    "binaryValue",
+                    Base64.getEncoder().encodeToString(v.binaryValue().asByteArray()));
         }
         ArrayNode strings = a.putArray("stringListValues");
         v.stringListValues().forEach(strings::add);

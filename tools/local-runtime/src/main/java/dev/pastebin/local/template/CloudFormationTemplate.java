@@ -37,8 +37,10 @@ public final class CloudFormationTemplate {
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read the template " + file + ": " + e.getMessage(), e);
         }
-        return new CloudFormationTemplate(file.toAbsolutePath().normalize(),
-                mapping(CloudFormationYaml.load(text), file.toString()), parameterOverrides);
+        return new CloudFormationTemplate(
+                file.toAbsolutePath().normalize(),
+                mapping(CloudFormationYaml.load(text), file.toString()),
+                parameterOverrides);
     }
 
     public Path file() {
@@ -90,7 +92,8 @@ public final class CloudFormationTemplate {
     public List<String> resourcesOfType(String type) {
         return resources().entrySet().stream()
                 .filter(e -> type.equals(mapping(e.getValue(), e.getKey()).get("Type")))
-                .map(Map.Entry::getKey).toList();
+                .map(Map.Entry::getKey)
+                .toList();
     }
 
     public Map<String, Object> globalsFunction() {
@@ -105,14 +108,17 @@ public final class CloudFormationTemplate {
 
     /** The environment a function gets: Globals' variables merged with its own (its own win), unresolved. */
     public Map<String, Object> environment(String logicalId) {
-        Map<String, Object> merged = new LinkedHashMap<>(variables(globalsFunction().get("Environment")));
+        Map<String, Object> merged =
+                new LinkedHashMap<>(variables(globalsFunction().get("Environment")));
         merged.putAll(variables(properties(logicalId).get("Environment")));
         return merged;
     }
 
     /** The parameter name when {@code value} is {@code {"Ref": name}} of a parameter of this template. */
     public Optional<String> parameterRef(Object value) {
-        if (value instanceof Map<?, ?> m && m.size() == 1 && m.get("Ref") instanceof String name
+        if (value instanceof Map<?, ?> m
+                && m.size() == 1
+                && m.get("Ref") instanceof String name
                 && parameters().containsKey(name)) {
             return Optional.of(name);
         }
@@ -143,7 +149,8 @@ public final class CloudFormationTemplate {
     public Object valueOrDefault(Object value) {
         Object resolved = resolveParameters(value);
         if (parameterRef(resolved).isPresent()) {
-            throw new IllegalArgumentException("parameter " + parameterRef(resolved).get() + " has no Default in " + file);
+            throw new IllegalArgumentException(
+                    "parameter " + parameterRef(resolved).get() + " has no Default in " + file);
         }
         return resolved;
     }
@@ -153,7 +160,9 @@ public final class CloudFormationTemplate {
     }
 
     private Optional<Object> parameterValue(String name) {
-        Object value = parameterOverrides.containsKey(name) ? parameterOverrides.get(name) : parameter(name).get("Default");
+        Object value = parameterOverrides.containsKey(name)
+                ? parameterOverrides.get(name)
+                : parameter(name).get("Default");
         if (value instanceof String s && s.matches("-?\\d+")) {
             return Optional.of(Long.valueOf(s));
         }

@@ -1,5 +1,8 @@
 package dev.pastebin.local.template;
 
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.AbstractConstruct;
@@ -9,10 +12,6 @@ import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 
-import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
-
 /**
  * Loads CloudFormation/SAM YAML. Short-form intrinsic tags are turned into their long form, the way
  * CloudFormation reads them: {@code !Ref X} becomes {@code {Ref: X}}, {@code !GetAtt A.B} becomes
@@ -21,8 +20,7 @@ import java.util.Map;
  */
 public final class CloudFormationYaml {
 
-    private CloudFormationYaml() {
-    }
+    private CloudFormationYaml() {}
 
     public static Object load(String text) {
         return new Yaml(new IntrinsicConstructor(new LoaderOptions())).load(text);

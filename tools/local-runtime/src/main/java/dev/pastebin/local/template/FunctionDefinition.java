@@ -44,12 +44,16 @@ public record FunctionDefinition(
      * @param queue              the Queue property: an ARN, or an intrinsic such as {@code !GetAtt Q.Arn}
      * @param maximumConcurrency ScalingConfig.MaximumConcurrency: the most batches in flight at once
      */
-    public record SqsTrigger(String eventName, Object queue, int batchSize, Duration maximumBatchingWindow,
-                             boolean reportBatchItemFailures, boolean enabled, int maximumConcurrency) {
-    }
+    public record SqsTrigger(
+            String eventName,
+            Object queue,
+            int batchSize,
+            Duration maximumBatchingWindow,
+            boolean reportBatchItemFailures,
+            boolean enabled,
+            int maximumConcurrency) {}
 
     /** A {@code Schedule} (EventBridge rule) or {@code ScheduleV2} event. */
-    public record ScheduleTrigger(String eventName, String expression, Optional<Duration> rate,
-                                  Optional<String> input, boolean enabled) {
-    }
+    public record ScheduleTrigger(
+            String eventName, String expression, Optional<Duration> rate, Optional<String> input, boolean enabled) {}
 }

@@ -16,6 +16,7 @@ public record SamTemplate(CloudFormationTemplate template, List<FunctionDefiniti
     private static final Pattern RATE = Pattern.compile("rate\\(\\s*(\\d+)\\s+(minutes?|hours?|days?)\\s*\\)");
     /** Lambda's defaults when neither the function nor Globals set them. */
     private static final int DEFAULT_MEMORY_MB = 128;
+
     private static final int DEFAULT_TIMEOUT_SECONDS = 3;
     private static final int DEFAULT_BATCH_SIZE = 10;
     /** Without ScalingConfig Lambda starts with five concurrent batches (and scales further). */
@@ -39,16 +40,20 @@ public record SamTemplate(CloudFormationTemplate template, List<FunctionDefiniti
     }
 
     public FunctionDefinition function(String logicalId) {
-        return functions.stream().filter(f -> f.logicalId().equals(logicalId)).findFirst()
+        return functions.stream()
+                .filter(f -> f.logicalId().equals(logicalId))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no AWS::Serverless::Function '" + logicalId + "' in "
-                        + file() + "; the template has " + functions.stream().map(FunctionDefinition::logicalId).toList()));
+                        + file() + "; the template has "
+                        + functions.stream().map(FunctionDefinition::logicalId).toList()));
     }
 
     private static FunctionDefinition function(CloudFormationTemplate template, String id) {
         Object handler = property(template, id, "Handler");
         Object codeUri = property(template, id, "CodeUri");
         if (!(handler instanceof String h) || !(codeUri instanceof String code)) {
-            throw new IllegalArgumentException(id + " in " + template.file() + " needs a Handler and a literal CodeUri");
+            throw new IllegalArgumentException(
+                    id + " in " + template.file() + " needs a Handler and a literal CodeUri");
         }
         Map<String, Object> metadata = CloudFormationTemplate.mapping(
                 template.resource(id).getOrDefault("Metadata", Map.of()), id + ".Metadata");
@@ -61,51 +66,78 @@ public record SamTemplate(CloudFormationTemplate template, List<FunctionDefiniti
         CloudFormationTemplate.mapping(template.properties(id).getOrDefault("Events", Map.of()), id + ".Events")
                 .forEach((eventName, event) -> {
                     Map<String, Object> e = CloudFormationTemplate.mapping(event, eventName);
-                    Map<String, Object> p = CloudFormationTemplate.mapping(template.resolveParameters(
-                            e.getOrDefault("Properties", Map.of())), eventName + ".Properties");
+                    Map<String, Object> p = CloudFormationTemplate.mapping(
+                            template.resolveParameters(e.getOrDefault("Properties", Map.of())),
+                            eventName + ".Properties");
                     switch (String.valueOf(e.get("Type"))) {
-                        case "HttpApi" -> routes.add(new FunctionDefinition.HttpRoute(eventName,
-                                String.valueOf(p.getOrDefault("Method", "ANY")).toUpperCase(Locale.ROOT),
-                                String.valueOf(p.getOrDefault("Path", "$default"))));
+                        case "HttpApi" ->
+                            routes.add(new FunctionDefinition.HttpRoute(
+                                    eventName,
+                                    String.valueOf(p.getOrDefault("Method", "ANY"))
+                                            .toUpperCase(Locale.ROOT),
+                                    String.valueOf(p.getOrDefault("Path", "$default"))));
                         case "SQS" -> sqs.add(sqsTrigger(id, eventName, p));
-                        case "Schedule" -> schedules.add(schedule(eventName, p.get("Schedule"), p.get("Input"),
-                                "DISABLED".equals(p.get("State")) ? Boolean.FALSE : p.get("Enabled")));
-                        case "ScheduleV2" -> schedules.add(schedule(eventName, p.get("ScheduleExpression"), p.get("Input"),
-                                "DISABLED".equals(p.get("State")) ? Boolean.FALSE : null));
+                        case "Schedule" ->
+                            schedules.add(schedule(
+                                    eventName,
+                                    p.get("Schedule"),
+                                    p.get("Input"),
+                                    "DISABLED".equals(p.get("State")) ? Boolean.FALSE : p.get("Enabled")));
+                        case "ScheduleV2" ->
+                            schedules.add(schedule(
+                                    eventName,
+                                    p.get("ScheduleExpression"),
+                                    p.get("Input"),
+                                    "DISABLED".equals(p.get("State")) ? Boolean.FALSE : null));
                         default -> {
                             // Other event types (S3, Api, ...) are not emulated locally; the function stays invocable.
                         }
                     }
                 });
-        return new FunctionDefinition(id, h, String.valueOf(property(template, id, "Runtime")),
+        return new FunctionDefinition(
+                id,
+                h,
+                String.valueOf(property(template, id, "Runtime")),
                 template.directory().resolve(code).normalize(),
                 metadata.get("BuildMethod") instanceof String method ? method : null,
                 integer(property(template, id, "MemorySize"), DEFAULT_MEMORY_MB),
                 Duration.ofSeconds(integer(property(template, id, "Timeout"), DEFAULT_TIMEOUT_SECONDS)),
-                environment, List.copyOf(routes), List.copyOf(sqs), List.copyOf(schedules));
+                environment,
+                List.copyOf(routes),
+                List.copyOf(sqs),
+                List.copyOf(schedules));
     }
 
     private static FunctionDefinition.SqsTrigger sqsTrigger(String function, String eventName, Map<String, Object> p) {
-        Map<String, Object> scaling = CloudFormationTemplate.mapping(p.getOrDefault("ScalingConfig", Map.of()),
-                eventName + ".ScalingConfig");
+        Map<String, Object> scaling =
+                CloudFormationTemplate.mapping(p.getOrDefault("ScalingConfig", Map.of()), eventName + ".ScalingConfig");
         int concurrency = integer(scaling.get("MaximumConcurrency"), DEFAULT_MAXIMUM_CONCURRENCY);
         if (concurrency < 2 || concurrency > 1000) {
             throw new IllegalArgumentException(function + "/" + eventName + ": MaximumConcurrency " + concurrency
                     + " is outside 2..1000, which Lambda rejects");
         }
-        return new FunctionDefinition.SqsTrigger(eventName, p.get("Queue"),
+        return new FunctionDefinition.SqsTrigger(
+                eventName,
+                p.get("Queue"),
                 integer(p.get("BatchSize"), DEFAULT_BATCH_SIZE),
                 Duration.ofSeconds(integer(p.get("MaximumBatchingWindowInSeconds"), 0)),
                 p.get("FunctionResponseTypes") instanceof List<?> types && types.contains("ReportBatchItemFailures"),
-                !Boolean.FALSE.equals(p.get("Enabled")), concurrency);
+                !Boolean.FALSE.equals(p.get("Enabled")),
+                concurrency);
     }
 
-    private static FunctionDefinition.ScheduleTrigger schedule(String name, Object expression, Object input, Object enabled) {
+    private static FunctionDefinition.ScheduleTrigger schedule(
+            String name, Object expression, Object input, Object enabled) {
         if (!(expression instanceof String expr)) {
-            throw new IllegalArgumentException("schedule event " + name + " needs a literal schedule expression, got " + expression);
+            throw new IllegalArgumentException(
+                    "schedule event " + name + " needs a literal schedule expression, got " + expression);
         }
-        return new FunctionDefinition.ScheduleTrigger(name, expr, rate(expr),
-                input instanceof String s ? Optional.of(s) : Optional.empty(), !Boolean.FALSE.equals(enabled));
+        return new FunctionDefinition.ScheduleTrigger(
+                name,
+                expr,
+                rate(expr),
+                input instanceof String s ? Optional.of(s) : Optional.empty(),
+                !Boolean.FALSE.equals(enabled));
     }
 
     /** The period of an EventBridge {@code rate(...)} expression; empty for {@code cron(...)}. */
@@ -115,11 +147,12 @@ public record SamTemplate(CloudFormationTemplate template, List<FunctionDefiniti
             return Optional.empty();
         }
         long n = Long.parseLong(m.group(1));
-        return Optional.of(switch (m.group(2).charAt(0)) {
-            case 'm' -> Duration.ofMinutes(n);
-            case 'h' -> Duration.ofHours(n);
-            default -> Duration.ofDays(n);
-        });
+        return Optional.of(
+                switch (m.group(2).charAt(0)) {
+                    case 'm' -> Duration.ofMinutes(n);
+                    case 'h' -> Duration.ofHours(n);
+                    default -> Duration.ofDays(n);
+                });
     }
 
     private static Object property(CloudFormationTemplate template, String id, String name) {

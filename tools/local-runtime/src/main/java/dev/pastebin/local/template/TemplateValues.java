@@ -17,8 +17,7 @@ public final class TemplateValues {
 
     private static final Pattern SUB_VARIABLE = Pattern.compile("\\$\\{([^}!][^}]*)}");
 
-    private TemplateValues() {
-    }
+    private TemplateValues() {}
 
     public static Optional<String> resolve(Object value, ResourceAttributes resources) {
         if (value instanceof String || value instanceof Number || value instanceof Boolean) {
@@ -31,8 +30,10 @@ public final class TemplateValues {
         Object argument = intrinsic.getValue();
         return switch (String.valueOf(intrinsic.getKey())) {
             case "Ref" -> argument instanceof String id ? resources.ref(id) : Optional.empty();
-            case "Fn::GetAtt" -> argument instanceof List<?> l && l.size() == 2
-                    ? resources.getAtt(String.valueOf(l.get(0)), String.valueOf(l.get(1))) : Optional.empty();
+            case "Fn::GetAtt" ->
+                argument instanceof List<?> l && l.size() == 2
+                        ? resources.getAtt(String.valueOf(l.get(0)), String.valueOf(l.get(1)))
+                        : Optional.empty();
             case "Fn::Sub" -> argument instanceof String s ? sub(s, resources) : Optional.empty();
             case "Fn::Join" -> join(argument, resources);
             default -> Optional.empty();
@@ -43,11 +44,11 @@ public final class TemplateValues {
      * Every variable whose value resolves; the names of those that do not go to {@code unresolved}
      * (a variable CloudFormation could set but this place cannot is better left out than set wrong).
      */
-    public static Map<String, String> resolveAll(Map<String, Object> variables, ResourceAttributes resources,
-                                                 List<String> unresolved) {
+    public static Map<String, String> resolveAll(
+            Map<String, Object> variables, ResourceAttributes resources, List<String> unresolved) {
         Map<String, String> out = new LinkedHashMap<>();
-        variables.forEach((name, value) -> resolve(value, resources).ifPresentOrElse(v -> out.put(name, v),
-                () -> unresolved.add(name)));
+        variables.forEach((name, value) ->
+                resolve(value, resources).ifPresentOrElse(v -> out.put(name, v), () -> unresolved.add(name)));
         return out;
     }
 
@@ -57,7 +58,8 @@ public final class TemplateValues {
         while (m.find()) {
             String variable = m.group(1);
             int dot = variable.indexOf('.');
-            Optional<String> v = dot < 0 ? resources.ref(variable)
+            Optional<String> v = dot < 0
+                    ? resources.ref(variable)
                     : resources.getAtt(variable.substring(0, dot), variable.substring(dot + 1));
             if (v.isEmpty()) {
                 return Optional.empty();
@@ -69,7 +71,9 @@ public final class TemplateValues {
     }
 
     private static Optional<String> join(Object argument, ResourceAttributes resources) {
-        if (!(argument instanceof List<?> l) || l.size() != 2 || !(l.get(0) instanceof String delimiter)
+        if (!(argument instanceof List<?> l)
+                || l.size() != 2
+                || !(l.get(0) instanceof String delimiter)
                 || !(l.get(1) instanceof List<?> parts)) {
             return Optional.empty();
         }

@@ -1,5 +1,7 @@
 package dev.pastebin.local.browser;
 
+import static org.junit.jupiter.api.Assertions.fail;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -7,8 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Debian's Chromium, headless, for the browser tests: found (and installed when missing) by
@@ -19,16 +19,16 @@ import static org.junit.jupiter.api.Assertions.fail;
 public final class Chromium {
 
     /** How every test runs it: no GPU, no sandbox (root in CI), /tmp rather than a small /dev/shm. */
-    public static final List<String> HEADLESS_FLAGS = List.of("--headless", "--disable-gpu", "--no-sandbox",
-            "--disable-dev-shm-usage", "--no-first-run");
+    public static final List<String> HEADLESS_FLAGS =
+            List.of("--headless", "--disable-gpu", "--no-sandbox", "--disable-dev-shm-usage", "--no-first-run");
 
     private static final Path TARGET = Path.of("target").toAbsolutePath();
-    private static final Path SCRIPT = Path.of("../../infra/local/chromium.sh").toAbsolutePath().normalize();
+    private static final Path SCRIPT =
+            Path.of("../../infra/local/chromium.sh").toAbsolutePath().normalize();
     // Enough virtual time for a page's first fetches and its drawing.
     private static final String VIRTUAL_TIME_BUDGET = "--virtual-time-budget=8000";
 
-    private Chromium() {
-    }
+    private Chromium() {}
 
     /** The chromium command. */
     public static String find() throws IOException, InterruptedException {
@@ -46,8 +46,14 @@ public final class Chromium {
 
     public static void screenshot(String chromium, String url, Path png) throws IOException, InterruptedException {
         Files.deleteIfExists(png);
-        run(chromium, List.of(VIRTUAL_TIME_BUDGET, "--window-size=1280,2400", "--hide-scrollbars",
-                "--screenshot=" + png, url));
+        run(
+                chromium,
+                List.of(
+                        VIRTUAL_TIME_BUDGET,
+                        "--window-size=1280,2400",
+                        "--hide-scrollbars",
+                        "--screenshot=" + png,
+                        url));
     }
 
     private static String locate(String logName, String... args) throws IOException, InterruptedException {

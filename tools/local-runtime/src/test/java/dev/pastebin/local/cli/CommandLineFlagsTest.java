@@ -1,26 +1,45 @@
 package dev.pastebin.local.cli;
 
-import org.junit.jupiter.api.Test;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
 class CommandLineFlagsTest {
 
     @Test
     void flagsBecomeSettingsAndTheRestArePositional() {
-        var parsed = CommandLineFlags.parse(new String[]{"ReadFunction", "--port", "3001", "--schedule-interval=60s",
-                "--lazy", "--template", "infra/template.yaml", "--env-vars", "env.json",
-                "--parameter-overrides", "A=1 B=two", "--parameter-overrides=ParameterKey=C,ParameterValue=3",
-                "--physical-name", "Queue=q1,Bucket=b1", "--physical-name", "Dlq=q2", "--instances", "3",
-                "--dashboard", "panels.json", "event.json"}, Map.of("AWS_REGION", "eu-west-1"));
+        var parsed = CommandLineFlags.parse(
+                new String[] {
+                    "ReadFunction",
+                    "--port",
+                    "3001",
+                    "--schedule-interval=60s",
+                    "--lazy",
+                    "--template",
+                    "infra/template.yaml",
+                    "--env-vars",
+                    "env.json",
+                    "--parameter-overrides",
+                    "A=1 B=two",
+                    "--parameter-overrides=ParameterKey=C,ParameterValue=3",
+                    "--physical-name",
+                    "Queue=q1,Bucket=b1",
+                    "--physical-name",
+                    "Dlq=q2",
+                    "--instances",
+                    "3",
+                    "--dashboard",
+                    "panels.json",
+                    "event.json"
+                },
+                Map.of("AWS_REGION", "eu-west-1"));
         RuntimeSettings s = parsed.settings();
         assertEquals(3001, s.port());
         assertEquals(Duration.ofSeconds(60), s.scheduleInterval());
@@ -52,10 +71,19 @@ class CommandLineFlagsTest {
     @Test
     void theInitTimeoutComesFromTheFlagElseTheEnvironment() {
         var fromEnvironment = Map.of("PASTEBIN_LOCAL_INIT_TIMEOUT", "5m");
-        assertEquals(Duration.ofMinutes(5), CommandLineFlags.parse(new String[0], fromEnvironment).settings().initTimeout());
-        assertEquals(Duration.ofSeconds(90), CommandLineFlags.parse(new String[]{"--init-timeout", "90s"}, fromEnvironment)
-                .settings().initTimeout());
-        assertThrows(IllegalArgumentException.class, () -> CommandLineFlags.parse(new String[]{"--init-timeout", "0s"}, Map.of()));
+        assertEquals(
+                Duration.ofMinutes(5),
+                CommandLineFlags.parse(new String[0], fromEnvironment)
+                        .settings()
+                        .initTimeout());
+        assertEquals(
+                Duration.ofSeconds(90),
+                CommandLineFlags.parse(new String[] {"--init-timeout", "90s"}, fromEnvironment)
+                        .settings()
+                        .initTimeout());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> CommandLineFlags.parse(new String[] {"--init-timeout", "0s"}, Map.of()));
     }
 
     @Test
@@ -67,10 +95,14 @@ class CommandLineFlagsTest {
 
     @Test
     void unknownOrIncompleteFlagsAreClearErrors() {
-        assertThrows(IllegalArgumentException.class, () -> CommandLineFlags.parse(new String[]{"--prot", "1"}, Map.of()));
-        assertThrows(IllegalArgumentException.class, () -> CommandLineFlags.parse(new String[]{"--port"}, Map.of()));
-        assertThrows(IllegalArgumentException.class,
-                () -> CommandLineFlags.parse(new String[]{"--physical-name", "nameonly"}, Map.of()));
-        assertThrows(IllegalArgumentException.class, () -> CommandLineFlags.parse(new String[]{"--instances", "0"}, Map.of()));
+        assertThrows(
+                IllegalArgumentException.class, () -> CommandLineFlags.parse(new String[] {"--prot", "1"}, Map.of()));
+        assertThrows(IllegalArgumentException.class, () -> CommandLineFlags.parse(new String[] {"--port"}, Map.of()));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> CommandLineFlags.parse(new String[] {"--physical-name", "nameonly"}, Map.of()));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> CommandLineFlags.parse(new String[] {"--instances", "0"}, Map.of()));
     }
 }

@@ -1,5 +1,10 @@
 package dev.pastebin.local.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pastebin.local.Json;
 import dev.pastebin.local.TestSupport;
@@ -7,15 +12,6 @@ import dev.pastebin.local.lambda.InvocationResult;
 import dev.pastebin.local.lambda.LambdaFunction;
 import dev.pastebin.local.sqs.SqsEventSourceMapping;
 import dev.pastebin.local.testfn.SlowBatchHandler;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
-import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
-
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -42,11 +38,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * The local runtime over real HTTP and real LocalStack queues, with the fixture template's test-only
@@ -69,11 +68,14 @@ class LocalRuntimeIT {
         queue = queue("local-runtime", 2);
         pausedQueue = queue("local-paused", 2);
         slowQueue = queue("local-slow", 180);
-        Path envVars = Files.writeString(Path.of("target/fixture-env-vars.json"),
+        Path envVars = Files.writeString(
+                Path.of("target/fixture-env-vars.json"),
                 "{\"Parameters\": {\"FIXTURE_LITERAL\": \"from-env-vars\", \"EXTRA\": \"added\"},"
                         + " \"EnvFunction\": {\"EXTRA\": \"for EnvFunction\"}}");
-        runtime = LocalRuntime.create(TestSupport.settings(Map.of("Queue", queue, "PausedQueue", pausedQueue,
-                "SlowQueue", slowQueue), envVars), new PrintStream(new Tee(LOG, System.err), true, StandardCharsets.UTF_8));
+        runtime = LocalRuntime.create(
+                TestSupport.settings(
+                        Map.of("Queue", queue, "PausedQueue", pausedQueue, "SlowQueue", slowQueue), envVars),
+                new PrintStream(new Tee(LOG, System.err), true, StandardCharsets.UTF_8));
         port = runtime.start();
     }
 
@@ -109,7 +111,8 @@ class LocalRuntimeIT {
 
     @Test
     void postGoesToTheRouteWithItsTextBodyAndTheStructuredResponseComesBack() throws Exception {
-        var r = send(request("/things").header("Content-Type", "text/plain; charset=utf-8")
+        var r = send(request("/things")
+                .header("Content-Type", "text/plain; charset=utf-8")
                 .POST(HttpRequest.BodyPublishers.ofString("héllo\r\n\t😀", StandardCharsets.UTF_8)));
         assertEquals(201, r.statusCode(), text(r));
         assertTrue(text(r).contains("routeKey=POST /things\n"), text(r));
@@ -122,7 +125,8 @@ class LocalRuntimeIT {
     @Test
     void aTextBodyThatIsNotUtf8ArrivesBase64EncodedWithItsBytesUnchanged() throws Exception {
         byte[] bytes = {(byte) 0xff, (byte) 0xfe, ' ', 'b', 'a', 'd'};
-        var r = send(request("/things").header("Content-Type", "text/plain")
+        var r = send(request("/things")
+                .header("Content-Type", "text/plain")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(bytes)));
         assertEquals(201, r.statusCode(), text(r));
         assertTrue(text(r).contains("isBase64Encoded=true\n"), text(r));
@@ -131,8 +135,11 @@ class LocalRuntimeIT {
 
     @Test
     void getCarriesPathQueryCookiesAndRepeatedHeaders() throws Exception {
-        var r = send(request("/things/abc?a=1&a=2&b=x%20y").header("Cookie", "c1=v1; c2=v2")
-                .header("X-Multi", "1").header("X-Multi", "2").GET());
+        var r = send(request("/things/abc?a=1&a=2&b=x%20y")
+                .header("Cookie", "c1=v1; c2=v2")
+                .header("X-Multi", "1")
+                .header("X-Multi", "2")
+                .GET());
         assertEquals(200, r.statusCode(), text(r));
         String body = text(r);
         assertTrue(body.contains("routeKey=GET /things/{id}\n"), body);
@@ -188,7 +195,9 @@ class LocalRuntimeIT {
         assertFalse(r.failed(), r.payloadText());
         JsonNode env = Json.MAPPER.readTree(r.payload());
         assertEquals(url(queue), env.get("QUEUE_URL").asText());
-        assertEquals("arn:aws:sqs:us-east-1:000000000000:" + queue, env.get("QUEUE_ARN").asText());
+        assertEquals(
+                "arn:aws:sqs:us-east-1:000000000000:" + queue,
+                env.get("QUEUE_ARN").asText());
         assertEquals("us-east-1/" + queue, env.get("REGION_AND_NAME").asText());
         assertEquals("fixture-bucket", env.get("BUCKET_NAME").asText(), "BucketName from the template");
         assertEquals("hello", env.get("GREETING").asText(), "parameter Default");
@@ -197,7 +206,8 @@ class LocalRuntimeIT {
         assertEquals("for EnvFunction", env.get("EXTRA").asText());
         assertFalse(env.has("TOPIC"), "a Ref nothing local answers is left unset");
         assertEquals("us-east-1", env.get("AWS_REGION").asText());
-        assertEquals(System.getenv("AWS_ENDPOINT_URL"), env.path("AWS_ENDPOINT_URL").asText(null));
+        assertEquals(
+                System.getenv("AWS_ENDPOINT_URL"), env.path("AWS_ENDPOINT_URL").asText(null));
         assertFalse(env.has("HOME"), "nothing else of this machine's environment");
     }
 
@@ -205,8 +215,14 @@ class LocalRuntimeIT {
     void theEventSourceMappingDeletesExactlyTheMessagesNotReportedAsFailed() throws Exception {
         var mapping = directMapping(new SqsEventSourceMapping.Settings(10, Duration.ofSeconds(1), true, 2));
         for (String body : List.of("ok-1", "fail-2", "ok-3")) {
-            SQS.sendMessage(b -> b.queueUrl(mapping.queue().url()).messageBody(body).messageAttributes(Map.of("kind",
-                    MessageAttributeValue.builder().dataType("String").stringValue("test").build())));
+            SQS.sendMessage(b -> b.queueUrl(mapping.queue().url())
+                    .messageBody(body)
+                    .messageAttributes(Map.of(
+                            "kind",
+                            MessageAttributeValue.builder()
+                                    .dataType("String")
+                                    .stringValue("test")
+                                    .build())));
         }
         List<Message> batch = receiveAll(mapping, 3);
         Set<String> deleted = mapping.process(batch);
@@ -240,8 +256,8 @@ class LocalRuntimeIT {
             }
         };
         var q = SqsEventSourceMapping.Queue.at(SQS, url(queue("local-esm-large", 30)));
-        var mapping = new SqsEventSourceMapping(recording, new SqsEventSourceMapping.Settings(10, Duration.ofSeconds(1), true, 2),
-                SQS, q, System.err);
+        var mapping = new SqsEventSourceMapping(
+                recording, new SqsEventSourceMapping.Settings(10, Duration.ofSeconds(1), true, 2), SQS, q, System.err);
         for (int i = 0; i < 10; i++) {
             String body = "ok-" + i + "-" + "x".repeat(1_000_000);
             SQS.sendMessage(b -> b.queueUrl(q.url()).messageBody(body));
@@ -261,7 +277,9 @@ class LocalRuntimeIT {
         List<Message> batch = receiveAll(mapping, 2);
         assertEquals(Set.of(), mapping.process(batch));
         List<Message> back = receiveAll(mapping, 2);
-        assertEquals(Set.of("throw", "ok-with-a-throw"), back.stream().map(Message::body).collect(Collectors.toSet()));
+        assertEquals(
+                Set.of("throw", "ok-with-a-throw"),
+                back.stream().map(Message::body).collect(Collectors.toSet()));
     }
 
     @Test
@@ -281,7 +299,8 @@ class LocalRuntimeIT {
         Thread.sleep(1000);
         SQS.sendMessage(b -> b.queueUrl(mapping.queue().url()).messageBody("second"));
         SQS.sendMessage(b -> b.queueUrl(mapping.queue().url()).messageBody("third"));
-        assertEquals(Set.of("first", "second", "third"),
+        assertEquals(
+                Set.of("first", "second", "third"),
                 batch.get().stream().map(Message::body).collect(Collectors.toSet()));
         assertTrue(Duration.ofNanos(System.nanoTime() - t0).toMillis() >= 2500, "waited for the window to end");
 
@@ -291,7 +310,9 @@ class LocalRuntimeIT {
         SQS.sendMessage(b -> b.queueUrl(full.queue().url()).messageBody("b"));
         long t1 = System.nanoTime();
         assertEquals(2, receiveAll(full, 2).size());
-        assertTrue(Duration.ofNanos(System.nanoTime() - t1).toSeconds() < 240, "a full batch does not wait for the window");
+        assertTrue(
+                Duration.ofNanos(System.nanoTime() - t1).toSeconds() < 240,
+                "a full batch does not wait for the window");
     }
 
     @Test
@@ -301,13 +322,16 @@ class LocalRuntimeIT {
         Thread.sleep(500);
         SQS.sendMessage(b -> b.queueUrl(mapping.queue().url()).messageBody("lone"));
         // The long poll waits up to 20 s for a first message; the batch ends with it, not with a window.
-        assertEquals(List.of("lone"), batch.get(15, TimeUnit.SECONDS).stream().map(Message::body).toList());
+        assertEquals(
+                List.of("lone"),
+                batch.get(15, TimeUnit.SECONDS).stream().map(Message::body).toList());
     }
 
     @Test
     void theRuntimesPollerFeedsTheQueueToTheFunctionAndDeletesWhatSucceeded() throws Exception {
         String url = url(queue);
-        String id = SQS.sendMessage(b -> b.queueUrl(url).messageBody("ok-polled")).messageId();
+        String id =
+                SQS.sendMessage(b -> b.queueUrl(url).messageBody("ok-polled")).messageId();
         awaitEmpty(url);
         // An empty queue alone would also follow from failed invocations once a redrive moved the message away:
         // the function saw it once, on its first receive, and the runtime deleted it after that invocation.
@@ -318,14 +342,18 @@ class LocalRuntimeIT {
         }
         String log = LOG.toString(StandardCharsets.UTF_8);
         assertTrue(log.contains("record " + id + " receiveCount=1 "), log);
-        assertFalse(log.contains("record " + id + " receiveCount=2 "), "delivered again, so the first invocation failed: " + log);
+        assertFalse(
+                log.contains("record " + id + " receiveCount=2 "),
+                "delivered again, so the first invocation failed: " + log);
     }
 
     @Test
     void maximumConcurrencyTwoRunsTwoBatchesAtOnceInTwoEnvironments() throws Exception {
         String url = url(slowQueue);
-        Path meetingPlace = SlowBatchHandler.meetingPlace(SQS.getQueueAttributes(b -> b.queueUrl(url)
-                .attributeNames(QueueAttributeName.QUEUE_ARN)).attributes().get(QueueAttributeName.QUEUE_ARN));
+        Path meetingPlace = SlowBatchHandler.meetingPlace(
+                SQS.getQueueAttributes(b -> b.queueUrl(url).attributeNames(QueueAttributeName.QUEUE_ARN))
+                        .attributes()
+                        .get(QueueAttributeName.QUEUE_ARN));
         try {
             SQS.sendMessage(b -> b.queueUrl(url).messageBody("slow-1"));
             SQS.sendMessage(b -> b.queueUrl(url).messageBody("slow-2"));
@@ -339,7 +367,9 @@ class LocalRuntimeIT {
                 met.put(m.group(1), m.group(3));
                 pids.add(m.group(2));
             }
-            assertEquals(Map.of("slow-1", "slow-2", "slow-2", "slow-1"), met,
+            assertEquals(
+                    Map.of("slow-1", "slow-2", "slow-2", "slow-1"),
+                    met,
                     "each batch met the other one running: " + LOG.toString(StandardCharsets.UTF_8));
             assertEquals(2, pids.size(), "each in its own execution environment");
             assertEquals(2, runtime.function("SlowBatchFunction").environments());
@@ -375,8 +405,10 @@ class LocalRuntimeIT {
     }
 
     private static Map<String, String> counts(String url) {
-        return SQS.getQueueAttributes(b -> b.queueUrl(url).attributeNamesWithStrings(
-                "ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible")).attributesAsStrings();
+        return SQS.getQueueAttributes(b -> b.queueUrl(url)
+                        .attributeNamesWithStrings(
+                                "ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"))
+                .attributesAsStrings();
     }
 
     /** A mapping of BatchFunction on a queue of its own, driven step by step (no poller races it). */
@@ -398,7 +430,10 @@ class LocalRuntimeIT {
 
     private static Set<String> ids(List<Message> batch, String... bodies) {
         Set<String> wanted = Set.of(bodies);
-        return batch.stream().filter(m -> wanted.contains(m.body())).map(Message::messageId).collect(Collectors.toSet());
+        return batch.stream()
+                .filter(m -> wanted.contains(m.body()))
+                .map(Message::messageId)
+                .collect(Collectors.toSet());
     }
 
     /** Writes to both streams: the runtime's log is kept for assertions and still shown. */

@@ -1,12 +1,11 @@
 package dev.pastebin.local.http;
 
-import dev.pastebin.local.template.FunctionDefinition;
-import org.junit.jupiter.api.Test;
-
-import java.util.Map;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pastebin.local.template.FunctionDefinition;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 class HttpApiRoutesTest {
 
@@ -24,7 +23,9 @@ class HttpApiRoutesTest {
     }
 
     private String match(String method, String path) {
-        return routes.match(method, path).map(m -> m.target().route().routeKey() + " " + m.pathParameters()).orElse("none");
+        return routes.match(method, path)
+                .map(m -> m.target().route().routeKey() + " " + m.pathParameters())
+                .orElse("none");
     }
 
     @Test
@@ -44,7 +45,9 @@ class HttpApiRoutesTest {
 
     @Test
     void pathParametersArePercentDecoded() {
-        assertEquals(Map.of("shortCode", "a b"), routes.match("GET", "/pastes/a%20b").orElseThrow().pathParameters());
+        assertEquals(
+                Map.of("shortCode", "a b"),
+                routes.match("GET", "/pastes/a%20b").orElseThrow().pathParameters());
     }
 
     @Test

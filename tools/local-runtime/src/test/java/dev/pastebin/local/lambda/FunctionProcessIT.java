@@ -1,21 +1,20 @@
 package dev.pastebin.local.lambda;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pastebin.local.Json;
 import dev.pastebin.local.TestSupport;
 import dev.pastebin.local.cli.LocalRuntime;
 import dev.pastebin.local.schedule.ScheduledEvents;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * The Lambda execution machinery on its own: real function JVMs started with the runtime interface client
@@ -37,8 +36,13 @@ class FunctionProcessIT {
 
     /** A payload 2.0 event as the local HTTP API builds it (the http package's tests check its shape). */
     private static byte[] apiEvent(String method, String path) {
-        var event = Json.object().put("version", "2.0").put("routeKey", method + " /things/{id}").put("rawPath", path)
-                .put("rawQueryString", "a=1&a=2").put("body", "aGk=").put("isBase64Encoded", true);
+        var event = Json.object()
+                .put("version", "2.0")
+                .put("routeKey", method + " /things/{id}")
+                .put("rawPath", path)
+                .put("rawQueryString", "a=1&a=2")
+                .put("body", "aGk=")
+                .put("isBase64Encoded", true);
         event.putArray("cookies").add("c1=v1").add("c2=v2");
         event.putObject("headers").put("x-multi", "1,2");
         event.putObject("queryStringParameters").put("a", "1,2");
@@ -50,11 +54,19 @@ class FunctionProcessIT {
 
     /** An HTTP event for ApiHandler's /large path, answering a body of {@code responseBytes}, padded to {@code eventBytes}. */
     private static byte[] largeEvent(int responseBytes, int eventBytes) {
-        var event = Json.object().put("version", "2.0").put("routeKey", "GET /things/{id}/large")
-                .put("rawPath", "/things/abc/large").put("rawQueryString", "bytes=" + responseBytes).put("isBase64Encoded", false);
+        var event = Json.object()
+                .put("version", "2.0")
+                .put("routeKey", "GET /things/{id}/large")
+                .put("rawPath", "/things/abc/large")
+                .put("rawQueryString", "bytes=" + responseBytes)
+                .put("isBase64Encoded", false);
         event.putObject("queryStringParameters").put("bytes", Integer.toString(responseBytes));
-        event.putObject("requestContext").put("stage", "$default").put("requestId", "req-large")
-                .putObject("http").put("method", "GET").put("path", "/things/abc/large");
+        event.putObject("requestContext")
+                .put("stage", "$default")
+                .put("requestId", "req-large")
+                .putObject("http")
+                .put("method", "GET")
+                .put("path", "/things/abc/large");
         int unpadded = Json.bytes(event.put("body", "")).length;
         return Json.bytes(event.put("body", "p".repeat(Math.max(0, eventBytes - unpadded))));
     }
@@ -110,7 +122,8 @@ class FunctionProcessIT {
         assertTrue(failed.failed());
         JsonNode error = Json.MAPPER.readTree(failed.payload());
         assertEquals("java.lang.IllegalStateException", error.get("errorType").asText());
-        assertEquals("failure requested by /things/x/fail", error.get("errorMessage").asText());
+        assertEquals(
+                "failure requested by /things/x/fail", error.get("errorMessage").asText());
         assertTrue(error.get("stackTrace").isArray());
         InvocationResult next = api.invoke(apiEvent("GET", "/things/abc"), "test");
         assertFalse(next.failed(), next.payloadText());
@@ -157,21 +170,23 @@ class FunctionProcessIT {
 
     @Test
     void aZipCodeUriIsUnpackedAMakefileBuildIsBuiltAndADirectoryIsUsedAsItIs() throws Exception {
-        for (String id : new String[]{"ZipFunction", "MadeFunction", "PlainFunction"}) {
+        for (String id : new String[] {"ZipFunction", "MadeFunction", "PlainFunction"}) {
             InvocationResult r = functions.function(id).invoke("{}".getBytes(StandardCharsets.UTF_8), "test");
             assertFalse(r.failed(), id + ": " + r.payloadText());
             assertEquals("{\"hello\":\"world\"}", r.payloadText(), id);
         }
         assertTrue(functions.function("ZipFunction").configuration().taskRoot().endsWith("ZipFunction"));
         assertTrue(functions.function("MadeFunction").configuration().taskRoot().endsWith("MadeFunction"));
-        assertTrue(functions.function("PlainFunction").configuration().taskRoot().endsWith("test-classes"));
+        assertTrue(
+                functions.function("PlainFunction").configuration().taskRoot().endsWith("test-classes"));
     }
 
     @Test
     void theScheduledEventIsReadByTheRuntimesScheduledEventType() throws Exception {
         String arn = ScheduledEvents.ruleArn("us-east-1", "000000000000", "ScheduleFunction", "Daily");
-        InvocationResult r = functions.function("ScheduleFunction").invoke(
-                Json.bytes(ScheduledEvents.event(arn, "000000000000", "us-east-1", Instant.now())), "test");
+        InvocationResult r = functions
+                .function("ScheduleFunction")
+                .invoke(Json.bytes(ScheduledEvents.event(arn, "000000000000", "us-east-1", Instant.now())), "test");
         assertFalse(r.failed(), r.payloadText());
         assertEquals("\"aws.events|Scheduled Event|[" + arn + "]|true\"", r.payloadText());
     }

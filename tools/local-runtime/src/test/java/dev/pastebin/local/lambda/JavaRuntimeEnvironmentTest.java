@@ -1,22 +1,28 @@
 package dev.pastebin.local.lambda;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class JavaRuntimeEnvironmentTest {
 
     @Test
     void namesTheTemplatesRuntimeAndSetsWhatLambdaSets(@TempDir Path ricLib) {
         var runtime = new JavaRuntime(Path.of("java"), ricLib, "eu-west-1", "123456789012", Map.of());
-        var function = new FunctionConfiguration("CreatePasteFunction", "example.Handler", "java25", Path.of("task"), 512,
-                Duration.ofSeconds(15), Map.of("PASTEBIN_X", "1"), List.of());
+        var function = new FunctionConfiguration(
+                "CreatePasteFunction",
+                "example.Handler",
+                "java25",
+                Path.of("task"),
+                512,
+                Duration.ofSeconds(15),
+                Map.of("PASTEBIN_X", "1"),
+                List.of());
 
         Map<String, String> env = runtime.environment(function, "127.0.0.1:9001");
 

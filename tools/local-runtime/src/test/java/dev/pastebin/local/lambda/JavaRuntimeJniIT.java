@@ -1,15 +1,14 @@
 package dev.pastebin.local.lambda;
 
-import dev.pastebin.local.TestSupport;
-import org.junit.jupiter.api.Test;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Map;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pastebin.local.TestSupport;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 /**
  * Function JVMs of different runtimes on one machine never share the runtime interface client's JNI library
@@ -28,7 +27,9 @@ class JavaRuntimeJniIT {
         assertTrue(Files.size(library) > 100_000, library + " holds the library");
         assertTrue(library.getFileName().toString().startsWith("aws-lambda-jni-"), library.toString());
         assertNotEquals(library, other.jniLibrary().orElseThrow(), "one file per runtime");
-        assertArrayEquals(Files.readAllBytes(library), Files.readAllBytes(other.jniLibrary().orElseThrow()));
+        assertArrayEquals(
+                Files.readAllBytes(library),
+                Files.readAllBytes(other.jniLibrary().orElseThrow()));
         assertTrue(one.jniLibrary().orElseThrow().equals(library), "unpacked once per runtime");
     }
 }

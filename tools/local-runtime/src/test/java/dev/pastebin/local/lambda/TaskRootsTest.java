@@ -1,7 +1,8 @@
 package dev.pastebin.local.lambda;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -9,10 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class TaskRootsTest {
 
@@ -30,7 +29,7 @@ class TaskRootsTest {
         Path zip = dir.resolve("function.zip");
         try (var out = new ZipOutputStream(Files.newOutputStream(zip))) {
             out.putNextEntry(new ZipEntry("lib/a.jar"));
-            out.write(new byte[]{1, 2, 3});
+            out.write(new byte[] {1, 2, 3});
             out.closeEntry();
         }
         Path root;
@@ -44,8 +43,10 @@ class TaskRootsTest {
 
     @Test
     void aMakefileBuildRunsTheFunctionsTargetWithAnEmptyArtifactsDir(@TempDir Path dir) throws Exception {
-        Files.writeString(dir.resolve("Makefile"), "build-F:\n\tls -A \"$(ARTIFACTS_DIR)\" > /dev/null\n"
-                + "\ttest -z \"$$(ls -A $(ARTIFACTS_DIR))\"\n\techo built > \"$(ARTIFACTS_DIR)/marker\"\n");
+        Files.writeString(
+                dir.resolve("Makefile"),
+                "build-F:\n\tls -A \"$(ARTIFACTS_DIR)\" > /dev/null\n"
+                        + "\ttest -z \"$$(ls -A $(ARTIFACTS_DIR))\"\n\techo built > \"$(ARTIFACTS_DIR)/marker\"\n");
         try (var roots = new TaskRoots(dir.resolve("work"), QUIET)) {
             Path root = roots.taskRoot("F", dir, "makefile");
             assertEquals("built\n", Files.readString(root.resolve("marker")));
@@ -58,7 +59,8 @@ class TaskRootsTest {
         try (var roots = new TaskRoots(dir.resolve("work"), QUIET)) {
             var failed = assertThrows(IllegalStateException.class, () -> roots.taskRoot("F", dir, "makefile"));
             assertTrue(failed.getMessage().contains("compiler says no"), failed.getMessage());
-            var missing = assertThrows(IllegalStateException.class, () -> roots.taskRoot("G", dir.resolve("no.zip"), null));
+            var missing =
+                    assertThrows(IllegalStateException.class, () -> roots.taskRoot("G", dir.resolve("no.zip"), null));
             assertTrue(missing.getMessage().contains("no.zip does not exist"), missing.getMessage());
             var unknown = assertThrows(IllegalArgumentException.class, () -> roots.taskRoot("H", dir, "esbuild"));
             assertTrue(unknown.getMessage().contains("esbuild"), unknown.getMessage());

@@ -1,5 +1,10 @@
 package dev.pastebin.local.metrics;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pastebin.local.Json;
@@ -7,19 +12,10 @@ import dev.pastebin.local.TestSupport;
 import dev.pastebin.local.browser.Chromium;
 import dev.pastebin.local.cli.LocalRuntime;
 import dev.pastebin.local.cli.RuntimeSettings;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
-
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,11 +28,12 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The metrics dashboard in a real headless Chromium against a running local runtime: a fixture function
@@ -50,8 +47,15 @@ class DashboardBrowserIT {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Path TARGET = Path.of("target").toAbsolutePath();
     private static final Path SCREENSHOT = TARGET.resolve("dashboard.png");
-    private static final List<String> PANELS = List.of("failure-rate", "mean-retries", "tries-to-pay",
-            "time-to-ship", "states", "calls", "call-duration", "janitor");
+    private static final List<String> PANELS = List.of(
+            "failure-rate",
+            "mean-retries",
+            "tries-to-pay",
+            "time-to-ship",
+            "states",
+            "calls",
+            "call-duration",
+            "janitor");
 
     private static String chromium;
     private static LocalRuntime runtime;
@@ -60,15 +64,31 @@ class DashboardBrowserIT {
     @BeforeAll
     static void start() throws Exception {
         chromium = Chromium.find();
-        runtime = LocalRuntime.create(settings(Path.of("target/test-classes/fixture/dashboard.json").toAbsolutePath(),
-                "metrics", true), System.err);
+        runtime = LocalRuntime.create(
+                settings(Path.of("target/test-classes/fixture/dashboard.json").toAbsolutePath(), "metrics", true),
+                System.err);
         port = runtime.start();
     }
 
     private static RuntimeSettings settings(Path dashboard, String work, boolean eager) {
-        Path template = Path.of("target/test-classes/fixture/metrics-template.yaml").toAbsolutePath();
-        return new RuntimeSettings("127.0.0.1", 0, template, null, Map.of(), Map.of(), TestSupport.ricLib(),
-                Path.of("target/local-runtime-work-" + work), 1, eager, null, "us-east-1", "000000000000", null, dashboard,
+        Path template =
+                Path.of("target/test-classes/fixture/metrics-template.yaml").toAbsolutePath();
+        return new RuntimeSettings(
+                "127.0.0.1",
+                0,
+                template,
+                null,
+                Map.of(),
+                Map.of(),
+                TestSupport.ricLib(),
+                Path.of("target/local-runtime-work-" + work),
+                1,
+                eager,
+                null,
+                "us-east-1",
+                "000000000000",
+                null,
+                dashboard,
                 TestSupport.INIT_TIMEOUT);
     }
 
@@ -102,7 +122,8 @@ class DashboardBrowserIT {
     @Test
     @Order(2)
     void theChartsRenderAndTheirFiguresAreWhatTheMetricLinesImply() throws Exception {
-        // Four invocations, as four checkouts and four calls of a made-up shop would emit (one directive per line or several),
+        // Four invocations, as four checkouts and four calls of a made-up shop would emit (one directive per line or
+        // several),
         // their lines stamped 90 s apart so that the charts have four points.
         int[] transientBefore = {0, 1, 1, 3};
         int[] timeToShip = {40, 180, 220, 900};
@@ -123,25 +144,45 @@ class DashboardBrowserIT {
                 lines.add(order(at, "slow", "SERVER_ERROR"));
             }
             lines.add(order(at, "success", "none"));
-            lines.add(emf(at, List.of(directive("Shop", List.of(List.of("Service")), Map.of("TriesToPay", "None",
-                            "Retries", "Count", "TimeToShip", "Milliseconds"))),
-                    Map.of("Service", "checkout", "TriesToPay", transientBefore[i] + 1,
-                            "Retries", transientBefore[i], "TimeToShip", timeToShip[i])));
+            lines.add(emf(
+                    at,
+                    List.of(directive(
+                            "Shop",
+                            List.of(List.of("Service")),
+                            Map.of("TriesToPay", "None", "Retries", "Count", "TimeToShip", "Milliseconds"))),
+                    Map.of(
+                            "Service",
+                            "checkout",
+                            "TriesToPay",
+                            transientBefore[i] + 1,
+                            "Retries",
+                            transientBefore[i],
+                            "TimeToShip",
+                            timeToShip[i])));
             for (String to : transitions[i]) {
-                lines.add(emf(at, List.of(directive("Shop", List.of(List.of("Service", "To")),
-                        Map.of("StateChanges", "Count"))), Map.of("Service", "checkout", "To", to,
-                        "StateChanges", 1)));
+                lines.add(emf(
+                        at,
+                        List.of(directive("Shop", List.of(List.of("Service", "To")), Map.of("StateChanges", "Count"))),
+                        Map.of("Service", "checkout", "To", to, "StateChanges", 1)));
             }
             if (i == 3) {
-                lines.add(emf(at, List.of(directive("Shop", List.of(List.of("Service")),
-                        Map.of("PausedMinutes", "None"))), Map.of("Service", "checkout", "PausedMinutes", 1.5)));
+                lines.add(emf(
+                        at,
+                        List.of(directive("Shop", List.of(List.of("Service")), Map.of("PausedMinutes", "None"))),
+                        Map.of("Service", "checkout", "PausedMinutes", 1.5)));
             }
             lines.add(call(at, i % 2 == 0 ? "browse" : "pay", statusCodes[i], latencies[i]));
-            lines.add(emf(at, List.of(directive("Shop", List.of(List.of("Service")), Map.of("Cleaned", "Count",
-                            "Archived", "Count", "Kept", "Count"))),
+            lines.add(emf(
+                    at,
+                    List.of(directive(
+                            "Shop",
+                            List.of(List.of("Service")),
+                            Map.of("Cleaned", "Count", "Archived", "Count", "Kept", "Count"))),
                     Map.of("Service", "janitor", "Cleaned", i + 1, "Archived", 2, "Kept", 0)));
             // Last: once every invocation's Widgets are in, so are all of its other lines.
-            lines.add(emf(at, List.of(directive("LocalTest", List.of(List.of()), Map.of("Widgets", "Count"))),
+            lines.add(emf(
+                    at,
+                    List.of(directive("LocalTest", List.of(List.of()), Map.of("Widgets", "Count"))),
                     Map.of("Widgets", 7)));
             var r = post("/emit", String.join("\n", lines));
             assertEquals(200, r.statusCode(), r.body());
@@ -154,12 +195,14 @@ class DashboardBrowserIT {
         Map<String, String> states = panelStates(dom);
         for (String panel : PANELS) {
             assertEquals("data", states.get(panel), panel + " in " + states);
-            assertTrue(dom.contains("<svg class=\"chart\" viewBox=\"0 0 420 150\" data-chart=\"" + panel + "\""),
+            assertTrue(
+                    dom.contains("<svg class=\"chart\" viewBox=\"0 0 420 150\" data-chart=\"" + panel + "\""),
                     "a chart for " + panel + ": " + dom);
         }
         assertEquals("data", states.get("all-metrics"));
         assertTrue(dom.contains("data-line=\"rate\""), dom);
-        Matcher rate = Pattern.compile("data-line=\"rate\" data-points=\"\\[(.*?)]\"").matcher(dom);
+        Matcher rate =
+                Pattern.compile("data-line=\"rate\" data-points=\"\\[(.*?)]\"").matcher(dom);
         assertTrue(rate.find(), dom);
         assertEquals(4, rate.group(1).split("],\\[").length, "a point per invocation: " + rate.group(1));
         assertTrue(dom.contains("<polyline"), dom);
@@ -202,7 +245,8 @@ class DashboardBrowserIT {
 
         // The table of all metrics has what no panel shows.
         Matcher widgets = Pattern.compile("<tr data-metric=\"Widgets\" data-dimensions=\"\\{}\">.*?"
-                + "data-col=\"count\" data-value=\"(\\d+)\".*?data-col=\"sum\" data-value=\"(\\d+)\"").matcher(dom);
+                        + "data-col=\"count\" data-value=\"(\\d+)\".*?data-col=\"sum\" data-value=\"(\\d+)\"")
+                .matcher(dom);
         assertTrue(widgets.find(), dom);
         assertEquals("4", widgets.group(1));
         assertEquals("28", widgets.group(2));
@@ -229,8 +273,13 @@ class DashboardBrowserIT {
         assertTrue(csp.contains("default-src 'none'") && csp.contains("script-src 'self'"), csp);
         assertFalse(csp.contains("unsafe-inline"), csp);
         assertTrue(page.body().contains("<script src=\"/_local/dashboard.js\" defer></script>"), page.body());
-        assertFalse(Pattern.compile("<script(?![^>]*\\ssrc=)").matcher(page.body()).find(), "no inline script");
-        assertFalse(Pattern.compile("(src|href)=\"(https?:)?//").matcher(page.body()).find(), "no external asset");
+        assertFalse(
+                Pattern.compile("<script(?![^>]*\\ssrc=)").matcher(page.body()).find(), "no inline script");
+        assertFalse(
+                Pattern.compile("(src|href)=\"(https?:)?//")
+                        .matcher(page.body())
+                        .find(),
+                "no external asset");
 
         var script = get("/_local/dashboard.js");
         assertEquals(200, script.statusCode());
@@ -239,7 +288,9 @@ class DashboardBrowserIT {
         assertEquals(404, get("/_local/nothing-here").statusCode());
         assertEquals("0 lines printed", get("/_localized/path").body());
         assertEquals(405, post("/_local/metrics", "").statusCode());
-        assertEquals("application/json", get("/_local/metrics").headers().firstValue("Content-Type").orElseThrow());
+        assertEquals(
+                "application/json",
+                get("/_local/metrics").headers().firstValue("Content-Type").orElseThrow());
     }
 
     @Test
@@ -247,8 +298,10 @@ class DashboardBrowserIT {
     void withoutAPanelFileThePageShowsOnlyTheTableOfEveryMetric() throws Exception {
         try (var bare = LocalRuntime.create(settings(null, "metrics-bare", false), System.err)) {
             int barePort = bare.start();
-            var panels = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + barePort
-                    + "/_local/dashboard.json")).build(), HttpResponse.BodyHandlers.ofString());
+            var panels = HTTP.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + barePort + "/_local/dashboard.json"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertEquals(200, panels.statusCode());
             assertEquals("{\"panels\":[]}", panels.body());
 
@@ -262,20 +315,27 @@ class DashboardBrowserIT {
     // ---- the metric lines ---------------------------------------------------------------------------------
 
     private static String order(long at, String outcome, String errorClass) {
-        return emf(at, List.of(directive("Shop", List.of(List.of("Service", "Outcome", "Reason"),
-                        List.of("Service", "Outcome"), List.of("Service")), Map.of("Orders", "Count"))),
+        return emf(
+                at,
+                List.of(directive(
+                        "Shop",
+                        List.of(
+                                List.of("Service", "Outcome", "Reason"),
+                                List.of("Service", "Outcome"),
+                                List.of("Service")),
+                        Map.of("Orders", "Count"))),
                 Map.of("Service", "checkout", "Outcome", outcome, "Reason", errorClass, "Orders", 1));
     }
 
     private static String call(long at, String service, String statusCode, double[] latencies) {
-        List<ObjectNode> directives = new ArrayList<>(List.of(directive("Shop",
+        List<ObjectNode> directives = new ArrayList<>(List.of(directive(
+                "Shop",
                 List.of(List.of("Service", "Code"), List.of("Service")),
                 Map.of("Calls", "Count", "Duration", "Milliseconds"))));
-        Map<String, Object> fields = new LinkedHashMap<>(Map.of("Service", service, "Code", statusCode,
-                "Calls", 1, "Duration", latencies));
+        Map<String, Object> fields =
+                new LinkedHashMap<>(Map.of("Service", service, "Code", statusCode, "Calls", 1, "Duration", latencies));
         if (statusCode.equals("503")) {
-            directives.add(directive("Shop", List.of(List.of("Service", "Supplier")),
-                    Map.of("Outages", "Count")));
+            directives.add(directive("Shop", List.of(List.of("Service", "Supplier")), Map.of("Outages", "Count")));
             fields.put("Supplier", "bank");
             fields.put("Outages", 1);
         }
@@ -304,14 +364,21 @@ class DashboardBrowserIT {
     }
 
     private static HttpResponse<String> get(String path) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .timeout(Duration.ofSeconds(30))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static HttpResponse<String> post(String path, String body) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .header("Content-Type", "text/plain; charset=utf-8").timeout(Duration.ofSeconds(60))
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .header("Content-Type", "text/plain; charset=utf-8")
+                        .timeout(Duration.ofSeconds(60))
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     /** The function's output is read by a thread of its own: waits until the runtime has its last lines. */
@@ -338,7 +405,8 @@ class DashboardBrowserIT {
 
     private static Map<String, String> panelStates(String dom) {
         Map<String, String> states = new LinkedHashMap<>();
-        Matcher m = Pattern.compile("data-panel=\"([^\"]+)\" data-state=\"([^\"]+)\"").matcher(dom);
+        Matcher m = Pattern.compile("data-panel=\"([^\"]+)\" data-state=\"([^\"]+)\"")
+                .matcher(dom);
         while (m.find()) {
             states.put(m.group(1), m.group(2));
         }
@@ -348,7 +416,8 @@ class DashboardBrowserIT {
     /** The figures the page shows, by data-figure: the raw number of each (its data-value). */
     private static Map<String, Double> figures(String dom) {
         Map<String, Double> figures = new LinkedHashMap<>();
-        Matcher m = Pattern.compile("<tr data-figure=\"([^\"]+)\">.*?data-value=\"([^\"]*)\"").matcher(dom);
+        Matcher m = Pattern.compile("<tr data-figure=\"([^\"]+)\">.*?data-value=\"([^\"]*)\"")
+                .matcher(dom);
         while (m.find()) {
             figures.put(m.group(1), Double.valueOf(m.group(2)));
         }

@@ -1,12 +1,11 @@
 package dev.pastebin.local.metrics;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
 
 class EmbeddedMetricsTest {
 
@@ -23,23 +22,30 @@ class EmbeddedMetricsTest {
 
         var full = new TreeMap<>(Map.of("Service", "upload", "Outcome", "transient", "ErrorClass", "SlowDown"));
         var service = new TreeMap<>(Map.of("Service", "upload"));
-        assertEquals(List.of(
-                new EmbeddedMetrics.Datapoint("Pastebin", "UploadDeliveries", "Count", full, 1700000000123L, List.of(1.0)),
-                new EmbeddedMetrics.Datapoint("Pastebin", "BackoffDelay", "Seconds", full, 1700000000123L,
-                        List.of(0.2, 0.4)),
-                new EmbeddedMetrics.Datapoint("Pastebin", "UploadDeliveries", "Count", service, 1700000000123L,
-                        List.of(1.0)),
-                new EmbeddedMetrics.Datapoint("Pastebin", "BackoffDelay", "Seconds", service, 1700000000123L,
-                        List.of(0.2, 0.4))), points);
+        assertEquals(
+                List.of(
+                        new EmbeddedMetrics.Datapoint(
+                                "Pastebin", "UploadDeliveries", "Count", full, 1700000000123L, List.of(1.0)),
+                        new EmbeddedMetrics.Datapoint(
+                                "Pastebin", "BackoffDelay", "Seconds", full, 1700000000123L, List.of(0.2, 0.4)),
+                        new EmbeddedMetrics.Datapoint(
+                                "Pastebin", "UploadDeliveries", "Count", service, 1700000000123L, List.of(1.0)),
+                        new EmbeddedMetrics.Datapoint(
+                                "Pastebin", "BackoffDelay", "Seconds", service, 1700000000123L, List.of(0.2, 0.4))),
+                points);
     }
 
     @Test
     void anEmptyDimensionSetAMissingUnitAndAMissingTimestampHaveCloudWatchsDefaults() {
-        var points = EmbeddedMetrics.parse("  {\"_aws\":{\"CloudWatchMetrics\":[{\"Namespace\":\"Other\","
-                + "\"Dimensions\":[[]],\"Metrics\":[{\"Name\":\"Widgets\"}]}]},\"Widgets\":7}  ", RECEIVED);
+        var points = EmbeddedMetrics.parse(
+                "  {\"_aws\":{\"CloudWatchMetrics\":[{\"Namespace\":\"Other\","
+                        + "\"Dimensions\":[[]],\"Metrics\":[{\"Name\":\"Widgets\"}]}]},\"Widgets\":7}  ",
+                RECEIVED);
 
-        assertEquals(List.of(new EmbeddedMetrics.Datapoint("Other", "Widgets", "None", new TreeMap<>(), RECEIVED,
-                List.of(7.0))), points);
+        assertEquals(
+                List.of(new EmbeddedMetrics.Datapoint(
+                        "Other", "Widgets", "None", new TreeMap<>(), RECEIVED, List.of(7.0))),
+                points);
     }
 
     @Test
@@ -59,8 +65,13 @@ class EmbeddedMetricsTest {
 
     @Test
     void linesThatAreNotEmbeddedMetricsYieldNothing() {
-        for (String line : List.of("", "plain text", "{\"level\":\"INFO\",\"message\":\"no _aws\"}",
-                "{\"_aws\":{\"Timestamp\":1}}", "{\"_aws\": broken json", "[\"_aws\"]",
+        for (String line : List.of(
+                "",
+                "plain text",
+                "{\"level\":\"INFO\",\"message\":\"no _aws\"}",
+                "{\"_aws\":{\"Timestamp\":1}}",
+                "{\"_aws\": broken json",
+                "[\"_aws\"]",
                 "2024-01-01 INFO {\"_aws\":{\"CloudWatchMetrics\":[]}}")) {
             assertEquals(List.of(), EmbeddedMetrics.parse(line, RECEIVED), line);
         }

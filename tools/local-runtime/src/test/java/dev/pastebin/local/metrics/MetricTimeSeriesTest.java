@@ -1,8 +1,8 @@
 package dev.pastebin.local.metrics;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,8 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
 
 class MetricTimeSeriesTest {
 
@@ -47,13 +46,13 @@ class MetricTimeSeriesTest {
         }
     }
 
-    private static final long T0 = 1_700_000_000_000L;  // a multiple of 10 s
+    private static final long T0 = 1_700_000_000_000L; // a multiple of 10 s
 
     private final TestClock clock = new TestClock(T0 + 5_000);
     private final MetricTimeSeries series = new MetricTimeSeries(clock, Duration.ofSeconds(10), Duration.ofMinutes(1));
 
-    private static EmbeddedMetrics.Datapoint point(String name, Map<String, String> dimensions, long t,
-                                                   Double... values) {
+    private static EmbeddedMetrics.Datapoint point(
+            String name, Map<String, String> dimensions, long t, Double... values) {
         return new EmbeddedMetrics.Datapoint("N", name, "Count", new TreeMap<>(dimensions), t, List.of(values));
     }
 
@@ -77,9 +76,11 @@ class MetricTimeSeriesTest {
         assertEquals("Count", transientAttempts.get("unit").asText());
         JsonNode points = transientAttempts.get("points");
         assertEquals(2, points.size());
-        assertEquals("{\"t\":1699999990000,\"count\":1,\"sum\":8.0,\"min\":8.0,\"max\":8.0,\"values\":[8.0]}",
+        assertEquals(
+                "{\"t\":1699999990000,\"count\":1,\"sum\":8.0,\"min\":8.0,\"max\":8.0,\"values\":[8.0]}",
                 points.get(0).toString());
-        assertEquals("{\"t\":1700000000000,\"count\":3,\"sum\":7.0,\"min\":1.0,\"max\":4.0,\"values\":[1.0,2.0,4.0]}",
+        assertEquals(
+                "{\"t\":1700000000000,\"count\":3,\"sum\":7.0,\"min\":1.0,\"max\":4.0,\"values\":[1.0,2.0,4.0]}",
                 points.get(1).toString());
     }
 
@@ -89,7 +90,7 @@ class MetricTimeSeriesTest {
         series.record(point("New", Map.of(), T0 + 30_000, 1.0));
         assertEquals(2, series.toJson().get("series").size());
 
-        clock.millis = T0 + 65_000;  // the window is (T0+5 s, T0+65 s]: buckets T0+10 s .. T0+60 s
+        clock.millis = T0 + 65_000; // the window is (T0+5 s, T0+65 s]: buckets T0+10 s .. T0+60 s
         JsonNode json = series.toJson();
 
         assertEquals(1, json.get("series").size());

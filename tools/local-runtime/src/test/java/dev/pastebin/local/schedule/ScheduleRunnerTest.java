@@ -1,10 +1,13 @@
 package dev.pastebin.local.schedule;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.pastebin.local.lambda.InvocationResult;
 import dev.pastebin.local.lambda.LambdaFunction;
 import dev.pastebin.local.template.FunctionDefinition;
-import org.junit.jupiter.api.Test;
-
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -13,29 +16,32 @@ import java.util.Optional;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /** Each scheduled run is logged with the function's own answer: a failed run can never pass for a good one. */
 class ScheduleRunnerTest {
 
-    private static final FunctionDefinition.ScheduleTrigger DAILY =
-            new FunctionDefinition.ScheduleTrigger("Daily", "rate(1 day)", Optional.of(Duration.ofDays(1)), Optional.empty(), true);
+    private static final FunctionDefinition.ScheduleTrigger DAILY = new FunctionDefinition.ScheduleTrigger(
+            "Daily", "rate(1 day)", Optional.of(Duration.ofDays(1)), Optional.empty(), true);
 
     @Test
     void aRunThatReturnedIsLoggedWithItsResult() throws Exception {
-        String line = firstRun(new InvocationResult("r1", "{\"deleted\":3}".getBytes(StandardCharsets.UTF_8), null, Duration.ZERO, false));
+        String line = firstRun(new InvocationResult(
+                "r1", "{\"deleted\":3}".getBytes(StandardCharsets.UTF_8), null, Duration.ZERO, false));
         assertTrue(line.startsWith("schedule Sweeper/Daily: returned {\"deleted\":3}; next at "), line);
     }
 
     @Test
     void aFailedRunIsLoggedAsFailedWithItsErrorDocument() throws Exception {
-        String line = firstRun(new InvocationResult("r2", "{\"errorType\":\"IllegalStateException\"}".getBytes(StandardCharsets.UTF_8),
-                "Unhandled", Duration.ZERO, false));
-        assertTrue(line.startsWith("schedule Sweeper/Daily: invocation failed: {\"errorType\":\"IllegalStateException\"}"), line);
+        String line = firstRun(new InvocationResult(
+                "r2",
+                "{\"errorType\":\"IllegalStateException\"}".getBytes(StandardCharsets.UTF_8),
+                "Unhandled",
+                Duration.ZERO,
+                false));
+        assertTrue(
+                line.startsWith("schedule Sweeper/Daily: invocation failed: {\"errorType\":\"IllegalStateException\"}"),
+                line);
         assertFalse(line.contains("returned"), line);
     }
 
@@ -65,8 +71,10 @@ class ScheduleRunnerTest {
             }
         };
         long[] at = new long[4];
-        try (var runner = new ScheduleRunner("us-east-1", "000000000000", new PrintStream(new ByteArrayOutputStream(), true,
-                StandardCharsets.UTF_8))) {
+        try (var runner = new ScheduleRunner(
+                "us-east-1",
+                "000000000000",
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))) {
             runner.schedule(function, DAILY, Duration.ofMillis(period));
             for (int i = 0; i < at.length; i++) {
                 Long start = starts.poll(30, TimeUnit.SECONDS);
@@ -76,8 +84,10 @@ class ScheduleRunnerTest {
         }
         for (int i = 2; i < at.length; i++) {
             long gapMillis = TimeUnit.NANOSECONDS.toMillis(at[i] - at[i - 1]);
-            assertTrue(gapMillis >= period / 2, "run " + (i + 1) + " started " + gapMillis + " ms after run " + i
-                    + ", not a period (" + period + " ms) later");
+            assertTrue(
+                    gapMillis >= period / 2,
+                    "run " + (i + 1) + " started " + gapMillis + " ms after run " + i + ", not a period (" + period
+                            + " ms) later");
         }
     }
 
@@ -97,7 +107,8 @@ class ScheduleRunnerTest {
             }
         };
         var log = new ByteArrayOutputStream();
-        try (var runner = new ScheduleRunner("us-east-1", "000000000000", new PrintStream(log, true, StandardCharsets.UTF_8))) {
+        try (var runner =
+                new ScheduleRunner("us-east-1", "000000000000", new PrintStream(log, true, StandardCharsets.UTF_8))) {
             assertEquals(Duration.ofMillis(50), runner.schedule(function, DAILY, Duration.ofMillis(50)));
             assertNotNull(invoked.poll(30, TimeUnit.SECONDS), "the schedule fired");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

@@ -1,11 +1,8 @@
 package dev.pastebin.local.sqs;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.pastebin.local.Json;
-
-import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,21 +10,39 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 
 class SqsEventsTest {
 
     @Test
     void buildsTheEventLambdaSendsInTheShapeSamGeneratesIt() throws Exception {
-        Message m = Message.builder().messageId("19dd0b57-b21e-4ac1-bd88-01bbb068cb78").receiptHandle("MessageReceiptHandle")
-                .body("{\"v\":1}").md5OfBody("7b270e59b47ff90a553787216d55d91d")
-                .attributesWithStrings(Map.of("ApproximateReceiveCount", "1", "SentTimestamp", "1523232000000",
-                        "SenderId", "000000000000", "ApproximateFirstReceiveTimestamp", "1523232000001"))
-                .messageAttributes(Map.of("kind", MessageAttributeValue.builder().dataType("String").stringValue("upload").build()))
+        Message m = Message.builder()
+                .messageId("19dd0b57-b21e-4ac1-bd88-01bbb068cb78")
+                .receiptHandle("MessageReceiptHandle")
+                .body("{\"v\":1}")
+                .md5OfBody("7b270e59b47ff90a553787216d55d91d")
+                .attributesWithStrings(Map.of(
+                        "ApproximateReceiveCount",
+                        "1",
+                        "SentTimestamp",
+                        "1523232000000",
+                        "SenderId",
+                        "000000000000",
+                        "ApproximateFirstReceiveTimestamp",
+                        "1523232000001"))
+                .messageAttributes(Map.of(
+                        "kind",
+                        MessageAttributeValue.builder()
+                                .dataType("String")
+                                .stringValue("upload")
+                                .build()))
                 .build();
         var expected = Json.MAPPER.readTree(Files.readString(Path.of("src/test/resources/fixture/sqs-event.json")));
-        assertEquals(expected, SqsEvents.event(List.of(m), "arn:aws:sqs:us-east-1:000000000000:pastebin-uploads", "us-east-1"));
+        assertEquals(
+                expected,
+                SqsEvents.event(List.of(m), "arn:aws:sqs:us-east-1:000000000000:pastebin-uploads", "us-east-1"));
     }
 
     private static Optional<Set<String>> failures(String payload) {

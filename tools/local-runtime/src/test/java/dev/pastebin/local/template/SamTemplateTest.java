@@ -1,28 +1,28 @@
 package dev.pastebin.local.template;
 
-
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class SamTemplateTest {
 
-    private static final Path FIXTURE = Path.of("src/test/resources/fixture/sam-app-template.yaml").toAbsolutePath();
+    private static final Path FIXTURE =
+            Path.of("src/test/resources/fixture/sam-app-template.yaml").toAbsolutePath();
 
     private final SamTemplate template = SamTemplate.read(FIXTURE);
 
     @Test
     void readsEveryServerlessFunctionAndNothingElse() {
-        assertEquals(List.of("CreatePasteFunction", "ReadPasteFunction", "UploadPasteFunction", "SweeperFunction"),
+        assertEquals(
+                List.of("CreatePasteFunction", "ReadPasteFunction", "UploadPasteFunction", "SweeperFunction"),
                 template.functions().stream().map(FunctionDefinition::logicalId).toList());
     }
 
@@ -34,33 +34,49 @@ class SamTemplateTest {
         assertEquals(1024, create.memorySizeMb());
         assertEquals(Duration.ofSeconds(15), create.timeout());
         assertEquals(512, template.function("ReadPasteFunction").memorySizeMb());
-        assertEquals(Duration.ofSeconds(30), template.function("UploadPasteFunction").timeout());
-        assertEquals(FIXTURE.getParent().resolve("../create-function/target/function.zip").normalize(), create.codeUri());
+        assertEquals(
+                Duration.ofSeconds(30), template.function("UploadPasteFunction").timeout());
+        assertEquals(
+                FIXTURE.getParent()
+                        .resolve("../create-function/target/function.zip")
+                        .normalize(),
+                create.codeUri());
     }
 
     @Test
     void mergesTheEnvironmentWithGlobalsAndResolvesParameterValuesOnly() {
         FunctionDefinition upload = template.function("UploadPasteFunction");
-        assertEquals("-XX:+TieredCompilation -XX:TieredStopAtLevel=1", upload.environment().get("JAVA_TOOL_OPTIONS"));
+        assertEquals(
+                "-XX:+TieredCompilation -XX:TieredStopAtLevel=1",
+                upload.environment().get("JAVA_TOOL_OPTIONS"));
         assertEquals(6, ((Number) upload.environment().get("PASTEBIN_UPLOAD_MAX_ATTEMPTS")).intValue());
         assertEquals(Map.of("Ref", "UploadQueue"), upload.environment().get("PASTEBIN_UPLOAD_QUEUE_URL"));
-        assertEquals(8, ((Number) SamTemplate.read(FIXTURE, Map.of("UploadMaxAttempts", "8"))
-                .function("UploadPasteFunction").environment().get("PASTEBIN_UPLOAD_MAX_ATTEMPTS")).intValue(),
+        assertEquals(
+                8,
+                ((Number) SamTemplate.read(FIXTURE, Map.of("UploadMaxAttempts", "8"))
+                                .function("UploadPasteFunction")
+                                .environment()
+                                .get("PASTEBIN_UPLOAD_MAX_ATTEMPTS"))
+                        .intValue(),
                 "an override wins over the Default");
     }
 
     @Test
     void readsHttpApiRoutes() {
-        assertEquals(List.of(new FunctionDefinition.HttpRoute("CreatePaste", "POST", "/pastes")),
+        assertEquals(
+                List.of(new FunctionDefinition.HttpRoute("CreatePaste", "POST", "/pastes")),
                 template.function("CreatePasteFunction").httpRoutes());
-        assertEquals(List.of("GET /pastes/{shortCode}", "HEAD /pastes/{shortCode}"),
+        assertEquals(
+                List.of("GET /pastes/{shortCode}", "HEAD /pastes/{shortCode}"),
                 template.function("ReadPasteFunction").httpRoutes().stream()
-                        .map(FunctionDefinition.HttpRoute::routeKey).toList());
+                        .map(FunctionDefinition.HttpRoute::routeKey)
+                        .toList());
     }
 
     @Test
     void readsTheSqsEventSourceMapping() {
-        FunctionDefinition.SqsTrigger sqs = template.function("UploadPasteFunction").sqsTriggers().getFirst();
+        FunctionDefinition.SqsTrigger sqs =
+                template.function("UploadPasteFunction").sqsTriggers().getFirst();
         assertEquals(10, sqs.batchSize());
         assertEquals(Duration.ofSeconds(2), sqs.maximumBatchingWindow());
         assertTrue(sqs.reportBatchItemFailures());
@@ -71,7 +87,8 @@ class SamTemplateTest {
 
     @Test
     void readsTheSchedule() {
-        FunctionDefinition.ScheduleTrigger schedule = template.function("SweeperFunction").scheduleTriggers().getFirst();
+        FunctionDefinition.ScheduleTrigger schedule =
+                template.function("SweeperFunction").scheduleTriggers().getFirst();
         assertEquals("DailySweep", schedule.eventName());
         assertEquals(Optional.of(Duration.ofDays(1)), schedule.rate());
         assertTrue(schedule.enabled());
@@ -97,9 +114,18 @@ class SamTemplateTest {
 
     @Test
     void shortFormTagsBecomeTheirLongForm() {
-        Object yaml = CloudFormationYaml.load("a: !Ref X\nb: !GetAtt Q.Arn\nc: !Sub '${A}-b'\nd: !Join ['', [x, !Ref Y]]\n");
-        assertEquals(Map.of("a", Map.of("Ref", "X"), "b", Map.of("Fn::GetAtt", List.of("Q", "Arn")),
-                "c", Map.of("Fn::Sub", "${A}-b"), "d", Map.of("Fn::Join", List.of("", List.of("x", Map.of("Ref", "Y"))))),
+        Object yaml =
+                CloudFormationYaml.load("a: !Ref X\nb: !GetAtt Q.Arn\nc: !Sub '${A}-b'\nd: !Join ['', [x, !Ref Y]]\n");
+        assertEquals(
+                Map.of(
+                        "a",
+                        Map.of("Ref", "X"),
+                        "b",
+                        Map.of("Fn::GetAtt", List.of("Q", "Arn")),
+                        "c",
+                        Map.of("Fn::Sub", "${A}-b"),
+                        "d",
+                        Map.of("Fn::Join", List.of("", List.of("x", Map.of("Ref", "Y"))))),
                 yaml);
     }
 

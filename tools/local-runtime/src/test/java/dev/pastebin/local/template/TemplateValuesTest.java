@@ -1,13 +1,12 @@
 package dev.pastebin.local.template;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
 
 class TemplateValuesTest {
 
@@ -24,7 +23,8 @@ class TemplateValuesTest {
 
         @Override
         public Optional<String> getAtt(String logicalId, String attribute) {
-            return logicalId.equals("Q") && attribute.equals("Arn") ? Optional.of("arn:aws:sqs:eu-west-1:1:q")
+            return logicalId.equals("Q") && attribute.equals("Arn")
+                    ? Optional.of("arn:aws:sqs:eu-west-1:1:q")
                     : Optional.empty();
         }
     };
@@ -45,7 +45,8 @@ class TemplateValuesTest {
         assertEquals(Optional.of("http://localhost:4566/queue/q"), resolve("!Ref Q"));
         assertEquals(Optional.of("arn:aws:sqs:eu-west-1:1:q"), resolve("!GetAtt Q.Arn"));
         assertEquals(Optional.of("arn:aws:sqs:eu-west-1:1:q"), resolve("{'Fn::GetAtt': [Q, Arn]}"));
-        assertEquals(Optional.of("eu-west-1:arn:aws:sqs:eu-west-1:1:q:${literal}"),
+        assertEquals(
+                Optional.of("eu-west-1:arn:aws:sqs:eu-west-1:1:q:${literal}"),
                 resolve("!Sub '${AWS::Region}:${Q.Arn}:${!literal}'"));
         assertEquals(Optional.of("a-eu-west-1"), resolve("!Join ['-', [a, !Ref 'AWS::Region']]"));
     }
@@ -57,8 +58,9 @@ class TemplateValuesTest {
         assertEquals(Optional.empty(), resolve("!Sub '${Unknown}'"));
         assertEquals(Optional.empty(), resolve("!If [C, a, b]"));
         List<String> unresolved = new ArrayList<>();
-        assertEquals(Map.of("A", "1"), TemplateValues.resolveAll(Map.of("A", 1, "B", yaml("!Ref Unknown")),
-                RESOURCES, unresolved));
+        assertEquals(
+                Map.of("A", "1"),
+                TemplateValues.resolveAll(Map.of("A", 1, "B", yaml("!Ref Unknown")), RESOURCES, unresolved));
         assertEquals(List.of("B"), unresolved);
     }
 }

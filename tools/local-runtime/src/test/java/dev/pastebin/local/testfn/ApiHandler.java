@@ -4,7 +4,6 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
-
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -29,17 +28,23 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
         if (path.endsWith("/large")) {
             // a response payload of about the size the query asks for
             int bytes = Integer.parseInt(event.getQueryStringParameters().get("bytes"));
-            return APIGatewayV2HTTPResponse.builder().withStatusCode(200)
-                    .withHeaders(Map.of("content-type", "text/plain")).withBody("x".repeat(bytes)).build();
+            return APIGatewayV2HTTPResponse.builder()
+                    .withStatusCode(200)
+                    .withHeaders(Map.of("content-type", "text/plain"))
+                    .withBody("x".repeat(bytes))
+                    .build();
         }
         if (path.endsWith("/binary")) {
             byte[] bytes = new byte[256];
             for (int i = 0; i < bytes.length; i++) {
                 bytes[i] = (byte) i;
             }
-            return APIGatewayV2HTTPResponse.builder().withStatusCode(200)
+            return APIGatewayV2HTTPResponse.builder()
+                    .withStatusCode(200)
                     .withHeaders(Map.of("content-type", "application/octet-stream"))
-                    .withBody(Base64.getEncoder().encodeToString(bytes)).withIsBase64Encoded(true).build();
+                    .withBody(Base64.getEncoder().encodeToString(bytes))
+                    .withIsBase64Encoded(true)
+                    .build();
         }
         Map<String, String> seen = new TreeMap<>();
         seen.put("routeKey", event.getRouteKey());
@@ -58,11 +63,12 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
         seen.put("awsRequestId", context.getAwsRequestId());
         StringBuilder body = new StringBuilder();
         seen.forEach((k, v) -> body.append(k).append('=').append(v).append('\n'));
-        return APIGatewayV2HTTPResponse.builder().withStatusCode(event.getRequestContext().getHttp().getMethod()
-                        .equals("POST") ? 201 : 200)
+        return APIGatewayV2HTTPResponse.builder()
+                .withStatusCode(event.getRequestContext().getHttp().getMethod().equals("POST") ? 201 : 200)
                 .withHeaders(Map.of("content-type", "text/plain; charset=utf-8", "x-handler", "api"))
                 .withCookies(List.of("a=1; Path=/", "b=2"))
-                .withBody(body.toString()).build();
+                .withBody(body.toString())
+                .build();
     }
 
     private static Map<String, String> nullToEmpty(Map<String, String> m) {

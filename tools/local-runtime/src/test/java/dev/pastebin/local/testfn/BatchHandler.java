@@ -4,7 +4,6 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,9 +17,11 @@ public class BatchHandler implements RequestHandler<SQSEvent, SQSBatchResponse> 
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
         List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
         for (SQSEvent.SQSMessage m : event.getRecords()) {
-            context.getLogger().log("record " + m.getMessageId() + " receiveCount="
-                    + m.getAttributes().get("ApproximateReceiveCount") + " source=" + m.getEventSource()
-                    + " arn=" + m.getEventSourceArn() + " attr=" + m.getMessageAttributes().keySet() + "\n");
+            context.getLogger()
+                    .log("record " + m.getMessageId() + " receiveCount="
+                            + m.getAttributes().get("ApproximateReceiveCount") + " source=" + m.getEventSource()
+                            + " arn=" + m.getEventSourceArn() + " attr="
+                            + m.getMessageAttributes().keySet() + "\n");
             if (m.getBody().equals("throw")) {
                 throw new IllegalStateException("batch failure requested");
             }

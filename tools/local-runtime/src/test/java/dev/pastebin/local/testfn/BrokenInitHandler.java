@@ -2,7 +2,6 @@ package dev.pastebin.local.testfn;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
-
 import java.util.Map;
 
 /** Test-only handler whose construction fails: an init error, as with a function that cannot start. */

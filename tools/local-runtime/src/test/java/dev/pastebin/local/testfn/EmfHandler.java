@@ -16,6 +16,9 @@ public class EmfHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
         String body = event.getBody() == null ? "" : event.getBody();
         long lines = body.lines().peek(System.out::println).count();
         System.out.flush();
-        return APIGatewayV2HTTPResponse.builder().withStatusCode(200).withBody(lines + " lines printed").build();
+        return APIGatewayV2HTTPResponse.builder()
+                .withStatusCode(200)
+                .withBody(lines + " lines printed")
+                .build();
     }
 }

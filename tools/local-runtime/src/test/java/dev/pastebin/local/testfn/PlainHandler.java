@@ -2,7 +2,6 @@ package dev.pastebin.local.testfn;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
-
 import java.util.Map;
 
 /** Test-only handler returning a plain object without statusCode (API Gateway's payload 2.0 inference). */

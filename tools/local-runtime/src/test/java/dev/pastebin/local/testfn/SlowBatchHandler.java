@@ -3,7 +3,6 @@ package dev.pastebin.local.testfn;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -27,14 +26,18 @@ public class SlowBatchHandler implements RequestHandler<SQSEvent, Void> {
         for (SQSEvent.SQSMessage m : event.getRecords()) {
             Path meetingPlace = meetingPlace(m.getEventSourceArn());
             String met = meet(meetingPlace, m.getBody());
-            context.getLogger().log("batch " + m.getBody() + " pid=" + ProcessHandle.current().pid() + " met=" + met + "\n");
+            context.getLogger()
+                    .log("batch " + m.getBody() + " pid="
+                            + ProcessHandle.current().pid() + " met=" + met + "\n");
         }
         return null;
     }
 
     /** The directory where batches of one queue meet; the test removes it. */
     public static Path meetingPlace(String queueArn) {
-        return Path.of(System.getProperty("java.io.tmpdir"), "slow-batch-" + queueArn.substring(queueArn.lastIndexOf(':') + 1));
+        return Path.of(
+                System.getProperty("java.io.tmpdir"),
+                "slow-batch-" + queueArn.substring(queueArn.lastIndexOf(':') + 1));
     }
 
     private static String meet(Path meetingPlace, String me) {
@@ -44,7 +47,9 @@ public class SlowBatchHandler implements RequestHandler<SQSEvent, Void> {
             long deadline = System.nanoTime() + MEETING_WAIT.toNanos();
             while (System.nanoTime() < deadline) {
                 try (Stream<Path> running = Files.list(meetingPlace)) {
-                    var other = running.map(p -> p.getFileName().toString()).filter(name -> !name.equals(me)).findFirst();
+                    var other = running.map(p -> p.getFileName().toString())
+                            .filter(name -> !name.equals(me))
+                            .findFirst();
                     if (other.isPresent()) {
                         return other.get();
                     }

@@ -2,7 +2,6 @@ package dev.pastebin.local.testfn;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
-
 import java.util.Map;
 
 /** Test-only handler that outlives its Timeout unless the event says {"fast": true}. */

@@ -4,9 +4,19 @@ package dev.pastebin.benchmarks.baseline;
  * The same environment the functions read (see BRIEF/README), read directly: the baseline has no
  * configuration framework on purpose, so {@code System.getenv} is the floor being measured.
  */
-record BaselineConfig(String jdbcUrl, String jdbcUser, String jdbcPassword, String bucket, String keyPrefix,
-                      String queueUrl, boolean s3PathStyle, int maxContentBytes, int shortCodeLength,
-                      boolean lazyInit, boolean prime, boolean primeSuccessPath) {
+record BaselineConfig(
+        String jdbcUrl,
+        String jdbcUser,
+        String jdbcPassword,
+        String bucket,
+        String keyPrefix,
+        String queueUrl,
+        boolean s3PathStyle,
+        int maxContentBytes,
+        int shortCodeLength,
+        boolean lazyInit,
+        boolean prime,
+        boolean primeSuccessPath) {
 
     static BaselineConfig fromEnvironment() {
         return new BaselineConfig(

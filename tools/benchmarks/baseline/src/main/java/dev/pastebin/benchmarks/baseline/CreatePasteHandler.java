@@ -4,9 +4,6 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
-import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
-
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -19,6 +16,8 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Base64;
 import java.util.HexFormat;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
 
 /**
  * {@code POST /pastes} without a framework: the same work as the create function (validate, SHA-256,
@@ -30,8 +29,9 @@ public class CreatePasteHandler implements RequestHandler<APIGatewayV2HTTPEvent,
     static final String ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     private static final String INSERT = "INSERT INTO pastes (short_code, user_id, content_sha256, size_bytes, status)"
             + " VALUES (?, ?, ?, ?, 'IN_PROGRESS')";
-    private static final String MARK_FAILED = "UPDATE pastes SET status = 'FAILED', failure_reason = ?, updated_at = now()"
-            + " WHERE short_code = ? AND status = 'IN_PROGRESS'";
+    private static final String MARK_FAILED =
+            "UPDATE pastes SET status = 'FAILED', failure_reason = ?, updated_at = now()"
+                    + " WHERE short_code = ? AND status = 'IN_PROGRESS'";
 
     private final Resources resources;
     private final SecureRandom random = new SecureRandom();
@@ -79,7 +79,9 @@ public class CreatePasteHandler implements RequestHandler<APIGatewayV2HTTPEvent,
             return Http.error(400, "invalid_body", "body is not valid base64", context);
         }
         String contentType = Http.header(event, "content-type");
-        String mediaType = contentType == null ? "text/plain" : contentType.split(";", 2)[0].trim().toLowerCase();
+        String mediaType = contentType == null
+                ? "text/plain"
+                : contentType.split(";", 2)[0].trim().toLowerCase();
         String content;
         try {
             String text = decodeUtf8(body);
@@ -103,7 +105,8 @@ public class CreatePasteHandler implements RequestHandler<APIGatewayV2HTTPEvent,
             return Http.error(400, "empty_content", "content must not be empty", context);
         }
         if (bytes.length > config.maxContentBytes()) {
-            return Http.error(413, "content_too_large", "content exceeds " + config.maxContentBytes() + " bytes", context);
+            return Http.error(
+                    413, "content_too_large", "content exceeds " + config.maxContentBytes() + " bytes", context);
         }
         String sha256 = sha256Hex(bytes);
         String userId = userId(event);
@@ -117,14 +120,22 @@ public class CreatePasteHandler implements RequestHandler<APIGatewayV2HTTPEvent,
         String message = "{\"version\":1,\"shortCode\":" + Json.quote(code) + ",\"contentSha256\":" + Json.quote(sha256)
                 + ",\"content\":\"" + Base64.getEncoder().encodeToString(bytes) + "\"}";
         try {
-            resources.sqs().sendMessage(SendMessageRequest.builder().queueUrl(config.queueUrl()).messageBody(message).build());
+            resources
+                    .sqs()
+                    .sendMessage(SendMessageRequest.builder()
+                            .queueUrl(config.queueUrl())
+                            .messageBody(message)
+                            .build());
         } catch (SdkException e) {
             markFailed(code, "enqueue failed: " + e.getClass().getSimpleName());
             return Http.error(503, "unavailable", "queue unavailable, retry later", context, "Retry-After", "1");
         }
         String url = "/pastes/" + code;
-        return Http.json(201, "{\"shortCode\":" + Json.quote(code) + ",\"status\":\"IN_PROGRESS\",\"url\":" + Json.quote(url) + "}",
-                "Location", url);
+        return Http.json(
+                201,
+                "{\"shortCode\":" + Json.quote(code) + ",\"status\":\"IN_PROGRESS\",\"url\":" + Json.quote(url) + "}",
+                "Location",
+                url);
     }
 
     /** Inserts with a fresh code, retrying a primary-key collision (SQLState 23505) a few times. */
@@ -166,7 +177,9 @@ public class CreatePasteHandler implements RequestHandler<APIGatewayV2HTTPEvent,
 
     private static String userId(APIGatewayV2HTTPEvent event) {
         var rc = event.getRequestContext();
-        if (rc == null || rc.getAuthorizer() == null || rc.getAuthorizer().getJwt() == null
+        if (rc == null
+                || rc.getAuthorizer() == null
+                || rc.getAuthorizer().getJwt() == null
                 || rc.getAuthorizer().getJwt().getClaims() == null) {
             return null;
         }
@@ -174,10 +187,12 @@ public class CreatePasteHandler implements RequestHandler<APIGatewayV2HTTPEvent,
     }
 
     private static String decodeUtf8(byte[] bytes) throws CharacterCodingException {
-        return StandardCharsets.UTF_8.newDecoder()
+        return StandardCharsets.UTF_8
+                .newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT)
-                .decode(ByteBuffer.wrap(bytes)).toString();
+                .decode(ByteBuffer.wrap(bytes))
+                .toString();
     }
 
     static String sha256Hex(byte[] bytes) {

@@ -2,9 +2,6 @@ package dev.pastebin.benchmarks.baseline;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
-import software.amazon.awssdk.services.s3.model.GetObjectRequest;
-import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -14,6 +11,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Base64;
 import java.util.UUID;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
 
 /**
  * Only the I/O of a request, for the warm-latency split: the harness times these invocations and
@@ -45,22 +44,30 @@ public class IoProbeHandler implements RequestStreamHandler {
     private void create(byte[] content) throws SQLException {
         String code = UUID.randomUUID().toString().replace("-", "").substring(0, 16);
         String sha = CreatePasteHandler.sha256Hex(content);
-        try (PreparedStatement st = resources.connection().prepareStatement(
-                "INSERT INTO pastes (short_code, content_sha256, size_bytes, status) VALUES (?, ?, ?, 'IN_PROGRESS')")) {
+        try (PreparedStatement st = resources
+                .connection()
+                .prepareStatement(
+                        "INSERT INTO pastes (short_code, content_sha256, size_bytes, status) VALUES (?, ?, ?, 'IN_PROGRESS')")) {
             st.setString(1, code);
             st.setString(2, sha);
             st.setInt(3, content.length);
             st.executeUpdate();
         }
-        resources.sqs().sendMessage(SendMessageRequest.builder().queueUrl(resources.config().queueUrl())
-                .messageBody("{\"version\":1,\"shortCode\":\"" + code + "\",\"contentSha256\":\"" + sha
-                        + "\",\"content\":\"" + Base64.getEncoder().encodeToString(content) + "\"}").build());
+        resources
+                .sqs()
+                .sendMessage(SendMessageRequest.builder()
+                        .queueUrl(resources.config().queueUrl())
+                        .messageBody("{\"version\":1,\"shortCode\":\"" + code + "\",\"contentSha256\":\"" + sha
+                                + "\",\"content\":\"" + Base64.getEncoder().encodeToString(content) + "\"}")
+                        .build());
     }
 
     private void read(String code) throws SQLException {
         String location;
-        try (PreparedStatement st = resources.connection().prepareStatement(
-                "SELECT content_sha256, size_bytes, s3_location, status, created_at FROM pastes WHERE short_code = ?")) {
+        try (PreparedStatement st = resources
+                .connection()
+                .prepareStatement(
+                        "SELECT content_sha256, size_bytes, s3_location, status, created_at FROM pastes WHERE short_code = ?")) {
             st.setString(1, code);
             try (ResultSet rs = st.executeQuery()) {
                 if (!rs.next()) {
@@ -70,7 +77,11 @@ public class IoProbeHandler implements RequestStreamHandler {
             }
         }
         int slash = location.indexOf('/', 5);
-        resources.s3().getObjectAsBytes(GetObjectRequest.builder().bucket(location.substring(5, slash))
-                .key(location.substring(slash + 1)).build());
+        resources
+                .s3()
+                .getObjectAsBytes(GetObjectRequest.builder()
+                        .bucket(location.substring(5, slash))
+                        .key(location.substring(slash + 1))
+                        .build());
     }
 }

@@ -6,8 +6,7 @@ package dev.pastebin.benchmarks.baseline;
  */
 final class Json {
 
-    private Json() {
-    }
+    private Json() {}
 
     static String quote(String s) {
         StringBuilder out = new StringBuilder(s.length() + 16).append('"');
@@ -176,7 +175,9 @@ final class Json {
                     pos++;
                 }
                 String literal = s.substring(start, pos);
-                if (!(literal.equals("true") || literal.equals("false") || literal.equals("null")
+                if (!(literal.equals("true")
+                        || literal.equals("false")
+                        || literal.equals("null")
                         || literal.matches("-?\\d+(\\.\\d+)?([eE][+-]?\\d+)?"))) {
                     throw new IllegalArgumentException("bad JSON value " + literal);
                 }

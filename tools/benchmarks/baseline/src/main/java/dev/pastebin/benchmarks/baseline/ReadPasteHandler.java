@@ -4,16 +4,15 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
-import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.services.s3.model.GetObjectRequest;
-import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
-
 import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 /**
  * {@code GET /pastes/{shortCode}} without a framework: the same work as the read function (validate the
@@ -22,8 +21,8 @@ import java.util.Map;
  */
 public class ReadPasteHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> {
 
-    private static final String SELECT = "SELECT content_sha256, size_bytes, s3_location, status, created_at"
-            + " FROM pastes WHERE short_code = ?";
+    private static final String SELECT =
+            "SELECT content_sha256, size_bytes, s3_location, status, created_at" + " FROM pastes WHERE short_code = ?";
 
     private final Resources resources;
 
@@ -33,7 +32,8 @@ public class ReadPasteHandler implements RequestHandler<APIGatewayV2HTTPEvent, A
             // A read of a well-formed code no paste has: the SELECT path and the 404 answer.
             var event = new APIGatewayV2HTTPEvent();
             event.setRawPath("/pastes/" + "0".repeat(resources.config().shortCodeLength()));
-            event.setPathParameters(java.util.Map.of("shortCode", "0".repeat(resources.config().shortCodeLength())));
+            event.setPathParameters(
+                    java.util.Map.of("shortCode", "0".repeat(resources.config().shortCodeLength())));
             event.setHeaders(java.util.Map.of("accept", "text/plain"));
             handleRequest(event, null);
         }
@@ -67,8 +67,13 @@ public class ReadPasteHandler implements RequestHandler<APIGatewayV2HTTPEvent, A
         }
         switch (status) {
             case "IN_PROGRESS":
-                return Http.json(202, "{\"shortCode\":" + Json.quote(code) + ",\"status\":\"IN_PROGRESS\"}",
-                        "Retry-After", "1", "Cache-Control", "no-store");
+                return Http.json(
+                        202,
+                        "{\"shortCode\":" + Json.quote(code) + ",\"status\":\"IN_PROGRESS\"}",
+                        "Retry-After",
+                        "1",
+                        "Cache-Control",
+                        "no-store");
             case "PROCESSED":
                 break;
             default:
@@ -76,20 +81,26 @@ public class ReadPasteHandler implements RequestHandler<APIGatewayV2HTTPEvent, A
         }
         String etag = "\"" + sha256 + "\"";
         if (etag.equals(Http.header(event, "if-none-match"))) {
-            return APIGatewayV2HTTPResponse.builder().withStatusCode(304)
-                    .withHeaders(Map.of("ETag", etag, "Cache-Control", "public, max-age=31536000, immutable")).build();
+            return APIGatewayV2HTTPResponse.builder()
+                    .withStatusCode(304)
+                    .withHeaders(Map.of("ETag", etag, "Cache-Control", "public, max-age=31536000, immutable"))
+                    .build();
         }
         String content;
         try {
             // s3://bucket/key
             int slash = location.indexOf('/', 5);
-            var request = GetObjectRequest.builder().bucket(location.substring(5, slash)).key(location.substring(slash + 1)).build();
+            var request = GetObjectRequest.builder()
+                    .bucket(location.substring(5, slash))
+                    .key(location.substring(slash + 1))
+                    .build();
             content = resources.s3().getObjectAsBytes(request).asString(StandardCharsets.UTF_8);
         } catch (NoSuchKeyException e) {
             System.err.println("inconsistency: PROCESSED paste " + code + " has no object");
             return Http.error(500, "internal_error", "paste content missing", context);
         } catch (SdkException e) {
-            return Http.error(503, "unavailable", "content store unavailable, retry later", context, "Retry-After", "1");
+            return Http.error(
+                    503, "unavailable", "content store unavailable, retry later", context, "Retry-After", "1");
         }
         Map<String, String> headers = new HashMap<>();
         headers.put("ETag", etag);
@@ -106,8 +117,12 @@ public class ReadPasteHandler implements RequestHandler<APIGatewayV2HTTPEvent, A
             headers.put("Content-Type", "text/plain; charset=utf-8");
             body = content;
         }
-        return APIGatewayV2HTTPResponse.builder().withStatusCode(200).withHeaders(headers).withBody(body)
-                .withIsBase64Encoded(false).build();
+        return APIGatewayV2HTTPResponse.builder()
+                .withStatusCode(200)
+                .withHeaders(headers)
+                .withBody(body)
+                .withIsBase64Encoded(false)
+                .build();
     }
 
     private static String shortCode(APIGatewayV2HTTPEvent event) {

@@ -3,14 +3,6 @@ package dev.pastebin.benchmarks.baseline;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.amazonaws.services.lambda.runtime.serialization.factories.JacksonFactory;
-import software.amazon.awssdk.core.SdkPlugin;
-import software.amazon.awssdk.core.interceptor.Context;
-import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.http.SdkHttpResponse;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.sqs.SqsClient;
-
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.lang.reflect.Type;
@@ -21,6 +13,13 @@ import java.sql.SQLException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
+import software.amazon.awssdk.core.SdkPlugin;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.http.SdkHttpResponse;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * One JDBC connection and the SDK clients, built in the handler's constructor (Lambda's Init phase, like
@@ -40,7 +39,8 @@ final class Resources {
         this.config = config;
         this.connection = new Lazy<>(this::connect);
         this.sqs = new Lazy<>(() -> SqsClient.builder().build());
-        this.s3 = new Lazy<>(() -> S3Client.builder().forcePathStyle(config.s3PathStyle()).build());
+        this.s3 = new Lazy<>(
+                () -> S3Client.builder().forcePathStyle(config.s3PathStyle()).build());
         if (!config.lazyInit()) {
             connection.get();
             if (needsSqs) {
@@ -57,7 +57,8 @@ final class Resources {
 
     /** What the project's primers do: SELECT 1, GetQueueAttributes, HeadBucket (the handler adds a validation-only request). */
     private void prime(boolean needsSqs, boolean needsS3) {
-        try (var st = connection().createStatement(); var rs = st.executeQuery("SELECT 1")) {
+        try (var st = connection().createStatement();
+                var rs = st.executeQuery("SELECT 1")) {
             rs.next();
         } catch (SQLException e) {
             throw new IllegalStateException(e);
@@ -91,31 +92,43 @@ final class Resources {
             SdkPlugin emptyObject = c -> c.overrideConfiguration(c.overrideConfiguration().toBuilder()
                     .addExecutionInterceptor(new ExecutionInterceptor() {
                         @Override
-                        public SdkHttpResponse modifyHttpResponse(Context.ModifyHttpResponse context, ExecutionAttributes attributes) {
-                            return SdkHttpResponse.builder().statusCode(200).putHeader("Content-Length", "0")
+                        public SdkHttpResponse modifyHttpResponse(
+                                Context.ModifyHttpResponse context, ExecutionAttributes attributes) {
+                            return SdkHttpResponse.builder()
+                                    .statusCode(200)
+                                    .putHeader("Content-Length", "0")
                                     .putHeader("ETag", "\"d41d8cd98f00b204e9800998ecf8427e\"")
-                                    .putHeader("Last-Modified", "Mon, 23 Nov 2026 00:00:00 GMT").build();
+                                    .putHeader("Last-Modified", "Mon, 23 Nov 2026 00:00:00 GMT")
+                                    .build();
                         }
 
                         @Override
-                        public Optional<InputStream> modifyHttpResponseContent(Context.ModifyHttpResponse context,
-                                                                               ExecutionAttributes attributes) {
+                        public Optional<InputStream> modifyHttpResponseContent(
+                                Context.ModifyHttpResponse context, ExecutionAttributes attributes) {
                             return Optional.of(InputStream.nullInputStream());
                         }
-                    }).build());
-            s3().getObjectAsBytes(b -> b.bucket(config.bucket()).key(config.keyPrefix() + "priming-no-such-paste")
+                    })
+                    .build());
+            s3().getObjectAsBytes(b -> b.bucket(config.bucket())
+                    .key(config.keyPrefix() + "priming-no-such-paste")
                     .overrideConfiguration(o -> o.addPlugin(emptyObject)));
         }
         var event = new APIGatewayV2HTTPEvent();
         event.setRawPath("/pastes");
         event.setHeaders(Map.of("content-type", "text/plain"));
-        var response = APIGatewayV2HTTPResponse.builder().withStatusCode(200).withHeaders(Map.of("etag", "\"x\""))
-                .withBody("e30=").withIsBase64Encoded(true).build();
+        var response = APIGatewayV2HTTPResponse.builder()
+                .withStatusCode(200)
+                .withHeaders(Map.of("etag", "\"x\""))
+                .withBody("e30=")
+                .withIsBase64Encoded(true)
+                .build();
         var events = JacksonFactory.getInstance().getSerializer((Type) APIGatewayV2HTTPEvent.class);
         var out = new ByteArrayOutputStream();
         events.toJson(event, out);
         events.fromJson(out.toString(StandardCharsets.UTF_8));
-        JacksonFactory.getInstance().getSerializer((Type) APIGatewayV2HTTPResponse.class).toJson(response, new ByteArrayOutputStream());
+        JacksonFactory.getInstance()
+                .getSerializer((Type) APIGatewayV2HTTPResponse.class)
+                .toJson(response, new ByteArrayOutputStream());
     }
 
     BaselineConfig config() {

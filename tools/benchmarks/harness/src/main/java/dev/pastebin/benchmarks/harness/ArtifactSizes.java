@@ -20,7 +20,8 @@ record ArtifactSizes(Report report, Path repo) implements Section {
         Artifacts.Size b = Artifacts.size(repo.resolve("tools/benchmarks/baseline"));
         report.line(String.format("| baseline (create+read) | %,d | %d | %,d |", b.zipBytes(), b.jars(), b.libBytes()));
         report.line("");
-        report.line("Classes loaded at first response are in the cold-start table (one extra run with `-Xlog:class+load`).");
+        report.line(
+                "Classes loaded at first response are in the cold-start table (one extra run with `-Xlog:class+load`).");
         report.line("");
     }
 }

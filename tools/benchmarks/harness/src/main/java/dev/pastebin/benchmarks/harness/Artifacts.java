@@ -1,7 +1,6 @@
 package dev.pastebin.benchmarks.harness;
 
 import dev.pastebin.local.lambda.TaskRoots;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,11 +26,9 @@ import java.util.zip.ZipInputStream;
  */
 final class Artifacts {
 
-    record Size(long zipBytes, int jars, long libBytes) {
-    }
+    record Size(long zipBytes, int jars, long libBytes) {}
 
-    private Artifacts() {
-    }
+    private Artifacts() {}
 
     static Size size(Path module) throws IOException {
         Path zip = module.resolve("target/function.zip");
@@ -96,9 +93,10 @@ final class Artifacts {
     static Path jarOf(Path classes, Path jar) throws IOException {
         Files.createDirectories(jar.getParent());
         try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar));
-             var files = Files.walk(classes)) {
+                var files = Files.walk(classes)) {
             for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
-                out.putNextEntry(new java.util.jar.JarEntry(classes.relativize(f).toString().replace('\\', '/')));
+                out.putNextEntry(new java.util.jar.JarEntry(
+                        classes.relativize(f).toString().replace('\\', '/')));
                 Files.copy(f, out);
                 out.closeEntry();
             }
@@ -130,7 +128,8 @@ final class Artifacts {
         mf.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
         mf.getMainAttributes().put(Attributes.Name.MULTI_RELEASE, "true");
         Map<String, byte[]> merged = merge(jars(taskRoot.resolve("lib")));
-        try (OutputStream fos = Files.newOutputStream(lib.resolve("app.jar")); JarOutputStream jar = new JarOutputStream(fos, mf)) {
+        try (OutputStream fos = Files.newOutputStream(lib.resolve("app.jar"));
+                JarOutputStream jar = new JarOutputStream(fos, mf)) {
             java.util.Set<String> dirs = new java.util.HashSet<>();
             for (Map.Entry<String, byte[]> e : merged.entrySet()) {
                 String name = e.getKey();
@@ -152,7 +151,8 @@ final class Artifacts {
     private static Map<String, byte[]> merge(List<Path> jars) throws IOException {
         Map<String, byte[]> merged = new LinkedHashMap<>();
         for (Path j : jars) {
-            try (InputStream in = Files.newInputStream(j); ZipInputStream zip = new ZipInputStream(in)) {
+            try (InputStream in = Files.newInputStream(j);
+                    ZipInputStream zip = new ZipInputStream(in)) {
                 ZipEntry e;
                 while ((e = zip.getNextEntry()) != null) {
                     String name = e.getName();
@@ -177,8 +177,12 @@ final class Artifacts {
 
     private static boolean skip(String name) {
         String upper = name.toUpperCase();
-        return upper.equals("META-INF/MANIFEST.MF") || upper.endsWith(".SF") || upper.endsWith(".RSA")
-                || upper.endsWith(".DSA") || upper.endsWith(".EC") || name.endsWith("module-info.class")
+        return upper.equals("META-INF/MANIFEST.MF")
+                || upper.endsWith(".SF")
+                || upper.endsWith(".RSA")
+                || upper.endsWith(".DSA")
+                || upper.endsWith(".EC")
+                || name.endsWith("module-info.class")
                 || name.equals("META-INF/INDEX.LIST");
     }
 

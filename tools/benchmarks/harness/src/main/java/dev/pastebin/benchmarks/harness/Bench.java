@@ -3,7 +3,6 @@ package dev.pastebin.benchmarks.harness;
 import dev.pastebin.local.lambda.JavaRuntime;
 import dev.pastebin.local.lambda.TaskRoots;
 import dev.pastebin.local.template.SamTemplate;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,11 +33,23 @@ public final class Bench {
     private final Path logs;
     private final Report report = new Report();
 
-    record Options(Path repo, Path java, int runs, int knobRuns, int warm, int warmup, int backlog,
-                   Set<String> sections, List<String> functions, int memoryMb,
-                   Map<String, String> handlerOverrides, Set<String> knobGroups, List<Integer> windows,
-                   int readablePastes, int gapJobs, Map<String, Path> jvms) {
-    }
+    record Options(
+            Path repo,
+            Path java,
+            int runs,
+            int knobRuns,
+            int warm,
+            int warmup,
+            int backlog,
+            Set<String> sections,
+            List<String> functions,
+            int memoryMb,
+            Map<String, String> handlerOverrides,
+            Set<String> knobGroups,
+            List<Integer> windows,
+            int readablePastes,
+            int gapJobs,
+            Map<String, Path> jvms) {}
 
     private Bench(Options o) throws IOException {
         this.o = o;
@@ -72,12 +83,18 @@ public final class Bench {
                 Integer.parseInt(a.getOrDefault("warm", "500")),
                 Integer.parseInt(a.getOrDefault("warmup", "50")),
                 Integer.parseInt(a.getOrDefault("backlog", "3000")),
-                new LinkedHashSet<>(List.of(a.getOrDefault("sections", "artifacts,cold,primed,runtimes,warm,readable,gaps,upload,knobs").split(","))),
-                List.of(a.getOrDefault("functions", "create,read,upload,sweeper").split(",")),
+                new LinkedHashSet<>(List.of(
+                        a.getOrDefault("sections", "artifacts,cold,primed,runtimes,warm,readable,gaps,upload,knobs")
+                                .split(","))),
+                List.of(a.getOrDefault("functions", "create,read,upload,sweeper")
+                        .split(",")),
                 Integer.parseInt(a.getOrDefault("memory", "0")),
                 handlerOverrides(a.getOrDefault("handler", "")),
-                new LinkedHashSet<>(a.containsKey("knobs") ? List.of(a.get("knobs").split(",")) : List.of()),
-                Arrays.stream(a.getOrDefault("windows", "1,0").split(",")).map(Integer::parseInt).toList(),
+                new LinkedHashSet<>(
+                        a.containsKey("knobs") ? List.of(a.get("knobs").split(",")) : List.of()),
+                Arrays.stream(a.getOrDefault("windows", "1,0").split(","))
+                        .map(Integer::parseInt)
+                        .toList(),
                 Integer.parseInt(a.getOrDefault("readable-pastes", "40")),
                 Integer.parseInt(a.getOrDefault("gap-jobs", "5")),
                 jvms(a.getOrDefault("jvms", "")));
@@ -95,7 +112,9 @@ public final class Bench {
         Map<String, String> m = new LinkedHashMap<>();
         for (String pair : spec.split(",")) {
             if (pair.contains("=")) {
-                m.put(pair.substring(0, pair.indexOf('=')).trim(), pair.substring(pair.indexOf('=') + 1).trim());
+                m.put(
+                        pair.substring(0, pair.indexOf('=')).trim(),
+                        pair.substring(pair.indexOf('=') + 1).trim());
             }
         }
         return m;
@@ -103,14 +122,21 @@ public final class Bench {
 
     private void run() throws Exception {
         String runId = Long.toString(System.currentTimeMillis() % 100_000_000L, 36);
-        report.line("# Benchmark run " + DateTimeFormatter.ISO_INSTANT.format(Instant.now().atOffset(ZoneOffset.UTC).toInstant()));
+        report.line("# Benchmark run "
+                + DateTimeFormatter.ISO_INSTANT.format(
+                        Instant.now().atOffset(ZoneOffset.UTC).toInstant()));
         report.line("");
         new Machine(report, o.java()).run();
         SamTemplate template = SamTemplate.read(repo.resolve("infra/template.yaml"));
         TaskRoots taskRoots = new TaskRoots(work.resolve("task-roots"), System.err);
-        Services services = new Services(getenv("PGHOST", "127.0.0.1"), Integer.parseInt(getenv("PGPORT", "5432")),
-                getenv("DATASOURCES_DEFAULT_USERNAME", "pastebin"), getenv("DATASOURCES_DEFAULT_PASSWORD", "pastebin"),
-                getenv("BENCH_DATABASE", "pastebin_bench"), getenv("AWS_ENDPOINT_URL", "http://127.0.0.1:4566"), runId);
+        Services services = new Services(
+                getenv("PGHOST", "127.0.0.1"),
+                Integer.parseInt(getenv("PGPORT", "5432")),
+                getenv("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
+                getenv("DATASOURCES_DEFAULT_PASSWORD", "pastebin"),
+                getenv("BENCH_DATABASE", "pastebin_bench"),
+                getenv("AWS_ENDPOINT_URL", "http://127.0.0.1:4566"),
+                runId);
         try {
             services.resetDatabase(repo.resolve("core/src/main/resources/db/migration"));
             services.createBucket();
@@ -118,7 +144,8 @@ public final class Bench {
             byte[] content = Services.content(1024);
             Events events = new Events(repo.resolve("infra/events"), content);
             String readCode = services.seedProcessed(Services.newCode(), content);
-            var functions = FunctionsUnderTest.load(o, template, taskRoots, services, events, createQueueUrl, readCode, report);
+            var functions =
+                    FunctionsUnderTest.load(o, template, taskRoots, services, events, createQueueUrl, readCode, report);
             var coldStarts = new ColdStarts(runtime, functions, logs, work);
             var primingAtInit = new PrimingAtInit(repo.resolve("tools/benchmarks/priming/target"), work);
             var queueLatency = new QueueLatency(runtime, logs, services, events, primingAtInit, report::line);

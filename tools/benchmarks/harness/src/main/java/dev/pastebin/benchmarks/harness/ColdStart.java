@@ -9,7 +9,8 @@ import java.util.Map;
  * Cold start: a fresh JVM per run for each function and its baseline, the first response, Init, peak RSS and
  * the classes loaded; then the project / baseline ratio of the first response.
  */
-record ColdStart(Report report, Bench.Options options, FunctionsUnderTest functions, ColdStarts coldStarts) implements Section {
+record ColdStart(Report report, Bench.Options options, FunctionsUnderTest functions, ColdStarts coldStarts)
+        implements Section {
 
     @Override
     public void run() throws Exception {
@@ -25,7 +26,8 @@ record ColdStart(Report report, Bench.Options options, FunctionsUnderTest functi
                 order.add("baseline-" + fn);
             }
         }
-        report.line("| function | implementation | first response ms | handler ready ms | peak RSS MiB | classes loaded (from CDS) | ok runs |");
+        report.line(
+                "| function | implementation | first response ms | handler ready ms | peak RSS MiB | classes loaded (from CDS) | ok runs |");
         report.line("|---|---|---|---|---|---|---|");
         for (String key : order) {
             FunctionSpec spec = functions.spec(key);
@@ -38,9 +40,12 @@ record ColdStart(Report report, Bench.Options options, FunctionsUnderTest functi
             } catch (Exception e) {
                 classes = new int[] {-1, -1};
             }
-            report.line("| " + key.replace("baseline-", "") + " | " + (key.startsWith("baseline-") ? "baseline (no framework)" : "project") + " | "
-                    + r.first().medRange("%.0f") + " | " + r.init().medRange("%.0f") + " | " + r.rssMb().medRange("%.0f") + " | "
-                    + classes[0] + " (" + classes[1] + ") | " + r.ok() + "/" + r.attempted() + (r.note().isEmpty() ? "" : " " + r.note()) + " |");
+            report.line("| " + key.replace("baseline-", "") + " | "
+                    + (key.startsWith("baseline-") ? "baseline (no framework)" : "project") + " | "
+                    + r.first().medRange("%.0f") + " | " + r.init().medRange("%.0f") + " | "
+                    + r.rssMb().medRange("%.0f") + " | "
+                    + classes[0] + " (" + classes[1] + ") | " + r.ok() + "/" + r.attempted()
+                    + (r.note().isEmpty() ? "" : " " + r.note()) + " |");
         }
         report.line("");
         report.line("Headline: project / baseline, first response (medians)");
@@ -51,7 +56,11 @@ record ColdStart(Report report, Bench.Options options, FunctionsUnderTest functi
             ColdResult p = coldResults.get(fn);
             ColdResult b = coldResults.get("baseline-" + fn);
             if (p != null && b != null && !p.first().isEmpty() && !b.first().isEmpty()) {
-                report.line(String.format("| %s | %.0f | %.0f | **%.2fx** |", fn, p.first().median(), b.first().median(),
+                report.line(String.format(
+                        "| %s | %.0f | %.0f | **%.2fx** |",
+                        fn,
+                        p.first().median(),
+                        b.first().median(),
                         p.first().median() / b.first().median()));
             }
         }

@@ -1,7 +1,6 @@
 package dev.pastebin.benchmarks.harness;
 
 import dev.pastebin.local.lambda.JavaRuntime;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -68,9 +67,22 @@ final class ColdStarts {
                 }
             }
         }
-        ColdResult res = new ColdResult(spec.label(), new Stats(init), new Stats(invocation), new Stats(first), new Stats(rss), good, runs, note);
-        System.err.printf("  %-40s first response %s ms, handler ready %s ms, RSS %s MiB %s%n", spec.label(),
-                res.first().medRange("%.0f"), res.init().medRange("%.0f"), res.rssMb().medRange("%.0f"), note);
+        ColdResult res = new ColdResult(
+                spec.label(),
+                new Stats(init),
+                new Stats(invocation),
+                new Stats(first),
+                new Stats(rss),
+                good,
+                runs,
+                note);
+        System.err.printf(
+                "  %-40s first response %s ms, handler ready %s ms, RSS %s MiB %s%n",
+                spec.label(),
+                res.first().medRange("%.0f"),
+                res.init().medRange("%.0f"),
+                res.rssMb().medRange("%.0f"),
+                note);
         return res;
     }
 

@@ -1,8 +1,6 @@
 package dev.pastebin.benchmarks.harness;
 
 import dev.pastebin.local.Json;
-import software.amazon.awssdk.services.sqs.model.Message;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -15,6 +13,7 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
  * Sample events. The HTTP ones come from infra/events/ when the template's sample events are there (the
@@ -41,10 +40,12 @@ final class Events {
             createEvent = Files.readString(create.get());
             createSource = create.get().toString();
         } else {
-            createEvent = fixture("create.json").replace("\"{{body}}\"", quote(new String(defaultContent, StandardCharsets.UTF_8)));
+            createEvent = fixture("create.json")
+                    .replace("\"{{body}}\"", quote(new String(defaultContent, StandardCharsets.UTF_8)));
             createSource = "benchmarks fixture events/create.json (1 KiB text/plain body)";
         }
-        Matcher body = Pattern.compile("\"body\"\\s*:\\s*(\"(?:[^\"\\\\]|\\\\.)*\")").matcher(createEvent);
+        Matcher body =
+                Pattern.compile("\"body\"\\s*:\\s*(\"(?:[^\"\\\\]|\\\\.)*\")").matcher(createEvent);
         createBody = body.find() ? unquote(body.group(1)) : new String(defaultContent, StandardCharsets.UTF_8);
         Optional<Path> read = find(infraEvents, "read-paste", "read", "get");
         if (read.isPresent()) {
@@ -92,17 +93,39 @@ final class Events {
     static String sqsEvent(String queueArn, String messageId, String body) {
         long now = System.currentTimeMillis();
         StringBuilder sb = new StringBuilder("{\"Records\":[");
-        sqsRecord(sb, messageId, "bench-receipt-" + messageId, body, "", Map.of(
-                "ApproximateReceiveCount", "1", "SentTimestamp", Long.toString(now),
-                "SenderId", "000000000000", "ApproximateFirstReceiveTimestamp", Long.toString(now)), queueArn);
+        sqsRecord(
+                sb,
+                messageId,
+                "bench-receipt-" + messageId,
+                body,
+                "",
+                Map.of(
+                        "ApproximateReceiveCount",
+                        "1",
+                        "SentTimestamp",
+                        Long.toString(now),
+                        "SenderId",
+                        "000000000000",
+                        "ApproximateFirstReceiveTimestamp",
+                        Long.toString(now)),
+                queueArn);
         return sb.append("]}").toString();
     }
 
-    private static void sqsRecord(StringBuilder sb, String id, String receipt, String body, String md5,
-                                  Map<String, String> attrs, String queueArn) {
-        sb.append("{\"messageId\":").append(quote(id))
-                .append(",\"receiptHandle\":").append(quote(receipt))
-                .append(",\"body\":").append(quote(body))
+    private static void sqsRecord(
+            StringBuilder sb,
+            String id,
+            String receipt,
+            String body,
+            String md5,
+            Map<String, String> attrs,
+            String queueArn) {
+        sb.append("{\"messageId\":")
+                .append(quote(id))
+                .append(",\"receiptHandle\":")
+                .append(quote(receipt))
+                .append(",\"body\":")
+                .append(quote(body))
                 .append(",\"attributes\":{");
         boolean first = true;
         for (Map.Entry<String, String> e : attrs.entrySet()) {
@@ -112,8 +135,10 @@ final class Events {
             first = false;
             sb.append(quote(e.getKey())).append(':').append(quote(e.getValue()));
         }
-        sb.append("},\"messageAttributes\":{},\"md5OfBody\":").append(quote(md5 == null ? "" : md5))
-                .append(",\"eventSource\":\"aws:sqs\",\"eventSourceARN\":").append(quote(queueArn))
+        sb.append("},\"messageAttributes\":{},\"md5OfBody\":")
+                .append(quote(md5 == null ? "" : md5))
+                .append(",\"eventSource\":\"aws:sqs\",\"eventSourceARN\":")
+                .append(quote(queueArn))
                 .append(",\"awsRegion\":\"us-east-1\"}");
     }
 
@@ -139,12 +164,17 @@ final class Events {
             return Optional.empty();
         }
         try (Stream<Path> s = Files.list(dir)) {
-            List<Path> json = s.filter(p -> p.toString().endsWith(".json")).sorted().toList();
+            List<Path> json =
+                    s.filter(p -> p.toString().endsWith(".json")).sorted().toList();
             for (String w : words) {
                 for (Path p : json) {
                     String name = p.getFileName().toString().toLowerCase();
-                    // Prefer the plain case (e.g. create-text.json over create-oversized.json) by taking the first match.
-                    if (name.contains(w) && !name.contains("error") && !name.contains("invalid") && !name.contains("large")) {
+                    // Prefer the plain case (e.g. create-text.json over create-oversized.json) by taking the first
+                    // match.
+                    if (name.contains(w)
+                            && !name.contains("error")
+                            && !name.contains("invalid")
+                            && !name.contains("large")) {
                         return Optional.of(p);
                     }
                 }

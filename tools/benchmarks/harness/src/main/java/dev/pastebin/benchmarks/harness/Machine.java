@@ -12,7 +12,8 @@ record Machine(Report report, Path javaBin) implements Section {
         report.line("- nproc: " + Runtime.getRuntime().availableProcessors());
         report.line("- memory: " + Report.firstLine(Path.of("/proc/meminfo")));
         report.line("- kernel: " + Report.exec("uname", "-r"));
-        report.line("- function JVM: " + Report.exec(javaBin.toString(), "-version").replace('\n', ' '));
+        report.line(
+                "- function JVM: " + Report.exec(javaBin.toString(), "-version").replace('\n', ' '));
         report.line("- load at start: " + Report.firstLine(Path.of("/proc/loadavg")));
         report.line("");
     }

@@ -46,8 +46,10 @@ final class PrimingAtInit {
 
     private Path withPrimingJar(Path taskRoot) {
         try {
-            Path jar = Artifacts.jars(primingJars).stream().findFirst().orElseThrow(() -> new IllegalStateException(
-                    "no priming jar in " + primingJars + ": build tools/benchmarks/priming (tools/benchmarks/run.sh does)"));
+            Path jar = Artifacts.jars(primingJars).stream()
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no priming jar in " + primingJars
+                            + ": build tools/benchmarks/priming (tools/benchmarks/run.sh does)"));
             return Artifacts.withExtraJar(taskRoot, jar, work.resolve("primed-" + taskRoot.getFileName()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -5,10 +5,9 @@ import com.sun.net.httpserver.HttpServer;
 import dev.pastebin.local.Json;
 import dev.pastebin.local.lambda.JavaRuntime;
 import dev.pastebin.local.sqs.SqsEventSourceMapping;
-
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -29,6 +28,7 @@ final class QueueLatency {
 
     /** The nominal delays after attempts 1..5 of the default schedule (1 s x 2^(n-1)), for the gap table. */
     private static final double[] NOMINAL_GAPS = {1, 2, 4, 8, 16};
+
     private static final Duration READ_POLL = Duration.ofMillis(5);
 
     private final JavaRuntime runtime;
@@ -39,7 +39,13 @@ final class QueueLatency {
     private final Consumer<String> line;
     private final PrintStream progress = System.err;
 
-    QueueLatency(JavaRuntime runtime, Path logs, Services services, Events events, PrimingAtInit primingAtInit, Consumer<String> line) {
+    QueueLatency(
+            JavaRuntime runtime,
+            Path logs,
+            Services services,
+            Events events,
+            PrimingAtInit primingAtInit,
+            Consumer<String> line) {
         this.runtime = runtime;
         this.logs = logs;
         this.services = services;
@@ -48,10 +54,11 @@ final class QueueLatency {
         this.line = line;
     }
 
-    private SqsEventSourceMapping mapping(InstanceFunction function, String queueUrl, int batchSize, int windowSeconds) {
+    private SqsEventSourceMapping mapping(
+            InstanceFunction function, String queueUrl, int batchSize, int windowSeconds) {
         var settings = new SqsEventSourceMapping.Settings(batchSize, Duration.ofSeconds(windowSeconds), true, 1);
-        return new SqsEventSourceMapping(function, settings, services.sqs, SqsEventSourceMapping.Queue.at(services.sqs, queueUrl),
-                progress);
+        return new SqsEventSourceMapping(
+                function, settings, services.sqs, SqsEventSourceMapping.Queue.at(services.sqs, queueUrl), progress);
     }
 
     /** A started instance that has finished its Init (asked for work). */
@@ -65,17 +72,24 @@ final class QueueLatency {
     }
 
     /** Time to readable for each batching window, {@code pastes} created one at a time (after 3 discarded). */
-    void timeToReadable(FunctionSpec create, FunctionSpec read, FunctionSpec upload, List<Integer> windows, int pastes,
-                        int memoryMb) throws Exception {
-        line.accept("| batching window | time to readable p50 ms | p90 ms | min-max ms | 202 answers before the 200 (mean) | pastes |");
+    void timeToReadable(
+            FunctionSpec create,
+            FunctionSpec read,
+            FunctionSpec upload,
+            List<Integer> windows,
+            int pastes,
+            int memoryMb)
+            throws Exception {
+        line.accept(
+                "| batching window | time to readable p50 ms | p90 ms | min-max ms | 202 answers before the 200 (mean) | pastes |");
         line.accept("|---|---|---|---|---|---|");
         for (int window : windows) {
             String queue = services.createQueue("bench-readable-w" + window);
             // One after the other: the runtime client unpacks its native library to the same file in /tmp at start,
             // and JVMs doing that at the same moment can crash on the half-written file.
             try (Instance c = started(create.withEnv("PASTEBIN_UPLOAD_QUEUE_URL", queue), memoryMb);
-                 Instance r = started(read, memoryMb);
-                 Instance u = started(upload.withEnv("PASTEBIN_UPLOAD_QUEUE_URL", queue), memoryMb)) {
+                    Instance r = started(read, memoryMb);
+                    Instance u = started(upload.withEnv("PASTEBIN_UPLOAD_QUEUE_URL", queue), memoryMb)) {
                 var function = new InstanceFunction(u);
                 try (SqsEventSourceMapping esm = mapping(function, queue, 10, window)) {
                     esm.start();
@@ -104,15 +118,24 @@ final class QueueLatency {
                     }
                     Stats s = new Stats(ms);
                     progress.printf("  window %d s: time to readable p50 %.0f ms%n", window, s.median());
-                    line.accept(String.format("| %d s | %.0f | %.0f | %.0f-%.0f | %.1f | %d/%d |", window, s.median(), s.percentile(90),
-                            s.min(), s.max(), ms.isEmpty() ? 0 : pending / (double) ms.size(), ms.size(), pastes));
+                    line.accept(String.format(
+                            "| %d s | %.0f | %.0f | %.0f-%.0f | %.1f | %d/%d |",
+                            window,
+                            s.median(),
+                            s.percentile(90),
+                            s.min(),
+                            s.max(),
+                            ms.isEmpty() ? 0 : pending / (double) ms.size(),
+                            ms.size(),
+                            pastes));
                 }
             }
         }
         line.accept("");
-        line.accept("Create, read and upload each in its own warm JVM; the upload function fed by the local runtime's SQS event source "
-                + "mapping (batch size 10, the window of the row, ReportBatchItemFailures); time from the create's answer to the first "
-                + "200 of a read polled every " + READ_POLL.toMillis() + " ms; 3 pastes discarded first.");
+        line.accept(
+                "Create, read and upload each in its own warm JVM; the upload function fed by the local runtime's SQS event source "
+                        + "mapping (batch size 10, the window of the row, ReportBatchItemFailures); time from the create's answer to the first "
+                        + "200 of a read polled every " + READ_POLL.toMillis() + " ms; 3 pastes discarded first.");
         line.accept("");
     }
 
@@ -135,14 +158,18 @@ final class QueueLatency {
         failingS3.start();
         String s3 = "http://127.0.0.1:" + failingS3.getAddress().getPort();
         try {
-            line.accept("| batching window | gap 1 (1 s) | gap 2 (2 s) | gap 3 (4 s) | gap 4 (8 s) | gap 5 (16 s) | first to 6th attempt (31 s) | 6 attempts made / jobs |");
+            line.accept(
+                    "| batching window | gap 1 (1 s) | gap 2 (2 s) | gap 3 (4 s) | gap 4 (8 s) | gap 5 (16 s) | first to 6th attempt (31 s) | 6 attempts made / jobs |");
             line.accept("|---|---|---|---|---|---|---|---|");
             for (int window : windows) {
                 String queue = services.createQueue("bench-gaps-w" + window);
                 String marker = "bench-gaps-w" + window;
                 // primed at Init, as a SnapStart restore is: otherwise gap 1 also carries the first
                 // attempt's cold code paths (about 0.8 s on this machine), which is not the backoff
-                FunctionSpec spec = primingAtInit.primed(upload).withEnv("PASTEBIN_UPLOAD_QUEUE_URL", queue).withEnv("AWS_ENDPOINT_URL_S3", s3)
+                FunctionSpec spec = primingAtInit
+                        .primed(upload)
+                        .withEnv("PASTEBIN_UPLOAD_QUEUE_URL", queue)
+                        .withEnv("AWS_ENDPOINT_URL_S3", s3)
                         .withEnv("PASTEBIN_BREAKER_ENABLED", "false");
                 try (Instance u = started(spec, memoryMb)) {
                     var function = new InstanceFunction(u);
@@ -150,8 +177,10 @@ final class QueueLatency {
                         esm.start();
                         services.seedBacklog(pastes, marker, queue, Services.content(1024));
                         long limit = System.nanoTime() + 120_000_000_000L;
-                        // A transient failure never fails a paste: after its 6 fast attempts it goes on to slow retries.
-                        while (services.countAttempted(marker, NOMINAL_GAPS.length + 1) < pastes && System.nanoTime() < limit) {
+                        // A transient failure never fails a paste: after its 6 fast attempts it goes on to slow
+                        // retries.
+                        while (services.countAttempted(marker, NOMINAL_GAPS.length + 1) < pastes
+                                && System.nanoTime() < limit) {
                             Thread.sleep(250);
                         }
                     }
@@ -170,10 +199,17 @@ final class QueueLatency {
                     }
                     StringBuilder row = new StringBuilder("| " + window + " s |");
                     for (List<Double> g : gaps) {
-                        row.append(' ').append(g.isEmpty() ? "n/a" : new Stats(g).medRange("%.2f")).append(" |");
+                        row.append(' ')
+                                .append(g.isEmpty() ? "n/a" : new Stats(g).medRange("%.2f"))
+                                .append(" |");
                     }
-                    row.append(' ').append(new Stats(spans).medRange("%.1f")).append(" | ")
-                            .append(services.countAttempted(marker, NOMINAL_GAPS.length + 1)).append(" / ").append(pastes).append(" |");
+                    row.append(' ')
+                            .append(new Stats(spans).medRange("%.1f"))
+                            .append(" | ")
+                            .append(services.countAttempted(marker, NOMINAL_GAPS.length + 1))
+                            .append(" / ")
+                            .append(pastes)
+                            .append(" |");
                     line.accept(row.toString());
                     progress.println("  gaps, window " + window + " s: " + row);
                 }
@@ -182,9 +218,11 @@ final class QueueLatency {
             failingS3.stop(0);
         }
         line.accept("");
-        line.accept("Seconds between two deliveries of the same job to the function, median (min-max) over " + pastes + " jobs, each failing "
-                + "every S3 attempt with 500 InternalError (breaker disabled, the function primed at Init); the nominal delay is in the header (±0.2 s jitter). "
-                + "The upload function is fed by the local runtime's event source mapping with batch size 10 and the window of the row.");
+        line.accept(
+                "Seconds between two deliveries of the same job to the function, median (min-max) over " + pastes
+                        + " jobs, each failing "
+                        + "every S3 attempt with 500 InternalError (breaker disabled, the function primed at Init); the nominal delay is in the header (±0.2 s jitter). "
+                        + "The upload function is fed by the local runtime's event source mapping with batch size 10 and the window of the row.");
         line.accept("");
     }
 

@@ -1,7 +1,8 @@
 package dev.pastebin.benchmarks.harness;
 
 /** Retry gaps: the observed gaps between the deliveries of jobs that fail every S3 attempt, per batching window. */
-record RetryGaps(Report report, Bench.Options options, FunctionsUnderTest functions, QueueLatency latency) implements Section {
+record RetryGaps(Report report, Bench.Options options, FunctionsUnderTest functions, QueueLatency latency)
+        implements Section {
 
     @Override
     public void run() throws Exception {

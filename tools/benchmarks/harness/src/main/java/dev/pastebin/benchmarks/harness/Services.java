@@ -1,18 +1,5 @@
 package dev.pastebin.benchmarks.harness;
 
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.Delete;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
-import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
-import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
-
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -36,6 +23,18 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.Delete;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 
 /**
  * The benchmark's own slice of the local PostgreSQL and LocalStack: a database recreated from core's
@@ -66,10 +65,19 @@ final class Services implements AutoCloseable {
         this.runId = runId;
         this.bucket = "pastebin-bench-" + runId;
         var creds = StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test"));
-        this.sqs = SqsClient.builder().httpClient(UrlConnectionHttpClient.create()).region(Region.US_EAST_1)
-                .credentialsProvider(creds).endpointOverride(URI.create(endpoint)).build();
-        this.s3 = S3Client.builder().httpClient(UrlConnectionHttpClient.create()).region(Region.US_EAST_1)
-                .credentialsProvider(creds).endpointOverride(URI.create(endpoint)).forcePathStyle(true).build();
+        this.sqs = SqsClient.builder()
+                .httpClient(UrlConnectionHttpClient.create())
+                .region(Region.US_EAST_1)
+                .credentialsProvider(creds)
+                .endpointOverride(URI.create(endpoint))
+                .build();
+        this.s3 = S3Client.builder()
+                .httpClient(UrlConnectionHttpClient.create())
+                .region(Region.US_EAST_1)
+                .credentialsProvider(creds)
+                .endpointOverride(URI.create(endpoint))
+                .forcePathStyle(true)
+                .build();
     }
 
     String jdbcUrl() {
@@ -79,7 +87,8 @@ final class Services implements AutoCloseable {
     /** Drops and recreates the benchmark database and applies core's migrations (V1__, V2__, ... in order). */
     void resetDatabase(Path migrations) throws SQLException, IOException {
         String admin = "jdbc:postgresql://" + host + ":" + port + "/postgres";
-        try (Connection c = DriverManager.getConnection(admin, user, password); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(admin, user, password);
+                Statement st = c.createStatement()) {
             st.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
             st.execute("CREATE DATABASE " + database);
         }
@@ -87,7 +96,8 @@ final class Services implements AutoCloseable {
         List<Path> files;
         try (Stream<Path> s = Files.list(migrations)) {
             files = s.filter(p -> p.getFileName().toString().matches("V\\d+__.*\\.sql"))
-                    .sorted(Comparator.comparingInt(p -> Integer.parseInt(p.getFileName().toString().replaceAll("^V(\\d+)__.*", "$1"))))
+                    .sorted(Comparator.comparingInt(
+                            p -> Integer.parseInt(p.getFileName().toString().replaceAll("^V(\\d+)__.*", "$1"))))
                     .toList();
         }
         if (files.isEmpty()) {
@@ -109,9 +119,11 @@ final class Services implements AutoCloseable {
     }
 
     String createQueue(String name) {
-        String url = sqs.createQueue(q -> q.queueName(name + "-" + runId).attributes(Map.of(
-                QueueAttributeName.VISIBILITY_TIMEOUT, "180",
-                QueueAttributeName.MAXIMUM_MESSAGE_SIZE, "1048576"))).queueUrl();
+        String url = sqs.createQueue(q -> q.queueName(name + "-" + runId)
+                        .attributes(Map.of(
+                                QueueAttributeName.VISIBILITY_TIMEOUT, "180",
+                                QueueAttributeName.MAXIMUM_MESSAGE_SIZE, "1048576")))
+                .queueUrl();
         queues.add(url);
         return url;
     }
@@ -137,9 +149,12 @@ final class Services implements AutoCloseable {
     /** A PROCESSED paste with its object in the bucket, for the read path. */
     String seedProcessed(String code, byte[] content) throws SQLException {
         String key = "pastes/" + code;
-        s3.putObject(p -> p.bucket(bucket).key(key).contentType("text/plain; charset=utf-8"), RequestBody.fromBytes(content));
-        try (PreparedStatement st = db.prepareStatement("INSERT INTO pastes (short_code, content_sha256, size_bytes, status, s3_location)"
-                + " VALUES (?, ?, ?, 'PROCESSED', ?)")) {
+        s3.putObject(
+                p -> p.bucket(bucket).key(key).contentType("text/plain; charset=utf-8"),
+                RequestBody.fromBytes(content));
+        try (PreparedStatement st =
+                db.prepareStatement("INSERT INTO pastes (short_code, content_sha256, size_bytes, status, s3_location)"
+                        + " VALUES (?, ?, ?, 'PROCESSED', ?)")) {
             st.setString(1, code);
             st.setString(2, sha256Hex(content));
             st.setInt(3, content.length);
@@ -152,8 +167,8 @@ final class Services implements AutoCloseable {
     /** One IN_PROGRESS row; returns its upload-job message body. */
     String seedInProgress(String code, byte[] content, String marker) throws SQLException {
         String sha = sha256Hex(content);
-        try (PreparedStatement st = db.prepareStatement("INSERT INTO pastes (short_code, user_id, content_sha256, size_bytes)"
-                + " VALUES (?, ?, ?, ?)")) {
+        try (PreparedStatement st = db.prepareStatement(
+                "INSERT INTO pastes (short_code, user_id, content_sha256, size_bytes)" + " VALUES (?, ?, ?, ?)")) {
             st.setString(1, code);
             st.setString(2, marker);
             st.setString(3, sha);
@@ -167,8 +182,8 @@ final class Services implements AutoCloseable {
     void seedBacklog(int n, String marker, String queueUrl, byte[] content) throws Exception {
         String sha = sha256Hex(content);
         List<String> codes = new ArrayList<>(n);
-        try (PreparedStatement st = db.prepareStatement("INSERT INTO pastes (short_code, user_id, content_sha256, size_bytes)"
-                + " VALUES (?, ?, ?, ?)")) {
+        try (PreparedStatement st = db.prepareStatement(
+                "INSERT INTO pastes (short_code, user_id, content_sha256, size_bytes)" + " VALUES (?, ?, ?, ?)")) {
             for (int i = 0; i < n; i++) {
                 String code = newCode();
                 codes.add(code);
@@ -191,8 +206,10 @@ final class Services implements AutoCloseable {
                 futures.add(pool.submit(() -> {
                     List<SendMessageBatchRequestEntry> entries = new ArrayList<>();
                     for (int k = 0; k < slice.size(); k++) {
-                        entries.add(SendMessageBatchRequestEntry.builder().id("m" + k)
-                                .messageBody(uploadJob(slice.get(k), sha, content)).build());
+                        entries.add(SendMessageBatchRequestEntry.builder()
+                                .id("m" + k)
+                                .messageBody(uploadJob(slice.get(k), sha, content))
+                                .build());
                     }
                     var r = sqs.sendMessageBatch(b -> b.queueUrl(queueUrl).entries(entries));
                     if (!r.failed().isEmpty()) {
@@ -209,7 +226,8 @@ final class Services implements AutoCloseable {
     }
 
     int count(String marker, String status) throws SQLException {
-        try (PreparedStatement st = db.prepareStatement("SELECT count(*) FROM pastes WHERE user_id = ? AND status = ?")) {
+        try (PreparedStatement st =
+                db.prepareStatement("SELECT count(*) FROM pastes WHERE user_id = ? AND status = ?")) {
             st.setString(1, marker);
             st.setString(2, status);
             try (ResultSet rs = st.executeQuery()) {
@@ -221,7 +239,8 @@ final class Services implements AutoCloseable {
 
     /** Pastes of this run that have made at least {@code attempts} S3 attempts. */
     int countAttempted(String marker, int attempts) throws SQLException {
-        try (PreparedStatement st = db.prepareStatement("SELECT count(*) FROM pastes WHERE user_id = ? AND upload_attempts >= ?")) {
+        try (PreparedStatement st =
+                db.prepareStatement("SELECT count(*) FROM pastes WHERE user_id = ? AND upload_attempts >= ?")) {
             st.setString(1, marker);
             st.setInt(2, attempts);
             try (ResultSet rs = st.executeQuery()) {
@@ -246,7 +265,8 @@ final class Services implements AutoCloseable {
     static byte[] content(int bytes) {
         StringBuilder sb = new StringBuilder(bytes);
         String line = "The quick brown fox jumps over the lazy dog. Grüße, 東京 🐈\n";
-        while (sb.toString().getBytes(StandardCharsets.UTF_8).length + line.getBytes(StandardCharsets.UTF_8).length <= bytes) {
+        while (sb.toString().getBytes(StandardCharsets.UTF_8).length + line.getBytes(StandardCharsets.UTF_8).length
+                <= bytes) {
             sb.append(line);
         }
         return sb.toString().getBytes(StandardCharsets.UTF_8);
@@ -266,8 +286,11 @@ final class Services implements AutoCloseable {
             do {
                 page = s3.listObjectsV2(l -> l.bucket(bucket));
                 if (!page.contents().isEmpty()) {
-                    List<ObjectIdentifier> ids = page.contents().stream().map(o -> ObjectIdentifier.builder().key(o.key()).build()).toList();
-                    s3.deleteObjects(d -> d.bucket(bucket).delete(Delete.builder().objects(ids).build()));
+                    List<ObjectIdentifier> ids = page.contents().stream()
+                            .map(o -> ObjectIdentifier.builder().key(o.key()).build())
+                            .toList();
+                    s3.deleteObjects(d -> d.bucket(bucket)
+                            .delete(Delete.builder().objects(ids).build()));
                 }
             } while (!page.contents().isEmpty());
             s3.deleteBucket(d -> d.bucket(bucket));

@@ -2,7 +2,6 @@ package dev.pastebin.benchmarks.harness;
 
 import dev.pastebin.local.lambda.JavaRuntime;
 import dev.pastebin.local.sqs.SqsEventSourceMapping;
-
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -10,13 +9,20 @@ import java.time.Duration;
  * Upload throughput: a seeded backlog drained by one upload function instance fed by the local runtime's own
  * SQS event source mapping, per batching window.
  */
-record UploadThroughput(Report report, Bench.Options options, FunctionsUnderTest functions, JavaRuntime runtime, Path logs,
-                        Services services) implements Section {
+record UploadThroughput(
+        Report report,
+        Bench.Options options,
+        FunctionsUnderTest functions,
+        JavaRuntime runtime,
+        Path logs,
+        Services services)
+        implements Section {
 
     @Override
     public void run() throws Exception {
         FunctionSpec spec = functions.spec("upload");
-        report.section("Upload throughput (" + options.backlog() + " queued jobs, IN_PROGRESS -> PROCESSED, one function instance fed by the local "
+        report.section("Upload throughput (" + options.backlog()
+                + " queued jobs, IN_PROGRESS -> PROCESSED, one function instance fed by the local "
                 + "runtime's SQS event source mapping)");
         if (spec == null) {
             report.line("Not measured: the upload function is not built or has no handler in infra/template.yaml.");
@@ -24,7 +30,8 @@ record UploadThroughput(Report report, Bench.Options options, FunctionsUnderTest
             return;
         }
         System.err.println("upload throughput:");
-        report.line("| batch size | batching window | pastes/s | wall s | invocations | records per invocation | batch latency p50 ms | p99 ms | PROCESSED / seeded |");
+        report.line(
+                "| batch size | batching window | pastes/s | wall s | invocations | records per invocation | batch latency p50 ms | p99 ms | PROCESSED / seeded |");
         report.line("|---|---|---|---|---|---|---|---|---|");
         int mem = functions.memoryMb("upload");
         for (int window : options.windows()) {
@@ -45,8 +52,12 @@ record UploadThroughput(Report report, Bench.Options options, FunctionsUnderTest
                 String stalled = "";
                 double wall;
                 int ok;
-                try (var esm = new SqsEventSourceMapping(function, settings, services.sqs,
-                        SqsEventSourceMapping.Queue.at(services.sqs, queue), System.err)) {
+                try (var esm = new SqsEventSourceMapping(
+                        function,
+                        settings,
+                        services.sqs,
+                        SqsEventSourceMapping.Queue.at(services.sqs, queue),
+                        System.err)) {
                     long t0 = System.nanoTime();
                     esm.start();
                     long limit = t0 + 600_000_000_000L;
@@ -71,15 +82,29 @@ record UploadThroughput(Report report, Bench.Options options, FunctionsUnderTest
                 }
                 Stats lat = new Stats(function.latenciesMs());
                 int invocations = function.latenciesMs().size();
-                System.err.printf("  batch %d, window %d s: %.1f pastes/s (%d PROCESSED in %.1f s)%n", batch, window, ok / wall, ok, wall);
-                report.line(String.format("| %d | %d s | %.1f | %.1f | %d | %.1f | %.1f | %.1f | %d / %d%s |", batch, window, ok / wall, wall, invocations,
-                        invocations == 0 ? 0.0 : ok / (double) invocations, lat.median(), lat.percentile(99), ok, options.backlog(), stalled));
+                System.err.printf(
+                        "  batch %d, window %d s: %.1f pastes/s (%d PROCESSED in %.1f s)%n",
+                        batch, window, ok / wall, ok, wall);
+                report.line(String.format(
+                        "| %d | %d s | %.1f | %.1f | %d | %.1f | %.1f | %.1f | %d / %d%s |",
+                        batch,
+                        window,
+                        ok / wall,
+                        wall,
+                        invocations,
+                        invocations == 0 ? 0.0 : ok / (double) invocations,
+                        lat.median(),
+                        lat.percentile(99),
+                        ok,
+                        options.backlog(),
+                        stalled));
             }
         }
         report.line("");
-        report.line("The function is invoked by the local runtime's own SQS event source mapping (long poll, the batching window, one invocation "
-                + "per batch, DeleteMessageBatch for every record not in `batchItemFailures`), one poller. Concurrency inside a batch is the "
-                + "function's own configured parallelism. The clock starts after Init and stops when every seeded row is terminal.");
+        report.line(
+                "The function is invoked by the local runtime's own SQS event source mapping (long poll, the batching window, one invocation "
+                        + "per batch, DeleteMessageBatch for every record not in `batchItemFailures`), one poller. Concurrency inside a batch is the "
+                        + "function's own configured parallelism. The clock starts after Init and stops when every seeded row is terminal.");
         report.line("");
     }
 }

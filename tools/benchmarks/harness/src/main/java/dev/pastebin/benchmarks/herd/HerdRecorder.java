@@ -25,8 +25,7 @@ import java.util.regex.Pattern;
 final class HerdRecorder implements AutoCloseable {
 
     /** One 200 ms sample. {@code at} in ms since the recorder started. */
-    record Sample(long at, int processed, int backends, int activeBackends, String breaker) {
-    }
+    record Sample(long at, int processed, int backends, int activeBackends, String breaker) {}
 
     /** One upload invocation: it ended at {@code end} (ms since start) after {@code millis}, with {@code records}. */
     record Invocation(long end, long millis, int records) {
@@ -36,15 +35,15 @@ final class HerdRecorder implements AutoCloseable {
     }
 
     /** One breaker transition line, seen at {@code at} (ms since start). */
-    record Transition(long at, String from, String to) {
-    }
+    record Transition(long at, String from, String to) {}
 
     /** The proxy's cumulative PUT count at {@code at}. */
-    record PutCount(long at, long puts) {
-    }
+    record PutCount(long at, long puts) {}
 
-    private static final Pattern INVOCATION = Pattern.compile("^UploadPasteFunction\\s+SQS batch of (\\d+)\\s+.*?(\\d+) ms");
-    private static final Pattern TRANSITION = Pattern.compile("\"breaker\":\"[^\"]*\",\"from\":\"(\\w+)\",\"to\":\"(\\w+)\"");
+    private static final Pattern INVOCATION =
+            Pattern.compile("^UploadPasteFunction\\s+SQS batch of (\\d+)\\s+.*?(\\d+) ms");
+    private static final Pattern TRANSITION =
+            Pattern.compile("\"breaker\":\"[^\"]*\",\"from\":\"(\\w+)\",\"to\":\"(\\w+)\"");
 
     private final long started = System.nanoTime();
     private final HerdSystem system;
@@ -65,7 +64,8 @@ final class HerdRecorder implements AutoCloseable {
     HerdRecorder(HerdSystem system, Path runtimeLog) throws SQLException, IOException {
         this.system = system;
         this.database = system.connect();
-        try (var st = database.createStatement(); ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
+        try (var st = database.createStatement();
+                ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
             rs.next();
             ownPid = rs.getLong(1);
         }
@@ -130,7 +130,8 @@ final class HerdRecorder implements AutoCloseable {
             Matcher transition = TRANSITION.matcher(line);
             synchronized (this) {
                 if (invocation.find()) {
-                    invocations.add(new Invocation(at, Long.parseLong(invocation.group(2)), Integer.parseInt(invocation.group(1))));
+                    invocations.add(new Invocation(
+                            at, Long.parseLong(invocation.group(2)), Integer.parseInt(invocation.group(1))));
                 } else if (transition.find()) {
                     transitions.add(new Transition(at, transition.group(1), transition.group(2)));
                 }

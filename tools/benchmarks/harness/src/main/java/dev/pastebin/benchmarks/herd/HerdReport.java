@@ -14,15 +14,30 @@ import java.util.Locale;
  * second (the invocations' milliseconds in it, Little's law), since an invocation's line is seen up to a sample
  * late; each invocation runs at most the template's default {@code UploadParallelism}, 4, of its records at a time.
  */
-record HerdReport(int pastes, Duration creating, Duration heldAfter, Duration outage, long putsDuringOutage,
-                  long recoveredAt, boolean drained, int readable, double lastProcessedSeconds, HerdRecorder recorder) {
+record HerdReport(
+        int pastes,
+        Duration creating,
+        Duration heldAfter,
+        Duration outage,
+        long putsDuringOutage,
+        long recoveredAt,
+        boolean drained,
+        int readable,
+        double lastProcessedSeconds,
+        HerdRecorder recorder) {
 
     private static final int UPLOAD_PARALLELISM = 4;
 
     /** One second after recovery ({@code second} 0 is the first). */
-    record Second(int second, long puts, int processed, int maxBackends, int maxActiveBackends, double invocations,
-                  double uploads, String breaker) {
-    }
+    record Second(
+            int second,
+            long puts,
+            int processed,
+            int maxBackends,
+            int maxActiveBackends,
+            double invocations,
+            double uploads,
+            String breaker) {}
 
     List<Second> seconds() {
         long end = recorder.samples.getLast().at();
@@ -31,10 +46,23 @@ record HerdReport(int pastes, Duration creating, Duration heldAfter, Duration ou
         for (int s = -1; s < count; s++) {
             long from = recoveredAt + s * 1000L;
             long to = from + 1000;
-            seconds.add(new Second(s, putsIn(from, to), processedAt(to) - processedAt(from),
-                    recorder.samples.stream().filter(x -> x.at() >= from && x.at() < to).mapToInt(HerdRecorder.Sample::backends).max().orElse(0),
-                    recorder.samples.stream().filter(x -> x.at() >= from && x.at() < to).mapToInt(HerdRecorder.Sample::activeBackends).max().orElse(0),
-                    inFlight(from, to, false), inFlight(from, to, true), stateAt(to)));
+            seconds.add(new Second(
+                    s,
+                    putsIn(from, to),
+                    processedAt(to) - processedAt(from),
+                    recorder.samples.stream()
+                            .filter(x -> x.at() >= from && x.at() < to)
+                            .mapToInt(HerdRecorder.Sample::backends)
+                            .max()
+                            .orElse(0),
+                    recorder.samples.stream()
+                            .filter(x -> x.at() >= from && x.at() < to)
+                            .mapToInt(HerdRecorder.Sample::activeBackends)
+                            .max()
+                            .orElse(0),
+                    inFlight(from, to, false),
+                    inFlight(from, to, true),
+                    stateAt(to)));
         }
         return seconds;
     }
@@ -50,8 +78,10 @@ record HerdReport(int pastes, Duration creating, Duration heldAfter, Duration ou
             if (p.at() <= at) {
                 before = p;
             } else {
-                return before == null ? 0 : Math.round(before.puts()
-                        + (double) (p.puts() - before.puts()) * (at - before.at()) / (p.at() - before.at()));
+                return before == null
+                        ? 0
+                        : Math.round(before.puts()
+                                + (double) (p.puts() - before.puts()) * (at - before.at()) / (p.at() - before.at()));
             }
         }
         return before == null ? 0 : before.puts();
@@ -90,10 +120,20 @@ record HerdReport(int pastes, Duration creating, Duration heldAfter, Duration ou
     }
 
     void timeline(PrintWriter out) {
-        out.println("second,puts,processed,max_backends,max_active_backends,invocations_in_flight,uploads_in_flight,breaker");
+        out.println(
+                "second,puts,processed,max_backends,max_active_backends,invocations_in_flight,uploads_in_flight,breaker");
         for (Second s : seconds()) {
-            out.printf(Locale.ROOT, "%d,%d,%d,%d,%d,%.1f,%.1f,%s%n", s.second(), s.puts(), s.processed(), s.maxBackends(),
-                    s.maxActiveBackends(), s.invocations(), s.uploads(), s.breaker());
+            out.printf(
+                    Locale.ROOT,
+                    "%d,%d,%d,%d,%d,%.1f,%.1f,%s%n",
+                    s.second(),
+                    s.puts(),
+                    s.processed(),
+                    s.maxBackends(),
+                    s.maxActiveBackends(),
+                    s.invocations(),
+                    s.uploads(),
+                    s.breaker());
         }
     }
 
@@ -102,13 +142,28 @@ record HerdReport(int pastes, Duration creating, Duration heldAfter, Duration ou
         long putsAfter = after.stream().mapToLong(Second::puts).sum();
         Second peak = after.stream().max(Comparator.comparingLong(Second::puts)).orElseThrow();
         // the drain: from the first second with a PUT to the last
-        int firstPut = after.stream().filter(s -> s.puts() > 0).mapToInt(Second::second).min().orElse(0);
-        int lastPut = after.stream().filter(s -> s.puts() > 0).mapToInt(Second::second).max().orElse(-1);
-        List<Second> drain = after.stream().filter(s -> s.second() >= firstPut && s.second() <= lastPut).toList();
+        int firstPut = after.stream()
+                .filter(s -> s.puts() > 0)
+                .mapToInt(Second::second)
+                .min()
+                .orElse(0);
+        int lastPut = after.stream()
+                .filter(s -> s.puts() > 0)
+                .mapToInt(Second::second)
+                .max()
+                .orElse(-1);
+        List<Second> drain = after.stream()
+                .filter(s -> s.second() >= firstPut && s.second() <= lastPut)
+                .toList();
         long busySeconds = drain.size();
-        double closedAfter = recorder.samples.stream().filter(s -> s.at() >= recoveredAt && "CLOSED".equals(s.breaker()))
-                .findFirst().map(s -> (s.at() - recoveredAt) / 1000.0).orElse(Double.NaN);
-        List<HerdRecorder.Transition> transitions = recorder.transitions.stream().filter(t -> t.at() >= recoveredAt - 1000).toList();
+        double closedAfter = recorder.samples.stream()
+                .filter(s -> s.at() >= recoveredAt && "CLOSED".equals(s.breaker()))
+                .findFirst()
+                .map(s -> (s.at() - recoveredAt) / 1000.0)
+                .orElse(Double.NaN);
+        List<HerdRecorder.Transition> transitions = recorder.transitions.stream()
+                .filter(t -> t.at() >= recoveredAt - 1000)
+                .toList();
         boolean closed = false;
         int reopened = 0;
         for (HerdRecorder.Transition t : transitions) {
@@ -122,7 +177,9 @@ record HerdReport(int pastes, Duration creating, Duration heldAfter, Duration ou
             reopenedBySample |= closedBySample && "OPEN".equals(s.breaker());
         }
         StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, """
+        out.append(String.format(
+                Locale.ROOT,
+                """
                         | figure | value |
                         |---|---:|
                         | pastes held through the outage | %d |
@@ -141,9 +198,21 @@ record HerdReport(int pastes, Duration creating, Duration heldAfter, Duration ou
                         | uploads in flight: busiest second (average over the drain) | %.1f (%.1f) |
                         | breaker transitions from recovery | %s |
                         | second opening | %s |
-                        """, pastes, creating.toMillis() / 1000.0, heldAfter.toMillis() / 1000.0, outage.toMillis() / 1000.0,
-                putsDuringOutage, closedAfter, lastProcessedSeconds, drained ? "" : " (NOT ALL within the limit)",
-                readable, Math.min(200, pastes), putsAfter, peak.puts(), peak.second(), busySeconds,
+                        """,
+                pastes,
+                creating.toMillis() / 1000.0,
+                heldAfter.toMillis() / 1000.0,
+                outage.toMillis() / 1000.0,
+                putsDuringOutage,
+                closedAfter,
+                lastProcessedSeconds,
+                drained ? "" : " (NOT ALL within the limit)",
+                readable,
+                Math.min(200, pastes),
+                putsAfter,
+                peak.puts(),
+                peak.second(),
+                busySeconds,
                 busySeconds == 0 ? 0.0 : (double) putsAfter / busySeconds,
                 after.stream().mapToInt(Second::maxBackends).max().orElse(0),
                 after.stream().mapToInt(Second::maxActiveBackends).max().orElse(0),
@@ -151,8 +220,10 @@ record HerdReport(int pastes, Duration creating, Duration heldAfter, Duration ou
                 drain.stream().mapToDouble(Second::invocations).average().orElse(0),
                 after.stream().mapToDouble(Second::uploads).max().orElse(0),
                 drain.stream().mapToDouble(Second::uploads).average().orElse(0),
-                transitions.stream().map(t -> String.format(Locale.ROOT, "%s→%s at %+.1f s", t.from(), t.to(),
-                        (t.at() - recoveredAt) / 1000.0)).toList(),
+                transitions.stream()
+                        .map(t -> String.format(
+                                Locale.ROOT, "%s→%s at %+.1f s", t.from(), t.to(), (t.at() - recoveredAt) / 1000.0))
+                        .toList(),
                 reopened > 0 || reopenedBySample ? "YES" : "no"));
         return out.toString();
     }

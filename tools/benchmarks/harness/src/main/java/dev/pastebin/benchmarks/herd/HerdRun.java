@@ -42,11 +42,11 @@ import java.util.regex.Pattern;
 public final class HerdRun {
 
     private static final Pattern SHORT_CODE = Pattern.compile("\"shortCode\"\\s*:\\s*\"([^\"]+)\"");
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final Duration DRAIN_LIMIT = Duration.ofMinutes(15);
 
-    private HerdRun() {
-    }
+    private HerdRun() {}
 
     public static void main(String[] args) throws Exception {
         Path repo = Path.of(".");
@@ -69,31 +69,38 @@ public final class HerdRun {
                 case "--outage-seconds" -> outageSeconds = Integer.parseInt(value);
                 case "--port" -> port = Integer.parseInt(value);
                 case "--creators" -> creators = Integer.parseInt(value);
-                case "--via" -> viaApi = switch (value) {
-                    case "api" -> true;
-                    case "queue" -> false;
-                    default -> throw new IllegalArgumentException("--via is queue or api");
-                };
-                default -> throw new IllegalArgumentException("unknown option " + option
-                        + "; usage: herd.sh [--pastes 5000] [--outage-seconds 0] [--port 0] [--via queue|api] [--creators 8] [--keep]");
+                case "--via" ->
+                    viaApi = switch (value) {
+                        case "api" -> true;
+                        case "queue" -> false;
+                        default -> throw new IllegalArgumentException("--via is queue or api");
+                    };
+                default ->
+                    throw new IllegalArgumentException(
+                            "unknown option " + option
+                                    + "; usage: herd.sh [--pastes 5000] [--outage-seconds 0] [--port 0] [--via queue|api] [--creators 8] [--keep]");
             }
         }
         String runId = Long.toString(System.currentTimeMillis() / 1000 % 1_000_000, 36);
-        Path logs = repo.resolve("tools/benchmarks/harness/target/herd-" + runId).toAbsolutePath();
+        Path logs =
+                repo.resolve("tools/benchmarks/harness/target/herd-" + runId).toAbsolutePath();
         String localStack = System.getenv().getOrDefault("LOCALSTACK_ENDPOINT", "http://127.0.0.1:4566");
         System.err.printf("herd: run %s, %d pastes, logs in %s%n", runId, pastes, logs);
 
         try (HerdSystem system = HerdSystem.start(repo.toAbsolutePath(), runId, logs, port, localStack);
-             Connection db = system.connect()) {
+                Connection db = system.connect()) {
             system.s3Outage();
             Instant outageStarted = Instant.now();
-            List<String> codes = viaApi ? create(system.api(), pastes, creators)
+            List<String> codes = viaApi
+                    ? create(system.api(), pastes, creators)
                     : JobSender.send(db, system.queue(), localStack, pastes);
             Duration creating = Duration.between(outageStarted, Instant.now());
-            System.err.printf("herd: %d pastes created in %.1f s with S3 down%n", codes.size(), creating.toMillis() / 1000.0);
+            System.err.printf(
+                    "herd: %d pastes created in %.1f s with S3 down%n", codes.size(), creating.toMillis() / 1000.0);
             awaitAllHeld(db, codes.size(), Duration.ofMinutes(10));
             Duration heldAfter = Duration.between(outageStarted, Instant.now());
-            long untilRecovery = outageSeconds * 1000L - Duration.between(outageStarted, Instant.now()).toMillis();
+            long untilRecovery = outageSeconds * 1000L
+                    - Duration.between(outageStarted, Instant.now()).toMillis();
             if (untilRecovery > 0) {
                 Thread.sleep(untilRecovery);
             }
@@ -103,14 +110,24 @@ public final class HerdRun {
             system.s3Recovers();
             long recoveredAt = recorder.now();
             Duration outage = Duration.between(outageStarted, Instant.now());
-            System.err.printf("herd: all held %.1f s into the outage; S3 recovered after %.1f s%n",
+            System.err.printf(
+                    "herd: all held %.1f s into the outage; S3 recovered after %.1f s%n",
                     heldAfter.toMillis() / 1000.0, outage.toMillis() / 1000.0);
             boolean drained = awaitAllProcessed(db, codes.size(), DRAIN_LIMIT);
             Thread.sleep(2000); // the last transitions and PUTs
             recorder.close();
             int readable = readBack(system.api(), codes, 200);
-            HerdReport report = new HerdReport(codes.size(), creating, heldAfter, outage, putsBefore, recoveredAt, drained,
-                    readable, lastProcessedAfterRecovery(db, outage, outageStarted), recorder);
+            HerdReport report = new HerdReport(
+                    codes.size(),
+                    creating,
+                    heldAfter,
+                    outage,
+                    putsBefore,
+                    recoveredAt,
+                    drained,
+                    readable,
+                    lastProcessedAfterRecovery(db, outage, outageStarted),
+                    recorder);
             try (PrintWriter timeline = new PrintWriter(Files.newBufferedWriter(logs.resolve("timeline.csv")))) {
                 report.timeline(timeline);
             }
@@ -144,9 +161,13 @@ public final class HerdRun {
 
     private static String createOne(URI api, String content) throws IOException, InterruptedException {
         for (int attempt = 1; ; attempt++) {
-            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(api.resolve("/pastes"))
-                    .header("Content-Type", "text/plain; charset=utf-8").timeout(Duration.ofSeconds(30))
-                    .POST(HttpRequest.BodyPublishers.ofString(content)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = HTTP.send(
+                    HttpRequest.newBuilder(api.resolve("/pastes"))
+                            .header("Content-Type", "text/plain; charset=utf-8")
+                            .timeout(Duration.ofSeconds(30))
+                            .POST(HttpRequest.BodyPublishers.ofString(content))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             Matcher code = SHORT_CODE.matcher(response.body());
             if (response.statusCode() == 201 && code.find()) {
                 return code.group(1);
@@ -158,7 +179,8 @@ public final class HerdRun {
         }
     }
 
-    private static void awaitAllHeld(Connection db, int pastes, Duration limit) throws SQLException, InterruptedException {
+    private static void awaitAllHeld(Connection db, int pastes, Duration limit)
+            throws SQLException, InterruptedException {
         Instant until = Instant.now().plus(limit);
         while (count(db, "SELECT count(*) FROM pastes WHERE first_held_at IS NOT NULL") < pastes) {
             if (Instant.now().isAfter(until)) {
@@ -168,7 +190,8 @@ public final class HerdRun {
         }
     }
 
-    private static boolean awaitAllProcessed(Connection db, int pastes, Duration limit) throws SQLException, InterruptedException {
+    private static boolean awaitAllProcessed(Connection db, int pastes, Duration limit)
+            throws SQLException, InterruptedException {
         Instant until = Instant.now().plus(limit);
         while (count(db, "SELECT count(*) FROM pastes WHERE status = 'PROCESSED'") < pastes) {
             if (Instant.now().isAfter(until)) {
@@ -180,10 +203,11 @@ public final class HerdRun {
     }
 
     /** Seconds from recovery to the last paste's PROCESSED, by the database's clock (the same machine's). */
-    private static double lastProcessedAfterRecovery(Connection db, Duration outage, Instant outageStarted) throws SQLException {
+    private static double lastProcessedAfterRecovery(Connection db, Duration outage, Instant outageStarted)
+            throws SQLException {
         Instant recovered = outageStarted.plus(outage);
         try (Statement st = db.createStatement();
-             ResultSet rs = st.executeQuery("SELECT max(updated_at) FROM pastes WHERE status = 'PROCESSED'")) {
+                ResultSet rs = st.executeQuery("SELECT max(updated_at) FROM pastes WHERE status = 'PROCESSED'")) {
             rs.next();
             return Duration.between(recovered, rs.getTimestamp(1).toInstant()).toMillis() / 1000.0;
         }
@@ -195,8 +219,12 @@ public final class HerdRun {
         Collections.shuffle(shuffled, new Random(7));
         int readable = 0;
         for (String code : shuffled.subList(0, Math.min(sample, shuffled.size()))) {
-            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(api.resolve("/pastes/" + code))
-                    .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            HttpResponse<String> response = HTTP.send(
+                    HttpRequest.newBuilder(api.resolve("/pastes/" + code))
+                            .timeout(Duration.ofSeconds(30))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
             if (response.statusCode() == 200 && response.body().contains("written while S3 was down")) {
                 readable++;
             }
@@ -205,7 +233,8 @@ public final class HerdRun {
     }
 
     private static long count(Connection db, String sql) throws SQLException {
-        try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (Statement st = db.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);
         }

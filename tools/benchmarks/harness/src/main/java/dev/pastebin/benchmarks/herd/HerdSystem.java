@@ -1,16 +1,6 @@
 package dev.pastebin.benchmarks.herd;
 
 import dev.pastebin.faults.FaultProxy;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
-import software.amazon.awssdk.core.retry.RetryMode;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
-import software.amazon.awssdk.services.sqs.SqsClient;
-
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +16,15 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.core.retry.RetryMode;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * The real local system, started by the README's run command ({@code infra/local/run.sh --no-build}) on the
@@ -88,17 +87,22 @@ final class HerdSystem implements AutoCloseable {
         proxy = new FaultProxy(URI.create(localStack));
 
         ProcessBuilder pb = new ProcessBuilder("infra/local/run.sh", "--no-build", "--port", Integer.toString(apiPort))
-                .directory(root.toFile()).redirectErrorStream(true).redirectOutput(runtimeLog().toFile());
+                .directory(root.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(runtimeLog().toFile());
         // A shell set up for other queues keeps their URLs; the run's own names must win.
         pb.environment().keySet().removeAll(List.of("PASTEBIN_UPLOAD_QUEUE_URL", "PASTEBIN_UPLOAD_DLQ_URL"));
-        pb.environment().putAll(Map.of(
-                "PASTEBIN_DB_NAME", database(),
-                "PASTEBIN_UPLOAD_QUEUE", queue(),
-                "PASTEBIN_UPLOAD_DLQ", deadLetterQueue(),
-                "PASTEBIN_STORAGE_BUCKET", bucket(),
-                "AWS_ENDPOINT_URL_S3", proxy.endpoint().toString()));
+        pb.environment()
+                .putAll(Map.of(
+                        "PASTEBIN_DB_NAME", database(),
+                        "PASTEBIN_UPLOAD_QUEUE", queue(),
+                        "PASTEBIN_UPLOAD_DLQ", deadLetterQueue(),
+                        "PASTEBIN_STORAGE_BUCKET", bucket(),
+                        "AWS_ENDPOINT_URL_S3", proxy.endpoint().toString()));
         run = pb.start();
-        api = URI.create("http://127.0.0.1:" + awaitLine(runtimeLog(), API_LISTENING, Duration.ofMinutes(5), run).group(1));
+        api = URI.create("http://127.0.0.1:"
+                + awaitLine(runtimeLog(), API_LISTENING, Duration.ofMinutes(5), run)
+                        .group(1));
         awaitLine(runtimeLog(), READY, Duration.ofMinutes(5), run);
     }
 
@@ -111,8 +115,10 @@ final class HerdSystem implements AutoCloseable {
     }
 
     Connection connect() throws SQLException {
-        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + System.getenv().getOrDefault("PGPORT", "5432")
-                + "/" + database(), "pastebin", "pastebin");
+        return DriverManager.getConnection(
+                "jdbc:postgresql://127.0.0.1:" + System.getenv().getOrDefault("PGPORT", "5432") + "/" + database(),
+                "pastebin",
+                "pastebin");
     }
 
     /** Every S3 object PUT answers 500 until {@link #s3Recovers}. */
@@ -129,7 +135,8 @@ final class HerdSystem implements AutoCloseable {
         return proxy.putCount();
     }
 
-    private static Matcher awaitLine(Path log, Pattern pattern, Duration timeout, Process process) throws IOException, InterruptedException {
+    private static Matcher awaitLine(Path log, Pattern pattern, Duration timeout, Process process)
+            throws IOException, InterruptedException {
         Instant until = Instant.now().plus(timeout);
         while (Instant.now().isBefore(until)) {
             if (Files.exists(log)) {
@@ -154,28 +161,43 @@ final class HerdSystem implements AutoCloseable {
     /** A client of LocalStack itself, not through the proxy; the SDK's standard retries. */
     <B extends AwsClientBuilder<B, ?>> B localStack(B builder) {
         Map<String, String> env = System.getenv();
-        return builder.endpointOverride(URI.create(localStack)).region(Region.of(env.getOrDefault("AWS_REGION", "us-east-1")))
+        return builder.endpointOverride(URI.create(localStack))
+                .region(Region.of(env.getOrDefault("AWS_REGION", "us-east-1")))
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
-                        env.getOrDefault("AWS_ACCESS_KEY_ID", "test"), env.getOrDefault("AWS_SECRET_ACCESS_KEY", "test"))))
+                        env.getOrDefault("AWS_ACCESS_KEY_ID", "test"),
+                        env.getOrDefault("AWS_SECRET_ACCESS_KEY", "test"))))
                 .overrideConfiguration(c -> c.retryStrategy(RetryMode.STANDARD));
     }
 
     private void removeResources() {
-        try (SqsClient sqs = localStack(SqsClient.builder()).httpClient(UrlConnectionHttpClient.create()).build();
-             S3Client s3 = localStack(S3Client.builder()).httpClient(UrlConnectionHttpClient.create()).forcePathStyle(true).build()) {
+        try (SqsClient sqs = localStack(SqsClient.builder())
+                        .httpClient(UrlConnectionHttpClient.create())
+                        .build();
+                S3Client s3 = localStack(S3Client.builder())
+                        .httpClient(UrlConnectionHttpClient.create())
+                        .forcePathStyle(true)
+                        .build()) {
             for (String queue : List.of(queue(), deadLetterQueue())) {
-                sqs.deleteQueue(b -> b.queueUrl(sqs.getQueueUrl(q -> q.queueName(queue)).queueUrl()));
+                sqs.deleteQueue(
+                        b -> b.queueUrl(sqs.getQueueUrl(q -> q.queueName(queue)).queueUrl()));
             }
             s3.listObjectsV2Paginator(b -> b.bucket(bucket())).forEach(page -> {
                 if (!page.contents().isEmpty()) {
-                    s3.deleteObjects(b -> b.bucket(bucket()).delete(d -> d.objects(page.contents().stream()
-                            .map(o -> ObjectIdentifier.builder().key(o.key()).build()).toList())));
+                    s3.deleteObjects(b -> b.bucket(bucket())
+                            .delete(d -> d.objects(page.contents().stream()
+                                    .map(o -> ObjectIdentifier.builder()
+                                            .key(o.key())
+                                            .build())
+                                    .toList())));
                 }
             });
             s3.deleteBucket(b -> b.bucket(bucket()));
-            try (Connection admin = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:"
-                    + System.getenv().getOrDefault("PGPORT", "5432") + "/postgres", "pastebin", "pastebin");
-                 var statement = admin.createStatement()) {
+            try (Connection admin = DriverManager.getConnection(
+                            "jdbc:postgresql://127.0.0.1:" + System.getenv().getOrDefault("PGPORT", "5432")
+                                    + "/postgres",
+                            "pastebin",
+                            "pastebin");
+                    var statement = admin.createStatement()) {
                 statement.execute("DROP DATABASE IF EXISTS " + database() + " WITH (FORCE)");
             }
         } catch (RuntimeException | SQLException e) {

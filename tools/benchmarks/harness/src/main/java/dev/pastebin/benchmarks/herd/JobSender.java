@@ -1,14 +1,6 @@
 package dev.pastebin.benchmarks.herd;
 
 import dev.pastebin.core.paste.ShortCodes;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.retry.RetryMode;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
-
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -24,6 +16,13 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.retry.RetryMode;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 
 /**
  * Creates pastes the way the create function does, without its HTTP front: the IN_PROGRESS row, then the upload
@@ -32,8 +31,7 @@ import java.util.Set;
  */
 final class JobSender {
 
-    private JobSender() {
-    }
+    private JobSender() {}
 
     static List<String> send(Connection db, String queueName, String localStack, int pastes) throws SQLException {
         SecureRandom random = new SecureRandom();
@@ -46,13 +44,17 @@ final class JobSender {
             codes.add(new String(code));
         }
         Map<String, String> env = System.getenv();
-        try (SqsClient sqs = SqsClient.builder().httpClient(UrlConnectionHttpClient.create())
-                .endpointOverride(URI.create(localStack)).region(Region.of(env.getOrDefault("AWS_REGION", "us-east-1")))
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
-                        env.getOrDefault("AWS_ACCESS_KEY_ID", "test"), env.getOrDefault("AWS_SECRET_ACCESS_KEY", "test"))))
-                .overrideConfiguration(c -> c.retryStrategy(RetryMode.STANDARD)).build();
-             PreparedStatement insert = db.prepareStatement(
-                     "INSERT INTO pastes (short_code, user_id, content_sha256, size_bytes) VALUES (?, 'herd', ?, ?)")) {
+        try (SqsClient sqs = SqsClient.builder()
+                        .httpClient(UrlConnectionHttpClient.create())
+                        .endpointOverride(URI.create(localStack))
+                        .region(Region.of(env.getOrDefault("AWS_REGION", "us-east-1")))
+                        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
+                                env.getOrDefault("AWS_ACCESS_KEY_ID", "test"),
+                                env.getOrDefault("AWS_SECRET_ACCESS_KEY", "test"))))
+                        .overrideConfiguration(c -> c.retryStrategy(RetryMode.STANDARD))
+                        .build();
+                PreparedStatement insert = db.prepareStatement(
+                        "INSERT INTO pastes (short_code, user_id, content_sha256, size_bytes) VALUES (?, 'herd', ?, ?)")) {
             String queueUrl = sqs.getQueueUrl(b -> b.queueName(queueName)).queueUrl();
             List<SendMessageBatchRequestEntry> batch = new ArrayList<>();
             for (String code : codes) {
@@ -62,9 +64,11 @@ final class JobSender {
                 insert.setString(2, sha256);
                 insert.setInt(3, content.length);
                 insert.executeUpdate(); // the row first, as create: a job never arrives before its row
-                batch.add(SendMessageBatchRequestEntry.builder().id(code).messageBody(
-                        "{\"version\":1,\"shortCode\":\"" + code + "\",\"contentSha256\":\"" + sha256 + "\",\"content\":\""
-                                + Base64.getEncoder().encodeToString(content) + "\"}").build());
+                batch.add(SendMessageBatchRequestEntry.builder()
+                        .id(code)
+                        .messageBody("{\"version\":1,\"shortCode\":\"" + code + "\",\"contentSha256\":\"" + sha256
+                                + "\",\"content\":\"" + Base64.getEncoder().encodeToString(content) + "\"}")
+                        .build());
                 if (batch.size() == 10) {
                     sendBatch(sqs, queueUrl, batch);
                 }

@@ -8,11 +8,6 @@ import dev.pastebin.core.breaker.S3CircuitBreaker;
 import dev.pastebin.core.failure.FailureClassifier;
 import dev.pastebin.core.metrics.Metrics;
 import io.micronaut.context.ApplicationContext;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
-import software.amazon.awssdk.services.s3.model.S3Exception;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,6 +17,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * The shared breaker at fleet concurrency (docs/scale.md): N callers, each an execution environment with its
@@ -46,7 +45,10 @@ public final class BreakerLoad {
 
     /** The phases, each with the share of S3 calls that answer 500. */
     private enum Phase {
-        HEALTHY(0.0), FLAKY(0.01), OUTAGE(1.0), RECOVERY(0.0);
+        HEALTHY(0.0),
+        FLAKY(0.01),
+        OUTAGE(1.0),
+        RECOVERY(0.0);
 
         final double failureRate;
 
@@ -56,18 +58,30 @@ public final class BreakerLoad {
     }
 
     /** One phase's measurements. */
-    private record Result(int callers, int connections, Phase phase, double seconds, int s3Calls, int refused,
-                          int breakerErrors, Samples breakerMicros,
-                          CountingBreakerStore.Tally tally, Samples lockWaiters, double cpuSeconds, long rowUpdates) {
-    }
+    private record Result(
+            int callers,
+            int connections,
+            Phase phase,
+            double seconds,
+            int s3Calls,
+            int refused,
+            int breakerErrors,
+            Samples breakerMicros,
+            CountingBreakerStore.Tally tally,
+            Samples lockWaiters,
+            double cpuSeconds,
+            long rowUpdates) {}
 
     public static void main(String[] args) throws Exception {
         ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).setLevel(Level.WARN);
         // transitions are counted by the store; their log lines would only interleave with the table
         ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger("pastebin.breaker")).setLevel(Level.ERROR);
         Map<String, String> options = options(args);
-        List<Integer> callerCounts = List.of(options.getOrDefault("callers", "50,200,500").split(",")).stream()
-                .map(Integer::parseInt).toList();
+        List<Integer> callerCounts = List.of(
+                        options.getOrDefault("callers", "50,200,500").split(","))
+                .stream()
+                .map(Integer::parseInt)
+                .toList();
         Duration phaseLength = Duration.ofSeconds(Long.parseLong(options.getOrDefault("seconds", "8")));
         // the local server allows 100 connections, shared with everything else running against it
         int connections = Integer.parseInt(options.getOrDefault("connections", "40"));
@@ -89,8 +103,9 @@ public final class BreakerLoad {
     }
 
     /** One fleet of {@code callers} environments through the four phases. */
-    private static List<Result> run(ScaleDatabase database, String user, String password, int callers,
-                                    int connections, Duration phaseLength) throws Exception {
+    private static List<Result> run(
+            ScaleDatabase database, String user, String password, int callers, int connections, Duration phaseLength)
+            throws Exception {
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("datasources.default.url", database.url());
         properties.put("datasources.default.username", user);
@@ -102,7 +117,8 @@ public final class BreakerLoad {
         properties.put("datasources.default.minimum-idle", Math.min(callers, connections));
         properties.put("datasources.default.allow-pool-suspension", true);
         // the upload worker's sessions: a breaker update that waits a second for the row's lock fails
-        properties.put("datasources.default.connection-init-sql", "SET lock_timeout = '1s'; SET statement_timeout = '2s'");
+        properties.put(
+                "datasources.default.connection-init-sql", "SET lock_timeout = '1s'; SET statement_timeout = '2s'");
         properties.put("pastebin.metrics.service", "upload");
         properties.put("pastebin.breaker.name", BREAKER);
         // the breaker's clock shortened to fit phases of seconds: a 2 s window (the default 60 s would need a
@@ -125,7 +141,8 @@ public final class BreakerLoad {
             try {
                 fleet.start();
                 for (Phase phase : Phase.values()) {
-                    results.add(measure(database, store, fleet, callers, Math.min(callers, connections), phase, phaseLength));
+                    results.add(measure(
+                            database, store, fleet, callers, Math.min(callers, connections), phase, phaseLength));
                 }
             } finally {
                 fleet.stop();
@@ -134,8 +151,15 @@ public final class BreakerLoad {
         }
     }
 
-    private static Result measure(ScaleDatabase database, CountingBreakerStore store, Fleet fleet, int callers,
-                                  int connections, Phase phase, Duration length) throws Exception {
+    private static Result measure(
+            ScaleDatabase database,
+            CountingBreakerStore store,
+            Fleet fleet,
+            int callers,
+            int connections,
+            Phase phase,
+            Duration length)
+            throws Exception {
         double cpuBefore = database.backendCpuSeconds();
         long updatesBefore = database.breakerRowUpdates();
         Samples lockWaiters = database.startLockWaitSample();
@@ -152,9 +176,18 @@ public final class BreakerLoad {
             Thread.sleep(length.toMillis());
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        return new Result(callers, connections, phase, seconds, counts.s3Calls.get(), counts.refused.get(),
-                counts.breakerErrors.get(), counts.breakerMicros,
-                tally, lockWaiters, database.backendCpuSeconds() - cpuBefore,
+        return new Result(
+                callers,
+                connections,
+                phase,
+                seconds,
+                counts.s3Calls.get(),
+                counts.refused.get(),
+                counts.breakerErrors.get(),
+                counts.breakerMicros,
+                tally,
+                lockWaiters,
+                database.backendCpuSeconds() - cpuBefore,
                 database.breakerRowUpdates() - updatesBefore);
     }
 
@@ -239,8 +272,13 @@ public final class BreakerLoad {
             counts.s3Calls.incrementAndGet();
             pause();
             if (ThreadLocalRandom.current().nextDouble() < counts.failureRate) {
-                throw (S3Exception) S3Exception.builder().statusCode(500).message("We encountered an internal error.")
-                        .awsErrorDetails(AwsErrorDetails.builder().errorCode("InternalError").build()).build();
+                throw (S3Exception) S3Exception.builder()
+                        .statusCode(500)
+                        .message("We encountered an internal error.")
+                        .awsErrorDetails(AwsErrorDetails.builder()
+                                .errorCode("InternalError")
+                                .build())
+                        .build();
             }
             return true;
         }
@@ -257,18 +295,36 @@ public final class BreakerLoad {
 
     private static void print(List<Result> results) {
         System.out.println();
-        System.out.println("| callers (connections) | phase | s | S3 calls/s | refused/s | breaker errors | breaker ms p50 | p99 | max | locked updates/s "
-                + "| update ms p99 | row writes/s (n_tup_upd) | lock waiters avg / max | DB CPU (cores) | transitions (open/half/closed) |");
+        System.out.println(
+                "| callers (connections) | phase | s | S3 calls/s | refused/s | breaker errors | breaker ms p50 | p99 | max | locked updates/s "
+                        + "| update ms p99 | row writes/s (n_tup_upd) | lock waiters avg / max | DB CPU (cores) | transitions (open/half/closed) |");
         System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
         for (Result r : results) {
             CountingBreakerStore.Tally t = r.tally();
-            System.out.println(String.format(Locale.ROOT,
+            System.out.println(String.format(
+                    Locale.ROOT,
                     "| %d (%d) | %s | %.1f | %.0f | %.0f | %d | %.2f | %.2f | %.0f | %.0f | %.1f | %.0f (%.0f) | %.2f / %d | %.2f | %d (%d/%d/%d) |",
-                    r.callers(), r.connections(), r.phase().name().toLowerCase(Locale.ROOT), r.seconds(), r.s3Calls() / r.seconds(),
-                    r.refused() / r.seconds(), r.breakerErrors(), r.breakerMicros().percentile(50) / 1e3, r.breakerMicros().percentile(99) / 1e3,
-                    r.breakerMicros().max() / 1e3, t.lockedUpdates.get() / r.seconds(), t.lockedUpdateMicros.percentile(99) / 1e3,
-                    t.writes.get() / r.seconds(), r.rowUpdates() / r.seconds(), average(r.lockWaiters()), r.lockWaiters().max(),
-                    r.cpuSeconds() / r.seconds(), t.transitions(), t.opened.get(), t.halfOpened.get(), t.closed.get()));
+                    r.callers(),
+                    r.connections(),
+                    r.phase().name().toLowerCase(Locale.ROOT),
+                    r.seconds(),
+                    r.s3Calls() / r.seconds(),
+                    r.refused() / r.seconds(),
+                    r.breakerErrors(),
+                    r.breakerMicros().percentile(50) / 1e3,
+                    r.breakerMicros().percentile(99) / 1e3,
+                    r.breakerMicros().max() / 1e3,
+                    t.lockedUpdates.get() / r.seconds(),
+                    t.lockedUpdateMicros.percentile(99) / 1e3,
+                    t.writes.get() / r.seconds(),
+                    r.rowUpdates() / r.seconds(),
+                    average(r.lockWaiters()),
+                    r.lockWaiters().max(),
+                    r.cpuSeconds() / r.seconds(),
+                    t.transitions(),
+                    t.opened.get(),
+                    t.halfOpened.get(),
+                    t.closed.get()));
         }
     }
 

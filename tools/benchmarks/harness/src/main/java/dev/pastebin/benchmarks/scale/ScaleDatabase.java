@@ -57,7 +57,7 @@ final class ScaleDatabase implements AutoCloseable {
     /** Drops and recreates the database and applies the migrations (V1__, V2__, ... in order). */
     void recreate(Path migrations) throws SQLException, IOException {
         try (Connection admin = DriverManager.getConnection(url.replace("/" + name, "/postgres"), user, password);
-             Statement st = admin.createStatement()) {
+                Statement st = admin.createStatement()) {
             st.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
             st.execute("CREATE DATABASE " + name);
         }
@@ -65,7 +65,8 @@ final class ScaleDatabase implements AutoCloseable {
         List<Path> files;
         try (Stream<Path> s = Files.list(migrations)) {
             files = s.filter(p -> p.getFileName().toString().matches("V\\d+__.*\\.sql"))
-                    .sorted(Comparator.comparingInt(p -> Integer.parseInt(p.getFileName().toString().replaceAll("^V(\\d+)__.*", "$1"))))
+                    .sorted(Comparator.comparingInt(
+                            p -> Integer.parseInt(p.getFileName().toString().replaceAll("^V(\\d+)__.*", "$1"))))
                     .toList();
         }
         try (Statement st = observer.createStatement()) {
@@ -74,7 +75,8 @@ final class ScaleDatabase implements AutoCloseable {
             }
         }
         lockWaitSampler = DriverManager.getConnection(url, user, password);
-        try (Statement st = lockWaitSampler.createStatement(); ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
+        try (Statement st = lockWaitSampler.createStatement();
+                ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
             rs.next();
             samplerPid = rs.getLong(1);
         }
@@ -142,7 +144,8 @@ final class ScaleDatabase implements AutoCloseable {
     long breakerRowUpdates() throws SQLException {
         try (Statement st = observer.createStatement()) {
             st.execute("SELECT pg_stat_clear_snapshot()");
-            try (ResultSet rs = st.executeQuery("SELECT n_tup_upd FROM pg_stat_user_tables WHERE relname = 'circuit_breakers'")) {
+            try (ResultSet rs =
+                    st.executeQuery("SELECT n_tup_upd FROM pg_stat_user_tables WHERE relname = 'circuit_breakers'")) {
                 return rs.next() ? rs.getLong(1) : 0;
             }
         }
