@@ -1,5 +1,6 @@
 package dev.pastebin.infra.template;
 
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -68,7 +69,9 @@ class FunctionArtifactsIT {
                         assertTrue(
                                 Modifier.isPublic(cls.getModifiers()) && !Modifier.isAbstract(cls.getModifiers()),
                                 id + ": " + cls);
-                        cls.getConstructor(); // Lambda instantiates it with the no-arg constructor
+                        // Lambda instantiates it with the public no-arg constructor (getConstructor throws without
+                        // one).
+                        assertNotNull(cls.getConstructor(), id + ": " + cls + " has no public no-arg constructor");
                         if (handler.contains("::")) {
                             String method = handler.substring(handler.indexOf("::") + 2);
                             assertTrue(
