@@ -52,7 +52,7 @@ class IdempotencyKeys {
             claim.setString(2, key.key());
             claim.setString(3, requestSha256);
             claim.setString(4, shortCode);
-            claim.setDouble(5, IdempotencyKey.RETENTION.toSeconds());
+            claim.setDouble(5, (double) IdempotencyKey.RETENTION.toSeconds());
             try (ResultSet claimed = claim.executeQuery()) {
                 if (claimed.next()) {
                     return Optional.empty();

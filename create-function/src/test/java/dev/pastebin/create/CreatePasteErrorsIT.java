@@ -95,7 +95,8 @@ class CreatePasteErrorsIT {
                     .readValue(response.body(), Argument.mapOf(String.class, Object.class))
                     .get("message");
             assertTrue(
-                    message.contains("text/plain") && message.contains("application/json") || message.contains("utf-8"),
+                    (message.contains("text/plain") && message.contains("application/json"))
+                            || message.contains("utf-8"),
                     message);
         }
     }

@@ -96,7 +96,8 @@ class PasteAnswers {
     }
 
     private HttpResponse<?> readable(Paste paste, View view, HttpRequest<?> request, boolean withBody) {
-        boolean json = view == View.HASTE_DOCUMENT || view == View.NEGOTIATED && ContentNegotiation.wantsJson(request);
+        boolean json =
+                view == View.HASTE_DOCUMENT || (view == View.NEGOTIATED && ContentNegotiation.wantsJson(request));
         String etag = EntityTags.of(paste.contentSha256(), json);
         MutableHttpResponse<Object> response = HttpResponse.ok()
                 .header(HttpHeaders.ETAG, etag)

@@ -314,7 +314,7 @@ class DatabaseCredentialsRotationIT {
         try (var query = admin.prepareStatement(
                 "SELECT count(*) FROM pg_stat_activity WHERE usename = ? AND backend_start > ?")) {
             query.setString(1, role);
-            query.setTimestamp(2, startedAfter == Instant.MIN ? new Timestamp(0) : Timestamp.from(startedAfter));
+            query.setTimestamp(2, startedAfter.equals(Instant.MIN) ? new Timestamp(0) : Timestamp.from(startedAfter));
             try (var rs = query.executeQuery()) {
                 rs.next();
                 return rs.getInt(1);

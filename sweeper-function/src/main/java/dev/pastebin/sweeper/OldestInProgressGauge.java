@@ -61,8 +61,8 @@ public class OldestInProgressGauge {
             LOG.warn("IN_PROGRESS ages not measured: {}", e.toString());
             return Optional.empty();
         }
-        metrics.put(Metric.OLDEST_IN_PROGRESS_AGE, reading.oldestAge().toMillis() / 1000.0);
-        metrics.put(Metric.ORPHAN_IN_PROGRESS_PASTES, reading.orphans());
+        metrics.put(Metric.OLDEST_IN_PROGRESS_AGE, (double) reading.oldestAge().toMillis() / 1000.0);
+        metrics.put(Metric.ORPHAN_IN_PROGRESS_PASTES, (double) reading.orphans());
         metrics.flush();
         if (reading.orphans() > 0) {
             LOG.warn(

@@ -22,6 +22,7 @@ import java.sql.PreparedStatement;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -47,7 +48,7 @@ class SweeperLogsIT {
     void everyLineNamesItsInvocationAndNoneQuotesContentOrPassword() throws Exception {
         String marker = "content-marker-" + UUID.randomUUID();
         byte[] content = ("a paste " + marker).getBytes(StandardCharsets.UTF_8);
-        String bucket = "sweeper-logs-it-" + RUN.toLowerCase();
+        String bucket = "sweeper-logs-it-" + RUN.toLowerCase(Locale.ROOT);
         String unusable = RUN + "-unusable";
         String noRow = RUN + "-norow";
         var invocation = TestLambdaContext.withPlentyOfTime();

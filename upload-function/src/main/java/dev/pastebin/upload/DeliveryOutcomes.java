@@ -131,7 +131,7 @@ class DeliveryOutcomes {
     private Outcome succeeded(UploadDelivery delivery, StoreResult.Stored stored) {
         metrics.put(Metric.SUCCESS_ATTEMPT, stored.s3Attempt());
         metrics.put(Metric.RETRIES_PER_SUCCESS, stored.s3Attempt() - 1);
-        metrics.put(Metric.TIME_TO_SUCCESS, stored.sinceCreated().toMillis());
+        metrics.put(Metric.TIME_TO_SUCCESS, (double) stored.sinceCreated().toMillis());
         return log(delivery, Outcome.SUCCESS, null, null, null);
     }
 

@@ -36,7 +36,7 @@ final class ReleaseWave {
 
     static ReleaseWave watch(FaultProxy proxy, Supplier<BreakerState> breaker) {
         ReleaseWave wave = new ReleaseWave(proxy, breaker);
-        wave.sampler.scheduleAtFixedRate(wave::sample, 0, 100, TimeUnit.MILLISECONDS);
+        var unused = wave.sampler.scheduleAtFixedRate(wave::sample, 0, 100, TimeUnit.MILLISECONDS);
         return wave;
     }
 

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 @OwnDatabase("upload_retry")
 class UploadRetryIT {
 
-    /** Time between a delivery and the next one beyond the chosen visibility delay: processing + polling. */
+    // Time between a delivery and the next one beyond the chosen visibility delay: processing + polling.
     /**
      * How late a redelivery may come after its visibility timeout: polling, processing and a loaded 2-core
      * machine. Generous on purpose: lateness is latency, not a broken schedule; the schedule itself is checked

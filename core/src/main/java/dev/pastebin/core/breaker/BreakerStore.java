@@ -29,7 +29,11 @@ public interface BreakerStore {
                                 s.previousCalls() + previousCalls,
                                 s.previousFailures())
                         : s);
-        return change.after() != change.before();
+        // The change hands back the very snapshot it was given when it does not apply: identity, not equality,
+        // tells the two apart (adding zero calls may produce an equal snapshot that still counts as added).
+        @SuppressWarnings("ReferenceEquality")
+        boolean applied = change.after() != change.before();
+        return applied;
     }
 
     /** A breaker's value before and after an update. */

@@ -66,7 +66,10 @@ final class DatabaseSecret {
     Optional<DatabaseCredentials> refreshAfterRejectionOf(DatabaseCredentials rejected) {
         lock.lock();
         try {
-            if (current != rejected) {
+            // Identity: were these the very credentials in use, or have they been replaced since?
+            @SuppressWarnings("ReferenceEquality")
+            boolean replacedSince = current != rejected;
+            if (replacedSince) {
                 return Optional.of(current);
             }
             // Wall-clock time, not nanoTime: after a SnapStart restore it has moved on from the snapshot's read,

@@ -10,7 +10,7 @@ import net.logstash.logback.fieldnames.LogstashFieldNames;
  * {@code stack_trace} when there is one. The settings live here rather than in logback-json.xml so tests
  * encode with exactly what the functions write.
  */
-public class JsonLogEncoder extends LogstashEncoder {
+public final class JsonLogEncoder extends LogstashEncoder {
 
     private static final String IGNORE = "[ignore]";
 

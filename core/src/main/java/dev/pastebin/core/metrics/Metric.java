@@ -57,6 +57,8 @@ public enum Metric {
 
     private final String metricName;
     private final Unit unit;
+
+    @SuppressWarnings("ImmutableEnumChecker") // Stream.toList() is unmodifiable
     private final List<Dimension> dimensions;
 
     Metric(String metricName, Unit unit, Dimension... own) {

@@ -30,6 +30,9 @@ public class DeleteTokens {
         return ContentHash.sha256Hex(token.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** @param token shown once in the 201; @param sha256 stored on the row */
+    /**
+     * @param token shown once in the 201
+     * @param sha256 stored on the row
+     */
     public record Issued(String token, String sha256) {}
 }

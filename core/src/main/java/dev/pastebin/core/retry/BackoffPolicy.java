@@ -99,7 +99,7 @@ public class BackoffPolicy {
     int roundProbabilistically(double seconds) {
         double floor = Math.floor(seconds);
         long whole = (long) floor + (random.nextDouble() < seconds - floor ? 1 : 0);
-        return (int) Math.clamp(whole, 0, MAX_VISIBILITY_TIMEOUT_SECONDS);
+        return Math.clamp(whole, 0, MAX_VISIBILITY_TIMEOUT_SECONDS);
     }
 
     private static double seconds(java.time.Duration duration) {

@@ -95,8 +95,8 @@ class DomainRefusalsTest {
     }
 
     private static Stream<Path> javaFiles(Path directory) {
-        try {
-            return Files.list(directory).filter(p -> p.toString().endsWith(".java")).toList().stream();
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.filter(p -> p.toString().endsWith(".java")).toList().stream();
         } catch (IOException e) {
             throw new AssertionError(e);
         }

@@ -129,7 +129,7 @@ public final class EmfSpec {
         Map<String, Object> aws = assertInstanceOf(Map.class, root.get("_aws"), "_aws object: " + line);
         Number timestamp = assertInstanceOf(Number.class, aws.get("Timestamp"), "_aws.Timestamp: " + line);
         long millis = timestamp.longValue();
-        assertEquals(millis, timestamp.doubleValue(), "Timestamp is whole epoch milliseconds: " + line);
+        assertEquals((double) millis, timestamp.doubleValue(), "Timestamp is whole epoch milliseconds: " + line);
         Instant at = Instant.ofEpochMilli(millis);
         assertTrue(
                 at.isAfter(Instant.now().minus(Duration.ofDays(1)))

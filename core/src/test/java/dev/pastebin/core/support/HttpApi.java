@@ -154,7 +154,7 @@ public final class HttpApi implements AutoCloseable {
             return this;
         }
 
-        /** Each body setter also sets Content-Length, as the client's request to API Gateway would have. */
+        // Each body setter also sets Content-Length, as the client's request to API Gateway would have.
 
         /** A body as API Gateway passes a text body: a string, not base64. */
         public Request textBody(String body) {

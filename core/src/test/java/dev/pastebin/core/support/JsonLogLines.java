@@ -73,7 +73,7 @@ public final class JsonLogLines extends AppenderBase<ILoggingEvent> implements A
 
     /**
      * What every function's log promises, line by line: one JSON object naming the invocation
-     * ({@code requestId}, one of {@code requestIds}) and {@code functionName}.
+     * (its "requestId" field, one of {@code requestIds}) and {@code functionName}.
      *
      * @return the lines, parsed
      */

@@ -246,7 +246,7 @@ class BrokenUploadPathAlarmsIT {
                 PreparedStatement update =
                         c.prepareStatement("UPDATE pastes SET created_at = now() - make_interval(secs => ?)"
                                 + " WHERE short_code = ? AND status = 'IN_PROGRESS'")) {
-            update.setDouble(1, age.toSeconds());
+            update.setDouble(1, (double) age.toSeconds());
             update.setString(2, shortCode);
             assertEquals(1, update.executeUpdate(), "the paste is still IN_PROGRESS");
         }

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -113,7 +114,7 @@ class CommandLineClientsIT {
                 runtime.uri("/").toString());
 
         String url = pastedUrl(posted);
-        String headers = Files.readString(dir.resolve("headers")).toLowerCase();
+        String headers = Files.readString(dir.resolve("headers")).toLowerCase(Locale.ROOT);
         assertTrue(headers.matches("(?s).*\r\nx-token: \\S+\r\n.*"), "the deletion token in X-Token: " + headers);
         assertArrayEquals(content, readOnceStored(url));
         // curl itself, Accept */*, gets the same bytes

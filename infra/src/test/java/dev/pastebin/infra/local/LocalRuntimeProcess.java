@@ -26,12 +26,15 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * The LocalRuntime main in its own JVM with the flags `make run` gives it: the real template and the real
  * function artifacts, with a queue pair and a bucket of its own (so a test sees only what it caused).
  */
+// StringBuffer: synchronised on purpose, the output reader thread appends while a test reads it.
+@SuppressWarnings("JdkObsolete")
 final class LocalRuntimeProcess implements AutoCloseable {
 
     final TestQueues.Pair queue;
     final String bucket;
     final int port;
     private final Process process;
+
     private final StringBuffer output;
 
     private LocalRuntimeProcess(TestQueues.Pair queue, String bucket, int port, Process process, StringBuffer output) {

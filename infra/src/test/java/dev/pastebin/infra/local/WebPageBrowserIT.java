@@ -318,7 +318,7 @@ class WebPageBrowserIT {
 
         WebElement download = browser.findElement(By.id("download"));
         assertEquals("notes.md", download.getDomAttribute("download"));
-        String blob = (String) download.getDomProperty("href");
+        String blob = download.getDomProperty("href");
         assertTrue(blob.startsWith("blob:"), blob);
         // the page's policy lets it fetch nothing but its origin, blob: included: the blob is opened as a document
         browser.get(blob);

@@ -180,11 +180,11 @@ class DockerFilesTest {
         JsonNode root = new ObjectMapper().readTree(LOCAL.resolve(name).toFile());
         assertTrue(root.isObject(), name + " is not a JSON object");
         Map<String, Map<String, String>> env = new LinkedHashMap<>();
-        root.fields().forEachRemaining(section -> {
+        root.properties().forEach(section -> {
             assertTrue(
                     section.getValue().isObject(), name + ": " + section.getKey() + " is not an object of variables");
             Map<String, String> variables = new LinkedHashMap<>();
-            section.getValue().fields().forEachRemaining(v -> {
+            section.getValue().properties().forEach(v -> {
                 assertTrue(
                         v.getValue().isTextual(),
                         name + ": " + section.getKey() + "." + v.getKey() + " is not a string");

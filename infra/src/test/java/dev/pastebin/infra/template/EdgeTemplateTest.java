@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.local.template.CloudFormationTemplate;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -195,7 +196,7 @@ class EdgeTemplateTest {
         Map<String, Object> headers = mapping(config.get("HeadersConfig"), "HeadersConfig");
         assertEquals("whitelist", headers.get("HeaderBehavior"));
         Set<String> forwarded = ((List<?>) headers.get("Headers"))
-                .stream().map(h -> ((String) h).toLowerCase()).collect(Collectors.toSet());
+                .stream().map(h -> ((String) h).toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
         assertTrue(
                 forwarded.containsAll(Set.of(
                         "content-type",

@@ -142,7 +142,8 @@ class TemplateTest {
                     .propertySources(PropertySource.of(
                             "function-environment",
                             environment,
-                            PropertySource.PropertyConvention.ENVIRONMENT_VARIABLE))
+                            PropertySource.PropertyConvention.ENVIRONMENT_VARIABLE,
+                            PropertySource.Origin.of("the template's environment")))
                     .start()) {
                 RetryProperties retry = context.getBean(RetryProperties.class);
                 assertEquals(attempts, retry.giveUpAfterAttempts());
@@ -487,7 +488,7 @@ class TemplateTest {
     void noPasswordIsAParameterOrAnEnvironmentVariable() {
         CloudFormationTemplate.mapping(template.root().get("Parameters"), "Parameters")
                 .forEach((name, p) -> {
-                    assertFalse(name.toLowerCase().contains("password"), "parameter " + name);
+                    assertFalse(name.toLowerCase(Locale.ROOT).contains("password"), "parameter " + name);
                 });
         for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
             template.environment(function)

@@ -186,7 +186,7 @@ final class Checks {
         try (ExecutorService readers = Executors.newVirtualThreadPerTaskExecutor()) {
             for (Load.SentPaste paste : processed) {
                 inFlight.acquire();
-                readers.submit(() -> {
+                readers.execute(() -> {
                     try {
                         HttpResponse<byte[]> response = load.read(paste.shortCode());
                         if (response.statusCode() != 200) {

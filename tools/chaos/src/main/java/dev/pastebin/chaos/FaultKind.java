@@ -30,12 +30,14 @@ public enum FaultKind {
 
     private final String label;
     private final String description;
+
+    @SuppressWarnings("ImmutableEnumChecker") // Set.copyOf is unmodifiable
     private final Set<Route> unavailableRoutes;
 
     FaultKind(String label, String description, Set<Route> unavailableRoutes) {
         this.label = label;
         this.description = description;
-        this.unavailableRoutes = unavailableRoutes;
+        this.unavailableRoutes = Set.copyOf(unavailableRoutes);
     }
 
     public String label() {

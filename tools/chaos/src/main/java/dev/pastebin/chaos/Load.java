@@ -98,7 +98,9 @@ final class Load {
                 last = now;
                 for (; created < (long) due; created++) {
                     inFlight.acquire(); // steady concurrency: when the system is slow, the load waits for it
-                    clients.submit(() -> {
+                    // execute, not submit: an exception createAndReadOne did not expect is printed, not kept in a
+                    // Future that nobody reads.
+                    clients.execute(() -> {
                         try {
                             createAndReadOne();
                         } finally {

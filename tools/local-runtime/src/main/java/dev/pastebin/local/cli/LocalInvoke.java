@@ -18,6 +18,8 @@ public final class LocalInvoke {
 
     private LocalInvoke() {}
 
+    // The runtime is the resource closed here; it writes to System.err and leaves it open.
+    @SuppressWarnings("ClosingStandardOutputStreams")
     public static void main(String[] args) throws Exception {
         CommandLineFlags.Parsed flags = CommandLineFlags.parse(args, System.getenv());
         if (flags.positional().size() != 2) {

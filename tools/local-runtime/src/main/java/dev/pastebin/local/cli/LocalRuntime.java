@@ -159,10 +159,18 @@ public final class LocalRuntime implements AutoCloseable {
         log.printf(
                 "Metrics dashboard: http://%s:%d%sdashboard (the functions' EMF metric lines)%n",
                 settings.host(), api.port(), DashboardEndpoint.PREFIX);
-        CompletableFuture.allOf(warmUps.toArray(CompletableFuture[]::new))
-                .thenRun(() -> log.printf(
-                        "Ready: %d function(s) initialised %d ms after start%n",
-                        warmUps.size(), Duration.ofNanos(System.nanoTime() - t0).toMillis()));
+        var unused = CompletableFuture.allOf(warmUps.toArray(CompletableFuture[]::new))
+                .whenComplete((ready, failure) -> {
+                    if (failure == null) {
+                        log.printf(
+                                "Ready: %d function(s) initialised %d ms after start%n",
+                                warmUps.size(),
+                                Duration.ofNanos(System.nanoTime() - t0).toMillis());
+                    } else {
+                        // Without this line a failed init would only show as the missing "Ready".
+                        log.printf("Not ready: a function's init failed: %s%n", failure);
+                    }
+                });
         return api.port();
     }
 

@@ -153,7 +153,7 @@ public final class LocalHttpApi implements AutoCloseable {
     }
 
     private static boolean hasControlCharacter(String text) {
-        return text.chars().anyMatch(c -> c < 0x20 && c != '\t' || c == 0x7F);
+        return text.chars().anyMatch(c -> (c < 0x20 && c != '\t') || c == 0x7F);
     }
 
     private static String traceId() {

@@ -48,11 +48,16 @@ public final class ScheduleRunner implements AutoCloseable {
         long periodNanos = period.toNanos();
         long firstDue = System.nanoTime() + periodNanos;
         AtomicLong ticks = new AtomicLong();
-        timer.scheduleAtFixedRate(
+        var unused = timer.scheduleAtFixedRate(
                 () -> {
                     long due = firstDue + ticks.getAndIncrement() * periodNanos;
                     if (System.nanoTime() - due < periodNanos / 2) {
-                        fire(function, trigger, ruleArn, period);
+                        try {
+                            fire(function, trigger, ruleArn, period);
+                        } catch (RuntimeException e) {
+                            // A task that throws is never run again by the executor: report it, keep the schedule.
+                            log.println("schedule " + id + "/" + trigger.eventName() + ": run failed: " + e);
+                        }
                     }
                 },
                 period.toMillis(),

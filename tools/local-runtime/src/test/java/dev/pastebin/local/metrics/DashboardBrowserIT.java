@@ -295,6 +295,7 @@ class DashboardBrowserIT {
 
     @Test
     @Order(5)
+    @SuppressWarnings("ClosingStandardOutputStreams") // closes the runtime, which leaves System.err open
     void withoutAPanelFileThePageShowsOnlyTheTableOfEveryMetric() throws Exception {
         try (var bare = LocalRuntime.create(settings(null, "metrics-bare", false), System.err)) {
             int barePort = bare.start();

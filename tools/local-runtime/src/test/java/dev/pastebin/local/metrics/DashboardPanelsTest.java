@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pastebin.local.Json;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
@@ -43,7 +44,7 @@ class DashboardPanelsTest {
 
     @Test
     void withoutAFileThereAreNoPanels() throws Exception {
-        assertEquals("{\"panels\":[]}", new String(DashboardPanels.NONE.toJson()));
+        assertEquals("{\"panels\":[]}", new String(DashboardPanels.NONE.toJson(), StandardCharsets.UTF_8));
     }
 
     @Test
