@@ -16,6 +16,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.Locale;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
 
@@ -24,7 +25,7 @@ import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
  * INSERT IN_PROGRESS into {@code pastes}, SendMessage with the version-1 upload job, 201) with a plain
  * {@link RequestHandler}, raw JDBC on one connection and the SDK's SqsClient. Benchmark-only.
  */
-public class CreatePasteHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> {
+public final class CreatePasteHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> {
 
     static final String ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     private static final String INSERT = "INSERT INTO pastes (short_code, user_id, content_sha256, size_bytes, status)"
@@ -81,7 +82,7 @@ public class CreatePasteHandler implements RequestHandler<APIGatewayV2HTTPEvent,
         String contentType = Http.header(event, "content-type");
         String mediaType = contentType == null
                 ? "text/plain"
-                : contentType.split(";", 2)[0].trim().toLowerCase();
+                : contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
         String content;
         try {
             String text = decodeUtf8(body);

@@ -19,7 +19,7 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
  * code, one SELECT, GetObject for a PROCESSED paste, 200/202/304/404) with raw JDBC and the SDK's S3Client.
  * Benchmark-only.
  */
-public class ReadPasteHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> {
+public final class ReadPasteHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> {
 
     private static final String SELECT =
             "SELECT content_sha256, size_bytes, s3_location, status, created_at" + " FROM pastes WHERE short_code = ?";

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
@@ -176,7 +177,7 @@ final class Artifacts {
     }
 
     private static boolean skip(String name) {
-        String upper = name.toUpperCase();
+        String upper = name.toUpperCase(Locale.ROOT);
         return upper.equals("META-INF/MANIFEST.MF")
                 || upper.endsWith(".SF")
                 || upper.endsWith(".RSA")

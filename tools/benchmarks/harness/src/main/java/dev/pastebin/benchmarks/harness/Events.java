@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -168,7 +169,7 @@ final class Events {
                     s.filter(p -> p.toString().endsWith(".json")).sorted().toList();
             for (String w : words) {
                 for (Path p : json) {
-                    String name = p.getFileName().toString().toLowerCase();
+                    String name = p.getFileName().toString().toLowerCase(Locale.ROOT);
                     // Prefer the plain case (e.g. create-text.json over create-oversized.json) by taking the first
                     // match.
                     if (name.contains(w)

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.IntFunction;
 import java.util.function.Predicate;
@@ -121,12 +122,12 @@ final class FunctionsUnderTest {
 
     /** The template's function whose CodeUri names {@code module} (e.g. create-function), or whose id starts like it. */
     private FunctionDefinition forModule(String module) {
-        String stem = module.replace("-function", "").toLowerCase();
+        String stem = module.replace("-function", "").toLowerCase(Locale.ROOT);
         return template.functions().stream()
                 .filter(f -> f.codeUri().toString().contains(module))
                 .findFirst()
                 .or(() -> template.functions().stream()
-                        .filter(f -> f.logicalId().toLowerCase().startsWith(stem))
+                        .filter(f -> f.logicalId().toLowerCase(Locale.ROOT).startsWith(stem))
                         .findFirst())
                 .orElse(null);
     }

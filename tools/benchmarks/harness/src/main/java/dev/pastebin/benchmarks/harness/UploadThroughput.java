@@ -19,6 +19,7 @@ record UploadThroughput(
         implements Section {
 
     @Override
+    @SuppressWarnings("ClosingStandardOutputStreams") // closes the event source mapping, which leaves System.err open
     public void run() throws Exception {
         FunctionSpec spec = functions.spec("upload");
         report.section("Upload throughput (" + options.backlog()

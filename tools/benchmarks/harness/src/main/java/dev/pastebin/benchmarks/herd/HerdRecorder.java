@@ -71,8 +71,9 @@ final class HerdRecorder implements AutoCloseable {
         }
         log = new RandomAccessFile(runtimeLog.toFile(), "r");
         log.seek(log.length()); // only what happens from now on
-        scheduler.scheduleAtFixedRate(this::sampleDatabaseAndLog, 0, 200, TimeUnit.MILLISECONDS);
-        scheduler.scheduleAtFixedRate(this::samplePuts, 0, 1, TimeUnit.SECONDS);
+        // Each sample catches its own failures, so that the fixed-rate task is never cancelled by one.
+        var unusedDatabase = scheduler.scheduleAtFixedRate(this::sampleDatabaseAndLog, 0, 200, TimeUnit.MILLISECONDS);
+        var unusedPuts = scheduler.scheduleAtFixedRate(this::samplePuts, 0, 1, TimeUnit.SECONDS);
     }
 
     long now() {

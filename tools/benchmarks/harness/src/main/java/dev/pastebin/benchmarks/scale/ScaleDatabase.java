@@ -80,7 +80,8 @@ final class ScaleDatabase implements AutoCloseable {
             rs.next();
             samplerPid = rs.getLong(1);
         }
-        sampler.scheduleAtFixedRate(this::sampleLockWaiters, 10, 10, TimeUnit.MILLISECONDS);
+        // sampleLockWaiters catches its own failures, so that the fixed-rate task is never cancelled by one.
+        var unused = sampler.scheduleAtFixedRate(this::sampleLockWaiters, 10, 10, TimeUnit.MILLISECONDS);
     }
 
     /** Back to a closed breaker with empty windows, between runs. */
