@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The tables in README.md and docs/ that restate the code, held to their sources so the next drift fails the
  * build: the metrics (design.md) to {@link Metric}, the error codes (README) to {@link ApiErrorCode}, the alarms
- * (operations.md) to the template, the database roles (operations.md) to infra/database/roles.sql, and the
+ * (operating.md) to the template, the database roles (operating.md) to infra/database/roles.sql, and the
  * configuration (README) to the settings the functions read: Micronaut's configuration metadata of every
  * {@code @ConfigurationProperties} record and what the template sets.
  */
@@ -72,7 +72,7 @@ class DocumentedFactsTest {
     @Test
     void theAlarmTableNamesExactlyTheTemplatesAlarms() throws IOException {
         List<String> documented =
-                MarkdownDocument.read("docs/operations.md")
+                MarkdownDocument.read("docs/operating.md")
                         .section("Alarms and what to do")
                         .table("alarm", "watches")
                         .stream()
@@ -82,7 +82,7 @@ class DocumentedFactsTest {
         assertEquals(
                 new TreeSet<>(template.resourcesOfType("AWS::CloudWatch::Alarm")),
                 new TreeSet<>(documented),
-                "docs/operations.md's alarm table against the template's alarms");
+                "docs/operating.md's alarm table against the template's alarms");
     }
 
     /** Each (role, privilege, table) that roles.sql grants, and the same read from the doc's table. */
@@ -100,7 +100,7 @@ class DocumentedFactsTest {
         }
         assertTrue(granted.size() > 10, "roles.sql parsed: " + granted);
         Set<String> documented = new TreeSet<>();
-        for (List<String> row : MarkdownDocument.read("docs/operations.md")
+        for (List<String> row : MarkdownDocument.read("docs/operating.md")
                 .section("Database roles")
                 .table("role", "privileges")) {
             String role = MarkdownDocument.codeSpans(row.getFirst()).getFirst();
@@ -114,7 +114,7 @@ class DocumentedFactsTest {
                 }
             }
         }
-        assertEquals(granted, documented, "docs/operations.md's roles table against infra/database/roles.sql");
+        assertEquals(granted, documented, "docs/operating.md's roles table against infra/database/roles.sql");
     }
 
     @Test

@@ -99,7 +99,7 @@ class EdgeTemplateTest {
     }
 
     /**
-     * A rotation in two deploys (docs/operations.md): the first replaces the secret and names the old generation,
+     * A rotation in two deploys (docs/operating.md): the first replaces the secret and names the old generation,
      * which the functions keep accepting (the replaced secret is retained, so it still resolves by name) while
      * CloudFront moves to the new one; the distribution is updated only after the functions' aliases, so no edge
      * sends a secret the functions do not know yet.
