@@ -26,10 +26,10 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The tables in README.md and docs/ that restate the code, held to their sources so the next drift fails the
- * build: the metrics (design.md) to {@link Metric}, the error codes (README) to {@link ApiErrorCode}, the alarms
+ * The tables in docs/ that restate the code, held to their sources so the next drift fails the build: the
+ * metrics (design.md) to {@link Metric}, the error codes (using.md) to {@link ApiErrorCode}, the alarms
  * (operating.md) to the template, the database roles (operating.md) to infra/database/roles.sql, and the
- * configuration (README) to the settings the functions read: Micronaut's configuration metadata of every
+ * configuration (operating.md) to the settings the functions read: Micronaut's configuration metadata of every
  * {@code @ConfigurationProperties} record and what the template sets.
  */
 class DocumentedFactsTest {
@@ -59,14 +59,14 @@ class DocumentedFactsTest {
     void theErrorTableGivesEveryCodeWithItsStatus() throws IOException {
         Map<String, Integer> documented = new TreeMap<>();
         for (List<String> row :
-                MarkdownDocument.read("README.md").section("Using the API").table("status", "`code`")) {
+                MarkdownDocument.read("docs/using.md").section("Errors").table("status", "`code`")) {
             documented.put(MarkdownDocument.codeSpans(row.get(1)).getFirst(), Integer.parseInt(row.getFirst()));
         }
         Map<String, Integer> codes = new TreeMap<>();
         for (ApiErrorCode code : ApiErrorCode.values()) {
             codes.put(code.name(), code.status().getCode());
         }
-        assertEquals(codes, documented, "README's error table against ApiErrorCode");
+        assertEquals(codes, documented, "docs/using.md's error table against ApiErrorCode");
     }
 
     @Test
@@ -143,7 +143,8 @@ class DocumentedFactsTest {
                 maps.stream().map(name -> environmentName(name) + "_").collect(Collectors.toSet());
 
         Set<String> documented = new TreeSet<>();
-        MarkdownDocument configuration = MarkdownDocument.read("README.md").section("Configuration");
+        MarkdownDocument configuration =
+                MarkdownDocument.read("docs/operating.md").section("Configuration");
         for (String line : configuration.text().split("\n")) {
             String firstName = null;
             for (String span :
@@ -162,13 +163,13 @@ class DocumentedFactsTest {
         Set<String> unknown = documented.stream()
                 .filter(name -> name.startsWith("PASTEBIN_") && !isKnown(name, known, knownMaps))
                 .collect(Collectors.toCollection(TreeSet::new));
-        assertEquals(Set.of(), unknown, "README's configuration names settings no code reads");
+        assertEquals(Set.of(), unknown, "docs/operating.md's configuration names settings no code reads");
         Set<String> undocumented = new TreeSet<>(known);
         undocumented.removeAll(documented);
         undocumented.removeIf(name -> knownMaps.stream()
                 .anyMatch(
                         map -> map.startsWith(name + "_") && documented.stream().anyMatch(d -> d.startsWith(map))));
-        assertEquals(Set.of(), undocumented, "settings README's configuration does not name");
+        assertEquals(Set.of(), undocumented, "settings docs/operating.md's configuration does not name");
 
         CloudFormationTemplate template = CloudFormationTemplate.load(Path.of("template.yaml"));
         Set<String> setByTemplate = new TreeSet<>();
@@ -178,7 +179,10 @@ class DocumentedFactsTest {
                     .forEach(setByTemplate::add);
         }
         setByTemplate.removeAll(documented);
-        assertEquals(Set.of(), setByTemplate, "settings the template passes that README's configuration does not name");
+        assertEquals(
+                Set.of(),
+                setByTemplate,
+                "settings the template passes that docs/operating.md's configuration does not name");
     }
 
     /** Every relative link of README.md, docs/ and the modules' READMEs names a file that exists, and a heading in it. */

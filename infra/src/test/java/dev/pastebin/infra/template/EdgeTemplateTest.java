@@ -155,7 +155,7 @@ class EdgeTemplateTest {
     /**
      * The origin's Cache-Control decides, bounded: nothing without it is cached (DefaultTTL 0), no-store (202s,
      * errors, creates) is honoured (MinTTL 0), and a stored paste stays at most its max-age, the bound on how long
-     * a deleted paste can still be served from the edge (README, docs/design.md "Edge").
+     * a deleted paste can still be served from the edge (docs/design.md, "Edge").
      */
     @Test
     void pastesAreCachedAsTheOriginSaysForAtMostSixtySeconds() {
