@@ -11,7 +11,6 @@ import dev.pastebin.local.template.CloudFormationTemplate;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -183,59 +182,6 @@ class DocumentedFactsTest {
                 Set.of(),
                 setByTemplate,
                 "settings the template passes that docs/operating.md's configuration does not name");
-    }
-
-    /** Every relative link of README.md, docs/ and the modules' READMEs names a file that exists, and a heading in it. */
-    @Test
-    void everyLinkBetweenTheDocsResolves() throws IOException {
-        Path root = Path.of("..").toAbsolutePath().normalize();
-        List<Path> documents = new ArrayList<>(List.of(
-                root.resolve("README.md"),
-                root.resolve("tools/local-runtime/README.md"),
-                root.resolve("infra/tls/README.md")));
-        try (var docs = Files.list(root.resolve("docs"))) {
-            docs.filter(p -> p.toString().endsWith(".md")).forEach(documents::add);
-        }
-        Pattern link = Pattern.compile("\\]\\(([^)\\s]+)\\)");
-        List<String> broken = new ArrayList<>();
-        for (Path document : documents) {
-            Matcher m = link.matcher(Files.readString(document));
-            while (m.find()) {
-                String target = m.group(1);
-                if (target.matches("^[a-z]+:.*")) {
-                    continue; // https:, mailto:
-                }
-                String file = target.contains("#") ? target.substring(0, target.indexOf('#')) : target;
-                String fragment = target.contains("#") ? target.substring(target.indexOf('#') + 1) : "";
-                Path resolved = file.isEmpty()
-                        ? document
-                        : document.getParent().resolve(file).normalize();
-                if (!Files.exists(resolved)) {
-                    broken.add(root.relativize(document) + ": " + target + " (no such file)");
-                } else if (!fragment.isEmpty()
-                        && resolved.toString().endsWith(".md")
-                        && !headingAnchors(resolved).contains(fragment)) {
-                    broken.add(root.relativize(document) + ": " + target + " (no such heading)");
-                }
-            }
-        }
-        assertEquals(List.of(), broken);
-    }
-
-    /** GitHub's anchors of a Markdown file's headings: lower case, punctuation dropped, spaces as hyphens. */
-    private static Set<String> headingAnchors(Path markdown) throws IOException {
-        Set<String> anchors = new HashSet<>();
-        boolean fenced = false;
-        for (String line : Files.readAllLines(markdown)) {
-            if (line.startsWith("```")) {
-                fenced = !fenced;
-            }
-            if (!fenced && line.matches("^#{1,6} .*")) {
-                String title = line.replaceFirst("^#+ ", "").strip().toLowerCase(Locale.ROOT);
-                anchors.add(title.replaceAll("[^\\p{L}\\p{N}_\\- ]", "").replace(' ', '-'));
-            }
-        }
-        return anchors;
     }
 
     private static String environmentName(String property) {
