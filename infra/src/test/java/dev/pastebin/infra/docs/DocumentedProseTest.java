@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -162,7 +163,7 @@ class DocumentedProseTest {
             }
         }
         assertTrue(checked >= 3, "the docs list the SnapStart functions: " + checked);
-        assertEquals(List.of(), new ArrayList<>(new java.util.LinkedHashSet<>(wrong)));
+        assertEquals(List.of(), new ArrayList<>(new LinkedHashSet<>(wrong)));
     }
 
     /** design.md's list of the metrics' {@code Service} values is what the functions' application.yml set. */
