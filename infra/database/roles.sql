@@ -1,4 +1,4 @@
--- One database role per function, with only the privileges its statements need (docs/operations.md, "Database roles").
+-- One database role per function, with only the privileges its statements need (docs/operating.md, "Database roles").
 -- Run once per database as its owner, after the migrations:
 --   psql "$OWNER_URL" -v ON_ERROR_STOP=1 -f infra/database/roles.sql
 -- then give each role a password (\password pastebin_read, ...) and put it in that function's secret.

@@ -7,7 +7,7 @@
 #                          [--sections artifacts,cold,primed,warm,readable,gaps,upload,knobs] [--functions create,read,upload,sweeper]
 #                          [--memory MB] [--handler fn=Handler,...] [--knobs group,...]
 #                          [--windows 1,0] [--readable-pastes 40] [--gap-jobs 5] [--jvms 21=<java>,25=<java>]
-#   --jvms defaults to the Java 21 and 25 that tools/benchmarks/jdks.sh installs (once, from PyPI) for the runtimes section.
+#   The runtimes section (Java 21 vs Java 25) runs only with --jvms; without it, it says it was not measured.
 # Environment: BENCH_SKIP_BUILD=1 reuses the built artifacts; BENCH_DATABASE (default pastebin_bench) is
 # dropped and recreated; PostgreSQL and LocalStack must be up (`make up`).
 set -euo pipefail
@@ -31,14 +31,5 @@ if [[ "${BENCH_SKIP_BUILD:-0}" != 1 ]]; then
   mvn -B -q -Pbenchmarks -pl "$modules" -am clean package -DskipTests >&2
 fi
 
-jvms=()
-if [[ " $* " != *" --jvms "* ]]; then
-  if j="$(tools/benchmarks/jdks.sh)"; then
-    jvms=(--jvms "$j")
-  else
-    echo "run.sh: tools/benchmarks/jdks.sh failed; the Java 21 vs 25 section will say it was not measured" >&2
-  fi
-fi
-
 exec "$JAVA_HOME/bin/java" -cp "tools/benchmarks/harness/target/classes:tools/benchmarks/harness/target/harness-lib/*" \
-  dev.pastebin.benchmarks.harness.Bench --repo . --java "$JAVA_HOME/bin/java" "${jvms[@]}" "$@"
+  dev.pastebin.benchmarks.harness.Bench --repo . --java "$JAVA_HOME/bin/java" "$@"

@@ -71,7 +71,7 @@ class PasteContentReader {
     }
 
     /**
-     * A form as command-line clients post it (README, "Use it from your terminal"): the paste is the multipart
+     * A form as command-line clients post it (docs/using.md, "Use it from your terminal"): the paste is the multipart
      * {@code file} part ({@code curl -F file=@notes.txt}, 0x0.st), or its {@code oneshot} part for a paste read
      * once (rustypaste), or the urlencoded {@code content} field (pastebinit, HTML forms). Expiry from
      * rustypaste's {@code expire} header or 0x0.st's {@code expires} field. The uploaded file's name labels the

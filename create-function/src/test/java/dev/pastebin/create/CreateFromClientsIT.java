@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
- * The create conventions of existing command-line clients through the real handler (README, "Use it from your
+ * The create conventions of existing command-line clients through the real handler (docs/using.md, "Use it from your
  * terminal"): a multipart {@code file} part ({@code curl -F file=@notes.txt}, rustypaste, 0x0.st) and a form
  * field ({@code pastebinit}, HTML forms), on {@code POST /pastes} and {@code POST /}. They answer 200 with the
  * paste's URL as one text/plain line and the deletion token in {@code X-Token}, or the usual 201 JSON to a client

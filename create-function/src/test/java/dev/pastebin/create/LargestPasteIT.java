@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
- * The default content limit (the largest paste whose upload job fits the queue's 1 MiB messages: README, "Paste
+ * The default content limit (the largest paste whose upload job fits the queue's 1 MiB messages: docs/design.md, "Paste
  * size") on every create route and body form, with the function's default configuration and a real 1 MiB queue:
  * exactly the limit is created and its job reaches the queue byte for byte; one byte more is 413; a form too large
  * to hold an allowed paste is refused before it is parsed, as a JSON body is.

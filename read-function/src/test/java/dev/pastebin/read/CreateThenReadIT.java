@@ -90,7 +90,7 @@ class CreateThenReadIT {
     /**
      * The web page reads a paste as JSON, where a control character is escaped to six bytes, and Lambda's answer
      * escapes that string again (seven): the largest paste of nothing but control characters still fits the 6 MB
-     * response payload Lambda allows a synchronous invoke (README, "Paste size").
+     * response payload Lambda allows a synchronous invoke (docs/design.md, "Paste size").
      */
     @Test
     void theLargestWorstCasePasteReadAsJsonFitsLambdasResponsePayload() throws Exception {

@@ -122,7 +122,7 @@ class WebPagesTest {
     }
 
     /**
-     * The URL a command-line client prints (README, "Use it from your terminal") is a paste's API address: a
+     * The URL a command-line client prints (docs/using.md, "Use it from your terminal") is a paste's API address: a
      * browser asking for HTML there is sent to the web page, without a database call (the database here is
      * a closed port); curl ({@code *}/{@code *}) and JSON clients still get the paste itself.
      */

@@ -44,12 +44,12 @@ class SweepReportTest {
         assertEquals(List.of(0.0), EmfSpec.values(lines, Metric.DEAD_LETTERS_KEPT, sweeper));
     }
 
-    /** README's "Configuration" names every field of the report a sweep returns, and no other. */
+    /** docs/operating.md's "Configuration" names every field of the report a sweep returns, and no other. */
     @Test
-    void readmeNamesEveryFieldOfTheReport() throws IOException {
-        String readme = Files.readString(Path.of("..", "README.md"));
-        int start = readme.indexOf("Each sweep logs and returns its report:");
-        String paragraph = readme.substring(start, readme.indexOf("\n\n", start));
+    void theConfigurationNamesEveryFieldOfTheReport() throws IOException {
+        String doc = Files.readString(Path.of("..", "docs", "operating.md"));
+        int start = doc.indexOf("Each sweep logs and returns its report:");
+        String paragraph = doc.substring(start, doc.indexOf("\n\n", start));
         Set<String> documented = new TreeSet<>();
         Matcher span = Pattern.compile("`([a-zA-Z]+)`").matcher(paragraph);
         while (span.find()) {

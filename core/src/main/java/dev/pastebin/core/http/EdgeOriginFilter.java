@@ -15,7 +15,7 @@ import java.security.MessageDigest;
  * address directly, around the WAF and the cache) is answered 403 {@link ApiErrorCode#EDGE_REQUIRED} before any
  * other filter or the route runs. A request that passes is marked as having come through the edge, which is what
  * lets {@link EdgeRequests} trust the headers the edge sets. During a rotation the previous secret passes too,
- * while CloudFront's edges move to the new one (docs/operations.md). Off when no secret, or a blank one, is
+ * while CloudFront's edges move to the new one (docs/operating.md). Off when no secret, or a blank one, is
  * configured (locally).
  */
 @ServerFilter(ServerFilter.MATCH_ALL_PATTERN)

@@ -13,7 +13,7 @@ import org.slf4j.MDC;
 /**
  * Puts the invocation's {@code requestId} and {@code functionName} in the MDC. Both kinds of handler call the
  * {@link DiagnosticInfoPopulator} bean with the Lambda Context before any work: {@code MicronautRequestHandler}
- * (upload, sweeper) and {@code APIGatewayV2HTTPEventFunction} (create, read). Micronaut's default one uses
+ * (upload, sweeper) and {@code APIGatewayV2HTTPEventFunction} (create, read, remove). Micronaut's default one uses
  * its own key names ({@code AWSRequestId}, ...); these are the names the log lines and the queries use.
  *
  * <p>An execution environment serves one invocation after another on the same thread: the MDC is cleared

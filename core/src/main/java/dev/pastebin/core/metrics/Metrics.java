@@ -35,7 +35,7 @@ public class Metrics {
     private final Map<List<String>, MetricsLogger> pending = new LinkedHashMap<>();
 
     /**
-     * @param service     the {@code Service} dimension: create, read, upload or sweeper
+     * @param service     the {@code Service} dimension: create, read, remove, upload or sweeper
      * @param environment where lines go: stdout on Lambda and locally ({@link MetricsEnvironment}), a capture in tests
      */
     @Inject

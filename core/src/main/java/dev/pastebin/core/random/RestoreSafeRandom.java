@@ -13,8 +13,9 @@ import java.util.random.RandomGenerator;
  * restored from one snapshot draw the same sequence: environments that failed together would retry
  * together, which is what jitter exists to prevent. {@code NativePRNGNonBlocking} reads {@code /dev/urandom}
  * on every draw (mixed with, never replaced by, its in-heap state), so draws after a restore come from the
- * kernel of the restored environment and need no reseeding hook. A draw costs a few microseconds
- * (docs/benchmarks.md), nothing next to the S3 attempt it delays. Thread-safe without a lock.
+ * kernel of the restored environment and need no reseeding hook. A draw costs under a microsecond
+ * (docs/decisions.md, "Jitter from a restore-safe random source"), nothing next to the S3 attempt it delays.
+ * Thread-safe without a lock.
  */
 public final class RestoreSafeRandom {
 

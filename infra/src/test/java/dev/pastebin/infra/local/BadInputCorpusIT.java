@@ -144,7 +144,7 @@ class BadInputCorpusIT {
                 "BAD INPUT CORPUS %d cases: %d answered by a function, %d before any function runs "
                         + "(API Gateway's 404 for a method without a route, the HTTP server's 400)%n",
                 cases.size(), cases.size() - beforeAnyFunction, beforeAnyFunction);
-        // README, "Testing", states these figures
+        // docs/testing.md, "What `make test` runs", states these figures
         assertTrue(cases.size() >= 200, "only " + cases.size() + " cases");
         assertTrue(
                 cases.size() - beforeAnyFunction >= 120,
@@ -399,7 +399,7 @@ class BadInputCorpusIT {
                 utf8("{\"content\":\"" + "\\u20ac".repeat(LIMIT / 3 + 1) + "\"}"),
                 fn(413, "CONTENT_TOO_LARGE")));
         cases.add(post("XML", "application/xml", utf8("<p>x</p>"), fn(415, "UNSUPPORTED_MEDIA_TYPE")));
-        // the forms of command-line clients (README, "Use it from your terminal"): refused as one plain line
+        // the forms of command-line clients (docs/using.md, "Use it from your terminal"): refused as one plain line
         cases.add(post(
                 "form-encoded without a content field",
                 "application/x-www-form-urlencoded",
@@ -487,7 +487,7 @@ class BadInputCorpusIT {
     }
 
     /**
-     * Multipart shapes whose cost grew with their size or overflowed the stack (README, "Use it from your
+     * Multipart shapes whose cost grew with their size or overflowed the stack (docs/using.md, "Use it from your
      * terminal": a boundary of 1 to 70 characters of RFC 2046's set, 8,192 bytes of headers a part, 100 parts),
      * on both routes that read a form; each is a 400, or the 413 of a body too large to hold a paste.
      */

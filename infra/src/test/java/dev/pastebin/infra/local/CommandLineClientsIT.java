@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * template and function artifacts): the real {@code curl -F file=@…}, Debian's real {@code pastebinit}, the haste
  * protocol's {@code haste} and rustypaste's {@code rpaste} (installed by infra/local/clients.sh) post a paste and
  * print its URL; {@code curl URL} then gives the exact
- * bytes once the upload function has stored them, and a browser opening it is sent to the web page. README, "Use it from your terminal", shows these settings.
+ * bytes once the upload function has stored them, and a browser opening it is sent to the web page. docs/using.md, "Use it from your terminal", shows these settings.
  */
 @RealServices
 class CommandLineClientsIT {
@@ -145,7 +145,7 @@ class CommandLineClientsIT {
 
     @Test
     void pastebinitPostsItsFormAndPrintsTheUrl() throws Exception {
-        // the configuration README shows, for this API's host
+        // the configuration docs/using.md shows, for this API's host
         String host = runtime.uri("/").getAuthority();
         Path confDir = Files.createDirectories(dir.resolve("config").resolve("pastebin.d"));
         Files.writeString(confDir.resolve("pastebin-local.conf"), """
@@ -180,7 +180,7 @@ class CommandLineClientsIT {
     }
 
     /**
-     * The haste protocol's client (PyPI's haste-client, the {@code haste} command) with README's setting in
+     * The haste protocol's client (PyPI's haste-client, the {@code haste} command) with docs/using.md's setting in
      * {@code ~/.hastec}: it posts to /documents and prints {@code <server>/<key>}; that URL gives curl the bytes and a
      * browser the page, and {@code haste -r} prints the raw URL.
      */
@@ -228,7 +228,7 @@ class CommandLineClientsIT {
     }
 
     /**
-     * rustypaste's client ({@code rpaste}, built from crates.io by clients.sh where cargo is) with README's
+     * rustypaste's client ({@code rpaste}, built from crates.io by clients.sh where cargo is) with docs/using.md's
      * config.toml: it posts the file part to the server's root and prints the URL, which gives curl the bytes;
      * {@code -o} makes the paste read once and {@code -e} sends the expiry.
      */

@@ -28,7 +28,7 @@ import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
 /**
- * Pastes of any size up to the default limit (README, "Paste size") and any encoding (ASCII, two- to four-byte
+ * Pastes of any size up to the default limit (docs/design.md, "Paste size") and any encoding (ASCII, two- to four-byte
  * UTF-8, control characters and NUL, CRLF) through the whole local system ({@link LocalRuntimeProcess}: the real
  * template and function artifacts, PostgreSQL, LocalStack's 1 MiB queue and S3): created on each create route
  * form, stored by the upload function, and read back byte for byte raw ({@code curl URL}), as JSON (what the web

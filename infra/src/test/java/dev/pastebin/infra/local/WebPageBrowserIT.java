@@ -50,7 +50,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * create through the form, wait, view; a paste of markup shown as text and never run; read-once; delete; the
  * expiry sent; highlighting, line links, copy, download, raw, the dark theme and a phone's width. Rows in a state
  * a test needs to hold (IN_PROGRESS, then FAILED; expired) are set through the repository, as the upload worker
- * would. With {@code -Dscreenshots.update=true} it refreshes the README's screenshots in docs/screenshots/.
+ * would. With {@code -Dscreenshots.update=true} it refreshes the screenshots in docs/screenshots/ (README.md and docs/using.md show them).
  */
 @RealServices
 class WebPageBrowserIT {
@@ -621,7 +621,7 @@ class WebPageBrowserIT {
                 .toList();
     }
 
-    /** Into target/, and into docs/screenshots/ (the README's) with -Dscreenshots.update=true. */
+    /** Into target/, and into docs/screenshots/ (README.md and docs/using.md show them) with -Dscreenshots.update=true. */
     private static void saveScreenshot(String name) throws Exception {
         byte[] png = browser.getScreenshotAs(OutputType.BYTES);
         Files.write(Path.of("target", "web-" + name).toAbsolutePath(), png);

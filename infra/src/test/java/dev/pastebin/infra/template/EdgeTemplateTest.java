@@ -100,7 +100,7 @@ class EdgeTemplateTest {
     }
 
     /**
-     * A rotation in two deploys (docs/operations.md): the first replaces the secret and names the old generation,
+     * A rotation in two deploys (docs/operating.md): the first replaces the secret and names the old generation,
      * which the functions keep accepting (the replaced secret is retained, so it still resolves by name) while
      * CloudFront moves to the new one; the distribution is updated only after the functions' aliases, so no edge
      * sends a secret the functions do not know yet.
@@ -156,7 +156,7 @@ class EdgeTemplateTest {
     /**
      * The origin's Cache-Control decides, bounded: nothing without it is cached (DefaultTTL 0), no-store (202s,
      * errors, creates) is honoured (MinTTL 0), and a stored paste stays at most its max-age, the bound on how long
-     * a deleted paste can still be served from the edge (README, docs/design.md "Edge").
+     * a deleted paste can still be served from the edge (docs/design.md, "Edge").
      */
     @Test
     void pastesAreCachedAsTheOriginSaysForAtMostSixtySeconds() {

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The production limits infra/template.yaml sets (docs/operations.md, "Production limits"): database connections within a
+ * The production limits infra/template.yaml sets (docs/operating.md, "Production limits"): database connections within a
  * budget, timeouts on every database socket, TLS that verifies the server, least privilege on data.
  */
 class ProductionLimitsTest {

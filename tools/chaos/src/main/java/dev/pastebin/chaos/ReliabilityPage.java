@@ -18,8 +18,8 @@ final class ReliabilityPage {
         return """
                 # Reliability under load and faults
 
-                Written by the chaos suite (`%s`, module `tools/chaos/`) from the run below; the README's
-                "Chaos suite" section says what it does. Every figure is from that one run.
+                Written by the chaos suite (`%s`, module `tools/chaos/`) from the run below;
+                [testing.md, "Chaos suite"](testing.md#chaos-suite) says what it does. Every figure is from that one run.
 
                 ## Machine and run
 

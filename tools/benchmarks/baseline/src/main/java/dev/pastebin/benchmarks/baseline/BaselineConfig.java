@@ -1,7 +1,7 @@
 package dev.pastebin.benchmarks.baseline;
 
 /**
- * The same environment the functions read (see BRIEF/README), read directly: the baseline has no
+ * The same environment the functions read (docs/operating.md, "Configuration"), read directly: the baseline has no
  * configuration framework on purpose, so {@code System.getenv} is the floor being measured.
  */
 record BaselineConfig(

@@ -100,7 +100,7 @@ public final class Bench {
                 jvms(a.getOrDefault("jvms", "")));
     }
 
-    /** {@code --jvms 21=/path/bin/java,25=/path/bin/java} (tools/benchmarks/jdks.sh prints it): the runtimes section's JVMs. */
+    /** {@code --jvms 21=/path/bin/java,25=/path/bin/java}: the runtimes section's JVMs (none: the section is not measured). */
     private static Map<String, Path> jvms(String spec) {
         Map<String, Path> m = new LinkedHashMap<>();
         handlerOverrides(spec).forEach((label, java) -> m.put(label, Path.of(java)));

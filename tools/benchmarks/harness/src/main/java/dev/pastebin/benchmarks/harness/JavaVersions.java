@@ -41,7 +41,7 @@ final class JavaVersions implements Section {
                 + " runs after 1 warm-up; median (min-max))");
         if (options.jvms().isEmpty()) {
             report.line(
-                    "Not measured: needs `--jvms 21=<java>,25=<java>` (tools/benchmarks/jdks.sh installs both and prints the option).");
+                    "Not measured: needs `--jvms 21=<java>,25=<java>`, two JVMs built alike (docs/decisions.md has the comparison of record).");
             report.line("");
             return;
         }
