@@ -701,10 +701,12 @@ class DocumentedProseTest {
             String text = Files.readString(ROOT.resolve(name));
             StringBuilder joined = new StringBuilder(text.length());
             List<Integer> offsets = new ArrayList<>(text.length());
-            for (int i = 0; i < text.length(); i++) {
+            int i = 0;
+            while (i < text.length()) {
                 if (text.charAt(i) != '\n') {
                     joined.append(text.charAt(i));
                     offsets.add(i);
+                    i++;
                     continue;
                 }
                 int breaks = 0;
@@ -713,7 +715,6 @@ class DocumentedProseTest {
                     breaks += text.charAt(i) == '\n' ? 1 : 0;
                     i++;
                 }
-                i--;
                 joined.append(breaks > 1 ? "  " : " ");
                 offsets.add(start);
                 if (breaks > 1) {
