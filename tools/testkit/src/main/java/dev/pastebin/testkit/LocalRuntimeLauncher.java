@@ -54,7 +54,10 @@ public final class LocalRuntimeLauncher implements AutoCloseable {
     private Duration listeningWithin = Duration.ofMinutes(5);
     private Duration readyWithin;
     private Duration stopWithin = Duration.ofSeconds(60);
+
+    @SuppressWarnings("JdkObsolete") // synchronised on purpose: the reader thread appends while callers read
     private final StringBuffer output = new StringBuffer();
+
     private Process process;
     private Thread reader;
     private int listeningPort;
