@@ -16,4 +16,4 @@ bench_postgres
 bench_harness
 
 exec "$JAVA_HOME/bin/java" -cp "tools/benchmarks/harness/target/classes:tools/benchmarks/harness/target/harness-lib/*" \
-  dev.pastebin.benchmarks.scale.BreakerLoad --repo . "$@"
+  dev.pastebin.benchmarks.scale.BreakerLoad "$@"

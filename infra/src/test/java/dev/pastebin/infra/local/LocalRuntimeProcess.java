@@ -2,47 +2,38 @@ package dev.pastebin.infra.local;
 
 import dev.pastebin.core.support.TestQueues;
 import dev.pastebin.local.Json;
-import dev.pastebin.local.cli.LocalRuntime;
+import dev.pastebin.testkit.LocalRuntimeLauncher;
 import io.micronaut.context.ApplicationContext;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * The LocalRuntime main in its own JVM with the flags `make run` gives it: the real template and the real
- * function artifacts, with a queue pair and a bucket of its own (so a test sees only what it caused).
+ * The LocalRuntime main in its own JVM with the flags `make run` gives it (the test kit's {@link LocalRuntimeLauncher}):
+ * the real template and the real function artifacts, with a queue pair and a bucket of its own (so a test sees only
+ * what it caused).
  */
-// StringBuffer: synchronised on purpose, the output reader thread appends while a test reads it.
-@SuppressWarnings("JdkObsolete")
 final class LocalRuntimeProcess implements AutoCloseable {
 
     final TestQueues.Pair queue;
     final String bucket;
     final int port;
-    private final Process process;
+    private final LocalRuntimeLauncher runtime;
 
-    private final StringBuffer output;
-
-    private LocalRuntimeProcess(TestQueues.Pair queue, String bucket, int port, Process process, StringBuffer output) {
+    private LocalRuntimeProcess(TestQueues.Pair queue, String bucket, LocalRuntimeLauncher runtime) {
         this.queue = queue;
         this.bucket = bucket;
-        this.port = port;
-        this.process = process;
-        this.output = output;
+        this.port = runtime.port();
+        this.runtime = runtime;
     }
 
     /** Starts it and waits until its HTTP API listens; {@code name} prefixes the queues and the bucket. */
@@ -69,60 +60,24 @@ final class LocalRuntimeProcess implements AutoCloseable {
             port = s.getLocalPort();
         }
         Path root = TestSupport.repositoryRoot();
-        Path target = root.resolve("tools/local-runtime/target");
-        Path jar;
-        try (var files = Files.list(target)) {
-            jar = files.filter(p -> p.getFileName().toString().matches("pastebin-local-runtime-.*\\.jar")
-                            && !p.getFileName().toString().endsWith("-tests.jar"))
-                    .findFirst()
-                    .orElseThrow();
-        }
-        String classpath = jar + ":"
-                + Files.readString(target.resolve("runtime-classpath.txt")).trim();
         Path envVars = Files.writeString(root.resolve("infra/target/" + name + "-env-vars.json"), envVars(environment));
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                classpath,
-                LocalRuntime.class.getName(),
-                "--template",
-                "infra/template.yaml",
-                "--dashboard",
-                "infra/local/dashboard.json",
-                "--env-vars",
-                envVars.toString(),
-                "--port",
-                Integer.toString(port),
-                "--physical-name",
-                "UploadQueue=" + TestSupport.queueName(queue.queueUrl()) + ",UploadDeadLetterQueue="
-                        + TestSupport.queueName(queue.deadLetterQueueUrl()) + ",PasteBucket=" + bucket));
-        command.addAll(flags);
-        ProcessBuilder pb = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true);
-        Process process = pb.start();
-        StringBuffer output = new StringBuffer();
-        CompletableFuture<Void> listening = new CompletableFuture<>();
-        Thread.ofPlatform().daemon().start(() -> {
-            try (var in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = in.readLine()) != null; ) {
-                    System.err.println("[runtime] " + line);
-                    output.append(line).append('\n');
-                    if (line.contains("Local API listening")) {
-                        listening.complete(null);
-                    }
-                }
-            } catch (IOException e) {
-                // the runtime is gone
-            }
-            listening.completeExceptionally(new IllegalStateException("the runtime exited:\n" + output));
-        });
-        var runtime = new LocalRuntimeProcess(queue, bucket, port, process, output);
+        LocalRuntimeLauncher runtime = LocalRuntimeLauncher.java(root, envVars)
+                .port(port)
+                .physicalNames(
+                        TestSupport.queueName(queue.queueUrl()),
+                        TestSupport.queueName(queue.deadLetterQueueUrl()),
+                        bucket)
+                .arguments(flags)
+                .echoTo(System.err, "[runtime] ")
+                .listeningWithin(Duration.ofSeconds(180))
+                .stopWithin(Duration.ofSeconds(30));
         try {
-            listening.get(180, TimeUnit.SECONDS);
+            runtime.start();
         } catch (Exception e) {
-            runtime.close();
+            deleteQueues(queue);
             throw e;
         }
-        return runtime;
+        return new LocalRuntimeProcess(queue, bucket, runtime);
     }
 
     /** What infra/local/lib.sh's env_vars_json gives the functions, for the database the tests use. */
@@ -158,19 +113,21 @@ final class LocalRuntimeProcess implements AutoCloseable {
 
     /** Everything the runtime and its functions printed so far. */
     String output() {
-        return output.toString();
+        return runtime.output();
     }
 
     @Override
     public void close() throws Exception {
-        process.destroy();
-        boolean stopped = process.waitFor(30, TimeUnit.SECONDS);
+        boolean stopped = runtime.stop();
+        deleteQueues(queue);
+        if (!stopped) {
+            throw new IllegalStateException("the runtime did not stop on TERM within 30 s");
+        }
+    }
+
+    private static void deleteQueues(TestQueues.Pair queue) {
         try (var context = ApplicationContext.run()) {
             TestQueues.delete(context.getBean(SqsClient.class), queue);
-        }
-        if (!stopped) {
-            process.destroyForcibly();
-            throw new IllegalStateException("the runtime did not stop on TERM within 30 s");
         }
     }
 }

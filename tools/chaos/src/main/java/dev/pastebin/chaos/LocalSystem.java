@@ -3,6 +3,10 @@ package dev.pastebin.chaos;
 import dev.pastebin.faults.FaultProxy;
 import dev.pastebin.faults.Service;
 import dev.pastebin.local.template.CloudFormationTemplate;
+import dev.pastebin.testkit.LocalRuntimeLauncher;
+import dev.pastebin.testkit.LocalStack;
+import dev.pastebin.testkit.RunDatabase;
+import dev.pastebin.testkit.RunNames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -10,19 +14,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
@@ -51,30 +49,17 @@ final class LocalSystem implements AutoCloseable {
             }
         }
 
-        String database() {
-            return "chaos_" + runId.replace('-', '_');
+        /** The run's database, queues and bucket. */
+        RunNames names() {
+            return RunNames.of("chaos", runId);
         }
 
-        String queue() {
-            return "chaos-" + runId + "-uploads";
-        }
-
-        String deadLetterQueue() {
-            return "chaos-" + runId + "-uploads-dlq";
-        }
-
-        String bucket() {
-            return "chaos-" + runId + "-pastes";
-        }
-
-        String jdbcUrl() {
-            return "jdbc:postgresql://127.0.0.1:" + databasePort + "/" + database()
-                    + "?connectTimeout=5&socketTimeout=30";
+        RunDatabase database() {
+            return new RunDatabase("127.0.0.1", databasePort, USER, PASSWORD, names().database())
+                    .withParameters("connectTimeout=5&socketTimeout=30");
         }
     }
 
-    private static final Pattern LISTENING = Pattern.compile("Local API listening on http://[^:]+:(\\d+)");
-    private static final Pattern READY = Pattern.compile("Ready: \\d+ function\\(s\\) initialised");
     /** The runtime's line for an invocation whose process died under it (the SIGKILLed batches). */
     private static final Pattern UPLOAD_EXIT_ERROR =
             Pattern.compile("(?m)^UploadPasteFunction\\s+SQS batch.*ERROR Runtime\\.ExitError");
@@ -83,29 +68,28 @@ final class LocalSystem implements AutoCloseable {
     private static final String PASSWORD = "pastebin";
 
     private final Settings settings;
+    private final RunNames names;
+    private final RunDatabase database;
     private final Path logs;
     private final Map<String, String> environment;
     private final String uploadHandler;
     private final boolean clusterStartedHere;
     private FaultProxy s3;
     private FaultProxy sqs;
-    private Process run;
-    private URI api;
+    private LocalRuntimeLauncher run;
     private SqsClient sqsClient;
     private boolean removeResources;
 
     private LocalSystem(Settings settings, Path logs, CloudFormationTemplate template)
             throws IOException, InterruptedException {
         this.settings = settings;
+        this.names = settings.names();
+        this.database = settings.database();
         this.logs = logs;
         this.uploadHandler = String.valueOf(template.functionProperty("UploadPasteFunction", "Handler"));
-        this.environment = new HashMap<>(Map.of(
-                "PASTEBIN_DB_PORT", Integer.toString(settings.databasePort()),
-                "PASTEBIN_DB_NAME", settings.database(),
-                "PASTEBIN_UPLOAD_QUEUE", settings.queue(),
-                "PASTEBIN_UPLOAD_DLQ", settings.deadLetterQueue(),
-                "PASTEBIN_STORAGE_BUCKET", settings.bucket(),
-                "LOCALSTACK_ENDPOINT", settings.localStackEndpoint()));
+        this.environment = new HashMap<>(names.environment());
+        environment.put("PASTEBIN_DB_PORT", Integer.toString(settings.databasePort()));
+        environment.put("LOCALSTACK_ENDPOINT", settings.localStackEndpoint());
         List<String> cluster = cluster();
         this.clusterStartedHere = cluster.isEmpty() || !cluster.get(2).startsWith("online");
     }
@@ -133,40 +117,23 @@ final class LocalSystem implements AutoCloseable {
                 "start");
         s3 = new FaultProxy(Service.S3, 0, URI.create(settings.localStackEndpoint()));
         sqs = new FaultProxy(Service.SQS, 0, URI.create(settings.localStackEndpoint()));
-        environment.put("AWS_ENDPOINT_URL_S3", s3.endpoint().toString());
-        environment.put("AWS_ENDPOINT_URL_SQS", sqs.endpoint().toString());
 
-        Path runtimeLog = logs.resolve("runtime.log");
         // The run command's defaults: one create and one read environment (started eagerly, so no client waits
         // for a cold start), the upload function as many as its MaximumConcurrency.
-        ProcessBuilder pb = new ProcessBuilder(
-                        "infra/local/run.sh", "--no-build", "--port", Integer.toString(settings.apiPort()))
-                .directory(settings.root().toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(runtimeLog.toFile());
-        // A shell set up for other queues (export_app_env) keeps its URLs; the run's own names must win.
-        pb.environment().keySet().removeAll(List.of("PASTEBIN_UPLOAD_QUEUE_URL", "PASTEBIN_UPLOAD_DLQ_URL"));
-        pb.environment().putAll(environment);
-        run = pb.start();
-        String port = Processes.awaitLine(runtimeLog, LISTENING, Duration.ofMinutes(5), run)
-                .group(1);
-        api = URI.create("http://127.0.0.1:" + port);
-        Processes.awaitLine(runtimeLog, READY, Duration.ofMinutes(5), run);
-        sqsClient = localStack(SqsClient.builder()).build();
-    }
-
-    /** A client of LocalStack itself (not through a proxy): the suite only ever talks to LocalStack. */
-    private <B extends AwsClientBuilder<B, ?>> B localStack(B builder) {
-        Map<String, String> env = System.getenv();
-        return builder.endpointOverride(URI.create(settings.localStackEndpoint()))
-                .region(Region.of(env.getOrDefault("AWS_REGION", "us-east-1")))
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
-                        env.getOrDefault("AWS_ACCESS_KEY_ID", "test"),
-                        env.getOrDefault("AWS_SECRET_ACCESS_KEY", "test"))));
+        run = LocalRuntimeLauncher.runCommand(settings.root())
+                .port(settings.apiPort())
+                .environment(environment)
+                .through(s3)
+                .through(sqs)
+                .logTo(logs.resolve("runtime.log"))
+                .readyWithin(Duration.ofMinutes(5))
+                .start();
+        sqsClient = LocalStack.configure(SqsClient.builder(), settings.localStackEndpoint())
+                .build();
     }
 
     URI api() {
-        return api;
+        return run.api();
     }
 
     FaultProxy s3() {
@@ -183,7 +150,7 @@ final class LocalSystem implements AutoCloseable {
 
     /** A new connection each time: the database is stopped and started under the suite. */
     Connection database() throws SQLException {
-        return DriverManager.getConnection(settings.jdbcUrl(), USER, PASSWORD);
+        return database.connect();
     }
 
     void stopDatabase() throws IOException, InterruptedException {
@@ -224,7 +191,8 @@ final class LocalSystem implements AutoCloseable {
 
     /** The upload function's processes: the run command's descendants started with its handler. */
     List<ProcessHandle> uploadProcesses() {
-        return run.descendants()
+        return run.process()
+                .descendants()
                 .filter(p -> p.info()
                         .arguments()
                         .map(args -> Arrays.asList(args).contains(uploadHandler))
@@ -253,7 +221,7 @@ final class LocalSystem implements AutoCloseable {
 
     /** Messages in the upload queue and in its dead-letter queue (visible, in flight and delayed). */
     int[] queueDepths() {
-        return new int[] {depth(settings.queue()), depth(settings.deadLetterQueue())};
+        return new int[] {depth(names.queue()), depth(names.deadLetterQueue())};
     }
 
     private int depth(String queue) {
@@ -274,24 +242,11 @@ final class LocalSystem implements AutoCloseable {
     }
 
     private void removeResources() {
-        try {
-            for (String queue : List.of(settings.queue(), settings.deadLetterQueue())) {
-                sqsClient.deleteQueue(b -> b.queueUrl(
-                        sqsClient.getQueueUrl(q -> q.queueName(queue)).queueUrl()));
-            }
-            try (S3Client s3Client =
-                    localStack(S3Client.builder()).forcePathStyle(true).build()) {
-                s3Client.listObjectsV2Paginator(b -> b.bucket(settings.bucket()))
-                        .contents()
-                        .forEach(o -> s3Client.deleteObject(
-                                b -> b.bucket(settings.bucket()).key(o.key())));
-                s3Client.deleteBucket(b -> b.bucket(settings.bucket()));
-            }
-            try (Connection c = DriverManager.getConnection(
-                            settings.jdbcUrl().replace("/" + settings.database() + "?", "/postgres?"), USER, PASSWORD);
-                    var statement = c.createStatement()) {
-                statement.execute("DROP DATABASE IF EXISTS " + settings.database());
-            }
+        try (S3Client s3Client = LocalStack.configure(S3Client.builder(), settings.localStackEndpoint())
+                .forcePathStyle(true)
+                .build()) {
+            names.removeFrom(sqsClient, s3Client);
+            database.drop();
         } catch (RuntimeException | SQLException e) {
             System.err.println("[chaos] could not remove the run's queues, bucket or database: " + e);
         }
@@ -299,15 +254,8 @@ final class LocalSystem implements AutoCloseable {
 
     @Override
     public void close() {
-        if (run != null && run.isAlive()) {
-            run.destroy(); // TERM: run.sh stops the runtime, whose shutdown hook stops the function processes
-            try {
-                if (!run.waitFor(60, TimeUnit.SECONDS)) {
-                    run.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        if (run != null) {
+            run.stop(); // TERM: run.sh stops the runtime, whose shutdown hook stops the function processes
         }
         if (s3 != null) {
             s3.close();

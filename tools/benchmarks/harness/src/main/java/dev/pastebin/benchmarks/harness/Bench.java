@@ -1,5 +1,6 @@
 package dev.pastebin.benchmarks.harness;
 
+import ch.qos.logback.classic.Level;
 import dev.pastebin.local.lambda.JavaRuntime;
 import dev.pastebin.local.lambda.TaskRoots;
 import dev.pastebin.local.template.SamTemplate;
@@ -15,6 +16,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.slf4j.LoggerFactory;
 
 /**
  * The benchmark harness: cold starts, warm latency, upload throughput, artifact sizes and knobs, for the
@@ -64,6 +66,8 @@ public final class Bench {
     }
 
     public static void main(String[] args) throws Exception {
+        // The benchmark database's migrations (Flyway logs each one at INFO) are not part of the progress.
+        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger("org.flywaydb")).setLevel(Level.WARN);
         new Bench(parse(args)).run();
     }
 
@@ -138,7 +142,7 @@ public final class Bench {
                 getenv("AWS_ENDPOINT_URL", "http://127.0.0.1:4566"),
                 runId);
         try {
-            services.resetDatabase(repo.resolve("core/src/main/resources/db/migration"));
+            services.resetDatabase();
             services.createBucket();
             String createQueueUrl = services.createQueue("bench-create");
             byte[] content = Services.content(1024);

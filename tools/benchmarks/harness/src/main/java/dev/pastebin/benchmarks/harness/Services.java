@@ -1,66 +1,56 @@
 package dev.pastebin.benchmarks.harness;
 
-import java.io.IOException;
+import dev.pastebin.testkit.RunBucket;
+import dev.pastebin.testkit.RunDatabase;
+import dev.pastebin.testkit.RunQueues;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.Delete;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
-import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 
 /**
- * The benchmark's own slice of the local PostgreSQL and LocalStack: a database recreated from core's
- * migrations on every run, and a bucket and queues with a run-specific suffix, removed at the end.
+ * The benchmark's own slice of the local PostgreSQL and LocalStack (the test kit's pieces): a database recreated
+ * from core's migrations on every run, and a bucket and queues with a run-specific suffix, removed at the end.
  */
 final class Services implements AutoCloseable {
 
-    final String host;
-    final int port;
     final String user;
     final String password;
-    final String database;
     final String endpoint;
     final String runId;
     final String bucket;
     final SqsClient sqs;
     final S3Client s3;
-    private final List<String> queues = new ArrayList<>();
+    private final RunDatabase database;
+    private final RunQueues queues;
+    private final RunBucket pastes;
     private Connection db;
 
     Services(String host, int port, String user, String password, String database, String endpoint, String runId) {
-        this.host = host;
-        this.port = port;
         this.user = user;
         this.password = password;
-        this.database = database;
+        this.database = new RunDatabase(host, port, user, password, database);
         this.endpoint = endpoint;
         this.runId = runId;
         this.bucket = "pastebin-bench-" + runId;
@@ -78,36 +68,18 @@ final class Services implements AutoCloseable {
                 .endpointOverride(URI.create(endpoint))
                 .forcePathStyle(true)
                 .build();
+        this.queues = new RunQueues(sqs);
+        this.pastes = new RunBucket(s3, bucket);
     }
 
     String jdbcUrl() {
-        return "jdbc:postgresql://" + host + ":" + port + "/" + database;
+        return database.url();
     }
 
-    /** Drops and recreates the benchmark database and applies core's migrations (V1__, V2__, ... in order). */
-    void resetDatabase(Path migrations) throws SQLException, IOException {
-        String admin = "jdbc:postgresql://" + host + ":" + port + "/postgres";
-        try (Connection c = DriverManager.getConnection(admin, user, password);
-                Statement st = c.createStatement()) {
-            st.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
-            st.execute("CREATE DATABASE " + database);
-        }
-        db = DriverManager.getConnection(jdbcUrl(), user, password);
-        List<Path> files;
-        try (Stream<Path> s = Files.list(migrations)) {
-            files = s.filter(p -> p.getFileName().toString().matches("V\\d+__.*\\.sql"))
-                    .sorted(Comparator.comparingInt(
-                            p -> Integer.parseInt(p.getFileName().toString().replaceAll("^V(\\d+)__.*", "$1"))))
-                    .toList();
-        }
-        if (files.isEmpty()) {
-            throw new IllegalStateException("no migrations in " + migrations);
-        }
-        try (Statement st = db.createStatement()) {
-            for (Path f : files) {
-                st.execute(Files.readString(f));
-            }
-        }
+    /** Drops and recreates the benchmark database with core's migrations. */
+    void resetDatabase() throws SQLException {
+        database.recreate();
+        db = database.connect();
     }
 
     Connection db() {
@@ -115,17 +87,17 @@ final class Services implements AutoCloseable {
     }
 
     void createBucket() {
-        s3.createBucket(b -> b.bucket(bucket));
+        pastes.create();
     }
 
     String createQueue(String name) {
-        String url = sqs.createQueue(q -> q.queueName(name + "-" + runId)
-                        .attributes(Map.of(
-                                QueueAttributeName.VISIBILITY_TIMEOUT, "180",
-                                QueueAttributeName.MAXIMUM_MESSAGE_SIZE, "1048576")))
-                .queueUrl();
-        queues.add(url);
-        return url;
+        return queues.create(
+                name + "-" + runId,
+                Map.of(
+                        QueueAttributeName.VISIBILITY_TIMEOUT,
+                        "180",
+                        QueueAttributeName.MAXIMUM_MESSAGE_SIZE,
+                        "1048576"));
     }
 
     static String arnOf(String queueUrl) {
@@ -274,26 +246,13 @@ final class Services implements AutoCloseable {
 
     @Override
     public void close() {
-        for (String q : queues) {
-            try {
-                sqs.deleteQueue(d -> d.queueUrl(q));
-            } catch (RuntimeException ignored) {
-                // best effort: a leftover queue only costs LocalStack memory
-            }
+        try {
+            queues.deleteAll();
+        } catch (RuntimeException ignored) {
+            // best effort: a leftover queue only costs LocalStack memory
         }
         try {
-            ListObjectsV2Response page;
-            do {
-                page = s3.listObjectsV2(l -> l.bucket(bucket));
-                if (!page.contents().isEmpty()) {
-                    List<ObjectIdentifier> ids = page.contents().stream()
-                            .map(o -> ObjectIdentifier.builder().key(o.key()).build())
-                            .toList();
-                    s3.deleteObjects(d -> d.bucket(bucket)
-                            .delete(Delete.builder().objects(ids).build()));
-                }
-            } while (!page.contents().isEmpty());
-            s3.deleteBucket(d -> d.bucket(bucket));
+            pastes.remove();
         } catch (RuntimeException ignored) {
             // best effort
         }

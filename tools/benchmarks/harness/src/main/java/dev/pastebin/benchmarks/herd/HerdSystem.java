@@ -1,29 +1,21 @@
 package dev.pastebin.benchmarks.herd;
 
 import dev.pastebin.faults.FaultProxy;
+import dev.pastebin.testkit.LocalRuntimeLauncher;
+import dev.pastebin.testkit.LocalStack;
+import dev.pastebin.testkit.RunDatabase;
+import dev.pastebin.testkit.RunNames;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
@@ -35,21 +27,24 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  */
 final class HerdSystem implements AutoCloseable {
 
-    private static final Pattern API_LISTENING = Pattern.compile("Local API listening on http://[^:]+:(\\d+)");
-    private static final Pattern READY = Pattern.compile("Ready: \\d+ function\\(s\\) initialised");
-
     private final Path root;
-    private final String runId;
+    private final RunNames names;
+    private final RunDatabase database;
     private String localStack;
     private boolean removeResources;
     private final Path logs;
     private FaultProxy proxy;
-    private Process run;
-    private URI api;
+    private LocalRuntimeLauncher run;
 
     private HerdSystem(Path root, String runId, Path logs) {
         this.root = root;
-        this.runId = runId;
+        this.names = RunNames.of("herd", runId);
+        this.database = new RunDatabase(
+                "127.0.0.1",
+                Integer.parseInt(System.getenv().getOrDefault("PGPORT", "5432")),
+                "pastebin",
+                "pastebin",
+                names.database());
         this.logs = logs;
     }
 
@@ -67,47 +62,23 @@ final class HerdSystem implements AutoCloseable {
     }
 
     String queue() {
-        return "herd-" + runId + "-uploads";
-    }
-
-    String deadLetterQueue() {
-        return "herd-" + runId + "-uploads-dlq";
-    }
-
-    String bucket() {
-        return "herd-" + runId + "-pastes";
-    }
-
-    String database() {
-        return "herd_" + runId;
+        return names.queue();
     }
 
     private void startAll(int apiPort, String localStack) throws IOException, InterruptedException {
         this.localStack = localStack;
         proxy = new FaultProxy(URI.create(localStack));
-
-        ProcessBuilder pb = new ProcessBuilder("infra/local/run.sh", "--no-build", "--port", Integer.toString(apiPort))
-                .directory(root.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(runtimeLog().toFile());
-        // A shell set up for other queues keeps their URLs; the run's own names must win.
-        pb.environment().keySet().removeAll(List.of("PASTEBIN_UPLOAD_QUEUE_URL", "PASTEBIN_UPLOAD_DLQ_URL"));
-        pb.environment()
-                .putAll(Map.of(
-                        "PASTEBIN_DB_NAME", database(),
-                        "PASTEBIN_UPLOAD_QUEUE", queue(),
-                        "PASTEBIN_UPLOAD_DLQ", deadLetterQueue(),
-                        "PASTEBIN_STORAGE_BUCKET", bucket(),
-                        "AWS_ENDPOINT_URL_S3", proxy.endpoint().toString()));
-        run = pb.start();
-        api = URI.create("http://127.0.0.1:"
-                + awaitLine(runtimeLog(), API_LISTENING, Duration.ofMinutes(5), run)
-                        .group(1));
-        awaitLine(runtimeLog(), READY, Duration.ofMinutes(5), run);
+        run = LocalRuntimeLauncher.runCommand(root)
+                .port(apiPort)
+                .environment(names.environment())
+                .through(proxy)
+                .logTo(runtimeLog())
+                .readyWithin(Duration.ofMinutes(5))
+                .start();
     }
 
     URI api() {
-        return api;
+        return run.api();
     }
 
     Path runtimeLog() {
@@ -115,10 +86,7 @@ final class HerdSystem implements AutoCloseable {
     }
 
     Connection connect() throws SQLException {
-        return DriverManager.getConnection(
-                "jdbc:postgresql://127.0.0.1:" + System.getenv().getOrDefault("PGPORT", "5432") + "/" + database(),
-                "pastebin",
-                "pastebin");
+        return database.connect();
     }
 
     /** Every S3 object PUT answers 500 until {@link #s3Recovers}. */
@@ -135,24 +103,6 @@ final class HerdSystem implements AutoCloseable {
         return proxy.putCount();
     }
 
-    private static Matcher awaitLine(Path log, Pattern pattern, Duration timeout, Process process)
-            throws IOException, InterruptedException {
-        Instant until = Instant.now().plus(timeout);
-        while (Instant.now().isBefore(until)) {
-            if (Files.exists(log)) {
-                Matcher m = pattern.matcher(Files.readString(log, StandardCharsets.UTF_8));
-                if (m.find()) {
-                    return m;
-                }
-            }
-            if (!process.isAlive()) {
-                throw new IllegalStateException(process.info().command().orElse("a process") + " exited; see " + log);
-            }
-            Thread.sleep(200);
-        }
-        throw new IllegalStateException("no line matching " + pattern + " in " + log + " within " + timeout);
-    }
-
     /** After a finished run close() removes the run's queues, bucket and database; an unfinished run's stay to be looked at. */
     void removeResourcesOnClose() {
         removeResources = true;
@@ -160,12 +110,7 @@ final class HerdSystem implements AutoCloseable {
 
     /** A client of LocalStack itself, not through the proxy; the SDK's standard retries. */
     <B extends AwsClientBuilder<B, ?>> B localStack(B builder) {
-        Map<String, String> env = System.getenv();
-        return builder.endpointOverride(URI.create(localStack))
-                .region(Region.of(env.getOrDefault("AWS_REGION", "us-east-1")))
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
-                        env.getOrDefault("AWS_ACCESS_KEY_ID", "test"),
-                        env.getOrDefault("AWS_SECRET_ACCESS_KEY", "test"))))
+        return LocalStack.configure(builder, localStack)
                 .overrideConfiguration(c -> c.retryStrategy(RetryMode.STANDARD));
     }
 
@@ -177,29 +122,8 @@ final class HerdSystem implements AutoCloseable {
                         .httpClient(UrlConnectionHttpClient.create())
                         .forcePathStyle(true)
                         .build()) {
-            for (String queue : List.of(queue(), deadLetterQueue())) {
-                sqs.deleteQueue(
-                        b -> b.queueUrl(sqs.getQueueUrl(q -> q.queueName(queue)).queueUrl()));
-            }
-            s3.listObjectsV2Paginator(b -> b.bucket(bucket())).forEach(page -> {
-                if (!page.contents().isEmpty()) {
-                    s3.deleteObjects(b -> b.bucket(bucket())
-                            .delete(d -> d.objects(page.contents().stream()
-                                    .map(o -> ObjectIdentifier.builder()
-                                            .key(o.key())
-                                            .build())
-                                    .toList())));
-                }
-            });
-            s3.deleteBucket(b -> b.bucket(bucket()));
-            try (Connection admin = DriverManager.getConnection(
-                            "jdbc:postgresql://127.0.0.1:" + System.getenv().getOrDefault("PGPORT", "5432")
-                                    + "/postgres",
-                            "pastebin",
-                            "pastebin");
-                    var statement = admin.createStatement()) {
-                statement.execute("DROP DATABASE IF EXISTS " + database() + " WITH (FORCE)");
-            }
+            names.removeFrom(sqs, s3);
+            database.drop();
         } catch (RuntimeException | SQLException e) {
             System.err.println("herd: could not remove the run's queues, bucket or database: " + e);
         }
@@ -208,15 +132,8 @@ final class HerdSystem implements AutoCloseable {
     /** Stops the runtime (run.sh stops only what it started) and the proxy, then removes the run's resources if asked. */
     @Override
     public void close() {
-        if (run != null && run.isAlive()) {
-            run.destroy();
-            try {
-                if (!run.waitFor(60, TimeUnit.SECONDS)) {
-                    run.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        if (run != null) {
+            run.stop();
         }
         if (proxy != null) {
             proxy.close();

@@ -8,7 +8,6 @@ import dev.pastebin.core.breaker.S3CircuitBreaker;
 import dev.pastebin.core.failure.FailureClassifier;
 import dev.pastebin.core.metrics.Metrics;
 import io.micronaut.context.ApplicationContext;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -34,7 +33,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * (the whole call minus the S3 call), the locked updates of the row and their time, the backends waiting for
  * a lock, the database's CPU and the transitions.
  *
- * <p>Usage: {@code BreakerLoad [--callers 50,200,500] [--seconds 8] [--connections 40] [--repo .]}: at most
+ * <p>Usage: {@code BreakerLoad [--callers 50,200,500] [--seconds 8] [--connections 40]}: at most
  * {@code connections} connections, shared by the callers beyond that many; PGHOST, PGPORT, PGUSER,
  * PGPASSWORD select the server (default 127.0.0.1:5432, pastebin/pastebin); the database is
  * {@code pastebin_scale_breaker}, dropped and created afresh.
@@ -76,6 +75,8 @@ public final class BreakerLoad {
         ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).setLevel(Level.WARN);
         // transitions are counted by the store; their log lines would only interleave with the table
         ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger("pastebin.breaker")).setLevel(Level.ERROR);
+        // nor the migrations' (Flyway logs each one at INFO)
+        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger("org.flywaydb")).setLevel(Level.WARN);
         Map<String, String> options = options(args);
         List<Integer> callerCounts = List.of(
                         options.getOrDefault("callers", "50,200,500").split(","))
@@ -85,7 +86,6 @@ public final class BreakerLoad {
         Duration phaseLength = Duration.ofSeconds(Long.parseLong(options.getOrDefault("seconds", "8")));
         // the local server allows 100 connections, shared with everything else running against it
         int connections = Integer.parseInt(options.getOrDefault("connections", "40"));
-        Path migrations = Path.of(options.getOrDefault("repo", ".")).resolve("core/src/main/resources/db/migration");
 
         String host = env("PGHOST", "127.0.0.1");
         int port = Integer.parseInt(env("PGPORT", "5432"));
@@ -93,7 +93,7 @@ public final class BreakerLoad {
         String password = env("PGPASSWORD", "pastebin");
         List<Result> results = new ArrayList<>();
         try (var database = new ScaleDatabase(host, port, user, password, "pastebin_scale_breaker")) {
-            database.recreate(migrations);
+            database.recreate();
             for (int callers : callerCounts) {
                 database.resetBreaker(BREAKER);
                 results.addAll(run(database, user, password, callers, connections, phaseLength));

@@ -1,34 +1,31 @@
 package dev.pastebin.benchmarks.scale;
 
+import dev.pastebin.testkit.RunDatabase;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
- * The load's own database on the local PostgreSQL (dropped and created afresh, core's migrations applied), and
- * what PostgreSQL says about the load on it: backends waiting for a lock (sampled every 10 ms), the CPU its
- * backends used (from /proc, PostgreSQL runs on this machine), and the row updates of {@code circuit_breakers}.
+ * The load's own database on the local PostgreSQL (a {@link RunDatabase}: dropped and created afresh, core's
+ * migrations applied), and what PostgreSQL says about the load on it: backends waiting for a lock (sampled every
+ * 10 ms), the CPU its backends used (from /proc, PostgreSQL runs on this machine), and the row updates of
+ * {@code circuit_breakers}.
  */
 final class ScaleDatabase implements AutoCloseable {
 
     private static final long CLOCK_TICKS_PER_SECOND = 100;
 
-    private final String url;
-    private final String user;
-    private final String password;
+    private final RunDatabase database;
     private final String name;
     private Connection observer;
     private Connection lockWaitSampler;
@@ -41,40 +38,19 @@ final class ScaleDatabase implements AutoCloseable {
     private volatile Samples lockWaiters = new Samples();
 
     ScaleDatabase(String host, int port, String user, String password, String name) {
-        if (!name.matches("[a-z0-9_]+")) {
-            throw new IllegalArgumentException("not a plain database name: " + name);
-        }
-        this.url = "jdbc:postgresql://" + host + ":" + port + "/" + name;
-        this.user = user;
-        this.password = password;
+        this.database = new RunDatabase(host, port, user, password, name);
         this.name = name;
     }
 
     String url() {
-        return url;
+        return database.url();
     }
 
-    /** Drops and recreates the database and applies the migrations (V1__, V2__, ... in order). */
-    void recreate(Path migrations) throws SQLException, IOException {
-        try (Connection admin = DriverManager.getConnection(url.replace("/" + name, "/postgres"), user, password);
-                Statement st = admin.createStatement()) {
-            st.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-            st.execute("CREATE DATABASE " + name);
-        }
-        observer = DriverManager.getConnection(url, user, password);
-        List<Path> files;
-        try (Stream<Path> s = Files.list(migrations)) {
-            files = s.filter(p -> p.getFileName().toString().matches("V\\d+__.*\\.sql"))
-                    .sorted(Comparator.comparingInt(
-                            p -> Integer.parseInt(p.getFileName().toString().replaceAll("^V(\\d+)__.*", "$1"))))
-                    .toList();
-        }
-        try (Statement st = observer.createStatement()) {
-            for (Path f : files) {
-                st.execute(Files.readString(f));
-            }
-        }
-        lockWaitSampler = DriverManager.getConnection(url, user, password);
+    /** Drops and recreates the database with core's migrations. */
+    void recreate() throws SQLException {
+        database.recreate();
+        observer = database.connect();
+        lockWaitSampler = database.connect();
         try (Statement st = lockWaitSampler.createStatement();
                 ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
             rs.next();
