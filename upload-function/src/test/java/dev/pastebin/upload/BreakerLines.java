@@ -1,6 +1,6 @@
 package dev.pastebin.upload;
 
-import dev.pastebin.core.breaker.S3CircuitBreaker;
+import dev.pastebin.core.breaker.BreakerTransitionRecorder;
 import dev.pastebin.core.support.JsonLogLines;
 import io.micronaut.serde.ObjectMapper;
 import java.io.IOException;
@@ -19,16 +19,16 @@ final class BreakerLines implements AutoCloseable {
         this.breaker = breaker;
     }
 
-    List<S3CircuitBreaker.Transition> transitions() {
+    List<BreakerTransitionRecorder.Line> transitions() {
         return lines.lines().stream()
                 .map(this::parse)
                 .filter(t -> t.breaker().equals(breaker))
                 .toList();
     }
 
-    private S3CircuitBreaker.Transition parse(String json) {
+    private BreakerTransitionRecorder.Line parse(String json) {
         try {
-            return objectMapper.readValue(json, S3CircuitBreaker.Transition.class);
+            return objectMapper.readValue(json, BreakerTransitionRecorder.Line.class);
         } catch (IOException e) {
             throw new UncheckedIOException("not a JSON transition line: " + json, e);
         }

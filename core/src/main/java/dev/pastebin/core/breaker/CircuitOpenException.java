@@ -1,9 +1,11 @@
 package dev.pastebin.core.breaker;
 
+import dev.pastebin.core.failure.DeclaresErrorClass;
+import dev.pastebin.core.failure.ErrorClass;
 import java.time.Instant;
 
 /** The breaker is open (or a probe is in flight): S3 was not called. Come back at {@link #nextProbeAt()}. */
-public class CircuitOpenException extends RuntimeException {
+public class CircuitOpenException extends RuntimeException implements DeclaresErrorClass {
 
     private final transient Instant nextProbeAt;
 
@@ -14,5 +16,11 @@ public class CircuitOpenException extends RuntimeException {
 
     public Instant nextProbeAt() {
         return nextProbeAt;
+    }
+
+    /** Transient: S3 was not called, and may be once the breaker's probe succeeds. */
+    @Override
+    public ErrorClass errorClass() {
+        return ErrorClass.CIRCUIT_OPEN;
     }
 }

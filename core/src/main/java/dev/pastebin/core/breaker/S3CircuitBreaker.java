@@ -2,10 +2,8 @@ package dev.pastebin.core.breaker;
 
 import dev.pastebin.core.failure.Failure;
 import dev.pastebin.core.failure.FailureClassifier;
-import dev.pastebin.core.metrics.Metric;
 import dev.pastebin.core.metrics.Metrics;
 import io.micronaut.context.event.ApplicationEventPublisher;
-import io.micronaut.serde.annotation.Serdeable;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.time.Clock;
@@ -16,8 +14,6 @@ import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.event.Level;
-import org.slf4j.spi.LoggingEventBuilder;
 
 /**
  * The circuit breaker on S3, shared by every execution environment through its PostgreSQL row
@@ -32,24 +28,23 @@ import org.slf4j.spi.LoggingEventBuilder;
  * oldest is a sixth of a window old ({@link BreakerPolicy#answersWrittenEvery}), so every outcome is counted,
  * whenever its call started and whichever environment made it, the rate is biased neither towards failures
  * nor towards a sick environment, and the row's lock is taken by failures, probes and at most one write of
- * answers per environment per sixth of a window. Every transition is one log line on {@code pastebin.breaker} whose fields are
- * {@link Transition}'s, top-level in the JSON, and a {@link Metric#BREAKER_TRANSITIONS} metric; closing also
- * records {@link Metric#BREAKER_OPEN_MINUTES}, and the probe whose answer closed it publishes {@link BreakerClosed} in
- * its own call (the upload worker releases its held jobs on it).
+ * answers per environment per sixth of a window. Every transition is published as a {@link BreakerTransition} in the
+ * call that made it ({@link BreakerTransitionRecorder} logs and counts it), and the probe whose answer closed it
+ * publishes {@link BreakerClosed} in its own call (the upload worker releases its held jobs on it).
  */
 @Singleton
 public class S3CircuitBreaker {
 
-    private static final Logger TRANSITIONS = LoggerFactory.getLogger("pastebin.breaker");
+    private static final Logger BREAKER = LoggerFactory.getLogger("pastebin.breaker");
     private static final Logger LOG = LoggerFactory.getLogger(S3CircuitBreaker.class);
 
     private final BreakerStore store;
     private final BreakerPolicy policy;
     private final BreakerProperties properties;
     private final FailureClassifier classifier;
-    private final Metrics metrics;
     private final Clock clock;
     private final UncountedSuccesses uncounted;
+    private final ApplicationEventPublisher<BreakerTransition> transitions;
     private final ApplicationEventPublisher<BreakerClosed> closings;
 
     @Inject
@@ -57,17 +52,21 @@ public class S3CircuitBreaker {
             BreakerStore store,
             BreakerProperties properties,
             FailureClassifier classifier,
-            Metrics metrics,
+            ApplicationEventPublisher<BreakerTransition> transitions,
             ApplicationEventPublisher<BreakerClosed> closings) {
-        this(store, properties, classifier, metrics, closings, Clock.systemUTC());
+        this(store, properties, classifier, transitions, closings, Clock.systemUTC());
     }
 
-    /** A breaker whose closing nobody hears of (benchmarks, unit tests). */
+    /**
+     * A breaker outside an application context (benchmarks, unit tests): its transitions are logged and counted on
+     * {@code metrics}, its closing nobody hears of.
+     */
     public S3CircuitBreaker(
             BreakerStore store, BreakerProperties properties, FailureClassifier classifier, Metrics metrics) {
         this(store, properties, classifier, metrics, ApplicationEventPublisher.noOp(), Clock.systemUTC());
     }
 
+    /** Outside an application context, with its transitions logged and counted on {@code metrics}. */
     S3CircuitBreaker(
             BreakerStore store,
             BreakerProperties properties,
@@ -75,12 +74,29 @@ public class S3CircuitBreaker {
             Metrics metrics,
             ApplicationEventPublisher<BreakerClosed> closings,
             Clock clock) {
+        this(
+                store,
+                properties,
+                classifier,
+                new BreakerTransitionRecorder(metrics)::onApplicationEvent,
+                closings,
+                clock);
+    }
+
+    /** Publishing its transitions to {@code transitions}: the context's listeners, or a test's. */
+    S3CircuitBreaker(
+            BreakerStore store,
+            BreakerProperties properties,
+            FailureClassifier classifier,
+            ApplicationEventPublisher<BreakerTransition> transitions,
+            ApplicationEventPublisher<BreakerClosed> closings,
+            Clock clock) {
         this.store = store;
+        this.transitions = transitions;
         this.closings = closings;
         this.policy = new BreakerPolicy(properties);
         this.properties = properties;
         this.classifier = classifier;
-        this.metrics = metrics;
         this.clock = clock;
         this.uncounted = new UncountedSuccesses(properties.window());
     }
@@ -243,79 +259,17 @@ public class S3CircuitBreaker {
         try {
             closings.publishEvent(new BreakerClosed(properties.name(), clock.instant()));
         } catch (RuntimeException e) {
-            TRANSITIONS.warn("a listener of breaker {}'s closing failed: {}", properties.name(), e.toString());
+            BREAKER.warn("a listener of breaker {}'s closing failed: {}", properties.name(), e.toString());
         }
     }
 
+    /** Changes the row under its lock; a change of state is published, in this call, before it returns. */
     private BreakerStore.Change apply(UnaryOperator<BreakerSnapshot> change) {
         BreakerStore.Change result = store.update(properties.name(), change);
         if (result.transitioned()) {
-            logTransition(result.before(), result.after());
-            recordTransition(result.before(), result.after());
+            transitions.publishEvent(
+                    BreakerTransition.between(properties.name(), result.before(), result.after(), clock.instant()));
         }
         return result;
     }
-
-    private void logTransition(BreakerSnapshot before, BreakerSnapshot after) {
-        Double openMinutes = openMinutes(before, after);
-        var line = new Transition(
-                properties.name(),
-                before.state().name(),
-                after.state().name(),
-                after.state() == BreakerState.CLOSED ? "probe succeeded" : after.lastCause(),
-                after.windowCalls(),
-                after.windowFailures(),
-                after.state() == BreakerState.OPEN ? after.cooldown().toSeconds() : null,
-                after.nextProbeAt() == null || after.state() == BreakerState.CLOSED
-                        ? null
-                        : after.nextProbeAt().toString(),
-                openMinutes);
-        LoggingEventBuilder event = TRANSITIONS
-                .atLevel(after.state() == BreakerState.OPEN ? Level.WARN : Level.INFO)
-                .addKeyValue("breaker", line.breaker())
-                .addKeyValue("from", line.from())
-                .addKeyValue("to", line.to())
-                .addKeyValue("cause", line.cause())
-                .addKeyValue("windowCalls", line.windowCalls())
-                .addKeyValue("windowFailures", line.windowFailures());
-        // absent rather than null when they do not apply to this transition
-        if (line.cooldownSeconds() != null) {
-            event = event.addKeyValue("cooldownSeconds", line.cooldownSeconds());
-        }
-        if (line.nextProbeAt() != null) {
-            event = event.addKeyValue("nextProbeAt", line.nextProbeAt());
-        }
-        if (line.openMinutes() != null) {
-            event = event.addKeyValue("openMinutes", line.openMinutes());
-        }
-        event.log("breaker {} {} -> {}", line.breaker(), line.from(), line.to());
-    }
-
-    private void recordTransition(BreakerSnapshot before, BreakerSnapshot after) {
-        metrics.put(Metric.BREAKER_TRANSITIONS, 1, after.state().name());
-        Double openMinutes = openMinutes(before, after);
-        if (openMinutes != null) {
-            metrics.put(Metric.BREAKER_OPEN_MINUTES, openMinutes);
-        }
-    }
-
-    /** On closing, how long the breaker was not closed; otherwise null. */
-    private Double openMinutes(BreakerSnapshot before, BreakerSnapshot after) {
-        return after.state() == BreakerState.CLOSED && before.openedAt() != null
-                ? Duration.between(before.openedAt(), clock.instant()).toMillis() / 60_000.0
-                : null;
-    }
-
-    /** The fields of a transition line: {@code {..., "breaker":"s3","from":"CLOSED","to":"OPEN",...}}. */
-    @Serdeable
-    public record Transition(
-            String breaker,
-            String from,
-            String to,
-            String cause,
-            int windowCalls,
-            int windowFailures,
-            Long cooldownSeconds,
-            String nextProbeAt,
-            Double openMinutes) {}
 }

@@ -1,7 +1,5 @@
 package dev.pastebin.core.failure;
 
-import dev.pastebin.core.breaker.CircuitOpenException;
-import dev.pastebin.core.storage.ContentRemovalException;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.data.connection.exceptions.ConnectionException;
 import io.micronaut.data.exceptions.DataAccessResourceFailureException;
@@ -36,7 +34,8 @@ import software.amazon.awssdk.core.exception.SdkServiceException;
  * log it at error level since it may be a bug. See docs/design.md, "Failure classification".
  *
  * <p>The cause chain is walked from the outside in, so a database error wrapped by Micronaut Data or an
- * I/O error wrapped by the SDK is still recognised.
+ * I/O error wrapped by the SDK is still recognised. The application's own exceptions say what they are
+ * ({@link DeclaresErrorClass}, {@link DeclaresErrorCode}): this package knows none of the packages that throw them.
  */
 @Singleton
 public class FailureClassifier {
@@ -136,11 +135,8 @@ public class FailureClassifier {
 
     @Nullable
     private Failure classifyOne(Throwable t) {
-        if (t instanceof IntegrityMismatchException) {
-            return new Failure(ErrorClass.INTEGRITY, null, false, describe(t));
-        }
-        if (t instanceof CircuitOpenException) {
-            return new Failure(ErrorClass.CIRCUIT_OPEN, null, false, describe(t));
+        if (t instanceof DeclaresErrorClass declared) {
+            return new Failure(declared.errorClass(), null, false, describe(t));
         }
         if (t instanceof AwsServiceException e) {
             return classifyAnswer(
@@ -152,10 +148,9 @@ public class FailureClassifier {
         if (t instanceof SdkServiceException e) {
             return classifyAnswer(e.statusCode(), null, e.isThrottlingException(), describe(e));
         }
-        if (t instanceof ContentRemovalException e) {
-            // S3 answered 200 and refused keys one by one, each with the error code it would answer alone
-            String code = e.errors().isEmpty() ? null : e.errors().getFirst().code();
-            return classifyAnswer(0, code, false, describe(e));
+        if (t instanceof DeclaresErrorCode refusal) {
+            // e.g. S3 answered 200 and refused keys one by one, each with the error code it would answer alone
+            return classifyAnswer(0, refusal.errorCode(), false, describe(t));
         }
         if (t instanceof ApiCallTimeoutException
                 || t instanceof ApiCallAttemptTimeoutException

@@ -74,6 +74,15 @@ class S3CircuitBreakerTest {
                 .build();
     }
 
+    private static S3Exception accessDenied() {
+        return (S3Exception) S3Exception.builder()
+                .statusCode(403)
+                .message("Access Denied")
+                .awsErrorDetails(
+                        AwsErrorDetails.builder().errorCode("AccessDenied").build())
+                .build();
+    }
+
     @Test
     void onlyTheProbeThatClosesTheBreakerAnnouncesTheClosing() {
         List<BreakerClosed> heard = new ArrayList<>();
@@ -105,6 +114,46 @@ class S3CircuitBreakerTest {
         assertEquals(BreakerState.CLOSED, store.row.state());
         assertEquals(1, heard.size(), heard.toString());
         assertEquals("s3", heard.getFirst().breaker());
+    }
+
+    @Test
+    void everyTransitionIsPublishedInTheCallThatMadeIt() {
+        Instant t0 = Instant.parse("2026-11-23T10:00:00Z");
+        MovingClock clock = new MovingClock(t0);
+        InMemoryBreakerStore shared = new InMemoryBreakerStore(clock);
+        List<BreakerTransition> published = new ArrayList<>();
+        var publishing =
+                new S3CircuitBreaker(shared, DEFAULTS, new FailureClassifier(), published::add, closed -> {}, clock);
+
+        assertThrows(
+                S3Exception.class,
+                () -> publishing.call(() -> {
+                    throw accessDenied();
+                }));
+        assertEquals(1, published.size(), published.toString());
+        BreakerTransition opened = published.getFirst();
+        assertEquals(BreakerState.CLOSED, opened.from());
+        assertEquals(BreakerState.OPEN, opened.to());
+        assertTrue(opened.cause().contains("AccessDenied"), opened.cause());
+        assertEquals(Duration.ofSeconds(10), opened.cooldown());
+        assertEquals(t0.plusSeconds(10), opened.nextProbeAt());
+        assertEquals(null, opened.openFor());
+
+        clock.advance(Duration.ofSeconds(11));
+        publishing.call(() -> "the probe's answer");
+
+        assertEquals(3, published.size(), "the probe starting and its answer closing, in the probe's call");
+        BreakerTransition probing = published.get(1);
+        assertEquals(BreakerState.HALF_OPEN, probing.to());
+        assertEquals(null, probing.cooldown());
+        assertEquals(t0.plusSeconds(41), probing.nextProbeAt(), "a silent probe is lost after 30 s");
+        BreakerTransition closing = published.get(2);
+        assertEquals(BreakerState.HALF_OPEN, closing.from());
+        assertEquals(BreakerState.CLOSED, closing.to());
+        assertEquals("probe succeeded", closing.cause());
+        assertEquals(null, closing.nextProbeAt());
+        assertEquals(Duration.ofSeconds(11), closing.openFor());
+        assertEquals(t0.plusSeconds(11), closing.at());
     }
 
     @Test
