@@ -1,7 +1,6 @@
 package dev.pastebin.create;
 
 import dev.pastebin.core.http.ApiDocs;
-import dev.pastebin.core.http.HasteKey;
 import dev.pastebin.core.paste.IdempotencyKey;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
