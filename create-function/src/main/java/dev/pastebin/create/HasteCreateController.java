@@ -2,11 +2,9 @@ package dev.pastebin.create;
 
 import dev.pastebin.core.paste.IdempotencyKey;
 import io.micronaut.core.annotation.Nullable;
-import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
-import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Header;
 import io.micronaut.http.annotation.Post;
@@ -40,12 +38,7 @@ public class HasteCreateController implements HasteCreateApi {
         MediaType type = request.getContentType().orElse(null);
         PasteContentReader.requireUtf8Charset(type);
         PasteRequest paste = reader.fromHaste(body.bytes(), type);
-        CreatePasteService.Creation creation =
-                service.create(paste, caller.userId(), IdempotencyKey.of(idempotencyKey, caller.userId()));
-        MutableHttpResponse<HasteKey> response = HttpResponse.ok(new HasteKey(creation.shortCode()))
-                .header(CreatePasteController.X_TOKEN, creation.deleteToken())
-                // the deletion token is a secret for this client only
-                .header(HttpHeaders.CACHE_CONTROL, "no-store");
-        return creation.replayed() ? response.header(CreatePasteController.IDEMPOTENT_REPLAYED, "true") : response;
+        IdempotencyKey key = IdempotencyKey.of(idempotencyKey, caller.userId());
+        return CreationAnswers.hasteKey(service.create(paste, caller.userId(), key));
     }
 }
