@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The domain refuses in its own words and the HTTP layer alone says how: each refusal's code and status, and
- * the domain packages (core.paste, core.breaker, the functions' services, the create's options) import nothing of HTTP.
+ * the domain packages (core.paste, core.breaker, the functions' services and the create's parts and options) import
+ * nothing of HTTP.
  */
 class DomainRefusalsTest {
 
@@ -134,8 +135,8 @@ class DomainRefusalsTest {
                         .forEach(services::add);
             }
         }
-        // the create's options and request, which refuse in the domain's words
-        Stream.of("PasteOptions.java", "PasteRequest.java")
+        // the create's options and request, which refuse in the domain's words, and the create's parts
+        Stream.of("PasteOptions.java", "PasteRequest.java", "IdempotentReplay.java", "UploadJobSender.java")
                 .map(name -> repository
                         .resolve("create-function/src/main/java/dev/pastebin/create")
                         .resolve(name))
