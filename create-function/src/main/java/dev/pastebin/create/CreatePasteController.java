@@ -1,31 +1,18 @@
 package dev.pastebin.create;
 
-import dev.pastebin.core.http.ApiDocs;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
 import dev.pastebin.core.http.ContentNegotiation;
-import dev.pastebin.core.http.EdgeRequests;
 import dev.pastebin.core.http.PlainTextErrors;
 import dev.pastebin.core.paste.IdempotencyKey;
 import io.micronaut.core.annotation.Nullable;
-import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
-import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Header;
 import io.micronaut.http.annotation.Post;
-import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.enums.ParameterIn;
-import io.swagger.v3.oas.annotations.media.Content;
-import io.swagger.v3.oas.annotations.media.Schema;
-import io.swagger.v3.oas.annotations.parameters.RequestBody;
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
-import java.net.URI;
 import java.util.Locale;
-import java.util.Optional;
 
 /**
  * {@code POST /pastes}: the paste as a raw {@code text/plain} body ({@code curl --data-binary @file}) or as
@@ -33,20 +20,14 @@ import java.util.Optional;
  * Command-line clients' forms ({@code curl -F file=@notes.txt}, rustypaste, 0x0.st, pastebinit) are taken
  * there and at {@code POST /}, as those services take them, and answered in their convention: the paste's URL
  * as one text/plain line and the deletion token in {@code X-Token} (JSON still to a client that asks for it).
- * Maps HTTP to {@link CreatePasteService} and back, nothing more.
+ * Maps HTTP to {@link CreatePasteService} and back ({@link CreationAnswers}), nothing more. The routes' API
+ * document is {@link CreatePasteApi}.
  */
 @Controller
-public class CreatePasteController {
+public class CreatePasteController implements CreatePasteApi {
 
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";
-    static final String IDEMPOTENT_REPLAYED = "Idempotent-Replayed";
-    private static final String IDEMPOTENCY_KEY_DOC =
-            "Makes a retried create safe: the same key and request within 24 h "
-                    + "answer the same paste (at most 16 replays, then 409); the same key with another request answers 422";
-    private static final String X_FORWARDED_PROTO = "X-Forwarded-Proto";
-    /** 0x0.st's header for the deletion token; rustypaste's client sends its expiry in {@code expire}. */
-    static final String X_TOKEN = "X-Token";
-
+    /** rustypaste's client sends its expiry in {@code expire}. */
     static final String EXPIRE = "expire";
 
     private final CreatePasteService service;
@@ -57,84 +38,7 @@ public class CreatePasteController {
         this.reader = reader;
     }
 
-    /**
-     * One route for every form of body, told apart here by Content-Type. With a route per form Micronaut narrowed
-     * the routes by Accept first and answered an unacceptable Accept with 415 instead of 406, and a body without
-     * a Content-Type matched several routes. The body is bound raw ({@link RawBodyBinder}) and query values are
-     * read only for a text/plain body: behind the API Gateway proxy, binding either the Micronaut way parses a
-     * form body, multipart too, as a query string.
-     */
-    @Operation(
-            operationId = "createPaste",
-            summary = "Create a paste",
-            description = "The paste as the raw text/plain body, options as query parameters, or as JSON "
-                    + "{\"content\", \"expiresIn\", \"readOnce\", \"language\", \"fileName\"}; or as command-line clients post it (also to POST /, createPasteAtRoot): the "
-                    + "multipart \"file\" part (curl -F file=@notes.txt, 0x0.st; its filename labels the paste), the \"oneshot\" part for a paste read once "
-                    + "(rustypaste), the urlencoded \"content\" field (pastebinit, HTML forms), expiry from the \"expire\" "
-                    + "header or the \"expires\" field. A form is answered 200 with the paste's URL as one text/plain line and the "
-                    + "deletion token in X-Token (201 JSON with Accept: application/json). 404 only for an Idempotency-Key "
-                    + "replay whose paste is gone.",
-            parameters = {
-                @Parameter(
-                        name = "expiresIn",
-                        in = ParameterIn.QUERY,
-                        description = "Lifetime in whole seconds (text/plain bodies)",
-                        schema = @Schema(ref = ApiDocs.SCHEMAS + "ExpiresIn")),
-                @Parameter(
-                        name = "readOnce",
-                        in = ParameterIn.QUERY,
-                        description = "Burn after reading (text/plain bodies)",
-                        schema = @Schema(ref = ApiDocs.SCHEMAS + "ReadOnce")),
-                @Parameter(
-                        name = "language",
-                        in = ParameterIn.QUERY,
-                        description = "The language the web page " + "highlights it as (text/plain bodies)",
-                        schema = @Schema(ref = ApiDocs.SCHEMAS + "Language")),
-                @Parameter(
-                        name = "fileName",
-                        in = ParameterIn.QUERY,
-                        description = "The name a download gets " + "(text/plain bodies)",
-                        schema = @Schema(ref = ApiDocs.SCHEMAS + "FileName")),
-                @Parameter(
-                        name = EXPIRE,
-                        in = ParameterIn.HEADER,
-                        description = "Lifetime as a duration such as 10min, "
-                                + "1h 30m or 7d (form bodies, as rustypaste's client sends it)",
-                        schema = @Schema(implementation = String.class)),
-                @Parameter(
-                        name = IDEMPOTENCY_KEY,
-                        in = ParameterIn.HEADER,
-                        description = IDEMPOTENCY_KEY_DOC,
-                        schema = @Schema(ref = ApiDocs.SCHEMAS + "IdempotencyKey"))
-            },
-            requestBody =
-                    @RequestBody(
-                            required = true,
-                            content = {
-                                @Content(
-                                        mediaType = MediaType.TEXT_PLAIN,
-                                        schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteText")),
-                                @Content(
-                                        mediaType = MediaType.APPLICATION_JSON,
-                                        schema = @Schema(ref = ApiDocs.SCHEMAS + "NewPaste")),
-                                @Content(
-                                        mediaType = MediaType.MULTIPART_FORM_DATA,
-                                        schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteFilePart")),
-                                @Content(
-                                        mediaType = MediaType.APPLICATION_FORM_URLENCODED,
-                                        schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteFormField"))
-                            }))
-    @ApiResponse(responseCode = "200", ref = ApiDocs.URL_LINE)
-    @ApiResponse(responseCode = "201", ref = ApiDocs.CREATED)
-    @ApiResponse(responseCode = "400", ref = ApiDocs.ERROR)
-    @ApiResponse(responseCode = "404", ref = ApiDocs.ERROR)
-    @ApiResponse(responseCode = "406", ref = ApiDocs.ERROR)
-    @ApiResponse(responseCode = "409", ref = ApiDocs.ERROR)
-    @ApiResponse(responseCode = "413", ref = ApiDocs.ERROR)
-    @ApiResponse(responseCode = "415", ref = ApiDocs.ERROR)
-    @ApiResponse(responseCode = "422", ref = ApiDocs.ERROR)
-    @ApiResponse(responseCode = "500", ref = ApiDocs.ERROR)
-    @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    @Override
     @Post(
             uri = "/pastes",
             consumes = {
@@ -145,11 +49,47 @@ public class CreatePasteController {
             },
             produces = {MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN})
     public HttpResponse<?> create(
-            @Parameter(hidden = true) RawBody body,
-            @Parameter(hidden = true) @Header(IDEMPOTENCY_KEY) @Nullable String idempotencyKey,
-            @Parameter(hidden = true) @Header(EXPIRE) @Nullable String expire,
+            RawBody body,
+            @Header(IDEMPOTENCY_KEY) @Nullable String idempotencyKey,
+            @Header(EXPIRE) @Nullable String expire,
             HttpRequest<?> request,
-            @Parameter(hidden = true) Caller caller) {
+            Caller caller) {
+        return createPaste(body, idempotencyKey, expire, request, caller);
+    }
+
+    /** {@code POST /}: where rustypaste, 0x0.st and many a {@code curl -F} habit post; the same as {@code POST /pastes}. */
+    @Override
+    @Post(
+            uri = "/",
+            consumes = {
+                MediaType.TEXT_PLAIN,
+                MediaType.APPLICATION_JSON,
+                MediaType.MULTIPART_FORM_DATA,
+                MediaType.APPLICATION_FORM_URLENCODED
+            },
+            produces = {MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN})
+    public HttpResponse<?> createAtRoot(
+            RawBody body,
+            @Header(IDEMPOTENCY_KEY) @Nullable String idempotencyKey,
+            @Header(EXPIRE) @Nullable String expire,
+            HttpRequest<?> request,
+            Caller caller) {
+        return createPaste(body, idempotencyKey, expire, request, caller);
+    }
+
+    /**
+     * One route for every form of body, told apart here by Content-Type. With a route per form Micronaut narrowed
+     * the routes by Accept first and answered an unacceptable Accept with 415 instead of 406, and a body without
+     * a Content-Type matched several routes. The body is bound raw ({@link RawBodyBinder}) and query values are
+     * read only for a text/plain body: behind the API Gateway proxy, binding either the Micronaut way parses a
+     * form body, multipart too, as a query string.
+     */
+    private HttpResponse<?> createPaste(
+            RawBody body,
+            @Nullable String idempotencyKey,
+            @Nullable String expire,
+            HttpRequest<?> request,
+            Caller caller) {
         MediaType type = request.getContentType().orElseThrow(CreatePasteController::unsupportedMediaType);
         String name = type.getName().toLowerCase(Locale.ROOT);
         if (name.equals(MediaType.MULTIPART_FORM_DATA) || name.equals(MediaType.APPLICATION_FORM_URLENCODED)) {
@@ -168,96 +108,11 @@ public class CreatePasteController {
             default -> throw unsupportedMediaType();
         };
         IdempotencyKey key = IdempotencyKey.of(idempotencyKey, caller.userId());
-        return created(service.create(paste, caller.userId(), key), request);
-    }
-
-    /** {@code POST /}: where rustypaste, 0x0.st and many a {@code curl -F} habit post; the same as {@code POST /pastes}. */
-    @Operation(
-            operationId = "createPasteAtRoot",
-            summary = "Create a paste, as POST /pastes",
-            description = "The same request and answers as POST /pastes (createPaste), at the root where command-line "
-                    + "clients post their forms.",
-            parameters = {
-                @Parameter(
-                        name = "expiresIn",
-                        in = ParameterIn.QUERY,
-                        description = "Lifetime in whole seconds (text/plain bodies)",
-                        schema = @Schema(ref = ApiDocs.SCHEMAS + "ExpiresIn")),
-                @Parameter(
-                        name = "readOnce",
-                        in = ParameterIn.QUERY,
-                        description = "Burn after reading (text/plain bodies)",
-                        schema = @Schema(ref = ApiDocs.SCHEMAS + "ReadOnce")),
-                @Parameter(
-                        name = "language",
-                        in = ParameterIn.QUERY,
-                        description = "The language the web page " + "highlights it as (text/plain bodies)",
-                        schema = @Schema(ref = ApiDocs.SCHEMAS + "Language")),
-                @Parameter(
-                        name = "fileName",
-                        in = ParameterIn.QUERY,
-                        description = "The name a download gets " + "(text/plain bodies)",
-                        schema = @Schema(ref = ApiDocs.SCHEMAS + "FileName")),
-                @Parameter(
-                        name = EXPIRE,
-                        in = ParameterIn.HEADER,
-                        description = "Lifetime as a duration such as 10min, "
-                                + "1h 30m or 7d (form bodies, as rustypaste's client sends it)",
-                        schema = @Schema(implementation = String.class)),
-                @Parameter(
-                        name = IDEMPOTENCY_KEY,
-                        in = ParameterIn.HEADER,
-                        description = IDEMPOTENCY_KEY_DOC,
-                        schema = @Schema(ref = ApiDocs.SCHEMAS + "IdempotencyKey"))
-            },
-            requestBody =
-                    @RequestBody(
-                            required = true,
-                            content = {
-                                @Content(
-                                        mediaType = MediaType.TEXT_PLAIN,
-                                        schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteText")),
-                                @Content(
-                                        mediaType = MediaType.APPLICATION_JSON,
-                                        schema = @Schema(ref = ApiDocs.SCHEMAS + "NewPaste")),
-                                @Content(
-                                        mediaType = MediaType.MULTIPART_FORM_DATA,
-                                        schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteFilePart")),
-                                @Content(
-                                        mediaType = MediaType.APPLICATION_FORM_URLENCODED,
-                                        schema = @Schema(ref = ApiDocs.SCHEMAS + "PasteFormField"))
-                            }))
-    @ApiResponse(responseCode = "200", ref = ApiDocs.URL_LINE)
-    @ApiResponse(responseCode = "201", ref = ApiDocs.CREATED)
-    @ApiResponse(responseCode = "400", ref = ApiDocs.ERROR)
-    @ApiResponse(responseCode = "404", ref = ApiDocs.ERROR)
-    @ApiResponse(responseCode = "406", ref = ApiDocs.ERROR)
-    @ApiResponse(responseCode = "409", ref = ApiDocs.ERROR)
-    @ApiResponse(responseCode = "413", ref = ApiDocs.ERROR)
-    @ApiResponse(responseCode = "415", ref = ApiDocs.ERROR)
-    @ApiResponse(responseCode = "422", ref = ApiDocs.ERROR)
-    @ApiResponse(responseCode = "500", ref = ApiDocs.ERROR)
-    @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
-    @Post(
-            uri = "/",
-            consumes = {
-                MediaType.TEXT_PLAIN,
-                MediaType.APPLICATION_JSON,
-                MediaType.MULTIPART_FORM_DATA,
-                MediaType.APPLICATION_FORM_URLENCODED
-            },
-            produces = {MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN})
-    public HttpResponse<?> createAtRoot(
-            @Parameter(hidden = true) RawBody body,
-            @Parameter(hidden = true) @Header(IDEMPOTENCY_KEY) @Nullable String idempotencyKey,
-            @Parameter(hidden = true) @Header(EXPIRE) @Nullable String expire,
-            HttpRequest<?> request,
-            @Parameter(hidden = true) Caller caller) {
-        return create(body, idempotencyKey, expire, request, caller);
+        return CreationAnswers.created(service.create(paste, caller.userId(), key), request);
     }
 
     /**
-     * The clients that post forms print the body they get: the URL on success (200), and any error as one line they
+     * The clients that post forms print the body they get: the URL on success, and any error as one line they
      * can show ({@link PlainTextErrors}; the API's JSON error to a client that asks for JSON). The deletion token
      * goes in X-Token, as 0x0.st sends it.
      */
@@ -279,16 +134,8 @@ public class CreatePasteController {
         PasteRequest paste = reader.fromForm(form, multipart, expire);
         IdempotencyKey key = IdempotencyKey.of(idempotencyKey, caller.userId());
         CreatePasteService.Creation creation = service.create(paste, caller.userId(), key);
-        // 200, not 201, for the URL line: 0x0.st and rustypaste answer 200, and rustypaste's client calls any
-        // other status an error
-        MutableHttpResponse<?> response = json
-                ? created(creation, request)
-                : withCreationHeaders(
-                        HttpResponse.ok(absolute(pathOf(creation), request) + "\n")
-                                .header(HttpHeaders.LOCATION, pathOf(creation))
-                                .contentType(ContentNegotiation.TEXT_UTF8),
-                        creation);
-        return response.header(X_TOKEN, creation.deleteToken());
+        return (json ? CreationAnswers.created(creation, request) : CreationAnswers.urlLine(creation, request))
+                .header(CreationAnswers.X_TOKEN, creation.deleteToken());
     }
 
     private static ApiException unsupportedMediaType() {
@@ -296,48 +143,5 @@ public class CreatePasteController {
                 ApiErrorCode.UNSUPPORTED_MEDIA_TYPE,
                 "Send the paste with Content-Type: "
                         + "text/plain; charset=utf-8, application/json, multipart/form-data or application/x-www-form-urlencoded");
-    }
-
-    private static MutableHttpResponse<CreatedPaste> created(
-            CreatePasteService.Creation creation, HttpRequest<?> request) {
-        return withCreationHeaders(
-                HttpResponse.created(
-                        new CreatedPaste(
-                                creation.shortCode(),
-                                creation.status().name(),
-                                absolute(pathOf(creation), request),
-                                creation.deleteToken(),
-                                creation.expiresAt() == null
-                                        ? null
-                                        : creation.expiresAt().toString(),
-                                creation.readOnce()),
-                        URI.create(pathOf(creation))),
-                creation);
-    }
-
-    private static String pathOf(CreatePasteService.Creation creation) {
-        return "/pastes/" + creation.shortCode();
-    }
-
-    private static <T> MutableHttpResponse<T> withCreationHeaders(
-            MutableHttpResponse<T> response, CreatePasteService.Creation creation) {
-        // the deletion token is a secret for this client only
-        response.header(HttpHeaders.CACHE_CONTROL, "no-store");
-        return creation.replayed() ? response.header(IDEMPOTENT_REPLAYED, "true") : response;
-    }
-
-    /**
-     * Absolute when the request names its host (API Gateway always does; behind the edge, the viewer's host the
-     * edge forwarded); the scheme API Gateway forwarded.
-     */
-    private static String absolute(String path, HttpRequest<?> request) {
-        String host = EdgeRequests.publicHost(request).orElse(null);
-        if (host == null) {
-            return path;
-        }
-        String scheme = Optional.ofNullable(request.getHeaders().get(X_FORWARDED_PROTO))
-                .filter(s -> s.equals("http") || s.equals("https"))
-                .orElse("https");
-        return scheme + "://" + host + path;
     }
 }

@@ -6,7 +6,10 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
+import dev.pastebin.core.paste.InvalidFileNameException;
+import dev.pastebin.core.paste.InvalidLanguageException;
 import dev.pastebin.core.paste.PasteMetadata;
+import dev.pastebin.core.paste.PasteRefusal;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.MediaType;
 import io.micronaut.json.tree.JsonNode;
@@ -18,11 +21,13 @@ import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Function;
 
 /**
  * Turns a request body into the bytes of a paste, or rejects it with the error code that says why. Both forms
  * end as the same thing: non-empty, strictly valid UTF-8, at most {@code pastebin.paste.max-content-bytes}.
- * The content is never logged or quoted in an error.
+ * The content is never logged or quoted in an error. Options and labels the pastebin does not take are refused
+ * as the domain refuses ({@link PasteOptions}, {@link PasteMetadata}: a {@link PasteRefusal}).
  */
 @Singleton
 class PasteContentReader {
@@ -184,18 +189,22 @@ class PasteContentReader {
                 bytes,
                 PasteOptions.fromJson(document.get("expiresIn"), document.get("readOnce")),
                 PasteMetadata.of(
-                        optionalString(document.get("language"), ApiErrorCode.INVALID_LANGUAGE, "language"),
-                        optionalString(document.get("fileName"), ApiErrorCode.INVALID_FILE_NAME, "fileName")));
+                        optionalString(document.get("language"), "language", InvalidLanguageException::new),
+                        optionalString(document.get("fileName"), "fileName", InvalidFileNameException::new)));
     }
 
-    /** A label field: absent or null, or strictly a string (no coercion of numbers or arrays into text). */
+    /**
+     * A label field: absent or null, or strictly a string (no coercion of numbers or arrays into text); anything
+     * else is refused as an invalid label is.
+     */
     @Nullable
-    private static String optionalString(@Nullable JsonNode field, ApiErrorCode invalid, String name) {
+    private static String optionalString(
+            @Nullable JsonNode field, String name, Function<String, ? extends PasteRefusal> refusal) {
         if (field == null || field.isNull()) {
             return null;
         }
         if (!field.isString()) {
-            throw new ApiException(invalid, name + " must be a string");
+            throw refusal.apply(name + " must be a string");
         }
         return field.getStringValue();
     }

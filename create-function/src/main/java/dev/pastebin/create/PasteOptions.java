@@ -1,7 +1,7 @@
 package dev.pastebin.create;
 
-import dev.pastebin.core.http.ApiErrorCode;
-import dev.pastebin.core.http.ApiException;
+import dev.pastebin.core.paste.InvalidExpiryException;
+import dev.pastebin.core.paste.InvalidReadOnceException;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.json.tree.JsonNode;
 import java.math.BigInteger;
@@ -14,7 +14,9 @@ import java.util.regex.Pattern;
 /**
  * The options of a create: a lifetime in whole seconds (none: the paste does not expire) and read-once. Given
  * as JSON fields ({@code "expiresIn": 3600, "readOnce": true}) or, with a text/plain body, as query parameters
- * ({@code ?expiresIn=3600&readOnce=true}); parsed strictly, with no coercion between types.
+ * ({@code ?expiresIn=3600&readOnce=true}); parsed strictly, with no coercion between types. Anything else is
+ * refused in the domain's words ({@link InvalidExpiryException}, {@link InvalidReadOnceException}), as an
+ * invalid label is: core.http alone says how a refusal is answered.
  *
  * @param expiresInSeconds {@code null} for a paste that does not expire
  */
@@ -54,7 +56,7 @@ record PasteOptions(@Nullable Integer expiresInSeconds, boolean readOnce) {
             once = switch (readOnce) {
                 case "true" -> true;
                 case "false" -> false;
-                default -> throw new ApiException(ApiErrorCode.INVALID_READ_ONCE, READ_ONCE_RULE);
+                default -> throw new InvalidReadOnceException(READ_ONCE_RULE);
             };
         }
         return new PasteOptions(seconds, once);
@@ -119,13 +121,12 @@ record PasteOptions(@Nullable Integer expiresInSeconds, boolean readOnce) {
         return seconds;
     }
 
-    private static ApiException invalidExpiresHours() {
-        return new ApiException(ApiErrorCode.INVALID_EXPIRY, "expires must be a whole number of hours from 1 to 8760");
+    private static InvalidExpiryException invalidExpiresHours() {
+        return new InvalidExpiryException("expires must be a whole number of hours from 1 to 8760");
     }
 
-    private static ApiException invalidExpire() {
-        return new ApiException(
-                ApiErrorCode.INVALID_EXPIRY,
+    private static InvalidExpiryException invalidExpire() {
+        return new InvalidExpiryException(
                 "expire must be a duration such as 10min, 1h 30m or 7d, " + "from 1 minute to one year");
     }
 
@@ -142,7 +143,7 @@ record PasteOptions(@Nullable Integer expiresInSeconds, boolean readOnce) {
         boolean once = false;
         if (readOnce != null && !readOnce.isNull()) {
             if (!readOnce.isBoolean()) {
-                throw new ApiException(ApiErrorCode.INVALID_READ_ONCE, READ_ONCE_RULE);
+                throw new InvalidReadOnceException(READ_ONCE_RULE);
             }
             once = readOnce.getBooleanValue();
         }
@@ -165,7 +166,7 @@ record PasteOptions(@Nullable Integer expiresInSeconds, boolean readOnce) {
         return (int) seconds;
     }
 
-    private static ApiException invalidExpiry() {
-        return new ApiException(ApiErrorCode.INVALID_EXPIRY, EXPIRY_RULE);
+    private static InvalidExpiryException invalidExpiry() {
+        return new InvalidExpiryException(EXPIRY_RULE);
     }
 }

@@ -80,17 +80,26 @@ class CreatePasteServiceTest {
             public void close() {}
         };
         FailureClassifier classifier = new FailureClassifier();
-        return new CreatePasteService(
+        DependencyCalls dependencies = new DependencyCalls(classifier);
+        IdempotencyKeys idempotencyKeys = new IdempotencyKeys();
+        UploadJobSender jobs = new UploadJobSender(
                 repository,
-                new IdempotencyKeys(),
+                idempotencyKeys,
                 null,
-                new ShortCodes(new PasteProperties(11, 262_144)),
-                new DeleteTokens(),
                 new UploadJobCodec(ObjectMapper.getDefault()),
                 unreachable,
                 new UploadQueueProperties("http://127.0.0.1:4566/000000000000/q", 393_216),
-                new DependencyCalls(classifier),
-                classifier);
+                dependencies);
+        return new CreatePasteService(
+                repository,
+                idempotencyKeys,
+                null,
+                new ShortCodes(new PasteProperties(11, 262_144)),
+                new DeleteTokens(),
+                dependencies,
+                classifier,
+                new IdempotentReplay(repository, jobs, dependencies),
+                jobs);
     }
 
     /** Inserts succeed; markFailed throws {@code failure}, or finds the row already terminal (0) when null. */

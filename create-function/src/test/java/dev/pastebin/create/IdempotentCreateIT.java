@@ -95,7 +95,7 @@ class IdempotentCreateIT {
                     .claim(
                             db,
                             new IdempotencyKey("", key),
-                            CreatePasteService.fingerprint(sha256, PasteOptions.NONE, PasteMetadata.NONE),
+                            IdempotentReplay.fingerprint(sha256, PasteOptions.NONE, PasteMetadata.NONE),
                             code)
                     .isEmpty());
             db.commit();
@@ -420,7 +420,7 @@ class IdempotentCreateIT {
 
     /**
      * A client replaying one key forever must not make the database rewrite an ever-growing token list: a key
-     * answers at most {@link CreatePasteService#MAX_REPLAYS} replays, each with a token that deletes the paste;
+     * answers at most {@link IdempotentReplay#MAX_REPLAYS} replays, each with a token that deletes the paste;
      * past them a replay is refused (409) and adds nothing.
      */
     @Test
@@ -429,7 +429,7 @@ class IdempotentCreateIT {
         HttpApi.Response first = world.api.send(create(key, "replayed often"));
         String code = (String) world.json(first).get("shortCode");
         List<String> tokens = new ArrayList<>();
-        for (int i = 0; i < CreatePasteService.MAX_REPLAYS; i++) {
+        for (int i = 0; i < IdempotentReplay.MAX_REPLAYS; i++) {
             HttpApi.Response replay = world.api.send(create(key, "replayed often"));
             assertEquals(201, replay.status(), "replay " + (i + 1) + ": " + replay.text());
             tokens.add((String) world.json(replay).get("deleteToken"));
@@ -439,7 +439,7 @@ class IdempotentCreateIT {
 
         assertEquals(409, oneTooMany.status(), oneTooMany.text());
         assertEquals("IDEMPOTENCY_KEY_EXHAUSTED", world.json(oneTooMany).get("code"));
-        assertEquals(CreatePasteService.MAX_REPLAYS, replayTokens(code), "the refused replay added no token");
+        assertEquals(IdempotentReplay.MAX_REPLAYS, replayTokens(code), "the refused replay added no token");
         world.drainQueue();
         // every token an answer carried still deletes the paste: the first replay's, the earliest one kept
         try (Connection db = database();

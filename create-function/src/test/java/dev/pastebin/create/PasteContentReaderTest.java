@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
+import dev.pastebin.core.paste.InvalidExpiryException;
+import dev.pastebin.core.paste.InvalidFileNameException;
+import dev.pastebin.core.paste.InvalidLanguageException;
+import dev.pastebin.core.paste.InvalidReadOnceException;
 import dev.pastebin.core.paste.PasteMetadata;
 import io.micronaut.http.MediaType;
 import io.micronaut.serde.ObjectMapper;
@@ -134,5 +138,27 @@ class PasteContentReaderTest {
         assertEquals(ApiErrorCode.MISSING_CONTENT, rejection(() -> json(utf8("{\"text\":\"hi\"}"))));
         assertEquals(ApiErrorCode.MISSING_CONTENT, rejection(() -> json(utf8("{\"content\":[\"hi\"]}"))));
         assertEquals(ApiErrorCode.MISSING_CONTENT, rejection(() -> json(utf8("{\"content\":42}"))));
+    }
+
+    /**
+     * Options and labels the pastebin does not take are the domain's refusals, whichever form carried them: core's
+     * error processor answers them with their code (DomainRefusalsTest), the body's own faults are ApiExceptions.
+     */
+    @Test
+    void optionsAndLabelsItDoesNotTakeAreRefusedAsTheDomainRefuses() {
+        assertThrows(InvalidExpiryException.class, () -> json(utf8("{\"content\":\"x\",\"expiresIn\":\"3600\"}")));
+        assertThrows(InvalidExpiryException.class, () -> reader.fromText(utf8("x"), "59", null, null, null));
+        assertThrows(InvalidReadOnceException.class, () -> json(utf8("{\"content\":\"x\",\"readOnce\":1}")));
+        assertThrows(InvalidReadOnceException.class, () -> reader.fromText(utf8("x"), null, "yes", null, null));
+        assertEquals(
+                "language must be a string",
+                assertThrows(InvalidLanguageException.class, () -> json(utf8("{\"content\":\"x\",\"language\":42}")))
+                        .getMessage());
+        assertEquals(
+                "fileName must be a string",
+                assertThrows(
+                                InvalidFileNameException.class,
+                                () -> json(utf8("{\"content\":\"x\",\"fileName\":[\"a\"]}")))
+                        .getMessage());
     }
 }

@@ -2,7 +2,6 @@ package dev.pastebin.remove;
 
 import static dev.pastebin.core.http.ContentNegotiation.TEXT_UTF8;
 
-import dev.pastebin.core.http.ApiDocs;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
 import dev.pastebin.core.http.ContentNegotiation;
@@ -19,18 +18,15 @@ import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Delete;
 import io.micronaut.http.annotation.Header;
 import io.micronaut.http.annotation.Post;
-import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.media.Schema;
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
 
 /**
  * The routes that remove a paste, apart from the read function so that it keeps read-only rights:
  * {@code DELETE /pastes/{shortCode}} with the paste's deletion token, and {@code POST /pastes/{shortCode}/reveal},
- * which hands a read-once paste's content to one caller and removes it.
+ * which hands a read-once paste's content to one caller and removes it. The routes' API document is
+ * {@link RemovePasteApi}.
  */
 @Controller("/pastes")
-public class RemovePasteController {
+public class RemovePasteController implements RemovePasteApi {
 
     static final String DELETE_TOKEN_HEADER = "Paste-Delete-Token";
 
@@ -50,27 +46,9 @@ public class RemovePasteController {
         this.inProgress = inProgress;
     }
 
-    @Operation(
-            operationId = "deletePaste",
-            summary = "Delete a paste with its deletion token",
-            description = "Removes the row and the object, whatever the paste's state. An unknown code, an expired "
-                    + "paste and a wrong token all answer the same 404.")
-    @ApiResponse(responseCode = "204", ref = ApiDocs.DELETED)
-    @ApiResponse(responseCode = "400", ref = ApiDocs.ERROR)
-    @ApiResponse(responseCode = "401", ref = ApiDocs.ERROR)
-    @ApiResponse(responseCode = "404", ref = ApiDocs.ERROR)
-    @ApiResponse(responseCode = "500", ref = ApiDocs.ERROR)
-    @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    @Override
     @Delete("/{shortCode}")
-    public HttpResponse<?> delete(
-            @Parameter(description = ApiDocs.SHORT_CODE, schema = @Schema(ref = ApiDocs.SCHEMAS + "ShortCode"))
-                    String shortCode,
-            @Parameter(
-                            description = "The deleteToken POST /pastes answered",
-                            schema = @Schema(ref = ApiDocs.SCHEMAS + "DeleteToken"))
-                    @Header(DELETE_TOKEN_HEADER)
-                    @Nullable
-                    String deleteToken) {
+    public HttpResponse<?> delete(String shortCode, @Header(DELETE_TOKEN_HEADER) @Nullable String deleteToken) {
         shortCodes.requireWellFormed(shortCode);
         if (deleteToken == null || deleteToken.isEmpty()) {
             throw new ApiException(
@@ -81,27 +59,12 @@ public class RemovePasteController {
         return HttpResponse.noContent();
     }
 
-    @Operation(
-            operationId = "revealPaste",
-            summary = "Read a read-once paste, once",
-            description = "The content to exactly one caller, even under concurrent reveals; the paste is then gone. "
-                    + "The request body, if any, is ignored.")
-    @ApiResponse(responseCode = "200", ref = ApiDocs.REVEALED)
-    @ApiResponse(responseCode = "202", ref = ApiDocs.PENDING)
-    @ApiResponse(responseCode = "400", ref = ApiDocs.ERROR)
-    @ApiResponse(responseCode = "404", ref = ApiDocs.ERROR)
-    @ApiResponse(responseCode = "406", ref = ApiDocs.ERROR)
-    @ApiResponse(responseCode = "409", ref = ApiDocs.ERROR)
-    @ApiResponse(responseCode = "500", ref = ApiDocs.ERROR)
-    @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    @Override
     @Post(
             uri = "/{shortCode}/reveal",
             consumes = MediaType.ALL,
             produces = {MediaType.TEXT_PLAIN, MediaType.APPLICATION_JSON})
-    public HttpResponse<?> reveal(
-            @Parameter(description = ApiDocs.SHORT_CODE, schema = @Schema(ref = ApiDocs.SCHEMAS + "ShortCode"))
-                    String shortCode,
-            HttpRequest<?> request) {
+    public HttpResponse<?> reveal(String shortCode, HttpRequest<?> request) {
         return switch (reveals.reveal(shortCodes.requireWellFormed(shortCode))) {
             case Reveal.Pending pending -> inProgress.response(pending.paste(), true);
             case Reveal.Revealed revealed -> revealed(revealed, ContentNegotiation.wantsJson(request));

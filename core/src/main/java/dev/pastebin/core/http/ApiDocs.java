@@ -1,9 +1,12 @@
 package dev.pastebin.core.http;
 
 /**
- * Names of the shared responses of the API document (core/src/main/openapi/responses.yml), for the controllers'
- * {@code @ApiResponse(ref = …)}: the response shapes live in one place, the controllers say which statuses
- * each operation answers.
+ * Names of the shared responses of the API document (core/src/main/openapi/responses.yml), for the
+ * {@code @ApiResponse(ref = …)} of each controller's API interface ({@code CreatePasteApi}, {@code ReadPasteApi},
+ * …): the response shapes live in one place, the interfaces say which statuses each operation answers. They list
+ * them in {@code @Operation(responses = …)}: micronaut-openapi reads a method-level {@code @ApiResponse} only
+ * where it is declared, on the controller, and would add a 200 of its own to an operation whose success is
+ * another status (DELETE's 204).
  */
 public final class ApiDocs {
 

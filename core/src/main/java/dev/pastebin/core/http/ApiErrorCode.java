@@ -2,9 +2,11 @@ package dev.pastebin.core.http;
 
 import dev.pastebin.core.paste.IdempotencyKeyExhaustedException;
 import dev.pastebin.core.paste.IdempotencyKeyReusedException;
+import dev.pastebin.core.paste.InvalidExpiryException;
 import dev.pastebin.core.paste.InvalidFileNameException;
 import dev.pastebin.core.paste.InvalidIdempotencyKeyException;
 import dev.pastebin.core.paste.InvalidLanguageException;
+import dev.pastebin.core.paste.InvalidReadOnceException;
 import dev.pastebin.core.paste.MalformedShortCodeException;
 import dev.pastebin.core.paste.NotReadOnceException;
 import dev.pastebin.core.paste.PasteNotFoundException;
@@ -81,6 +83,8 @@ public enum ApiErrorCode {
         return switch (refusal) {
             case MalformedShortCodeException e -> MALFORMED_SHORT_CODE;
             case InvalidIdempotencyKeyException e -> INVALID_IDEMPOTENCY_KEY;
+            case InvalidExpiryException e -> INVALID_EXPIRY;
+            case InvalidReadOnceException e -> INVALID_READ_ONCE;
             case InvalidLanguageException e -> INVALID_LANGUAGE;
             case InvalidFileNameException e -> INVALID_FILE_NAME;
             case PasteNotFoundException e -> PASTE_NOT_FOUND;

@@ -1,4 +1,4 @@
-package dev.pastebin.core.http;
+package dev.pastebin.read;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.pastebin.core.paste.Paste;

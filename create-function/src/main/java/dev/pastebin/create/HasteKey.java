@@ -1,4 +1,4 @@
-package dev.pastebin.core.http;
+package dev.pastebin.create;
 
 import io.micronaut.serde.annotation.Serdeable;
 

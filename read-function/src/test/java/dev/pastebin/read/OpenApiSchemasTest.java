@@ -1,14 +1,12 @@
-package dev.pastebin.remove;
+package dev.pastebin.read;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.pastebin.core.http.ApiError;
-import dev.pastebin.core.http.HasteDocument;
-import dev.pastebin.core.http.HasteKey;
 import dev.pastebin.core.http.PasteDocument;
 import dev.pastebin.core.http.PendingPaste;
-import dev.pastebin.core.http.ReadOncePaste;
 import dev.pastebin.create.CreatedPaste;
+import dev.pastebin.create.HasteKey;
 import java.io.IOException;
 import java.lang.reflect.RecordComponent;
 import java.nio.file.Files;
@@ -24,7 +22,7 @@ import org.yaml.snakeyaml.Yaml;
 /**
  * The response schemas of the API document (core/src/main/openapi/responses.yml) describe the records the
  * functions serialize: the same fields, every one of them always present (nulls included). The shared schemas
- * are checked here because this module's tests see all seven records (core's and create's).
+ * are checked here because this module's tests see all seven records (core's, create's and its own).
  */
 class OpenApiSchemasTest {
 

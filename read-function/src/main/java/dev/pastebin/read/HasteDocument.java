@@ -1,4 +1,4 @@
-package dev.pastebin.core.http;
+package dev.pastebin.read;
 
 import dev.pastebin.core.paste.Paste;
 import io.micronaut.serde.annotation.Serdeable;
