@@ -1,8 +1,8 @@
 package dev.pastebin.create;
 
-import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.config.UploadQueueProperties;
 import dev.pastebin.core.job.UploadJobCodec;
+import dev.pastebin.core.paste.PasteProperties;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.exceptions.ConfigurationException;
 

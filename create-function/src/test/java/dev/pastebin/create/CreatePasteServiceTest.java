@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.config.UploadQueueProperties;
 import dev.pastebin.core.failure.Dependency;
 import dev.pastebin.core.failure.DependencyCalls;
@@ -14,6 +13,7 @@ import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.paste.DeleteTokens;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteMetadata;
+import dev.pastebin.core.paste.PasteProperties;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
 import io.micronaut.data.exceptions.DataAccessException;

@@ -1,6 +1,6 @@
 package dev.pastebin.create;
 
-import dev.pastebin.core.config.PasteProperties;
+import dev.pastebin.core.paste.PasteProperties;
 import dev.pastebin.core.paste.ShortCodes;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.context.annotation.Replaces;

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
 import dev.pastebin.core.paste.InvalidExpiryException;
@@ -12,6 +11,7 @@ import dev.pastebin.core.paste.InvalidFileNameException;
 import dev.pastebin.core.paste.InvalidLanguageException;
 import dev.pastebin.core.paste.InvalidReadOnceException;
 import dev.pastebin.core.paste.PasteMetadata;
+import dev.pastebin.core.paste.PasteProperties;
 import io.micronaut.http.MediaType;
 import io.micronaut.serde.ObjectMapper;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package dev.pastebin.read;
 
-import dev.pastebin.core.config.PasteProperties;
+import dev.pastebin.core.paste.PasteProperties;
 import dev.pastebin.core.priming.PrimingRequest;
 import io.micronaut.context.annotation.Factory;
 import jakarta.inject.Singleton;

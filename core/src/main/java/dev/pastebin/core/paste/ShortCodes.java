@@ -1,6 +1,5 @@
 package dev.pastebin.core.paste;
 
-import dev.pastebin.core.config.PasteProperties;
 import jakarta.inject.Singleton;
 import java.security.SecureRandom;
 

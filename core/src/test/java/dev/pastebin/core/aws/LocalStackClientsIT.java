@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.paste.ContentHash;
+import dev.pastebin.core.paste.PasteProperties;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestQueues;
 import io.micronaut.serde.ObjectMapper;

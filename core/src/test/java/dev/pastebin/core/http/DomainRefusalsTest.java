@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.paste.IdempotencyKey;
 import dev.pastebin.core.paste.IdempotencyKeyExhaustedException;
 import dev.pastebin.core.paste.IdempotencyKeyReusedException;
@@ -15,6 +14,7 @@ import dev.pastebin.core.paste.InvalidReadOnceException;
 import dev.pastebin.core.paste.MalformedShortCodeException;
 import dev.pastebin.core.paste.NotReadOnceException;
 import dev.pastebin.core.paste.PasteNotFoundException;
+import dev.pastebin.core.paste.PasteProperties;
 import dev.pastebin.core.paste.PasteRefusal;
 import dev.pastebin.core.paste.ShortCodes;
 import java.io.IOException;

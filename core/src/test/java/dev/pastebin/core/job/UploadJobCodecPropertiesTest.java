@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pastebin.core.config.PasteProperties;
 import dev.pastebin.core.paste.ContentHash;
+import dev.pastebin.core.paste.PasteProperties;
 import io.micronaut.serde.ObjectMapper;
 import java.nio.charset.StandardCharsets;
 import net.jqwik.api.Arbitraries;

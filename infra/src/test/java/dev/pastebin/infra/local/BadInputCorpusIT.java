@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pastebin.core.config.PasteProperties;
+import dev.pastebin.core.paste.PasteProperties;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.local.Json;
 import dev.pastebin.local.template.FunctionDefinition;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.pastebin.core.config.PasteProperties;
+import dev.pastebin.core.paste.PasteProperties;
 import dev.pastebin.local.Json;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;

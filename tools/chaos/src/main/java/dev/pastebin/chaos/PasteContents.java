@@ -1,7 +1,7 @@
 package dev.pastebin.chaos;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.pastebin.core.config.PasteProperties;
+import dev.pastebin.core.paste.PasteProperties;
 import dev.pastebin.local.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;

@@ -1,7 +1,6 @@
-package dev.pastebin.core.config;
+package dev.pastebin.core.paste;
 
 import dev.pastebin.core.job.UploadJobCodec;
-import dev.pastebin.core.paste.ShortCodes;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.core.bind.annotation.Bindable;
 import jakarta.validation.constraints.Max;
