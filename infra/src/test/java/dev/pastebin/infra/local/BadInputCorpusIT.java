@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pastebin.core.paste.PasteProperties;
+import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.local.Json;
 import dev.pastebin.local.template.FunctionDefinition;
@@ -88,10 +89,21 @@ class BadInputCorpusIT {
 
     @BeforeAll
     static void start() throws Exception {
-        runtime = LocalRuntimeProcess.start("bad-input");
+        // A database of its own: "nothing changed" counts every row of the table, which another test class
+        // running beside this one would change.
+        String databaseUrl = OwnDatabase.Create.migrated("bad_input");
+        runtime = LocalRuntimeProcess.start(
+                "bad-input",
+                Map.of(
+                        "Parameters",
+                        Map.of("DATASOURCES_DEFAULT_URL", databaseUrl),
+                        // the template gives the upload function its own URL (with its timeouts), which wins
+                        "UploadPasteFunction",
+                        Map.of("DATASOURCES_DEFAULT_URL", databaseUrl + "?connectTimeout=2&socketTimeout=3")),
+                List.of());
         aws = ApplicationContext.run();
         database = DriverManager.getConnection(
-                env("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin"),
+                databaseUrl,
                 env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
                 env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
         storeOnePaste();

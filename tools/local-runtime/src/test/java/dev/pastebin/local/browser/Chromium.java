@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * Debian's Chromium, headless, for the browser tests: found (and installed when missing) by
  * infra/local/chromium.sh; without it a test fails and says why, it never skips. Driven either from its
  * command line ({@link #dumpDom}, {@link #screenshot}) or through chromedriver ({@link #findDriver}).
- * Paths are relative to the module the test runs in (its {@code target/}, the repository's {@code infra/}).
+ * Paths: its {@code target/} is the module's, the script is found in the repository above it.
  */
 public final class Chromium {
 
@@ -23,12 +23,21 @@ public final class Chromium {
             List.of("--headless", "--disable-gpu", "--no-sandbox", "--disable-dev-shm-usage", "--no-first-run");
 
     private static final Path TARGET = Path.of("target").toAbsolutePath();
-    private static final Path SCRIPT =
-            Path.of("../../infra/local/chromium.sh").toAbsolutePath().normalize();
+    private static final Path SCRIPT = repositoryFile("infra/local/chromium.sh");
     // Enough virtual time for a page's first fetches and its drawing.
     private static final String VIRTUAL_TIME_BUDGET = "--virtual-time-budget=8000";
 
     private Chromium() {}
+
+    /** {@code path} in the repository: the nearest directory upwards from the module's that holds it. */
+    private static Path repositoryFile(String path) {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isRegularFile(dir.resolve(path))) {
+                return dir.resolve(path);
+            }
+        }
+        throw new IllegalStateException("no " + path + " above " + Path.of("").toAbsolutePath());
+    }
 
     /** The chromium command. */
     public static String find() throws IOException, InterruptedException {
