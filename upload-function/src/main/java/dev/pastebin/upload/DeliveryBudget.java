@@ -1,6 +1,7 @@
 package dev.pastebin.upload;
 
 import dev.pastebin.core.breaker.HoldSchedule;
+import dev.pastebin.core.delivery.SqsLimits;
 import dev.pastebin.core.retry.RetryProperties;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.exceptions.ConfigurationException;
@@ -39,7 +40,8 @@ class DeliveryBudget {
                     + retry.queueMaxReceiveCount() + ") must be at least " + needed + ": " + retry.maxAttempts()
                     + " S3 attempts + " + held + " deliveries held by the breaker or slow (" + holds.describe() + ") + "
                     + SLACK + " spare, or a job could reach the dead-letter queue while its paste is still "
-                    + "waiting. Raise the queue's maxReceiveCount (at most 1000), raise pastebin.breaker.max-hold or "
+                    + "waiting. Raise the queue's maxReceiveCount (at most " + SqsLimits.MAX_MAX_RECEIVE_COUNT
+                    + "), raise pastebin.breaker.max-hold or "
                     + "lower pastebin.breaker.hold-limit.");
         }
     }

@@ -1,6 +1,7 @@
 package dev.pastebin.upload;
 
 import dev.pastebin.core.breaker.BreakerClosed;
+import dev.pastebin.core.delivery.SqsLimits;
 import dev.pastebin.core.lambda.Deadline;
 import dev.pastebin.core.lambda.InvocationDeadlines;
 import dev.pastebin.core.paste.HeldDelivery;
@@ -107,13 +108,13 @@ class HeldJobRelease implements ApplicationEventListener<BreakerClosed> {
                             .toList(),
                     page);
             List<ReleasePlan.Release> releases = planned.releases();
-            for (int from = 0; from < releases.size(); from += MessageVisibility.SQS_BATCH_LIMIT) {
+            for (int from = 0; from < releases.size(); from += SqsLimits.BATCH_ENTRIES) {
                 if (!deadline.allowsMoreWork()) {
                     stopped = true;
                     break;
                 }
                 MessageVisibility.BatchResult result = visibility.release(
-                        releases.subList(from, Math.min(releases.size(), from + MessageVisibility.SQS_BATCH_LIMIT)));
+                        releases.subList(from, Math.min(releases.size(), from + SqsLimits.BATCH_ENTRIES)));
                 if (result.callFailed()) {
                     stopped = true;
                     break;

@@ -9,7 +9,7 @@ import java.util.List;
 /**
  * When each released job comes back: the backlog, longest waiting first, spread over a window of backlog / rate
  * seconds, the job at position p visible after p / rate seconds. A job whose own hold ends before its turn is left
- * to it (releasing it would only keep it away longer), so no release exceeds a hold (nor SQS's 12-hour limit).
+ * to it (releasing it would only keep it away longer), so no release exceeds a hold (nor SQS's longest visibility timeout).
  */
 final class ReleasePlan {
 

@@ -1,5 +1,6 @@
 package dev.pastebin.core.breaker;
 
+import dev.pastebin.core.delivery.SqsLimits;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.context.exceptions.ConfigurationException;
 import io.micronaut.core.bind.annotation.Bindable;
@@ -74,15 +75,13 @@ public record BreakerProperties(
         }
         if (maxHold != null
                 && holdJitter != null
-                && maxHold.plus(holdJitter).compareTo(SQS_MAX_VISIBILITY_TIMEOUT) > 0) {
+                && maxHold.plus(holdJitter).compareTo(SqsLimits.MAX_VISIBILITY_TIMEOUT) > 0) {
             throw new ConfigurationException("pastebin.breaker.max-hold + hold-jitter (" + maxHold.plus(holdJitter)
-                    + ") exceeds SQS's maximum visibility timeout of 12 hours");
+                    + ") exceeds SQS's maximum visibility timeout of " + SqsLimits.MAX_VISIBILITY_TIMEOUT.toHours()
+                    + " hours");
         }
         if (holdLimit != null && (holdLimit.isZero() || holdLimit.isNegative())) {
             throw new ConfigurationException("pastebin.breaker.hold-limit must be positive");
         }
     }
-
-    /** SQS's limit for a visibility timeout, which is what a hold is. */
-    private static final Duration SQS_MAX_VISIBILITY_TIMEOUT = Duration.ofHours(12);
 }

@@ -1,7 +1,7 @@
 package dev.pastebin.core.breaker;
 
+import dev.pastebin.core.delivery.SqsLimits;
 import dev.pastebin.core.random.RestoreSafeRandom;
-import dev.pastebin.core.retry.BackoffPolicy;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,7 +16,7 @@ import java.time.Instant;
  * the job has been waiting so far, capped at {@code max-hold}, plus up to {@code hold-jitter}. The growth is what
  * makes a long outage cheap: with the defaults the first holds last 15 s to the probe (about 10 s to 30 s), and
  * from ten minutes on every hold lasts 5 min, so a whole day of holding takes under 300 receives, which the
- * queue's {@code maxReceiveCount} can cover (at most 1,000). A job waits for {@code hold-limit} since its first
+ * queue's {@code maxReceiveCount} can cover (at most {@link SqsLimits#MAX_MAX_RECEIVE_COUNT}). A job waits for {@code hold-limit} since its first
  * hold; past it, it is overdue and handed to the dead-letter queue.
  */
 @Singleton
@@ -106,6 +106,6 @@ public final class HoldSchedule {
     }
 
     private static int seconds(Duration wait) {
-        return (int) Math.min(BackoffPolicy.MAX_VISIBILITY_TIMEOUT_SECONDS, Math.ceilDiv(wait.toMillis(), 1000));
+        return SqsLimits.visibilityTimeoutSeconds(Math.ceilDiv(wait.toMillis(), 1000));
     }
 }

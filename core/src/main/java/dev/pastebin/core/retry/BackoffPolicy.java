@@ -1,5 +1,6 @@
 package dev.pastebin.core.retry;
 
+import dev.pastebin.core.delivery.SqsLimits;
 import dev.pastebin.core.failure.ErrorClass;
 import dev.pastebin.core.random.RestoreSafeRandom;
 import jakarta.inject.Inject;
@@ -24,9 +25,6 @@ import java.util.random.RandomGenerator;
  */
 @Singleton
 public class BackoffPolicy {
-
-    /** SQS accepts visibility timeouts from 0 to 43,200 s (12 h). */
-    public static final int MAX_VISIBILITY_TIMEOUT_SECONDS = 43_200;
 
     private final RetryProperties properties;
     private final RandomGenerator random;
@@ -90,7 +88,7 @@ public class BackoffPolicy {
      * schedule (every 1.2 s becomes 1 s, every 0.6 s becomes 1 s); instead the fraction is rounded
      * <em>probabilistically</em>: up with probability equal to the fractional part, so 1.3 s becomes 2 s
      * 30% of the time and 1 s otherwise. The expected value is exactly the jittered delay, so the mean
-     * schedule stays the configured one; the result is clamped to SQS's 0..43,200 s.
+     * schedule stays the configured one; the result is clamped to what SQS takes ({@link SqsLimits}).
      */
     public int visibilityTimeoutSeconds(int attempt, ErrorClass errorClass) {
         return roundProbabilistically(delaySeconds(attempt, errorClass));
@@ -99,7 +97,7 @@ public class BackoffPolicy {
     int roundProbabilistically(double seconds) {
         double floor = Math.floor(seconds);
         long whole = (long) floor + (random.nextDouble() < seconds - floor ? 1 : 0);
-        return (int) Math.clamp(whole, 0, MAX_VISIBILITY_TIMEOUT_SECONDS);
+        return SqsLimits.visibilityTimeoutSeconds(whole);
     }
 
     private static double seconds(java.time.Duration duration) {

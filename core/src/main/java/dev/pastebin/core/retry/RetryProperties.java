@@ -1,5 +1,6 @@
 package dev.pastebin.core.retry;
 
+import dev.pastebin.core.delivery.SqsLimits;
 import dev.pastebin.core.failure.ErrorClass;
 import dev.pastebin.core.failure.FailureKind;
 import io.micronaut.context.annotation.ConfigurationProperties;
@@ -29,7 +30,7 @@ import java.util.Map;
  * @param maxAttempts          fast attempts before a transiently failing upload moves to the slow retries
  * @param baseDelay            delay after the first failed attempt, for classes without their own base
  * @param multiplier           growth factor per attempt
- * @param maxDelay             cap on any delay (at most SQS's 12 h visibility-timeout limit)
+ * @param maxDelay             cap on any delay (at most SQS's longest visibility timeout, {@link SqsLimits})
  * @param minDelay             floor on any delay, after jitter
  * @param jitter               the jitter strategy
  * @param plusMinusJitter      half-width of {@link JitterStrategy#PLUS_MINUS}'s jitter
@@ -53,14 +54,14 @@ public record RetryProperties(
         @NotNull @Bindable(defaultValue = "PLUS_MINUS") JitterStrategy jitter,
         @NotNull @Bindable(defaultValue = "200ms") Duration plusMinusJitter,
         @Nullable Map<ErrorClass, Duration> classBaseDelays,
-        @Min(1) @Max(1000) @Bindable(defaultValue = "320") int queueMaxReceiveCount,
+
+        @Min(SqsLimits.MIN_MAX_RECEIVE_COUNT) @Max(SqsLimits.MAX_MAX_RECEIVE_COUNT) @Bindable(defaultValue = "320")
+        int queueMaxReceiveCount,
+
         @Min(0) @Max(1000) @Bindable(defaultValue = "0") int giveUpAfterAttempts) {
 
     /** A throttled request waits longer than a plain 5xx before it is tried again. */
     public static final Duration DEFAULT_THROTTLING_BASE_DELAY = Duration.ofSeconds(4);
-
-    /** SQS's limit for a visibility timeout (12 hours). */
-    public static final Duration SQS_MAX_VISIBILITY_TIMEOUT = Duration.ofSeconds(43_200);
 
     public RetryProperties {
         var merged = new EnumMap<ErrorClass, Duration>(ErrorClass.class);
@@ -90,9 +91,10 @@ public record RetryProperties(
                     "pastebin.upload.retry.min-delay (" + minDelay
                             + ") must not exceed pastebin.upload.retry.max-delay (" + maxDelay + ")");
             check(
-                    maxDelay.compareTo(SQS_MAX_VISIBILITY_TIMEOUT) <= 0,
+                    maxDelay.compareTo(SqsLimits.MAX_VISIBILITY_TIMEOUT) <= 0,
                     "pastebin.upload.retry.max-delay (" + maxDelay
-                            + ") exceeds SQS's maximum visibility timeout of 12 hours");
+                            + ") exceeds SQS's maximum visibility timeout of "
+                            + SqsLimits.MAX_VISIBILITY_TIMEOUT.toHours() + " hours");
         }
         if (plusMinusJitter != null) {
             check(!plusMinusJitter.isNegative(), "pastebin.upload.retry.plus-minus-jitter must not be negative");

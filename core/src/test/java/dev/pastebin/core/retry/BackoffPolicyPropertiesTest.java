@@ -3,6 +3,7 @@ package dev.pastebin.core.retry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.core.delivery.SqsLimits;
 import dev.pastebin.core.failure.ErrorClass;
 import dev.pastebin.core.failure.FailureKind;
 import java.time.Duration;
@@ -66,7 +67,7 @@ class BackoffPolicyPropertiesTest {
                     visibility >= Math.floor(low - EPSILON) && visibility <= Math.ceil(high + EPSILON),
                     "visibility " + visibility);
             assertTrue(
-                    visibility >= 0 && visibility <= BackoffPolicy.MAX_VISIBILITY_TIMEOUT_SECONDS,
+                    visibility >= 0 && visibility <= SqsLimits.MAX_VISIBILITY_TIMEOUT_SECONDS,
                     "visibility " + visibility);
         }
     }
@@ -88,7 +89,7 @@ class BackoffPolicyPropertiesTest {
         Arbitrary<Long> baseMillis = Arbitraries.longs().between(0, 30_000);
         Arbitrary<Double> multiplier = Arbitraries.doubles().between(1.0, 5.0);
         Arbitrary<long[]> minMaxMillis = Arbitraries.longs()
-                .between(0, 43_200_000)
+                .between(0, SqsLimits.MAX_VISIBILITY_TIMEOUT.toMillis())
                 .list()
                 .ofSize(2)
                 .map(l -> new long[] {Math.min(l.get(0), l.get(1)), Math.max(l.get(0), l.get(1))});

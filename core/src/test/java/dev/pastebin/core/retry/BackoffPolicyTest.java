@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.core.delivery.SqsLimits;
 import dev.pastebin.core.failure.ErrorClass;
 import java.time.Duration;
 import java.util.Map;
@@ -256,7 +257,7 @@ class BackoffPolicyTest {
                         60,
                         Duration.ofHours(1),
                         10.0,
-                        Duration.ofSeconds(43_200),
+                        SqsLimits.MAX_VISIBILITY_TIMEOUT,
                         Duration.ZERO,
                         JitterStrategy.PLUS_MINUS,
                         Duration.ofSeconds(5),
@@ -266,13 +267,15 @@ class BackoffPolicyTest {
                 new SplittableRandom(5));
         for (int attempt = 1; attempt < 60; attempt++) {
             int seconds = policy.visibilityTimeoutSeconds(attempt, ErrorClass.SERVER_ERROR);
-            assertTrue(
-                    seconds >= 0 && seconds <= BackoffPolicy.MAX_VISIBILITY_TIMEOUT_SECONDS, attempt + ": " + seconds);
+            assertTrue(seconds >= 0 && seconds <= SqsLimits.MAX_VISIBILITY_TIMEOUT_SECONDS, attempt + ": " + seconds);
         }
-        // nominal far above the cap: the cap (43,200 s) less at most the 5 s of jitter, never above it
+        // nominal far above the cap: the cap (SQS's 43,200 s) less at most the 5 s of jitter, never above it
         for (int draw = 0; draw < 1_000; draw++) {
             int capped = policy.visibilityTimeoutSeconds(59, ErrorClass.SERVER_ERROR);
-            assertTrue(capped >= 43_195 && capped <= 43_200, "draw " + draw + ": " + capped);
+            assertTrue(
+                    capped >= SqsLimits.MAX_VISIBILITY_TIMEOUT_SECONDS - 5
+                            && capped <= SqsLimits.MAX_VISIBILITY_TIMEOUT_SECONDS,
+                    "draw " + draw + ": " + capped);
         }
     }
 

@@ -10,6 +10,7 @@ import dev.pastebin.core.breaker.BreakerProperties;
 import dev.pastebin.core.breaker.HoldSchedule;
 import dev.pastebin.core.config.DatabaseTlsProperties;
 import dev.pastebin.core.config.PasteProperties;
+import dev.pastebin.core.delivery.SqsLimits;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.retry.RetryProperties;
 import dev.pastebin.local.template.CloudFormationTemplate;
@@ -178,7 +179,7 @@ class TemplateTest {
 
             assertEquals(Duration.ofHours(24), breaker.holdLimit());
             assertTrue(
-                    maxReceiveCount >= maxAttempts + held + 2 && maxReceiveCount <= 1000,
+                    maxReceiveCount >= maxAttempts + held + 2 && maxReceiveCount <= SqsLimits.MAX_MAX_RECEIVE_COUNT,
                     maxReceiveCount + " receives for " + maxAttempts + " attempts + " + held + " holds + 2 spare");
             assertEquals(retry.queueMaxReceiveCount(), maxReceiveCount, "the function's default is the template's");
             long longestReceive = Math.max(
