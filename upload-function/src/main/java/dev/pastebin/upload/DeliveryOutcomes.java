@@ -129,8 +129,8 @@ class DeliveryOutcomes {
     }
 
     private Outcome succeeded(UploadDelivery delivery, StoreResult.Stored stored) {
-        metrics.put(Metric.SUCCESS_ATTEMPT, stored.s3Attempt());
-        metrics.put(Metric.RETRIES_PER_SUCCESS, stored.s3Attempt() - 1);
+        metrics.put(Metric.SUCCESS_ATTEMPT, stored.s3Attempt().number());
+        metrics.put(Metric.RETRIES_PER_SUCCESS, stored.s3Attempt().retriesBefore());
         metrics.put(Metric.TIME_TO_SUCCESS, stored.sinceCreated().toMillis());
         return log(delivery, Outcome.SUCCESS, null, null, null);
     }
@@ -141,25 +141,34 @@ class DeliveryOutcomes {
             LOG.error(
                     "unexpected failure uploading {} (delivery {}), retried as transient",
                     delivery.shortCode(),
-                    delivery.number(),
+                    delivery.number().number(),
                     error);
         }
         if (!failure.isTransient()) {
             return fail(delivery, Outcome.PERMANENT, failure, null);
         }
-        String detail = delivery.number() >= retry.queueMaxReceiveCount()
+        String detail = delivery.number().number() >= retry.queueMaxReceiveCount()
                 ? failure.message() + "; last delivery: left to the dead-letter queue, which keeps it for the sweeper"
                 : failure.message();
         if (error instanceof S3AttemptFailedException s3) {
             if (backoff.givesUpAfter(s3.attempt())) {
-                return fail(delivery, Outcome.GAVE_UP, failure, "after S3 attempt " + s3.attempt());
+                return fail(
+                        delivery,
+                        Outcome.GAVE_UP,
+                        failure,
+                        "after S3 attempt " + s3.attempt().number());
             }
             return backoff.hasAttemptsLeft(s3.attempt())
-                    ? retryLater(delivery, s3.attempt(), failure, detail)
+                    ? retryLater(
+                            delivery,
+                            backoff.visibilityTimeoutSeconds(s3.attempt(), failure.errorClass()),
+                            failure,
+                            detail)
                     : slow(delivery, failure, s3, detail);
         }
         // Not S3 (the database): backed off by the delivery.
-        return retryLater(delivery, delivery.number(), failure, detail);
+        return retryLater(
+                delivery, backoff.visibilityTimeoutSeconds(delivery.number(), failure.errorClass()), failure, detail);
     }
 
     /**
@@ -172,7 +181,11 @@ class DeliveryOutcomes {
         if (failure.unexpected()) {
             LOG.error("unexpected failure removing the object of {}", delivery.shortCode(), removal.error());
         }
-        return retryLater(delivery, delivery.number(), failure, removal.detail() + ": " + failure.message());
+        return retryLater(
+                delivery,
+                backoff.visibilityTimeoutSeconds(delivery.number(), failure.errorClass()),
+                failure,
+                removal.detail() + ": " + failure.message());
     }
 
     /**
@@ -209,7 +222,7 @@ class DeliveryOutcomes {
             Failure dbFailure = classifier.classify(e);
             return retryLater(
                     delivery,
-                    delivery.number(),
+                    backoff.visibilityTimeoutSeconds(delivery.number(), dbFailure.errorClass()),
                     dbFailure,
                     "could not mark " + outcome.label() + " paste FAILED: " + dbFailure.message());
         }
@@ -243,8 +256,8 @@ class DeliveryOutcomes {
                 failure,
                 waitingSince,
                 Duration.ZERO,
-                "S3 attempt " + error.attempt() + ", fast attempts used up; waiting since " + waitingSince + ": "
-                        + detail);
+                "S3 attempt " + error.attempt().number() + ", fast attempts used up; waiting since " + waitingSince
+                        + ": " + detail);
     }
 
     /**
@@ -299,9 +312,8 @@ class DeliveryOutcomes {
         }
     }
 
-    /** Back after the backoff delay for {@code backoffNumber}: the S3 attempt that failed, or the delivery if S3 was not reached. */
-    private Outcome retryLater(UploadDelivery delivery, int backoffNumber, Failure failure, String detail) {
-        int delay = backoff.visibilityTimeoutSeconds(backoffNumber, failure.errorClass());
+    /** Back after the backoff {@code delay}: of the S3 attempt that failed, or of the delivery if S3 was not reached. */
+    private Outcome retryLater(UploadDelivery delivery, int delay, Failure failure, String detail) {
         boolean delayed = visibility.delay(delivery.message(), delay);
         return log(
                 delivery,

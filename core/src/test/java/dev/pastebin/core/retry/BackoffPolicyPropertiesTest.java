@@ -3,6 +3,7 @@ package dev.pastebin.core.retry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.core.delivery.S3Attempt;
 import dev.pastebin.core.delivery.SqsLimits;
 import dev.pastebin.core.failure.ErrorClass;
 import dev.pastebin.core.failure.FailureKind;
@@ -76,7 +77,7 @@ class BackoffPolicyPropertiesTest {
     void exactlyMaxAttemptsMinusOneRetriesAreScheduled(@ForAll("configurations") RetryProperties retry) {
         var policy = new BackoffPolicy(retry, new SplittableRandom(1));
         int retries = 0;
-        for (int attempt = 1; policy.hasAttemptsLeft(attempt); attempt++) {
+        for (int attempt = 1; policy.hasAttemptsLeft(new S3Attempt(attempt)); attempt++) {
             retries++;
         }
         assertEquals(retry.maxAttempts() - 1, retries);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.core.delivery.S3Attempt;
 import dev.pastebin.core.delivery.SqsLimits;
 import dev.pastebin.core.failure.ErrorClass;
 import java.time.Duration;
@@ -54,10 +55,10 @@ class BackoffPolicyTest {
             assertEquals(
                     (int) DEFAULT_NOMINAL[attempt - 1],
                     policy.visibilityTimeoutSeconds(attempt, ErrorClass.CONNECTION));
-            assertTrue(policy.hasAttemptsLeft(attempt));
+            assertTrue(policy.hasAttemptsLeft(new S3Attempt(attempt)));
         }
-        assertFalse(policy.hasAttemptsLeft(6), "the 6th failed attempt is the last");
-        assertFalse(policy.hasAttemptsLeft(7));
+        assertFalse(policy.hasAttemptsLeft(new S3Attempt(6)), "the 6th failed attempt is the last");
+        assertFalse(policy.hasAttemptsLeft(new S3Attempt(7)));
     }
 
     /**
@@ -82,10 +83,10 @@ class BackoffPolicyTest {
                         6),
                 new SplittableRandom(42));
         for (int attempt = 1; attempt <= 5; attempt++) {
-            assertFalse(giveUp.givesUpAfter(attempt), "attempt " + attempt);
+            assertFalse(giveUp.givesUpAfter(new S3Attempt(attempt)), "attempt " + attempt);
         }
-        assertTrue(giveUp.givesUpAfter(6));
-        assertTrue(giveUp.givesUpAfter(7), "a count past it (an uncounted attempt) gives up too");
+        assertTrue(giveUp.givesUpAfter(new S3Attempt(6)));
+        assertTrue(giveUp.givesUpAfter(new S3Attempt(7)), "a count past it (an uncounted attempt) gives up too");
 
         double nominalTotal = 0;
         for (int attempt = 1; attempt <= 5; attempt++) {
@@ -113,7 +114,7 @@ class BackoffPolicyTest {
 
         BackoffPolicy never = policy(JitterStrategy.PLUS_MINUS);
         for (int attempt = 1; attempt <= 1000; attempt++) {
-            assertFalse(never.givesUpAfter(attempt), "the default never gives up: attempt " + attempt);
+            assertFalse(never.givesUpAfter(new S3Attempt(attempt)), "the default never gives up: attempt " + attempt);
         }
     }
 
