@@ -1,7 +1,8 @@
 package dev.pastebin.upload;
 
-import dev.pastebin.core.breaker.HoldSchedule;
 import dev.pastebin.core.breaker.S3CircuitBreaker;
+import dev.pastebin.core.delivery.DeliverySchedule;
+import dev.pastebin.core.delivery.ReceiveBudget;
 import dev.pastebin.core.failure.ErrorClass;
 import dev.pastebin.core.failure.Failure;
 import dev.pastebin.core.failure.FailureClassifier;
@@ -9,8 +10,6 @@ import dev.pastebin.core.metrics.Metric;
 import dev.pastebin.core.metrics.Metrics;
 import dev.pastebin.core.paste.HeldDeliveryRepository;
 import dev.pastebin.core.paste.PasteRepository;
-import dev.pastebin.core.retry.BackoffPolicy;
-import dev.pastebin.core.retry.RetryProperties;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -33,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * failure, or, only with {@code give-up-after-attempts} n set, by the transient failure of its n-th S3 attempt
  * ({@link Outcome#GAVE_UP}: the original specification's rule with n = 6); never by waiting, so a held delivery
  * never counts. Without it, once its fast attempts are used up it is
- * {@link Outcome#SLOW}, back on the breaker's {@link HoldSchedule} (one S3 attempt per delivery, a few minutes
+ * {@link Outcome#SLOW}, back on the breaker's {@link DeliverySchedule} (one S3 attempt per delivery, a few minutes
  * apart: negligible for a lone paste, and when traffic is high the breaker opens and holds it without a PUT).
  * A job waiting past the hold limit is handed to the dead-letter queue at once; one failing transiently on the
  * queue's last delivery is reported and left to the redrive. Either way the dead-letter queue keeps its content
@@ -49,13 +48,12 @@ class DeliveryOutcomes {
     private final PasteRepository repository;
     private final HeldDeliveryRepository heldDeliveries;
     private final FailureClassifier classifier;
-    private final BackoffPolicy backoff;
-    private final RetryProperties retry;
+    private final DeliverySchedule schedule;
+    private final ReceiveBudget budget;
     private final MessageVisibility visibility;
     private final DeadLetterHandOff handOff;
     private final DeliveryLog deliveryLog;
     private final S3CircuitBreaker breaker;
-    private final HoldSchedule holds;
     private final FirstHold firstHold;
     private final Metrics metrics;
     private final Clock clock;
@@ -65,25 +63,23 @@ class DeliveryOutcomes {
             PasteRepository repository,
             HeldDeliveryRepository heldDeliveries,
             FailureClassifier classifier,
-            BackoffPolicy backoff,
-            RetryProperties retry,
+            DeliverySchedule schedule,
+            ReceiveBudget budget,
             MessageVisibility visibility,
             DeadLetterHandOff handOff,
             DeliveryLog deliveryLog,
             S3CircuitBreaker breaker,
-            HoldSchedule holds,
             Metrics metrics) {
         this(
                 repository,
                 heldDeliveries,
                 classifier,
-                backoff,
-                retry,
+                schedule,
+                budget,
                 visibility,
                 handOff,
                 deliveryLog,
                 breaker,
-                holds,
                 metrics,
                 Clock.systemUTC());
     }
@@ -92,25 +88,23 @@ class DeliveryOutcomes {
             PasteRepository repository,
             HeldDeliveryRepository heldDeliveries,
             FailureClassifier classifier,
-            BackoffPolicy backoff,
-            RetryProperties retry,
+            DeliverySchedule schedule,
+            ReceiveBudget budget,
             MessageVisibility visibility,
             DeadLetterHandOff handOff,
             DeliveryLog deliveryLog,
             S3CircuitBreaker breaker,
-            HoldSchedule holds,
             Metrics metrics,
             Clock clock) {
         this.repository = repository;
         this.heldDeliveries = heldDeliveries;
         this.classifier = classifier;
-        this.backoff = backoff;
-        this.retry = retry;
+        this.schedule = schedule;
+        this.budget = budget;
         this.visibility = visibility;
         this.handOff = handOff;
         this.deliveryLog = deliveryLog;
         this.breaker = breaker;
-        this.holds = holds;
         this.firstHold = new FirstHold(repository, clock);
         this.metrics = metrics;
         this.clock = clock;
@@ -147,28 +141,23 @@ class DeliveryOutcomes {
         if (!failure.isTransient()) {
             return fail(delivery, Outcome.PERMANENT, failure, null);
         }
-        String detail = delivery.number().number() >= retry.queueMaxReceiveCount()
+        String detail = budget.isLastDelivery(delivery.number())
                 ? failure.message() + "; last delivery: left to the dead-letter queue, which keeps it for the sweeper"
                 : failure.message();
         if (error instanceof S3AttemptFailedException s3) {
-            if (backoff.givesUpAfter(s3.attempt())) {
+            if (schedule.givesUpAfter(s3.attempt())) {
                 return fail(
                         delivery,
                         Outcome.GAVE_UP,
                         failure,
                         "after S3 attempt " + s3.attempt().number());
             }
-            return backoff.hasAttemptsLeft(s3.attempt())
-                    ? retryLater(
-                            delivery,
-                            backoff.visibilityTimeoutSeconds(s3.attempt(), failure.errorClass()),
-                            failure,
-                            detail)
+            return schedule.hasFastAttemptsLeft(s3.attempt())
+                    ? retryLater(delivery, schedule.backoffSeconds(s3.attempt(), failure.errorClass()), failure, detail)
                     : slow(delivery, failure, s3, detail);
         }
         // Not S3 (the database): backed off by the delivery.
-        return retryLater(
-                delivery, backoff.visibilityTimeoutSeconds(delivery.number(), failure.errorClass()), failure, detail);
+        return retryLater(delivery, schedule.backoffSeconds(delivery.number(), failure.errorClass()), failure, detail);
     }
 
     /**
@@ -183,7 +172,7 @@ class DeliveryOutcomes {
         }
         return retryLater(
                 delivery,
-                backoff.visibilityTimeoutSeconds(delivery.number(), failure.errorClass()),
+                schedule.backoffSeconds(delivery.number(), failure.errorClass()),
                 failure,
                 removal.detail() + ": " + failure.message());
     }
@@ -197,7 +186,7 @@ class DeliveryOutcomes {
      * hours, not maxReceiveCount x VisibilityTimeout.
      */
     Outcome poison(UploadDelivery delivery, String reason) {
-        int delay = backoff.visibilityTimeoutSeconds(delivery.number(), ErrorClass.UNKNOWN);
+        int delay = schedule.backoffSeconds(delivery.number(), ErrorClass.UNKNOWN);
         boolean delayed = visibility.delay(delivery.message(), delay);
         return log(delivery, Outcome.POISON, null, delayed ? delay : null, reason);
     }
@@ -222,14 +211,14 @@ class DeliveryOutcomes {
             Failure dbFailure = classifier.classify(e);
             return retryLater(
                     delivery,
-                    backoff.visibilityTimeoutSeconds(delivery.number(), dbFailure.errorClass()),
+                    schedule.backoffSeconds(delivery.number(), dbFailure.errorClass()),
                     dbFailure,
                     "could not mark " + outcome.label() + " paste FAILED: " + dbFailure.message());
         }
         return log(delivery, outcome, failure, null, detail);
     }
 
-    /** Back when the breaker's next probe may run, as {@link HoldSchedule} bounds it. */
+    /** Back when the breaker's next probe may run, as {@link DeliverySchedule} bounds it. */
     private Outcome hold(UploadDelivery delivery, StoreResult.Held held) {
         Failure failure = classifier.classify(held.cause());
         Instant now = clock.instant();
@@ -261,7 +250,7 @@ class DeliveryOutcomes {
     }
 
     /**
-     * Back after the {@link HoldSchedule}'s wait for a job waiting since {@code waitingSince}; past its limit,
+     * Back after the {@link DeliverySchedule}'s wait for a job waiting since {@code waitingSince}; past its limit,
      * handed to the dead-letter queue and acknowledged ({@link DeadLetterHandOff}), or, if that fails, back after
      * the queue's visibility timeout to try again.
      */
@@ -272,8 +261,8 @@ class DeliveryOutcomes {
             Instant waitingSince,
             Duration untilProbe,
             String detail) {
-        HoldSchedule.Wait wait = holds.waitFor(Duration.between(waitingSince, clock.instant()), untilProbe);
-        String overdue = "waiting since " + waitingSince + ", longer than " + holds.holdLimit();
+        DeliverySchedule.Hold wait = schedule.hold(Duration.between(waitingSince, clock.instant()), untilProbe);
+        String overdue = "waiting since " + waitingSince + ", longer than " + schedule.holdLimit();
         if (wait.overdue()) {
             // One SQS call either way (RecordTimeBudget): not handed over, it comes back after the queue's
             // visibility timeout (360 s, longer than the overdue wait) and tries again.
@@ -298,7 +287,7 @@ class DeliveryOutcomes {
      * Notes the message this hold made invisible, once it is (so a release always comes after the hold it undoes),
      * for the probe that closes the breaker to release ({@link HeldJobRelease}). Not noted: it keeps its hold.
      */
-    private void noteHeldDelivery(UploadDelivery delivery, HoldSchedule.Wait wait) {
+    private void noteHeldDelivery(UploadDelivery delivery, DeliverySchedule.Hold wait) {
         try {
             heldDeliveries.recordHeldDelivery(
                     delivery.shortCode(),

@@ -1,6 +1,7 @@
 package dev.pastebin.upload;
 
 import dev.pastebin.core.config.UploadQueueProperties;
+import dev.pastebin.core.delivery.ReleasePlan;
 import dev.pastebin.core.delivery.SqsLimits;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;

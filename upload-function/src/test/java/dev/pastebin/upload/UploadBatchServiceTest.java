@@ -11,11 +11,14 @@ import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import dev.pastebin.core.breaker.BreakerProperties;
 import dev.pastebin.core.breaker.BreakerSnapshot;
 import dev.pastebin.core.breaker.BreakerState;
-import dev.pastebin.core.breaker.HoldSchedule;
 import dev.pastebin.core.breaker.S3CircuitBreaker;
 import dev.pastebin.core.config.DeadLetterQueueProperties;
 import dev.pastebin.core.config.StorageProperties;
 import dev.pastebin.core.config.UploadQueueProperties;
+import dev.pastebin.core.delivery.DeliveryQueueProperties;
+import dev.pastebin.core.delivery.DeliverySchedule;
+import dev.pastebin.core.delivery.JitterStrategy;
+import dev.pastebin.core.delivery.ReceiveBudget;
 import dev.pastebin.core.failure.FailureClassifier;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.lambda.InvocationDeadlines;
@@ -23,13 +26,11 @@ import dev.pastebin.core.metrics.Metric;
 import dev.pastebin.core.metrics.Metrics;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteStatus;
-import dev.pastebin.core.retry.BackoffPolicy;
-import dev.pastebin.core.retry.JitterStrategy;
-import dev.pastebin.core.retry.RetryProperties;
 import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.support.CapturedMetrics;
 import dev.pastebin.core.support.EmfSpec;
 import dev.pastebin.core.support.InMemoryBreakerStore;
+import dev.pastebin.core.support.TestDelivery;
 import dev.pastebin.core.support.TestLambdaContext;
 import dev.pastebin.core.support.TestPastes;
 import io.micronaut.data.exceptions.DataAccessException;
@@ -66,7 +67,6 @@ class UploadBatchServiceTest {
     private static final String RECEIPT = "AQEB-sample-receipt-handle-4d5c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a";
     private static final String DEAD_LETTER_QUEUE = "http://127.0.0.1:4566/000000000000/q-dlq";
     private static final String POISON_RECEIPT = "AQEB-sample-receipt-handle-9e8d7c6b-5a49-4382-a1b0-c9d8e7f6a5b4";
-    /** The defaults, except no hold jitter: a held job comes back exactly at the next probe (or after the schedule's least hold). */
     private static final BreakerProperties BREAKER = new BreakerProperties(
             true,
             "s3",
@@ -75,11 +75,7 @@ class UploadBatchServiceTest {
             0.9,
             Duration.ofSeconds(10),
             Duration.ofMinutes(2),
-            Duration.ofSeconds(30),
-            Duration.ofSeconds(15),
-            Duration.ZERO,
-            Duration.ofMinutes(5),
-            Duration.ofHours(24));
+            Duration.ofSeconds(30));
 
     private final ObjectMapper json = ObjectMapper.getDefault();
     private final InMemoryPasteRepository repository = new InMemoryPasteRepository();
@@ -122,19 +118,15 @@ class UploadBatchServiceTest {
 
     /** @param giveUpAfterAttempts 0: never give up (the default); 6: the original specification's rule */
     private UploadBatchService worker(int giveUpAfterAttempts) {
-        // No jitter: the delays are the schedule's own (1, 2, 4, 8, 16 s; throttling 4 s base).
-        var retry = new RetryProperties(
-                6,
-                Duration.ofSeconds(1),
-                2.0,
-                Duration.ofSeconds(300),
-                Duration.ZERO,
-                JitterStrategy.NONE,
-                Duration.ofMillis(200),
-                null,
-                75,
-                giveUpAfterAttempts);
-        var backoff = new BackoffPolicy(retry);
+        // No jitter: the delays are the schedule's own (1, 2, 4, 8, 16 s; throttling 4 s base), and a held job comes
+        // back exactly at the next probe (or after the schedule's least hold).
+        var delivery = TestDelivery.defaults()
+                .jitter(JitterStrategy.NONE)
+                .holdJitter(Duration.ZERO)
+                .giveUpAfterAttempts(giveUpAfterAttempts)
+                .build();
+        var schedule = new DeliverySchedule(delivery);
+        var budget = new ReceiveBudget(delivery, new DeliveryQueueProperties(75), true);
         var visibility =
                 new MessageVisibility(sqs, new UploadQueueProperties("http://127.0.0.1:4566/000000000000/q", 393_216));
         var store = new PasteContentStore(s3, new StorageProperties("pastes-bucket", "pastes/"));
@@ -144,13 +136,12 @@ class UploadBatchServiceTest {
                 repository,
                 heldDeliveries,
                 new FailureClassifier(),
-                backoff,
-                retry,
+                schedule,
+                budget,
                 visibility,
                 handOff,
                 new DeliveryLog(),
                 breaker,
-                new HoldSchedule(BREAKER),
                 metrics,
                 clock);
         var upload = new UploadPasteService(

@@ -1,12 +1,11 @@
-package dev.pastebin.core.retry;
+package dev.pastebin.core.delivery;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pastebin.core.delivery.S3Attempt;
-import dev.pastebin.core.delivery.SqsLimits;
 import dev.pastebin.core.failure.ErrorClass;
+import dev.pastebin.core.support.TestDelivery;
 import java.time.Duration;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -25,19 +24,14 @@ class BackoffPolicyTest {
     private static final int SAMPLES = 100_000;
     private static final double[] DEFAULT_NOMINAL = {1, 2, 4, 8, 16};
 
-    static RetryProperties properties(
+    static DeliveryProperties properties(
             JitterStrategy jitter, Duration minDelay, Duration maxDelay, Map<ErrorClass, Duration> classBaseDelays) {
-        return new RetryProperties(
-                6,
-                Duration.ofSeconds(1),
-                2.0,
-                maxDelay,
-                minDelay,
-                jitter,
-                Duration.ofMillis(200),
-                classBaseDelays,
-                10,
-                0);
+        return TestDelivery.defaults()
+                .jitter(jitter)
+                .minDelay(minDelay)
+                .maxDelay(maxDelay)
+                .classBaseDelays(classBaseDelays)
+                .build();
     }
 
     static BackoffPolicy policy(JitterStrategy jitter) {
@@ -69,19 +63,8 @@ class BackoffPolicyTest {
      */
     @Test
     void theSpecificationsGiveUpRuleEndsAfterSixAttemptsAndAbout31Seconds() {
-        var giveUp = new BackoffPolicy(
-                new RetryProperties(
-                        6,
-                        Duration.ofSeconds(1),
-                        2.0,
-                        Duration.ofSeconds(300),
-                        Duration.ZERO,
-                        JitterStrategy.PLUS_MINUS,
-                        Duration.ofMillis(200),
-                        null,
-                        10,
-                        6),
-                new SplittableRandom(42));
+        var giveUp =
+                new BackoffPolicy(TestDelivery.defaults().giveUpAfterAttempts(6).build(), new SplittableRandom(42));
         for (int attempt = 1; attempt <= 5; attempt++) {
             assertFalse(giveUp.givesUpAfter(new S3Attempt(attempt)), "attempt " + attempt);
         }
@@ -126,11 +109,17 @@ class BackoffPolicyTest {
         assertTrue(policy.nominalDelaySeconds(1, ErrorClass.THROTTLING)
                 > policy.nominalDelaySeconds(1, ErrorClass.SERVER_ERROR));
 
-        var configured = new BackoffPolicy(properties(
-                JitterStrategy.NONE,
-                Duration.ZERO,
-                Duration.ofSeconds(300),
-                Map.of(ErrorClass.THROTTLING, Duration.ofSeconds(10), ErrorClass.DATABASE, Duration.ofSeconds(3))));
+        var configured = new BackoffPolicy(
+                properties(
+                        JitterStrategy.NONE,
+                        Duration.ZERO,
+                        Duration.ofSeconds(300),
+                        Map.of(
+                                ErrorClass.THROTTLING,
+                                Duration.ofSeconds(10),
+                                ErrorClass.DATABASE,
+                                Duration.ofSeconds(3))),
+                new SplittableRandom(42));
         assertEquals(10, configured.nominalDelaySeconds(1, ErrorClass.THROTTLING), 1e-9);
         assertEquals(6, configured.nominalDelaySeconds(2, ErrorClass.DATABASE), 1e-9);
         assertEquals(2, configured.nominalDelaySeconds(2, ErrorClass.SERVER_ERROR), 1e-9);
@@ -205,17 +194,11 @@ class BackoffPolicyTest {
     @Test
     void probabilisticRoundingKeepsTheMeanOfAFractionalDelay() {
         var policy = new BackoffPolicy(
-                new RetryProperties(
-                        6,
-                        Duration.ofMillis(1300),
-                        2.0,
-                        Duration.ofSeconds(300),
-                        Duration.ZERO,
-                        JitterStrategy.NONE,
-                        Duration.ZERO,
-                        null,
-                        10,
-                        0),
+                TestDelivery.defaults()
+                        .baseDelay(Duration.ofMillis(1300))
+                        .jitter(JitterStrategy.NONE)
+                        .plusMinusJitter(Duration.ZERO)
+                        .build(),
                 new SplittableRandom(11));
         Stats stats = sample(i -> policy.visibilityTimeoutSeconds(1, ErrorClass.SERVER_ERROR));
         assertEquals(1, stats.min);
@@ -254,17 +237,13 @@ class BackoffPolicyTest {
     @Test
     void visibilityTimeoutsNeverExceedSqsLimit() {
         var policy = new BackoffPolicy(
-                new RetryProperties(
-                        60,
-                        Duration.ofHours(1),
-                        10.0,
-                        SqsLimits.MAX_VISIBILITY_TIMEOUT,
-                        Duration.ZERO,
-                        JitterStrategy.PLUS_MINUS,
-                        Duration.ofSeconds(5),
-                        null,
-                        61,
-                        0),
+                TestDelivery.defaults()
+                        .maxAttempts(60)
+                        .baseDelay(Duration.ofHours(1))
+                        .multiplier(10.0)
+                        .maxDelay(SqsLimits.MAX_VISIBILITY_TIMEOUT)
+                        .plusMinusJitter(Duration.ofSeconds(5))
+                        .build(),
                 new SplittableRandom(5));
         for (int attempt = 1; attempt < 60; attempt++) {
             int seconds = policy.visibilityTimeoutSeconds(attempt, ErrorClass.SERVER_ERROR);

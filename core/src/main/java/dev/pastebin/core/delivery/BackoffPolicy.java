@@ -1,12 +1,6 @@
-package dev.pastebin.core.retry;
+package dev.pastebin.core.delivery;
 
-import dev.pastebin.core.delivery.Delivery;
-import dev.pastebin.core.delivery.S3Attempt;
-import dev.pastebin.core.delivery.SqsLimits;
 import dev.pastebin.core.failure.ErrorClass;
-import dev.pastebin.core.random.RestoreSafeRandom;
-import jakarta.inject.Inject;
-import jakarta.inject.Singleton;
 import java.util.random.RandomGenerator;
 
 /**
@@ -27,30 +21,23 @@ import java.util.random.RandomGenerator;
  * the attempt, keeps the bounds {@code [base, min(cap, 3 * previous)]}, and still spreads workers
  * that failed together.
  */
-@Singleton
-public class BackoffPolicy {
+final class BackoffPolicy {
 
-    private final RetryProperties properties;
+    private final DeliveryProperties properties;
     private final RandomGenerator random;
 
-    /** Jitter from {@link RestoreSafeRandom}: environments restored from one SnapStart snapshot draw differently. */
-    @Inject
-    public BackoffPolicy(RetryProperties properties) {
-        this(properties, RestoreSafeRandom.generator());
-    }
-
-    /** With a given random source, for tests. */
-    public BackoffPolicy(RetryProperties properties, RandomGenerator random) {
+    /** {@code random}: {@link DeliverySchedule}'s, restore-safe; a seeded one in tests. */
+    BackoffPolicy(DeliveryProperties properties, RandomGenerator random) {
         this.properties = properties;
         this.random = random;
     }
 
-    public int maxAttempts() {
+    int maxAttempts() {
         return properties.maxAttempts();
     }
 
     /** Whether a transient failure of {@code attempt} may be retried on the fast schedule. */
-    public boolean hasAttemptsLeft(S3Attempt attempt) {
+    boolean hasAttemptsLeft(S3Attempt attempt) {
         return attempt.number() < properties.maxAttempts();
     }
 
@@ -58,17 +45,17 @@ public class BackoffPolicy {
      * Whether a transient failure of {@code attempt} fails the paste for good: only with
      * {@code give-up-after-attempts} set, and from that attempt on (by default never).
      */
-    public boolean givesUpAfter(S3Attempt attempt) {
+    boolean givesUpAfter(S3Attempt attempt) {
         return properties.givesUp() && attempt.number() >= properties.giveUpAfterAttempts();
     }
 
     /** The visibility timeout after the failed S3 {@code attempt}: see {@link #visibilityTimeoutSeconds(int, ErrorClass)}. */
-    public int visibilityTimeoutSeconds(S3Attempt attempt, ErrorClass errorClass) {
+    int visibilityTimeoutSeconds(S3Attempt attempt, ErrorClass errorClass) {
         return visibilityTimeoutSeconds(attempt.number(), errorClass);
     }
 
     /** The visibility timeout after a {@code delivery} that failed before any S3 attempt, backed off by its number. */
-    public int visibilityTimeoutSeconds(Delivery delivery, ErrorClass errorClass) {
+    int visibilityTimeoutSeconds(Delivery delivery, ErrorClass errorClass) {
         return visibilityTimeoutSeconds(delivery.number(), errorClass);
     }
 

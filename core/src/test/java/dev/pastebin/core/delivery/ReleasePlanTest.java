@@ -1,4 +1,4 @@
-package dev.pastebin.upload;
+package dev.pastebin.core.delivery;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
