@@ -92,7 +92,7 @@ class DeliveryEffects {
     private Outcome succeeded(UploadDelivery delivery, Decision.Succeeded succeeded) {
         metrics.put(Metric.SUCCESS_ATTEMPT, succeeded.attempt().number());
         metrics.put(Metric.RETRIES_PER_SUCCESS, succeeded.attempt().retriesBefore());
-        metrics.put(Metric.TIME_TO_SUCCESS, succeeded.sinceCreated().toMillis());
+        metrics.put(Metric.TIME_TO_SUCCESS, (double) succeeded.sinceCreated().toMillis());
         return report(delivery, Outcome.SUCCESS, null, null, null);
     }
 

@@ -55,15 +55,19 @@ class DeliveryDecisionsTest {
         DEFAULTS(0),
         GIVE_UP_AFTER_6(6);
 
-        private final DeliveryDecisions decisions;
+        private final int giveUpAfterAttempts;
 
         Settings(int giveUpAfterAttempts) {
+            this.giveUpAfterAttempts = giveUpAfterAttempts;
+        }
+
+        DeliveryDecisions decisions() {
             DeliveryProperties delivery = TestDelivery.defaults()
                     .jitter(JitterStrategy.NONE)
                     .holdJitter(Duration.ZERO)
                     .giveUpAfterAttempts(giveUpAfterAttempts)
                     .build();
-            this.decisions = new DeliveryDecisions(
+            return new DeliveryDecisions(
                     new DeliverySchedule(delivery, new SplittableRandom(1)),
                     new ReceiveBudget(delivery, new DeliveryQueueProperties(75), true));
         }
@@ -72,7 +76,7 @@ class DeliveryDecisionsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("rows")
     void decides(String row, Settings settings, Delivery delivery, Ending ending, Decision expected) {
-        assertEquals(expected, settings.decisions.decide(delivery, ending, NOW), row);
+        assertEquals(expected, settings.decisions().decide(delivery, ending, NOW), row);
     }
 
     static Stream<Arguments> rows() {

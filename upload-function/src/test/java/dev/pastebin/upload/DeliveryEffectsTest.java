@@ -89,10 +89,12 @@ class DeliveryEffectsTest {
 
     /** As UploadPasteService runs it: in the message's and the paste's log context. */
     private Outcome perform(int delivery, Decision decision) {
-        try (var ignored = LogContext.forMessage("m-1")) {
+        var scope = LogContext.forMessage("m-1");
+        try {
             LogContext.forPaste(SHORT_CODE);
             return effects.perform(delivery(delivery), decision);
         } finally {
+            scope.close();
             metrics.flush();
         }
     }

@@ -31,6 +31,6 @@ public final class SqsLimits {
 
     /** {@code seconds} within what a visibility timeout can be: 0 to {@link #MAX_VISIBILITY_TIMEOUT_SECONDS}. */
     public static int visibilityTimeoutSeconds(long seconds) {
-        return (int) Math.clamp(seconds, 0, MAX_VISIBILITY_TIMEOUT_SECONDS);
+        return Math.clamp(seconds, 0, MAX_VISIBILITY_TIMEOUT_SECONDS);
     }
 }

@@ -36,7 +36,7 @@ class BackoffPolicyTest {
 
     static BackoffPolicy policy(JitterStrategy jitter) {
         return new BackoffPolicy(
-                properties(jitter, Duration.ZERO, Duration.ofSeconds(300), null), new SplittableRandom(42));
+                properties(jitter, Duration.ZERO, Duration.ofMinutes(5), null), new SplittableRandom(42));
     }
 
     @Test
@@ -261,7 +261,7 @@ class BackoffPolicyTest {
 
     @Test
     void theRandomSourceDecidesTheJitter() {
-        var props = properties(JitterStrategy.PLUS_MINUS, Duration.ZERO, Duration.ofSeconds(300), null);
+        var props = properties(JitterStrategy.PLUS_MINUS, Duration.ZERO, Duration.ofMinutes(5), null);
         var low = new BackoffPolicy(props, () -> 0L); // nextDouble() == 0
         var high = new BackoffPolicy(props, () -> -1L); // nextDouble() just below 1
         assertEquals(3.8, low.delaySeconds(3, ErrorClass.SERVER_ERROR), 1e-9);

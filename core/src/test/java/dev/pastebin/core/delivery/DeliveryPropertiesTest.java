@@ -31,7 +31,7 @@ class DeliveryPropertiesTest {
             assertEquals(6, delivery.maxAttempts());
             assertEquals(Duration.ofSeconds(1), delivery.baseDelay());
             assertEquals(2.0, delivery.multiplier());
-            assertEquals(Duration.ofSeconds(300), delivery.maxDelay());
+            assertEquals(Duration.ofMinutes(5), delivery.maxDelay());
             assertEquals(Duration.ZERO, delivery.minDelay());
             assertEquals(JitterStrategy.PLUS_MINUS, delivery.jitter());
             assertEquals(Duration.ofMillis(200), delivery.plusMinusJitter());

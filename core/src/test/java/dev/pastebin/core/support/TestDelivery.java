@@ -12,7 +12,7 @@ public final class TestDelivery {
     private int maxAttempts = 6;
     private Duration baseDelay = Duration.ofSeconds(1);
     private double multiplier = 2.0;
-    private Duration maxDelay = Duration.ofSeconds(300);
+    private Duration maxDelay = Duration.ofMinutes(5);
     private Duration minDelay = Duration.ZERO;
     private JitterStrategy jitter = JitterStrategy.PLUS_MINUS;
     private Duration plusMinusJitter = Duration.ofMillis(200);
