@@ -3,6 +3,7 @@ package dev.pastebin.sweeper;
 import dev.pastebin.core.breaker.S3CircuitBreaker;
 import dev.pastebin.core.config.DeadLetterQueueProperties;
 import dev.pastebin.core.config.UploadQueueProperties;
+import dev.pastebin.core.delivery.SqsLimits;
 import dev.pastebin.core.job.MalformedUploadJobException;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
@@ -49,11 +50,9 @@ public class DeadLetterService {
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetterService.class);
 
     /** ReceiveMessage returns at most 10 messages. */
-    private static final int MAX_MESSAGES_PER_RECEIVE = 10;
+    private static final int MAX_MESSAGES_PER_RECEIVE = SqsLimits.BATCH_ENTRIES;
     /** Long polling: an empty answer then means the queue is empty, not only the servers that were sampled. */
     private static final int WAIT_TIME_SECONDS = 1;
-    /** SQS's longest visibility timeout, 12 hours. */
-    private static final long MAX_VISIBILITY_SECONDS = 43_200;
 
     private final SqsClient sqs;
     private final UploadJobCodec codec;
@@ -214,7 +213,7 @@ public class DeadLetterService {
 
     private List<Message> receive(int maxMessages, Deadline deadline) {
         // invisible until the invocation is over: each message is seen once per run
-        int visibilitySeconds = (int) Math.min(MAX_VISIBILITY_SECONDS, Math.ceilDiv(deadline.remainingMillis(), 1000L));
+        int visibilitySeconds = SqsLimits.visibilityTimeoutSeconds(Math.ceilDiv(deadline.remainingMillis(), 1000L));
         return sqs.receiveMessage(b -> b.queueUrl(deadLetterQueue.url())
                         .maxNumberOfMessages(maxMessages)
                         .waitTimeSeconds(WAIT_TIME_SECONDS)

@@ -55,11 +55,7 @@ class DeadLetterServiceTest {
             0.9,
             Duration.ofSeconds(10),
             Duration.ofSeconds(30),
-            Duration.ofSeconds(30),
-            Duration.ofSeconds(15),
-            Duration.ofSeconds(5),
-            Duration.ofMinutes(5),
-            Duration.ofHours(24));
+            Duration.ofSeconds(30));
     private static final SweeperProperties SWEEPER = new SweeperProperties(
             Duration.ofHours(24),
             Duration.ofDays(4),

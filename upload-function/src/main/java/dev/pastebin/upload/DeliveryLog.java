@@ -32,7 +32,7 @@ class DeliveryLog {
             @Nullable Integer delaySeconds,
             @Nullable String detail) {
         LoggingEventBuilder event = LOG.atLevel(levelOf(outcome, failure))
-                .addKeyValue("delivery", delivery.number())
+                .addKeyValue("delivery", delivery.number().number())
                 .addKeyValue("outcome", outcome.label())
                 .addKeyValue("latencyMs", delivery.elapsedMillis());
         // absent rather than null when they do not apply to this outcome
@@ -51,7 +51,7 @@ class DeliveryLog {
         }
         event.log(
                 "delivery {} of {}: {}",
-                delivery.number(),
+                delivery.number().number(),
                 delivery.shortCode() != null
                         ? delivery.shortCode()
                         : "message " + delivery.message().messageId(),

@@ -30,12 +30,17 @@ final class FirstHold {
             return firstHeldAt;
         }
         Instant now = clock.instant();
+        note(shortCode, now);
+        return now;
+    }
+
+    /** Notes {@code at} as the first hold of {@code shortCode} (a row that has one keeps it). */
+    void note(String shortCode, Instant at) {
         try {
-            repository.recordFirstHold(shortCode, now);
+            repository.recordFirstHold(shortCode, at);
         } catch (RuntimeException notNoted) {
             // The next wait tries again; until then it counts from now, which only ever waits longer.
             LOG.warn("could not note the first hold of {}: {}", shortCode, notNoted.toString());
         }
-        return now;
     }
 }

@@ -1,6 +1,9 @@
 package dev.pastebin.upload;
 
 import dev.pastebin.core.breaker.BreakerClosed;
+import dev.pastebin.core.delivery.DeliverySchedule;
+import dev.pastebin.core.delivery.ReleasePlan;
+import dev.pastebin.core.delivery.SqsLimits;
 import dev.pastebin.core.lambda.Deadline;
 import dev.pastebin.core.lambda.InvocationDeadlines;
 import dev.pastebin.core.paste.HeldDelivery;
@@ -19,7 +22,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Release on close (docs/design.md, "Circuit breaker"): in the invocation whose probe closed the breaker, the jobs
  * the breaker holds are made visible again, oldest hold first, spread over backlog / rate seconds
- * ({@link ReleasePlan}), instead of at their holds' ends (up to {@code max-hold} later). Each released handle is
+ * ({@link DeliverySchedule#releasePlan()}), instead of at their holds' ends (up to {@code max-hold} later). Each released handle is
  * forgotten on its row. It works while the invocation has more than {@code remaining-time-margin} left (the margin
  * the batch's other records were started with), and stops at the first SQS call that fails: whatever it does not
  * release keeps its own hold, so nothing is lost. It never throws.
@@ -35,7 +38,7 @@ class HeldJobRelease implements ApplicationEventListener<BreakerClosed> {
     private final MessageVisibility visibility;
     private final InvocationDeadlines deadlines;
     private final UploadProperties upload;
-    private final ReleaseProperties properties;
+    private final DeliverySchedule schedule;
     private final ReleasePlan plan;
     private final Clock clock;
 
@@ -45,8 +48,8 @@ class HeldJobRelease implements ApplicationEventListener<BreakerClosed> {
             MessageVisibility visibility,
             InvocationDeadlines deadlines,
             UploadProperties upload,
-            ReleaseProperties properties) {
-        this(repository, visibility, deadlines, upload, properties, Clock.systemUTC());
+            DeliverySchedule schedule) {
+        this(repository, visibility, deadlines, upload, schedule, Clock.systemUTC());
     }
 
     HeldJobRelease(
@@ -54,20 +57,20 @@ class HeldJobRelease implements ApplicationEventListener<BreakerClosed> {
             MessageVisibility visibility,
             InvocationDeadlines deadlines,
             UploadProperties upload,
-            ReleaseProperties properties,
+            DeliverySchedule schedule,
             Clock clock) {
         this.repository = repository;
         this.visibility = visibility;
         this.deadlines = deadlines;
         this.upload = upload;
-        this.properties = properties;
-        this.plan = new ReleasePlan(properties.rate());
+        this.schedule = schedule;
+        this.plan = schedule.releasePlan();
         this.clock = clock;
     }
 
     @Override
     public void onApplicationEvent(BreakerClosed closed) {
-        if (!properties.enabled()) {
+        if (!schedule.releasesOnClose()) {
             return;
         }
         try {
@@ -107,13 +110,13 @@ class HeldJobRelease implements ApplicationEventListener<BreakerClosed> {
                             .toList(),
                     page);
             List<ReleasePlan.Release> releases = planned.releases();
-            for (int from = 0; from < releases.size(); from += MessageVisibility.SQS_BATCH_LIMIT) {
+            for (int from = 0; from < releases.size(); from += SqsLimits.BATCH_ENTRIES) {
                 if (!deadline.allowsMoreWork()) {
                     stopped = true;
                     break;
                 }
                 MessageVisibility.BatchResult result = visibility.release(
-                        releases.subList(from, Math.min(releases.size(), from + MessageVisibility.SQS_BATCH_LIMIT)));
+                        releases.subList(from, Math.min(releases.size(), from + SqsLimits.BATCH_ENTRIES)));
                 if (result.callFailed()) {
                     stopped = true;
                     break;

@@ -1,6 +1,8 @@
 package dev.pastebin.upload;
 
 import dev.pastebin.core.config.UploadQueueProperties;
+import dev.pastebin.core.delivery.ReleasePlan;
+import dev.pastebin.core.delivery.SqsLimits;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +21,6 @@ import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchReq
 class MessageVisibility {
 
     private static final Logger LOG = LoggerFactory.getLogger(MessageVisibility.class);
-    static final int SQS_BATCH_LIMIT = 10;
 
     private final SqsClient sqs;
     private final UploadQueueProperties queue;
@@ -94,9 +95,9 @@ class MessageVisibility {
 
     /** Makes messages visible again at once (records not started because the invocation ran out of time). */
     void releaseNow(List<UploadMessage> messages) {
-        for (int from = 0; from < messages.size(); from += SQS_BATCH_LIMIT) {
+        for (int from = 0; from < messages.size(); from += SqsLimits.BATCH_ENTRIES) {
             var entries = new ArrayList<ChangeMessageVisibilityBatchRequestEntry>();
-            var chunk = messages.subList(from, Math.min(messages.size(), from + SQS_BATCH_LIMIT));
+            var chunk = messages.subList(from, Math.min(messages.size(), from + SqsLimits.BATCH_ENTRIES));
             for (int i = 0; i < chunk.size(); i++) {
                 entries.add(ChangeMessageVisibilityBatchRequestEntry.builder()
                         .id(Integer.toString(i))

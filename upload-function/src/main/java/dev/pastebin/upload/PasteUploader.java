@@ -2,6 +2,7 @@ package dev.pastebin.upload;
 
 import dev.pastebin.core.breaker.CircuitOpenException;
 import dev.pastebin.core.breaker.S3CircuitBreaker;
+import dev.pastebin.core.delivery.S3Attempt;
 import dev.pastebin.core.failure.FailureClassifier;
 import dev.pastebin.core.failure.IntegrityMismatchException;
 import dev.pastebin.core.job.UploadJob;
@@ -103,7 +104,7 @@ class PasteUploader {
         }
         if (repository.markProcessed(shortCode, location.uri()) == 1) {
             return new StoreResult.Stored(
-                    paste.uploadAttempts() + 1, Duration.between(paste.createdAt(), clock.instant()));
+                    S3Attempt.after(paste.uploadAttempts()), Duration.between(paste.createdAt(), clock.instant()));
         }
         return resolveLostRace(shortCode);
     }
@@ -116,7 +117,7 @@ class PasteUploader {
                 // Not this paste's attempt: a bucket policy fixed later must leave it all its attempts.
                 throw e;
             }
-            int attempt = paste.uploadAttempts() + 1;
+            S3Attempt attempt = S3Attempt.after(paste.uploadAttempts());
             try {
                 repository.recordUploadAttempt(paste.shortCode());
             } catch (RuntimeException notCounted) {

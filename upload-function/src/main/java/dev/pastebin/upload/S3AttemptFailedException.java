@@ -1,5 +1,6 @@
 package dev.pastebin.upload;
 
+import dev.pastebin.core.delivery.S3Attempt;
 import io.micronaut.core.annotation.Nullable;
 import java.time.Instant;
 
@@ -11,16 +12,16 @@ import java.time.Instant;
  */
 class S3AttemptFailedException extends RuntimeException {
 
-    private final int attempt;
+    private final S3Attempt attempt;
     private final @Nullable Instant firstHeldAt;
 
-    S3AttemptFailedException(int attempt, @Nullable Instant firstHeldAt, RuntimeException cause) {
+    S3AttemptFailedException(S3Attempt attempt, @Nullable Instant firstHeldAt, RuntimeException cause) {
         super("S3 attempt " + attempt + " failed: " + cause.getMessage(), cause, false, false);
         this.attempt = attempt;
         this.firstHeldAt = firstHeldAt;
     }
 
-    int attempt() {
+    S3Attempt attempt() {
         return attempt;
     }
 

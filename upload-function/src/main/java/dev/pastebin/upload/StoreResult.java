@@ -1,15 +1,17 @@
 package dev.pastebin.upload;
 
+import dev.pastebin.core.delivery.S3Attempt;
+
 /** How storing one upload job ended when nothing failed this paste. */
 sealed interface StoreResult {
 
     /**
      * The content is in S3 and the row moved to PROCESSED.
      *
-     * @param s3Attempt    which real S3 attempt succeeded (1: the first)
+     * @param s3Attempt    which real S3 attempt succeeded
      * @param sinceCreated from the row's creation to PROCESSED
      */
-    record Stored(int s3Attempt, java.time.Duration sinceCreated) implements StoreResult {}
+    record Stored(S3Attempt s3Attempt, java.time.Duration sinceCreated) implements StoreResult {}
 
     /**
      * The row was already terminal before this delivery started: a redelivery or a concurrent copy won. A

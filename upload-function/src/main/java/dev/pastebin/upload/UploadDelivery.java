@@ -1,5 +1,6 @@
 package dev.pastebin.upload;
 
+import dev.pastebin.core.delivery.Delivery;
 import io.micronaut.core.annotation.Nullable;
 
 /**
@@ -16,8 +17,8 @@ record UploadDelivery(UploadMessage message, @Nullable String shortCode, long st
         return new UploadDelivery(message, shortCode, startedNanos);
     }
 
-    /** Which delivery of the job this is (1: the first). */
-    int number() {
+    /** Which delivery of the job this is (1: the first); not the paste's S3 attempt. */
+    Delivery number() {
         return message.delivery();
     }
 

@@ -1,13 +1,15 @@
 package dev.pastebin.upload;
 
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import dev.pastebin.core.delivery.Delivery;
 
 /**
  * One SQS record as the upload worker needs it. {@code delivery} says which delivery of the job this is:
  * SQS's {@code ApproximateReceiveCount}, 1 on the first delivery, +1 on each redelivery. It is not the
- * paste's S3 attempt count (a delivery held by the breaker makes no attempt): that is on the paste's row.
+ * paste's S3 attempt (a delivery held by the breaker makes no attempt): that is on the paste's row
+ * ({@link dev.pastebin.core.delivery.S3Attempt}).
  */
-record UploadMessage(String messageId, String receiptHandle, String body, int delivery) {
+record UploadMessage(String messageId, String receiptHandle, String body, Delivery delivery) {
 
     static final String RECEIVE_COUNT = "ApproximateReceiveCount";
 
@@ -17,13 +19,13 @@ record UploadMessage(String messageId, String receiptHandle, String body, int de
     }
 
     /** A missing or garbled count is taken as the first delivery: the schedule starts short, never skips to FAILED. */
-    private static int deliveryOf(SQSEvent.SQSMessage record) {
+    private static Delivery deliveryOf(SQSEvent.SQSMessage record) {
         var attributes = record.getAttributes();
         String count = attributes == null ? null : attributes.get(RECEIVE_COUNT);
         try {
-            return count == null ? 1 : Math.max(1, Integer.parseInt(count.trim()));
+            return count == null ? Delivery.FIRST : new Delivery(Math.max(1, Integer.parseInt(count.trim())));
         } catch (NumberFormatException e) {
-            return 1;
+            return Delivery.FIRST;
         }
     }
 }

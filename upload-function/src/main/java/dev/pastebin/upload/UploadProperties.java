@@ -10,8 +10,8 @@ import java.time.Duration;
 
 /**
  * How the upload worker runs a batch and talks to AWS, bound from {@code pastebin.upload.*}
- * (e.g. {@code PASTEBIN_UPLOAD_PARALLELISM}). The retry schedule is {@code pastebin.upload.retry.*}
- * ({@link dev.pastebin.core.retry.RetryProperties}).
+ * (e.g. {@code PASTEBIN_UPLOAD_PARALLELISM}). When a job is delivered again is {@code pastebin.delivery.*}
+ * ({@link dev.pastebin.core.delivery.DeliveryProperties}).
  *
  * @param parallelism         records of one batch uploaded at the same time; keep the datasource pool at
  *                            least this large

@@ -49,10 +49,10 @@ class HeldReleaseIT {
         settings.put("pastebin.breaker.cooldown", "1s");
         settings.put("pastebin.breaker.max-cooldown", "1s");
         // every hold lasts a minute: a job back before that was released
-        settings.put("pastebin.breaker.hold-at-least", HOLD.toSeconds() + "s");
-        settings.put("pastebin.breaker.hold-jitter", "0s");
-        settings.put("pastebin.breaker.max-hold", HOLD.toSeconds() + "s");
-        settings.put("pastebin.breaker.hold-limit", "1h");
+        settings.put("pastebin.delivery.hold-at-least", HOLD.toSeconds() + "s");
+        settings.put("pastebin.delivery.hold-jitter", "0s");
+        settings.put("pastebin.delivery.max-hold", HOLD.toSeconds() + "s");
+        settings.put("pastebin.delivery.hold-limit", "1h");
         world = UploadWorld.start(100, 30, settings);
 
         // A wrong bucket policy opens the breaker at once and holds every job, the first included.

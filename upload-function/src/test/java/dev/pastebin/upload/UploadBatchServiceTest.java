@@ -11,11 +11,14 @@ import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import dev.pastebin.core.breaker.BreakerProperties;
 import dev.pastebin.core.breaker.BreakerSnapshot;
 import dev.pastebin.core.breaker.BreakerState;
-import dev.pastebin.core.breaker.HoldSchedule;
 import dev.pastebin.core.breaker.S3CircuitBreaker;
 import dev.pastebin.core.config.DeadLetterQueueProperties;
 import dev.pastebin.core.config.StorageProperties;
 import dev.pastebin.core.config.UploadQueueProperties;
+import dev.pastebin.core.delivery.DeliveryQueueProperties;
+import dev.pastebin.core.delivery.DeliverySchedule;
+import dev.pastebin.core.delivery.JitterStrategy;
+import dev.pastebin.core.delivery.ReceiveBudget;
 import dev.pastebin.core.failure.FailureClassifier;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.lambda.InvocationDeadlines;
@@ -23,13 +26,11 @@ import dev.pastebin.core.metrics.Metric;
 import dev.pastebin.core.metrics.Metrics;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteStatus;
-import dev.pastebin.core.retry.BackoffPolicy;
-import dev.pastebin.core.retry.JitterStrategy;
-import dev.pastebin.core.retry.RetryProperties;
 import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.support.CapturedMetrics;
 import dev.pastebin.core.support.EmfSpec;
 import dev.pastebin.core.support.InMemoryBreakerStore;
+import dev.pastebin.core.support.TestDelivery;
 import dev.pastebin.core.support.TestLambdaContext;
 import dev.pastebin.core.support.TestPastes;
 import io.micronaut.data.exceptions.DataAccessException;
@@ -52,10 +53,12 @@ import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
- * Every outcome of one upload batch, fast: the worker's real classes (codec, uploader, outcomes, backoff,
- * classifier, content store, visibility) over an in-memory repository, S3 and SQS, fed with the sample events
- * that {@code sam local invoke} uses (infra/events). What S3, SQS and PostgreSQL really do is covered by the
- * *IT tests against LocalStack and PostgreSQL. Every test's metrics are checked against the EMF specification.
+ * One upload batch, fast: the worker's real classes (codec, uploader, breaker, outcomes, classifier, content store,
+ * visibility) over an in-memory repository, S3 and SQS, fed with the sample events that {@code sam local invoke}
+ * uses (infra/events): what the batch, the uploader and the breaker do together. What is decided for each way a
+ * delivery ends is DeliveryDecisionsTest's table, and how each decision is carried out and reported
+ * DeliveryEffectsTest's. What S3, SQS and PostgreSQL really do is covered by the *IT tests against LocalStack and
+ * PostgreSQL. Every test's metrics are checked against the EMF specification.
  */
 class UploadBatchServiceTest {
 
@@ -66,7 +69,6 @@ class UploadBatchServiceTest {
     private static final String RECEIPT = "AQEB-sample-receipt-handle-4d5c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a";
     private static final String DEAD_LETTER_QUEUE = "http://127.0.0.1:4566/000000000000/q-dlq";
     private static final String POISON_RECEIPT = "AQEB-sample-receipt-handle-9e8d7c6b-5a49-4382-a1b0-c9d8e7f6a5b4";
-    /** The defaults, except no hold jitter: a held job comes back exactly at the next probe (or after the schedule's least hold). */
     private static final BreakerProperties BREAKER = new BreakerProperties(
             true,
             "s3",
@@ -75,11 +77,7 @@ class UploadBatchServiceTest {
             0.9,
             Duration.ofSeconds(10),
             Duration.ofMinutes(2),
-            Duration.ofSeconds(30),
-            Duration.ofSeconds(15),
-            Duration.ZERO,
-            Duration.ofMinutes(5),
-            Duration.ofHours(24));
+            Duration.ofSeconds(30));
 
     private final ObjectMapper json = ObjectMapper.getDefault();
     private final InMemoryPasteRepository repository = new InMemoryPasteRepository();
@@ -117,42 +115,27 @@ class UploadBatchServiceTest {
     }
 
     private UploadBatchService worker() {
-        return worker(0);
-    }
-
-    /** @param giveUpAfterAttempts 0: never give up (the default); 6: the original specification's rule */
-    private UploadBatchService worker(int giveUpAfterAttempts) {
-        // No jitter: the delays are the schedule's own (1, 2, 4, 8, 16 s; throttling 4 s base).
-        var retry = new RetryProperties(
-                6,
-                Duration.ofSeconds(1),
-                2.0,
-                Duration.ofSeconds(300),
-                Duration.ZERO,
-                JitterStrategy.NONE,
-                Duration.ofMillis(200),
-                null,
-                75,
-                giveUpAfterAttempts);
-        var backoff = new BackoffPolicy(retry);
+        // No jitter: the delays are the schedule's own (1, 2, 4, 8, 16 s; throttling 4 s base), and a held job comes
+        // back exactly at the next probe (or after the schedule's least hold).
+        var delivery = TestDelivery.defaults()
+                .jitter(JitterStrategy.NONE)
+                .holdJitter(Duration.ZERO)
+                .build();
+        var decisions = new DeliveryDecisions(
+                new DeliverySchedule(delivery), new ReceiveBudget(delivery, new DeliveryQueueProperties(75), true));
         var visibility =
                 new MessageVisibility(sqs, new UploadQueueProperties("http://127.0.0.1:4566/000000000000/q", 393_216));
         var store = new PasteContentStore(s3, new StorageProperties("pastes-bucket", "pastes/"));
         var breaker = new S3CircuitBreaker(breakerStore, BREAKER, new FailureClassifier(), metrics);
-        var handOff = new DeadLetterHandOff(sqs, new DeadLetterQueueProperties(DEAD_LETTER_QUEUE));
-        var outcomes = new DeliveryOutcomes(
+        var effects = new DeliveryEffects(
                 repository,
                 heldDeliveries,
-                new FailureClassifier(),
-                backoff,
-                retry,
                 visibility,
-                handOff,
+                new DeadLetterHandOff(sqs, new DeadLetterQueueProperties(DEAD_LETTER_QUEUE)),
                 new DeliveryLog(),
-                breaker,
-                new HoldSchedule(BREAKER),
                 metrics,
                 clock);
+        var outcomes = new DeliveryOutcomes(new FailureClassifier(), breaker, decisions, effects, clock);
         var upload = new UploadPasteService(
                 new UploadJobCodec(json),
                 new PasteUploader(repository, store, breaker, new FailureClassifier(), clock),
@@ -226,83 +209,6 @@ class UploadBatchServiceTest {
         assertEquals(List.of(1.0), metric(Metric.SUCCESS_ATTEMPT));
         assertEquals(List.of(0.0), metric(Metric.RETRIES_PER_SUCCESS));
         assertEquals(1, metric(Metric.TIME_TO_SUCCESS).size());
-    }
-
-    @Test
-    void aSuccessAfterRetriesRecordsItsAttemptRetriesAndTimeSinceTheRowWasCreated() {
-        Instant created = Instant.now().minusSeconds(7);
-        repository.put(new Paste(
-                SHORT_CODE,
-                null,
-                SHA256,
-                60,
-                null,
-                PasteStatus.IN_PROGRESS,
-                null,
-                2,
-                created,
-                created,
-                null,
-                null,
-                false,
-                null,
-                null,
-                null));
-
-        worker().process(event("upload-job", 4));
-
-        assertEquals(List.of(3.0), metric(Metric.SUCCESS_ATTEMPT), "two S3 attempts failed before");
-        assertEquals(List.of(2.0), metric(Metric.RETRIES_PER_SUCCESS));
-        double timeToSuccess = metric(Metric.TIME_TO_SUCCESS).getFirst();
-        assertTrue(timeToSuccess >= 7_000 && timeToSuccess < 60_000, "from the row's creation: " + timeToSuccess);
-    }
-
-    @Test
-    void aTransientFailureWithAttemptsLeftComesBackAfterTheBackoffDelay() {
-        repository.put(new Paste(
-                SHORT_CODE,
-                null,
-                SHA256,
-                60,
-                null,
-                PasteStatus.IN_PROGRESS,
-                null,
-                2,
-                Instant.now(),
-                Instant.now(),
-                null,
-                null,
-                false,
-                null,
-                null,
-                null));
-        s3.failPuts(s3Error(500, "InternalError"));
-
-        var response = worker().process(event("upload-job", 3));
-
-        assertEquals(List.of("4d5c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a"), reported(response));
-        assertEquals(4, sqs.visibility.get(RECEIPT), "after the 3rd attempt: 1 s x 2^2");
-        assertEquals(PasteStatus.IN_PROGRESS, row().status());
-        var line = onlyLine();
-        assertEquals("transient", line.outcome());
-        assertEquals("SERVER_ERROR", line.errorClass());
-        assertEquals(500, line.s3Status());
-        assertEquals(4, line.delaySeconds());
-        assertEquals(
-                List.of(1.0), metric(Metric.UPLOAD_DELIVERIES, "Outcome", "transient", "ErrorClass", "SERVER_ERROR"));
-        assertEquals(List.of(4.0), metric(Metric.BACKOFF_DELAY));
-        assertEquals(List.of(), metric(Metric.SUCCESS_ATTEMPT));
-    }
-
-    @Test
-    void throttlingWaitsLongerThanAPlainServerError() {
-        pasteInProgress();
-        s3.failPuts(s3Error(503, "SlowDown"));
-
-        worker().process(event("upload-job", 1));
-
-        assertEquals(4, sqs.visibility.get(RECEIPT));
-        assertEquals("THROTTLING", onlyLine().errorClass());
     }
 
     /**
@@ -380,102 +286,6 @@ class UploadBatchServiceTest {
         assertEquals(List.of(), reported(requeued));
         assertEquals(PasteStatus.PROCESSED, row().status());
         assertEquals(List.of(), metric(Metric.BACKOFF_DELAY), "no fast-schedule backoff among these waits");
-    }
-
-    /**
-     * With give-up-after-attempts 6 (the original specification's rule) the 5th transient failure is still
-     * retried on the fast schedule, and the 6th fails the paste and acknowledges its message.
-     */
-    @Test
-    void withTheGiveUpSettingTheSixthTransientS3FailureFailsThePaste() {
-        repository.put(new Paste(
-                SHORT_CODE,
-                null,
-                SHA256,
-                60,
-                null,
-                PasteStatus.IN_PROGRESS,
-                null,
-                4,
-                Instant.now(),
-                Instant.now(),
-                null,
-                null,
-                false,
-                null,
-                null,
-                null));
-        s3.failPuts(s3Error(500, "InternalError"), s3Error(500, "InternalError"));
-
-        var fifth = worker(6).process(event("upload-job", 5));
-
-        assertEquals(1, reported(fifth).size());
-        assertEquals(PasteStatus.IN_PROGRESS, row().status());
-        assertEquals(16, sqs.visibility.get(RECEIPT), "after the 5th attempt: 1 s x 2^4");
-
-        var sixth = worker(6).process(event("upload-job", 6));
-
-        assertEquals(List.of(), reported(sixth), "acknowledged: nothing more to do");
-        assertEquals(PasteStatus.FAILED, row().status());
-        assertEquals(6, row().uploadAttempts());
-        assertTrue(
-                row().failureReason().startsWith("gave_up: SERVER_ERROR: after S3 attempt 6: "), row().failureReason());
-        assertEquals(2, s3.puts);
-        assertEquals(BreakerState.CLOSED, breakerStore.read("s3").state(), "one paste's calls are too few to open it");
-        var line = lines.all().getLast();
-        assertEquals("gave_up", line.outcome());
-        assertEquals("SERVER_ERROR", line.errorClass());
-        assertNull(line.delaySeconds());
-        assertEquals(
-                List.of(1.0), metric(Metric.UPLOAD_DELIVERIES, "Outcome", "gave_up", "ErrorClass", "SERVER_ERROR"));
-    }
-
-    /** Held by the open breaker, a paste makes no attempt, so the give-up rule never counts the hold. */
-    @Test
-    void withTheGiveUpSettingAPasteHeldByTheOpenBreakerIsHeldNotFailed() {
-        repository.put(new Paste(
-                SHORT_CODE,
-                null,
-                SHA256,
-                60,
-                null,
-                PasteStatus.IN_PROGRESS,
-                null,
-                5,
-                Instant.now(),
-                Instant.now(),
-                null,
-                null,
-                false,
-                null,
-                null,
-                null));
-        breakerOpenFor(Duration.ofSeconds(20));
-
-        var response = worker(6).process(event("upload-job", 30));
-
-        assertEquals(1, reported(response).size());
-        assertEquals(0, s3.puts);
-        assertEquals(PasteStatus.IN_PROGRESS, row().status(), String.valueOf(row().failureReason()));
-        assertEquals(5, row().uploadAttempts(), "its 6th attempt is still to come");
-        assertEquals("held", onlyLine().outcome());
-    }
-
-    @Test
-    void aPermanentFailureFailsThePasteAtOnce() {
-        pasteInProgress();
-        s3.failPuts(s3Error(400, "InvalidRequest"));
-
-        var response = worker().process(event("upload-job", 1));
-
-        assertEquals(List.of(), reported(response));
-        assertEquals(PasteStatus.FAILED, row().status());
-        assertTrue(row().failureReason().startsWith("permanent: INVALID_REQUEST: "), row().failureReason());
-        var line = onlyLine();
-        assertEquals("permanent", line.outcome());
-        assertEquals(400, line.s3Status());
-        assertEquals(
-                BreakerState.CLOSED, breakerStore.read("s3").state(), "the request's own fault says nothing of S3");
     }
 
     @Test
@@ -595,165 +405,6 @@ class UploadBatchServiceTest {
     }
 
     @Test
-    void aDeliveryThatIsNotHeldNotesNoHeldMessage() {
-        pasteInProgress();
-        s3.failPuts(s3Error(500, "InternalError"));
-
-        worker().process(event("upload-job", 1));
-
-        assertEquals("transient", onlyLine().outcome());
-        assertEquals(null, heldDeliveries.of(SHORT_CODE));
-    }
-
-    private void breakerOpenFor(Duration untilProbe) {
-        breakerStore.update(
-                "s3",
-                s -> new BreakerSnapshot(
-                        BreakerState.OPEN,
-                        s.windowStartedAt(),
-                        5,
-                        5,
-                        0,
-                        0,
-                        Instant.now(),
-                        Instant.now().plus(untilProbe),
-                        untilProbe,
-                        "SERVER_ERROR"));
-    }
-
-    /** A job delayed for another reason (a backlog, a database outage) is held, not failed, by an open breaker. */
-    @Test
-    void aPasteCreatedSixteenMinutesAgoThatMeetsAnOpenBreakerIsHeldNotFailed() {
-        Instant longAgo = Instant.now().minus(Duration.ofMinutes(16));
-        repository.put(new Paste(
-                SHORT_CODE,
-                null,
-                SHA256,
-                60,
-                null,
-                PasteStatus.IN_PROGRESS,
-                null,
-                0,
-                longAgo,
-                longAgo,
-                null,
-                null,
-                false,
-                null,
-                null,
-                null));
-        breakerOpenFor(Duration.ofSeconds(60));
-
-        var response = worker().process(event("upload-job", 30));
-
-        assertEquals(1, reported(response).size());
-        assertEquals(PasteStatus.IN_PROGRESS, row().status(), String.valueOf(row().failureReason()));
-        assertEquals("held", onlyLine().outcome());
-    }
-
-    /** The wait is measured from the first hold; 23 h into an outage the paste is still held, past 24 h it goes to the DLQ. */
-    @Test
-    void aPasteHeldFor23HoursIsStillHeldAndPastTheHoldLimitItIsLeftToTheDeadLetterQueueNotFailed() {
-        pasteInProgress();
-        breakerOpenFor(Duration.ofSeconds(60));
-        Instant firstHold = Instant.now();
-        clock = Clock.fixed(firstHold, java.time.ZoneOffset.UTC);
-        assertEquals(1, reported(worker().process(event("upload-job", 1))).size());
-
-        clock = Clock.fixed(firstHold.plus(Duration.ofHours(23)), java.time.ZoneOffset.UTC);
-        var after23Hours = worker().process(event("upload-job", 250));
-
-        assertEquals(1, reported(after23Hours).size());
-        assertEquals(PasteStatus.IN_PROGRESS, row().status(), String.valueOf(row().failureReason()));
-        assertEquals("held", lines.all().getLast().outcome());
-        assertEquals(300, sqs.visibility.get(RECEIPT), "long into an outage a hold lasts max-hold (5 min)");
-
-        clock = Clock.fixed(firstHold.plus(Duration.ofHours(24)).plusSeconds(1), java.time.ZoneOffset.UTC);
-        var pastTheLimit = worker().process(event("upload-job", 300));
-
-        assertEquals(PasteStatus.IN_PROGRESS, row().status(), String.valueOf(row().failureReason()));
-        assertEquals(0, row().uploadAttempts());
-        assertEquals(0, s3.puts);
-        var line = lines.all().getLast();
-        assertEquals("overdue", line.outcome());
-        assertEquals(
-                List.of(), reported(pastTheLimit), "one receive past the limit moves it, whatever its receive count");
-        assertEquals(List.of(new RecordingSqs.Sent(DEAD_LETTER_QUEUE, jobBody())), sqs.sent);
-    }
-
-    /**
-     * Past the hold limit with the dead-letter queue unreachable: the job stays, reported, and comes back after
-     * the queue's visibility timeout (360 s, longer than max-hold) to try again, not after hold-at-least (which
-     * spun a requeued job through its receives). No second SQS call: SQS is likely down for it too, and the
-     * record's time budget has room for one.
-     */
-    @Test
-    void anOverdueJobThatCannotBeHandedToTheDeadLetterQueueIsReportedAndComesBackAfterTheVisibilityTimeout() {
-        pasteInProgress();
-        breakerOpenFor(Duration.ofSeconds(60));
-        Instant firstHold = Instant.now();
-        clock = Clock.fixed(firstHold, java.time.ZoneOffset.UTC);
-        assertEquals(1, reported(worker().process(event("upload-job", 1))).size());
-        sqs.sendFailure = SdkClientException.create("Unable to execute HTTP request: Connection refused");
-
-        clock = Clock.fixed(firstHold.plus(Duration.ofDays(3)), java.time.ZoneOffset.UTC);
-        var pastTheLimit = worker().process(event("upload-job", 2));
-
-        assertEquals(
-                1, reported(pastTheLimit).size(), "kept in the upload queue: never acknowledged unless handed over");
-        assertEquals(List.of(), sqs.sent);
-        var line = lines.all().getLast();
-        assertEquals("held", line.outcome());
-        assertNull(line.delaySeconds(), "no visibility change: the queue's visibility timeout brings it back");
-        assertTrue(line.detail().contains("dead-letter queue"), line.detail());
-    }
-
-    @Test
-    void theBudgetCountsRealS3AttemptsNotDeliveries() {
-        // Delivered for the 9th time, but only 2 S3 attempts were made (the rest were held or released).
-        repository.put(new Paste(
-                SHORT_CODE,
-                null,
-                SHA256,
-                60,
-                null,
-                PasteStatus.IN_PROGRESS,
-                null,
-                2,
-                Instant.now(),
-                Instant.now(),
-                null,
-                null,
-                false,
-                null,
-                null,
-                null));
-        s3.failPuts(s3Error(500, "InternalError"));
-
-        var response = worker().process(event("upload-job", 9));
-
-        assertEquals(1, reported(response).size(), "attempt 3 of 6: retried");
-        assertEquals(3, row().uploadAttempts());
-        assertEquals(4, sqs.visibility.get(RECEIPT), "backed off as the 3rd attempt: 1 s x 2^2");
-    }
-
-    /** The dead-letter queue keeps the content (the sweeper requeues it); FAILED would drop the only copy. */
-    @Test
-    void onTheQueuesLastDeliveryATransientFailureIsLeftToTheDeadLetterQueueNotFailed() {
-        pasteInProgress();
-        s3.failPuts(s3Error(500, "InternalError"));
-
-        var response = worker().process(event("upload-job", 75));
-
-        assertEquals(1, reported(response).size());
-        assertEquals(PasteStatus.IN_PROGRESS, row().status(), String.valueOf(row().failureReason()));
-        assertEquals(1, row().uploadAttempts());
-        var line = onlyLine();
-        assertEquals("transient", line.outcome());
-        assertTrue(line.detail().contains("dead-letter queue"), line.detail());
-    }
-
-    @Test
     void contentThatDoesNotMatchTheRowsHashIsNeverStored() {
         repository.save(TestPastes.inProgress(SHORT_CODE, null, "0".repeat(64), 60));
 
@@ -853,20 +504,6 @@ class UploadBatchServiceTest {
         assertEquals("row was deleted during the upload; object removed", line.detail());
     }
 
-    @Test
-    void aMessageThatIsNotAnUploadJobIsReportedUntilRedriveMovesItToTheDeadLetterQueue() {
-        var response = worker().process(event("upload-poison", 1));
-
-        assertEquals(1, reported(response).size());
-        var line = onlyLine();
-        assertEquals("poison", line.outcome());
-        assertNull(line.shortCode());
-        assertEquals(
-                1, line.delaySeconds(), "its redeliveries follow the schedule, not the queue's visibility timeout");
-        assertEquals(List.of(1.0), metric(Metric.UPLOAD_DELIVERIES, "Outcome", "poison", "ErrorClass", "none"));
-        assertEquals(List.of(), metric(Metric.BACKOFF_DELAY), "only a transient failure's delay is a backoff");
-    }
-
     /** The row is inserted before its job is sent: a job without one is for a paste removed since. */
     @Test
     void aJobForARemovedPasteRemovesItsObjectAndIsAcknowledgedAsRemoved() {
@@ -885,27 +522,6 @@ class UploadBatchServiceTest {
     }
 
     @Test
-    void aJobForARemovedPasteWhoseObjectCannotBeRemovedIsRedeliveredWithBackoff() {
-        s3.objects.put("pastes-bucket/pastes/" + SHORT_CODE, new byte[] {1});
-        s3.deleteFailure = s3Error(500, "InternalError");
-
-        var response = worker().process(event("upload-job", 3));
-
-        assertEquals(1, reported(response).size(), "not acknowledged while its object may be left behind");
-        assertEquals(1, s3.objects.size());
-        var line = onlyLine();
-        assertEquals("transient", line.outcome());
-        assertEquals("SERVER_ERROR", line.errorClass());
-        assertEquals(4, line.delaySeconds(), "the backoff of its third delivery");
-        assertEquals(
-                List.of(4.0),
-                sqs.visibility.values().stream().map(Integer::doubleValue).toList());
-        assertTrue(
-                line.detail().startsWith("no paste row: the paste was removed; object could not be removed: "),
-                line.detail());
-    }
-
-    @Test
     void whenFailedCannotBeRecordedTheMessageIsRetriedRatherThanLost() {
         pasteInProgress();
         s3.failPuts(s3Error(400, "InvalidRequest"));
@@ -919,20 +535,6 @@ class UploadBatchServiceTest {
         assertEquals("transient", line.outcome());
         assertEquals("DATABASE", line.errorClass());
         assertTrue(line.detail().startsWith("could not mark permanent paste FAILED: "), line.detail());
-    }
-
-    @Test
-    void aFailedVisibilityChangeStillReportsTheMessage() {
-        pasteInProgress();
-        s3.failPuts(s3Error(500, "InternalError"));
-        sqs.failure = SdkClientException.create("SQS unreachable");
-
-        var response = worker().process(event("upload-job", 1));
-
-        assertEquals(1, reported(response).size());
-        var line = onlyLine();
-        assertNull(line.delaySeconds());
-        assertTrue(line.detail().endsWith("(visibility change failed: back after the queue's visibility timeout)"));
     }
 
     @Test

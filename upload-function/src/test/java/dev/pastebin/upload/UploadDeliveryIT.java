@@ -136,7 +136,7 @@ class UploadDeliveryIT {
     @Test
     void poisonMessagesEndInTheDeadLetterQueue() throws Exception {
         // A short redrive keeps the test short; the function's startup check still holds (3 > 2).
-        world = UploadWorld.start(3, 30, Map.of("pastebin.upload.retry.max-attempts", "2"));
+        world = UploadWorld.start(3, 30, Map.of("pastebin.delivery.max-attempts", "2"));
         String garbage = "{\"version\":1,\"shortCode\":\"abc\"";
         String garbageId = world.sendBody(garbage);
 

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
- * The give-up setting ({@code pastebin.upload.retry.give-up-after-attempts}) end to end: a lone paste whose every
+ * The give-up setting ({@code pastebin.delivery.give-up-after-attempts}) end to end: a lone paste whose every
  * S3 PUT fails with 500, through the real handler, LocalStack's SQS and PostgreSQL, with the breaker on as
  * deployed (a lone paste's calls are too few to open it) and the production fast schedule. With the setting at
  * 6, the original specification's rule, the paste is FAILED after exactly 6 attempts; without it (the default)
@@ -49,7 +49,7 @@ class UploadGiveUpIT {
                         true,
                         "pastebin.breaker.name",
                         breaker,
-                        "pastebin.upload.retry.give-up-after-attempts",
+                        "pastebin.delivery.give-up-after-attempts",
                         6));
         byte[] content = UploadWorld.content("S3 answers 500 to every PUT of this paste");
         Paste paste = world.newPaste(content);
@@ -91,10 +91,10 @@ class UploadGiveUpIT {
                         "pastebin.breaker.enabled", true,
                         "pastebin.breaker.name", breakerName(),
                         // the slow waits after the fast schedule compressed (15 s growing to 5 min in production)
-                        "pastebin.breaker.hold-at-least", "2s",
-                        "pastebin.breaker.hold-jitter", "1s",
-                        "pastebin.breaker.max-hold", "4s",
-                        "pastebin.breaker.hold-limit", "10m"));
+                        "pastebin.delivery.hold-at-least", "2s",
+                        "pastebin.delivery.hold-jitter", "1s",
+                        "pastebin.delivery.max-hold", "4s",
+                        "pastebin.delivery.hold-limit", "10m"));
         byte[] content = UploadWorld.content("S3 answers 500 until it recovers");
         Paste paste = world.newPaste(content);
         world.proxy.outage(Fault.INTERNAL_ERROR_500);

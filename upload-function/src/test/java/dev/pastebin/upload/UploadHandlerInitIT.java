@@ -5,8 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.pastebin.core.breaker.BreakerProperties;
+import dev.pastebin.core.delivery.DeliveryProperties;
+import dev.pastebin.core.delivery.DeliveryQueueProperties;
 import dev.pastebin.core.failure.ErrorClass;
-import dev.pastebin.core.retry.RetryProperties;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestLambdaContext;
 import java.time.Duration;
@@ -22,11 +23,14 @@ class UploadHandlerInitIT {
         try (var handler = new UploadHandler()) {
             var context = handler.getApplicationContext();
             assertTrue(context.getEnvironment().getActiveNames().contains("function"));
-            RetryProperties retry = context.getBean(RetryProperties.class);
-            assertEquals(6, retry.maxAttempts());
-            assertEquals(320, retry.queueMaxReceiveCount(), "room for a day of the breaker's holds (DeliveryBudget)");
+            DeliveryProperties delivery = context.getBean(DeliveryProperties.class);
+            assertEquals(6, delivery.maxAttempts());
+            assertEquals(
+                    320,
+                    context.getBean(DeliveryQueueProperties.class).maxReceiveCount(),
+                    "room for a day of the breaker's holds (DeliveryBudget)");
             assertTrue(context.getBean(BreakerProperties.class).enabled());
-            assertEquals(Duration.ofSeconds(4), retry.baseDelayFor(ErrorClass.THROTTLING));
+            assertEquals(Duration.ofSeconds(4), delivery.baseDelayFor(ErrorClass.THROTTLING));
             UploadProperties upload = context.getBean(UploadProperties.class);
             assertEquals(4, upload.parallelism());
             assertEquals(1, upload.s3MaxAttempts());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import dev.pastebin.core.delivery.Delivery;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +23,7 @@ class UploadMessageTest {
     @Test
     void theDeliveryNumberIsTheApproximateReceiveCount() {
         assertEquals(
-                3,
+                new Delivery(3),
                 UploadMessage.of(record(Map.of("ApproximateReceiveCount", "3", "SentTimestamp", "1")))
                         .delivery());
         var message = UploadMessage.of(record(Map.of("ApproximateReceiveCount", "1")));
@@ -33,14 +34,14 @@ class UploadMessageTest {
 
     @Test
     void aMissingOrGarbledCountIsTheFirstDeliveryNeverTheLast() {
-        assertEquals(1, UploadMessage.of(record(null)).delivery());
-        assertEquals(1, UploadMessage.of(record(Map.of())).delivery());
+        assertEquals(new Delivery(1), UploadMessage.of(record(null)).delivery());
+        assertEquals(new Delivery(1), UploadMessage.of(record(Map.of())).delivery());
         assertEquals(
-                1,
+                new Delivery(1),
                 UploadMessage.of(record(Map.of("ApproximateReceiveCount", "many")))
                         .delivery());
         assertEquals(
-                1,
+                new Delivery(1),
                 UploadMessage.of(record(Map.of("ApproximateReceiveCount", "0"))).delivery());
     }
 

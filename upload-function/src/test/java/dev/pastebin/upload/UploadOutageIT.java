@@ -67,10 +67,10 @@ class UploadOutageIT {
         // probes, doublings and growing holds in 40 s; the opening thresholds are the defaults.
         settings.put("pastebin.breaker.cooldown", "2s");
         settings.put("pastebin.breaker.max-cooldown", "8s");
-        settings.put("pastebin.breaker.hold-at-least", "2s");
-        settings.put("pastebin.breaker.hold-jitter", "1s");
-        settings.put("pastebin.breaker.max-hold", "8s");
-        settings.put("pastebin.breaker.hold-limit", "3m"); // within the test queue's 75 receives
+        settings.put("pastebin.delivery.hold-at-least", "2s");
+        settings.put("pastebin.delivery.hold-jitter", "1s");
+        settings.put("pastebin.delivery.max-hold", "8s");
+        settings.put("pastebin.delivery.hold-limit", "3m"); // within the test queue's 75 receives
         settings.put("pastebin.upload.parallelism", "8");
         world = UploadWorld.start(75, 30, settings);
         breakerLines = new BreakerLines(world.context.getBean(ObjectMapper.class), name);
@@ -170,10 +170,10 @@ class UploadOutageIT {
         Map<String, Object> settings = breakerOn(name);
         settings.put("pastebin.breaker.cooldown", "1s");
         settings.put("pastebin.breaker.max-cooldown", "2s");
-        settings.put("pastebin.breaker.hold-at-least", "1s");
-        settings.put("pastebin.breaker.hold-jitter", "0s");
-        settings.put("pastebin.breaker.max-hold", "3s");
-        settings.put("pastebin.breaker.hold-limit", "30m");
+        settings.put("pastebin.delivery.hold-at-least", "1s");
+        settings.put("pastebin.delivery.hold-jitter", "0s");
+        settings.put("pastebin.delivery.max-hold", "3s");
+        settings.put("pastebin.delivery.hold-limit", "30m");
         world = UploadWorld.start(1000, 30, settings);
         world.proxy.outage(Fault.ACCESS_DENIED_403);
         byte[] content = UploadWorld.content("written while the bucket policy was wrong");
@@ -228,10 +228,10 @@ class UploadOutageIT {
         String name = "flaky-" + System.nanoTime() % 100_000;
         Map<String, Object> settings = breakerOn(name);
         // a paste unlucky six times in a row waits out short slow holds, not the default 15 s and more
-        settings.put("pastebin.breaker.hold-at-least", "2s");
-        settings.put("pastebin.breaker.hold-jitter", "1s");
-        settings.put("pastebin.breaker.max-hold", "4s");
-        settings.put("pastebin.breaker.hold-limit", "10m"); // within the test queue's 320 receives
+        settings.put("pastebin.delivery.hold-at-least", "2s");
+        settings.put("pastebin.delivery.hold-jitter", "1s");
+        settings.put("pastebin.delivery.max-hold", "4s");
+        settings.put("pastebin.delivery.hold-limit", "10m"); // within the test queue's 320 receives
         world = UploadWorld.start(320, 30, settings);
         breakerLines = new BreakerLines(world.context.getBean(ObjectMapper.class), name);
         world.proxy.failEveryOtherPut(Fault.INTERNAL_ERROR_500);

@@ -96,10 +96,10 @@ class UploadRetryIT {
     void aJobPastTheHoldLimitIsHandedToTheDeadLetterQueueInOneDelivery() throws Exception {
         Map<String, Object> settings = new HashMap<>();
         settings.put("pastebin.breaker.enabled", true);
-        settings.put("pastebin.breaker.hold-at-least", "2s");
-        settings.put("pastebin.breaker.hold-jitter", "0s");
-        settings.put("pastebin.breaker.max-hold", "3s");
-        settings.put("pastebin.breaker.hold-limit", "10s");
+        settings.put("pastebin.delivery.hold-at-least", "2s");
+        settings.put("pastebin.delivery.hold-jitter", "0s");
+        settings.put("pastebin.delivery.max-hold", "3s");
+        settings.put("pastebin.delivery.hold-limit", "10s");
         world = UploadWorld.start(75, 30, settings);
         byte[] content = UploadWorld.content("held past its hold limit by a misconfigured bucket");
         Paste paste = world.newPaste(content);
@@ -141,14 +141,14 @@ class UploadRetryIT {
         String breaker = "lone-" + UUID.randomUUID().toString().substring(0, 8);
         Map<String, Object> settings = new HashMap<>();
         // Fast attempts capped at 2 s (delays 1, 2, 2, 2, 2: about 9 s); the slow waits compressed to 4-8 s.
-        settings.put("pastebin.upload.retry.max-delay", "2s");
+        settings.put("pastebin.delivery.max-delay", "2s");
         settings.put("pastebin.breaker.enabled", true);
         settings.put("pastebin.breaker.name", breaker);
         settings.put("pastebin.breaker.minimum-calls", 20);
-        settings.put("pastebin.breaker.hold-at-least", "4s");
-        settings.put("pastebin.breaker.hold-jitter", "1s");
-        settings.put("pastebin.breaker.max-hold", "8s");
-        settings.put("pastebin.breaker.hold-limit", "2m");
+        settings.put("pastebin.delivery.hold-at-least", "4s");
+        settings.put("pastebin.delivery.hold-jitter", "1s");
+        settings.put("pastebin.delivery.max-hold", "8s");
+        settings.put("pastebin.delivery.hold-limit", "2m");
         world = UploadWorld.start(75, 30, settings);
         byte[] content = UploadWorld.content("written just before S3 went down for longer than the fast schedule");
         Paste paste = world.newPaste(content);
@@ -220,7 +220,7 @@ class UploadRetryIT {
 
     @Test
     void throttlingWaitsTheLongerPerClassDelay() throws Exception {
-        world = UploadWorld.start(10, 30, Map.of("pastebin.upload.retry.class-base-delays.throttling", "4s"));
+        world = UploadWorld.start(10, 30, Map.of("pastebin.delivery.class-base-delays.throttling", "4s"));
         byte[] throttledContent = UploadWorld.content("slow down");
         byte[] brokenContent = UploadWorld.content("plain 500");
         Paste throttled = world.newPaste(throttledContent);

@@ -97,7 +97,7 @@ final class UploadWorld implements AutoCloseable {
         properties.put("pastebin.upload-dlq.url", queues.deadLetterQueueUrl());
         // S3 faults come through configuration: the function's S3 endpoint is the proxy.
         properties.put("aws.services.s3.endpoint-override", proxy.endpoint().toString());
-        properties.put("pastebin.upload.retry.queue-max-receive-count", maxReceiveCount);
+        properties.put("pastebin.delivery.queue.max-receive-count", maxReceiveCount);
         properties.put("pastebin.upload.s3-attempt-timeout", "1s");
         properties.put("pastebin.upload.s3-call-timeout", "2s");
         properties.put("pastebin.upload.remaining-time-margin", "5s");

@@ -18,7 +18,10 @@ final class BreakerPolicy {
         /** The probe is due: the caller that stores HALF_OPEN first is the one probe. */
         record Probe() implements Admission {}
 
-        /** Open, or a probe is in flight: do not call S3 before {@code until}. */
+        /**
+         * Open, or a probe is in flight: do not call S3 before {@code until} (the next probe; now while a probe is in
+         * flight, whose answer is due any moment: how long the caller then waits is the delivery schedule's).
+         */
         record Wait(Instant until) implements Admission {}
     }
 
@@ -53,11 +56,11 @@ final class BreakerPolicy {
             return new Admission.Probe();
         }
         if (s.state() == BreakerState.HALF_OPEN) {
-            // A probe is in flight: one S3 call, answered within seconds. Wait for its answer, not for the probe
-            // timeout (the row's nextProbeAt), which only says when a lost probe may be replaced: the jobs that
-            // come back at the probe's moment after an outage would otherwise stay away that long with S3 back.
-            Instant answerDue = now.plus(properties.holdAtLeast());
-            return new Admission.Wait(answerDue.isBefore(s.nextProbeAt()) ? answerDue : s.nextProbeAt());
+            // A probe is in flight: one S3 call, answered within seconds. Wait for its answer (the held job comes
+            // back after its shortest hold, DeliverySchedule), not for the probe timeout (the row's nextProbeAt),
+            // which only says when a lost probe may be replaced: the jobs that come back at the probe's moment
+            // after an outage would otherwise stay away that long with S3 back.
+            return new Admission.Wait(now);
         }
         return new Admission.Wait(s.nextProbeAt());
     }

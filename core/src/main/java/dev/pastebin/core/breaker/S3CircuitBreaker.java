@@ -193,8 +193,7 @@ public class S3CircuitBreaker {
         return switch (policy.admit(change.after(), clock.instant())) {
             case BreakerPolicy.Admission.Call call -> false;
             case BreakerPolicy.Admission.Wait wait -> throw new CircuitOpenException(wait.until());
-            case BreakerPolicy.Admission.Probe due ->
-                throw new CircuitOpenException(clock.instant().plus(properties.holdAtLeast()));
+            case BreakerPolicy.Admission.Probe due -> throw new CircuitOpenException(clock.instant());
         };
     }
 

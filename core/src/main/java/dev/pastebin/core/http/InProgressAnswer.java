@@ -1,10 +1,9 @@
 package dev.pastebin.core.http;
 
-import dev.pastebin.core.breaker.HoldSchedule;
 import dev.pastebin.core.breaker.S3CircuitBreaker;
+import dev.pastebin.core.delivery.DeliverySchedule;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteStatus;
-import dev.pastebin.core.retry.RetryProperties;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpResponse;
@@ -27,17 +26,14 @@ public class InProgressAnswer {
     private static final Logger LOG = LoggerFactory.getLogger(InProgressAnswer.class);
 
     private final S3CircuitBreaker breaker;
+    private final DeliverySchedule schedule;
     private final ApiProperties apiProperties;
-    private final RetryProperties retry;
-    private final HoldSchedule holds;
     private final Clock clock = Clock.systemUTC();
 
-    public InProgressAnswer(
-            S3CircuitBreaker breaker, HoldSchedule holds, ApiProperties apiProperties, RetryProperties retry) {
+    public InProgressAnswer(S3CircuitBreaker breaker, DeliverySchedule schedule, ApiProperties apiProperties) {
         this.breaker = breaker;
-        this.holds = holds;
+        this.schedule = schedule;
         this.apiProperties = apiProperties;
-        this.retry = retry;
     }
 
     public MutableHttpResponse<?> response(Paste paste, boolean withBody) {
@@ -50,30 +46,24 @@ public class InProgressAnswer {
 
     /**
      * The usual wait for a paste being uploaded, but never sooner than its upload can next finish
-     * (docs/design.md, "Circuit breaker"): while the S3 breaker is open, its next probe; while the paste retries
-     * slowly (its fast attempts used up), its next S3 attempt, which the hold schedule puts no sooner than its
-     * shortest wait after the last one ({@code updated_at}; the wait counts from {@code first_held_at}).
+     * (docs/design.md, "Circuit breaker"), which the {@link DeliverySchedule} answers: while the S3 breaker is open,
+     * its next probe; while the paste retries slowly, its next S3 attempt.
      */
     public int retryAfterSeconds(Paste paste) {
         Instant now = clock.instant();
-        Instant notBefore = later(now.plusSeconds(apiProperties.inProgressRetryAfterSeconds()), nextSlowAttempt(paste));
-        try {
-            notBefore = later(notBefore, breaker.nextProbe().orElse(null));
-        } catch (RuntimeException e) {
-            // The row was just read, so this is a blip: the rest of the answer is still true, only less precise.
-            LOG.warn("could not read the S3 breaker's state: {}", e.toString());
-        }
+        Instant usual = now.plusSeconds(apiProperties.inProgressRetryAfterSeconds());
+        Instant upload = schedule.uploadNotBefore(paste, nextProbe());
+        Instant notBefore = upload != null && upload.isAfter(usual) ? upload : usual;
         return (int) Math.ceilDiv(Duration.between(now, notBefore).toMillis(), 1000);
     }
 
-    private @Nullable Instant nextSlowAttempt(Paste paste) {
-        if (paste.uploadAttempts() < retry.maxAttempts() || paste.firstHeldAt() == null || paste.updatedAt() == null) {
+    private @Nullable Instant nextProbe() {
+        try {
+            return breaker.nextProbe().orElse(null);
+        } catch (RuntimeException e) {
+            // The row was just read, so this is a blip: the rest of the answer is still true, only less precise.
+            LOG.warn("could not read the S3 breaker's state: {}", e.toString());
             return null;
         }
-        return holds.nextSlowAttempt(paste.firstHeldAt(), paste.updatedAt());
-    }
-
-    private static Instant later(Instant a, @Nullable Instant b) {
-        return b != null && b.isAfter(a) ? b : a;
     }
 }

@@ -34,11 +34,7 @@ class S3CircuitBreakerTest {
             0.9,
             Duration.ofSeconds(10),
             Duration.ofMinutes(2),
-            Duration.ofSeconds(30),
-            Duration.ofSeconds(15),
-            Duration.ofSeconds(5),
-            Duration.ofMinutes(5),
-            Duration.ofHours(24));
+            Duration.ofSeconds(30));
 
     /** The row in memory, counting the calls that would lock it. */
     private static final class CountingStore implements BreakerStore {

@@ -124,7 +124,7 @@ class DomainRefusalsTest {
                         "core/src/main/java/dev/pastebin/core/paste",
                         "core/src/main/java/dev/pastebin/core/breaker",
                         "core/src/main/java/dev/pastebin/core/storage",
-                        "core/src/main/java/dev/pastebin/core/retry")
+                        "core/src/main/java/dev/pastebin/core/delivery")
                 .map(repository::resolve)
                 .toList();
         List<Path> services = new ArrayList<>();

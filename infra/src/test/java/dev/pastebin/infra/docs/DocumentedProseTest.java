@@ -5,10 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.pastebin.core.delivery.DeliveryProperties;
+import dev.pastebin.core.delivery.DeliverySchedule;
+import dev.pastebin.core.delivery.JitterStrategy;
+import dev.pastebin.core.delivery.S3Attempt;
 import dev.pastebin.core.failure.ErrorClass;
-import dev.pastebin.core.retry.BackoffPolicy;
-import dev.pastebin.core.retry.JitterStrategy;
-import dev.pastebin.core.retry.RetryProperties;
 import dev.pastebin.local.Json;
 import dev.pastebin.local.template.CloudFormationTemplate;
 import java.io.IOException;
@@ -42,7 +43,7 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * next contradiction fails the build: the functions (infra/template.yaml's {@code AWS::Serverless::Function}
  * resources, the modules' application.yml), the route throttle (the template's parameters), the timeouts (the
  * application.yml files, core's configuration metadata, the template) and the retry schedule (what
- * {@link BackoffPolicy} computes from {@link RetryProperties}' defaults and the template's overrides).
+ * {@link DeliverySchedule} computes from {@link DeliveryProperties}' defaults and the template's overrides).
  *
  * <p>Each check looks for the phrasings the docs use today, and fails when none of them is found any more, so a
  * rewording cannot silently turn a check off: reword the doc, then the pattern here.
@@ -318,16 +319,19 @@ class DocumentedProseTest {
     /** design.md's table of the fast schedule: one row per attempt, each delay and total as BackoffPolicy has it. */
     @Test
     void theScheduleTableIsWhatBackoffPolicyComputes() throws IOException {
-        BackoffPolicy policy = defaultPolicy();
+        DeliverySchedule schedule = defaultSchedule();
         List<List<String>> rows = MarkdownDocument.read("docs/design.md")
                 .section("Retry schedule")
                 .table("attempt", "starts", "total wait so far");
-        assertEquals(policy.maxAttempts(), rows.size(), "docs/design.md, \"Retry schedule\": one row per fast attempt");
+        assertEquals(
+                defaultDelivery().maxAttempts(),
+                rows.size(),
+                "docs/design.md, \"Retry schedule\": one row per fast attempt");
         double total = 0;
         for (int attempt = 1; attempt <= rows.size(); attempt++) {
             List<String> row = rows.get(attempt - 1);
             if (attempt > 1) {
-                double delay = policy.nominalDelaySeconds(attempt - 1, ErrorClass.SERVER_ERROR);
+                double delay = schedule.nominalBackoffSeconds(new S3Attempt(attempt - 1), ErrorClass.SERVER_ERROR);
                 total += delay;
                 assertEquals(
                         seconds(delay),
@@ -345,13 +349,13 @@ class DocumentedProseTest {
     /** Every schedule the prose states (1, 2, 4, 8, 16 s; about 31 s; ±200 ms) is BackoffPolicy's. */
     @Test
     void theRetryGapsInTheProseAreWhatBackoffPolicyComputes() throws IOException {
-        BackoffPolicy policy = defaultPolicy();
-        RetryProperties retry = defaultRetry();
-        List<Long> fast = nominal(policy, ErrorClass.SERVER_ERROR);
-        List<Long> throttled = nominal(policy, ErrorClass.THROTTLING);
+        DeliveryProperties retry = defaultDelivery();
+        DeliverySchedule schedule = defaultSchedule();
+        List<Long> fast = nominal(schedule, retry, ErrorClass.SERVER_ERROR);
+        List<Long> throttled = nominal(schedule, retry, ErrorClass.THROTTLING);
         long fastTotal = fast.stream().mapToLong(Long::longValue).sum();
         long throttledTotal = throttled.stream().mapToLong(Long::longValue).sum();
-        String source = "BackoffPolicy with RetryProperties' defaults and the template's UploadMaxAttempts: "
+        String source = "DeliverySchedule with DeliveryProperties' defaults and the template's UploadMaxAttempts: "
                 + retry.maxAttempts() + " fast attempts, delays " + fast + " s (" + fastTotal + " s in all), throttled "
                 + throttled + " s (" + throttledTotal + " s), ±"
                 + retry.plusMinusJitter().toMillis() + " ms";
@@ -504,16 +508,16 @@ class DocumentedProseTest {
         throw new AssertionError(property + " has no default in " + metadata);
     }
 
-    /** RetryProperties as deployed: the record's defaults, with the template's UploadMaxAttempts. */
-    private static RetryProperties defaultRetry() throws IOException {
+    /** DeliveryProperties as deployed: the record's defaults, with the template's UploadMaxAttempts. */
+    private static DeliveryProperties defaultDelivery() throws IOException {
         Function<String, String> d = name -> {
             try {
-                return metadataDefault("core", "pastebin.upload.retry." + name);
+                return metadataDefault("core", "pastebin.delivery." + name);
             } catch (IOException e) {
                 throw new AssertionError(e);
             }
         };
-        return new RetryProperties(
+        return new DeliveryProperties(
                 TEMPLATE.intValue(Map.of("Ref", "UploadMaxAttempts")),
                 duration(d.apply("base-delay")),
                 Double.parseDouble(d.apply("multiplier")),
@@ -522,19 +526,24 @@ class DocumentedProseTest {
                 JitterStrategy.valueOf(d.apply("jitter")),
                 duration(d.apply("plus-minus-jitter")),
                 null,
-                TEMPLATE.intValue(Map.of("Ref", "UploadQueueMaxReceiveCount")),
-                TEMPLATE.intValue(Map.of("Ref", "UploadGiveUpAfterAttempts")));
+                TEMPLATE.intValue(Map.of("Ref", "UploadGiveUpAfterAttempts")),
+                duration(d.apply("hold-at-least")),
+                duration(d.apply("hold-jitter")),
+                duration(d.apply("max-hold")),
+                duration(d.apply("hold-limit")),
+                Boolean.parseBoolean(d.apply("release-enabled")),
+                Integer.parseInt(d.apply("release-rate")));
     }
 
-    private static BackoffPolicy defaultPolicy() throws IOException {
-        return new BackoffPolicy(defaultRetry(), new FixedRandom());
+    private static DeliverySchedule defaultSchedule() throws IOException {
+        return new DeliverySchedule(defaultDelivery(), new FixedRandom());
     }
 
     /** The nominal delays after attempts 1 .. maxAttempts-1, in whole seconds. */
-    private static List<Long> nominal(BackoffPolicy policy, ErrorClass errorClass) {
+    private static List<Long> nominal(DeliverySchedule schedule, DeliveryProperties delivery, ErrorClass errorClass) {
         List<Long> delays = new ArrayList<>();
-        for (int attempt = 1; attempt < policy.maxAttempts(); attempt++) {
-            delays.add(seconds(policy.nominalDelaySeconds(attempt, errorClass)));
+        for (int attempt = 1; attempt < delivery.maxAttempts(); attempt++) {
+            delays.add(seconds(schedule.nominalBackoffSeconds(new S3Attempt(attempt), errorClass)));
         }
         return delays;
     }

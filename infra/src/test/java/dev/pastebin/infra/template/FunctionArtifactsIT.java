@@ -43,8 +43,8 @@ class FunctionArtifactsIT {
             // S3 bucket names are global: the local name is never the deployed stack's bucket
             "pastebin.storage.bucket", "the stack's bucket",
             // the function's attempt budget and the queue's redrive must come from the same parameters
-            "pastebin.upload.retry.max-attempts", "the UploadMaxAttempts parameter",
-            "pastebin.upload.retry.queue-max-receive-count", "the RedrivePolicy's parameter");
+            "pastebin.delivery.max-attempts", "the UploadMaxAttempts parameter",
+            "pastebin.delivery.queue.max-receive-count", "the RedrivePolicy's parameter");
 
     /** Variables the template sets for the runtime or the SDK, not for the function's configuration. */
     static final Set<String> NOT_CONFIGURATION = Set.of("JAVA_TOOL_OPTIONS");

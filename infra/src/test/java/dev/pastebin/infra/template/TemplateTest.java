@@ -6,12 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pastebin.core.breaker.BreakerProperties;
-import dev.pastebin.core.breaker.HoldSchedule;
 import dev.pastebin.core.config.DatabaseTlsProperties;
+import dev.pastebin.core.delivery.DeliveryProperties;
+import dev.pastebin.core.delivery.DeliveryQueueProperties;
+import dev.pastebin.core.delivery.ReceiveBudget;
+import dev.pastebin.core.delivery.SqsLimits;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.paste.PasteProperties;
-import dev.pastebin.core.retry.RetryProperties;
 import dev.pastebin.local.template.CloudFormationTemplate;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.env.PropertySource;
@@ -92,7 +93,7 @@ class TemplateTest {
                 template.properties("UploadQueue").get("RedrivePolicy"), "RedrivePolicy");
         int maxReceiveCount = template.intValue(redrive.get("maxReceiveCount"));
         Map<String, Object> env = template.environment("UploadPasteFunction");
-        int maxAttempts = template.intValue(env.get("PASTEBIN_UPLOAD_RETRY_MAX_ATTEMPTS"));
+        int maxAttempts = template.intValue(env.get("PASTEBIN_DELIVERY_MAX_ATTEMPTS"));
 
         assertEquals(
                 6, maxAttempts, "the schedule's budget (docs/design.md, \"Retry schedule\"): attempt 1 and 5 retries");
@@ -105,7 +106,7 @@ class TemplateTest {
         assertNotNull(redriveParameter, "the RedrivePolicy's maxReceiveCount is a parameter");
         assertEquals(
                 redriveParameter,
-                template.parameterRef(env.get("PASTEBIN_UPLOAD_RETRY_QUEUE_MAX_RECEIVE_COUNT"))
+                template.parameterRef(env.get("PASTEBIN_DELIVERY_QUEUE_MAX_RECEIVE_COUNT"))
                         .orElse(null));
         assertEquals(Map.of("Fn::GetAtt", List.of("UploadDeadLetterQueue", "Arn")), redrive.get("deadLetterTargetArn"));
     }
@@ -113,13 +114,13 @@ class TemplateTest {
     /**
      * The original specification's give-up rule is one parameter: by default 0, never (a transiently failing
      * paste waits up to the 24 h hold limit); set (6: the specification's rule), the value reaches the upload
-     * function's environment, whose variable binds to RetryProperties, and nothing else's.
+     * function's environment, whose variable binds to DeliveryProperties, and nothing else's.
      */
     @Test
     void theGiveUpParameterDefaultsToNeverAndReachesTheUploadFunction() {
         Map<String, Object> parameter = template.parameter("UploadGiveUpAfterAttempts");
         assertEquals("Number", parameter.get("Type"));
-        String variable = "PASTEBIN_UPLOAD_RETRY_GIVE_UP_AFTER_ATTEMPTS";
+        String variable = "PASTEBIN_DELIVERY_GIVE_UP_AFTER_ATTEMPTS";
         Object value = template.environment("UploadPasteFunction").get(variable);
         assertEquals(Optional.of("UploadGiveUpAfterAttempts"), template.parameterRef(value));
         assertEquals(0, template.intValue(value), "the default never gives up");
@@ -145,20 +146,18 @@ class TemplateTest {
                             PropertySource.PropertyConvention.ENVIRONMENT_VARIABLE,
                             PropertySource.Origin.of("the template's environment")))
                     .start()) {
-                RetryProperties retry = context.getBean(RetryProperties.class);
-                assertEquals(attempts, retry.giveUpAfterAttempts());
-                assertEquals(attempts > 0, retry.givesUp());
+                DeliveryProperties delivery = context.getBean(DeliveryProperties.class);
+                assertEquals(attempts, delivery.giveUpAfterAttempts());
+                assertEquals(attempts > 0, delivery.givesUp());
                 assertEquals(
-                        Duration.ofHours(24),
-                        context.getBean(BreakerProperties.class).holdLimit(),
-                        "without give-up a paste waits out the hold limit");
+                        Duration.ofHours(24), delivery.holdLimit(), "without give-up a paste waits out the hold limit");
             }
         }
     }
 
     /**
      * docs/design.md, "Circuit breaker": with the default settings the redrive count covers the attempts, a day
-     * of holds and 2 spare (the upload function's DeliveryBudget refuses to start otherwise), within SQS's
+     * of holds and 2 spare (ReceiveBudget: the upload function refuses to start otherwise), within SQS's
      * 1,000; and the queue keeps a job for all those receives, each at most a hold, a backoff delay or the
      * visibility timeout long, so retention never drops a job the function still holds.
      */
@@ -169,24 +168,25 @@ class TemplateTest {
                 .get("maxReceiveCount"));
         int visibility = template.intValue(template.properties("UploadQueue").get("VisibilityTimeout"));
         int retention = template.intValue(template.properties("UploadQueue").get("MessageRetentionPeriod"));
-        int maxAttempts = template.intValue(
-                template.environment("UploadPasteFunction").get("PASTEBIN_UPLOAD_RETRY_MAX_ATTEMPTS"));
+        int maxAttempts =
+                template.intValue(template.environment("UploadPasteFunction").get("PASTEBIN_DELIVERY_MAX_ATTEMPTS"));
         try (ApplicationContext context =
                 ApplicationContext.builder().deduceEnvironment(false).build().start()) {
-            BreakerProperties breaker = context.getBean(BreakerProperties.class);
-            RetryProperties retry = context.getBean(RetryProperties.class);
-            int held = new HoldSchedule(breaker).heldDeliveriesWithinLimit();
+            DeliveryProperties delivery = context.getBean(DeliveryProperties.class);
+            DeliveryQueueProperties queue = context.getBean(DeliveryQueueProperties.class);
+            int held = new ReceiveBudget(delivery, queue, true).heldDeliveriesWithinLimit();
 
-            assertEquals(Duration.ofHours(24), breaker.holdLimit());
+            assertEquals(Duration.ofHours(24), delivery.holdLimit());
             assertTrue(
-                    maxReceiveCount >= maxAttempts + held + 2 && maxReceiveCount <= 1000,
+                    maxReceiveCount >= maxAttempts + held + ReceiveBudget.SLACK
+                            && maxReceiveCount <= SqsLimits.MAX_MAX_RECEIVE_COUNT,
                     maxReceiveCount + " receives for " + maxAttempts + " attempts + " + held + " holds + 2 spare");
-            assertEquals(retry.queueMaxReceiveCount(), maxReceiveCount, "the function's default is the template's");
+            assertEquals(queue.maxReceiveCount(), maxReceiveCount, "the function's default is the template's");
             long longestReceive = Math.max(
                     visibility,
                     Math.max(
-                            breaker.maxHold().plus(breaker.holdJitter()).toSeconds(),
-                            retry.maxDelay().toSeconds()));
+                            delivery.maxHold().plus(delivery.holdJitter()).toSeconds(),
+                            delivery.maxDelay().toSeconds()));
             assertTrue(
                     (long) maxReceiveCount * longestReceive < retention,
                     maxReceiveCount + " x " + longestReceive + " s must stay within the retention of " + retention

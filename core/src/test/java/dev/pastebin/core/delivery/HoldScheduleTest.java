@@ -1,30 +1,19 @@
-package dev.pastebin.core.breaker;
+package dev.pastebin.core.delivery;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.core.support.TestDelivery;
 import java.time.Duration;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /** How long held jobs stay away, and how many receives a day of holding takes, with the default settings. */
 class HoldScheduleTest {
 
-    private static final BreakerProperties DEFAULTS = new BreakerProperties(
-            true,
-            "s3",
-            Duration.ofSeconds(60),
-            10,
-            0.9,
-            Duration.ofSeconds(10),
-            Duration.ofMinutes(2),
-            Duration.ofSeconds(30),
-            Duration.ofSeconds(15),
-            Duration.ofSeconds(5),
-            Duration.ofMinutes(5),
-            Duration.ofHours(24));
-
-    private final HoldSchedule schedule = new HoldSchedule(DEFAULTS);
+    private final HoldSchedule schedule =
+            new HoldSchedule(TestDelivery.defaults().build(), new SplittableRandom(1));
 
     @Test
     void aHoldLastsUntilTheProbeButAtLeastHoldAtLeastAndHalfTheTimeHeldAtMostMaxHold() {
@@ -53,7 +42,7 @@ class HoldScheduleTest {
     @Test
     void anOverdueJobWaitsMaxHoldNotHoldAtLeast() {
         for (Duration untilProbe : new Duration[] {Duration.ZERO, Duration.ofSeconds(10)}) {
-            HoldSchedule.Wait wait = schedule.waitFor(Duration.ofDays(3), untilProbe);
+            DeliverySchedule.Hold wait = schedule.waitFor(Duration.ofDays(3), untilProbe);
             assertTrue(wait.overdue());
             assertTrue(
                     wait.seconds() >= 300 && wait.seconds() <= 305,
@@ -69,19 +58,9 @@ class HoldScheduleTest {
 
     @Test
     void withoutGrowthADayOfHoldAtLeastWouldTakeThousandsOfDeliveries() {
-        var flat = new BreakerProperties(
-                true,
-                "s3",
-                Duration.ofSeconds(60),
-                10,
-                0.9,
-                Duration.ofSeconds(10),
-                Duration.ofMinutes(2),
-                Duration.ofSeconds(30),
-                Duration.ofSeconds(15),
-                Duration.ofSeconds(5),
-                Duration.ofSeconds(15),
-                Duration.ofHours(24));
-        assertEquals(24 * 60 * 4, new HoldSchedule(flat).heldDeliveriesWithinLimit(), "more than SQS's 1,000 receives");
+        var flat = TestDelivery.defaults().maxHold(Duration.ofSeconds(15)).build();
+        int deliveries = new HoldSchedule(flat, new SplittableRandom(1)).heldDeliveriesWithinLimit();
+        assertEquals(24 * 60 * 4, deliveries);
+        assertTrue(deliveries > SqsLimits.MAX_MAX_RECEIVE_COUNT, "more than SQS's 1,000 receives");
     }
 }

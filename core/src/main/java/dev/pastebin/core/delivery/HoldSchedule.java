@@ -1,43 +1,29 @@
-package dev.pastebin.core.breaker;
+package dev.pastebin.core.delivery;
 
-import dev.pastebin.core.random.RestoreSafeRandom;
-import dev.pastebin.core.retry.BackoffPolicy;
-import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.random.RandomGenerator;
 
 /**
  * How long a job waiting on the breaker stays away (docs/design.md, "Circuit breaker"): held by the open
- * breaker, or retrying slowly once its fast attempts are used up. With {@link S3CircuitBreaker}, the breaker's
- * whole face to the rest of the system: the breaker decides calls, this decides waits, and nothing outside the
- * package reads the breaker's settings.
+ * breaker, or retrying slowly once its fast attempts are used up. The breaker decides calls and says when its
+ * next probe is; this decides waits.
  *
  * <p>A hold lasts until the breaker's next probe, but at least {@code hold-at-least} and at least half the time
  * the job has been waiting so far, capped at {@code max-hold}, plus up to {@code hold-jitter}. The growth is what
  * makes a long outage cheap: with the defaults the first holds last 15 s to the probe (about 10 s to 30 s), and
  * from ten minutes on every hold lasts 5 min, so a whole day of holding takes under 300 receives, which the
- * queue's {@code maxReceiveCount} can cover (at most 1,000). A job waits for {@code hold-limit} since its first
- * hold; past it, it is overdue and handed to the dead-letter queue.
+ * queue's {@code maxReceiveCount} can cover (at most {@link SqsLimits#MAX_MAX_RECEIVE_COUNT}). A job waits for
+ * {@code hold-limit} since its first hold; past it, it is overdue and handed to the dead-letter queue.
  */
-@Singleton
-public final class HoldSchedule {
+final class HoldSchedule {
 
-    /**
-     * How long a waiting job stays away, in whole seconds (the unit of SQS's visibility timeout).
-     *
-     * @param overdue past the hold limit: the job goes to the dead-letter queue
-     */
-    public record Wait(int seconds, boolean overdue) {}
+    private final DeliveryProperties properties;
+    private final RandomGenerator random;
 
-    private final BreakerProperties properties;
-
-    public HoldSchedule(BreakerProperties properties) {
+    HoldSchedule(DeliveryProperties properties, RandomGenerator random) {
         this.properties = properties;
-    }
-
-    /** Whether jobs wait on the breaker at all (with it off, a transient failure only follows the fast schedule). */
-    public boolean enabled() {
-        return properties.enabled();
+        this.random = random;
     }
 
     /**
@@ -47,15 +33,15 @@ public final class HoldSchedule {
      * stays away at least {@code max-hold}, never {@code hold-at-least}: a job whose first hold is days old (a dead
      * letter the sweeper requeued) must not spin through its receives.
      */
-    public Wait waitFor(Duration waitedFor, Duration untilProbe) {
+    DeliverySchedule.Hold waitFor(Duration waitedFor, Duration untilProbe) {
         if (pastLimit(waitedFor)) {
-            return new Wait(seconds(properties.maxHold().plus(jitter())), true);
+            return new DeliverySchedule.Hold(seconds(properties.maxHold().plus(jitter())), true);
         }
-        return new Wait(seconds(hold(waitedFor, untilProbe).plus(jitter())), false);
+        return new DeliverySchedule.Hold(seconds(hold(waitedFor, untilProbe).plus(jitter())), false);
     }
 
     /** The soonest a slow retry whose last S3 attempt was at {@code lastAttempt} makes its next one. */
-    public Instant nextSlowAttempt(Instant firstHeldAt, Instant lastAttempt) {
+    Instant nextSlowAttempt(Instant firstHeldAt, Instant lastAttempt) {
         return lastAttempt.plus(minimumHold(Duration.between(firstHeldAt, lastAttempt)));
     }
 
@@ -63,7 +49,7 @@ public final class HoldSchedule {
      * The most deliveries a job can wait in before it passes the hold limit: every hold as short as
      * {@link #minimumHold} allows (the probe due at once, no jitter).
      */
-    public int heldDeliveriesWithinLimit() {
+    int heldDeliveriesWithinLimit() {
         int deliveries = 0;
         for (Duration heldFor = Duration.ZERO; !pastLimit(heldFor); heldFor = heldFor.plus(minimumHold(heldFor))) {
             deliveries++;
@@ -72,13 +58,9 @@ public final class HoldSchedule {
     }
 
     /** The schedule in the words of its settings, for the messages that ask to change them. */
-    public String describe() {
+    String describe() {
         return "hold-limit " + properties.holdLimit() + ", holds from hold-at-least " + properties.holdAtLeast()
                 + " growing to max-hold " + properties.maxHold();
-    }
-
-    public Duration holdLimit() {
-        return properties.holdLimit();
     }
 
     /** The shortest hold of a job held for {@code heldFor} so far, whenever the probe is due. */
@@ -101,11 +83,10 @@ public final class HoldSchedule {
     }
 
     private Duration jitter() {
-        return Duration.ofMillis(
-                RestoreSafeRandom.generator().nextLong(properties.holdJitter().toMillis() + 1));
+        return Duration.ofMillis(random.nextLong(properties.holdJitter().toMillis() + 1));
     }
 
     private static int seconds(Duration wait) {
-        return (int) Math.min(BackoffPolicy.MAX_VISIBILITY_TIMEOUT_SECONDS, Math.ceilDiv(wait.toMillis(), 1000));
+        return SqsLimits.visibilityTimeoutSeconds(Math.ceilDiv(wait.toMillis(), 1000));
     }
 }

@@ -1,14 +1,13 @@
-package dev.pastebin.core.retry;
+package dev.pastebin.core.delivery;
 
 import dev.pastebin.core.failure.ErrorClass;
-import dev.pastebin.core.random.RestoreSafeRandom;
-import jakarta.inject.Inject;
-import jakarta.inject.Singleton;
 import java.util.random.RandomGenerator;
 
 /**
  * The delay before the next attempt of a transiently failed upload: a pure function of the number of the S3
  * attempt that failed (counted on the paste's row, {@code upload_attempts}), the error class and a random source.
+ * A failure that reached no S3 attempt (the database, a poison message) is backed off by its {@link Delivery}
+ * instead: the two numbers have their own types, so one is never passed for the other.
  *
  * <p>Schedule: {@code nominal(n) = base(class) * multiplier^(n-1)}, so with the defaults the delays after
  * attempts 1..5 are 1, 2, 4, 8, 16 s; the configured {@link JitterStrategy} randomises it; the result is
@@ -22,53 +21,53 @@ import java.util.random.RandomGenerator;
  * the attempt, keeps the bounds {@code [base, min(cap, 3 * previous)]}, and still spreads workers
  * that failed together.
  */
-@Singleton
-public class BackoffPolicy {
+final class BackoffPolicy {
 
-    /** SQS accepts visibility timeouts from 0 to 43,200 s (12 h). */
-    public static final int MAX_VISIBILITY_TIMEOUT_SECONDS = 43_200;
-
-    private final RetryProperties properties;
+    private final DeliveryProperties properties;
     private final RandomGenerator random;
 
-    /** Jitter from {@link RestoreSafeRandom}: environments restored from one SnapStart snapshot draw differently. */
-    @Inject
-    public BackoffPolicy(RetryProperties properties) {
-        this(properties, RestoreSafeRandom.generator());
-    }
-
-    /** With a given random source, for tests. */
-    public BackoffPolicy(RetryProperties properties, RandomGenerator random) {
+    /** {@code random}: {@link DeliverySchedule}'s, restore-safe; a seeded one in tests. */
+    BackoffPolicy(DeliveryProperties properties, RandomGenerator random) {
         this.properties = properties;
         this.random = random;
     }
 
-    public int maxAttempts() {
+    int maxAttempts() {
         return properties.maxAttempts();
     }
 
-    /** Whether a transient failure of attempt {@code attempt} (1-based) may be retried. */
-    public boolean hasAttemptsLeft(int attempt) {
-        return attempt < properties.maxAttempts();
+    /** Whether a transient failure of {@code attempt} may be retried on the fast schedule. */
+    boolean hasAttemptsLeft(S3Attempt attempt) {
+        return attempt.number() < properties.maxAttempts();
     }
 
     /**
-     * Whether a transient failure of attempt {@code attempt} (1-based) fails the paste for good: only with
+     * Whether a transient failure of {@code attempt} fails the paste for good: only with
      * {@code give-up-after-attempts} set, and from that attempt on (by default never).
      */
-    public boolean givesUpAfter(int attempt) {
-        return properties.givesUp() && attempt >= properties.giveUpAfterAttempts();
+    boolean givesUpAfter(S3Attempt attempt) {
+        return properties.givesUp() && attempt.number() >= properties.giveUpAfterAttempts();
     }
 
-    /** The un-jittered delay after failed attempt {@code attempt}, in seconds, capped. */
-    public double nominalDelaySeconds(int attempt, ErrorClass errorClass) {
+    /** The visibility timeout after the failed S3 {@code attempt}: see {@link #visibilityTimeoutSeconds(int, ErrorClass)}. */
+    int visibilityTimeoutSeconds(S3Attempt attempt, ErrorClass errorClass) {
+        return visibilityTimeoutSeconds(attempt.number(), errorClass);
+    }
+
+    /** The visibility timeout after a {@code delivery} that failed before any S3 attempt, backed off by its number. */
+    int visibilityTimeoutSeconds(Delivery delivery, ErrorClass errorClass) {
+        return visibilityTimeoutSeconds(delivery.number(), errorClass);
+    }
+
+    /** The un-jittered delay after the {@code attempt}-th failure, in seconds, capped. */
+    double nominalDelaySeconds(int attempt, ErrorClass errorClass) {
         double base = seconds(properties.baseDelayFor(errorClass));
         double nominal = base * Math.pow(properties.multiplier(), Math.max(1, attempt) - 1);
         return Math.min(nominal, seconds(properties.maxDelay()));
     }
 
-    /** The jittered delay after failed attempt {@code attempt}, in (fractional) seconds, within [min, max]. */
-    public double delaySeconds(int attempt, ErrorClass errorClass) {
+    /** The jittered delay after the {@code attempt}-th failure, in (fractional) seconds, within [min, max]. */
+    double delaySeconds(int attempt, ErrorClass errorClass) {
         double nominal = nominalDelaySeconds(attempt, errorClass);
         double u = random.nextDouble();
         double delay = switch (properties.jitter()) {
@@ -90,16 +89,16 @@ public class BackoffPolicy {
      * schedule (every 1.2 s becomes 1 s, every 0.6 s becomes 1 s); instead the fraction is rounded
      * <em>probabilistically</em>: up with probability equal to the fractional part, so 1.3 s becomes 2 s
      * 30% of the time and 1 s otherwise. The expected value is exactly the jittered delay, so the mean
-     * schedule stays the configured one; the result is clamped to SQS's 0..43,200 s.
+     * schedule stays the configured one; the result is clamped to what SQS takes ({@link SqsLimits}).
      */
-    public int visibilityTimeoutSeconds(int attempt, ErrorClass errorClass) {
+    int visibilityTimeoutSeconds(int attempt, ErrorClass errorClass) {
         return roundProbabilistically(delaySeconds(attempt, errorClass));
     }
 
     int roundProbabilistically(double seconds) {
         double floor = Math.floor(seconds);
         long whole = (long) floor + (random.nextDouble() < seconds - floor ? 1 : 0);
-        return Math.clamp(whole, 0, MAX_VISIBILITY_TIMEOUT_SECONDS);
+        return SqsLimits.visibilityTimeoutSeconds(whole);
     }
 
     private static double seconds(java.time.Duration duration) {

@@ -1,4 +1,4 @@
-package dev.pastebin.core.retry;
+package dev.pastebin.core.delivery;
 
 /**
  * How the delay before the next attempt is randomised around the exponential schedule

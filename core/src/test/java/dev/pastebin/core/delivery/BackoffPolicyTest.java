@@ -1,10 +1,11 @@
-package dev.pastebin.core.retry;
+package dev.pastebin.core.delivery;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pastebin.core.failure.ErrorClass;
+import dev.pastebin.core.support.TestDelivery;
 import java.time.Duration;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -23,24 +24,19 @@ class BackoffPolicyTest {
     private static final int SAMPLES = 100_000;
     private static final double[] DEFAULT_NOMINAL = {1, 2, 4, 8, 16};
 
-    static RetryProperties properties(
+    static DeliveryProperties properties(
             JitterStrategy jitter, Duration minDelay, Duration maxDelay, Map<ErrorClass, Duration> classBaseDelays) {
-        return new RetryProperties(
-                6,
-                Duration.ofSeconds(1),
-                2.0,
-                maxDelay,
-                minDelay,
-                jitter,
-                Duration.ofMillis(200),
-                classBaseDelays,
-                10,
-                0);
+        return TestDelivery.defaults()
+                .jitter(jitter)
+                .minDelay(minDelay)
+                .maxDelay(maxDelay)
+                .classBaseDelays(classBaseDelays)
+                .build();
     }
 
     static BackoffPolicy policy(JitterStrategy jitter) {
         return new BackoffPolicy(
-                properties(jitter, Duration.ZERO, Duration.ofSeconds(300), null), new SplittableRandom(42));
+                properties(jitter, Duration.ZERO, Duration.ofMinutes(5), null), new SplittableRandom(42));
     }
 
     @Test
@@ -53,10 +49,10 @@ class BackoffPolicyTest {
             assertEquals(
                     (int) DEFAULT_NOMINAL[attempt - 1],
                     policy.visibilityTimeoutSeconds(attempt, ErrorClass.CONNECTION));
-            assertTrue(policy.hasAttemptsLeft(attempt));
+            assertTrue(policy.hasAttemptsLeft(new S3Attempt(attempt)));
         }
-        assertFalse(policy.hasAttemptsLeft(6), "the 6th failed attempt is the last");
-        assertFalse(policy.hasAttemptsLeft(7));
+        assertFalse(policy.hasAttemptsLeft(new S3Attempt(6)), "the 6th failed attempt is the last");
+        assertFalse(policy.hasAttemptsLeft(new S3Attempt(7)));
     }
 
     /**
@@ -67,24 +63,13 @@ class BackoffPolicyTest {
      */
     @Test
     void theSpecificationsGiveUpRuleEndsAfterSixAttemptsAndAbout31Seconds() {
-        var giveUp = new BackoffPolicy(
-                new RetryProperties(
-                        6,
-                        Duration.ofSeconds(1),
-                        2.0,
-                        Duration.ofSeconds(300),
-                        Duration.ZERO,
-                        JitterStrategy.PLUS_MINUS,
-                        Duration.ofMillis(200),
-                        null,
-                        10,
-                        6),
-                new SplittableRandom(42));
+        var giveUp =
+                new BackoffPolicy(TestDelivery.defaults().giveUpAfterAttempts(6).build(), new SplittableRandom(42));
         for (int attempt = 1; attempt <= 5; attempt++) {
-            assertFalse(giveUp.givesUpAfter(attempt), "attempt " + attempt);
+            assertFalse(giveUp.givesUpAfter(new S3Attempt(attempt)), "attempt " + attempt);
         }
-        assertTrue(giveUp.givesUpAfter(6));
-        assertTrue(giveUp.givesUpAfter(7), "a count past it (an uncounted attempt) gives up too");
+        assertTrue(giveUp.givesUpAfter(new S3Attempt(6)));
+        assertTrue(giveUp.givesUpAfter(new S3Attempt(7)), "a count past it (an uncounted attempt) gives up too");
 
         double nominalTotal = 0;
         for (int attempt = 1; attempt <= 5; attempt++) {
@@ -112,7 +97,7 @@ class BackoffPolicyTest {
 
         BackoffPolicy never = policy(JitterStrategy.PLUS_MINUS);
         for (int attempt = 1; attempt <= 1000; attempt++) {
-            assertFalse(never.givesUpAfter(attempt), "the default never gives up: attempt " + attempt);
+            assertFalse(never.givesUpAfter(new S3Attempt(attempt)), "the default never gives up: attempt " + attempt);
         }
     }
 
@@ -124,11 +109,17 @@ class BackoffPolicyTest {
         assertTrue(policy.nominalDelaySeconds(1, ErrorClass.THROTTLING)
                 > policy.nominalDelaySeconds(1, ErrorClass.SERVER_ERROR));
 
-        var configured = new BackoffPolicy(properties(
-                JitterStrategy.NONE,
-                Duration.ZERO,
-                Duration.ofSeconds(300),
-                Map.of(ErrorClass.THROTTLING, Duration.ofSeconds(10), ErrorClass.DATABASE, Duration.ofSeconds(3))));
+        var configured = new BackoffPolicy(
+                properties(
+                        JitterStrategy.NONE,
+                        Duration.ZERO,
+                        Duration.ofSeconds(300),
+                        Map.of(
+                                ErrorClass.THROTTLING,
+                                Duration.ofSeconds(10),
+                                ErrorClass.DATABASE,
+                                Duration.ofSeconds(3))),
+                new SplittableRandom(42));
         assertEquals(10, configured.nominalDelaySeconds(1, ErrorClass.THROTTLING), 1e-9);
         assertEquals(6, configured.nominalDelaySeconds(2, ErrorClass.DATABASE), 1e-9);
         assertEquals(2, configured.nominalDelaySeconds(2, ErrorClass.SERVER_ERROR), 1e-9);
@@ -203,17 +194,11 @@ class BackoffPolicyTest {
     @Test
     void probabilisticRoundingKeepsTheMeanOfAFractionalDelay() {
         var policy = new BackoffPolicy(
-                new RetryProperties(
-                        6,
-                        Duration.ofMillis(1300),
-                        2.0,
-                        Duration.ofSeconds(300),
-                        Duration.ZERO,
-                        JitterStrategy.NONE,
-                        Duration.ZERO,
-                        null,
-                        10,
-                        0),
+                TestDelivery.defaults()
+                        .baseDelay(Duration.ofMillis(1300))
+                        .jitter(JitterStrategy.NONE)
+                        .plusMinusJitter(Duration.ZERO)
+                        .build(),
                 new SplittableRandom(11));
         Stats stats = sample(i -> policy.visibilityTimeoutSeconds(1, ErrorClass.SERVER_ERROR));
         assertEquals(1, stats.min);
@@ -252,33 +237,31 @@ class BackoffPolicyTest {
     @Test
     void visibilityTimeoutsNeverExceedSqsLimit() {
         var policy = new BackoffPolicy(
-                new RetryProperties(
-                        60,
-                        Duration.ofHours(1),
-                        10.0,
-                        Duration.ofSeconds(43_200),
-                        Duration.ZERO,
-                        JitterStrategy.PLUS_MINUS,
-                        Duration.ofSeconds(5),
-                        null,
-                        61,
-                        0),
+                TestDelivery.defaults()
+                        .maxAttempts(60)
+                        .baseDelay(Duration.ofHours(1))
+                        .multiplier(10.0)
+                        .maxDelay(SqsLimits.MAX_VISIBILITY_TIMEOUT)
+                        .plusMinusJitter(Duration.ofSeconds(5))
+                        .build(),
                 new SplittableRandom(5));
         for (int attempt = 1; attempt < 60; attempt++) {
             int seconds = policy.visibilityTimeoutSeconds(attempt, ErrorClass.SERVER_ERROR);
-            assertTrue(
-                    seconds >= 0 && seconds <= BackoffPolicy.MAX_VISIBILITY_TIMEOUT_SECONDS, attempt + ": " + seconds);
+            assertTrue(seconds >= 0 && seconds <= SqsLimits.MAX_VISIBILITY_TIMEOUT_SECONDS, attempt + ": " + seconds);
         }
-        // nominal far above the cap: the cap (43,200 s) less at most the 5 s of jitter, never above it
+        // nominal far above the cap: the cap (SQS's 43,200 s) less at most the 5 s of jitter, never above it
         for (int draw = 0; draw < 1_000; draw++) {
             int capped = policy.visibilityTimeoutSeconds(59, ErrorClass.SERVER_ERROR);
-            assertTrue(capped >= 43_195 && capped <= 43_200, "draw " + draw + ": " + capped);
+            assertTrue(
+                    capped >= SqsLimits.MAX_VISIBILITY_TIMEOUT_SECONDS - 5
+                            && capped <= SqsLimits.MAX_VISIBILITY_TIMEOUT_SECONDS,
+                    "draw " + draw + ": " + capped);
         }
     }
 
     @Test
     void theRandomSourceDecidesTheJitter() {
-        var props = properties(JitterStrategy.PLUS_MINUS, Duration.ZERO, Duration.ofSeconds(300), null);
+        var props = properties(JitterStrategy.PLUS_MINUS, Duration.ZERO, Duration.ofMinutes(5), null);
         var low = new BackoffPolicy(props, () -> 0L); // nextDouble() == 0
         var high = new BackoffPolicy(props, () -> -1L); // nextDouble() just below 1
         assertEquals(3.8, low.delaySeconds(3, ErrorClass.SERVER_ERROR), 1e-9);

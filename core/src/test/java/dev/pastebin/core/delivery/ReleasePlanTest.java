@@ -1,4 +1,4 @@
-package dev.pastebin.upload;
+package dev.pastebin.core.delivery;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -74,7 +74,7 @@ class ReleasePlanTest {
 
     @Test
     void aReleaseNeverKeepsAJobAwayLongerThanItsOwnHold() {
-        var page = new ReleasePlan(1).plan(heldFor(1, Duration.ofHours(12)), 50_000, NOW);
+        var page = new ReleasePlan(1).plan(heldFor(1, SqsLimits.MAX_VISIBILITY_TIMEOUT), 50_000, NOW);
 
         assertEquals(List.of(), page.releases());
         assertEquals(1, page.backSoonerAnyway().size());

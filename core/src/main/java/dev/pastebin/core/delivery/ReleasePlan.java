@@ -1,4 +1,4 @@
-package dev.pastebin.upload;
+package dev.pastebin.core.delivery;
 
 import dev.pastebin.core.paste.HeldDelivery;
 import java.time.Duration;
@@ -9,29 +9,30 @@ import java.util.List;
 /**
  * When each released job comes back: the backlog, longest waiting first, spread over a window of backlog / rate
  * seconds, the job at position p visible after p / rate seconds. A job whose own hold ends before its turn is left
- * to it (releasing it would only keep it away longer), so no release exceeds a hold (nor SQS's 12-hour limit).
+ * to it (releasing it would only keep it away longer), so no release exceeds a hold (nor SQS's longest visibility timeout).
  */
-final class ReleasePlan {
+public final class ReleasePlan {
 
     /** A visibility change for one held message: visible again {@code seconds} from now. */
-    record Release(HeldDelivery held, int seconds) {}
+    public record Release(HeldDelivery held, int seconds) {}
 
     /** The releases of one page of held deliveries, and the ones that come back by themselves no later than their turn. */
-    record Page(List<Release> releases, List<HeldDelivery> backSoonerAnyway) {}
+    public record Page(List<Release> releases, List<HeldDelivery> backSoonerAnyway) {}
 
     private final int rate;
 
-    ReleasePlan(int rate) {
+    /** {@code rate}: {@code pastebin.delivery.release-rate}, released jobs a second. */
+    public ReleasePlan(int rate) {
         this.rate = rate;
     }
 
     /** The whole release's length for {@code backlog} held jobs. */
-    Duration window(long backlog) {
+    public Duration window(long backlog) {
         return Duration.ofMillis(Math.ceilDiv(backlog * 1000, rate));
     }
 
     /** Plans {@code page}, whose first delivery has position {@code firstPosition} in the whole backlog. */
-    Page plan(List<HeldDelivery> page, long firstPosition, Instant now) {
+    public Page plan(List<HeldDelivery> page, long firstPosition, Instant now) {
         var releases = new ArrayList<Release>();
         var backSooner = new ArrayList<HeldDelivery>();
         for (int i = 0; i < page.size(); i++) {

@@ -1,10 +1,11 @@
-package dev.pastebin.core.retry;
+package dev.pastebin.core.delivery;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pastebin.core.failure.ErrorClass;
 import dev.pastebin.core.failure.FailureKind;
+import dev.pastebin.core.support.TestDelivery;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
@@ -28,7 +29,7 @@ class BackoffPolicyPropertiesTest {
 
     @Property(tries = 1_000)
     void everyDelayStaysWithinItsStrategysBounds(
-            @ForAll("configurations") RetryProperties retry,
+            @ForAll("configurations") DeliveryProperties retry,
             @ForAll("transientClasses") ErrorClass errorClass,
             @ForAll long seed) {
         var policy = new BackoffPolicy(retry, new SplittableRandom(seed));
@@ -66,16 +67,16 @@ class BackoffPolicyPropertiesTest {
                     visibility >= Math.floor(low - EPSILON) && visibility <= Math.ceil(high + EPSILON),
                     "visibility " + visibility);
             assertTrue(
-                    visibility >= 0 && visibility <= BackoffPolicy.MAX_VISIBILITY_TIMEOUT_SECONDS,
+                    visibility >= 0 && visibility <= SqsLimits.MAX_VISIBILITY_TIMEOUT_SECONDS,
                     "visibility " + visibility);
         }
     }
 
     @Property(tries = 200)
-    void exactlyMaxAttemptsMinusOneRetriesAreScheduled(@ForAll("configurations") RetryProperties retry) {
+    void exactlyMaxAttemptsMinusOneRetriesAreScheduled(@ForAll("configurations") DeliveryProperties retry) {
         var policy = new BackoffPolicy(retry, new SplittableRandom(1));
         int retries = 0;
-        for (int attempt = 1; policy.hasAttemptsLeft(attempt); attempt++) {
+        for (int attempt = 1; policy.hasAttemptsLeft(new S3Attempt(attempt)); attempt++) {
             retries++;
         }
         assertEquals(retry.maxAttempts() - 1, retries);
@@ -83,12 +84,12 @@ class BackoffPolicyPropertiesTest {
     }
 
     @Provide
-    Arbitrary<RetryProperties> configurations() {
+    Arbitrary<DeliveryProperties> configurations() {
         Arbitrary<Integer> attempts = Arbitraries.integers().between(1, 20);
         Arbitrary<Long> baseMillis = Arbitraries.longs().between(0, 30_000);
         Arbitrary<Double> multiplier = Arbitraries.doubles().between(1.0, 5.0);
         Arbitrary<long[]> minMaxMillis = Arbitraries.longs()
-                .between(0, 43_200_000)
+                .between(0, SqsLimits.MAX_VISIBILITY_TIMEOUT.toMillis())
                 .list()
                 .ofSize(2)
                 .map(l -> new long[] {Math.min(l.get(0), l.get(1)), Math.max(l.get(0), l.get(1))});
@@ -97,17 +98,16 @@ class BackoffPolicyPropertiesTest {
         Arbitrary<Long> throttlingMillis = Arbitraries.longs().between(0, 60_000);
         return Combinators.combine(
                         attempts, baseMillis, multiplier, minMaxMillis, jitter, plusMinusMillis, throttlingMillis)
-                .as((n, base, m, bounds, j, pm, throttling) -> new RetryProperties(
-                        n,
-                        Duration.ofMillis(base),
-                        m,
-                        Duration.ofMillis(bounds[1]),
-                        Duration.ofMillis(bounds[0]),
-                        j,
-                        Duration.ofMillis(pm),
-                        Map.of(ErrorClass.THROTTLING, Duration.ofMillis(throttling)),
-                        n + 1,
-                        0));
+                .as((n, base, m, bounds, j, pm, throttling) -> TestDelivery.defaults()
+                        .maxAttempts(n)
+                        .baseDelay(Duration.ofMillis(base))
+                        .multiplier(m)
+                        .maxDelay(Duration.ofMillis(bounds[1]))
+                        .minDelay(Duration.ofMillis(bounds[0]))
+                        .jitter(j)
+                        .plusMinusJitter(Duration.ofMillis(pm))
+                        .classBaseDelays(Map.of(ErrorClass.THROTTLING, Duration.ofMillis(throttling)))
+                        .build());
     }
 
     @Provide
