@@ -13,6 +13,16 @@ final class InfraTemplate {
 
     private InfraTemplate() {}
 
+    /** The edge's custom-resource function (edge-acl-function): no database, no bucket, no VPC, a role of its own. */
+    static final String EDGE_ACL_FUNCTION = "EdgeAclFunction";
+
+    /** The functions that serve pastes (database, bucket, queue): every function but {@link #EDGE_ACL_FUNCTION}. */
+    static List<String> pasteFunctions(CloudFormationTemplate template) {
+        return template.resourcesOfType("AWS::Serverless::Function").stream()
+                .filter(id -> !id.equals(EDGE_ACL_FUNCTION))
+                .toList();
+    }
+
     static CloudFormationTemplate load() {
         return CloudFormationTemplate.load(FILE);
     }

@@ -32,7 +32,7 @@ class ProductionLimitsTest {
     void theFunctionsConnectionsFitTheDatabaseConnectionBudget() throws IOException {
         int total = 0;
         List<String> terms = new ArrayList<>();
-        for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
+        for (String function : InfraTemplate.pasteFunctions(template)) {
             Object reserved = template.properties(function).get("ReservedConcurrentExecutions");
             assertNotNull(reserved, function + " has no reserved concurrency: its connections are unbounded");
             int concurrency = template.intValue(reserved);
@@ -142,7 +142,7 @@ class ProductionLimitsTest {
     @Test
     void everyFunctionReadsOnlyItsOwnDatabaseRolesSecret() {
         Set<Object> secrets = new HashSet<>();
-        for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
+        for (String function : InfraTemplate.pasteFunctions(template)) {
             Object secret = template.environment(function).get("PASTEBIN_DATABASE_SECRET_ID");
             String parameter = template.parameterRef(secret).orElse(null);
             assertNotNull(parameter, function + ": its secret is a parameter");
@@ -178,7 +178,7 @@ class ProductionLimitsTest {
                         "Resource",
                         Map.of("Fn::Sub", "${PasteBucket.Arn}/pastes/*"))),
                 s3Statements("ReadPasteFunction"));
-        for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
+        for (String function : InfraTemplate.pasteFunctions(template)) {
             for (Map<String, Object> statement : s3Statements(function)) {
                 if (function.equals("SweeperFunction") && "ListPasteKeys".equals(statement.get("Sid"))) {
                     continue;
