@@ -160,7 +160,9 @@ class EdgeAclFunctionIT {
         assertEquals("FAILED", answer.path("Status").asText(), answer.toString());
         assertEquals(requesting + "-edge-waf", answer.path("PhysicalResourceId").asText());
         String reason = answer.path("Reason").asText();
-        assertTrue(reason.contains("ROLLBACK_COMPLETE") && reason.contains("NotAFifoName"), reason);
+        // the waiter stops at CREATE_FAILED or after the rollback: either way the failed resource's own reason
+        assertTrue(
+                reason.matches("stack \\S+ is (CREATE_FAILED|ROLLBACK_COMPLETE): NotAFifoName: .*\\.fifo.*"), reason);
 
         // CloudFormation then deletes the failed resource: that succeeds, and the stack is gone.
         ObjectNode delete = event("Delete", requesting, requesting + "-edge-waf", 100);
