@@ -107,8 +107,10 @@ class DocumentedProseTest {
                 connections.add(row.getFirst());
             }
         }
+        Set<String> databaseFunctions = new TreeSet<>(functions);
+        databaseFunctions.remove("edge-acl"); // the edge's custom-resource function holds no connection
         assertEquals(
-                functions,
+                databaseFunctions,
                 connections,
                 "docs/operating.md, \"Database connections\": the functions against infra/template.yaml");
     }
