@@ -37,11 +37,12 @@ MVN ?= mvn
 LAMBDA_MVN_COMMAND = $(MVN) -B -q -ntp -Dstyle.color=never $(PASTEBIN_MAVEN_ARGS) package -pl $(FUNCTION_MODULE) -am -DskipTests
 
 # What the artifact is built from: the module's and core's main sources (test sources never ship), their
-# poms, the parent pom (versions, the lambda-artifact profile) and the zip's layout.
+# poms, the parent pom (versions, the lambda-artifact profile) and the zip's layout, and what else a module
+# packs (its Makefile's LAMBDA_EXTRA_INPUTS, e.g. edge-acl-function's infra/edge-waf.yaml).
 LAMBDA_INPUTS := $(shell find $(FUNCTION_MODULE_DIR)/src/main $(PASTEBIN_ROOT_DIR)/core/src/main -type f) \
     $(FUNCTION_MODULE_DIR)/src/lambda-artifact \
     $(FUNCTION_MODULE_DIR)/pom.xml $(PASTEBIN_ROOT_DIR)/core/pom.xml $(PASTEBIN_ROOT_DIR)/pom.xml \
-    $(PASTEBIN_ROOT_DIR)/infra/lambda-zip.xml $(CA_BUNDLE)
+    $(PASTEBIN_ROOT_DIR)/infra/lambda-zip.xml $(CA_BUNDLE) $(LAMBDA_EXTRA_INPUTS)
 
 # The database's CA bundle (infra/tls/README.md), packed as tls/ when present; its arrival rebuilds the zip.
 # Absent, the build goes on: DatabaseTrustAnchor=jdk-trust-store needs none, and with ca-bundle each

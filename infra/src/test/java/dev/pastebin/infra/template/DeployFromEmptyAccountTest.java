@@ -20,13 +20,6 @@ import org.junit.jupiter.api.Test;
  */
 class DeployFromEmptyAccountTest {
 
-    static final List<String> PRODUCT_FUNCTIONS = List.of(
-            "CreatePasteFunction",
-            "ReadPasteFunction",
-            "RemovePasteFunction",
-            "UploadPasteFunction",
-            "SweeperFunction");
-
     /** Each function's database role: RoleSecrets' key, the generated secret and the existing-mode parameter. */
     static final Map<String, List<String>> ROLES = new LinkedHashMap<>();
 
@@ -93,7 +86,7 @@ class DeployFromEmptyAccountTest {
         expected.addAll(CREATED_DATABASE);
         expected.addAll(
                 Set.of("DatabaseSchema", "DatabaseMigrationFunction", "AlarmTopic", "PasteBucket", "UploadQueue"));
-        expected.addAll(PRODUCT_FUNCTIONS);
+        expected.addAll(InfraTemplate.PRODUCT_FUNCTIONS);
         assertTrue(resources.containsAll(expected), "missing: " + difference(expected, resources));
         assertFalse(resources.contains("AlarmEmailSubscription"), "no AlarmEmail, no subscription");
         assertTrue(defaults.with(Map.of("AlarmEmail", "ops@example.com"))
@@ -118,7 +111,8 @@ class DeployFromEmptyAccountTest {
         unexpected.retainAll(resources);
         assertEquals(Set.of(), unexpected);
         assertTrue(
-                resources.containsAll(PRODUCT_FUNCTIONS) && resources.contains("DatabaseSchema"), resources.toString());
+                resources.containsAll(InfraTemplate.PRODUCT_FUNCTIONS) && resources.contains("DatabaseSchema"),
+                resources.toString());
         assertEquals(
                 Map.of("SubnetIds", Map.of("Ref", "SubnetIds"), "SecurityGroupIds", Map.of("Ref", "SecurityGroupIds")),
                 existing.decide(template.globalsFunction().get("VpcConfig")));
@@ -154,7 +148,7 @@ class DeployFromEmptyAccountTest {
     /** interface.md: no version of a product function exists before the schema and its role are in place. */
     @Test
     void everyProductFunctionDependsOnTheDatabaseSchema() {
-        for (String function : PRODUCT_FUNCTIONS) {
+        for (String function : InfraTemplate.PRODUCT_FUNCTIONS) {
             Object dependsOn = template.resource(function).get("DependsOn");
             List<?> list = dependsOn instanceof List<?> l ? l : List.of(String.valueOf(dependsOn));
             assertTrue(list.contains("DatabaseSchema"), function + " DependsOn " + dependsOn);
@@ -225,7 +219,7 @@ class DeployFromEmptyAccountTest {
         assertEquals("db.serverless", template.properties("DatabaseInstance").get("DBInstanceClass"));
         assertEquals(false, template.properties("DatabaseInstance").get("PubliclyAccessible"));
         // the functions reach it by its endpoint, with the server's certificate and host name verified
-        for (String function : PRODUCT_FUNCTIONS) {
+        for (String function : InfraTemplate.PRODUCT_FUNCTIONS) {
             Object url = defaults.decide(template.environment(function).get("DATASOURCES_DEFAULT_URL"));
             String text = url.toString();
             assertTrue(
@@ -303,7 +297,7 @@ class DeployFromEmptyAccountTest {
                 "RemovePasteFunction", "remove",
                 "UploadPasteFunction", "upload",
                 "SweeperFunction", "sweeper");
-        for (String function : PRODUCT_FUNCTIONS) {
+        for (String function : InfraTemplate.PRODUCT_FUNCTIONS) {
             Map<String, Object> preference = CloudFormationTemplate.mapping(
                     template.properties(function).get("DeploymentPreference"), function + ".DeploymentPreference");
             assertEquals(Map.of("Ref", "DeploymentPreferenceType"), preference.get("Type"), function);

@@ -59,6 +59,10 @@ class EndpointsTemplateTest {
             if (!Files.isDirectory(module)) {
                 continue;
             }
+            // a function that overrides the Globals' VpcConfig with none (EdgeAclFunction) reaches AWS directly
+            if (outsideTheVpc(function)) {
+                continue;
+            }
             Set<String> services = new TreeSet<>(services(module));
             if (readString(module.resolve("pom.xml")).contains("<artifactId>pastebin-core</artifactId>")) {
                 services.addAll(services(core));
@@ -95,6 +99,11 @@ class EndpointsTemplateTest {
         Set<String> unused = new TreeSet<>(endpoints.keySet());
         unused.removeAll(callers.keySet());
         assertEquals(Set.of(), unused, "endpoints no function calls (an interface endpoint costs by the hour)");
+    }
+
+    private boolean outsideTheVpc(String function) {
+        return Map.of("Ref", "AWS::NoValue")
+                .equals(template.properties(function).get("VpcConfig"));
     }
 
     private static Set<String> services(Path module) {

@@ -32,7 +32,7 @@ class ProductionLimitsTest {
     void theFunctionsConnectionsFitTheDatabaseConnectionBudget() throws IOException {
         int total = 0;
         List<String> terms = new ArrayList<>();
-        for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
+        for (String function : InfraTemplate.PRODUCT_FUNCTIONS) {
             Object reserved = template.properties(function).get("ReservedConcurrentExecutions");
             assertNotNull(reserved, function + " has no reserved concurrency: its connections are unbounded");
             int concurrency = template.intValue(reserved);
@@ -160,7 +160,7 @@ class ProductionLimitsTest {
     @Test
     void everyFunctionReadsOnlyItsOwnDatabaseRolesSecret() {
         Set<Object> secrets = new HashSet<>();
-        for (String function : DeployFromEmptyAccountTest.PRODUCT_FUNCTIONS) {
+        for (String function : InfraTemplate.PRODUCT_FUNCTIONS) {
             Object secret = template.environment(function).get("PASTEBIN_DATABASE_SECRET_ID");
             // the generated secret (DatabaseMode create) or the parameter (existing)
             List<?> choice =
@@ -205,7 +205,7 @@ class ProductionLimitsTest {
                         "Resource",
                         Map.of("Fn::Sub", "${PasteBucket.Arn}/pastes/*"))),
                 s3Statements("ReadPasteFunction"));
-        for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
+        for (String function : InfraTemplate.PRODUCT_FUNCTIONS) {
             for (Map<String, Object> statement : s3Statements(function)) {
                 if (function.equals("SweeperFunction") && "ListPasteKeys".equals(statement.get("Sid"))) {
                     continue;
