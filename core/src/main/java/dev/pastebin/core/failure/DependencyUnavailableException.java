@@ -1,7 +1,5 @@
 package dev.pastebin.core.failure;
 
-import dev.pastebin.core.config.DatabaseConnectionDiagnosis;
-
 /**
  * A dependency the request needs cannot be reached right now and the client should retry: answered 503 with
  * {@code Retry-After}. Thrown by {@link DependencyCalls} when the {@link FailureClassifier} calls a failure

@@ -3,6 +3,7 @@ package dev.pastebin.core.config;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.core.failure.DatabaseConnectionDiagnosis;
 import dev.pastebin.core.failure.Dependency;
 import dev.pastebin.core.failure.DependencyUnavailableException;
 import dev.pastebin.core.support.TlsPostgres;

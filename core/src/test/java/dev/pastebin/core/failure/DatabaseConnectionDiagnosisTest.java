@@ -1,4 +1,4 @@
-package dev.pastebin.core.config;
+package dev.pastebin.core.failure;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -54,6 +54,19 @@ class DatabaseConnectionDiagnosisTest {
         assertTrue(explained.contains("does not chain to a CA the function trusts"), explained);
         assertTrue(explained.contains("DatabaseTrustAnchor"), explained);
         assertTrue(explained.contains("pastebin.database.tls.ca-bundle"), explained);
+    }
+
+    /** The upload function logs a database failure through the classifier, not a 503: the same words reach it. */
+    @Test
+    void theClassifiersDescriptionOfADatabaseFailureCarriesTheExplanation() {
+        var notTrusted = new CertPathBuilderException("unable to find valid certification path to requested target");
+        var failure = hikariTimeout(sslError(handshake(
+                "PKIX path building failed: " + notTrusted, new IOException("PKIX path building failed", notTrusted))));
+
+        Failure classified = new FailureClassifier().classify(failure);
+
+        assertEquals(ErrorClass.DATABASE, classified.errorClass());
+        assertTrue(classified.message().contains("DatabaseTrustAnchor"), classified.message());
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.pastebin.core.config;
+package dev.pastebin.core.failure;
 
 import io.micronaut.core.annotation.Nullable;
 import java.security.cert.CertPathBuilderException;
