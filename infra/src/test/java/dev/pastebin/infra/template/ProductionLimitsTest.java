@@ -143,6 +143,9 @@ class ProductionLimitsTest {
     void everyFunctionReadsOnlyItsOwnDatabaseRolesSecret() {
         Set<Object> secrets = new HashSet<>();
         for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
+            if (function.equals("DatabaseMigrationFunction")) {
+                continue; // the custom resource names its secrets (TemplateTest.theMigrationFunctionMayOnlyRead...)
+            }
             Object secret = template.environment(function).get("PASTEBIN_DATABASE_SECRET_ID");
             String parameter = template.parameterRef(secret).orElse(null);
             assertNotNull(parameter, function + ": its secret is a parameter");

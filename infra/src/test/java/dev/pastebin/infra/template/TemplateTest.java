@@ -29,6 +29,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** The rules infra/template.yaml must keep, read from the template itself. */
@@ -52,7 +53,9 @@ class TemplateTest {
                                 "../remove-function",
                                 "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction"),
                 "UploadPasteFunction", List.of("../upload-function", "dev.pastebin.upload.UploadHandler"),
-                "SweeperFunction", List.of("../sweeper-function", "dev.pastebin.sweeper.SweeperHandler"));
+                "SweeperFunction", List.of("../sweeper-function", "dev.pastebin.sweeper.SweeperHandler"),
+                "DatabaseMigrationFunction",
+                        List.of("../migrate-function", "dev.pastebin.migrate.DatabaseMigrationHandler"));
         assertEquals(expected.keySet(), Set.copyOf(template.resourcesOfType("AWS::Serverless::Function")));
         expected.forEach((id, codeAndHandler) -> {
             assertEquals(codeAndHandler.get(0), template.properties(id).get("CodeUri"), id);
@@ -494,6 +497,9 @@ class TemplateTest {
             template.environment(function)
                     .keySet()
                     .forEach(name -> assertFalse(name.contains("PASSWORD"), function + " sets " + name));
+            if (function.equals("DatabaseMigrationFunction")) {
+                continue; // its secrets are named by the custom resource's properties, not its environment
+            }
             assertEquals(
                     "PASTEBIN_DATABASE_SECRET_ID",
                     template.environment(function).keySet().stream()
@@ -502,6 +508,45 @@ class TemplateTest {
                             .orElse(null),
                     function);
         }
+    }
+
+    /**
+     * The migration function may read the owner's secret (when there is one) and the five roles' secrets, and
+     * nothing else; SAM adds the VPC execution role itself. It runs as long as a migration may take, without
+     * SnapStart.
+     */
+    @Test
+    void theMigrationFunctionMayOnlyReadTheDatabaseSecrets() {
+        List<?> policies =
+                (List<?>) template.properties("DatabaseMigrationFunction").get("Policies");
+        assertEquals(1, policies.size(), policies.toString());
+        List<?> statements = (List<?>)
+                CloudFormationTemplate.mapping(policies.getFirst(), "policy").get("Statement");
+        assertEquals(1, statements.size(), statements.toString());
+        Map<String, Object> statement = CloudFormationTemplate.mapping(statements.getFirst(), "statement");
+        assertEquals("Allow", statement.get("Effect"));
+        assertEquals(List.of("secretsmanager:GetSecretValue"), statement.get("Action"));
+        List<?> branches = (List<?>) CloudFormationTemplate.mapping(statement.get("Resource"), "Resource")
+                .get("Fn::If");
+        assertEquals("HasDatabaseOwnerSecret", branches.get(0));
+        List<Map<String, Object>> roleSecrets = Stream.of(
+                        "CreateDatabaseSecretArn",
+                        "ReadDatabaseSecretArn",
+                        "RemoveDatabaseSecretArn",
+                        "UploadDatabaseSecretArn",
+                        "SweeperDatabaseSecretArn")
+                .map(name -> Map.<String, Object>of("Ref", name))
+                .toList();
+        List<Map<String, Object>> withOwner = new java.util.ArrayList<>();
+        withOwner.add(Map.of("Ref", "DatabaseOwnerSecretArn"));
+        withOwner.addAll(roleSecrets);
+        assertEquals(withOwner, branches.get(1));
+        assertEquals(roleSecrets, branches.get(2));
+        assertEquals("", template.parameter("DatabaseOwnerSecretArn").get("Default"));
+        Map<String, Object> function = template.properties("DatabaseMigrationFunction");
+        assertEquals(300, template.intValue(function.get("Timeout")));
+        assertEquals(1024, template.intValue(function.get("MemorySize")));
+        assertNull(function.get("SnapStart"));
     }
 
     @Test
