@@ -250,14 +250,15 @@ class LocalStackCloudFormationIT {
                     "ReadPasteFunction",
                     "RemovePasteFunction",
                     "UploadPasteFunction",
-                    "SweeperFunction");
+                    "SweeperFunction",
+                    "DatabaseMigrationFunction");
             assertEquals(functions, byType.get("AWS::Lambda::Function"), byType.toString());
-            assertEquals(5, byType.get("AWS::Lambda::Alias").size(), "AutoPublishAlias: live");
-            assertEquals(5, byType.get("AWS::Lambda::Version").size(), "one published version each");
+            assertEquals(6, byType.get("AWS::Lambda::Alias").size(), "AutoPublishAlias: live");
+            assertEquals(6, byType.get("AWS::Lambda::Version").size(), "one published version each");
             assertEquals(Set.of("UploadPasteFunctionUploadJobs"), byType.get("AWS::Lambda::EventSourceMapping"));
             assertEquals(Set.of("SweeperFunctionScheduled"), byType.get("AWS::Events::Rule"));
             assertEquals(Set.of("HttpApi"), byType.get("AWS::ApiGatewayV2::Api"));
-            assertEquals(5, byType.get("AWS::IAM::Role").size(), "a role per function");
+            assertEquals(6, byType.get("AWS::IAM::Role").size(), "a role per function");
             // the API and schedule may invoke their functions: POST /pastes, POST / (the command-line clients), GET,
             // HEAD, DELETE, POST reveal, the web page's three GETs, the haste protocol's POST and three GETs, and the
             // rule
