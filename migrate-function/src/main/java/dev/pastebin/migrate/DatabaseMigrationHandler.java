@@ -64,6 +64,12 @@ public class DatabaseMigrationHandler extends AbstractCustomResourceHandler {
         MigrationProperties properties;
         try {
             request = SchemaRequest.from(event.getResourceProperties());
+        } catch (IllegalArgumentException e) {
+            LOG.error("{} {}: {}", event.getRequestType(), event.getLogicalResourceId(), e.getMessage());
+            return failed(
+                    physicalId, "the " + event.getLogicalResourceId() + " resource's properties: " + e.getMessage());
+        }
+        try {
             ApplicationContext started = context();
             properties = started.getBean(MigrationProperties.class);
             service = started.getBean(DatabaseSchemaService.class);
