@@ -36,17 +36,17 @@ LAMBDA_ZIP := $(FUNCTION_MODULE_DIR)/target/function.zip
 MVN ?= mvn
 LAMBDA_MVN_COMMAND = $(MVN) -B -q -ntp -Dstyle.color=never $(PASTEBIN_MAVEN_ARGS) package -pl $(FUNCTION_MODULE) -am -DskipTests
 
+# The database's CA bundle, kept in the repository (infra/tls/README.md) and packed as tls/; a new one rebuilds
+# the zip (defined before LAMBDA_INPUTS, which expands it at once).
+CA_BUNDLE := $(PASTEBIN_ROOT_DIR)/infra/tls/database-ca-bundle.pem
+
 # What the artifact is built from: the module's and core's main sources (test sources never ship), their
-# poms, the parent pom (versions, the lambda-artifact profile) and the zip's layout.
+# poms, the parent pom (versions, the lambda-artifact profile) and the zip's layout, and what else a module
+# packs (its Makefile's LAMBDA_EXTRA_INPUTS, e.g. edge-acl-function's infra/edge-waf.yaml).
 LAMBDA_INPUTS := $(shell find $(FUNCTION_MODULE_DIR)/src/main $(PASTEBIN_ROOT_DIR)/core/src/main -type f) \
     $(FUNCTION_MODULE_DIR)/src/lambda-artifact \
     $(FUNCTION_MODULE_DIR)/pom.xml $(PASTEBIN_ROOT_DIR)/core/pom.xml $(PASTEBIN_ROOT_DIR)/pom.xml \
-    $(PASTEBIN_ROOT_DIR)/infra/lambda-zip.xml $(CA_BUNDLE)
-
-# The database's CA bundle (infra/tls/README.md), packed as tls/ when present; its arrival rebuilds the zip.
-# Absent, the build goes on: DatabaseTrustAnchor=jdk-trust-store needs none, and with ca-bundle each
-# function's Init fails saying what to download (core's DatabaseTls). The notice below says so at build time.
-CA_BUNDLE := $(wildcard $(PASTEBIN_ROOT_DIR)/infra/tls/database-ca-bundle.pem)
+    $(PASTEBIN_ROOT_DIR)/infra/lambda-zip.xml $(CA_BUNDLE) $(LAMBDA_EXTRA_INPUTS)
 
 LAMBDA_TARGETS := $(addprefix build-,$(LAMBDA_FUNCTIONS))
 
@@ -76,5 +76,3 @@ $(LAMBDA_TARGETS): $(LAMBDA_ZIP)
 	@echo "$@: unzipping $(FUNCTION_MODULE)/target/function.zip into $(ARTIFACTS_DIR)"
 	@rm -rf "$(ARTIFACTS_DIR)/lib" "$(ARTIFACTS_DIR)/tls"
 	@unzip -q -o "$<" -d "$(ARTIFACTS_DIR)"
-	@test -n "$(CA_BUNDLE)" || echo "$@: note: no infra/tls/database-ca-bundle.pem, so none packed. Fine with" \
-	    "DatabaseTrustAnchor=jdk-trust-store; with ca-bundle (the default) download it first (infra/tls/README.md)." >&2

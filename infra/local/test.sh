@@ -30,7 +30,7 @@ trap 'exit 143' TERM
 "$PASTEBIN_LOCAL_DIR/up" >/dev/null || die "could not start PostgreSQL and LocalStack (reason above); not running the tests"
 export_app_env
 "$PASTEBIN_LOCAL_DIR/validate-template.sh" \
-    || die "infra/template.yaml does not validate (sam validate --lint / cfn-lint, output above)"
+    || die "infra/template.yaml does not validate (sam validate --lint / cfn-lint / checkov, output above)"
 
 # The browser tests (DashboardBrowserIT, WebPageBrowserIT) drive Chromium, the web page's through chromedriver:
 # install both here, once, rather than in the middle of Maven's output. Without them those tests fail and say

@@ -1,31 +1,65 @@
 #!/usr/bin/env bash
-# Usage: infra/local/validate-template.sh  -- lints infra/template.yaml with `sam validate --lint` and cfn-lint,
-# and infra/edge-waf.yaml with cfn-lint.
+# Usage: infra/local/validate-template.sh  -- lints infra/template.yaml with `sam validate --lint`, cfn-lint and
+# checkov, once per parameter set of infra/template-parameter-sets.json ("default": what `sam deploy --guided`
+# creates; "existing": your own network, database and secrets), and infra/edge-waf.yaml with cfn-lint and checkov.
 #
-# Installs AWS SAM CLI and cfn-lint from PyPI into their own venv, $PASTEBIN_CACHE_DIR/sam-venv (once; reused while
-# the pinned versions match: ensure_sam_cli in lib.sh), then runs both linters. Neither needs AWS
-# credentials or network access once installed (`sam validate --lint` runs cfn-lint locally; plain
-# `sam validate` would call AWS).
-# Fails on any error or warning; a warning that is deliberately accepted is ignored by rule id in
-# infra/.cfnlintrc with the reason beside it.
+# Installs AWS SAM CLI and cfn-lint from PyPI into their own venv, $PASTEBIN_CACHE_DIR/sam-venv, and checkov into
+# another, $PASTEBIN_CACHE_DIR/checkov-venv (its dependencies would conflict with the SAM CLI's); once each, reused
+# while the pinned versions match (ensure_tool_venv in lib.sh). None needs AWS credentials or network access once
+# installed (`sam validate --lint` runs cfn-lint locally; plain `sam validate` would call AWS).
+# Fails on any error or warning; a cfn-lint rule that is deliberately ignored is listed in infra/.cfnlintrc, a
+# skipped checkov check in infra/.checkov.yaml, each with the reason beside it.
 set -euo pipefail
 PASTEBIN_LOG_TAG=validate
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
+: "${CHECKOV_VERSION:=3.3.30}"
+: "${CHECKOV_VENV:=$PASTEBIN_CACHE_DIR/checkov-venv}"
+
 TEMPLATE="$PASTEBIN_ROOT/infra/template.yaml"
+PARAMETER_SETS="$PASTEBIN_ROOT/infra/template-parameter-sets.json"
 
 ensure_sam_cli
+ensure_tool_venv "$CHECKOV_VENV" checkov "checkov==$CHECKOV_VERSION" checkov
 
 # sam reads the region for the lint; no credentials are used.
 export AWS_REGION="${AWS_REGION:-us-east-1}" AWS_DEFAULT_REGION="${AWS_DEFAULT_REGION:-${AWS_REGION:-us-east-1}}"
+# checkov fetches guideline links from its vendor unless told not to; nothing here needs them.
+export BC_SKIP_MAPPING=TRUE CKV_NO_VERSION_CHECK=1
+
+checkov() {
+    "$CHECKOV_VENV/bin/checkov" --config-file "$PASTEBIN_ROOT/infra/.checkov.yaml" -f "$1"
+}
 
 cd "$PASTEBIN_ROOT/infra"
-log "sam validate --lint -t infra/template.yaml"
-"$SAM_VENV/bin/sam" validate --lint --template-file "$TEMPLATE"
-log "cfn-lint infra/template.yaml (settings: infra/.cfnlintrc)"
-# cfn-lint exits non-zero on errors (2), warnings (4) and informational findings (8).
-"$SAM_VENV/bin/cfn-lint" --config-file "$PASTEBIN_ROOT/infra/.cfnlintrc" -- "$TEMPLATE"
+# Each parameter set becomes a copy of the template whose parameter Defaults are the set's values, so that the
+# linters resolve the conditions, the Rules and the Refs as a deploy with those answers would. The copy is written
+# next to the template (the same relative CodeUri and TemplateURL) and removed afterwards.
+for set in $("$SAM_VENV/bin/python" -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1]))))' "$PARAMETER_SETS"); do
+    copy="$PASTEBIN_ROOT/infra/.template-$set.json"
+    trap 'rm -f "$copy"' EXIT
+    "$SAM_VENV/bin/python" - "$TEMPLATE" "$PARAMETER_SETS" "$set" "$copy" <<'PY'
+import json, sys
+from cfnlint.decode import decode
+template, matches = decode(sys.argv[1])
+if matches:
+    sys.exit("cannot read %s: %s" % (sys.argv[1], matches))
+for name, value in json.load(open(sys.argv[2]))[sys.argv[3]].items():
+    template["Parameters"][name]["Default"] = value
+json.dump(template, open(sys.argv[4], "w"), indent=1, default=str)
+PY
+    log "parameter set '$set': sam validate --lint"
+    "$SAM_VENV/bin/sam" validate --lint --template-file "$copy"
+    log "parameter set '$set': cfn-lint (settings: infra/.cfnlintrc)"
+    # cfn-lint exits non-zero on errors (2), warnings (4) and informational findings (8).
+    "$SAM_VENV/bin/cfn-lint" --config-file "$PASTEBIN_ROOT/infra/.cfnlintrc" -- "$copy"
+    log "parameter set '$set': checkov (settings: infra/.checkov.yaml)"
+    checkov "$copy"
+    rm -f "$copy"
+done
 # the edge's web ACL, nested by the template in us-east-1 and deployed on its own elsewhere
 log "cfn-lint infra/edge-waf.yaml"
 "$SAM_VENV/bin/cfn-lint" --config-file "$PASTEBIN_ROOT/infra/.cfnlintrc" -- "$PASTEBIN_ROOT/infra/edge-waf.yaml"
-log "template is valid: no errors, no warnings"
+log "checkov infra/edge-waf.yaml"
+checkov "$PASTEBIN_ROOT/infra/edge-waf.yaml"
+log "template is valid for every parameter set: no errors, no warnings"

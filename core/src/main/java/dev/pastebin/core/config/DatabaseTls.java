@@ -39,8 +39,6 @@ import org.postgresql.util.PSQLException;
 @Singleton
 public class DatabaseTls implements BeanCreatedEventListener<DatasourceConfiguration>, Ordered {
 
-    static final String RDS_CA_BUNDLE_URL = "https://truststore.pki.rds.amazonaws.com/global/global-bundle.pem";
-
     private final DatabaseTlsProperties tls;
 
     public DatabaseTls(DatabaseTlsProperties tls) {
@@ -124,8 +122,9 @@ public class DatabaseTls implements BeanCreatedEventListener<DatasourceConfigura
         }
         throw new ConfigurationException("The database URL asks for sslmode=" + mode.value + ", and the trust anchor"
                 + " (pastebin.database.tls.trust-anchor, the template's DatabaseTrustAnchor) is the CA bundle " + bundle
-                + ", which " + problem + ". For RDS or Aurora, download " + RDS_CA_BUNDLE_URL
-                + " to infra/tls/database-ca-bundle.pem and run sam build and sam deploy again (infra/tls/README.md);"
+                + ", which " + problem + ". Every function artifact carries the repository's"
+                + " infra/tls/database-ca-bundle.pem (AWS's RDS CAs) there: run sam build and sam deploy again from"
+                + " the repository, or, for your own PostgreSQL, put its CA in that file first (infra/tls/README.md);"
                 + " behind an RDS Proxy, deploy with DatabaseTrustAnchor=jdk-trust-store instead.");
     }
 }

@@ -14,7 +14,7 @@ import java.nio.file.Path;
  *                    endpoint, whose ACM certificate chains to a public CA). The template's
  *                    {@code DatabaseTrustAnchor}.
  * @param caBundle    a PEM file of CA certificates. Default: {@link #PACKED_CA_BUNDLE}, where the Lambda artifact carries
- *                    infra/tls/database-ca-bundle.pem.
+ *                    the repository's infra/tls/database-ca-bundle.pem (AWS's RDS CAs).
  * @param required    the database URL must end up with {@code sslmode=verify-full} as pgjdbc reads it (the last
  *                    {@code sslmode} wins), else the start fails. The template sets it; locally it is off.
  */

@@ -171,12 +171,12 @@ public class FailureClassifier {
                 || t instanceof SQLTransientException
                 || t instanceof SQLRecoverableException
                 || t instanceof SQLNonTransientConnectionException) {
-            return new Failure(ErrorClass.DATABASE, null, false, describe(t));
+            return new Failure(ErrorClass.DATABASE, null, false, describeDatabase(t));
         }
         if (t instanceof SQLException e
                 && e.getSQLState() != null
                 && TRANSIENT_SQL_STATE_PREFIXES.stream().anyMatch(e.getSQLState()::startsWith)) {
-            return new Failure(ErrorClass.DATABASE, null, false, describe(t));
+            return new Failure(ErrorClass.DATABASE, null, false, describeDatabase(t));
         }
         if (t instanceof InterruptedIOException) {
             return new Failure(ErrorClass.TIMEOUT, null, false, describe(t));
@@ -209,6 +209,13 @@ public class FailureClassifier {
             return new Failure(ErrorClass.UNKNOWN, s3Status, true, message);
         }
         return new Failure(errorClass, s3Status, false, message);
+    }
+
+    /** A database failure's line names a misconfigured connection's cause and setting when it recognises one. */
+    static String describeDatabase(Throwable t) {
+        return DatabaseConnectionDiagnosis.explain(t)
+                .map(why -> t.getClass().getSimpleName() + ": " + why)
+                .orElseGet(() -> describe(t));
     }
 
     /** Class and message, e.g. {@code S3Exception: SlowDown: Please reduce your request rate.}; never content. */

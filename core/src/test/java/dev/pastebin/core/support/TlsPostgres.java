@@ -16,7 +16,9 @@ import java.util.stream.Stream;
  * the host name {@code localhost} only (not for {@code 127.0.0.1}), so a client that verifies host names
  * accepts {@code localhost} and refuses {@code 127.0.0.1}. A second CA, which signed nothing, is there to be
  * the wrong trust anchor. The cluster listens on a free port of 127.0.0.1, lives in a temporary directory and
- * is removed by {@link #close()}; the shared PostgreSQL is never touched.
+ * is removed by {@link #close()}; the shared PostgreSQL is never touched. {@link #startWithExpiredCertificate()}
+ * starts one whose server certificate (from the same CA, for {@code localhost}) expired in 2020. Connections as
+ * {@code postgres} are trusted without a password; {@link #PASSWORD_USER} must give {@link #PASSWORD}.
  *
  * <p>Needs openssl and PostgreSQL's server binaries (initdb, pg_ctl) under /usr/lib/postgresql/&lt;version&gt;/bin,
  * as infra/local/postgres.sh installs them. Run as root, the cluster runs as the postgres user (PostgreSQL
@@ -24,25 +26,43 @@ import java.util.stream.Stream;
  */
 public final class TlsPostgres implements AutoCloseable {
 
+    /** A login whose password is checked (scram-sha-256), unlike postgres's. */
+    public static final String PASSWORD_USER = "password_checked";
+
+    /** {@link #PASSWORD_USER}'s password. */
+    public static final String PASSWORD = "the-right-password";
+
     private final Path dir;
     private final Path bin;
     private final boolean asPostgresUser;
     private final int port;
+    private final boolean expiredCertificate;
 
-    private TlsPostgres(Path dir, Path bin, boolean asPostgresUser, int port) {
+    private TlsPostgres(Path dir, Path bin, boolean asPostgresUser, int port, boolean expiredCertificate) {
         this.dir = dir;
         this.bin = bin;
         this.asPostgresUser = asPostgresUser;
         this.port = port;
+        this.expiredCertificate = expiredCertificate;
     }
 
     public static TlsPostgres start() throws IOException, InterruptedException {
+        return start(false);
+    }
+
+    /** A cluster whose server certificate, signed by {@link #caCertificate()} for localhost, expired in 2020. */
+    public static TlsPostgres startWithExpiredCertificate() throws IOException, InterruptedException {
+        return start(true);
+    }
+
+    private static TlsPostgres start(boolean expiredCertificate) throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("pastebin-tls-postgres-");
         boolean root = "root".equals(System.getProperty("user.name"));
-        var postgres = new TlsPostgres(dir, serverBinaries(), root, freePort());
+        var postgres = new TlsPostgres(dir, serverBinaries(), root, freePort(), expiredCertificate);
         try {
             postgres.createCertificates();
             postgres.createAndStartCluster();
+            postgres.createPasswordUser();
         } catch (IOException | InterruptedException | RuntimeException e) {
             postgres.close();
             throw e;
@@ -116,28 +136,78 @@ public final class TlsPostgres implements AutoCloseable {
                 "server.key",
                 "-out",
                 "server.csr");
-        run(
-                false,
-                "openssl",
-                "x509",
-                "-req",
-                "-in",
-                "server.csr",
-                "-CA",
-                "ca.pem",
-                "-CAkey",
-                "ca.key",
-                "-CAcreateserial",
-                "-days",
-                "2",
-                "-extfile",
-                "server.ext",
-                "-out",
-                "server.crt");
+        if (expiredCertificate) {
+            signExpired();
+        } else {
+            run(
+                    false,
+                    "openssl",
+                    "x509",
+                    "-req",
+                    "-in",
+                    "server.csr",
+                    "-CA",
+                    "ca.pem",
+                    "-CAkey",
+                    "ca.key",
+                    "-CAcreateserial",
+                    "-days",
+                    "2",
+                    "-extfile",
+                    "server.ext",
+                    "-out",
+                    "server.crt");
+        }
         if (asPostgresUser) {
             run(false, "chown", "-R", "postgres:postgres", dir.toString());
         }
         run(asPostgresUser, "chmod", "600", "server.key");
+    }
+
+    /** openssl x509 cannot back-date a certificate; openssl ca can, with a minimal CA configuration. */
+    private void signExpired() throws IOException, InterruptedException {
+        Files.writeString(
+                dir.resolve("ca.cnf"),
+                String.join(
+                        "\n",
+                        "[ca]",
+                        "default_ca = test_ca",
+                        "[test_ca]",
+                        "database = index.txt",
+                        "new_certs_dir = .",
+                        "serial = serial",
+                        "default_md = sha256",
+                        "policy = any",
+                        "[any]",
+                        "commonName = supplied",
+                        "[server]",
+                        "subjectAltName = DNS:localhost",
+                        ""),
+                StandardCharsets.US_ASCII);
+        Files.writeString(dir.resolve("index.txt"), "", StandardCharsets.US_ASCII);
+        Files.writeString(dir.resolve("serial"), "01\n", StandardCharsets.US_ASCII);
+        run(
+                false,
+                "openssl",
+                "ca",
+                "-batch",
+                "-config",
+                "ca.cnf",
+                "-cert",
+                "ca.pem",
+                "-keyfile",
+                "ca.key",
+                "-in",
+                "server.csr",
+                "-out",
+                "server.crt",
+                "-notext",
+                "-extensions",
+                "server",
+                "-startdate",
+                "20200101000000Z",
+                "-enddate",
+                "20200102000000Z");
     }
 
     private void createAndStartCluster() throws IOException, InterruptedException {
@@ -151,6 +221,12 @@ public final class TlsPostgres implements AutoCloseable {
                 "-U",
                 "postgres",
                 "--no-sync");
+        // Before initdb's trust lines: this one login's password is checked.
+        Path hba = dir.resolve("data/pg_hba.conf");
+        Files.writeString(
+                hba,
+                "host all " + PASSWORD_USER + " 127.0.0.1/32 scram-sha-256\n" + Files.readString(hba),
+                StandardCharsets.US_ASCII);
         String options = String.join(
                 " ",
                 "-p",
@@ -180,6 +256,24 @@ public final class TlsPostgres implements AutoCloseable {
                 "-o",
                 options,
                 "start");
+    }
+
+    private void createPasswordUser() throws IOException, InterruptedException {
+        run(
+                asPostgresUser,
+                bin.resolve("psql").toString(),
+                "-h",
+                dir.toString(),
+                "-p",
+                Integer.toString(port),
+                "-U",
+                "postgres",
+                "-d",
+                "postgres",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-c",
+                "CREATE ROLE " + PASSWORD_USER + " LOGIN PASSWORD '" + PASSWORD + "'");
     }
 
     @Override

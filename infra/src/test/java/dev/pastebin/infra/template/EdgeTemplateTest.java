@@ -48,6 +48,9 @@ class EdgeTemplateTest {
                 Set.of(
                         "EdgeOriginSecret",
                         "EdgeWebAcl",
+                        "EdgeAclFunction",
+                        "EdgeAclRole",
+                        "EdgeAclLogGroup",
                         "EdgeForwardedHostFunction",
                         "EdgePasteCachePolicy",
                         "EdgeAssetCachePolicy",
@@ -56,9 +59,9 @@ class EdgeTemplateTest {
                 edge);
         for (String id : edge) {
             Object condition = template.resource(id).get("Condition");
-            assertTrue(Set.of("EdgeOn", "EdgeWebAclInStack").contains(condition), id + " has condition " + condition);
+            assertTrue(Set.of("EdgeOn", "EdgeWebAclMade").contains(condition), id + " has condition " + condition);
         }
-        assertTrue(String.valueOf(conditions().get("EdgeWebAclInStack")).contains("{Condition=EdgeOn}"));
+        assertTrue(String.valueOf(conditions().get("EdgeWebAclMade")).contains("{Condition=EdgeOn}"));
         Map<String, Object> output =
                 mapping(mapping(template.root().get("Outputs"), "Outputs").get("EdgeUrl"), "EdgeUrl");
         assertEquals("EdgeOn", output.get("Condition"));
@@ -242,11 +245,11 @@ class EdgeTemplateTest {
         for (Map<String, Object> rule : rules.values()) {
             assertEquals(Set.of("Block"), mapping(rule.get("Action"), "Action").keySet());
         }
-        // the stack passes its own limits to the nested web ACL
-        Map<String, Object> nested = mapping(template.properties("EdgeWebAcl").get("Parameters"), "Parameters");
-        assertEquals(Map.of("Ref", "EdgeCreateRateLimit"), nested.get("CreateRateLimit"));
-        assertEquals(Map.of("Ref", "EdgeReadRateLimit"), nested.get("ReadRateLimit"));
-        assertEquals("edge-waf.yaml", template.properties("EdgeWebAcl").get("TemplateURL"));
+        // the stack passes its own limits to the web ACL's stack
+        Map<String, Object> given =
+                mapping(template.properties("EdgeWebAcl").get("StackParameters"), "StackParameters");
+        assertEquals(Map.of("Ref", "EdgeCreateRateLimit"), given.get("CreateRateLimit"));
+        assertEquals(Map.of("Ref", "EdgeReadRateLimit"), given.get("ReadRateLimit"));
         assertEquals("CLOUDFRONT", webAcl.properties("WebAcl").get("Scope"));
     }
 
@@ -321,28 +324,42 @@ class EdgeTemplateTest {
         }
     }
 
-    /** A CLOUDFRONT web ACL only exists in us-east-1: created there, required as a parameter elsewhere. */
+    /**
+     * A CLOUDFRONT web ACL only exists in us-east-1: from every region the stack makes it there through the custom
+     * resource (edge-acl-function), unless EdgeWebAclArn names one; no rule refuses a region any more.
+     */
     @Test
-    void theWebAclIsCreatedInUsEast1AndOtherwiseRequired() {
-        String inStack = String.valueOf(conditions().get("EdgeWebAclInStack"));
-        assertTrue(inStack.contains("{Ref=AWS::Region}, us-east-1"), inStack);
+    void theWebAclIsMadeInUsEast1FromAnyRegionUnlessOneIsGiven() {
+        String made = String.valueOf(conditions().get("EdgeWebAclMade"));
+        assertTrue(made.contains("{Condition=EdgeWebAclGiven}") && !made.contains("AWS::Region"), made);
+        String rules = String.valueOf(template.root().get("Rules"));
+        assertFalse(rules.contains("AWS::Region") || rules.contains("EdgeWebAclArn"), "no region is refused: " + rules);
         assertEquals(
                 Map.of(
                         "Fn::If",
                         List.of(
-                                "EdgeWebAclInStack",
-                                Map.of("Fn::GetAtt", List.of("EdgeWebAcl", "Outputs.WebAclArn")),
+                                "EdgeWebAclMade",
+                                Map.of("Fn::GetAtt", List.of("EdgeWebAcl", "WebAclArn")),
                                 Map.of("Ref", "EdgeWebAclArn"))),
                 normalised(distribution().get("WebACLId")));
-        Map<String, Object> rule =
-                mapping(mapping(template.root().get("Rules"), "Rules").get("EdgeWebAclOutsideUsEast1"), "rule");
-        String condition = String.valueOf(rule.get("RuleCondition"));
-        assertTrue(
-                condition.contains("{Ref=EdgeEnabled}, true") && condition.contains("{Ref=AWS::Region}, us-east-1"),
-                condition);
-        assertTrue(
-                String.valueOf(rule.get("Assertions")).contains("{Ref=EdgeWebAclArn}, "),
-                String.valueOf(rule.get("Assertions")));
+
+        assertEquals("Custom::EdgeWebAcl", template.resource("EdgeWebAcl").get("Type"));
+        Map<String, Object> acl = template.properties("EdgeWebAcl");
+        assertEquals(Map.of("Ref", "EdgeAclFunction.Alias"), acl.get("ServiceToken"));
+        // a new function version (its code or the packed edge-waf.yaml) updates the stack
+        assertEquals(Map.of("Ref", "EdgeAclFunction.Version"), acl.get("ArtifactVersion"));
+        assertEquals(
+                Map.of(
+                        "CreateRateLimit", Map.of("Ref", "EdgeCreateRateLimit"),
+                        "ReadRateLimit", Map.of("Ref", "EdgeReadRateLimit")),
+                acl.get("StackParameters"));
+        assertEquals(
+                webAcl.root().get("Parameters") instanceof Map<?, ?> p ? p.keySet() : Set.of(),
+                mapping(acl.get("StackParameters"), "StackParameters").keySet(),
+                "every parameter of edge-waf.yaml is given");
+        int timeout = ((Number) template.properties("EdgeAclFunction").get("Timeout")).intValue();
+        assertTrue(((Number) acl.get("ServiceTimeout")).intValue() > timeout, "CloudFormation outwaits the function");
+
         Pattern arn =
                 Pattern.compile((String) template.parameter("EdgeWebAclArn").get("AllowedPattern"));
         assertTrue(arn.matcher("").matches());
@@ -351,6 +368,51 @@ class EdgeTemplateTest {
         assertFalse(arn.matcher("arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/pastebin-edge/a1b2c3")
                 .matches());
         assertFalse(arn.matcher("pastebin-edge").matches());
+    }
+
+    /** The function needs no database: outside the VPC, with a role for that one stack and its WAF resources. */
+    @Test
+    void theWebAclFunctionRunsOutsideTheVpcWithRightsOnItsOneStack() {
+        Map<String, Object> function = template.properties("EdgeAclFunction");
+        assertEquals("../edge-acl-function", function.get("CodeUri"));
+        assertEquals("dev.pastebin.edgeacl.EdgeAclHandler", function.get("Handler"));
+        assertEquals(Map.of("Ref", "AWS::NoValue"), function.get("VpcConfig"));
+        assertEquals(Map.of("Fn::GetAtt", List.of("EdgeAclRole", "Arn")), normalised(function.get("Role")));
+        assertFalse(function.containsKey("Policies"), "the role is its own, without SAM's VPC access policy");
+
+        Map<String, Object> role = template.properties("EdgeAclRole");
+        String policies = String.valueOf(role.get("Policies"));
+        assertFalse(policies.contains("ec2:"), policies);
+        List<Map<String, Object>> statements = ((List<?>) role.get("Policies"))
+                .stream()
+                        .flatMap(p -> ((List<?>) mapping(mapping(p, "policy").get("PolicyDocument"), "document")
+                                        .get("Statement"))
+                                .stream())
+                        .map(st -> mapping(st, "statement"))
+                        .toList();
+        Map<String, Object> stack = statements.stream()
+                .filter(st -> String.valueOf(st.get("Action")).contains("cloudformation:CreateStack"))
+                .findFirst()
+                .orElseThrow();
+        assertEquals(
+                Map.of(
+                        "Fn::Sub",
+                        "arn:${AWS::Partition}:cloudformation:us-east-1:${AWS::AccountId}:stack/${AWS::StackName}-edge-waf/*"),
+                stack.get("Resource"));
+        for (Map<String, Object> st : statements) {
+            String resource = String.valueOf(st.get("Resource"));
+            String actions = String.valueOf(st.get("Action"));
+            assertTrue(
+                    actions.contains("xray:") || !resource.equals("*"),
+                    "only X-Ray is granted on every resource: " + st);
+            if (actions.contains("wafv2:")) {
+                assertTrue(resource.contains("wafv2:us-east-1:${AWS::AccountId}:global/"), resource);
+            }
+        }
+        assertEquals("EdgeWebAclMade", template.resource("EdgeAclLogGroup").get("Condition"));
+        assertEquals(
+                Map.of("Ref", "EdgeAclLogGroup"),
+                mapping(function.get("LoggingConfig"), "LoggingConfig").get("LogGroup"));
     }
 
     private Map<String, Object> conditions() {

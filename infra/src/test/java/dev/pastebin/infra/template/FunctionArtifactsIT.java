@@ -1,11 +1,13 @@
 package dev.pastebin.infra.template;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.pastebin.local.template.CloudFormationTemplate;
 import java.io.IOException;
+import java.io.InputStream;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -23,6 +25,8 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -89,6 +93,26 @@ class FunctionArtifactsIT {
                             assertTrue(
                                     requestHandler.isAssignableFrom(cls) || streamHandler.isAssignableFrom(cls),
                                     id + ": " + className + " is neither a RequestHandler nor a RequestStreamHandler");
+                        }
+                    }
+                }));
+    }
+
+    /**
+     * The repository's RDS CA bundle travels in every artifact where core's DatabaseTlsProperties looks for it
+     * (/var/task/tls/database-ca-bundle.pem), so DatabaseTrustAnchor=ca-bundle works with nothing downloaded.
+     */
+    @TestFactory
+    Stream<DynamicTest> everyArtifactCarriesTheRepositorysCaBundle() {
+        return functions()
+                .map(id -> DynamicTest.dynamicTest(id, () -> {
+                    byte[] bundle = Files.readAllBytes(InfraTemplate.INFRA.resolve("tls/database-ca-bundle.pem"));
+                    try (ZipFile zip = new ZipFile(artifactZip(id).toFile())) {
+                        ZipEntry packed = zip.getEntry("tls/database-ca-bundle.pem");
+                        assertNotNull(packed, id + ": " + artifactZip(id) + " has no tls/database-ca-bundle.pem");
+                        try (InputStream in = zip.getInputStream(packed)) {
+                            assertArrayEquals(
+                                    bundle, in.readAllBytes(), id + ": the packed bundle is the repository's");
                         }
                     }
                 }));

@@ -13,6 +13,20 @@ final class InfraTemplate {
 
     private InfraTemplate() {}
 
+    /** The edge's custom-resource function (edge-acl-function): no database, no bucket, no VPC, a role of its own. */
+    static final String EDGE_ACL_FUNCTION = "EdgeAclFunction";
+
+    /**
+     * The functions that serve pastes: requests, the queue and the schedule. The others are CloudFormation's, called
+     * during a deploy (DatabaseMigrationFunction, {@link #EDGE_ACL_FUNCTION}); TemplateTest lists every function.
+     */
+    static final List<String> PRODUCT_FUNCTIONS = List.of(
+            "CreatePasteFunction",
+            "ReadPasteFunction",
+            "RemovePasteFunction",
+            "UploadPasteFunction",
+            "SweeperFunction");
+
     static CloudFormationTemplate load() {
         return CloudFormationTemplate.load(FILE);
     }

@@ -32,7 +32,7 @@ class ProductionLimitsTest {
     void theFunctionsConnectionsFitTheDatabaseConnectionBudget() throws IOException {
         int total = 0;
         List<String> terms = new ArrayList<>();
-        for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
+        for (String function : InfraTemplate.PRODUCT_FUNCTIONS) {
             Object reserved = template.properties(function).get("ReservedConcurrentExecutions");
             assertNotNull(reserved, function + " has no reserved concurrency: its connections are unbounded");
             int concurrency = template.intValue(reserved);
@@ -113,11 +113,8 @@ class ProductionLimitsTest {
     @Test
     void everyFunctionsDatabaseUrlBoundsConnectingAndReading() {
         for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
-            Object url = template.environment(function).get("DATASOURCES_DEFAULT_URL");
-            assertTrue(url instanceof Map<?, ?> m && m.get("Fn::Sub") instanceof String, function + ": " + url);
-            String sub = (String) ((Map<?, ?>) url).get("Fn::Sub");
-            assertTrue(
-                    sub.startsWith("${DatabaseUrl}&"), function + ": the parameter's URL, then the timeouts: " + sub);
+            String sub = databaseUrlSub(template.environment(function).get("DATASOURCES_DEFAULT_URL"), function);
+            assertTrue(sub.startsWith("${DatabaseUrl}&"), function + ": the database's URL, then the timeouts: " + sub);
             int timeout = template.intValue(template.functionProperty(function, "Timeout"));
             int connect = urlSeconds(sub, "connectTimeout");
             int socket = urlSeconds(sub, "socketTimeout");
@@ -126,10 +123,31 @@ class ProductionLimitsTest {
             assertTrue(socket > 0 && 2 * socket <= timeout, function + ": socketTimeout " + socket + " of " + timeout);
         }
         // the upload worker's: just above its statement_timeout, so one record's worst case stays in its margin
-        String upload = (String) CloudFormationTemplate.mapping(
-                        template.environment("UploadPasteFunction").get("DATASOURCES_DEFAULT_URL"), "url")
-                .get("Fn::Sub");
+        String upload = databaseUrlSub(
+                template.environment("UploadPasteFunction").get("DATASOURCES_DEFAULT_URL"), "UploadPasteFunction");
         assertEquals(3, urlSeconds(upload, "socketTimeout"));
+    }
+
+    /**
+     * The URL's text: {@code !Sub [text, {DatabaseUrl: !If [DatabaseCreated, the cluster's URL, !Ref DatabaseUrl]}]},
+     * the same database whichever the mode, then the function's timeouts.
+     */
+    private static String databaseUrlSub(Object url, String function) {
+        assertTrue(url instanceof Map<?, ?> m && m.get("Fn::Sub") instanceof List<?>, function + ": " + url);
+        List<?> sub = (List<?>) ((Map<?, ?>) url).get("Fn::Sub");
+        Map<String, Object> variables = CloudFormationTemplate.mapping(sub.get(1), function + " URL variables");
+        assertEquals(
+                Map.of(
+                        "Fn::If",
+                        List.of(
+                                "DatabaseCreated",
+                                Map.of(
+                                        "Fn::Sub",
+                                        "jdbc:postgresql://${DatabaseCluster.Endpoint.Address}:${DatabaseCluster.Endpoint.Port}/pastebin?sslmode=verify-full"),
+                                Map.of("Ref", "DatabaseUrl"))),
+                variables.get("DatabaseUrl"),
+                function);
+        return (String) sub.get(0);
     }
 
     private static int urlSeconds(String url, String parameter) {
@@ -142,13 +160,19 @@ class ProductionLimitsTest {
     @Test
     void everyFunctionReadsOnlyItsOwnDatabaseRolesSecret() {
         Set<Object> secrets = new HashSet<>();
-        for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
-            if (function.equals("DatabaseMigrationFunction")) {
-                continue; // the custom resource names its secrets (TemplateTest.theMigrationFunctionMayOnlyRead...)
-            }
+        for (String function : InfraTemplate.PRODUCT_FUNCTIONS) {
             Object secret = template.environment(function).get("PASTEBIN_DATABASE_SECRET_ID");
-            String parameter = template.parameterRef(secret).orElse(null);
-            assertNotNull(parameter, function + ": its secret is a parameter");
+            // the generated secret (DatabaseMode create) or the parameter (existing)
+            List<?> choice =
+                    (List<?>) CloudFormationTemplate.mapping(secret, function).get("Fn::If");
+            assertNotNull(choice, function + ": " + secret);
+            assertEquals("DatabaseCreated", choice.get(0), function);
+            String generated = String.valueOf(
+                    CloudFormationTemplate.mapping(choice.get(1), function).get("Ref"));
+            assertEquals("AWS::SecretsManager::Secret", template.type(generated), function);
+            assertTrue(secrets.add(generated), function + " shares " + generated + " with another function");
+            String parameter = template.parameterRef(choice.get(2)).orElse(null);
+            assertNotNull(parameter, function + ": with an existing database its secret is a parameter");
             assertTrue(secrets.add(parameter), function + " shares " + parameter + " with another function");
             assertTrue(parameter.endsWith("DatabaseSecretArn"), parameter);
             List<Object> granted = new ArrayList<>();
@@ -159,7 +183,7 @@ class ProductionLimitsTest {
                             .get("SecretArn"));
                 }
             }
-            assertEquals(List.of(Map.of("Ref", parameter)), granted, function);
+            assertEquals(List.of(secret), granted, function);
         }
         assertFalse(template.parameters().containsKey("DatabaseSecretArn"), "no secret shared by every function");
     }
@@ -181,7 +205,7 @@ class ProductionLimitsTest {
                         "Resource",
                         Map.of("Fn::Sub", "${PasteBucket.Arn}/pastes/*"))),
                 s3Statements("ReadPasteFunction"));
-        for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
+        for (String function : InfraTemplate.PRODUCT_FUNCTIONS) {
             for (Map<String, Object> statement : s3Statements(function)) {
                 if (function.equals("SweeperFunction") && "ListPasteKeys".equals(statement.get("Sid"))) {
                     continue;

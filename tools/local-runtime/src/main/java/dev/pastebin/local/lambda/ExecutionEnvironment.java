@@ -27,6 +27,7 @@ final class ExecutionEnvironment implements AutoCloseable {
     private final FunctionOutput output;
     private volatile Process process;
     private volatile RuntimeApiServer api;
+    private volatile Thread logPipe;
 
     ExecutionEnvironment(FunctionConfiguration function, JavaRuntime runtime, PrintStream logs, FunctionOutput output) {
         this.function = function;
@@ -164,7 +165,7 @@ final class ExecutionEnvironment implements AutoCloseable {
      * hands each line to the output listener (which may read metrics from it).
      */
     private void pipe(Process process, String prefix) {
-        Thread.ofPlatform().daemon().name(function.name() + "-log").start(() -> {
+        logPipe = Thread.ofPlatform().daemon().name(function.name() + "-log").start(() -> {
             try (BufferedReader in =
                     new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line; (line = in.readLine()) != null; ) {
@@ -198,12 +199,28 @@ final class ExecutionEnvironment implements AutoCloseable {
         }
     }
 
+    /**
+     * Copies what the ended process wrote before it ended (the last invocation's log lines may still be in the
+     * pipe), so a caller that exits right after, as infra/local/invoke does, loses none of them.
+     */
+    private void drainLog(Process ended) {
+        Thread pipe = logPipe;
+        try {
+            if (ended.waitFor(10, TimeUnit.SECONDS) && pipe != null) {
+                pipe.join(Duration.ofSeconds(10));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Not synchronized: a shutdown must not wait for a running invocation. */
     @Override
     public void close() {
         Process p = process;
         if (p != null) {
             p.destroyForcibly();
+            drainLog(p);
         }
         RuntimeApiServer a = api;
         if (a != null) {

@@ -1,0 +1,226 @@
+package dev.pastebin.edgeacl;
+
+import dev.pastebin.edgeacl.StackStatuses.StackState;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.waiters.WaiterOverrideConfiguration;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
+import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
+import software.amazon.awssdk.services.cloudformation.model.CloudFormationException;
+import software.amazon.awssdk.services.cloudformation.model.DescribeStacksRequest;
+import software.amazon.awssdk.services.cloudformation.model.Output;
+import software.amazon.awssdk.services.cloudformation.model.Parameter;
+import software.amazon.awssdk.services.cloudformation.model.Stack;
+import software.amazon.awssdk.services.cloudformation.model.StackEvent;
+import software.amazon.awssdk.services.cloudformation.waiters.CloudFormationWaiter;
+
+/**
+ * The us-east-1 stack of edge-waf.yaml: created, updated or deleted as a request asks, waited for with the SDK's
+ * waiters until it settles or the wait budget runs out, then described to tell how it ended.
+ */
+final class EdgeAclStacks implements AutoCloseable {
+
+    static final String WEB_ACL_OUTPUT = "WebAclArn";
+
+    private static final Logger LOG = LoggerFactory.getLogger(EdgeAclStacks.class);
+    private static final String CLASSPATH = "classpath:";
+    /** Enough looks for any budget: the wait budget, not a count, ends a wait. */
+    private static final int UNBOUNDED_ATTEMPTS = 100_000;
+
+    private final CloudFormationClient cloudFormation;
+    private final String templateBody;
+    private final Duration pollInterval;
+
+    EdgeAclStacks(CloudFormationClient cloudFormation, String templateBody, Duration pollInterval) {
+        this.cloudFormation = cloudFormation;
+        this.templateBody = templateBody;
+        this.pollInterval = pollInterval;
+    }
+
+    /** The client for the settings' region (and endpoint) and the template they name. */
+    static EdgeAclStacks open(EdgeAclSettings settings) {
+        String body = template(settings.template());
+        var builder = CloudFormationClient.builder()
+                .region(Region.of(settings.region()))
+                .httpClient(UrlConnectionHttpClient.create());
+        settings.cloudFormationEndpoint().ifPresent(builder::endpointOverride);
+        return new EdgeAclStacks(builder.build(), body, settings.pollInterval());
+    }
+
+    static String template(String location) {
+        try {
+            if (location.startsWith(CLASSPATH)) {
+                String resource = location.substring(CLASSPATH.length());
+                try (InputStream in = EdgeAclStacks.class.getClassLoader().getResourceAsStream(resource)) {
+                    if (in == null) {
+                        throw new IllegalStateException("the artifact carries no " + resource);
+                    }
+                    return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                }
+            }
+            return Files.readString(Path.of(location));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the template " + location, e);
+        }
+    }
+
+    /** Carries out the request, waiting at most {@code waitBudget}; never waits when the budget is zero. */
+    StackOutcome apply(EdgeAclRequest request, Duration waitBudget) {
+        String name = request.stackName();
+        if (waitBudget.isZero() || waitBudget.isNegative()) {
+            return StackOutcome.failed("no time left to " + request.operation() + " stack " + name
+                    + " within the function's deadline (less than the margin remains); nothing was started");
+        }
+        boolean unchanged = false;
+        switch (request.operation()) {
+            case CREATE -> {
+                cloudFormation.createStack(
+                        b -> b.stackName(name).templateBody(templateBody).parameters(parameters(request.parameters())));
+                LOG.info("Creating stack {}", name);
+                waitFor(w -> w.waitUntilStackCreateComplete(describe(name), override(waitBudget)));
+            }
+            case UPDATE -> {
+                unchanged = !update(name, request.parameters());
+                if (!unchanged) {
+                    waitFor(w -> w.waitUntilStackUpdateComplete(describe(name), override(waitBudget)));
+                }
+            }
+            case DELETE -> {
+                if (state(name).isPresent()) {
+                    cloudFormation.deleteStack(b -> b.stackName(name));
+                    LOG.info("Deleting stack {}", name);
+                    waitFor(w -> w.waitUntilStackDeleteComplete(describe(name), override(waitBudget)));
+                }
+            }
+        }
+        return StackStatuses.settle(request.operation(), unchanged, name, state(name, request.operation()));
+    }
+
+    /** True when the update started; false when CloudFormation found nothing to change. */
+    private boolean update(String name, Map<String, String> parameters) {
+        try {
+            cloudFormation.updateStack(
+                    b -> b.stackName(name).templateBody(templateBody).parameters(parameters(parameters)));
+            LOG.info("Updating stack {}", name);
+            return true;
+        } catch (CloudFormationException e) {
+            if (e.getMessage() != null && e.getMessage().contains("No updates are to be performed")) {
+                LOG.info("Stack {} is up to date", name);
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    private interface Wait {
+        void on(CloudFormationWaiter waiter);
+    }
+
+    /** A waiter that gives up (failure state or budget spent) throws; the stack's state says which, after. */
+    private void waitFor(Wait wait) {
+        try (CloudFormationWaiter waiter =
+                CloudFormationWaiter.builder().client(cloudFormation).build()) {
+            wait.on(waiter);
+        } catch (SdkClientException e) {
+            LOG.info("The wait ended without success: {}", e.getMessage());
+        }
+    }
+
+    private WaiterOverrideConfiguration override(Duration waitBudget) {
+        return WaiterOverrideConfiguration.builder()
+                .waitTimeout(waitBudget)
+                .maxAttempts(UNBOUNDED_ATTEMPTS)
+                .backoffStrategyV2(BackoffStrategy.fixedDelayWithoutJitter(pollInterval))
+                .build();
+    }
+
+    private static DescribeStacksRequest describe(String name) {
+        return DescribeStacksRequest.builder().stackName(name).build();
+    }
+
+    private Optional<Stack> state(String name) {
+        try {
+            return cloudFormation.describeStacks(describe(name)).stacks().stream()
+                    .findFirst();
+        } catch (CloudFormationException e) {
+            if (e.getMessage() != null && e.getMessage().contains("does not exist")) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    private Optional<StackState> state(String name, StackOperation operation) {
+        return state(name)
+                .map(stack -> new StackState(
+                        stack.stackStatusAsString(),
+                        Optional.ofNullable(stack.stackStatusReason())
+                                .filter(r -> !r.isBlank())
+                                .or(() -> stack.stackStatusAsString().equals(operation.completeStatus())
+                                        ? Optional.empty()
+                                        : firstFailure(events(name), name, operation)),
+                        stack.outputs().stream()
+                                .filter(o -> WEB_ACL_OUTPUT.equals(o.outputKey()))
+                                .map(Output::outputValue)
+                                .findFirst()));
+    }
+
+    private List<StackEvent> events(String name) {
+        return cloudFormation.describeStackEvents(b -> b.stackName(name)).stackEvents();
+    }
+
+    /**
+     * The first resource failure of the latest operation: events come newest first, and the stack's own
+     * {@code <OPERATION>_IN_PROGRESS} event starts the operation (earlier operations' failures are not this one's).
+     */
+    static Optional<String> firstFailure(List<StackEvent> newestFirst, String stackName, StackOperation operation) {
+        List<StackEvent> failures = new ArrayList<>();
+        for (StackEvent event : newestFirst) {
+            String status = event.resourceStatusAsString();
+            if (stackName.equals(event.logicalResourceId())) {
+                if ((operation.name() + "_IN_PROGRESS").equals(status)) {
+                    break;
+                }
+                continue;
+            }
+            if (status != null
+                    && status.endsWith("_FAILED")
+                    && event.resourceStatusReason() != null
+                    && !event.resourceStatusReason().isBlank()) {
+                failures.add(event);
+            }
+        }
+        return failures.isEmpty()
+                ? Optional.empty()
+                : Optional.of(failures.getLast().logicalResourceId() + ": "
+                        + failures.getLast().resourceStatusReason());
+    }
+
+    private static List<Parameter> parameters(Map<String, String> values) {
+        return values.entrySet().stream()
+                .map(e -> Parameter.builder()
+                        .parameterKey(e.getKey())
+                        .parameterValue(e.getValue())
+                        .build())
+                .toList();
+    }
+
+    @Override
+    public void close() {
+        cloudFormation.close();
+    }
+}
