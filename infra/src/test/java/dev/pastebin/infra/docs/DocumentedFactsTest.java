@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The tables in docs/ that restate the code, held to their sources so the next drift fails the build: the
  * metrics (design.md) to {@link Metric}, the error codes (using.md) to {@link ApiErrorCode}, the alarms
- * (operating.md) to the template, the database roles (operating.md) to infra/database/roles.sql, and the
+ * (operating.md) to the template, the database roles (operating.md) to core's db/roles.sql, and the
  * configuration (operating.md) to the settings the functions read: Micronaut's configuration metadata of every
  * {@code @ConfigurationProperties} record and what the template sets.
  */
@@ -89,7 +89,7 @@ class DocumentedFactsTest {
     void theRolesTableGrantsWhatRolesSqlGrants() throws IOException {
         Set<String> granted = new TreeSet<>();
         Matcher tuple = Pattern.compile("\\('(pastebin_\\w+)',\\s*'([A-Z, ]+)',\\s*'([a-z_, ]+)'\\)")
-                .matcher(Files.readString(Path.of("database/roles.sql")));
+                .matcher(Files.readString(Path.of("../core/src/main/resources/db/roles.sql")));
         while (tuple.find()) {
             for (String privilege : tuple.group(2).split(",\\s*")) {
                 for (String table : tuple.group(3).split(",\\s*")) {
@@ -113,7 +113,7 @@ class DocumentedFactsTest {
                 }
             }
         }
-        assertEquals(granted, documented, "docs/operating.md's roles table against infra/database/roles.sql");
+        assertEquals(granted, documented, "docs/operating.md's roles table against core's db/roles.sql");
     }
 
     @Test

@@ -53,7 +53,9 @@ class TemplateTest {
                                 "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction"),
                 "UploadPasteFunction", List.of("../upload-function", "dev.pastebin.upload.UploadHandler"),
                 "SweeperFunction", List.of("../sweeper-function", "dev.pastebin.sweeper.SweeperHandler"),
-                "EdgeAclFunction", List.of("../edge-acl-function", "dev.pastebin.edgeacl.EdgeAclHandler"));
+                "EdgeAclFunction", List.of("../edge-acl-function", "dev.pastebin.edgeacl.EdgeAclHandler"),
+                "DatabaseMigrationFunction",
+                        List.of("../migrate-function", "dev.pastebin.migrate.DatabaseMigrationHandler"));
         assertEquals(expected.keySet(), Set.copyOf(template.resourcesOfType("AWS::Serverless::Function")));
         expected.forEach((id, codeAndHandler) -> {
             assertEquals(codeAndHandler.get(0), template.properties(id).get("CodeUri"), id);

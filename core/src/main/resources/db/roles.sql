@@ -1,7 +1,9 @@
 -- One database role per function, with only the privileges its statements need (docs/operating.md, "Database roles").
--- Run once per database as its owner, after the migrations:
---   psql "$OWNER_URL" -v ON_ERROR_STOP=1 -f infra/database/roles.sql
--- then give each role a password (\password pastebin_read, ...) and put it in that function's secret.
+-- The migration function (migrate-function, the stack's DatabaseSchema resource) applies it as the schema's owner on
+-- every deploy, after the migrations, then gives each role LOGIN and its secret's password. A database managed by
+-- hand runs it once per release as its owner, after the migrations:
+--   psql "$OWNER_URL" -v ON_ERROR_STOP=1 -f core/src/main/resources/db/roles.sql
+-- then gives each role a password (\password pastebin_read, ...) and puts it in that function's secret.
 -- A new function is one more line in the VALUES list; DatabaseRolesIT (core) checks the result.
 DO $$
 DECLARE
@@ -12,6 +14,8 @@ BEGIN
         ('pastebin_create',  'SELECT, INSERT, UPDATE', 'pastes'),
         ('pastebin_create',  'SELECT, INSERT, UPDATE, DELETE', 'idempotency_keys'),
         ('pastebin_read',    'SELECT',                 'pastes, circuit_breakers'),
+        -- a database managed by hand: the migration function checks its schema version as this role
+        ('pastebin_read',    'SELECT',                 'flyway_schema_history'),
         ('pastebin_upload',  'SELECT, UPDATE',         'pastes'),
         -- INSERT: a breaker named for the first time creates its row (the migration creates "s3")
         ('pastebin_upload',  'SELECT, INSERT, UPDATE', 'circuit_breakers'),

@@ -1,0 +1,147 @@
+package dev.pastebin.migrate;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.pastebin.core.support.RealServices;
+import dev.pastebin.testkit.RunDatabase;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Every way a run of the built migration function can go wrong still answers CloudFormation, with FAILED and a
+ * reason, and leaves the schema it found: a migration that fails, a run past its deadline, a context that cannot
+ * start; and the Delete that follows a failed Create succeeds without touching anything.
+ */
+@RealServices
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DatabaseMigrationFailuresIT {
+
+    private MigrationFunctionRun run;
+
+    @BeforeAll
+    void start() throws Exception {
+        run = new MigrationFunctionRun();
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        run.close();
+    }
+
+    /**
+     * V7 adds pastes.language and pastes.file_name; with language already there it fails, and V7 and V8, one
+     * transaction, are both rolled back. CloudFormation then sends Delete with the id the FAILED answer gave.
+     */
+    @Test
+    void aFailingMigrationLeavesThePreviousSchemaAndTheDeleteAfterItTouchesNothing() throws Exception {
+        RunDatabase database = run.database("clash");
+        MigrationFunctionRun.migrateTo(database, "6");
+        try (Connection c = database.connect();
+                var statement = c.createStatement()) {
+            statement.execute("ALTER TABLE pastes ADD COLUMN language TEXT");
+        }
+
+        var create = run.invoke(run.event("Create", true), database, Map.of());
+
+        JsonNode answer = create.answer();
+        assertEquals("FAILED", answer.get("Status").asText(), create.output());
+        String reason = answer.get("Reason").asText();
+        assertTrue(reason.contains("language") && reason.contains("still at version 6"), reason);
+        assertTrue(reason.length() < 1000, reason);
+        assertEquals("6", MigrationFunctionRun.versionOf(database));
+        assertFalse(hasColumn(database, "file_name"), "V7's other column was rolled back");
+        assertFalse(hasColumn(database, "held_receipt_handle"), "V8 was rolled back");
+
+        var delete = run.event("Delete", true);
+        delete.put("PhysicalResourceId", answer.get("PhysicalResourceId").asText());
+        var deleted = run.invoke(delete, database, Map.of());
+
+        assertEquals("SUCCESS", deleted.answer().get("Status").asText(), deleted.output());
+        assertEquals(
+                answer.get("PhysicalResourceId").asText(),
+                deleted.answer().get("PhysicalResourceId").asText());
+        assertEquals("6", MigrationFunctionRun.versionOf(database));
+        assertTrue(hasColumn(database, "language"), "Delete touched nothing");
+    }
+
+    /**
+     * A lock this test holds on pastes blocks V7 for as long as the test wants, so the run cannot finish before
+     * its deadline (the function's 300 s less a 295 s margin) whatever the machine's speed: it answers FAILED and
+     * closes its connections, and once the lock is released the server rolls the blocked migration back.
+     */
+    @Test
+    void aRunPastItsDeadlineAnswersFailedAndLeavesTheSchema() throws Exception {
+        RunDatabase database = run.database("slow");
+        MigrationFunctionRun.migrateTo(database, "6");
+        try (Connection lock = database.connect()) {
+            lock.setAutoCommit(false);
+            try (var statement = lock.createStatement()) {
+                statement.execute("LOCK TABLE pastes IN ACCESS EXCLUSIVE MODE");
+            }
+
+            var invocation = run.invoke(
+                    run.event("Update", true), database, Map.of("PASTEBIN_MIGRATION_DEADLINE_MARGIN", "295s"));
+
+            JsonNode answer = invocation.answer();
+            assertEquals("FAILED", answer.get("Status").asText(), invocation.output());
+            assertTrue(
+                    answer.get("Reason").asText().contains("did not finish before the function's timeout"),
+                    answer.toString());
+            assertEquals(
+                    "pastebin-DatabaseSchema", answer.get("PhysicalResourceId").asText());
+            lock.rollback();
+        }
+        // The migration's session ends when it finds its client gone; only then is its outcome final.
+        await().atMost(Duration.ofSeconds(60)).until(() -> otherSessions(database) == 0);
+        assertEquals("6", MigrationFunctionRun.versionOf(database));
+        assertFalse(hasColumn(database, "language"));
+    }
+
+    @Test
+    void aContextThatCannotStartAnswersFailedWithTheSetting() throws Exception {
+        RunDatabase database = run.database("nostart");
+
+        var invocation =
+                run.invoke(run.event("Create", true), database, Map.of("PASTEBIN_MIGRATION_DEADLINE_MARGIN", "soon"));
+
+        JsonNode answer = invocation.answer();
+        assertEquals("FAILED", answer.get("Status").asText(), invocation.output());
+        String reason = answer.get("Reason").asText();
+        assertTrue(reason.contains("cannot start") && reason.contains("soon"), reason);
+        assertEquals(0, invocation.exitCode(), "the answer is the outcome; the invocation itself succeeds");
+    }
+
+    private static boolean hasColumn(RunDatabase database, String column) throws SQLException {
+        try (Connection c = database.connect();
+                var q = c.prepareStatement("SELECT count(*) FROM information_schema.columns"
+                        + " WHERE table_name = 'pastes' AND column_name = ?")) {
+            q.setString(1, column);
+            try (var rs = q.executeQuery()) {
+                rs.next();
+                return rs.getInt(1) > 0;
+            }
+        }
+    }
+
+    private static int otherSessions(RunDatabase database) throws SQLException {
+        try (Connection c = database.connect();
+                var q = c.prepareStatement(
+                        "SELECT count(*) FROM pg_stat_activity WHERE datname = ? AND pid <> pg_backend_pid()")) {
+            q.setString(1, database.name());
+            try (var rs = q.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
+    }
+}
