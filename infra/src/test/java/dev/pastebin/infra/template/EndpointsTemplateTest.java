@@ -60,7 +60,7 @@ class EndpointsTemplateTest {
                 continue;
             }
             // a function that overrides the Globals' VpcConfig with none (EdgeAclFunction) reaches AWS directly
-            if (outsideTheVpc(function)) {
+            if (InfraTemplate.outsideTheVpc(template, function)) {
                 continue;
             }
             Set<String> services = new TreeSet<>(services(module));
@@ -99,11 +99,6 @@ class EndpointsTemplateTest {
         Set<String> unused = new TreeSet<>(endpoints.keySet());
         unused.removeAll(callers.keySet());
         assertEquals(Set.of(), unused, "endpoints no function calls (an interface endpoint costs by the hour)");
-    }
-
-    private boolean outsideTheVpc(String function) {
-        return Map.of("Ref", "AWS::NoValue")
-                .equals(template.properties(function).get("VpcConfig"));
     }
 
     private static Set<String> services(Path module) {

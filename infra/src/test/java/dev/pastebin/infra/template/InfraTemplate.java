@@ -4,6 +4,7 @@ import dev.pastebin.local.template.CloudFormationTemplate;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /** Where infra/template.yaml is, read by the local runtime's template reader. */
 final class InfraTemplate {
@@ -26,6 +27,12 @@ final class InfraTemplate {
             "RemovePasteFunction",
             "UploadPasteFunction",
             "SweeperFunction");
+
+    /** True when the function overrides the Globals' VpcConfig with none: it reaches AWS directly, not the database. */
+    static boolean outsideTheVpc(CloudFormationTemplate template, String function) {
+        return Map.of("Ref", "AWS::NoValue")
+                .equals(template.properties(function).get("VpcConfig"));
+    }
 
     static CloudFormationTemplate load() {
         return CloudFormationTemplate.load(FILE);

@@ -204,6 +204,10 @@ class LocalStackCloudFormationIT {
                 Map<String, Object> properties =
                         new LinkedHashMap<>(CloudFormationTemplate.mapping(resource.get("Properties"), id));
                 properties.put("CodeUri", "s3://pastebin-artifacts/" + id + ".zip");
+                // LocalStack 4.14's transform hangs on a DeploymentPreference (SAM then looks up its feature
+                // toggles, out of reach here); `sam validate --lint` (validate-template.sh, in make test) expands
+                // the template with it and DeployFromEmptyAccountTest checks it
+                properties.remove("DeploymentPreference");
                 resource.put("Properties", properties);
             }
             if ("AWS::CloudFormation::Stack".equals(resource.get("Type"))) {
@@ -214,7 +218,7 @@ class LocalStackCloudFormationIT {
                 properties.put("TemplateURL", staged(id + ".yaml", readInfraFile(nested)));
                 resource.put("Properties", properties);
             }
-            resources.put(id, resource);
+            resources.put(id, withoutVersionReferences(resource));
         });
         full.put("Resources", resources);
         String changeSetStack = stackName + "-full";
@@ -239,25 +243,33 @@ class LocalStackCloudFormationIT {
                     "RemovePasteFunction",
                     "UploadPasteFunction",
                     "SweeperFunction",
-                    "DatabaseMigrationFunction");
+                    "DatabaseMigrationFunction",
+                    "EdgeAclFunction");
             assertEquals(functions, byType.get("AWS::Lambda::Function"), byType.toString());
-            assertEquals(6, byType.get("AWS::Lambda::Alias").size(), "AutoPublishAlias: live");
-            assertEquals(6, byType.get("AWS::Lambda::Version").size(), "one published version each");
+            assertEquals(7, byType.get("AWS::Lambda::Alias").size(), "AutoPublishAlias: live");
+            assertEquals(7, byType.get("AWS::Lambda::Version").size(), "one published version each");
             assertEquals(Set.of("UploadPasteFunctionUploadJobs"), byType.get("AWS::Lambda::EventSourceMapping"));
             assertEquals(Set.of("SweeperFunctionScheduled"), byType.get("AWS::Events::Rule"));
             assertEquals(Set.of("HttpApi"), byType.get("AWS::ApiGatewayV2::Api"));
-            // a role per function, and CodeDeploy's (DeploymentPreference)
+            // a role per function (EdgeAclFunction's is its own EdgeAclRole)
             assertEquals(7, byType.get("AWS::IAM::Role").size(), byType.toString());
+            // the network of NetworkMode create: two private subnets, no NAT, the endpoints the functions call
+            assertEquals(Set.of("Vpc"), byType.get("AWS::EC2::VPC"), byType.toString());
+            assertEquals(Set.of("PrivateSubnetA", "PrivateSubnetB"), byType.get("AWS::EC2::Subnet"), byType.toString());
+            assertEquals(
+                    Set.of("S3GatewayEndpoint", "SecretsManagerEndpoint", "SqsEndpoint"),
+                    byType.get("AWS::EC2::VPCEndpoint"),
+                    byType.toString());
+            assertEquals(null, byType.get("AWS::EC2::NatGateway"), byType.toString());
             assertEquals(Set.of("DatabaseSchema"), byType.get("Custom::DatabaseSchema"), byType.toString());
             assertEquals(Set.of("DatabaseCluster"), byType.get("AWS::RDS::DBCluster"), byType.toString());
-            assertEquals(5, byType.get("AWS::CodeDeploy::DeploymentGroup").size(), byType.toString());
             // the API and schedule may invoke their functions: POST /pastes, POST / (the command-line clients), GET,
             // HEAD, DELETE, POST reveal, the web page's three GETs, the haste protocol's POST and three GETs, and the
             // rule
             assertEquals(14, byType.get("AWS::Lambda::Permission").size(), byType.toString());
-            // the edge, on by default; in us-east-1 (LocalStack's region) with its web ACL nested
+            // the edge, on by default, with its web ACL made in us-east-1 by EdgeAclFunction
             assertEquals(Set.of("EdgeDistribution"), byType.get("AWS::CloudFront::Distribution"), byType.toString());
-            assertEquals(Set.of("EdgeWebAcl"), byType.get("AWS::CloudFormation::Stack"), byType.toString());
+            assertEquals(Set.of("EdgeWebAcl"), byType.get("Custom::EdgeWebAcl"), byType.toString());
             assertEquals(
                     Set.of(
                             "EdgeOriginSecret",
@@ -272,6 +284,35 @@ class LocalStackCloudFormationIT {
             cloudFormation.deleteChangeSet(b -> b.changeSetName(changeSet.id()));
             cloudFormation.deleteStack(b -> b.stackName(changeSetStack));
         }
+    }
+
+    /**
+     * LocalStack checks a template's references before it applies the transform, and knows nothing of SAM's
+     * {@code !Ref Function.Version} and {@code Function.Alias}; the staged copy names the function's ARN instead (an unexecuted change set
+     * only lists what would be created).
+     */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> withoutVersionReferences(Map<String, Object> node) {
+        Map<String, Object> copy = new LinkedHashMap<>();
+        node.forEach((key, value) -> copy.put(key, withoutVersionReferences(value)));
+        return copy;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Object withoutVersionReferences(Object value) {
+        if (value instanceof Map<?, ?> map) {
+            Object ref = map.get("Ref");
+            if (map.size() == 1 && ref instanceof String target && target.matches("\\w+[.](Version|Alias)")) {
+                return Map.of("Fn::GetAtt", List.of(target.substring(0, target.indexOf('.')), "Arn"));
+            }
+            return withoutVersionReferences((Map<String, Object>) map);
+        }
+        if (value instanceof List<?> list) {
+            return list.stream()
+                    .map(LocalStackCloudFormationIT::withoutVersionReferences)
+                    .toList();
+        }
+        return value;
     }
 
     private static String readInfraFile(String name) {
