@@ -284,6 +284,9 @@ def main() -> int:
     if actual_dlq_arn != arn(dlq_name):
         raise SystemExit(f"bootstrap: the DLQ's ARN is {actual_dlq_arn}, expected {arn(dlq_name)}")
     queue_url = ensure_queue(sqs, queue_name, queue_attrs)
+    # the moderation outbox (reports' notification requests): plain locally, nothing reads its attributes
+    ensure_queue(sqs, os.environ.get("PASTEBIN_MODERATION_OUTBOX", "pastebin-moderation-outbox"),
+                 {"MessageRetentionPeriod": "345600"})
     ensure_bucket(s3, bucket, region, resolver.resolve(resource_properties(template, PASTE_BUCKET, "AWS::S3::Bucket")))
     ensure_secret(secretsmanager, secret_name, db_credentials)
 

@@ -32,6 +32,7 @@ export PASTEBIN_CACHE_DIR
 : "${PASTEBIN_STORAGE_BUCKET:=pastebin-pastes}"
 : "${PASTEBIN_UPLOAD_QUEUE:=pastebin-uploads}"
 : "${PASTEBIN_UPLOAD_DLQ:=pastebin-uploads-dlq}"
+: "${PASTEBIN_MODERATION_OUTBOX:=pastebin-moderation-outbox}"
 # LocalStack's account id for the test credentials.
 : "${LOCALSTACK_ACCOUNT_ID:=000000000000}"
 # The host:port LocalStack writes into the URLs it returns (its LOCALSTACK_HOST setting; the default
@@ -41,7 +42,7 @@ _ls_hostport="${LOCALSTACK_ENDPOINT#*://}"; _ls_hostport="${_ls_hostport%%/*}"
 unset _ls_hostport
 export PASTEBIN_DB_HOST PASTEBIN_DB_PORT PASTEBIN_DB_NAME PASTEBIN_DB_USER PASTEBIN_DB_PASSWORD
 export LOCALSTACK_VERSION LOCALSTACK_ENDPOINT LOCALSTACK_HOST LOCALSTACK_VENV AWS_REGION AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY
-export PASTEBIN_STORAGE_BUCKET PASTEBIN_UPLOAD_QUEUE PASTEBIN_UPLOAD_DLQ LOCALSTACK_ACCOUNT_ID
+export PASTEBIN_STORAGE_BUCKET PASTEBIN_UPLOAD_QUEUE PASTEBIN_UPLOAD_DLQ PASTEBIN_MODERATION_OUTBOX LOCALSTACK_ACCOUNT_ID
 
 # --- messages -----------------------------------------------------------------------------------------
 log()  { printf '[%s] %s\n' "${PASTEBIN_LOG_TAG:-local}" "$*" >&2; }
@@ -131,13 +132,15 @@ print(json.dumps({"Parameters": {
     "AWS_S3_PATH_STYLE_ACCESS_ENABLED": "true",
     # the local PostgreSQL has no TLS; the template requires verify-full
     "PASTEBIN_DATABASE_TLS_REQUIRED": "false",
+    # the template's AbuseContact is empty by default; locally every page shows this one
+    "PASTEBIN_ABUSE_CONTACT": e.get("PASTEBIN_ABUSE_CONTACT", "mailto:abuse@localhost"),
 }}, indent=2))
 PY
 }
 
 # The local names of the template's queues and bucket (infra/template.yaml leaves naming to CloudFormation).
 physical_names() {
-    echo "UploadQueue=$PASTEBIN_UPLOAD_QUEUE,UploadDeadLetterQueue=$PASTEBIN_UPLOAD_DLQ,PasteBucket=$PASTEBIN_STORAGE_BUCKET"
+    echo "UploadQueue=$PASTEBIN_UPLOAD_QUEUE,UploadDeadLetterQueue=$PASTEBIN_UPLOAD_DLQ,PasteBucket=$PASTEBIN_STORAGE_BUCKET,ModerationOutboxQueue=$PASTEBIN_MODERATION_OUTBOX"
 }
 
 # `local_runtime_java MAIN ARGS...` runs a main class of the built local runtime (module local-runtime) with

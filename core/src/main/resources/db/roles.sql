@@ -26,7 +26,13 @@ BEGIN
         -- UPDATE: a reveal locks the row (SELECT ... FOR UPDATE) before it removes it
         ('pastebin_remove',  'SELECT, UPDATE, DELETE', 'pastes'),
         -- an IN_PROGRESS read-once paste's Retry-After reads the S3 breaker's next probe, as read does
-        ('pastebin_remove',  'SELECT',                 'circuit_breakers')
+        ('pastebin_remove',  'SELECT',                 'circuit_breakers'),
+        -- a report names a readable paste; it is stored, and claims the paste's hourly notice (an upsert)
+        ('pastebin_report',  'SELECT',                 'pastes'),
+        ('pastebin_report',  'INSERT',                 'abuse_reports'),
+        ('pastebin_report',  'SELECT, INSERT, UPDATE', 'report_notices'),
+        -- reports and notices older than the retention are deleted
+        ('pastebin_sweeper', 'SELECT, DELETE',         'abuse_reports, report_notices')
     ) AS grants (role, privileges, tables)
     LOOP
         IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = g.role) THEN

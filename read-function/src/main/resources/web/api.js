@@ -17,6 +17,20 @@ export async function readError(response) {
   return { code: null, message: `The server answered ${response.status} ${response.statusText}`.trim() };
 }
 
+/**
+ * What an error answer means for the paste on the page: 'taken-down' for 451 (RFC 7725, code PASTE_TAKEN_DOWN: the
+ * operator removed it for legal reasons), 'gone' for 404 PASTE_NOT_FOUND, else null (an error to show as such).
+ */
+export function goneKind(status, code) {
+  if (status === 451 || code === 'PASTE_TAKEN_DOWN') {
+    return 'taken-down';
+  }
+  return code === 'PASTE_NOT_FOUND' ? 'gone' : null;
+}
+
+/** What the page says about a paste the operator took down: distinct from a paste that is merely gone. */
+export const TAKEN_DOWN_MESSAGE = 'This paste was removed by the operator for legal reasons.';
+
 /** Retry-After in seconds (the API sends delta-seconds), or the fallback when absent or unreadable. */
 export function retryAfterSeconds(response, fallback) {
   const seconds = Number.parseInt(response?.headers.get('Retry-After') ?? '', 10);

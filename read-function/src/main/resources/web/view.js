@@ -1,7 +1,9 @@
 // The view page: reads /pastes/{code} as JSON and shows it as text, in numbered lines that take their colours
 // from the highlighter; polls while it is being stored; offers Reveal for a read-once paste, Copy, Download,
 // Raw, and Delete when this browser holds the paste's delete token.
-import { deleteTokens, formatInstant, formatSize, readError, retryAfterSeconds } from '/assets/api.js';
+import {
+  TAKEN_DOWN_MESSAGE, deleteTokens, formatInstant, formatSize, goneKind, readError, retryAfterSeconds,
+} from '/assets/api.js';
 import { highlightedLines, selectedLines } from '/assets/lines.js';
 
 /**
@@ -25,6 +27,9 @@ const confirmation = document.getElementById('delete-confirmation');
 const rawLink = document.getElementById('raw');
 const copyButton = document.getElementById('copy');
 const downloadLink = document.getElementById('download');
+const reportLink = document.getElementById('report-link');
+const reportForm = document.getElementById('report-form');
+const reportMessage = document.getElementById('report-message');
 
 /** The short code in /p/{shortCode}, as typed: the API, not this page, says whether it is well formed. */
 function codeFromAddress() {
@@ -264,13 +269,61 @@ async function load() {
   }
 }
 
-/** An error answer: the paste is gone when the API says so (404 PASTE_NOT_FOUND), else its message. */
+/**
+ * An error answer: the paste is gone when the API says so (404 PASTE_NOT_FOUND), taken down by the operator when it
+ * answers 451 (PASTE_TAKEN_DOWN), else its message.
+ */
 async function failed(response, whenGone) {
   const error = await readError(response);
-  if (error.code === 'PASTE_NOT_FOUND') {
-    whenGone();
-  } else {
-    say('error', error.message);
+  switch (goneKind(response.status, error.code)) {
+    case 'taken-down':
+      takenDown();
+      return;
+    case 'gone':
+      whenGone();
+      return;
+    default:
+      say('error', error.message);
+  }
+}
+
+function takenDown() {
+  deleteTokens.remove(shortCode);
+  clearPaste();
+  reportLink.hidden = true;
+  reportForm.hidden = true;
+  say('taken-down', TAKEN_DOWN_MESSAGE);
+}
+
+/** The report form: its fields as a form body to POST /pastes/{code}/report, and the answer shown under it. */
+async function sendReport(event) {
+  event.preventDefault();
+  const send = document.getElementById('report-send');
+  send.disabled = true;
+  reportForm.dataset.state = 'sending';
+  try {
+    const response = await fetch(`${pasteUrl}/report`, {
+      method: 'POST',
+      headers: { Accept: 'application/json' },
+      body: new URLSearchParams(new FormData(reportForm)),
+    });
+    if (response.status === 202) {
+      const receipt = await response.json();
+      reportForm.dataset.state = 'sent';
+      reportMessage.textContent = receipt.message;
+      send.hidden = true;
+      return;
+    }
+    const error = await readError(response);
+    reportForm.dataset.state = 'error';
+    reportMessage.textContent = goneKind(response.status, error.code) === null
+      ? error.message
+      : 'This paste is gone already: there is nothing left to report.';
+  } catch {
+    reportForm.dataset.state = 'error';
+    reportMessage.textContent = 'No answer from the server (network error). Try again.';
+  } finally {
+    send.disabled = false;
   }
 }
 
@@ -340,6 +393,17 @@ document.getElementById('delete-cancel').addEventListener('click', () => {
   deleteButton.focus();
 });
 document.getElementById('delete-confirm').addEventListener('click', deletePaste);
+
+reportLink.addEventListener('click', (event) => {
+  event.preventDefault();
+  reportForm.hidden = false;
+  document.getElementById('report-reason').focus();
+});
+document.getElementById('report-cancel').addEventListener('click', () => {
+  reportForm.hidden = true;
+  reportLink.focus();
+});
+reportForm.addEventListener('submit', sendReport);
 
 content.addEventListener('click', selectFromClick);
 window.addEventListener('hashchange', () => showSelection(true));

@@ -7,6 +7,7 @@ import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -16,7 +17,9 @@ import java.util.stream.Stream;
 /**
  * The web pages' files (classpath {@code web/}), read once at start-up (so SnapStart's snapshot holds them) and
  * served only from this allow-list: a request can never name any other classpath resource. Vendored files
- * (classpath {@code web/vendor/}, each with its license) are served under their own names, next to ours.
+ * (classpath {@code web/vendor/}, each with its license) are served under their own names, next to ours. The
+ * pages' {@value #ABUSE_CONTACT_SLOT} is replaced by the configured abuse contact ({@link AbuseContact}), or by
+ * nothing when there is none.
  */
 @Singleton
 public class WebAssets {
@@ -27,6 +30,8 @@ public class WebAssets {
     static final String CSS = "text/css";
 
     private static final String HIGHLIGHT_JS = "vendor/highlight/";
+    /** Where a page shows the abuse contact. */
+    static final String ABUSE_CONTACT_SLOT = "<!-- abuse contact -->";
 
     /** Each file the pages use, by the name it is served as, with its type. JavaScript is text/javascript (RFC 9239). */
     private static final Map<String, File> FILES = Map.ofEntries(
@@ -62,10 +67,27 @@ public class WebAssets {
 
     private final Map<String, Asset> assets;
 
-    public WebAssets(ResourceResolver resources) {
+    public WebAssets(ResourceResolver resources, AbuseContact abuse) {
+        String contact = abuseContactHtml(abuse);
         this.assets = FILES.entrySet().stream()
-                .map(file -> load(resources, file.getKey(), file.getValue()))
+                .map(file -> load(resources, file.getKey(), file.getValue(), contact))
                 .collect(Collectors.toUnmodifiableMap(Asset::name, Function.identity()));
+    }
+
+    /** The footer's text: "Report abuse: <a href=…>…</a>", escaped; nothing without a contact. */
+    static String abuseContactHtml(AbuseContact abuse) {
+        return abuse.uri()
+                .map(uri -> "Report abuse to <a id=\"abuse-contact\" href=\"" + escapeHtml(uri) + "\">"
+                        + escapeHtml(abuse.label().orElseThrow()) + "</a>.")
+                .orElse("");
+    }
+
+    private static String escapeHtml(String text) {
+        return text.replace("&", "&amp;")
+                .replace("<", "&lt;")
+                .replace(">", "&gt;")
+                .replace("\"", "&quot;")
+                .replace("'", "&#39;");
     }
 
     public Asset page(String name) {
@@ -81,12 +103,17 @@ public class WebAssets {
         return assets.values().stream();
     }
 
-    private static Asset load(ResourceResolver resources, String name, File file) {
+    private static Asset load(ResourceResolver resources, String name, File file, String abuseContactHtml) {
         try (InputStream in = resources
                 .getResourceAsStream("classpath:web/" + file.resource())
                 .orElseThrow(
                         () -> new IllegalStateException("web/" + file.resource() + " is missing from the artifact"))) {
             byte[] bytes = in.readAllBytes();
+            if (file.contentType().startsWith("text/html")) {
+                bytes = new String(bytes, StandardCharsets.UTF_8)
+                        .replace(ABUSE_CONTACT_SLOT, abuseContactHtml)
+                        .getBytes(StandardCharsets.UTF_8);
+            }
             return new Asset(name, MediaType.of(file.contentType()), bytes, "\"" + ContentHash.sha256Hex(bytes) + "\"");
         } catch (IOException e) {
             throw new UncheckedIOException(e);

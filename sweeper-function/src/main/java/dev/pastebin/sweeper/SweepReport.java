@@ -18,6 +18,7 @@ import io.micronaut.serde.annotation.Serdeable;
  * @param orphanObjectsRemoved of those, the keys no row names, deleted
  * @param orphanGuardStopped true when the reconciliation stopped before deleting a page whose orphans were an
  *                          implausible share ({@link OrphanObjects}): a restored or wrong database
+ * @param abuseReportsDeleted abuse reports and report notices deleted after their retention
  * @param batches           statements run (stuck and delete batches together)
  * @param remaining         true when work was left for a later run (the deadline or the dead-letter limit came
  *                          first, or rows were locked by a concurrent sweeper)
@@ -33,6 +34,7 @@ public record SweepReport(
         int objectsChecked,
         int orphanObjectsRemoved,
         boolean orphanGuardStopped,
+        int abuseReportsDeleted,
         int batches,
         boolean remaining) {
 
@@ -48,5 +50,6 @@ public record SweepReport(
         metrics.put(Metric.DEAD_LETTERS_REQUEUED, deadLetters.requeued());
         metrics.put(Metric.DEAD_LETTERS_DELETED, deadLetters.deleted());
         metrics.put(Metric.DEAD_LETTERS_KEPT, deadLetters.kept());
+        metrics.put(Metric.ABUSE_REPORTS_DELETED, abuseReportsDeleted);
     }
 }

@@ -58,11 +58,28 @@ public class SweepRepository {
                 ORDER BY created_at LIMIT ?
                 FOR UPDATE SKIP LOCKED)""";
 
+    /** Abuse reports past their retention; the notices of pastes with no report left go with them. */
+    static final String DELETE_OLD_REPORTS = """
+            DELETE FROM abuse_reports WHERE id IN (
+                SELECT id FROM abuse_reports
+                WHERE reported_at <= now() - make_interval(secs => ?)
+                ORDER BY reported_at LIMIT ?
+                FOR UPDATE SKIP LOCKED)""";
+
+    static final String DELETE_OLD_REPORT_NOTICES = """
+            DELETE FROM report_notices WHERE code IN (
+                SELECT code FROM report_notices
+                WHERE notified_at <= now() - make_interval(secs => ?)
+                ORDER BY notified_at LIMIT ?
+                FOR UPDATE SKIP LOCKED)""";
+
     static final String ANY_LEFT = """
             SELECT EXISTS (SELECT 1 FROM pastes WHERE status = 'FAILED' AND updated_at < now() - make_interval(secs => ?))
                 OR EXISTS (SELECT 1 FROM pastes WHERE status = 'IN_PROGRESS' AND created_at < now() - make_interval(secs => ?))
                 OR EXISTS (SELECT 1 FROM pastes WHERE expires_at <= now())
-                OR EXISTS (SELECT 1 FROM idempotency_keys WHERE created_at <= now() - make_interval(secs => ?))""";
+                OR EXISTS (SELECT 1 FROM idempotency_keys WHERE created_at <= now() - make_interval(secs => ?))
+                OR EXISTS (SELECT 1 FROM abuse_reports WHERE reported_at <= now() - make_interval(secs => ?))
+                OR EXISTS (SELECT 1 FROM report_notices WHERE notified_at <= now() - make_interval(secs => ?))""";
 
     static final String EXISTING_CODES = "SELECT short_code FROM pastes WHERE short_code = ANY (?)";
 
@@ -117,6 +134,22 @@ public class SweepRepository {
         }
     }
 
+    /**
+     * Deletes up to {@code limit} abuse reports and up to {@code limit} report notices older than {@code retention};
+     * returns how many of each, together.
+     */
+    public int deleteOldReports(Connection connection, Duration retention, int limit) throws SQLException {
+        int deleted = 0;
+        for (String sql : new String[] {DELETE_OLD_REPORTS, DELETE_OLD_REPORT_NOTICES}) {
+            try (PreparedStatement statement = connection.prepareStatement(sql)) {
+                statement.setDouble(1, seconds(retention));
+                statement.setInt(2, limit);
+                deleted += statement.executeUpdate();
+            }
+        }
+        return deleted;
+    }
+
     /** Marks up to {@code limit} IN_PROGRESS rows created more than {@code stuckAfter} ago FAILED; returns how many. */
     public int markStuckFailed(Connection connection, Duration stuckAfter, int limit) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(MARK_STUCK_FAILED)) {
@@ -127,15 +160,22 @@ public class SweepRepository {
     }
 
     /**
-     * True when any FAILED row past its retention, stuck IN_PROGRESS row, expired paste or old idempotency key is
-     * still there (locked ones included).
+     * True when any FAILED row past its retention, stuck IN_PROGRESS row, expired paste, old idempotency key, or
+     * abuse report or notice past its retention is still there (locked ones included).
      */
-    public boolean anyLeft(Connection connection, Duration retention, Duration stuckAfter, Duration keyRetention)
+    public boolean anyLeft(
+            Connection connection,
+            Duration retention,
+            Duration stuckAfter,
+            Duration keyRetention,
+            Duration reportRetention)
             throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(ANY_LEFT)) {
             statement.setDouble(1, seconds(retention));
             statement.setDouble(2, seconds(stuckAfter));
             statement.setDouble(3, seconds(keyRetention));
+            statement.setDouble(4, seconds(reportRetention));
+            statement.setDouble(5, seconds(reportRetention));
             try (ResultSet row = statement.executeQuery()) {
                 row.next();
                 return row.getBoolean(1);

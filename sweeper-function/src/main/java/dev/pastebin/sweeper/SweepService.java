@@ -108,16 +108,27 @@ public class SweepService {
             keysDone = batch < batchSize;
         }
 
+        int reports = 0;
+        boolean reportsDone = false;
+        while (!reportsDone && deadline.allowsMoreWork()) {
+            int batch = transactions.executeWrite(status -> sql(() ->
+                    repository.deleteOldReports(status.getConnection(), properties.reportRetention(), batchSize)));
+            batches++;
+            reports += batch;
+            reportsDone = batch < batchSize;
+        }
+
         OrphanObjects.Report orphans =
                 deadline.allowsMoreWork() ? orphanObjects.reconcile(deadline) : new OrphanObjects.Report(0, 0, false);
 
         // Locked rows (a concurrent sweeper's) are skipped, so a short batch does not prove nothing is left.
-        boolean rowsLeft = !(stuckDone && deleteDone && expiredDone && keysDone)
+        boolean rowsLeft = !(stuckDone && deleteDone && expiredDone && keysDone && reportsDone)
                 || transactions.executeRead(status -> sql(() -> repository.anyLeft(
                         status.getConnection(),
                         properties.failedRetention(),
                         properties.stuckAfter(),
-                        IdempotencyKey.RETENTION)));
+                        IdempotencyKey.RETENTION,
+                        properties.reportRetention())));
         SweepReport report = new SweepReport(
                 letters,
                 deleted,
@@ -128,12 +139,14 @@ public class SweepService {
                 orphans.checked(),
                 orphans.removed(),
                 orphans.stopped(),
+                reports,
                 batches,
                 letters.remaining() || rowsLeft);
         LOG.info(
                 "sweep finished: deadLettersRequeued={} deadLettersDeleted={} deadLettersKept={} deleted={} "
                         + "expiredDeleted={} idempotencyKeysDeleted={} objectsRemoved={} stuckMarkedFailed={} "
-                        + "objectsChecked={} orphanObjectsRemoved={} orphanGuardStopped={} batches={} remaining={}",
+                        + "objectsChecked={} orphanObjectsRemoved={} orphanGuardStopped={} abuseReportsDeleted={} "
+                        + "batches={} remaining={}",
                 letters.requeued(),
                 letters.deleted(),
                 letters.kept(),
@@ -145,6 +158,7 @@ public class SweepService {
                 report.objectsChecked(),
                 report.orphanObjectsRemoved(),
                 report.orphanGuardStopped(),
+                report.abuseReportsDeleted(),
                 report.batches(),
                 report.remaining());
         report.record(metrics);

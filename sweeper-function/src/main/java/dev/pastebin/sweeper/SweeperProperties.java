@@ -35,6 +35,8 @@ import java.time.Duration;
  *                             judge stops the reconciliation before it deletes anything (a wrong database)
  * @param orphanGuardMinimum   a page with at most this many orphans is never stopped, whatever their share (a
  *                             small bucket with one orphan)
+ * @param reportRetention      how long abuse reports and report notices are kept before they are deleted
+ *                             (docs/operating.md, "Abuse reports and takedowns")
  */
 @ConfigurationProperties("pastebin.sweeper")
 public record SweeperProperties(
@@ -50,7 +52,8 @@ public record SweeperProperties(
         @DecimalMin("0") @DecimalMax("1") @Bindable(defaultValue = "0.05")
         double orphanMaxShare,
 
-        @Min(0) @Bindable(defaultValue = "20") int orphanGuardMinimum) {
+        @Min(0) @Bindable(defaultValue = "20") int orphanGuardMinimum,
+        @NotNull @Bindable(defaultValue = "90d") Duration reportRetention) {
 
     /**
      * How long past a queue's retention a job may still reach the worker: the job is sent up to create's 20 s

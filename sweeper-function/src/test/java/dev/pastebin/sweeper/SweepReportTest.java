@@ -26,7 +26,7 @@ class SweepReportTest {
         CapturedMetrics emitted = new CapturedMetrics();
         Metrics metrics = emitted.metrics("sweeper");
 
-        new SweepReport(new DeadLetterReport(2, 3, 0, false), 5, 6, 7, 4, 1, 9, 8, true, 3, false).record(metrics);
+        new SweepReport(new DeadLetterReport(2, 3, 0, false), 5, 6, 7, 4, 1, 9, 8, true, 2, 3, false).record(metrics);
         metrics.flush();
 
         List<Map<String, Object>> lines = new EmfSpec(Set.of()).validate(emitted.lines(), Set.of());
@@ -42,6 +42,7 @@ class SweepReportTest {
         assertEquals(List.of(2.0), EmfSpec.values(lines, Metric.DEAD_LETTERS_REQUEUED, sweeper));
         assertEquals(List.of(3.0), EmfSpec.values(lines, Metric.DEAD_LETTERS_DELETED, sweeper));
         assertEquals(List.of(0.0), EmfSpec.values(lines, Metric.DEAD_LETTERS_KEPT, sweeper));
+        assertEquals(List.of(2.0), EmfSpec.values(lines, Metric.ABUSE_REPORTS_DELETED, sweeper));
     }
 
     /** docs/operating.md's "Configuration" names every field of the report a sweep returns, and no other. */

@@ -241,6 +241,25 @@ class SweeperHandlerIT implements TestPropertyProvider {
     }
 
     @Test
+    void deletesAbuseReportsAndNoticesPastTheirRetentionOnly() throws SQLException {
+        for (String[] report : new String[][] {{"oldRep1", "91 days"}, {"newRep1", "89 days"}}) {
+            execute("INSERT INTO abuse_reports (code, reason, reported_at, reporter_hash) VALUES ('" + code(report[0])
+                    + "', 'spam', now() - CAST('" + report[1] + "' AS interval), repeat('d', 64))");
+            execute("INSERT INTO report_notices (code, notified_at) VALUES ('" + code(report[0]) + "', now() - CAST('"
+                    + report[1] + "' AS interval))");
+        }
+
+        SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
+
+        assertEquals(2, report.abuseReportsDeleted(), "the old report and its notice");
+        assertEquals(
+                "newRep1",
+                queryString("SELECT substr(code, " + (PREFIX.length() + 1) + ") FROM abuse_reports WHERE code LIKE '"
+                        + PREFIX + "%'"));
+        assertEquals(1, count("SELECT count(*) FROM report_notices WHERE code LIKE '" + PREFIX + "%'"));
+    }
+
+    @Test
     void aSecondRunFindsNothingToDo() throws SQLException {
         insert("newFail1", "FAILED", "1 hour", null);
         insert("newProg1", "IN_PROGRESS", "18 days", null);
@@ -248,7 +267,7 @@ class SweeperHandlerIT implements TestPropertyProvider {
         SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
 
         assertEquals(
-                new SweepReport(new DeadLetterReport(0, 0, 0, false), 0, 0, 0, 0, 0, 0, 0, false, 4, false), report);
+                new SweepReport(new DeadLetterReport(0, 0, 0, false), 0, 0, 0, 0, 0, 0, 0, false, 0, 5, false), report);
         assertEquals(2, statuses().size());
     }
 
@@ -272,8 +291,8 @@ class SweeperHandlerIT implements TestPropertyProvider {
         assertEquals(25_000, second.deleted());
         assertEquals(25_000, second.objectsRemoved());
         // 50 full batches and the short one that proves the end, after the stuck and expired-paste batches;
-        // then one idempotency-key batch
-        assertEquals(54, second.batches());
+        // then one idempotency-key batch and one abuse-report batch
+        assertEquals(55, second.batches());
         assertFalse(second.remaining());
         assertEquals(0, ourRows());
         assertEquals(List.of(), objectKeys());
@@ -303,7 +322,8 @@ class SweeperHandlerIT implements TestPropertyProvider {
 
         SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.alreadyNearTheDeadline());
 
-        assertEquals(new SweepReport(new DeadLetterReport(0, 0, 0, true), 0, 0, 0, 0, 0, 0, 0, false, 0, true), report);
+        assertEquals(
+                new SweepReport(new DeadLetterReport(0, 0, 0, true), 0, 0, 0, 0, 0, 0, 0, false, 0, 0, true), report);
         assertEquals(1, ourRows());
     }
 
@@ -473,6 +493,8 @@ class SweeperHandlerIT implements TestPropertyProvider {
     private void deleteOurRows() throws SQLException {
         execute("DELETE FROM pastes WHERE short_code LIKE '" + PREFIX + "%'");
         execute("DELETE FROM idempotency_keys WHERE caller = '" + PREFIX + "'");
+        execute("DELETE FROM abuse_reports WHERE code LIKE '" + PREFIX + "%'");
+        execute("DELETE FROM report_notices WHERE code LIKE '" + PREFIX + "%'");
     }
 
     private String queryString(String sql) throws SQLException {

@@ -7,6 +7,8 @@ package dev.pastebin.core.failure;
 public enum Dependency {
     DATABASE("database"),
     UPLOAD_QUEUE("upload queue"),
+    /** The queue of moderation work (notifications of abuse reports, edge invalidations). */
+    MODERATION_OUTBOX("moderation queue"),
     STORAGE("storage");
 
     private final String label;

@@ -26,6 +26,7 @@ public final class ApiDocs {
     public static final String HASTE_CREATED = RESPONSES + "HasteCreated";
     public static final String HASTE_DOCUMENT = RESPONSES + "HasteDocument";
     public static final String RAW_PASTE = RESPONSES + "RawPaste";
+    public static final String REPORT_RECEIVED = RESPONSES + "ReportReceived";
 
     /** The short code path parameter's description (its schema, ShortCode, has the default length). */
     public static final String SHORT_CODE =

@@ -35,6 +35,11 @@ public enum ApiErrorCode {
     INVALID_FILE_NAME(HttpStatus.BAD_REQUEST),
     /** An {@code Idempotency-Key} that is not 1 to 128 characters of {@code [A-Za-z0-9_.:-]}. */
     INVALID_IDEMPOTENCY_KEY(HttpStatus.BAD_REQUEST),
+    /**
+     * An abuse report whose {@code reason} is not one of the fixed list, or whose {@code text} or {@code contact} is
+     * too long, not a string or holds control characters; the message names the field.
+     */
+    INVALID_REPORT(HttpStatus.BAD_REQUEST),
     /** Any other malformed request. */
     BAD_REQUEST(HttpStatus.BAD_REQUEST),
     /** {@code DELETE} without a {@code Paste-Delete-Token} header. */
@@ -57,7 +62,7 @@ public enum ApiErrorCode {
     NOT_READ_ONCE(HttpStatus.CONFLICT),
     /** A haste read ({@code /raw/{key}}, {@code /documents/{key}}) of a read-once paste: only a reveal shows it. */
     READ_ONCE(HttpStatus.CONFLICT),
-    /** The paste is larger than {@code pastebin.paste.max-content-bytes}. */
+    /** The paste is larger than {@code pastebin.paste.max-content-bytes} (a report: its body than its limit). */
     CONTENT_TOO_LARGE(HttpStatus.REQUEST_ENTITY_TOO_LARGE),
     UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE),
     /** The {@code Idempotency-Key} was used within 24 h for a different request (content or options). */

@@ -2,6 +2,8 @@ package dev.pastebin.core.http;
 
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -16,6 +18,7 @@ public final class EdgeRequests {
     static final String THROUGH_EDGE = EdgeRequests.class.getName() + ".throughEdge";
 
     static final String X_FORWARDED_HOST = "X-Forwarded-Host";
+    static final String X_FORWARDED_FOR = "X-Forwarded-For";
 
     private EdgeRequests() {}
 
@@ -27,5 +30,29 @@ public final class EdgeRequests {
         return forwarded
                 .or(() -> Optional.ofNullable(request.getHeaders().get(HttpHeaders.HOST)))
                 .filter(host -> !host.isBlank());
+    }
+
+    /**
+     * The address of the client behind a request whose connection came from {@code connectionAddress} (API
+     * Gateway's {@code sourceIp}). Through the verified edge that is a CloudFront server, and the viewer is the
+     * address CloudFront appended to {@code X-Forwarded-For}: the last entry that is not the connection's own
+     * (entries before it are whatever the client sent). Anywhere else the connection's address.
+     */
+    public static String clientAddress(HttpRequest<?> request, String connectionAddress) {
+        boolean throughEdge = request.getAttribute(THROUGH_EDGE, Boolean.class).orElse(false);
+        String forwardedFor = request.getHeaders().get(X_FORWARDED_FOR);
+        if (!throughEdge || forwardedFor == null) {
+            return connectionAddress;
+        }
+        List<String> hops = Arrays.stream(forwardedFor.split(","))
+                .map(String::strip)
+                .filter(hop -> !hop.isEmpty())
+                .toList();
+        for (int i = hops.size() - 1; i >= 0; i--) {
+            if (!hops.get(i).equals(connectionAddress)) {
+                return hops.get(i);
+            }
+        }
+        return connectionAddress;
     }
 }

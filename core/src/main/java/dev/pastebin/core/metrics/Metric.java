@@ -53,7 +53,20 @@ public enum Metric {
      */
     OLDEST_IN_PROGRESS_AGE("OldestInProgressAge", Unit.SECONDS),
     /** IN_PROGRESS pastes older than a day, measured by every sweep: rows no job is likely to finish. */
-    ORPHAN_IN_PROGRESS_PASTES("OrphanInProgressPastes", Unit.COUNT);
+    ORPHAN_IN_PROGRESS_PASTES("OrphanInProgressPastes", Unit.COUNT),
+
+    /** Abuse reports stored (POST /pastes/{code}/report). */
+    ABUSE_REPORTS("AbuseReports", Unit.COUNT),
+    /** Operator notifications a report requested: at most one per paste per hour. */
+    ABUSE_NOTIFICATIONS("AbuseNotifications", Unit.COUNT),
+    /** Pastes an operator took down. */
+    TAKEDOWNS("Takedowns", Unit.COUNT),
+    /** Creates refused because the content's SHA-256 is on the blocklist. */
+    BLOCKED_CREATES("BlockedCreates", Unit.COUNT),
+    /** Queued uploads the upload worker refused because the content's SHA-256 is on the blocklist. */
+    BLOCKED_UPLOADS("BlockedUploads", Unit.COUNT),
+    /** Abuse reports and report notices the sweeper deleted past their retention. */
+    ABUSE_REPORTS_DELETED("AbuseReportsDeleted", Unit.COUNT);
 
     private final String metricName;
     private final Unit unit;

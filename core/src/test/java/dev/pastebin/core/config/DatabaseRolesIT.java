@@ -29,8 +29,8 @@ import org.junit.jupiter.api.TestInstance;
 class DatabaseRolesIT {
 
     private static final Path ROLES_SQL = Path.of("src", "main", "resources", "db", "roles.sql");
-    private static final List<String> TABLES =
-            List.of("pastes", "idempotency_keys", "circuit_breakers", "flyway_schema_history");
+    private static final List<String> TABLES = List.of(
+            "pastes", "idempotency_keys", "circuit_breakers", "flyway_schema_history", "abuse_reports", "report_notices");
     private static final List<String> PRIVILEGES = List.of("SELECT", "INSERT", "UPDATE", "DELETE");
 
     /** role → table → privileges, each for a statement of that function. */
@@ -53,12 +53,21 @@ class DatabaseRolesIT {
                             "pastes", Set.of("SELECT", "UPDATE"),
                             "circuit_breakers", Set.of("SELECT", "INSERT", "UPDATE")),
             // stuck rows FAILED, FAILED and expired rows deleted; old idempotency keys deleted; dead letters
-            // requeued only while the S3 breaker is closed
+            // requeued only while the S3 breaker is closed; reports and notices past their retention deleted
             "pastebin_sweeper",
                     Map.of(
                             "pastes", Set.of("SELECT", "UPDATE", "DELETE"),
                             "idempotency_keys", Set.of("SELECT", "DELETE"),
-                            "circuit_breakers", Set.of("SELECT")),
+                            "circuit_breakers", Set.of("SELECT"),
+                            "abuse_reports", Set.of("SELECT", "DELETE"),
+                            "report_notices", Set.of("SELECT", "DELETE")),
+            // a report looks the paste up, is stored, and claims the paste's hourly notice (INSERT ... ON CONFLICT
+            // DO UPDATE ... RETURNING reads the row it updates)
+            "pastebin_report",
+                    Map.of(
+                            "pastes", Set.of("SELECT"),
+                            "abuse_reports", Set.of("INSERT"),
+                            "report_notices", Set.of("SELECT", "INSERT", "UPDATE")),
             // delete with the token, reveal (SELECT ... FOR UPDATE needs UPDATE); an IN_PROGRESS read-once
             // paste's Retry-After reads the S3 breaker's next probe, as the read function's does
             "pastebin_remove",

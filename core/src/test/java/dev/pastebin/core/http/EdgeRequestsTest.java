@@ -7,7 +7,9 @@ import io.micronaut.http.MutableHttpRequest;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** The viewer's host: X-Forwarded-Host only on a request the origin guard verified. */
+/**
+ * The viewer's host and address: X-Forwarded-Host and X-Forwarded-For only on a request the origin guard verified.
+ */
 class EdgeRequestsTest {
 
     private static MutableHttpRequest<?> request() {
@@ -40,5 +42,25 @@ class EdgeRequestsTest {
     @Test
     void noHostAtAll() {
         assertEquals(Optional.empty(), EdgeRequests.publicHost(HttpRequest.GET("/")));
+    }
+
+    @Test
+    void behindTheEdgeTheClientIsTheAddressCloudFrontAppended() {
+        MutableHttpRequest<?> request = HttpRequest.POST("/pastes/x/report", "x")
+                .header("X-Forwarded-For", "6.6.6.6, 203.0.113.7, 130.176.1.2");
+        request.setAttribute(EdgeRequests.THROUGH_EDGE, Boolean.TRUE);
+
+        // the connection came from CloudFront (130.176.1.2); what the client wrote before its own address is ignored
+        assertEquals("203.0.113.7", EdgeRequests.clientAddress(request, "130.176.1.2"));
+        assertEquals("130.176.1.2", EdgeRequests.clientAddress(request, "198.51.100.1"));
+    }
+
+    @Test
+    void withoutTheEdgeTheClientIsTheConnectionWhateverItForwards() {
+        MutableHttpRequest<?> request =
+                HttpRequest.POST("/pastes/x/report", "x").header("X-Forwarded-For", "6.6.6.6");
+
+        assertEquals("198.51.100.1", EdgeRequests.clientAddress(request, "198.51.100.1"));
+        assertEquals("198.51.100.1", EdgeRequests.clientAddress(HttpRequest.GET("/"), "198.51.100.1"));
     }
 }

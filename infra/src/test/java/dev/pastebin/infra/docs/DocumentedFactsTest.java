@@ -34,7 +34,13 @@ import org.junit.jupiter.api.Test;
 class DocumentedFactsTest {
 
     private static final List<String> FUNCTION_MODULES = List.of(
-            "core", "create-function", "read-function", "remove-function", "upload-function", "sweeper-function");
+            "core",
+            "create-function",
+            "read-function",
+            "remove-function",
+            "report-function",
+            "upload-function",
+            "sweeper-function");
     /** Settings read with {@code @Requires}/{@code @Value} rather than a properties record, so not in the metadata. */
     private static final Set<String> PROPERTIES_OUTSIDE_RECORDS = Set.of("pastebin.database.secret-id");
 

@@ -25,12 +25,17 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 final class LocalRuntimeProcess implements AutoCloseable {
 
     final TestQueues.Pair queue;
+    /** The moderation outbox queue's URL: report notifications arrive here. */
+    final String outboxQueueUrl;
+
     final String bucket;
     final int port;
     private final LocalRuntimeLauncher runtime;
 
-    private LocalRuntimeProcess(TestQueues.Pair queue, String bucket, LocalRuntimeLauncher runtime) {
+    private LocalRuntimeProcess(
+            TestQueues.Pair queue, String outboxQueueUrl, String bucket, LocalRuntimeLauncher runtime) {
         this.queue = queue;
+        this.outboxQueueUrl = outboxQueueUrl;
         this.bucket = bucket;
         this.port = runtime.port();
         this.runtime = runtime;
@@ -50,9 +55,14 @@ final class LocalRuntimeProcess implements AutoCloseable {
             throws Exception {
         TestSupport.migrate();
         TestQueues.Pair queue;
+        String outbox;
         String bucket = name + "-" + UUID.randomUUID().toString().substring(0, 8);
         try (var context = ApplicationContext.run()) {
             queue = TestQueues.create(context.getBean(SqsClient.class), name, 10, 30);
+            outbox = context.getBean(SqsClient.class)
+                    .createQueue(b -> b.queueName(
+                            name + "-outbox-" + UUID.randomUUID().toString().substring(0, 8)))
+                    .queueUrl();
             context.getBean(S3Client.class).createBucket(b -> b.bucket(bucket));
         }
         int port;
@@ -67,6 +77,7 @@ final class LocalRuntimeProcess implements AutoCloseable {
                         TestSupport.queueName(queue.queueUrl()),
                         TestSupport.queueName(queue.deadLetterQueueUrl()),
                         bucket)
+                .arguments(List.of("--physical-name", "ModerationOutboxQueue=" + TestSupport.queueName(outbox)))
                 .arguments(flags)
                 .echoTo(System.err, "[runtime] ")
                 .listeningWithin(Duration.ofSeconds(180))
@@ -74,10 +85,10 @@ final class LocalRuntimeProcess implements AutoCloseable {
         try {
             runtime.start();
         } catch (Exception e) {
-            deleteQueues(queue);
+            deleteQueues(queue, outbox);
             throw e;
         }
-        return new LocalRuntimeProcess(queue, bucket, runtime);
+        return new LocalRuntimeProcess(queue, outbox, bucket, runtime);
     }
 
     /** What infra/local/lib.sh's env_vars_json gives the functions, for the database the tests use. */
@@ -86,12 +97,18 @@ final class LocalRuntimeProcess implements AutoCloseable {
                 "Parameters",
                 new HashMap<>(Map.of(
                         "DATASOURCES_DEFAULT_URL",
-                                env("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin"),
-                        "DATASOURCES_DEFAULT_USERNAME", env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
-                        "DATASOURCES_DEFAULT_PASSWORD", env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"),
-                        "AWS_S3_PATH_STYLE_ACCESS_ENABLED", "true",
+                        env("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin"),
+                        "DATASOURCES_DEFAULT_USERNAME",
+                        env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
+                        "DATASOURCES_DEFAULT_PASSWORD",
+                        env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"),
+                        "AWS_S3_PATH_STYLE_ACCESS_ENABLED",
+                        "true",
                         // the local PostgreSQL has no TLS; the template requires verify-full
-                        "PASTEBIN_DATABASE_TLS_REQUIRED", "false"))));
+                        "PASTEBIN_DATABASE_TLS_REQUIRED",
+                        "false",
+                        "PASTEBIN_ABUSE_CONTACT",
+                        "mailto:abuse@localhost"))));
         overrides.forEach((scope, variables) ->
                 file.computeIfAbsent(scope, s -> new HashMap<>()).putAll(variables));
         return Json.MAPPER.writeValueAsString(file);
@@ -119,15 +136,16 @@ final class LocalRuntimeProcess implements AutoCloseable {
     @Override
     public void close() throws Exception {
         boolean stopped = runtime.stop();
-        deleteQueues(queue);
+        deleteQueues(queue, outboxQueueUrl);
         if (!stopped) {
             throw new IllegalStateException("the runtime did not stop on TERM within 30 s");
         }
     }
 
-    private static void deleteQueues(TestQueues.Pair queue) {
+    private static void deleteQueues(TestQueues.Pair queue, String outbox) {
         try (var context = ApplicationContext.run()) {
             TestQueues.delete(context.getBean(SqsClient.class), queue);
+            context.getBean(SqsClient.class).deleteQueue(b -> b.queueUrl(outbox));
         }
     }
 }

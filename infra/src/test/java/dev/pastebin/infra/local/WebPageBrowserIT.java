@@ -50,7 +50,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * create through the form, wait, view; a paste of markup shown as text and never run; read-once; delete; the
  * expiry sent; highlighting, line links, copy, download, raw, the dark theme and a phone's width. Rows in a state
  * a test needs to hold (IN_PROGRESS, then FAILED; expired) are set through the repository, as the upload worker
- * would. With {@code -Dscreenshots.update=true} it refreshes the screenshots in docs/screenshots/ (README.md and docs/using.md show them).
+ * would; reporting a paste through its form, the abuse contact, and a taken-down paste's page. With
+ * {@code -Dscreenshots.update=true} it refreshes the screenshots in docs/screenshots/ (README.md and docs/using.md show them).
  */
 @RealServices
 class WebPageBrowserIT {
@@ -557,6 +558,64 @@ class WebPageBrowserIT {
         Matcher code = VIEW_ADDRESS.matcher(address);
         assertTrue(code.find(), address);
         return code.group(1);
+    }
+
+    @Test
+    void aPasteIsReportedFromItsPageAndEveryPageShowsTheAbuseContact() throws Exception {
+        String code = createThroughTheForm("report me\n", null, false);
+        assertEquals("abuse@localhost", text("abuse-contact"), "the create page shows the contact");
+        open("/p/" + code);
+        assertEquals("ready", awaitState(UPLOAD_WAIT, "ready", "gone", "error", "timeout"), text("message"));
+        assertEquals(
+                "mailto:abuse@localhost",
+                browser.findElement(By.id("abuse-contact")).getDomAttribute("href"));
+        assertFalse(browser.findElement(By.id("report-form")).isDisplayed());
+
+        browser.findElement(By.id("report-link")).click();
+        assertTrue(browser.findElement(By.id("report-form")).isDisplayed());
+        new Select(browser.findElement(By.id("report-reason"))).selectByValue("phishing");
+        browser.findElement(By.id("report-text")).sendKeys("A fake bank login page.");
+        browser.findElement(By.id("report-contact")).sendKeys("reader@example.org");
+        browser.findElement(By.id("report-send")).click();
+
+        new WebDriverWait(browser, API_WAIT)
+                .withMessage(() -> "report form: " + text("report-message") + "\n" + system.output())
+                .until(d ->
+                        "sent".equals(browser.findElement(By.id("report-form")).getDomAttribute("data-state")));
+        assertTrue(text("report-message").startsWith("Thank you."), text("report-message"));
+        saveScreenshot("report.png");
+    }
+
+    /**
+     * A 451 (RFC 7725) with PASTE_TAKEN_DOWN, as the read routes answer a paste the operator took down: the page says
+     * so, distinctly from a paste that is merely gone. The answer is put in place of the API's by a script DevTools
+     * runs before the page's own, so the page's real code handles it.
+     */
+    @Test
+    void aPasteTakenDownIsSaidToBeRemovedForLegalReasons() throws Exception {
+        String code = "TakenDown01";
+        Object stub = browser.executeCdpCommand(
+                        "Page.addScriptToEvaluateOnNewDocument",
+                        Map.of(
+                                "source",
+                                "const realFetch = window.fetch; window.fetch = (url, options) => String(url).endsWith('/pastes/"
+                                        + code
+                                        + "') ? Promise.resolve(new Response(JSON.stringify({code: 'PASTE_TAKEN_DOWN', "
+                                        + "message: 'Removed by the operator', requestId: 'r'}), {status: 451, headers: "
+                                        + "{'Content-Type': 'application/json'}})) : realFetch(url, options);"))
+                .get("identifier");
+        try {
+            open("/p/" + code);
+
+            assertEquals(
+                    "taken-down", awaitState(Duration.ofSeconds(30), "taken-down", "gone", "error"), text("message"));
+            assertEquals("This paste was removed by the operator for legal reasons.", text("message"));
+            assertFalse(browser.findElement(By.id("report-link")).isDisplayed(), "nothing left to report");
+            assertFalse(browser.findElement(By.id("content")).isDisplayed());
+            saveScreenshot("taken-down.png");
+        } finally {
+            browser.executeCdpCommand("Page.removeScriptToEvaluateOnNewDocument", Map.of("identifier", stub));
+        }
     }
 
     /** Creates a paste through the JSON API, with a language and a file name when given; returns its code. */

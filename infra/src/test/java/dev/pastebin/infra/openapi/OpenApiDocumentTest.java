@@ -32,7 +32,8 @@ class OpenApiDocumentTest {
     static final List<Path> GENERATED = List.of(
             Path.of("..", "create-function", "target", "openapi", "create.yml"),
             Path.of("..", "read-function", "target", "openapi", "read.yml"),
-            Path.of("..", "remove-function", "target", "openapi", "remove.yml"));
+            Path.of("..", "remove-function", "target", "openapi", "remove.yml"),
+            Path.of("..", "report-function", "target", "openapi", "report.yml"));
 
     @Test
     void theCommittedDocumentIsWhatTheControllersGenerate() throws IOException {
@@ -112,7 +113,8 @@ class OpenApiDocumentTest {
         info.put(
                 "description",
                 "Create a paste, read it when it is stored, delete it with its token, let it expire, "
-                        + "read it once. Generated from the controllers of the create, read and remove functions "
+                        + "read it once, report it to the operator. Generated from the controllers of the create, "
+                        + "read, remove and report functions "
                         + "(infra's OpenApiDocumentTest keeps this file in step with them).");
         document.put("info", info);
         document.put("paths", paths);

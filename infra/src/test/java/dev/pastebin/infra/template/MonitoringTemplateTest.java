@@ -29,7 +29,9 @@ import org.junit.jupiter.api.Test;
 class MonitoringTemplateTest {
 
     private static final Pattern SEARCH = Pattern.compile("SEARCH\\('\\{([^}]*)} MetricName=\"(\\w+)\"");
-    private static final Set<String> SERVICES = Set.of("create", "read", "remove", "upload", "sweeper");
+    /** The functions' Service dimensions; moderation is the operator function that counts takedowns. */
+    private static final Set<String> SERVICES =
+            Set.of("create", "read", "remove", "report", "upload", "sweeper", "moderation");
 
     private final CloudFormationTemplate template = InfraTemplate.load();
 

@@ -51,6 +51,10 @@ class TemplateTest {
                         List.of(
                                 "../remove-function",
                                 "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction"),
+                "ReportPasteFunction",
+                        List.of(
+                                "../report-function",
+                                "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction"),
                 "UploadPasteFunction", List.of("../upload-function", "dev.pastebin.upload.UploadHandler"),
                 "SweeperFunction", List.of("../sweeper-function", "dev.pastebin.sweeper.SweeperHandler"),
                 "EdgeAclFunction", List.of("../edge-acl-function", "dev.pastebin.edgeacl.EdgeAclHandler"),
@@ -414,8 +418,10 @@ class TemplateTest {
                         "GET /assets/{file}",
                         "GET /documents/{key}",
                         "GET /raw/{key}",
-                        "GET /{shortCode}"),
+                        "GET /{shortCode}",
+                        "GET /.well-known/security.txt"),
                 routes("ReadPasteFunction"));
+        assertEquals(Set.of("POST /pastes/{shortCode}/report"), routes("ReportPasteFunction"));
         assertEquals(
                 Set.of("DELETE /pastes/{shortCode}", "POST /pastes/{shortCode}/reveal"), routes("RemovePasteFunction"));
         Map<String, Object> api = template.properties("HttpApi");

@@ -1,0 +1,219 @@
+package dev.pastebin.infra.local;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pastebin.core.support.RealServices;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.core.type.Argument;
+import io.micronaut.json.JsonMapper;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+/**
+ * Reporting a paste through the whole local system ({@link LocalRuntimeProcess}: the template's routes, the real
+ * report and read functions, PostgreSQL, and a moderation outbox queue of its own in LocalStack that this test
+ * reads), and the abuse contact in /.well-known/security.txt.
+ */
+@RealServices
+class ReportAbuseIT {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final JsonMapper JSON = JsonMapper.createDefault();
+    private static LocalRuntimeProcess system;
+    private static ApplicationContext aws;
+
+    @BeforeAll
+    static void start() throws Exception {
+        system = LocalRuntimeProcess.start("report-abuse");
+        aws = ApplicationContext.run();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (aws != null) {
+            aws.close();
+        }
+        if (system != null) {
+            system.close();
+        }
+    }
+
+    @Test
+    void twoReportsAreStoredAndAskForOneNotification() throws Exception {
+        String code = (String) create().get("shortCode");
+
+        HttpResponse<String> first =
+                report(code, "application/json", "{\"reason\":\"phishing\",\"text\":\"fake login\"}");
+        HttpResponse<String> second = report(code, "application/x-www-form-urlencoded", "reason=spam");
+
+        assertEquals(202, first.statusCode(), first.body());
+        assertEquals(202, second.statusCode(), second.body());
+        assertEquals(List.of("phishing", "spam"), reasons(code));
+        List<Message> notices = drainOutbox().stream()
+                .filter(message -> message.body().contains("\"report:" + code + "\""))
+                .toList();
+        assertEquals(1, notices.size(), "one notification per paste per hour: " + notices);
+        Map<String, Object> notice = JSON.readValue(notices.get(0).body(), Argument.mapOf(String.class, Object.class));
+        assertEquals("notify", notice.get("kind"));
+    }
+
+    /** A paste that is gone is answered by the report route exactly as the read route answers it. */
+    @Test
+    void reportingAPasteThatIsGoneAnswersAsReadingIt() throws Exception {
+        Map<String, Object> created = create();
+        String code = (String) created.get("shortCode");
+        HttpResponse<String> deleted = HTTP.send(
+                HttpRequest.newBuilder(system.uri("/pastes/" + code))
+                        .header("Paste-Delete-Token", (String) created.get("deleteToken"))
+                        .DELETE()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(204, deleted.statusCode(), deleted.body());
+
+        for (String gone : List.of(code, "zzzzzzzzzzz")) {
+            HttpResponse<String> read = TestSupport.sendHonouringRetryAfter(
+                    HTTP,
+                    HttpRequest.newBuilder(system.uri("/pastes/" + gone))
+                            .header("Accept", "application/json")
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> reported = report(gone, "application/json", "{\"reason\":\"illegal\"}");
+
+            assertEquals(404, read.statusCode(), read.body());
+            assertEquals(read.statusCode(), reported.statusCode(), reported.body());
+            assertEquals(withoutRequestId(read.body()), withoutRequestId(reported.body()));
+        }
+        assertEquals(List.of(), reasons(code));
+    }
+
+    @Test
+    void badReportsAreClearClientErrors() throws Exception {
+        String code = (String) create().get("shortCode");
+
+        assertError(400, "INVALID_REPORT", report(code, "application/json", "{\"reason\":\"boring\"}"));
+        assertError(
+                400,
+                "INVALID_REPORT",
+                report(code, "application/json", "{\"reason\":\"spam\",\"text\":\"" + "x".repeat(2001) + "\"}"));
+        assertError(400, "MALFORMED_SHORT_CODE", report("short", "application/json", "{\"reason\":\"spam\"}"));
+        assertError(415, "UNSUPPORTED_MEDIA_TYPE", report(code, "text/plain", "spam"));
+        assertError(
+                413, "CONTENT_TOO_LARGE", report(code, "application/json", "{\"x\":\"" + "x".repeat(17_000) + "\"}"));
+        assertEquals(List.of(), reasons(code));
+    }
+
+    @Test
+    void securityTxtNamesTheAbuseContact() throws Exception {
+        HttpResponse<String> answer = HTTP.send(
+                HttpRequest.newBuilder(system.uri("/.well-known/security.txt")).build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertEquals(200, answer.statusCode(), answer.body());
+        assertEquals(
+                "text/plain; charset=utf-8",
+                answer.headers().firstValue("Content-Type").orElseThrow());
+        assertTrue(answer.body().startsWith("Contact: mailto:abuse@localhost\n"), answer.body());
+        Matcher expires = Pattern.compile("(?m)^Expires: (\\S+)$").matcher(answer.body());
+        assertTrue(expires.find(), answer.body());
+        Instant expiry = Instant.parse(expires.group(1));
+        assertTrue(
+                expiry.isAfter(Instant.now()) && expiry.isBefore(Instant.now().plus(365, ChronoUnit.DAYS)),
+                answer.body());
+    }
+
+    private static Map<String, Object> create() throws Exception {
+        HttpResponse<String> created = TestSupport.sendHonouringRetryAfter(
+                HTTP,
+                HttpRequest.newBuilder(system.uri("/pastes"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"content\":\"to be reported\"}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(201, created.statusCode(), created.body());
+        return JSON.readValue(created.body(), Argument.mapOf(String.class, Object.class));
+    }
+
+    private static HttpResponse<String> report(String code, String contentType, String body) throws Exception {
+        return TestSupport.sendHonouringRetryAfter(
+                HTTP,
+                HttpRequest.newBuilder(system.uri("/pastes/" + code + "/report"))
+                        .header("Content-Type", contentType)
+                        .header("Accept", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static void assertError(int status, String code, HttpResponse<String> response) throws Exception {
+        assertEquals(status, response.statusCode(), response.body());
+        assertEquals(
+                code,
+                JSON.readValue(response.body(), Argument.mapOf(String.class, Object.class))
+                        .get("code"),
+                response.body());
+    }
+
+    private static String withoutRequestId(String errorBody) throws Exception {
+        Map<String, Object> error = JSON.readValue(errorBody, Argument.mapOf(String.class, Object.class));
+        error.remove("requestId");
+        return error.toString();
+    }
+
+    /** Every report's message is sent before its 202: the queue holds them all; read until a receive finds none. */
+    private static List<Message> drainOutbox() {
+        SqsClient sqs = aws.getBean(SqsClient.class);
+        List<Message> all = new ArrayList<>();
+        for (List<Message> batch = receive(sqs); !batch.isEmpty(); batch = receive(sqs)) {
+            for (Message message : batch) {
+                all.add(message);
+                sqs.deleteMessage(b -> b.queueUrl(system.outboxQueueUrl).receiptHandle(message.receiptHandle()));
+            }
+        }
+        return all;
+    }
+
+    private static List<Message> receive(SqsClient sqs) {
+        return sqs.receiveMessage(b -> b.queueUrl(system.outboxQueueUrl)
+                        .maxNumberOfMessages(10)
+                        .waitTimeSeconds(1))
+                .messages();
+    }
+
+    private static List<String> reasons(String code) throws Exception {
+        var environment = aws.getEnvironment();
+        try (Connection connection = DriverManager.getConnection(
+                        environment.getRequiredProperty("datasources.default.url", String.class),
+                        environment.getRequiredProperty("datasources.default.username", String.class),
+                        environment.getRequiredProperty("datasources.default.password", String.class));
+                PreparedStatement query =
+                        connection.prepareStatement("SELECT reason FROM abuse_reports WHERE code = ? ORDER BY id")) {
+            query.setString(1, code);
+            List<String> reasons = new ArrayList<>();
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    reasons.add(rows.getString(1));
+                }
+            }
+            return reasons;
+        }
+    }
+}

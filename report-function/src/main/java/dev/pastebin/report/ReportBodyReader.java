@@ -1,0 +1,208 @@
+package dev.pastebin.report;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import dev.pastebin.core.http.ApiErrorCode;
+import dev.pastebin.core.http.ApiException;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.MediaType;
+import io.micronaut.json.tree.JsonNode;
+import io.micronaut.serde.ObjectMapper;
+import jakarta.inject.Singleton;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads a report's body: JSON {@code {"reason": "spam", "text": "…", "contact": "…"}} or the same fields as an
+ * HTML form posts them ({@code application/x-www-form-urlencoded}). Every refusal is a 4xx that names what is wrong:
+ * a body over {@code pastebin.report.max-body-bytes} (413, before it is parsed), another Content-Type (415), a
+ * malformed document (400), a reason not in {@link ReportReason}, or text or a contact that is too long or holds
+ * control characters ({@link ApiErrorCode#INVALID_REPORT}).
+ */
+@Singleton
+class ReportBodyReader {
+
+    static final String REASON = "reason";
+    static final String TEXT = "text";
+    static final String CONTACT = "contact";
+    private static final Set<String> FIELDS = Set.of(REASON, TEXT, CONTACT);
+
+    /** A key twice (which reason counts?) or anything after the document is refused, as create refuses it. */
+    private static final JsonFactory STRICT_JSON = JsonFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+
+    private final ReportProperties limits;
+    private final ObjectMapper objectMapper;
+
+    ReportBodyReader(ReportProperties limits, ObjectMapper objectMapper) {
+        this.limits = limits;
+        this.objectMapper = objectMapper;
+    }
+
+    ReportForm read(byte[] body, @Nullable MediaType type) {
+        if (type == null) {
+            throw unsupportedMediaType();
+        }
+        String charset = type.getParameters().get("charset").orElse(null);
+        if (charset != null && !charset.equalsIgnoreCase("utf-8") && !charset.equalsIgnoreCase("utf8")) {
+            throw new ApiException(ApiErrorCode.UNSUPPORTED_MEDIA_TYPE, "Only charset=utf-8 is accepted");
+        }
+        if (body.length > limits.maxBodyBytes()) {
+            throw new ApiException(
+                    ApiErrorCode.CONTENT_TOO_LARGE, "A report's body is at most " + limits.maxBodyBytes() + " bytes");
+        }
+        Map<String, String> fields = switch (type.getName().toLowerCase(Locale.ROOT)) {
+            case MediaType.APPLICATION_JSON -> jsonFields(body);
+            case MediaType.APPLICATION_FORM_URLENCODED -> formFields(body);
+            default -> throw unsupportedMediaType();
+        };
+        return checked(fields);
+    }
+
+    private ReportForm checked(Map<String, String> fields) {
+        String reasonName = fields.get(REASON);
+        if (reasonName == null || reasonName.isBlank()) {
+            throw invalid("A report needs a \"reason\", one of " + ReportReason.wireNames());
+        }
+        ReportReason reason = ReportReason.of(reasonName.strip())
+                .orElseThrow(() -> invalid("\"reason\" must be one of " + ReportReason.wireNames()));
+        return new ReportForm(
+                reason,
+                optionalText(fields.get(TEXT), TEXT, limits.maxTextLength(), true),
+                optionalText(fields.get(CONTACT), CONTACT, limits.maxContactLength(), false));
+    }
+
+    /** Blank is absent; otherwise at most {@code max} characters (code points) with no control character but line breaks and tabs in free text. */
+    @Nullable
+    private static String optionalText(@Nullable String value, String name, int max, boolean multiline) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        String text = value.strip();
+        if (text.codePointCount(0, text.length()) > max) {
+            throw invalid("\"" + name + "\" is longer than " + max + " characters");
+        }
+        boolean control = text.codePoints()
+                .anyMatch(c -> Character.isISOControl(c) && !(multiline && (c == '\n' || c == '\r' || c == '\t')));
+        if (control) {
+            throw invalid("\"" + name + "\" holds control characters");
+        }
+        return text;
+    }
+
+    private Map<String, String> jsonFields(byte[] body) {
+        String json = decodeUtf8(body, "The JSON body is not valid UTF-8");
+        JsonNode document;
+        try {
+            document = isOneStrictDocument(json) ? objectMapper.readValue(json, JsonNode.class) : null;
+        } catch (IOException | RuntimeException e) {
+            document = null;
+        }
+        if (document == null || !document.isObject()) {
+            throw new ApiException(
+                    ApiErrorCode.INVALID_JSON,
+                    "The body is not one JSON object of the form {\"reason\": \"spam\", \"text\": \"...\", "
+                            + "\"contact\": \"...\"} (no key twice, nothing after it)");
+        }
+        Map<String, String> fields = new LinkedHashMap<>();
+        for (String name : FIELDS) {
+            JsonNode field = document.get(name);
+            if (field == null || field.isNull()) {
+                continue;
+            }
+            // strictly a string: no coercion of numbers, arrays or objects into text
+            if (!field.isString()) {
+                throw invalid("\"" + name + "\" must be a string");
+            }
+            fields.put(name, field.getStringValue());
+        }
+        return fields;
+    }
+
+    /** The first value of each known field; percent-escapes decoded strictly (a malformed one is a 400). */
+    private static Map<String, String> formFields(byte[] body) {
+        Map<String, String> fields = new LinkedHashMap<>();
+        for (String pair : new String(body, StandardCharsets.ISO_8859_1).split("&")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int equals = pair.indexOf('=');
+            String name = decodeUtf8(
+                    percentDecode(equals < 0 ? pair : pair.substring(0, equals)), "The form is not valid UTF-8");
+            if (FIELDS.contains(name) && !fields.containsKey(name)) {
+                fields.put(
+                        name,
+                        equals < 0
+                                ? ""
+                                : decodeUtf8(percentDecode(pair.substring(equals + 1)), "The form is not valid UTF-8"));
+            }
+        }
+        return fields;
+    }
+
+    private static byte[] percentDecode(String encoded) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(encoded.length());
+        for (int i = 0; i < encoded.length(); i++) {
+            char c = encoded.charAt(i);
+            if (c == '+') {
+                out.write(' ');
+            } else if (c == '%') {
+                int high = i + 2 < encoded.length() ? Character.digit(encoded.charAt(i + 1), 16) : -1;
+                int low = i + 2 < encoded.length() ? Character.digit(encoded.charAt(i + 2), 16) : -1;
+                if (high < 0 || low < 0) {
+                    throw new ApiException(ApiErrorCode.BAD_REQUEST, "The form has an invalid percent-escape");
+                }
+                out.write(high << 4 | low);
+                i += 2;
+            } else {
+                out.write(c);
+            }
+        }
+        return out.toByteArray();
+    }
+
+    private static boolean isOneStrictDocument(String json) {
+        try (JsonParser parser = STRICT_JSON.createParser(json)) {
+            if (parser.nextToken() == null) {
+                return false;
+            }
+            parser.skipChildren();
+            return parser.nextToken() == null;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static String decodeUtf8(byte[] bytes, String error) {
+        try {
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            throw new ApiException(ApiErrorCode.INVALID_UTF8, error);
+        }
+    }
+
+    private static ApiException invalid(String message) {
+        return new ApiException(ApiErrorCode.INVALID_REPORT, message);
+    }
+
+    private static ApiException unsupportedMediaType() {
+        return new ApiException(
+                ApiErrorCode.UNSUPPORTED_MEDIA_TYPE,
+                "Send the report as application/json or application/x-www-form-urlencoded");
+    }
+}

@@ -1,0 +1,29 @@
+package dev.pastebin.report;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+import io.micronaut.core.bind.annotation.Bindable;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+
+/**
+ * The report route's limits, bound from {@code pastebin.report.*} (docs/operating.md, "Abuse reports").
+ *
+ * @param maxTextLength    characters of free text a report may carry
+ * @param maxContactLength characters of the reporter's contact (an e-mail address is at most 254)
+ * @param maxBodyBytes     bytes of a report's body, whatever its form; more is refused before it is parsed
+ * @param notifyInterval   a paste's reports ask the operator to be notified at most once per this interval
+ * @param addressKey       the HMAC key the reporter's address is hashed with, so that the hash cannot be reversed
+ *                         by hashing every address (the template generates one per stack)
+ */
+@ConfigurationProperties("pastebin.report")
+public record ReportProperties(
+        @Min(1) @Max(2000) @Bindable(defaultValue = "2000") int maxTextLength,
+        @Min(1) @Max(320) @Bindable(defaultValue = "320") int maxContactLength,
+        @Min(1024) @Bindable(defaultValue = "16384") int maxBodyBytes,
+        @NotNull @Bindable(defaultValue = "1h") Duration notifyInterval,
+
+        @NotBlank @Bindable(defaultValue = "local-report-address-key")
+        String addressKey) {}

@@ -1,0 +1,58 @@
+package dev.pastebin.report;
+
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import dev.pastebin.core.http.EdgeRequests;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.servlet.http.ServletHttpRequest;
+import jakarta.inject.Singleton;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.util.HexFormat;
+import java.util.Optional;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * The reporter's address as it is stored: HMAC-SHA-256 with the stack's key ({@code pastebin.report.address-key}),
+ * in hex. Reports from one address share a hash, so the operator can tell one persistent reporter from many;
+ * the address itself is never stored, and without the key the hash cannot be reversed by hashing every address.
+ */
+@Singleton
+class ReporterAddresses {
+
+    private static final String HMAC = "HmacSHA256";
+    /** A request that did not come from API Gateway (none in production): hashed as this placeholder. */
+    private static final String UNKNOWN = "unknown";
+
+    private final SecretKeySpec key;
+
+    ReporterAddresses(ReportProperties properties) {
+        this.key = new SecretKeySpec(properties.addressKey().getBytes(StandardCharsets.UTF_8), HMAC);
+    }
+
+    String hashOf(HttpRequest<?> request) {
+        return hash(EdgeRequests.clientAddress(request, connectionAddress(request)));
+    }
+
+    String hash(String address) {
+        try {
+            Mac mac = Mac.getInstance(HMAC);
+            mac.init(key);
+            return HexFormat.of().formatHex(mac.doFinal(address.getBytes(StandardCharsets.UTF_8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
+        }
+    }
+
+    private static String connectionAddress(HttpRequest<?> request) {
+        return Optional.of(request)
+                .filter(ServletHttpRequest.class::isInstance)
+                .map(r -> ((ServletHttpRequest<?, ?>) r).getNativeRequest())
+                .filter(APIGatewayV2HTTPEvent.class::isInstance)
+                .map(event -> ((APIGatewayV2HTTPEvent) event).getRequestContext())
+                .map(APIGatewayV2HTTPEvent.RequestContext::getHttp)
+                .map(APIGatewayV2HTTPEvent.RequestContext.Http::getSourceIp)
+                .filter(ip -> !ip.isBlank())
+                .orElse(UNKNOWN);
+    }
+}

@@ -1,0 +1,275 @@
+package dev.pastebin.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pastebin.core.support.HttpApi;
+import dev.pastebin.core.support.RealServices;
+import io.micronaut.core.type.Argument;
+import io.micronaut.json.JsonMapper;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+/**
+ * POST /pastes/{shortCode}/report against the real database and a moderation outbox queue of its own in
+ * LocalStack: pastes are created through the create function's handler in the same context.
+ */
+@RealServices
+class ReportPasteIT {
+
+    private static final SqsClient SQS = SqsClient.create();
+    private static final List<Message> SEEN = new ArrayList<>();
+    private static String outbox;
+    private static String uploads;
+    private static HttpApi api;
+
+    @BeforeAll
+    static void start() {
+        outbox = SQS.createQueue(b -> b.queueName("report-it-outbox-" + UUID.randomUUID()))
+                .queueUrl();
+        uploads = SQS.createQueue(b -> b.queueName("report-it-uploads-" + UUID.randomUUID()))
+                .queueUrl();
+        api = HttpApi.start(Map.of(
+                "pastebin.moderation-outbox.url", outbox,
+                "pastebin.upload-queue.url", uploads,
+                "pastebin.report.address-key", "report-it-key"));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (api != null) {
+            api.close();
+        }
+        for (String queue : new String[] {outbox, uploads}) {
+            if (queue != null) {
+                SQS.deleteQueue(b -> b.queueUrl(queue));
+            }
+        }
+    }
+
+    @Test
+    void aReportIsStoredAndTwoReportsWithinTheHourNotifyOnce() throws Exception {
+        String code = create();
+
+        HttpApi.Response first = report(
+                code,
+                "application/json",
+                "{\"reason\":\"phishing\",\"text\":\"a fake " + "bank login\",\"contact\":\"me@example.org\"}");
+        HttpApi.Response second = report(code, "application/x-www-form-urlencoded", "reason=spam&text=again%21");
+
+        assertEquals(202, first.status(), first.text());
+        assertEquals(202, second.status(), second.text());
+        assertEquals("no-store", first.header("Cache-Control"));
+        Map<String, Object> receipt = json(first);
+        assertEquals(code, receipt.get("shortCode"));
+        assertEquals("RECEIVED", receipt.get("status"));
+
+        List<List<String>> rows =
+                rows("SELECT reason, text, contact, reporter_hash FROM abuse_reports WHERE code = ? ORDER BY id", code);
+        assertEquals(2, rows.size(), rows.toString());
+        assertEquals(
+                List.of("phishing", "a fake bank login", "me@example.org"),
+                rows.get(0).subList(0, 3));
+        assertEquals("spam", rows.get(1).get(0));
+        assertEquals("again!", rows.get(1).get(1));
+        assertNull(rows.get(1).get(2));
+        String hash = rows.get(0).get(3);
+        assertTrue(hash.matches("[0-9a-f]{64}"), hash);
+        assertEquals(hash, rows.get(1).get(3), "one address, one hash");
+        assertFalse(hash.contains("203.0.113.7"));
+
+        List<Message> notices = notifications(code);
+        assertEquals(1, notices.size(), "one notification per paste per hour: " + notices);
+        Map<String, Object> notice =
+                JsonMapper.createDefault().readValue(notices.get(0).body(), Argument.mapOf(String.class, Object.class));
+        assertEquals("notify", notice.get("kind"));
+        assertEquals("report:" + code, notice.get("reference"));
+        assertTrue(((String) notice.get("subject")).contains(code), notice.toString());
+        assertFalse(((String) notice.get("message")).contains("bank login"), "the reporter's text stays stored");
+    }
+
+    @Test
+    void aNoticeOlderThanTheIntervalLetsTheNextReportNotifyAgain() throws Exception {
+        String code = create();
+        assertEquals(
+                202,
+                report(code, "application/json", "{\"reason\":\"malware\"}").status());
+        execute("UPDATE report_notices SET notified_at = now() - interval '61 minutes' WHERE code = ?", code);
+
+        assertEquals(
+                202,
+                report(code, "application/json", "{\"reason\":\"malware\"}").status());
+
+        assertEquals(2, notifications(code).size());
+    }
+
+    /** Unknown, expired, deleted (or taken down: its row is gone too): the answer a read of a missing paste gets. */
+    @Test
+    void aPasteReadersCannotSeeIsAnsweredAsAMissingOne() throws Exception {
+        String expired = create();
+        execute("UPDATE pastes SET expires_at = now() - interval '1 minute' WHERE short_code = ?", expired);
+        String deleted = create();
+        execute("DELETE FROM pastes WHERE short_code = ?", deleted);
+        String unknown = "zZ9" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+
+        for (String code : List.of(expired, deleted, unknown)) {
+            HttpApi.Response response = report(code, "application/json", "{\"reason\":\"illegal\"}");
+
+            assertEquals(404, response.status(), code + ": " + response.text());
+            Map<String, Object> error = json(response);
+            assertEquals("PASTE_NOT_FOUND", error.get("code"));
+            assertEquals("No paste " + code, error.get("message"), "as GET /pastes/{code} answers it");
+            assertEquals(List.of(), rows("SELECT reason FROM abuse_reports WHERE code = ?", code));
+        }
+        assertEquals(List.of(), notifications(unknown));
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "400 INVALID_REPORT application/json {\"reason\":\"boring\"}",
+                "400 INVALID_REPORT application/json {}",
+                "400 INVALID_REPORT application/json {\"reason\":\"spam\",\"text\":42}",
+                "400 INVALID_REPORT application/json {\"reason\":\"spam\",\"contact\":\"a\\u0000b\"}",
+                "400 INVALID_JSON application/json {\"reason\":\"spam\",\"reason\":\"other\"}",
+                "400 INVALID_JSON application/json [\"spam\"]",
+                "400 INVALID_REPORT application/x-www-form-urlencoded reason=",
+                "400 BAD_REQUEST application/x-www-form-urlencoded reason=spam&text=%zz",
+                "415 UNSUPPORTED_MEDIA_TYPE text/plain spam",
+                "415 UNSUPPORTED_MEDIA_TYPE application/json;charset=latin1 {\"reason\":\"spam\"}",
+            })
+    void badInputIsAClearClientError(String testCase) throws Exception {
+        String[] parts = testCase.split(" ", 4);
+        String code = create();
+
+        HttpApi.Response response = report(code, parts[2], parts[3]);
+
+        assertEquals(Integer.parseInt(parts[0]), response.status(), response.text());
+        assertEquals(parts[1], json(response).get("code"), response.text());
+        assertEquals(List.of(), rows("SELECT reason FROM abuse_reports WHERE code = ?", code));
+    }
+
+    @Test
+    void tooLongTextAContactOrABodyAreRefusedByName() throws Exception {
+        String code = create();
+
+        HttpApi.Response text =
+                report(code, "application/json", "{\"reason\":\"spam\",\"text\":\"" + "x".repeat(2001) + "\"}");
+        HttpApi.Response contact =
+                report(code, "application/json", "{\"reason\":\"spam\",\"contact\":\"" + "x".repeat(321) + "\"}");
+        HttpApi.Response body =
+                report(code, "application/json", "{\"reason\":\"spam\",\"x\":\"" + "x".repeat(20_000) + "\"}");
+        HttpApi.Response withinLimits = report(
+                code,
+                "application/json",
+                "{\"reason\":\"other\",\"text\":\"" + "é".repeat(2000) + "\",\"contact\":\"" + "x".repeat(320) + "\"}");
+
+        assertEquals(400, text.status(), text.text());
+        assertTrue(json(text).get("message").toString().contains("\"text\""), text.text());
+        assertEquals(400, contact.status(), contact.text());
+        assertTrue(json(contact).get("message").toString().contains("\"contact\""), contact.text());
+        assertEquals(413, body.status(), body.text());
+        assertEquals("CONTENT_TOO_LARGE", json(body).get("code"));
+        assertEquals(202, withinLimits.status(), withinLimits.text());
+    }
+
+    @Test
+    void aCodeOfTheWrongShapeIsRefusedBeforeAnyLookup() throws Exception {
+        HttpApi.Response response = report("not-a-code!", "application/json", "{\"reason\":\"spam\"}");
+
+        assertEquals(400, response.status(), response.text());
+        assertEquals("MALFORMED_SHORT_CODE", json(response).get("code"));
+    }
+
+    private static String create() throws Exception {
+        HttpApi.Response created = api.send(api.fixture("create-paste-json").textBody("{\"content\":\"reported\"}"));
+        assertEquals(201, created.status(), created.text());
+        return (String) json(created).get("shortCode");
+    }
+
+    private static HttpApi.Response report(String code, String contentType, String body) {
+        return api.send(api.fixture("report-paste")
+                .path("/pastes/" + code + "/report")
+                .header("Content-Type", contentType)
+                .binaryBody(body.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /**
+     * The outbox's notify messages about this paste. Every report's message is sent before its 202, so the queue
+     * already holds them: it is drained (until a receive finds nothing) into what this class has seen.
+     */
+    private static List<Message> notifications(String code) {
+        for (List<Message> messages = receive(); !messages.isEmpty(); messages = receive()) {
+            for (Message message : messages) {
+                SEEN.add(message);
+                SQS.deleteMessage(b -> b.queueUrl(outbox).receiptHandle(message.receiptHandle()));
+            }
+        }
+        return SEEN.stream()
+                .filter(message -> message.body().contains("\"report:" + code + "\""))
+                .toList();
+    }
+
+    private static List<Message> receive() {
+        return SQS.receiveMessage(
+                        b -> b.queueUrl(outbox).maxNumberOfMessages(10).waitTimeSeconds(1))
+                .messages();
+    }
+
+    private static Map<String, Object> json(HttpApi.Response response) throws Exception {
+        return JsonMapper.createDefault().readValue(response.body(), Argument.mapOf(String.class, Object.class));
+    }
+
+    private static List<List<String>> rows(String sql, String code) throws SQLException {
+        try (Connection connection = database();
+                PreparedStatement query = connection.prepareStatement(sql)) {
+            query.setString(1, code);
+            List<List<String>> rows = new ArrayList<>();
+            try (ResultSet result = query.executeQuery()) {
+                int columns = result.getMetaData().getColumnCount();
+                while (result.next()) {
+                    List<String> row = new ArrayList<>();
+                    for (int i = 1; i <= columns; i++) {
+                        row.add(result.getString(i));
+                    }
+                    rows.add(row);
+                }
+            }
+            return rows;
+        }
+    }
+
+    /** A connection of the test's own, outside the function's transaction management. */
+    private static Connection database() throws SQLException {
+        var environment = api.context().getEnvironment();
+        return DriverManager.getConnection(
+                environment.getRequiredProperty("datasources.default.url", String.class),
+                environment.getRequiredProperty("datasources.default.username", String.class),
+                environment.getRequiredProperty("datasources.default.password", String.class));
+    }
+
+    private static void execute(String sql, String code) throws SQLException {
+        try (Connection connection = database();
+                PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setString(1, code);
+            statement.executeUpdate();
+        }
+    }
+}
