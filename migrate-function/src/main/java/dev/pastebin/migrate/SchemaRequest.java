@@ -18,8 +18,13 @@ import java.util.TreeSet;
 public record SchemaRequest(Optional<String> ownerSecretArn, Map<String, String> roleSecrets) {
 
     /** The database roles of the functions: the roles file (core's db/roles.sql) grants each its privileges. */
-    public static final Set<String> ROLES =
-            Set.of("pastebin_create", "pastebin_read", "pastebin_remove", "pastebin_upload", "pastebin_sweeper");
+    public static final Set<String> ROLES = Set.of(
+            "pastebin_create",
+            "pastebin_read",
+            "pastebin_remove",
+            "pastebin_upload",
+            "pastebin_sweeper",
+            "pastebin_report");
 
     public SchemaRequest {
         roleSecrets = Map.copyOf(roleSecrets);

@@ -30,7 +30,12 @@ class DatabaseRolesIT {
 
     private static final Path ROLES_SQL = Path.of("src", "main", "resources", "db", "roles.sql");
     private static final List<String> TABLES = List.of(
-            "pastes", "idempotency_keys", "circuit_breakers", "flyway_schema_history", "abuse_reports", "report_notices");
+            "pastes",
+            "idempotency_keys",
+            "circuit_breakers",
+            "flyway_schema_history",
+            "abuse_reports",
+            "report_notices");
     private static final List<String> PRIVILEGES = List.of("SELECT", "INSERT", "UPDATE", "DELETE");
 
     /** role → table → privileges, each for a statement of that function. */

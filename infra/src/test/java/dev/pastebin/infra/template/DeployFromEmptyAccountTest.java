@@ -37,6 +37,9 @@ class DeployFromEmptyAccountTest {
         ROLES.put(
                 "SweeperFunction",
                 List.of("pastebin_sweeper", "SweeperDatabaseRoleSecret", "SweeperDatabaseSecretArn"));
+        ROLES.put(
+                "ReportPasteFunction",
+                List.of("pastebin_report", "ReportDatabaseRoleSecret", "ReportDatabaseSecretArn"));
     }
 
     static final Set<String> CREATED_NETWORK = Set.of(
