@@ -1,6 +1,7 @@
 package dev.pastebin.migrate;
 
 import com.zaxxer.hikari.util.DriverDataSource;
+import dev.pastebin.core.config.DatabaseCredentials;
 import io.micronaut.configuration.jdbc.hikari.DatasourceConfiguration;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
@@ -30,7 +31,7 @@ class DatabaseConnections {
     }
 
     /** A data source that connects with these credentials (Flyway opens its connections through it). */
-    DataSource as(SecretCredentials credentials) {
+    DataSource as(DatabaseCredentials credentials) {
         Properties properties = new Properties();
         properties.putAll(datasource.getDataSourceProperties());
         DataSource driver = new DriverDataSource(
@@ -43,7 +44,7 @@ class DatabaseConnections {
     }
 
     /** Opens one connection with these credentials; the caller closes it. */
-    Connection open(SecretCredentials credentials) throws SQLException {
+    Connection open(DatabaseCredentials credentials) throws SQLException {
         return as(credentials).getConnection();
     }
 

@@ -1,5 +1,6 @@
 package dev.pastebin.migrate;
 
+import dev.pastebin.core.config.DatabaseCredentials;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,7 +25,7 @@ class DatabaseRoles {
      *
      * @param passwords role name to the credentials of its secret (username already checked to be the role)
      */
-    void apply(Connection owner, Map<String, SecretCredentials> passwords) throws SQLException {
+    void apply(Connection owner, Map<String, DatabaseCredentials> passwords) throws SQLException {
         boolean autoCommit = owner.getAutoCommit();
         owner.setAutoCommit(false);
         try {

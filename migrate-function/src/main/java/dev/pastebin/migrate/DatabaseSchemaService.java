@@ -1,5 +1,6 @@
 package dev.pastebin.migrate;
 
+import dev.pastebin.core.config.DatabaseCredentials;
 import jakarta.inject.Singleton;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -34,7 +35,7 @@ class DatabaseSchemaService {
 
     /** Migrates or checks, as the request says; returns the schema version the database is at. */
     String apply(SchemaRequest request) throws SQLException {
-        Map<String, SecretCredentials> roleCredentials = roleCredentials(request);
+        Map<String, DatabaseCredentials> roleCredentials = roleCredentials(request);
         if (request.migrates()) {
             return migrate(request.ownerSecretArn().orElseThrow(), request, roleCredentials);
         }
@@ -46,9 +47,10 @@ class DatabaseSchemaService {
         connections.abortAll();
     }
 
-    private String migrate(String ownerSecretArn, SchemaRequest request, Map<String, SecretCredentials> roleCredentials)
+    private String migrate(
+            String ownerSecretArn, SchemaRequest request, Map<String, DatabaseCredentials> roleCredentials)
             throws SQLException {
-        SecretCredentials owner = secrets.read(ownerSecretArn);
+        DatabaseCredentials owner = secrets.read(ownerSecretArn);
         try (Connection connection = connections.open(owner)) {
             connection.isValid(5);
         } catch (SQLException e) {
@@ -83,9 +85,9 @@ class DatabaseSchemaService {
     }
 
     /** A database managed by hand: every role can connect, and the schema is at this release's newest version. */
-    private String check(SchemaRequest request, Map<String, SecretCredentials> roleCredentials) {
+    private String check(SchemaRequest request, Map<String, DatabaseCredentials> roleCredentials) {
         connectAsEachRole(request, roleCredentials);
-        SecretCredentials reader = roleCredentials.get("pastebin_read");
+        DatabaseCredentials reader = roleCredentials.get("pastebin_read");
         MigrationInfoService info;
         try {
             info = Flyway.configure()
@@ -111,10 +113,10 @@ class DatabaseSchemaService {
         return current;
     }
 
-    private Map<String, SecretCredentials> roleCredentials(SchemaRequest request) {
-        Map<String, SecretCredentials> credentials = new LinkedHashMap<>();
+    private Map<String, DatabaseCredentials> roleCredentials(SchemaRequest request) {
+        Map<String, DatabaseCredentials> credentials = new LinkedHashMap<>();
         request.roleSecrets().forEach((role, arn) -> {
-            SecretCredentials read = secrets.read(arn);
+            DatabaseCredentials read = secrets.read(arn);
             if (!role.equals(read.username())) {
                 throw new IllegalStateException("secret " + arn + " (RoleSecrets." + role + ") holds username "
                         + read.username() + ", not " + role);
@@ -124,7 +126,7 @@ class DatabaseSchemaService {
         return credentials;
     }
 
-    private void connectAsEachRole(SchemaRequest request, Map<String, SecretCredentials> roleCredentials) {
+    private void connectAsEachRole(SchemaRequest request, Map<String, DatabaseCredentials> roleCredentials) {
         roleCredentials.forEach((role, credentials) -> {
             try (Connection connection = connections.open(credentials)) {
                 connection.isValid(5);

@@ -1,5 +1,6 @@
 package dev.pastebin.migrate;
 
+import dev.pastebin.core.config.DatabaseCredentials;
 import io.micronaut.serde.ObjectMapper;
 import jakarta.inject.Singleton;
 import java.io.IOException;
@@ -21,16 +22,16 @@ class DatabaseSecrets {
      * @throws IllegalStateException when the secret cannot be read or lacks a username or password; the message
      *                               names the secret, never its value
      */
-    SecretCredentials read(String secretArn) {
+    DatabaseCredentials read(String secretArn) {
         String json;
         try {
             json = secretsManager.getSecretValue(b -> b.secretId(secretArn)).secretString();
         } catch (RuntimeException e) {
             throw new IllegalStateException("cannot read secret " + secretArn + ": " + Reasons.describe(e), e);
         }
-        SecretCredentials credentials;
+        DatabaseCredentials credentials;
         try {
-            credentials = json == null ? null : objectMapper.readValue(json, SecretCredentials.class);
+            credentials = json == null ? null : objectMapper.readValue(json, DatabaseCredentials.class);
         } catch (IOException e) {
             // Not the parser's message: it may quote the input, i.e. the password.
             throw new IllegalStateException("secret " + secretArn + " is not JSON with username and password ("

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pastebin.core.support.RealServices;
+import dev.pastebin.core.support.TlsPostgres;
 import dev.pastebin.testkit.RunDatabase;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -119,6 +120,31 @@ class DatabaseMigrationFailuresIT {
         String reason = answer.get("Reason").asText();
         assertTrue(reason.contains("cannot start") && reason.contains("soon"), reason);
         assertEquals(0, invocation.exitCode(), "the answer is the outcome; the invocation itself succeeds");
+    }
+
+    /**
+     * The deploy's first step is its health check: against a TLS-only PostgreSQL whose certificate the configured
+     * CA did not sign, the resource fails the deploy with the words that name the trust anchor, instead of leaving
+     * functions that answer 503.
+     */
+    @Test
+    void aWrongTrustAnchorFailsTheDeployNamingTheSettingToCheck() throws Exception {
+        try (TlsPostgres tls = TlsPostgres.start()) {
+            var invocation = run.invoke(
+                    run.event("Create", true),
+                    run.database("wrongca"),
+                    Map.of(
+                            "DATASOURCES_DEFAULT_URL", tls.jdbcUrl("localhost", "sslmode=verify-full"),
+                            "PASTEBIN_DATABASE_TLS_REQUIRED", "true",
+                            "PASTEBIN_DATABASE_TLS_CA_BUNDLE",
+                                    tls.otherCaCertificate().toString()));
+
+            JsonNode answer = invocation.answer();
+            assertEquals("FAILED", answer.get("Status").asText(), invocation.output());
+            String reason = answer.get("Reason").asText();
+            assertTrue(reason.contains("DatabaseTrustAnchor"), reason);
+            assertTrue(reason.length() < 1000, reason);
+        }
     }
 
     private static boolean hasColumn(RunDatabase database, String column) throws SQLException {

@@ -5,10 +5,10 @@ import io.micronaut.serde.annotation.Serdeable;
 
 /**
  * The fields of the database secret that matter; an RDS-managed secret also has engine, host, port, ...
- * which are ignored. Null when the secret lacks them, for {@link DatabaseSecret} to reject.
+ * which are ignored. Null when the secret lacks them, for {@link DatabaseSecret} (and the migration function) to reject.
  */
 @Serdeable.Deserializable
-record DatabaseCredentials(
+public record DatabaseCredentials(
         @Nullable String username, @Nullable String password) {
 
     /** Never the password: a record's generated toString would put it in any log line or message showing this. */

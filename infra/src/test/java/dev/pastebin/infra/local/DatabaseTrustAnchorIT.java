@@ -52,14 +52,7 @@ class DatabaseTrustAnchorIT {
             queue = TestQueues.create(context.getBean(SqsClient.class), "tls-anchor", 10, 30);
             String bucket = "tls-anchor-" + UUID.randomUUID().toString().substring(0, 8);
             context.getBean(S3Client.class).createBucket(b -> b.bucket(bucket));
-            // infra/local/lib.sh names the template's queues and bucket after these (--physical-name).
-            names = Map.of(
-                    "PASTEBIN_UPLOAD_QUEUE",
-                    TestSupport.queueName(queue.queueUrl()),
-                    "PASTEBIN_UPLOAD_DLQ",
-                    TestSupport.queueName(queue.deadLetterQueueUrl()),
-                    "PASTEBIN_STORAGE_BUCKET",
-                    bucket);
+            names = TestSupport.physicalNames(queue, bucket);
         }
     }
 

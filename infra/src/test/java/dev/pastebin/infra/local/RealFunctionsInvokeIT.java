@@ -58,14 +58,7 @@ class RealFunctionsInvokeIT {
             queue = TestQueues.create(context.getBean(SqsClient.class), "local-invoke", 10, 30);
             String bucket = "local-invoke-" + UUID.randomUUID().toString().substring(0, 8);
             context.getBean(S3Client.class).createBucket(b -> b.bucket(bucket));
-            // infra/local/lib.sh names the template's queues and bucket after these (--physical-name).
-            env = Map.of(
-                    "PASTEBIN_UPLOAD_QUEUE",
-                    TestSupport.queueName(queue.queueUrl()),
-                    "PASTEBIN_UPLOAD_DLQ",
-                    TestSupport.queueName(queue.deadLetterQueueUrl()),
-                    "PASTEBIN_STORAGE_BUCKET",
-                    bucket);
+            env = TestSupport.physicalNames(queue, bucket);
         }
     }
 

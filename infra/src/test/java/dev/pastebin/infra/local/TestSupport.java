@@ -1,5 +1,6 @@
 package dev.pastebin.infra.local;
 
+import dev.pastebin.core.support.TestQueues;
 import io.micronaut.context.ApplicationContext;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -46,5 +47,19 @@ final class TestSupport {
     static String queueName(String queueUrl) {
         String path = URI.create(queueUrl).getPath();
         return path.substring(path.lastIndexOf('/') + 1);
+    }
+
+    /**
+     * The environment infra/local/lib.sh names the template's queues and bucket after (--physical-name), for a
+     * run of the built functions against a queue pair and a bucket of the test's own.
+     */
+    static Map<String, String> physicalNames(TestQueues.Pair queue, String bucket) {
+        return Map.of(
+                "PASTEBIN_UPLOAD_QUEUE",
+                queueName(queue.queueUrl()),
+                "PASTEBIN_UPLOAD_DLQ",
+                queueName(queue.deadLetterQueueUrl()),
+                "PASTEBIN_STORAGE_BUCKET",
+                bucket);
     }
 }
