@@ -53,7 +53,14 @@ public enum Metric {
      */
     OLDEST_IN_PROGRESS_AGE("OldestInProgressAge", Unit.SECONDS),
     /** IN_PROGRESS pastes older than a day, measured by every sweep: rows no job is likely to finish. */
-    ORPHAN_IN_PROGRESS_PASTES("OrphanInProgressPastes", Unit.COUNT);
+    ORPHAN_IN_PROGRESS_PASTES("OrphanInProgressPastes", Unit.COUNT),
+
+    /** Pastes an operator took down (the moderation function). */
+    TAKEDOWNS("Takedowns", Unit.COUNT),
+    /** Creates refused with 451 because the content is on the blocklist. */
+    BLOCKED_CREATES("BlockedCreates", Unit.COUNT),
+    /** Queued upload jobs the worker refused because their content is on the blocklist (no PUT). */
+    BLOCKED_UPLOADS("BlockedUploads", Unit.COUNT);
 
     private final String metricName;
     private final Unit unit;

@@ -29,7 +29,8 @@ import org.junit.jupiter.api.TestInstance;
 class DatabaseRolesIT {
 
     private static final Path ROLES_SQL = Path.of("..", "infra", "database", "roles.sql");
-    private static final List<String> TABLES = List.of("pastes", "idempotency_keys", "circuit_breakers");
+    private static final List<String> TABLES = List.of(
+            "pastes", "idempotency_keys", "circuit_breakers", "takedowns", "content_blocklist", "moderation_audit");
     private static final List<String> PRIVILEGES = List.of("SELECT", "INSERT", "UPDATE", "DELETE");
 
     /** role → table → privileges, each for a statement of that function. */
@@ -38,30 +39,47 @@ class DatabaseRolesIT {
             "pastebin_create",
                     Map.of(
                             "pastes", Set.of("SELECT", "INSERT", "UPDATE"),
-                            "idempotency_keys", Set.of("SELECT", "INSERT", "UPDATE", "DELETE")),
-            // read a paste; an IN_PROGRESS paste's Retry-After reads the S3 breaker's next probe
+                            "idempotency_keys", Set.of("SELECT", "INSERT", "UPDATE", "DELETE"),
+                            "content_blocklist", Set.of("SELECT")),
+            // read a paste; an IN_PROGRESS paste's Retry-After reads the S3 breaker's next probe; a missing
+            // paste's tombstone (451)
             "pastebin_read",
                     Map.of(
                             "pastes", Set.of("SELECT"),
-                            "circuit_breakers", Set.of("SELECT")),
-            // mark PROCESSED / FAILED, count attempts; the shared breaker (its row created on first use)
+                            "circuit_breakers", Set.of("SELECT"),
+                            "takedowns", Set.of("SELECT")),
+            // mark PROCESSED / FAILED, count attempts; the shared breaker (its row created on first use); a
+            // blocklisted job's row removed with a tombstone and an audit entry
             "pastebin_upload",
                     Map.of(
-                            "pastes", Set.of("SELECT", "UPDATE"),
-                            "circuit_breakers", Set.of("SELECT", "INSERT", "UPDATE")),
+                            "pastes", Set.of("SELECT", "UPDATE", "DELETE"),
+                            "circuit_breakers", Set.of("SELECT", "INSERT", "UPDATE"),
+                            "content_blocklist", Set.of("SELECT"),
+                            "takedowns", Set.of("INSERT"),
+                            "moderation_audit", Set.of("INSERT")),
             // stuck rows FAILED, FAILED and expired rows deleted; old idempotency keys deleted; dead letters
             // requeued only while the S3 breaker is closed
             "pastebin_sweeper",
                     Map.of(
                             "pastes", Set.of("SELECT", "UPDATE", "DELETE"),
                             "idempotency_keys", Set.of("SELECT", "DELETE"),
-                            "circuit_breakers", Set.of("SELECT")),
+                            "circuit_breakers", Set.of("SELECT"),
+                            "takedowns", Set.of("SELECT", "DELETE"),
+                            "moderation_audit", Set.of("SELECT", "DELETE")),
             // delete with the token, reveal (SELECT ... FOR UPDATE needs UPDATE); an IN_PROGRESS read-once
             // paste's Retry-After reads the S3 breaker's next probe, as the read function's does
             "pastebin_remove",
                     Map.of(
                             "pastes", Set.of("SELECT", "UPDATE", "DELETE"),
-                            "circuit_breakers", Set.of("SELECT")));
+                            "circuit_breakers", Set.of("SELECT"),
+                            "takedowns", Set.of("SELECT")),
+            // takedown: lock and remove the row, tombstone, audit; block and unblock
+            "pastebin_moderation",
+                    Map.of(
+                            "pastes", Set.of("SELECT", "UPDATE", "DELETE"),
+                            "takedowns", Set.of("SELECT", "INSERT"),
+                            "moderation_audit", Set.of("SELECT", "INSERT"),
+                            "content_blocklist", Set.of("SELECT", "INSERT", "DELETE")));
 
     private Connection owner;
 
