@@ -35,6 +35,8 @@ import java.time.Duration;
  *                             judge stops the reconciliation before it deletes anything (a wrong database)
  * @param orphanGuardMinimum   a page with at most this many orphans is never stopped, whatever their share (a
  *                             small bucket with one orphan)
+ * @param moderationRetention  how long takedown tombstones and moderation audit entries are kept (the template's
+ *                             {@code ModerationRetention}); a code whose tombstone is swept answers 404, not 451
  */
 @ConfigurationProperties("pastebin.sweeper")
 public record SweeperProperties(
@@ -50,7 +52,8 @@ public record SweeperProperties(
         @DecimalMin("0") @DecimalMax("1") @Bindable(defaultValue = "0.05")
         double orphanMaxShare,
 
-        @Min(0) @Bindable(defaultValue = "20") int orphanGuardMinimum) {
+        @Min(0) @Bindable(defaultValue = "20") int orphanGuardMinimum,
+        @NotNull @Bindable(defaultValue = "400d") Duration moderationRetention) {
 
     /**
      * How long past a queue's retention a job may still reach the worker: the job is sent up to create's 20 s

@@ -66,7 +66,8 @@ class DeadLetterServiceTest {
             10_000,
             Duration.ofDays(7),
             0.05,
-            20);
+            20,
+            Duration.ofDays(400));
 
     private final UploadJobCodec codec = new UploadJobCodec(ObjectMapper.getDefault());
     private final InMemoryBreakerStore breakerStore = new InMemoryBreakerStore();
