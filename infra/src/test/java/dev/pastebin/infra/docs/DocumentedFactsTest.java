@@ -34,9 +34,22 @@ import org.junit.jupiter.api.Test;
 class DocumentedFactsTest {
 
     private static final List<String> FUNCTION_MODULES = List.of(
-            "core", "create-function", "read-function", "remove-function", "upload-function", "sweeper-function");
+            "core",
+            "create-function",
+            "read-function",
+            "remove-function",
+            "upload-function",
+            "sweeper-function",
+            "moderation-function");
     /** Settings read with {@code @Requires}/{@code @Value} rather than a properties record, so not in the metadata. */
-    private static final Set<String> PROPERTIES_OUTSIDE_RECORDS = Set.of("pastebin.database.secret-id");
+    private static final Set<String> PROPERTIES_OUTSIDE_RECORDS = Set.of(
+            "pastebin.database.secret-id",
+            // the moderation functions' ModerationProperties
+            "pastebin.moderation.outbox-url",
+            "pastebin.edge.distribution-id",
+            "pastebin.abuse-topic-arn",
+            "pastebin.cloudfront.endpoint",
+            "pastebin.sns.endpoint");
 
     private static final Pattern ENVIRONMENT_NAME = Pattern.compile("^_?[A-Z][A-Z0-9_]*$");
 

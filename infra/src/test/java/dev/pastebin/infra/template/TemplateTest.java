@@ -52,7 +52,10 @@ class TemplateTest {
                                 "../remove-function",
                                 "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction"),
                 "UploadPasteFunction", List.of("../upload-function", "dev.pastebin.upload.UploadHandler"),
-                "SweeperFunction", List.of("../sweeper-function", "dev.pastebin.sweeper.SweeperHandler"));
+                "SweeperFunction", List.of("../sweeper-function", "dev.pastebin.sweeper.SweeperHandler"),
+                "ModerationFunction", List.of("../moderation-function", "dev.pastebin.moderation.ModerationHandler"),
+                "ModerationOutboxFunction",
+                        List.of("../moderation-function", "dev.pastebin.moderation.ModerationOutboxHandler"));
         assertEquals(expected.keySet(), Set.copyOf(template.resourcesOfType("AWS::Serverless::Function")));
         expected.forEach((id, codeAndHandler) -> {
             assertEquals(codeAndHandler.get(0), template.properties(id).get("CodeUri"), id);
@@ -349,6 +352,56 @@ class TemplateTest {
                 listing);
     }
 
+    /**
+     * The outbox function may invalidate the stack's distribution only and publish to the abuse topic only, and
+     * runs outside the VPC (empty VpcConfig overrides the Globals'); the moderation function may delete paste
+     * objects and send to the outbox, nothing else.
+     */
+    @Test
+    void theModerationFunctionsHaveOnlyTheRightsTheirCommandsNeed() {
+        List<Map<String, Object>> outbox = inlineStatements("ModerationOutboxFunction");
+        assertEquals(2, outbox.size(), outbox.toString());
+        assertEquals(List.of("cloudfront:CreateInvalidation"), outbox.get(0).get("Action"));
+        assertEquals(
+                Map.of(
+                        "Fn::If",
+                        List.of(
+                                "EdgeOn",
+                                Map.of(
+                                        "Fn::Sub",
+                                        "arn:${AWS::Partition}:cloudfront::${AWS::AccountId}:distribution/${EdgeDistribution}"),
+                                Map.of(
+                                        "Fn::Sub",
+                                        "arn:${AWS::Partition}:cloudfront::${AWS::AccountId}:distribution/none"))),
+                outbox.get(0).get("Resource"));
+        assertEquals(List.of("sns:Publish"), outbox.get(1).get("Action"));
+        assertEquals(Map.of("Ref", "AbuseNotificationTopic"), outbox.get(1).get("Resource"));
+        assertEquals(
+                Map.of("SubnetIds", List.of(), "SecurityGroupIds", List.of()),
+                template.properties("ModerationOutboxFunction").get("VpcConfig"));
+
+        List<Map<String, Object>> moderation = inlineStatements("ModerationFunction");
+        assertEquals(1, moderation.size(), moderation.toString());
+        assertEquals(List.of("s3:DeleteObject"), moderation.getFirst().get("Action"));
+        assertEquals(
+                Map.of("Fn::Sub", "${PasteBucket.Arn}/pastes/*"),
+                moderation.getFirst().get("Resource"));
+        assertFalse(template.properties("ModerationFunction").containsKey("VpcConfig"), "the Globals' VPC");
+    }
+
+    private List<Map<String, Object>> inlineStatements(String function) {
+        List<Map<String, Object>> statements = new java.util.ArrayList<>();
+        for (Object policy : (List<?>) template.properties(function).get("Policies")) {
+            Map<String, Object> p = CloudFormationTemplate.mapping(policy, function + " policy");
+            if (p.containsKey("Statement")) {
+                for (Object statement : (List<?>) p.get("Statement")) {
+                    statements.add(CloudFormationTemplate.mapping(statement, "statement"));
+                }
+            }
+        }
+        return statements;
+    }
+
     @Test
     void readKeepsReadOnlyRightsAndRemoveMayOnlyReadAndDeletePasteObjects() {
         List<String> readPolicies = ((List<?>)
@@ -494,6 +547,9 @@ class TemplateTest {
             template.environment(function)
                     .keySet()
                     .forEach(name -> assertFalse(name.contains("PASSWORD"), function + " sets " + name));
+            if (function.equals("ModerationOutboxFunction")) {
+                continue; // outside the VPC, no database
+            }
             assertEquals(
                     "PASTEBIN_DATABASE_SECRET_ID",
                     template.environment(function).keySet().stream()
