@@ -1,27 +1,35 @@
 package dev.pastebin.moderation;
 
+import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.net.URI;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.Optional;
-import java.util.stream.Collectors;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sns.SnsClient;
+import software.amazon.awssdk.services.sns.SnsClientBuilder;
 
-/** SNS Publish of a notification to the abuse topic (the query API, form-encoded). */
+/** SNS Publish of a notification to the abuse topic. */
 @Singleton
 class AbuseNotifications {
 
     /** SNS allows subjects of up to 100 characters. */
     static final int MAX_SUBJECT = 100;
 
-    private final AwsSignedCalls calls;
     private final ModerationProperties properties;
+    private final SnsClient sns;
 
-    AbuseNotifications(AwsSignedCalls calls, ModerationProperties properties) {
-        this.calls = calls;
+    AbuseNotifications(ModerationProperties properties) {
         this.properties = properties;
+        SnsClientBuilder builder = SnsClient.builder().httpClient(UrlConnectionHttpClient.create());
+        if (topicSet()) {
+            // the topic's ARN says its region: arn:aws:sns:<region>:<account>:<name>
+            builder.region(Region.of(properties.abuseTopicArn().split(":")[3]));
+        }
+        // empty: the SDK's own resolution (AWS_ENDPOINT_URL when set, as locally; else the region's endpoint)
+        if (!properties.snsEndpoint().isBlank()) {
+            builder.endpointOverride(URI.create(properties.snsEndpoint()));
+        }
+        this.sns = builder.build();
     }
 
     boolean topicSet() {
@@ -29,29 +37,13 @@ class AbuseNotifications {
     }
 
     void publish(String subject, String message) {
-        // the topic's ARN says its region: arn:aws:sns:<region>:<account>:<name>
-        String region = properties.abuseTopicArn().split(":")[3];
-        Map<String, String> form = new LinkedHashMap<>();
-        form.put("Action", "Publish");
-        form.put("Version", "2010-03-31");
-        form.put("TopicArn", properties.abuseTopicArn());
-        form.put("Subject", subject.length() > MAX_SUBJECT ? subject.substring(0, MAX_SUBJECT) : subject);
-        form.put("Message", message);
-        String body = form.entrySet().stream()
-                .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
-                        + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
-                .collect(Collectors.joining("&"));
-        AwsSignedCalls.Answer answer =
-                calls.post(endpoint(region), "application/x-www-form-urlencoded; charset=utf-8", body, "sns", region);
-        if (!answer.ok()) {
-            throw new IllegalStateException("SNS answered " + answer.status() + ": " + answer.body());
-        }
+        sns.publish(publish -> publish.topicArn(properties.abuseTopicArn())
+                .subject(subject.length() > MAX_SUBJECT ? subject.substring(0, MAX_SUBJECT) : subject)
+                .message(message));
     }
 
-    private URI endpoint(String region) {
-        String configured = properties.snsEndpoint().isBlank()
-                ? Optional.ofNullable(System.getenv("AWS_ENDPOINT_URL")).orElse("")
-                : properties.snsEndpoint();
-        return URI.create(configured.isBlank() ? "https://sns." + region + ".amazonaws.com/" : configured + "/");
+    @PreDestroy
+    void close() {
+        sns.close();
     }
 }

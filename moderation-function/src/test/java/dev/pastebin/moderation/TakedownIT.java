@@ -24,6 +24,7 @@ import dev.pastebin.core.support.TestQueues;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.micronaut.serde.ObjectMapper;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
@@ -41,10 +42,13 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
+import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -84,11 +88,15 @@ class TakedownIT {
                     exchange.getRequestURI().getPath(),
                     exchange.getRequestHeaders().getFirst("Authorization"),
                     body));
+            // the shapes of CloudFront's and SNS's answers, enough for the SDK's clients to read
             byte[] answer = exchange.getRequestURI().getPath().contains("/invalidation")
-                    ? "<Invalidation><Id>I2STANDIN</Id><Status>InProgress</Status></Invalidation>"
+                    ? ("<Invalidation xmlns=\"http://cloudfront.amazonaws.com/doc/2020-05-31/\">"
+                                    + "<Id>I2STANDIN</Id><Status>InProgress</Status></Invalidation>")
                             .getBytes(StandardCharsets.UTF_8)
-                    : "<PublishResponse><PublishResult><MessageId>m</MessageId></PublishResult></PublishResponse>"
+                    : ("<PublishResponse xmlns=\"http://sns.amazonaws.com/doc/2010-03-31/\">"
+                                    + "<PublishResult><MessageId>m</MessageId></PublishResult></PublishResponse>")
                             .getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "text/xml");
             exchange.sendResponseHeaders(
                     exchange.getRequestURI().getPath().contains("/invalidation") ? 201 : 200, answer.length);
             exchange.getResponseBody().write(answer);
@@ -202,6 +210,30 @@ class TakedownIT {
         }
     }
 
+    /** The document element of an XML request body the stand-in recorded. */
+    private static Element xml(String body) throws Exception {
+        DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+        factory.setNamespaceAware(true);
+        return factory.newDocumentBuilder()
+                .parse(new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)))
+                .getDocumentElement();
+    }
+
+    private static List<String> texts(Element element, String name) {
+        NodeList nodes = element.getElementsByTagNameNS("*", name);
+        List<String> texts = new ArrayList<>();
+        for (int i = 0; i < nodes.getLength(); i++) {
+            texts.add(nodes.item(i).getTextContent());
+        }
+        return texts;
+    }
+
+    private static String text(Element element, String name) {
+        List<String> texts = texts(element, name);
+        assertEquals(1, texts.size(), name);
+        return texts.getFirst();
+    }
+
     @Test
     void aStoredPasteIsTakenDownInOneStepAndItsEdgePathsInvalidated() throws Exception {
         Paste paste = paste("stored and reported", false, true);
@@ -246,15 +278,18 @@ class TakedownIT {
         assertEquals("POST", request.method());
         assertEquals("/2020-05-31/distribution/" + DISTRIBUTION + "/invalidation", request.path());
         assertTrue(request.authorization().contains("/us-east-1/cloudfront/aws4_request"), request.authorization());
+        Element batch = xml(request.body());
+        assertEquals("InvalidationBatch", batch.getLocalName());
+        assertEquals(answer.invalidation(), text(batch, "CallerReference"));
+        assertEquals("5", text(batch, "Quantity"));
         assertEquals(
-                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
-                        + "<InvalidationBatch xmlns=\"http://cloudfront.amazonaws.com/doc/2020-05-31/\">"
-                        + "<Paths><Quantity>5</Quantity><Items>"
-                        + "<Path>/pastes/" + code + "*</Path><Path>/p/" + code + "*</Path><Path>/" + code + "*</Path>"
-                        + "<Path>/raw/" + code + "*</Path><Path>/documents/" + code + "*</Path>"
-                        + "</Items></Paths><CallerReference>" + answer.invalidation()
-                        + "</CallerReference></InvalidationBatch>",
-                request.body());
+                List.of(
+                        "/pastes/" + code + "*",
+                        "/p/" + code + "*",
+                        "/" + code + "*",
+                        "/raw/" + code + "*",
+                        "/documents/" + code + "*"),
+                texts(batch, "Path"));
 
         ModerationAnswer again = takedown(code, null);
         assertEquals("already-taken-down", again.outcome(), again.toString());
