@@ -324,7 +324,7 @@ class TemplateTest {
     void onlyTheSweeperMayListTheBucketAndOnlyThePasteKeys() {
         Map<String, List<Map<String, Object>>> listing = new java.util.TreeMap<>();
         for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
-            for (Object policy : (List<?>) template.properties(function).get("Policies")) {
+            for (Object policy : (List<?>) template.properties(function).getOrDefault("Policies", List.of())) {
                 Map<String, Object> p = CloudFormationTemplate.mapping(policy, function + " policy");
                 for (Object statement : p.containsKey("Statement") ? (List<?>) p.get("Statement") : List.of()) {
                     Map<String, Object> st = CloudFormationTemplate.mapping(statement, "statement");
@@ -353,15 +353,54 @@ class TemplateTest {
     }
 
     /**
-     * The outbox function may invalidate the stack's distribution only and publish to the abuse topic only, and
-     * runs outside the VPC (empty VpcConfig overrides the Globals'); the moderation function may delete paste
-     * objects and send to the outbox, nothing else.
+     * The outbox function runs outside the VPC (an intrinsic replaces the Globals' VpcConfig whole) with a role of
+     * its own (SAM's would carry the VPC access policy): its log group, X-Ray, consuming the outbox queue,
+     * invalidating the stack's distribution only and publishing to the abuse topic only. The moderation function
+     * may delete paste objects and send to the outbox, nothing else.
      */
     @Test
     void theModerationFunctionsHaveOnlyTheRightsTheirCommandsNeed() {
-        List<Map<String, Object>> outbox = inlineStatements("ModerationOutboxFunction");
-        assertEquals(2, outbox.size(), outbox.toString());
-        assertEquals(List.of("cloudfront:CreateInvalidation"), outbox.get(0).get("Action"));
+        Map<String, Object> function = template.properties("ModerationOutboxFunction");
+        assertEquals(Map.of("Ref", "AWS::NoValue"), function.get("VpcConfig"));
+        assertEquals(Map.of("Fn::GetAtt", List.of("ModerationOutboxRole", "Arn")), function.get("Role"));
+        assertFalse(function.containsKey("Policies"), "SAM ignores Policies beside a Role");
+        Map<String, Object> role = template.properties("ModerationOutboxRole");
+        assertFalse(role.containsKey("ManagedPolicyArns"), role.toString());
+        Map<String, Map<String, Object>> outbox = new java.util.LinkedHashMap<>();
+        for (Object policy : (List<?>) role.get("Policies")) {
+            Map<String, Object> document = CloudFormationTemplate.mapping(
+                    CloudFormationTemplate.mapping(policy, "role policy").get("PolicyDocument"), "PolicyDocument");
+            for (Object statement : (List<?>) document.get("Statement")) {
+                Map<String, Object> st = CloudFormationTemplate.mapping(statement, "statement");
+                assertEquals("Allow", st.get("Effect"), st.toString());
+                outbox.put((String) st.get("Sid"), st);
+            }
+        }
+        assertEquals(
+                List.of("WriteItsLogs", "Trace", "ConsumeTheOutbox", "InvalidateTheEdge", "NotifyTheOperator"),
+                List.copyOf(outbox.keySet()));
+        assertEquals(
+                List.of("logs:CreateLogStream", "logs:PutLogEvents"),
+                outbox.get("WriteItsLogs").get("Action"));
+        assertEquals(
+                Map.of("Fn::GetAtt", List.of("ModerationOutboxLogGroup", "Arn")),
+                outbox.get("WriteItsLogs").get("Resource"));
+        assertEquals(
+                List.of("xray:PutTraceSegments", "xray:PutTelemetryRecords"),
+                outbox.get("Trace").get("Action"));
+        assertEquals(
+                List.of(
+                        "sqs:ReceiveMessage",
+                        "sqs:DeleteMessage",
+                        "sqs:GetQueueAttributes",
+                        "sqs:ChangeMessageVisibility"),
+                outbox.get("ConsumeTheOutbox").get("Action"));
+        assertEquals(
+                Map.of("Fn::GetAtt", List.of("ModerationOutboxQueue", "Arn")),
+                outbox.get("ConsumeTheOutbox").get("Resource"));
+        assertEquals(
+                List.of("cloudfront:CreateInvalidation"),
+                outbox.get("InvalidateTheEdge").get("Action"));
         assertEquals(
                 Map.of(
                         "Fn::If",
@@ -373,12 +412,11 @@ class TemplateTest {
                                 Map.of(
                                         "Fn::Sub",
                                         "arn:${AWS::Partition}:cloudfront::${AWS::AccountId}:distribution/none"))),
-                outbox.get(0).get("Resource"));
-        assertEquals(List.of("sns:Publish"), outbox.get(1).get("Action"));
-        assertEquals(Map.of("Ref", "AbuseNotificationTopic"), outbox.get(1).get("Resource"));
+                outbox.get("InvalidateTheEdge").get("Resource"));
+        assertEquals(List.of("sns:Publish"), outbox.get("NotifyTheOperator").get("Action"));
         assertEquals(
-                Map.of("SubnetIds", List.of(), "SecurityGroupIds", List.of()),
-                template.properties("ModerationOutboxFunction").get("VpcConfig"));
+                Map.of("Ref", "AbuseNotificationTopic"),
+                outbox.get("NotifyTheOperator").get("Resource"));
 
         List<Map<String, Object>> moderation = inlineStatements("ModerationFunction");
         assertEquals(1, moderation.size(), moderation.toString());
@@ -391,7 +429,7 @@ class TemplateTest {
 
     private List<Map<String, Object>> inlineStatements(String function) {
         List<Map<String, Object>> statements = new java.util.ArrayList<>();
-        for (Object policy : (List<?>) template.properties(function).get("Policies")) {
+        for (Object policy : (List<?>) template.properties(function).getOrDefault("Policies", List.of())) {
             Map<String, Object> p = CloudFormationTemplate.mapping(policy, function + " policy");
             if (p.containsKey("Statement")) {
                 for (Object statement : (List<?>) p.get("Statement")) {
@@ -563,7 +601,7 @@ class TemplateTest {
     @Test
     void everyInlinePolicyStatementHasASidAndEveryFunctionALogGroupWithRetention() {
         for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
-            Object policies = template.properties(function).get("Policies");
+            Object policies = template.properties(function).getOrDefault("Policies", List.of());
             for (Object policy : (List<?>) policies) {
                 Map<String, Object> p = CloudFormationTemplate.mapping(policy, function + " policy");
                 if (p.containsKey("Statement")) {
