@@ -19,7 +19,7 @@ PIP_LOG="$PASTEBIN_LOG_DIR/localstack-pip.log"
 : "${LOCALSTACK_START_TIMEOUT:=90}"
 # Services to start. All of these run in-process (no Docker); Lambda is deliberately absent: executing
 # functions inside LocalStack needs Docker, the project's local runtime invokes the handlers itself.
-: "${LOCALSTACK_SERVICES:=s3,sqs,secretsmanager,cloudformation,events,iam,sts,logs,cloudwatch}"
+: "${LOCALSTACK_SERVICES:=s3,sqs,sns,secretsmanager,cloudformation,events,iam,sts,logs,cloudwatch,ec2}"
 
 our_pid() {
     # Prints the pid of the LocalStack this project started, if it is still alive.
