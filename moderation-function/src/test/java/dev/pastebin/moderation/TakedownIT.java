@@ -157,7 +157,7 @@ class TakedownIT {
     }
 
     private ModerationAnswer takedown(String code, Boolean block) {
-        return handler.execute(new ModerationCommand("takedown", code, null, "court order 42", OPERATOR, block));
+        return handler.handle(new ModerationCommand("takedown", code, null, "court order 42", OPERATOR, block));
     }
 
     /** The outbox's messages sent since the last call, as the outbox function receives them. */
@@ -333,23 +333,23 @@ class TakedownIT {
 
         assertEquals(
                 "blocked",
-                handler.execute(new ModerationCommand(
+                handler.handle(new ModerationCommand(
                                 "block", null, sha256.toUpperCase(Locale.ROOT), "spam", OPERATOR, null))
                         .outcome());
         assertEquals(
                 "already-blocked",
-                handler.execute(new ModerationCommand("block", null, sha256, "spam", OPERATOR, null))
+                handler.handle(new ModerationCommand("block", null, sha256, "spam", OPERATOR, null))
                         .outcome());
-        ModerationAnswer list = handler.execute(new ModerationCommand("blocklist", null, null, null, null, null));
+        ModerationAnswer list = handler.handle(new ModerationCommand("blocklist", null, null, null, null, null));
         assertTrue(list.entries().stream()
                 .anyMatch(e -> e.sha256().equals(sha256) && e.addedBy().equals(OPERATOR)));
         assertEquals(
                 "unblocked",
-                handler.execute(new ModerationCommand("unblock", null, sha256, "appeal upheld", OPERATOR, null))
+                handler.handle(new ModerationCommand("unblock", null, sha256, "appeal upheld", OPERATOR, null))
                         .outcome());
         assertEquals(
                 "not-blocked",
-                handler.execute(new ModerationCommand("unblock", null, sha256, "again", OPERATOR, null))
+                handler.handle(new ModerationCommand("unblock", null, sha256, "again", OPERATOR, null))
                         .outcome());
         try (Connection connection = rawDataSource().getConnection();
                 PreparedStatement select = connection.prepareStatement(
@@ -363,6 +363,15 @@ class TakedownIT {
                 assertEquals(List.of("block:spam", "unblock:appeal upheld"), actions);
             }
         }
+    }
+
+    /** The event as Lambda's runtime hands it over: a map, read into the command; one that does not read is refused. */
+    @Test
+    void theEventIsReadIntoTheCommandAndAMalformedOneIsRefused() {
+        assertEquals("listed", handler.execute(Map.of("action", "blocklist")).outcome());
+        ModerationAnswer malformed = handler.execute(Map.of("action", "takedown", "block", List.of("yes")));
+        assertEquals("refused", malformed.outcome(), malformed.toString());
+        assertNotNull(malformed.error());
     }
 
     @Test
@@ -379,7 +388,7 @@ class TakedownIT {
                                 "takedown", context.getBean(ShortCodes.class).next(), null, "r", null, null),
                         "requestedBy is required");
         bad.forEach((command, expected) -> {
-            ModerationAnswer answer = handler.execute(command);
+            ModerationAnswer answer = handler.handle(command);
             assertEquals("refused", answer.outcome(), command + " -> " + answer);
             assertTrue(answer.error().contains(expected), answer.error());
             assertNull(answer.code());

@@ -32,6 +32,7 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 class RealFunctionsInvokeIT {
 
     private static TestQueues.Pair queue;
+    private static TestQueues.Pair outbox;
     private static Map<String, String> env;
 
     /** The paste the sample upload job is for, as create-function would have left it. */
@@ -56,6 +57,7 @@ class RealFunctionsInvokeIT {
         }
         try (var context = ApplicationContext.run()) {
             queue = TestQueues.create(context.getBean(SqsClient.class), "local-invoke", 10, 30);
+            outbox = TestQueues.create(context.getBean(SqsClient.class), "local-invoke-outbox", 10, 30);
             String bucket = "local-invoke-" + UUID.randomUUID().toString().substring(0, 8);
             context.getBean(S3Client.class).createBucket(b -> b.bucket(bucket));
             // infra/local/lib.sh names the template's queues and bucket after these (--physical-name).
@@ -65,7 +67,11 @@ class RealFunctionsInvokeIT {
                     "PASTEBIN_UPLOAD_DLQ",
                     TestSupport.queueName(queue.deadLetterQueueUrl()),
                     "PASTEBIN_STORAGE_BUCKET",
-                    bucket);
+                    bucket,
+                    "PASTEBIN_MODERATION_OUTBOX",
+                    TestSupport.queueName(outbox.queueUrl()),
+                    "PASTEBIN_MODERATION_OUTBOX_DLQ",
+                    TestSupport.queueName(outbox.deadLetterQueueUrl()));
         }
     }
 
@@ -73,6 +79,7 @@ class RealFunctionsInvokeIT {
     static void deleteQueue() {
         try (var context = ApplicationContext.run()) {
             TestQueues.delete(context.getBean(SqsClient.class), queue);
+            TestQueues.delete(context.getBean(SqsClient.class), outbox);
         }
     }
 
@@ -179,5 +186,17 @@ class RealFunctionsInvokeIT {
         String url =
                 System.getenv().getOrDefault("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin");
         return DriverManager.getConnection(url, "pastebin", "pastebin");
+    }
+
+    /**
+     * The operator's command as infra/admin sends it, through Lambda's own runtime interface client: the runtime
+     * hands the function the command it deserialized, and serializes its answer.
+     */
+    @Test
+    @Order(7)
+    void theModerationFunctionAnswersTheOperatorsCommand() throws Exception {
+        JsonNode answer = invokeOk("ModerationFunction", "moderation-blocklist.json");
+        assertEquals("listed", answer.path("outcome").asText(), answer.toString());
+        assertTrue(answer.path("entries").isArray(), answer.toString());
     }
 }
