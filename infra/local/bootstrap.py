@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # Usage: "$PASTEBIN_CACHE_DIR"/localstack-venv/bin/python infra/local/bootstrap.py [--template infra/template.yaml]
-"""Create the upload queue, its dead-letter queue, the paste bucket and the database secret in LocalStack, idempotently.
+"""Create the upload queue, its dead-letter queue, the paste bucket, the moderation outbox queue and its dead-letter
+queue, the abuse notification topic and the database secret in LocalStack, idempotently.
 
 infra/template.yaml is the one source of truth for their attributes: this script loads it (understanding
 CloudFormation's short-form tags such as !Ref and !GetAtt), resolves the values it needs (a !Ref to a
@@ -10,7 +11,8 @@ template change converges.
 
 Local names and the endpoint come from the environment (defaults as in infra/local/lib.sh):
 LOCALSTACK_ENDPOINT, AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, PASTEBIN_STORAGE_BUCKET,
-PASTEBIN_UPLOAD_QUEUE, PASTEBIN_UPLOAD_DLQ. When PASTEBIN_UPLOAD_QUEUE_URL / PASTEBIN_UPLOAD_DLQ_URL are
+PASTEBIN_UPLOAD_QUEUE, PASTEBIN_UPLOAD_DLQ, PASTEBIN_MODERATION_OUTBOX, PASTEBIN_MODERATION_OUTBOX_DLQ,
+PASTEBIN_ABUSE_TOPIC. When PASTEBIN_UPLOAD_QUEUE_URL / PASTEBIN_UPLOAD_DLQ_URL are
 set (export_app_env), the URLs LocalStack returns must equal them, or the script fails.
 
 The database secret (PASTEBIN_DATABASE_SECRET_NAME, default pastebin-local-db) holds the local
@@ -39,6 +41,8 @@ DEFAULT_TEMPLATE = ROOT / "infra" / "template.yaml"
 UPLOAD_QUEUE = "UploadQueue"
 DEAD_LETTER_QUEUE = "UploadDeadLetterQueue"
 PASTE_BUCKET = "PasteBucket"
+OUTBOX_QUEUE = "ModerationOutboxQueue"
+OUTBOX_DEAD_LETTER_QUEUE = "ModerationOutboxDeadLetterQueue"
 
 # CloudFormation AWS::SQS::Queue property -> SQS queue attribute, for the attributes applied locally.
 QUEUE_ATTRIBUTES = {
@@ -245,6 +249,9 @@ def main() -> int:
     bucket = os.environ.get("PASTEBIN_STORAGE_BUCKET", "pastebin-pastes")
     queue_name = os.environ.get("PASTEBIN_UPLOAD_QUEUE", "pastebin-uploads")
     dlq_name = os.environ.get("PASTEBIN_UPLOAD_DLQ", "pastebin-uploads-dlq")
+    outbox_name = os.environ.get("PASTEBIN_MODERATION_OUTBOX", "pastebin-moderation-outbox")
+    outbox_dlq_name = os.environ.get("PASTEBIN_MODERATION_OUTBOX_DLQ", "pastebin-moderation-outbox-dlq")
+    topic_name = os.environ.get("PASTEBIN_ABUSE_TOPIC", "pastebin-abuse-notifications")
     secret_name = os.environ.get("PASTEBIN_DATABASE_SECRET_NAME", "pastebin-local-db")
     db_credentials = json.dumps({"username": os.environ.get("PASTEBIN_DB_USER", "pastebin"),
                                  "password": os.environ.get("PASTEBIN_DB_PASSWORD", "pastebin")})
@@ -257,13 +264,15 @@ def main() -> int:
     sqs = session.client("sqs", endpoint_url=endpoint, config=config)
     s3 = session.client("s3", endpoint_url=endpoint, config=config)
     secretsmanager = session.client("secretsmanager", endpoint_url=endpoint, config=config)
+    sns = session.client("sns", endpoint_url=endpoint, config=config)
 
     template = load_template(args.template)
     arn = lambda name: f"arn:aws:sqs:{region}:{account}:{name}"  # noqa: E731
     resolver = Resolver(
         template,
         pseudo={"AWS::Region": region, "AWS::AccountId": account, "AWS::Partition": "aws"},
-        arns={UPLOAD_QUEUE: arn(queue_name), DEAD_LETTER_QUEUE: arn(dlq_name), PASTE_BUCKET: f"arn:aws:s3:::{bucket}"},
+        arns={UPLOAD_QUEUE: arn(queue_name), DEAD_LETTER_QUEUE: arn(dlq_name), PASTE_BUCKET: f"arn:aws:s3:::{bucket}",
+              OUTBOX_QUEUE: arn(outbox_name), OUTBOX_DEAD_LETTER_QUEUE: arn(outbox_dlq_name)},
         refs={PASTE_BUCKET: bucket},
     )
 
@@ -284,11 +293,13 @@ def main() -> int:
     if actual_dlq_arn != arn(dlq_name):
         raise SystemExit(f"bootstrap: the DLQ's ARN is {actual_dlq_arn}, expected {arn(dlq_name)}")
     queue_url = ensure_queue(sqs, queue_name, queue_attrs)
-    # the moderation outbox (reports' notification requests): plain locally, nothing reads its attributes
-    ensure_queue(sqs, os.environ.get("PASTEBIN_MODERATION_OUTBOX", "pastebin-moderation-outbox"),
-                 {"MessageRetentionPeriod": "345600"})
     ensure_bucket(s3, bucket, region, resolver.resolve(resource_properties(template, PASTE_BUCKET, "AWS::S3::Bucket")))
     ensure_secret(secretsmanager, secret_name, db_credentials)
+    # the moderation outbox (takedown invalidations, report notifications) and its DLQ, as the template has them
+    outbox_dlq_url = ensure_queue(sqs, outbox_dlq_name, queue_attributes(OUTBOX_DEAD_LETTER_QUEUE))
+    outbox_url = ensure_queue(sqs, outbox_name, queue_attributes(OUTBOX_QUEUE))
+    # the abuse notification topic (CreateTopic is idempotent); the template's SSE key is AWS-managed, not local
+    topic_arn = sns.create_topic(Name=topic_name)["TopicArn"]
 
     for var, url in (("PASTEBIN_UPLOAD_QUEUE_URL", queue_url), ("PASTEBIN_UPLOAD_DLQ_URL", dlq_url)):
         expected = os.environ.get(var)
@@ -300,6 +311,9 @@ def main() -> int:
     print(f"PASTEBIN_STORAGE_BUCKET={bucket}")
     print(f"PASTEBIN_UPLOAD_QUEUE_URL={queue_url}")
     print(f"PASTEBIN_UPLOAD_DLQ_URL={dlq_url}")
+    print(f"PASTEBIN_MODERATION_OUTBOX_URL={outbox_url}")
+    print(f"PASTEBIN_MODERATION_OUTBOX_DLQ_URL={outbox_dlq_url}")
+    print(f"PASTEBIN_ABUSE_TOPIC_ARN={topic_arn}")
     return 0
 
 

@@ -33,6 +33,8 @@ export PASTEBIN_CACHE_DIR
 : "${PASTEBIN_UPLOAD_QUEUE:=pastebin-uploads}"
 : "${PASTEBIN_UPLOAD_DLQ:=pastebin-uploads-dlq}"
 : "${PASTEBIN_MODERATION_OUTBOX:=pastebin-moderation-outbox}"
+: "${PASTEBIN_MODERATION_OUTBOX_DLQ:=pastebin-moderation-outbox-dlq}"
+: "${PASTEBIN_ABUSE_TOPIC:=pastebin-abuse-notifications}"
 # LocalStack's account id for the test credentials.
 : "${LOCALSTACK_ACCOUNT_ID:=000000000000}"
 # The host:port LocalStack writes into the URLs it returns (its LOCALSTACK_HOST setting; the default
@@ -42,7 +44,8 @@ _ls_hostport="${LOCALSTACK_ENDPOINT#*://}"; _ls_hostport="${_ls_hostport%%/*}"
 unset _ls_hostport
 export PASTEBIN_DB_HOST PASTEBIN_DB_PORT PASTEBIN_DB_NAME PASTEBIN_DB_USER PASTEBIN_DB_PASSWORD
 export LOCALSTACK_VERSION LOCALSTACK_ENDPOINT LOCALSTACK_HOST LOCALSTACK_VENV AWS_REGION AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY
-export PASTEBIN_STORAGE_BUCKET PASTEBIN_UPLOAD_QUEUE PASTEBIN_UPLOAD_DLQ PASTEBIN_MODERATION_OUTBOX LOCALSTACK_ACCOUNT_ID
+export PASTEBIN_STORAGE_BUCKET PASTEBIN_UPLOAD_QUEUE PASTEBIN_UPLOAD_DLQ LOCALSTACK_ACCOUNT_ID
+export PASTEBIN_MODERATION_OUTBOX PASTEBIN_MODERATION_OUTBOX_DLQ PASTEBIN_ABUSE_TOPIC
 
 # --- messages -----------------------------------------------------------------------------------------
 log()  { printf '[%s] %s\n' "${PASTEBIN_LOG_TAG:-local}" "$*" >&2; }
@@ -138,9 +141,9 @@ print(json.dumps({"Parameters": {
 PY
 }
 
-# The local names of the template's queues and bucket (infra/template.yaml leaves naming to CloudFormation).
+# The local names of the template's queues, bucket and topic (infra/template.yaml leaves naming to CloudFormation).
 physical_names() {
-    echo "UploadQueue=$PASTEBIN_UPLOAD_QUEUE,UploadDeadLetterQueue=$PASTEBIN_UPLOAD_DLQ,PasteBucket=$PASTEBIN_STORAGE_BUCKET,ModerationOutboxQueue=$PASTEBIN_MODERATION_OUTBOX"
+    echo "UploadQueue=$PASTEBIN_UPLOAD_QUEUE,UploadDeadLetterQueue=$PASTEBIN_UPLOAD_DLQ,PasteBucket=$PASTEBIN_STORAGE_BUCKET,ModerationOutboxQueue=$PASTEBIN_MODERATION_OUTBOX,ModerationOutboxDeadLetterQueue=$PASTEBIN_MODERATION_OUTBOX_DLQ,AbuseNotificationTopic=$PASTEBIN_ABUSE_TOPIC"
 }
 
 # `local_runtime_java MAIN ARGS...` runs a main class of the built local runtime (module local-runtime) with

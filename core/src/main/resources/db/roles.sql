@@ -13,26 +13,42 @@ BEGIN
         -- role              privileges                tables
         ('pastebin_create',  'SELECT, INSERT, UPDATE', 'pastes'),
         ('pastebin_create',  'SELECT, INSERT, UPDATE, DELETE', 'idempotency_keys'),
-        ('pastebin_read',    'SELECT',                 'pastes, circuit_breakers'),
+        -- a blocklisted body is refused (451) before its row is inserted
+        ('pastebin_create',  'SELECT',                 'content_blocklist'),
+        -- takedowns: a code with no row is looked up there (451 instead of 404)
+        ('pastebin_read',    'SELECT',                 'pastes, circuit_breakers, takedowns'),
         -- a database managed by hand: the migration function checks its schema version as this role
         ('pastebin_read',    'SELECT',                 'flyway_schema_history'),
-        ('pastebin_upload',  'SELECT, UPDATE',         'pastes'),
+        -- DELETE, INSERT on takedowns and moderation_audit: a queued job whose content is blocklisted removes its
+        -- row and leaves a tombstone and an audit entry (upload-refused)
+        ('pastebin_upload',  'SELECT, UPDATE, DELETE', 'pastes'),
+        ('pastebin_upload',  'SELECT',                 'content_blocklist'),
+        ('pastebin_upload',  'INSERT',                 'takedowns, moderation_audit'),
         -- INSERT: a breaker named for the first time creates its row (the migration creates "s3")
         ('pastebin_upload',  'SELECT, INSERT, UPDATE', 'circuit_breakers'),
         ('pastebin_sweeper', 'SELECT, UPDATE, DELETE', 'pastes'),
         ('pastebin_sweeper', 'SELECT, DELETE',         'idempotency_keys'),
         -- dead letters are requeued only while the S3 breaker is closed
         ('pastebin_sweeper', 'SELECT',                 'circuit_breakers'),
+        -- tombstones and audit entries past the moderation retention
+        ('pastebin_sweeper', 'SELECT, DELETE',         'takedowns, moderation_audit'),
         -- UPDATE: a reveal locks the row (SELECT ... FOR UPDATE) before it removes it
         ('pastebin_remove',  'SELECT, UPDATE, DELETE', 'pastes'),
         -- an IN_PROGRESS read-once paste's Retry-After reads the S3 breaker's next probe, as read does
         ('pastebin_remove',  'SELECT',                 'circuit_breakers'),
+        -- a reveal of a code with no row answers 451 when it was taken down
+        ('pastebin_remove',  'SELECT',                 'takedowns'),
         -- a report names a readable paste; it is stored, and claims the paste's hourly notice (an upsert)
         ('pastebin_report',  'SELECT',                 'pastes'),
         ('pastebin_report',  'INSERT',                 'abuse_reports'),
         ('pastebin_report',  'SELECT, INSERT, UPDATE', 'report_notices'),
         -- reports and notices older than the retention are deleted
-        ('pastebin_sweeper', 'SELECT, DELETE',         'abuse_reports, report_notices')
+        ('pastebin_sweeper', 'SELECT, DELETE',         'abuse_reports, report_notices'),
+        -- the operator's takedown removes the row whatever its state (locking it first) and leaves a tombstone,
+        -- blocklist entries and the audit; it never reads the content
+        ('pastebin_moderation', 'SELECT, UPDATE, DELETE', 'pastes'),
+        ('pastebin_moderation', 'SELECT, INSERT',      'takedowns, moderation_audit'),
+        ('pastebin_moderation', 'SELECT, INSERT, DELETE', 'content_blocklist')
     ) AS grants (role, privileges, tables)
     LOOP
         IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = g.role) THEN

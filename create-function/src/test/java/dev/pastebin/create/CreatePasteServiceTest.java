@@ -16,6 +16,8 @@ import dev.pastebin.core.paste.PasteMetadata;
 import dev.pastebin.core.paste.PasteProperties;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
+import dev.pastebin.core.support.CapturedMetrics;
+import dev.pastebin.core.support.EmptyBlocklist;
 import io.micronaut.data.exceptions.DataAccessException;
 import io.micronaut.serde.ObjectMapper;
 import java.net.ConnectException;
@@ -99,7 +101,9 @@ class CreatePasteServiceTest {
                 dependencies,
                 classifier,
                 new IdempotentReplay(repository, jobs, dependencies),
-                jobs);
+                jobs,
+                new EmptyBlocklist(),
+                new CapturedMetrics().metrics("create"));
     }
 
     /** Inserts succeed; markFailed throws {@code failure}, or finds the row already terminal (0) when null. */
@@ -148,6 +152,11 @@ class CreatePasteServiceTest {
 
         @Override
         public int deleteWithToken(String shortCode, String deleteTokenSha256) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public int removeInProgress(String shortCode) {
             throw new UnsupportedOperationException();
         }
 

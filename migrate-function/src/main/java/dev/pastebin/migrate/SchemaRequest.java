@@ -24,7 +24,8 @@ public record SchemaRequest(Optional<String> ownerSecretArn, Map<String, String>
             "pastebin_remove",
             "pastebin_upload",
             "pastebin_sweeper",
-            "pastebin_report");
+            "pastebin_report",
+            "pastebin_moderation");
 
     public SchemaRequest {
         roleSecrets = Map.copyOf(roleSecrets);

@@ -5,11 +5,13 @@ import static dev.pastebin.core.failure.Dependency.STORAGE;
 
 import dev.pastebin.core.failure.DependencyCalls;
 import dev.pastebin.core.failure.DependencyUnavailableException;
+import dev.pastebin.core.moderation.TakedownRepository;
 import dev.pastebin.core.paste.NotReadOnceException;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteNotFoundException;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteStatus;
+import dev.pastebin.core.paste.PasteTakenDownException;
 import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.storage.PasteInconsistencyException;
 import dev.pastebin.core.storage.VerifiedContent;
@@ -36,6 +38,7 @@ public class RevealPasteService {
     private static final Logger LOG = LoggerFactory.getLogger(RevealPasteService.class);
 
     private final PasteRepository repository;
+    private final TakedownRepository takedowns;
     private final VerifiedContent verifiedContent;
     private final PasteContentStore contentStore;
     private final TransactionOperations<Connection> transactions;
@@ -44,11 +47,13 @@ public class RevealPasteService {
 
     public RevealPasteService(
             PasteRepository repository,
+            TakedownRepository takedowns,
             VerifiedContent verifiedContent,
             PasteContentStore contentStore,
             TransactionOperations<Connection> transactions,
             DependencyCalls dependencies) {
         this.repository = repository;
+        this.takedowns = takedowns;
         this.verifiedContent = verifiedContent;
         this.contentStore = contentStore;
         this.transactions = transactions;
@@ -58,12 +63,17 @@ public class RevealPasteService {
     /**
      * @throws PasteNotFoundException         when there is no readable paste (unknown, FAILED, expired, already
      *                                        revealed or deleted)
+     * @throws PasteTakenDownException        when there is no row and an operator took the paste down
      * @throws NotReadOnceException           for a paste that is read with GET
      * @throws DependencyUnavailableException when the database or S3 cannot be reached (the paste is kept)
      * @throws PasteInconsistencyException    when the object is missing or not what the row says (the paste is kept)
      */
     public Reveal reveal(String shortCode) {
-        Paste paste = readable(dependencies.call(DATABASE, () -> repository.findById(shortCode)), shortCode);
+        Optional<Paste> row = dependencies.call(DATABASE, () -> repository.findById(shortCode));
+        if (row.isEmpty() && dependencies.call(DATABASE, () -> takedowns.existsById(shortCode))) {
+            throw new PasteTakenDownException("Paste " + shortCode + " was taken down by the operator");
+        }
+        Paste paste = readable(row, shortCode);
         if (!paste.readOnce()) {
             throw new NotReadOnceException(
                     "Paste " + shortCode + " is not read-once: read it with GET /pastes/" + shortCode);

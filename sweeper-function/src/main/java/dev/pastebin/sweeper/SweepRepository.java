@@ -125,6 +125,31 @@ public class SweepRepository {
         }
     }
 
+    static final String DELETE_OLD_TAKEDOWNS = """
+            DELETE FROM takedowns WHERE short_code IN (
+                SELECT short_code FROM takedowns WHERE taken_down_at <= now() - make_interval(secs => ?) LIMIT ?)""";
+
+    static final String DELETE_OLD_MODERATION_AUDIT = """
+            DELETE FROM moderation_audit WHERE id IN (
+                SELECT id FROM moderation_audit WHERE acted_at <= now() - make_interval(secs => ?) LIMIT ?)""";
+
+    /**
+     * Deletes up to {@code limit} takedown tombstones and up to {@code limit} moderation audit entries older than
+     * {@code retention} (each statement reads its table's time index); returns how many in all. Moderation is an
+     * operator's pace: one batch a run keeps up.
+     */
+    public int deleteOldModeration(Connection connection, Duration retention, int limit) throws SQLException {
+        int deleted = 0;
+        for (String sql : List.of(DELETE_OLD_TAKEDOWNS, DELETE_OLD_MODERATION_AUDIT)) {
+            try (PreparedStatement statement = connection.prepareStatement(sql)) {
+                statement.setDouble(1, seconds(retention));
+                statement.setInt(2, limit);
+                deleted += statement.executeUpdate();
+            }
+        }
+        return deleted;
+    }
+
     /** Deletes up to {@code limit} idempotency keys older than {@code retention}; returns how many. */
     public int deleteOldIdempotencyKeys(Connection connection, Duration retention, int limit) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(DELETE_OLD_IDEMPOTENCY_KEYS)) {

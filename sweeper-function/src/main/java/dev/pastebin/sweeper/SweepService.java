@@ -118,6 +118,15 @@ public class SweepService {
             reportsDone = batch < batchSize;
         }
 
+        if (deadline.allowsMoreWork()) {
+            int moderation = transactions.executeWrite(status -> sql(() -> repository.deleteOldModeration(
+                    status.getConnection(), properties.moderationRetention(), batchSize)));
+            if (moderation > 0) {
+                LOG.info(
+                        "deleted {} takedown tombstones and moderation audit entries past their retention", moderation);
+            }
+        }
+
         OrphanObjects.Report orphans =
                 deadline.allowsMoreWork() ? orphanObjects.reconcile(deadline) : new OrphanObjects.Report(0, 0, false);
 

@@ -37,6 +37,8 @@ import java.time.Duration;
  *                             small bucket with one orphan)
  * @param reportRetention      how long abuse reports and report notices are kept before they are deleted
  *                             (docs/operating.md, "Abuse reports and takedowns")
+ * @param moderationRetention  how long takedown tombstones and moderation audit entries are kept (the template's
+ *                             {@code ModerationRetention}); a code whose tombstone is swept answers 404, not 451
  */
 @ConfigurationProperties("pastebin.sweeper")
 public record SweeperProperties(
@@ -53,7 +55,8 @@ public record SweeperProperties(
         double orphanMaxShare,
 
         @Min(0) @Bindable(defaultValue = "20") int orphanGuardMinimum,
-        @NotNull @Bindable(defaultValue = "90d") Duration reportRetention) {
+        @NotNull @Bindable(defaultValue = "90d") Duration reportRetention,
+        @NotNull @Bindable(defaultValue = "400d") Duration moderationRetention) {
 
     /**
      * How long past a queue's retention a job may still reach the worker: the job is sent up to create's 20 s

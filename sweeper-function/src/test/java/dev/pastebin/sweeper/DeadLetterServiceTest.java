@@ -67,7 +67,8 @@ class DeadLetterServiceTest {
             Duration.ofDays(7),
             0.05,
             20,
-            Duration.ofDays(90));
+            Duration.ofDays(90),
+            Duration.ofDays(400));
 
     private final UploadJobCodec codec = new UploadJobCodec(ObjectMapper.getDefault());
     private final InMemoryBreakerStore breakerStore = new InMemoryBreakerStore();

@@ -44,6 +44,7 @@ class PasteUploader {
     private final S3CircuitBreaker breaker;
     private final FailureClassifier classifier;
     private final FirstHold firstHold;
+    private final BlockedContentRefusal blockedContent;
     private final Clock clock;
 
     @Inject
@@ -51,8 +52,9 @@ class PasteUploader {
             PasteRepository repository,
             PasteContentStore contentStore,
             S3CircuitBreaker breaker,
-            FailureClassifier classifier) {
-        this(repository, contentStore, breaker, classifier, Clock.systemUTC());
+            FailureClassifier classifier,
+            BlockedContentRefusal blockedContent) {
+        this(repository, contentStore, breaker, classifier, blockedContent, Clock.systemUTC());
     }
 
     PasteUploader(
@@ -60,12 +62,14 @@ class PasteUploader {
             PasteContentStore contentStore,
             S3CircuitBreaker breaker,
             FailureClassifier classifier,
+            BlockedContentRefusal blockedContent,
             Clock clock) {
         this.repository = repository;
         this.contentStore = contentStore;
         this.breaker = breaker;
         this.classifier = classifier;
         this.firstHold = new FirstHold(repository, clock);
+        this.blockedContent = blockedContent;
         this.clock = clock;
     }
 
@@ -90,6 +94,11 @@ class PasteUploader {
         if (!actual.equals(expected)) {
             throw new IntegrityMismatchException(
                     "content hashes to " + actual + " but the paste row has " + paste.contentSha256());
+        }
+        // blocklisted after its create was accepted: never stored (no PUT)
+        Optional<StoreResult> refused = blockedContent.refuseIfBlocked(paste, expected);
+        if (refused.isPresent()) {
+            return refused.get();
         }
         ContentLocation location;
         try {

@@ -186,6 +186,12 @@ final class InMemoryPasteRepository implements PasteRepository {
     }
 
     @Override
+    public int removeInProgress(String shortCode) {
+        Paste row = rows.get(shortCode);
+        return row != null && row.status() == PasteStatus.IN_PROGRESS && rows.remove(shortCode, row) ? 1 : 0;
+    }
+
+    @Override
     public int remove(String shortCode) {
         return rows.remove(shortCode) == null ? 0 : 1;
     }

@@ -29,6 +29,7 @@ import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.support.CapturedMetrics;
 import dev.pastebin.core.support.EmfSpec;
+import dev.pastebin.core.support.EmptyBlocklist;
 import dev.pastebin.core.support.InMemoryBreakerStore;
 import dev.pastebin.core.support.TestDelivery;
 import dev.pastebin.core.support.TestLambdaContext;
@@ -138,7 +139,13 @@ class UploadBatchServiceTest {
         var outcomes = new DeliveryOutcomes(new FailureClassifier(), breaker, decisions, effects, clock);
         var upload = new UploadPasteService(
                 new UploadJobCodec(json),
-                new PasteUploader(repository, store, breaker, new FailureClassifier(), clock),
+                new PasteUploader(
+                        repository,
+                        store,
+                        breaker,
+                        new FailureClassifier(),
+                        new BlockedContentRefusal(new EmptyBlocklist(), repository, null, null, null, metrics),
+                        clock),
                 outcomes);
         var properties =
                 new UploadProperties(4, Duration.ofSeconds(15), 1, Duration.ofSeconds(5), Duration.ofSeconds(10));

@@ -1,5 +1,6 @@
 package dev.pastebin.core.http;
 
+import dev.pastebin.core.paste.ContentBlockedException;
 import dev.pastebin.core.paste.IdempotencyKeyExhaustedException;
 import dev.pastebin.core.paste.IdempotencyKeyReusedException;
 import dev.pastebin.core.paste.InvalidExpiryException;
@@ -11,6 +12,7 @@ import dev.pastebin.core.paste.MalformedShortCodeException;
 import dev.pastebin.core.paste.NotReadOnceException;
 import dev.pastebin.core.paste.PasteNotFoundException;
 import dev.pastebin.core.paste.PasteRefusal;
+import dev.pastebin.core.paste.PasteTakenDownException;
 import io.micronaut.http.HttpStatus;
 
 /** The stable machine-readable error codes of the HTTP API, each with the status it is answered with. */
@@ -54,6 +56,13 @@ public enum ApiErrorCode {
      * delete with the wrong token: a stranger cannot tell which.
      */
     PASTE_NOT_FOUND(HttpStatus.NOT_FOUND),
+    /**
+     * No paste has this short code because an operator took it down (RFC 7725): removed on purpose, not missing.
+     * Answered while its tombstone is kept (the moderation retention), 404 afterwards.
+     */
+    PASTE_TAKEN_DOWN(HttpStatus.UNAVAILABLE_FOR_LEGAL_REASONS),
+    /** A create whose content is on the operator's blocklist (its SHA-256): nothing is stored. */
+    CONTENT_BLOCKED(HttpStatus.UNAVAILABLE_FOR_LEGAL_REASONS),
     /** No route for this path. */
     NOT_FOUND(HttpStatus.NOT_FOUND),
     METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED),
@@ -96,6 +105,8 @@ public enum ApiErrorCode {
             case NotReadOnceException e -> NOT_READ_ONCE;
             case IdempotencyKeyReusedException e -> IDEMPOTENCY_KEY_REUSED;
             case IdempotencyKeyExhaustedException e -> IDEMPOTENCY_KEY_EXHAUSTED;
+            case PasteTakenDownException e -> PASTE_TAKEN_DOWN;
+            case ContentBlockedException e -> CONTENT_BLOCKED;
         };
     }
 

@@ -86,7 +86,14 @@ public interface PasteRepository extends GenericRepository<Paste, String> {
             AND (delete_token_sha256 = :deleteTokenSha256 OR CAST(:deleteTokenSha256 AS TEXT) = ANY(replay_delete_token_sha256s))""")
     int deleteWithToken(String shortCode, String deleteTokenSha256);
 
-    /** Removes a row the caller holds locked (a revealed read-once paste). */
+    /**
+     * Removes a row still IN_PROGRESS (the upload worker's refusal of blocklisted content); 0 when it is gone or
+     * terminal by now.
+     */
+    @Query("DELETE FROM pastes WHERE short_code = :shortCode AND status = 'IN_PROGRESS'")
+    int removeInProgress(String shortCode);
+
+    /** Removes a row the caller holds locked (a revealed read-once paste, a takedown). */
     @Query("DELETE FROM pastes WHERE short_code = :shortCode")
     int remove(String shortCode);
 }

@@ -35,7 +35,10 @@ class DatabaseRolesIT {
             "circuit_breakers",
             "flyway_schema_history",
             "abuse_reports",
-            "report_notices");
+            "report_notices",
+            "takedowns",
+            "content_blocklist",
+            "moderation_audit");
     private static final List<String> PRIVILEGES = List.of("SELECT", "INSERT", "UPDATE", "DELETE");
 
     /** role → table → privileges, each for a statement of that function. */
@@ -44,28 +47,38 @@ class DatabaseRolesIT {
             "pastebin_create",
                     Map.of(
                             "pastes", Set.of("SELECT", "INSERT", "UPDATE"),
-                            "idempotency_keys", Set.of("SELECT", "INSERT", "UPDATE", "DELETE")),
-            // read a paste; an IN_PROGRESS paste's Retry-After reads the S3 breaker's next probe; the migration
-            // function checks a database managed by hand is at the current schema version as this role
+                            "idempotency_keys", Set.of("SELECT", "INSERT", "UPDATE", "DELETE"),
+                            "content_blocklist", Set.of("SELECT")),
+            // read a paste; an IN_PROGRESS paste's Retry-After reads the S3 breaker's next probe; a missing
+            // paste's tombstone (451); the migration function checks a database managed by hand is at the
+            // current schema version as this role
             "pastebin_read",
                     Map.of(
                             "pastes", Set.of("SELECT"),
                             "circuit_breakers", Set.of("SELECT"),
-                            "flyway_schema_history", Set.of("SELECT")),
-            // mark PROCESSED / FAILED, count attempts; the shared breaker (its row created on first use)
+                            "flyway_schema_history", Set.of("SELECT"),
+                            "takedowns", Set.of("SELECT")),
+            // mark PROCESSED / FAILED, count attempts; the shared breaker (its row created on first use); a
+            // blocklisted job's row removed with a tombstone and an audit entry
             "pastebin_upload",
                     Map.of(
-                            "pastes", Set.of("SELECT", "UPDATE"),
-                            "circuit_breakers", Set.of("SELECT", "INSERT", "UPDATE")),
+                            "pastes", Set.of("SELECT", "UPDATE", "DELETE"),
+                            "circuit_breakers", Set.of("SELECT", "INSERT", "UPDATE"),
+                            "content_blocklist", Set.of("SELECT"),
+                            "takedowns", Set.of("INSERT"),
+                            "moderation_audit", Set.of("INSERT")),
             // stuck rows FAILED, FAILED and expired rows deleted; old idempotency keys deleted; dead letters
-            // requeued only while the S3 breaker is closed; reports and notices past their retention deleted
+            // requeued only while the S3 breaker is closed; reports, notices, tombstones and audit entries past
+            // their retention deleted
             "pastebin_sweeper",
                     Map.of(
                             "pastes", Set.of("SELECT", "UPDATE", "DELETE"),
                             "idempotency_keys", Set.of("SELECT", "DELETE"),
                             "circuit_breakers", Set.of("SELECT"),
                             "abuse_reports", Set.of("SELECT", "DELETE"),
-                            "report_notices", Set.of("SELECT", "DELETE")),
+                            "report_notices", Set.of("SELECT", "DELETE"),
+                            "takedowns", Set.of("SELECT", "DELETE"),
+                            "moderation_audit", Set.of("SELECT", "DELETE")),
             // a report looks the paste up, is stored, and claims the paste's hourly notice (INSERT ... ON CONFLICT
             // DO UPDATE ... RETURNING reads the row it updates)
             "pastebin_report",
@@ -78,7 +91,15 @@ class DatabaseRolesIT {
             "pastebin_remove",
                     Map.of(
                             "pastes", Set.of("SELECT", "UPDATE", "DELETE"),
-                            "circuit_breakers", Set.of("SELECT")));
+                            "circuit_breakers", Set.of("SELECT"),
+                            "takedowns", Set.of("SELECT")),
+            // takedown: lock and remove the row, tombstone, audit; block and unblock
+            "pastebin_moderation",
+                    Map.of(
+                            "pastes", Set.of("SELECT", "UPDATE", "DELETE"),
+                            "takedowns", Set.of("SELECT", "INSERT"),
+                            "moderation_audit", Set.of("SELECT", "INSERT"),
+                            "content_blocklist", Set.of("SELECT", "INSERT", "DELETE")));
 
     private Connection owner;
 

@@ -9,6 +9,7 @@ import dev.pastebin.core.support.TestQueues;
 import dev.pastebin.local.Json;
 import io.micronaut.context.ApplicationContext;
 import java.sql.DriverManager;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -32,6 +33,7 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 class RealFunctionsInvokeIT {
 
     private static TestQueues.Pair queue;
+    private static TestQueues.Pair outbox;
     private static Map<String, String> env;
 
     /** The paste the sample upload job is for, as create-function would have left it. */
@@ -56,9 +58,13 @@ class RealFunctionsInvokeIT {
         }
         try (var context = ApplicationContext.run()) {
             queue = TestQueues.create(context.getBean(SqsClient.class), "local-invoke", 10, 30);
+            outbox = TestQueues.create(context.getBean(SqsClient.class), "local-invoke-outbox", 10, 30);
             String bucket = "local-invoke-" + UUID.randomUUID().toString().substring(0, 8);
             context.getBean(S3Client.class).createBucket(b -> b.bucket(bucket));
-            env = TestSupport.physicalNames(queue, bucket);
+            // infra/local/lib.sh names the template's queues and bucket after these (--physical-name).
+            env = new HashMap<>(TestSupport.physicalNames(queue, bucket));
+            env.put("PASTEBIN_MODERATION_OUTBOX", TestSupport.queueName(outbox.queueUrl()));
+            env.put("PASTEBIN_MODERATION_OUTBOX_DLQ", TestSupport.queueName(outbox.deadLetterQueueUrl()));
         }
     }
 
@@ -66,6 +72,7 @@ class RealFunctionsInvokeIT {
     static void deleteQueue() {
         try (var context = ApplicationContext.run()) {
             TestQueues.delete(context.getBean(SqsClient.class), queue);
+            TestQueues.delete(context.getBean(SqsClient.class), outbox);
         }
     }
 
@@ -172,5 +179,17 @@ class RealFunctionsInvokeIT {
         String url =
                 System.getenv().getOrDefault("DATASOURCES_DEFAULT_URL", "jdbc:postgresql://127.0.0.1:5432/pastebin");
         return DriverManager.getConnection(url, "pastebin", "pastebin");
+    }
+
+    /**
+     * The operator's command as infra/admin sends it, through Lambda's own runtime interface client: the runtime
+     * hands the function the command it deserialized, and serializes its answer.
+     */
+    @Test
+    @Order(7)
+    void theModerationFunctionAnswersTheOperatorsCommand() throws Exception {
+        JsonNode answer = invokeOk("ModerationFunction", "moderation-blocklist.json");
+        assertEquals("listed", answer.path("outcome").asText(), answer.toString());
+        assertTrue(answer.path("entries").isArray(), answer.toString());
     }
 }

@@ -40,6 +40,9 @@ class DeployFromEmptyAccountTest {
         ROLES.put(
                 "ReportPasteFunction",
                 List.of("pastebin_report", "ReportDatabaseRoleSecret", "ReportDatabaseSecretArn"));
+        ROLES.put(
+                "ModerationFunction",
+                List.of("pastebin_moderation", "ModerationDatabaseRoleSecret", "ModerationDatabaseSecretArn"));
     }
 
     static final Set<String> CREATED_NETWORK = Set.of(
@@ -299,7 +302,9 @@ class DeployFromEmptyAccountTest {
                 "ReadPasteFunction", "read",
                 "RemovePasteFunction", "remove",
                 "UploadPasteFunction", "upload",
-                "SweeperFunction", "sweeper");
+                "SweeperFunction", "sweeper",
+                "ReportPasteFunction", "report",
+                "ModerationFunction", "moderation");
         for (String function : InfraTemplate.PRODUCT_FUNCTIONS) {
             Map<String, Object> preference = CloudFormationTemplate.mapping(
                     template.properties(function).get("DeploymentPreference"), function + ".DeploymentPreference");

@@ -18,15 +18,18 @@ final class InfraTemplate {
     static final String EDGE_ACL_FUNCTION = "EdgeAclFunction";
 
     /**
-     * The functions that serve pastes: requests, the queue and the schedule. The others are CloudFormation's, called
-     * during a deploy (DatabaseMigrationFunction, {@link #EDGE_ACL_FUNCTION}); TemplateTest lists every function.
+     * The functions that use the database, each as its own role: requests, the queue, the schedule and the operator's
+     * moderation commands. The others reach AWS only (ModerationOutboxFunction, {@link #EDGE_ACL_FUNCTION}) or are
+     * CloudFormation's, called during a deploy (DatabaseMigrationFunction); TemplateTest lists every function.
      */
     static final List<String> PRODUCT_FUNCTIONS = List.of(
             "CreatePasteFunction",
             "ReadPasteFunction",
             "RemovePasteFunction",
             "UploadPasteFunction",
-            "SweeperFunction");
+            "SweeperFunction",
+            "ReportPasteFunction",
+            "ModerationFunction");
 
     /** True when the function overrides the Globals' VpcConfig with none: it reaches AWS directly, not the database. */
     static boolean outsideTheVpc(CloudFormationTemplate template, String function) {

@@ -59,7 +59,12 @@ class TemplateTest {
                 "SweeperFunction", List.of("../sweeper-function", "dev.pastebin.sweeper.SweeperHandler"),
                 "EdgeAclFunction", List.of("../edge-acl-function", "dev.pastebin.edgeacl.EdgeAclHandler"),
                 "DatabaseMigrationFunction",
-                        List.of("../migrate-function", "dev.pastebin.migrate.DatabaseMigrationHandler"));
+                        List.of("../migrate-function", "dev.pastebin.migrate.DatabaseMigrationHandler"),
+                "ModerationFunction", List.of("../moderation-function", "dev.pastebin.moderation.ModerationHandler"),
+                "ModerationOutboxFunction",
+                        List.of(
+                                "../moderation-outbox-function",
+                                "dev.pastebin.moderation.outbox.ModerationOutboxHandler"));
         assertEquals(expected.keySet(), Set.copyOf(template.resourcesOfType("AWS::Serverless::Function")));
         expected.forEach((id, codeAndHandler) -> {
             assertEquals(codeAndHandler.get(0), template.properties(id).get("CodeUri"), id);
@@ -327,8 +332,8 @@ class TemplateTest {
     @Test
     void onlyTheSweeperMayListTheBucketAndOnlyThePasteKeys() {
         Map<String, List<Map<String, Object>>> listing = new java.util.TreeMap<>();
-        for (String function : InfraTemplate.PRODUCT_FUNCTIONS) {
-            for (Object policy : (List<?>) template.properties(function).get("Policies")) {
+        for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
+            for (Object policy : (List<?>) template.properties(function).getOrDefault("Policies", List.of())) {
                 Map<String, Object> p = CloudFormationTemplate.mapping(policy, function + " policy");
                 for (Object statement : p.containsKey("Statement") ? (List<?>) p.get("Statement") : List.of()) {
                     Map<String, Object> st = CloudFormationTemplate.mapping(statement, "statement");
@@ -354,6 +359,94 @@ class TemplateTest {
                                 "Condition",
                                 Map.of("StringLike", Map.of("s3:prefix", List.of("pastes/", "pastes/*")))))),
                 listing);
+    }
+
+    /**
+     * The outbox function runs outside the VPC (an intrinsic replaces the Globals' VpcConfig whole) with a role of
+     * its own (SAM's would carry the VPC access policy): its log group, X-Ray, consuming the outbox queue,
+     * invalidating the stack's distribution only and publishing to the abuse topic only. The moderation function
+     * may delete paste objects and send to the outbox, nothing else.
+     */
+    @Test
+    void theModerationFunctionsHaveOnlyTheRightsTheirCommandsNeed() {
+        Map<String, Object> function = template.properties("ModerationOutboxFunction");
+        assertEquals(Map.of("Ref", "AWS::NoValue"), function.get("VpcConfig"));
+        assertEquals(Map.of("Fn::GetAtt", List.of("ModerationOutboxRole", "Arn")), function.get("Role"));
+        assertFalse(function.containsKey("Policies"), "SAM ignores Policies beside a Role");
+        Map<String, Object> role = template.properties("ModerationOutboxRole");
+        assertFalse(role.containsKey("ManagedPolicyArns"), role.toString());
+        Map<String, Map<String, Object>> outbox = new java.util.LinkedHashMap<>();
+        for (Object policy : (List<?>) role.get("Policies")) {
+            Map<String, Object> document = CloudFormationTemplate.mapping(
+                    CloudFormationTemplate.mapping(policy, "role policy").get("PolicyDocument"), "PolicyDocument");
+            for (Object statement : (List<?>) document.get("Statement")) {
+                Map<String, Object> st = CloudFormationTemplate.mapping(statement, "statement");
+                assertEquals("Allow", st.get("Effect"), st.toString());
+                outbox.put((String) st.get("Sid"), st);
+            }
+        }
+        assertEquals(
+                List.of("WriteItsLogs", "Trace", "ConsumeTheOutbox", "InvalidateTheEdge", "NotifyTheOperator"),
+                List.copyOf(outbox.keySet()));
+        assertEquals(
+                List.of("logs:CreateLogStream", "logs:PutLogEvents"),
+                outbox.get("WriteItsLogs").get("Action"));
+        assertEquals(
+                Map.of("Fn::GetAtt", List.of("ModerationOutboxLogGroup", "Arn")),
+                outbox.get("WriteItsLogs").get("Resource"));
+        assertEquals(
+                List.of("xray:PutTraceSegments", "xray:PutTelemetryRecords"),
+                outbox.get("Trace").get("Action"));
+        assertEquals(
+                List.of(
+                        "sqs:ReceiveMessage",
+                        "sqs:DeleteMessage",
+                        "sqs:GetQueueAttributes",
+                        "sqs:ChangeMessageVisibility"),
+                outbox.get("ConsumeTheOutbox").get("Action"));
+        assertEquals(
+                Map.of("Fn::GetAtt", List.of("ModerationOutboxQueue", "Arn")),
+                outbox.get("ConsumeTheOutbox").get("Resource"));
+        assertEquals(
+                List.of("cloudfront:CreateInvalidation"),
+                outbox.get("InvalidateTheEdge").get("Action"));
+        assertEquals(
+                Map.of(
+                        "Fn::If",
+                        List.of(
+                                "EdgeOn",
+                                Map.of(
+                                        "Fn::Sub",
+                                        "arn:${AWS::Partition}:cloudfront::${AWS::AccountId}:distribution/${EdgeDistribution}"),
+                                Map.of(
+                                        "Fn::Sub",
+                                        "arn:${AWS::Partition}:cloudfront::${AWS::AccountId}:distribution/none"))),
+                outbox.get("InvalidateTheEdge").get("Resource"));
+        assertEquals(List.of("sns:Publish"), outbox.get("NotifyTheOperator").get("Action"));
+        assertEquals(
+                Map.of("Ref", "AbuseNotificationTopic"),
+                outbox.get("NotifyTheOperator").get("Resource"));
+
+        List<Map<String, Object>> moderation = inlineStatements("ModerationFunction");
+        assertEquals(1, moderation.size(), moderation.toString());
+        assertEquals(List.of("s3:DeleteObject"), moderation.getFirst().get("Action"));
+        assertEquals(
+                Map.of("Fn::Sub", "${PasteBucket.Arn}/pastes/*"),
+                moderation.getFirst().get("Resource"));
+        assertFalse(template.properties("ModerationFunction").containsKey("VpcConfig"), "the Globals' VPC");
+    }
+
+    private List<Map<String, Object>> inlineStatements(String function) {
+        List<Map<String, Object>> statements = new java.util.ArrayList<>();
+        for (Object policy : (List<?>) template.properties(function).getOrDefault("Policies", List.of())) {
+            Map<String, Object> p = CloudFormationTemplate.mapping(policy, function + " policy");
+            if (p.containsKey("Statement")) {
+                for (Object statement : (List<?>) p.get("Statement")) {
+                    statements.add(CloudFormationTemplate.mapping(statement, "statement"));
+                }
+            }
+        }
+        return statements;
     }
 
     @Test
@@ -499,12 +592,13 @@ class TemplateTest {
                 .forEach((name, p) -> {
                     assertFalse(name.toLowerCase(Locale.ROOT).contains("password"), "parameter " + name);
                 });
-        for (String function : InfraTemplate.PRODUCT_FUNCTIONS) {
+        for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
             template.environment(function)
                     .keySet()
                     .forEach(name -> assertFalse(name.contains("PASSWORD"), function + " sets " + name));
             if (!InfraTemplate.PRODUCT_FUNCTIONS.contains(function)) {
-                // the migration function is given its secrets by the DatabaseSchema resource, not by its environment
+                // no database (the outbox and edge functions), or its secrets named by the DatabaseSchema resource
+                // (the migration function), not by its environment
                 continue;
             }
             assertEquals(
@@ -520,7 +614,7 @@ class TemplateTest {
     @Test
     void everyInlinePolicyStatementHasASidAndEveryFunctionALogGroupWithRetention() {
         for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
-            // EdgeAclFunction's role is its own resource (EdgeTemplateTest holds it): no SAM policies.
+            // EdgeAclFunction's and ModerationOutboxFunction's roles are their own resources: no SAM policies.
             Object policies = template.properties(function).getOrDefault("Policies", List.of());
             for (Object policy : (List<?>) policies) {
                 Map<String, Object> p = CloudFormationTemplate.mapping(policy, function + " policy");

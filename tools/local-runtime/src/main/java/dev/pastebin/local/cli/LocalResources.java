@@ -10,9 +10,9 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * The template's resources as they exist on this machine: a queue's {@code Ref} is its URL as the local SQS
- * endpoint reports it, a bucket's is its name, a function's its logical id; ARNs are built for the local
- * region and account. A resource is named by {@code --physical-name}, else by its QueueName/BucketName,
- * else by its logical id. The runtime creates nothing: the queues must exist.
+ * endpoint reports it, a bucket's is its name, a topic's its ARN, a function's its logical id; ARNs are built for
+ * the local region and account. A resource is named by {@code --physical-name}, else by its
+ * QueueName/BucketName/TopicName, else by its logical id. The runtime creates nothing: the queues must exist.
  */
 final class LocalResources implements ResourceAttributes {
 
@@ -47,6 +47,7 @@ final class LocalResources implements ResourceAttributes {
                 switch (typeOf(logicalId)) {
                     case "AWS::SQS::Queue" -> Optional.of(queueUrl(physicalName(logicalId, "QueueName")));
                     case "AWS::S3::Bucket" -> Optional.of(physicalName(logicalId, "BucketName"));
+                    case "AWS::SNS::Topic" -> Optional.of(topicArn(physicalName(logicalId, "TopicName")));
                     case "AWS::Serverless::Function" -> Optional.of(logicalId);
                     default -> Optional.empty();
                 };
@@ -60,6 +61,8 @@ final class LocalResources implements ResourceAttributes {
             case "AWS::SQS::Queue.QueueName" -> Optional.of(physicalName(logicalId, "QueueName"));
             case "AWS::SQS::Queue.QueueUrl" -> ref(logicalId);
             case "AWS::S3::Bucket.Arn" -> Optional.of("arn:aws:s3:::" + physicalName(logicalId, "BucketName"));
+            case "AWS::SNS::Topic.TopicArn" -> ref(logicalId);
+            case "AWS::SNS::Topic.TopicName" -> Optional.of(physicalName(logicalId, "TopicName"));
             case "AWS::Serverless::Function.Arn" ->
                 Optional.of("arn:aws:lambda:" + region + ":" + accountId + ":function:" + logicalId);
             default -> Optional.empty();
@@ -73,6 +76,11 @@ final class LocalResources implements ResourceAttributes {
             throw new IllegalArgumentException("not an SQS queue ARN: " + arn);
         }
         return queueUrl(parts[5]);
+    }
+
+    /** A topic's ARN is its name's (Ref of an AWS::SNS::Topic); infra/local/bootstrap.py creates the topic. */
+    private String topicArn(String name) {
+        return "arn:aws:sns:" + region + ":" + accountId + ":" + name;
     }
 
     private String queueArn(String name) {

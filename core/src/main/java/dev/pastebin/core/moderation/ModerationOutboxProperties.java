@@ -1,13 +1,12 @@
-package dev.pastebin.report;
+package dev.pastebin.core.moderation;
 
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.core.bind.annotation.Bindable;
 import jakarta.validation.constraints.NotBlank;
 
 /**
- * The moderation outbox, the SQS queue the moderation function consumes: a report's notification request is a
- * message there, and that function publishes it to the abuse topic (docs/design.md, "Abuse reports"). Bound from
- * {@code pastebin.moderation-outbox.*} ({@code PASTEBIN_MODERATION_OUTBOX_URL}).
+ * The moderation outbox queue, bound from {@code pastebin.moderation-outbox.*} ({@code PASTEBIN_MODERATION_OUTBOX_URL},
+ * which the template sets for the report and moderation functions).
  *
  * @param url the queue's URL
  */

@@ -1,0 +1,441 @@
+package dev.pastebin.moderation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import com.sun.net.httpserver.HttpServer;
+import dev.pastebin.core.moderation.ContentBlocklist;
+import dev.pastebin.core.moderation.OutboxMessage;
+import dev.pastebin.core.moderation.TakedownRepository;
+import dev.pastebin.core.paste.ContentHash;
+import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PastePaths;
+import dev.pastebin.core.paste.PasteRepository;
+import dev.pastebin.core.paste.ShortCodes;
+import dev.pastebin.core.storage.ContentLocation;
+import dev.pastebin.core.storage.PasteContentStore;
+import dev.pastebin.core.support.RealServices;
+import dev.pastebin.core.support.TestPastes;
+import dev.pastebin.core.support.TestQueues;
+import dev.pastebin.moderation.outbox.ModerationOutboxHandler;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
+import io.micronaut.serde.ObjectMapper;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+import javax.sql.DataSource;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+/**
+ * The operator's takedown, block and unblock through ModerationHandler against the real PostgreSQL and LocalStack
+ * (S3, the outbox queue), and the outbox's consumer against a local stand-in for CloudFront's and SNS's APIs that
+ * records the exact requests (CloudFront is not in LocalStack's community edition).
+ */
+@RealServices
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TakedownIT {
+
+    private static final String OPERATOR = "arn:aws:iam::000000000000:user/operator";
+    private static final String DISTRIBUTION = "E2TAKEDOWNTEST";
+    private static final String TOPIC = "arn:aws:sns:us-east-1:000000000000:takedown-abuse";
+
+    private final String bucket = "takedown-it-" + UUID.randomUUID().toString().substring(0, 8);
+    private final SqsClient sqs = SqsClient.create();
+    private final TestQueues.Pair outbox = TestQueues.create(sqs, "takedown-outbox-it", 3, 30);
+    private final List<Recorded> recorded = new CopyOnWriteArrayList<>();
+    private HttpServer standIn;
+    private ApplicationContext context;
+    private ModerationHandler handler;
+    private ModerationOutboxHandler outboxHandler;
+
+    /** One request the stand-in received. */
+    record Recorded(String method, String path, String authorization, String body) {}
+
+    @BeforeAll
+    void start() throws IOException {
+        standIn = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        standIn.createContext("/", exchange -> {
+            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            recorded.add(new Recorded(
+                    exchange.getRequestMethod(),
+                    exchange.getRequestURI().getPath(),
+                    exchange.getRequestHeaders().getFirst("Authorization"),
+                    body));
+            // the shapes of CloudFront's and SNS's answers, enough for the SDK's clients to read
+            byte[] answer = exchange.getRequestURI().getPath().contains("/invalidation")
+                    ? ("<Invalidation xmlns=\"http://cloudfront.amazonaws.com/doc/2020-05-31/\">"
+                                    + "<Id>I2STANDIN</Id><Status>InProgress</Status></Invalidation>")
+                            .getBytes(StandardCharsets.UTF_8)
+                    : ("<PublishResponse xmlns=\"http://sns.amazonaws.com/doc/2010-03-31/\">"
+                                    + "<PublishResult><MessageId>m</MessageId></PublishResult></PublishResponse>")
+                            .getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "text/xml");
+            exchange.sendResponseHeaders(
+                    exchange.getRequestURI().getPath().contains("/invalidation") ? 201 : 200, answer.length);
+            exchange.getResponseBody().write(answer);
+            exchange.close();
+        });
+        standIn.start();
+        String standInUrl = "http://127.0.0.1:" + standIn.getAddress().getPort();
+        Map<String, Object> properties = new HashMap<>(Map.of(
+                "pastebin.storage.bucket", bucket,
+                "pastebin.moderation-outbox.url", outbox.queueUrl(),
+                "pastebin.edge.distribution-id", DISTRIBUTION,
+                "pastebin.abuse-topic-arn", TOPIC,
+                "pastebin.cloudfront.endpoint", standInUrl,
+                "pastebin.sns.endpoint", standInUrl));
+        context = ApplicationContext.builder()
+                .environments("test")
+                .properties(properties)
+                .start();
+        context.getBean(S3Client.class).createBucket(b -> b.bucket(bucket));
+        handler = new ModerationHandler(context);
+        outboxHandler = new ModerationOutboxHandler(context);
+    }
+
+    @AfterAll
+    void stop() {
+        standIn.stop(0);
+        TestQueues.delete(sqs, outbox);
+        S3Client s3 = context.getBean(S3Client.class);
+        s3.listObjectsV2(l -> l.bucket(bucket))
+                .contents()
+                .forEach(o -> s3.deleteObject(d -> d.bucket(bucket).key(o.key())));
+        s3.deleteBucket(d -> d.bucket(bucket));
+        context.close();
+    }
+
+    /** The raw pool: the test's own statements run outside any Micronaut transaction. */
+    private DataSource rawDataSource() {
+        return DelegatingDataSource.unwrapDataSource(context.getBean(DataSource.class));
+    }
+
+    private Paste paste(String text, boolean readOnce, boolean stored) {
+        // unique content: the blocklist outlives a run in the shared test database
+        byte[] content = (text + " " + UUID.randomUUID()).getBytes(StandardCharsets.UTF_8);
+        PasteRepository pastes = context.getBean(PasteRepository.class);
+        String code = context.getBean(ShortCodes.class).next();
+        String sha256 = ContentHash.sha256Hex(content);
+        pastes.save(TestPastes.inProgress(code, null, sha256, content.length, "b".repeat(64), null, readOnce));
+        if (stored) {
+            ContentLocation location = context.getBean(PasteContentStore.class).put(code, content, sha256);
+            assertEquals(1, pastes.markProcessed(code, location.uri()));
+        }
+        return pastes.findById(code).orElseThrow();
+    }
+
+    private boolean objectExists(String code) {
+        PasteContentStore store = context.getBean(PasteContentStore.class);
+        return store.get(store.locationOf(code)).isPresent();
+    }
+
+    private ModerationAnswer takedown(String code, Boolean block) {
+        return handler.handle(new ModerationCommand("takedown", code, null, "court order 42", OPERATOR, block));
+    }
+
+    /** The outbox's messages sent since the last call, as the outbox function receives them. */
+    private List<Message> drainOutbox() {
+        List<Message> messages = new ArrayList<>();
+        List<Message> batch;
+        do {
+            batch = sqs.receiveMessage(r -> r.queueUrl(outbox.queueUrl())
+                            .maxNumberOfMessages(10)
+                            .waitTimeSeconds(1))
+                    .messages();
+            messages.addAll(batch);
+            batch.forEach(
+                    m -> sqs.deleteMessage(d -> d.queueUrl(outbox.queueUrl()).receiptHandle(m.receiptHandle())));
+        } while (!batch.isEmpty());
+        return messages;
+    }
+
+    private SQSBatchResponse deliver(List<Message> messages) {
+        SQSEvent event = new SQSEvent();
+        event.setRecords(messages.stream()
+                .map(m -> {
+                    SQSEvent.SQSMessage record = new SQSEvent.SQSMessage();
+                    record.setMessageId(m.messageId());
+                    record.setBody(m.body());
+                    return record;
+                })
+                .toList());
+        return outboxHandler.execute(event);
+    }
+
+    private Map<String, Object> auditOf(String code, String action) throws Exception {
+        try (Connection connection = rawDataSource().getConnection();
+                PreparedStatement select = connection.prepareStatement(
+                        "SELECT actor, reason, content_sha256, content_size, acted_at FROM moderation_audit"
+                                + " WHERE short_code = ? AND action = ?")) {
+            select.setString(1, code);
+            select.setString(2, action);
+            try (ResultSet row = select.executeQuery()) {
+                assertTrue(row.next(), "an audit entry " + action + " for " + code);
+                Map<String, Object> entry = new HashMap<>();
+                entry.put("actor", row.getString(1));
+                entry.put("reason", row.getString(2));
+                entry.put("sha256", row.getString(3));
+                entry.put("size", row.getInt(4));
+                entry.put("at", row.getTimestamp(5));
+                assertFalse(row.next(), "one " + action + " entry");
+                return entry;
+            }
+        }
+    }
+
+    /** The document element of an XML request body the stand-in recorded. */
+    private static Element xml(String body) throws Exception {
+        DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+        factory.setNamespaceAware(true);
+        return factory.newDocumentBuilder()
+                .parse(new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)))
+                .getDocumentElement();
+    }
+
+    private static List<String> texts(Element element, String name) {
+        NodeList nodes = element.getElementsByTagNameNS("*", name);
+        List<String> texts = new ArrayList<>();
+        for (int i = 0; i < nodes.getLength(); i++) {
+            texts.add(nodes.item(i).getTextContent());
+        }
+        return texts;
+    }
+
+    private static String text(Element element, String name) {
+        List<String> texts = texts(element, name);
+        assertEquals(1, texts.size(), name);
+        return texts.getFirst();
+    }
+
+    @Test
+    void aStoredPasteIsTakenDownInOneStepAndItsEdgePathsInvalidated() throws Exception {
+        Paste paste = paste("stored and reported", false, true);
+        String code = paste.shortCode();
+        assertTrue(objectExists(code));
+
+        ModerationAnswer answer = takedown(code, null);
+
+        assertEquals("taken-down", answer.outcome(), answer.toString());
+        assertEquals(code, answer.code());
+        assertTrue(answer.rowRemoved());
+        assertEquals("PROCESSED", answer.stateRemoved());
+        assertTrue(answer.objectDeleted());
+        assertEquals(paste.contentSha256(), answer.sha256());
+        assertEquals(paste.sizeBytes(), answer.size());
+        assertTrue(answer.blocked(), "blocked by default");
+        assertTrue(answer.invalidation().startsWith("takedown:"), answer.invalidation());
+        assertFalse(objectExists(code), "no object left");
+        assertTrue(context.getBean(PasteRepository.class).findById(code).isEmpty());
+        assertTrue(context.getBean(TakedownRepository.class).existsById(code), "the tombstone");
+        assertTrue(context.getBean(ContentBlocklist.class).existsById(paste.contentSha256()));
+        Map<String, Object> audit = auditOf(code, "takedown");
+        assertEquals(OPERATOR, audit.get("actor"));
+        assertEquals("court order 42", audit.get("reason"));
+        assertEquals(paste.contentSha256(), audit.get("sha256"));
+        assertEquals(paste.sizeBytes(), audit.get("size"));
+        assertNotNull(audit.get("at"));
+        auditOf(code, "block");
+
+        List<Message> sent = drainOutbox();
+        assertEquals(1, sent.size(), "one invalidate message");
+        OutboxMessage message =
+                context.getBean(ObjectMapper.class).readValue(sent.getFirst().body(), OutboxMessage.class);
+        assertEquals("invalidate", message.kind());
+        assertEquals(PastePaths.edgePaths(code), message.paths());
+        assertEquals(answer.invalidation(), message.reference());
+
+        recorded.clear();
+        assertTrue(deliver(sent).getBatchItemFailures().isEmpty());
+        assertEquals(1, recorded.size(), recorded.toString());
+        Recorded request = recorded.getFirst();
+        assertEquals("POST", request.method());
+        assertEquals("/2020-05-31/distribution/" + DISTRIBUTION + "/invalidation", request.path());
+        assertTrue(request.authorization().contains("/us-east-1/cloudfront/aws4_request"), request.authorization());
+        Element batch = xml(request.body());
+        assertEquals("InvalidationBatch", batch.getLocalName());
+        assertEquals(answer.invalidation(), text(batch, "CallerReference"));
+        assertEquals("5", text(batch, "Quantity"));
+        assertEquals(
+                List.of(
+                        "/pastes/" + code + "*",
+                        "/p/" + code + "*",
+                        "/" + code + "*",
+                        "/raw/" + code + "*",
+                        "/documents/" + code + "*"),
+                texts(batch, "Path"));
+
+        ModerationAnswer again = takedown(code, null);
+        assertEquals("already-taken-down", again.outcome(), again.toString());
+        assertEquals(paste.contentSha256(), again.sha256());
+        assertEquals(1, drainOutbox().size(), "the invalidation is sent again");
+    }
+
+    @Test
+    void aPasteStillBeingStoredAndAReadOncePasteAreTakenDownWhateverTheirState() throws Exception {
+        Paste pending = paste("still being stored", false, false);
+        Paste readOnce = paste("read me once", true, true);
+
+        ModerationAnswer pendingAnswer = takedown(pending.shortCode(), false);
+        ModerationAnswer readOnceAnswer = takedown(readOnce.shortCode(), null);
+
+        assertEquals("taken-down", pendingAnswer.outcome());
+        assertEquals("IN_PROGRESS", pendingAnswer.stateRemoved());
+        assertFalse(pendingAnswer.blocked(), "block:false opts out");
+        assertFalse(context.getBean(ContentBlocklist.class).existsById(pending.contentSha256()));
+        assertEquals("taken-down", readOnceAnswer.outcome());
+        assertFalse(objectExists(readOnce.shortCode()));
+        assertTrue(context.getBean(TakedownRepository.class).existsById(pending.shortCode()));
+        assertTrue(context.getBean(TakedownRepository.class).existsById(readOnce.shortCode()));
+        drainOutbox();
+    }
+
+    @Test
+    void anUnknownCodeHasNothingToTakeDownAndLeavesNoTombstone() {
+        String code = context.getBean(ShortCodes.class).next();
+
+        ModerationAnswer answer = takedown(code, null);
+
+        assertEquals("nothing-to-take-down", answer.outcome(), answer.toString());
+        assertFalse(context.getBean(TakedownRepository.class).existsById(code));
+        assertTrue(drainOutbox().isEmpty());
+    }
+
+    @Test
+    void blockAndUnblockAreAuditedAndListed() throws Exception {
+        String sha256 = ContentHash.sha256Hex(UUID.randomUUID().toString().getBytes(StandardCharsets.UTF_8));
+
+        assertEquals(
+                "blocked",
+                handler.handle(new ModerationCommand(
+                                "block", null, sha256.toUpperCase(Locale.ROOT), "spam", OPERATOR, null))
+                        .outcome());
+        assertEquals(
+                "already-blocked",
+                handler.handle(new ModerationCommand("block", null, sha256, "spam", OPERATOR, null))
+                        .outcome());
+        ModerationAnswer list = handler.handle(new ModerationCommand("blocklist", null, null, null, null, null));
+        assertTrue(list.entries().stream()
+                .anyMatch(e -> e.sha256().equals(sha256) && e.addedBy().equals(OPERATOR)));
+        assertEquals(
+                "unblocked",
+                handler.handle(new ModerationCommand("unblock", null, sha256, "appeal upheld", OPERATOR, null))
+                        .outcome());
+        assertEquals(
+                "not-blocked",
+                handler.handle(new ModerationCommand("unblock", null, sha256, "again", OPERATOR, null))
+                        .outcome());
+        try (Connection connection = rawDataSource().getConnection();
+                PreparedStatement select = connection.prepareStatement(
+                        "SELECT action, reason FROM moderation_audit WHERE content_sha256 = ? ORDER BY acted_at")) {
+            select.setString(1, sha256);
+            try (ResultSet rows = select.executeQuery()) {
+                List<String> actions = new ArrayList<>();
+                while (rows.next()) {
+                    actions.add(rows.getString(1) + ":" + rows.getString(2));
+                }
+                assertEquals(List.of("block:spam", "unblock:appeal upheld"), actions);
+            }
+        }
+    }
+
+    /** The event as Lambda's runtime hands it over: a map, read into the command; one that does not read is refused. */
+    @Test
+    void theEventIsReadIntoTheCommandAndAMalformedOneIsRefused() {
+        assertEquals("listed", handler.execute(Map.of("action", "blocklist")).outcome());
+        ModerationAnswer malformed = handler.execute(Map.of("action", "takedown", "block", List.of("yes")));
+        assertEquals("refused", malformed.outcome(), malformed.toString());
+        assertNotNull(malformed.error());
+    }
+
+    @Test
+    void badOperatorInputIsAnsweredWithAClearError() {
+        Map<ModerationCommand, String> bad = Map.of(
+                new ModerationCommand("purge", "abc", null, "r", OPERATOR, null), "unknown action 'purge'",
+                new ModerationCommand(null, null, null, null, null, null), "no action",
+                new ModerationCommand("block", null, "not-a-hash", "r", OPERATOR, null), "64 hexadecimal digits",
+                new ModerationCommand("takedown", "../etc", null, "r", OPERATOR, null), "",
+                new ModerationCommand(
+                                "takedown", context.getBean(ShortCodes.class).next(), null, " ", OPERATOR, null),
+                        "reason is required",
+                new ModerationCommand(
+                                "takedown", context.getBean(ShortCodes.class).next(), null, "r", null, null),
+                        "requestedBy is required");
+        bad.forEach((command, expected) -> {
+            ModerationAnswer answer = handler.handle(command);
+            assertEquals("refused", answer.outcome(), command + " -> " + answer);
+            assertTrue(answer.error().contains(expected), answer.error());
+            assertNull(answer.code());
+        });
+    }
+
+    @Test
+    void aNotificationIsPublishedToTheAbuseTopicAndAMalformedMessageFails() {
+        recorded.clear();
+        List<SQSEvent.SQSMessage> records = new ArrayList<>();
+        for (String body : List.of(
+                "{\"kind\":\"notify\",\"subject\":\"New report\",\"message\":\"Paste x reported: spam\",\"reference\":\"report:x\"}",
+                "{\"kind\":\"shred\"}")) {
+            SQSEvent.SQSMessage record = new SQSEvent.SQSMessage();
+            record.setMessageId("m" + records.size());
+            record.setBody(body);
+            records.add(record);
+        }
+        SQSEvent event = new SQSEvent();
+        event.setRecords(records);
+
+        SQSBatchResponse response = outboxHandler.execute(event);
+
+        assertEquals(
+                List.of("m1"),
+                response.getBatchItemFailures().stream()
+                        .map(SQSBatchResponse.BatchItemFailure::getItemIdentifier)
+                        .toList());
+        assertEquals(1, recorded.size());
+        Map<String, String> form = Arrays.stream(recorded.getFirst().body().split("&"))
+                .map(pair -> pair.split("=", 2))
+                .collect(Collectors.toMap(p -> p[0], p -> URLDecoder.decode(p[1], StandardCharsets.UTF_8)));
+        assertEquals(
+                Map.of(
+                        "Action",
+                        "Publish",
+                        "Version",
+                        "2010-03-31",
+                        "TopicArn",
+                        TOPIC,
+                        "Subject",
+                        "New report",
+                        "Message",
+                        "Paste x reported: spam"),
+                form);
+        assertTrue(recorded.getFirst().authorization().contains("/us-east-1/sns/aws4_request"));
+    }
+}
