@@ -77,7 +77,7 @@ class DatabaseMigrationFunctionIT {
                 "INSERT INTO pastes (short_code, content_sha256, size_bytes, status)"
                         + " VALUES ('readonly', repeat('0', 64), 1, 'IN_PROGRESS')");
         assertRefused("pastebin_create", "DELETE FROM pastes");
-        assertRefused("pastebin_upload", "DELETE FROM pastes");
+        assertRefused("pastebin_upload", "DELETE FROM idempotency_keys");
         assertRefused("pastebin_sweeper", "INSERT INTO circuit_breakers (name) VALUES ('x')");
         assertRefused("pastebin_remove", "DELETE FROM idempotency_keys");
     }
@@ -135,10 +135,14 @@ class DatabaseMigrationFunctionIT {
     @Order(5)
     void withoutAnOwnerSecretAnOutdatedSchemaFailsSayingWhatToRun() throws Exception {
         RunDatabase outdated = run.database("byo");
-        MigrationFunctionRun.migrateTo(outdated, "6");
+        // The roles file grants on every table of this release, so the database gets them all; then its history
+        // is made to say it stopped at an earlier release, as a database migrated by hand and left behind would.
+        String latest = MigrationFunctionRun.latestVersion(outdated);
+        MigrationFunctionRun.migrateTo(outdated, latest);
         try (Connection owner = outdated.connect();
                 var statement = owner.createStatement()) {
             statement.execute(DatabaseRoles.rolesSql());
+            statement.execute("DELETE FROM flyway_schema_history WHERE version::int > 6");
         }
 
         var invocation = run.invoke(run.event("Update", false), outdated, Map.of());
@@ -148,7 +152,7 @@ class DatabaseMigrationFunctionIT {
         String reason = answer.get("Reason").asText();
         assertTrue(
                 reason.contains("at version 6")
-                        && reason.contains("needs version " + MigrationFunctionRun.latestVersion(outdated))
+                        && reason.contains("needs version " + latest)
                         && reason.contains("OwnerSecretArn"),
                 reason);
         assertEquals("6", MigrationFunctionRun.versionOf(outdated), "a check changes nothing");
