@@ -1,5 +1,6 @@
 package dev.pastebin.core.moderation;
 
+import io.micronaut.context.annotation.Requires;
 import io.micronaut.serde.ObjectMapper;
 import jakarta.inject.Singleton;
 import java.io.IOException;
@@ -11,6 +12,7 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * or SNS's API: the queue hands their requests to the moderation outbox function, outside it.
  */
 @Singleton
+@Requires(classes = SqsClient.class) // only the functions that send carry the SQS client
 public class ModerationOutbox {
 
     private final SqsClient sqs;

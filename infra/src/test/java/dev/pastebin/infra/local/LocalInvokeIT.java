@@ -27,9 +27,14 @@ class LocalInvokeIT {
     }
 
     static Run invoke(Map<String, String> extraEnv, String... args) throws IOException, InterruptedException {
+        return run(extraEnv, "infra/local/invoke", args);
+    }
+
+    /** Runs one of the repository's scripts (e.g. infra/admin) as infra/local/invoke is run: for the test database. */
+    static Run run(Map<String, String> extraEnv, String script, String... args)
+            throws IOException, InterruptedException {
         Path root = TestSupport.repositoryRoot();
-        List<String> command =
-                new ArrayList<>(List.of(root.resolve("infra/local/invoke").toString()));
+        List<String> command = new ArrayList<>(List.of(root.resolve(script).toString()));
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command).directory(root.toFile());
         Map<String, String> env = pb.environment();

@@ -15,7 +15,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * The LocalRuntime main in its own JVM with the flags `make run` gives it (the test kit's {@link LocalRuntimeLauncher}):
@@ -25,17 +27,22 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 final class LocalRuntimeProcess implements AutoCloseable {
 
     final TestQueues.Pair queue;
-    /** The moderation outbox queue's URL: report notifications arrive here. */
+    /** The moderation outbox queue's URL: the runtime's ModerationOutboxFunction consumes it. */
     final String outboxQueueUrl;
+    /** The abuse notification topic (LocalStack SNS) the outbox function publishes to. */
+    final String abuseTopicArn;
+    /** A queue subscribed to that topic (raw delivery): what the operator's address would receive. */
+    final String notificationsQueueUrl;
 
     final String bucket;
     final int port;
     private final LocalRuntimeLauncher runtime;
 
-    private LocalRuntimeProcess(
-            TestQueues.Pair queue, String outboxQueueUrl, String bucket, LocalRuntimeLauncher runtime) {
+    private LocalRuntimeProcess(TestQueues.Pair queue, Abuse abuse, String bucket, LocalRuntimeLauncher runtime) {
         this.queue = queue;
-        this.outboxQueueUrl = outboxQueueUrl;
+        this.outboxQueueUrl = abuse.outboxQueueUrl();
+        this.abuseTopicArn = abuse.topicArn();
+        this.notificationsQueueUrl = abuse.notificationsQueueUrl();
         this.bucket = bucket;
         this.port = runtime.port();
         this.runtime = runtime;
@@ -55,14 +62,11 @@ final class LocalRuntimeProcess implements AutoCloseable {
             throws Exception {
         TestSupport.migrate();
         TestQueues.Pair queue;
-        String outbox;
+        Abuse abuse;
         String bucket = name + "-" + UUID.randomUUID().toString().substring(0, 8);
         try (var context = ApplicationContext.run()) {
             queue = TestQueues.create(context.getBean(SqsClient.class), name, 10, 30);
-            outbox = context.getBean(SqsClient.class)
-                    .createQueue(b -> b.queueName(
-                            name + "-outbox-" + UUID.randomUUID().toString().substring(0, 8)))
-                    .queueUrl();
+            abuse = Abuse.create(context.getBean(SqsClient.class), context.getBean(SnsClient.class), name);
             context.getBean(S3Client.class).createBucket(b -> b.bucket(bucket));
         }
         int port;
@@ -77,7 +81,10 @@ final class LocalRuntimeProcess implements AutoCloseable {
                         TestSupport.queueName(queue.queueUrl()),
                         TestSupport.queueName(queue.deadLetterQueueUrl()),
                         bucket)
-                .arguments(List.of("--physical-name", "ModerationOutboxQueue=" + TestSupport.queueName(outbox)))
+                .arguments(List.of(
+                        "--physical-name",
+                        "ModerationOutboxQueue=" + TestSupport.queueName(abuse.outboxQueueUrl())
+                                + ",AbuseNotificationTopic=" + abuse.topicName()))
                 .arguments(flags)
                 .echoTo(System.err, "[runtime] ")
                 .listeningWithin(Duration.ofSeconds(180))
@@ -85,10 +92,37 @@ final class LocalRuntimeProcess implements AutoCloseable {
         try {
             runtime.start();
         } catch (Exception e) {
-            deleteQueues(queue, outbox);
+            deleteQueues(queue, abuse);
             throw e;
         }
-        return new LocalRuntimeProcess(queue, outbox, bucket, runtime);
+        return new LocalRuntimeProcess(queue, abuse, bucket, runtime);
+    }
+
+    /** The moderation outbox queue, the abuse topic and a queue subscribed to it, named for one runtime. */
+    private record Abuse(String outboxQueueUrl, String topicName, String topicArn, String notificationsQueueUrl) {
+
+        static Abuse create(SqsClient sqs, SnsClient sns, String name) {
+            String suffix = UUID.randomUUID().toString().substring(0, 8);
+            String outbox = sqs.createQueue(b -> b.queueName(name + "-outbox-" + suffix))
+                    .queueUrl();
+            String topicName = name + "-abuse-" + suffix;
+            String topicArn = sns.createTopic(b -> b.name(topicName)).topicArn();
+            String notifications = sqs.createQueue(b -> b.queueName(name + "-notices-" + suffix))
+                    .queueUrl();
+            String notificationsArn = sqs.getQueueAttributes(
+                            b -> b.queueUrl(notifications).attributeNames(QueueAttributeName.QUEUE_ARN))
+                    .attributes()
+                    .get(QueueAttributeName.QUEUE_ARN);
+            // SNS's envelope (Subject, Message) arrives as the queue message's body, as an e-mail shows both
+            sns.subscribe(b -> b.topicArn(topicArn).protocol("sqs").endpoint(notificationsArn));
+            return new Abuse(outbox, topicName, topicArn, notifications);
+        }
+
+        void delete(SqsClient sqs, SnsClient sns) {
+            sqs.deleteQueue(b -> b.queueUrl(outboxQueueUrl));
+            sqs.deleteQueue(b -> b.queueUrl(notificationsQueueUrl));
+            sns.deleteTopic(b -> b.topicArn(topicArn));
+        }
     }
 
     /** What infra/local/lib.sh's env_vars_json gives the functions, for the database the tests use. */
@@ -136,16 +170,16 @@ final class LocalRuntimeProcess implements AutoCloseable {
     @Override
     public void close() throws Exception {
         boolean stopped = runtime.stop();
-        deleteQueues(queue, outboxQueueUrl);
+        deleteQueues(queue, new Abuse(outboxQueueUrl, "", abuseTopicArn, notificationsQueueUrl));
         if (!stopped) {
             throw new IllegalStateException("the runtime did not stop on TERM within 30 s");
         }
     }
 
-    private static void deleteQueues(TestQueues.Pair queue, String outbox) {
+    private static void deleteQueues(TestQueues.Pair queue, Abuse abuse) {
         try (var context = ApplicationContext.run()) {
             TestQueues.delete(context.getBean(SqsClient.class), queue);
-            context.getBean(SqsClient.class).deleteQueue(b -> b.queueUrl(outbox));
+            abuse.delete(context.getBean(SqsClient.class), context.getBean(SnsClient.class));
         }
     }
 }
