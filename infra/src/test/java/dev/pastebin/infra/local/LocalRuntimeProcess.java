@@ -162,6 +162,18 @@ final class LocalRuntimeProcess implements AutoCloseable {
         return "http://127.0.0.1:" + port;
     }
 
+    /**
+     * Runs the operator's command {@code infra/admin --local <args>} against this runtime's queues and bucket (the
+     * moderation function through infra/local/invoke, as an operator runs it beside {@code make run}).
+     */
+    LocalInvokeIT.Run admin(String... args) throws IOException, InterruptedException {
+        Map<String, String> env = new HashMap<>(TestSupport.physicalNames(queue, bucket));
+        env.put("PASTEBIN_MODERATION_OUTBOX", TestSupport.queueName(outboxQueueUrl));
+        List<String> command = new java.util.ArrayList<>(List.of("--local"));
+        command.addAll(List.of(args));
+        return LocalInvokeIT.run(env, "infra/admin", command.toArray(String[]::new));
+    }
+
     /** Everything the runtime and its functions printed so far. */
     String output() {
         return runtime.output();

@@ -19,7 +19,6 @@ import java.sql.ResultSet;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -93,10 +92,7 @@ class ReportAbuseIT {
                 HTTP, HttpRequest.newBuilder(system.uri("/raw/" + code)).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, readable.statusCode(), readable.body());
 
-        Map<String, String> env = new HashMap<>(TestSupport.physicalNames(system.queue, system.bucket));
-        env.put("PASTEBIN_MODERATION_OUTBOX", TestSupport.queueName(system.outboxQueueUrl));
-        LocalInvokeIT.Run run =
-                LocalInvokeIT.run(env, "infra/admin", "--local", "takedown", code, "--reason", "test takedown");
+        LocalInvokeIT.Run run = system.admin("takedown", code, "--reason", "test takedown");
 
         assertEquals(0, run.exitCode(), run.stderr());
         Map<String, Object> answer = JSON.readValue(run.stdout(), Argument.mapOf(String.class, Object.class));

@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -587,35 +588,24 @@ class WebPageBrowserIT {
     }
 
     /**
-     * A 451 (RFC 7725) with PASTE_TAKEN_DOWN, as the read routes answer a paste the operator took down: the page says
-     * so, distinctly from a paste that is merely gone. The answer is put in place of the API's by a script DevTools
-     * runs before the page's own, so the page's real code handles it.
+     * A paste the operator took down (infra/admin takedown, through the runtime's moderation function): its read
+     * route answers 451 (RFC 7725) PASTE_TAKEN_DOWN, and the page says so, distinctly from a paste that is merely
+     * gone, with nothing left to report.
      */
     @Test
     void aPasteTakenDownIsSaidToBeRemovedForLegalReasons() throws Exception {
-        String code = "TakenDown01";
-        Object stub = browser.executeCdpCommand(
-                        "Page.addScriptToEvaluateOnNewDocument",
-                        Map.of(
-                                "source",
-                                "const realFetch = window.fetch; window.fetch = (url, options) => String(url).endsWith('/pastes/"
-                                        + code
-                                        + "') ? Promise.resolve(new Response(JSON.stringify({code: 'PASTE_TAKEN_DOWN', "
-                                        + "message: 'Removed by the operator', requestId: 'r'}), {status: 451, headers: "
-                                        + "{'Content-Type': 'application/json'}})) : realFetch(url, options);"))
-                .get("identifier");
-        try {
-            open("/p/" + code);
+        String code = createThroughTheApi("to be taken down " + UUID.randomUUID(), null, null);
+        LocalInvokeIT.Run takedown = system.admin("takedown", code, "--reason", "browser test");
+        assertEquals(0, takedown.exitCode(), takedown.stdout() + takedown.stderr());
+        assertTrue(takedown.stdout().contains("\"outcome\":\"taken-down\""), takedown.stdout());
 
-            assertEquals(
-                    "taken-down", awaitState(Duration.ofSeconds(30), "taken-down", "gone", "error"), text("message"));
-            assertEquals("This paste was removed by the operator for legal reasons.", text("message"));
-            assertFalse(browser.findElement(By.id("report-link")).isDisplayed(), "nothing left to report");
-            assertFalse(browser.findElement(By.id("content")).isDisplayed());
-            saveScreenshot("taken-down.png");
-        } finally {
-            browser.executeCdpCommand("Page.removeScriptToEvaluateOnNewDocument", Map.of("identifier", stub));
-        }
+        open("/p/" + code);
+
+        assertEquals("taken-down", awaitState(Duration.ofSeconds(30), "taken-down", "gone", "error"), text("message"));
+        assertEquals("This paste was removed by the operator for legal reasons.", text("message"));
+        assertFalse(browser.findElement(By.id("report-link")).isDisplayed(), "nothing left to report");
+        assertFalse(browser.findElement(By.id("content")).isDisplayed());
+        saveScreenshot("taken-down.png");
     }
 
     /** Creates a paste through the JSON API, with a language and a file name when given; returns its code. */
