@@ -106,6 +106,8 @@ class DatabaseCredentialsRotationIT {
         execute("CREATE ROLE " + role + " LOGIN PASSWORD '" + oldPassword + "'");
         roleCreated = true;
         execute("GRANT SELECT, INSERT, UPDATE ON pastes TO " + role);
+        // a create looks its body up in the blocklist, a read of a missing code in the takedowns
+        execute("GRANT SELECT ON content_blocklist, takedowns TO " + role);
         // Membership lets the test user terminate the role's sessions.
         execute("GRANT " + role + " TO current_user");
 
@@ -150,7 +152,7 @@ class DatabaseCredentialsRotationIT {
                 delete.executeUpdate();
             }
             execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '" + role + "'");
-            execute("REVOKE ALL ON pastes FROM " + role);
+            execute("REVOKE ALL ON pastes, content_blocklist, takedowns FROM " + role);
             execute("DROP ROLE " + role);
         }
         if (admin != null) {
