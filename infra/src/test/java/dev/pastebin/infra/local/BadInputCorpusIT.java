@@ -883,6 +883,8 @@ class BadInputCorpusIT {
             Map.entry("HEAD /pastes/{shortCode}", fn(404, "PASTE_NOT_FOUND")),
             Map.entry("DELETE /pastes/{shortCode}", fn(401, "DELETE_TOKEN_REQUIRED")),
             Map.entry("POST /pastes/{shortCode}/reveal", fn(404, "PASTE_NOT_FOUND")),
+            Map.entry("POST /pastes/{shortCode}/report", fn(415, "UNSUPPORTED_MEDIA_TYPE")),
+            Map.entry("GET /.well-known/security.txt", new NotAnError(200)),
             Map.entry("GET /", new NotAnError(200)),
             Map.entry("GET /p/{shortCode}", new NotAnError(200)),
             Map.entry("GET /assets/{file}", fn(404, "NOT_FOUND")),
