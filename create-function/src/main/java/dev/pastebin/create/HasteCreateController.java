@@ -1,5 +1,6 @@
 package dev.pastebin.create;
 
+import dev.pastebin.core.http.RawBody;
 import dev.pastebin.core.paste.IdempotencyKey;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;

@@ -1,4 +1,4 @@
-package dev.pastebin.create;
+package dev.pastebin.core.http;
 
 import io.micronaut.core.convert.ArgumentConversionContext;
 import io.micronaut.core.type.Argument;
@@ -16,7 +16,7 @@ import java.util.Optional;
  * binding it must not bind query values or a {@code @Body} for a form (both would start that parse).
  */
 @Singleton
-class RawBodyBinder implements TypedRequestArgumentBinder<RawBody> {
+public class RawBodyBinder implements TypedRequestArgumentBinder<RawBody> {
 
     private static final Argument<RawBody> TYPE = Argument.of(RawBody.class);
 
