@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.core.breaker.BreakerProperties;
 import dev.pastebin.core.config.DeadLetterQueueProperties;
 import dev.pastebin.core.config.UploadQueueProperties;
 import dev.pastebin.core.delivery.Delivery;
@@ -19,6 +20,7 @@ import dev.pastebin.core.paste.HeldDelivery;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.support.CapturedMetrics;
 import dev.pastebin.core.support.EmfSpec;
+import dev.pastebin.core.support.InMemoryBreakerStore;
 import dev.pastebin.core.support.TestPastes;
 import io.micronaut.data.exceptions.DataAccessException;
 import io.micronaut.serde.ObjectMapper;
@@ -54,6 +56,15 @@ class DeliveryEffectsTest {
             new Failure(ErrorClass.SERVER_ERROR, 500, false, "S3Exception: InternalError (HTTP 500)");
     private static final Failure CONNECTION = new Failure(
             ErrorClass.CONNECTION, null, false, "SdkClientException: Unable to execute HTTP request: refused");
+    private static final BreakerProperties BREAKER = new BreakerProperties(
+            true,
+            "s3",
+            Duration.ofSeconds(60),
+            10,
+            0.9,
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(30));
     private static final Failure CIRCUIT_OPEN = new Failure(ErrorClass.CIRCUIT_OPEN, null, false, "circuit open");
 
     private final InMemoryPasteRepository repository = new InMemoryPasteRepository();
@@ -71,6 +82,7 @@ class DeliveryEffectsTest {
             new DeadLetterHandOff(sqs, new DeadLetterQueueProperties(DEAD_LETTER_QUEUE)),
             new DeliveryLog(),
             metrics,
+            BREAKER,
             Clock.fixed(NOW, ZoneOffset.UTC));
 
     @AfterEach
@@ -280,6 +292,36 @@ class DeliveryEffectsTest {
         assertEquals(RECEIPT, held.heldReceiptHandle());
         assertEquals(NOW.plusSeconds(40), held.heldUntil(), "held until its hold ends");
         assertEquals(firstHold, repository.findById(SHORT_CODE).orElseThrow().firstHeldAt(), "written once");
+    }
+
+    /**
+     * The breaker closed between this delivery's read of it and its note: the release may be past the row already,
+     * so the note is refused and the job made visible again at once rather than waiting out its hold.
+     */
+    @Test
+    void aHoldOfABreakerThatClosedMeanwhileIsMadeVisibleAgainAtOnce() {
+        pasteInProgress();
+        var closed = new InMemoryBreakerStore(); // its breaker starts closed
+        var effectsAfterTheClose = new DeliveryEffects(
+                repository,
+                new InMemoryHeldDeliveries(closed),
+                new MessageVisibility(sqs, new UploadQueueProperties("http://127.0.0.1:4566/000000000000/q", 393_216)),
+                new DeadLetterHandOff(sqs, new DeadLetterQueueProperties(DEAD_LETTER_QUEUE)),
+                new DeliveryLog(),
+                metrics,
+                BREAKER,
+                Clock.fixed(NOW, ZoneOffset.UTC));
+
+        Outcome outcome = effectsAfterTheClose.perform(
+                delivery(2), new Decision.Hold(Outcome.HELD, CIRCUIT_OPEN, 40, "circuit open until …", null));
+        metrics.flush();
+
+        assertTrue(outcome.redeliver());
+        assertEquals(0, sqs.visibility.get(RECEIPT), "visible again at once");
+        var line = onlyLine();
+        assertEquals("held", line.outcome());
+        assertEquals(0, line.delaySeconds());
+        assertTrue(line.detail().endsWith("the breaker closed meanwhile: back at once"), line.detail());
     }
 
     /** aPasteHeldFor23HoursIsStillHeldAndPastTheHoldLimitItIsLeftToTheDeadLetterQueueNotFailed, past the limit */

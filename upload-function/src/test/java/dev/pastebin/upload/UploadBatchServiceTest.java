@@ -81,11 +81,11 @@ class UploadBatchServiceTest {
 
     private final ObjectMapper json = ObjectMapper.getDefault();
     private final InMemoryPasteRepository repository = new InMemoryPasteRepository();
-    private final InMemoryHeldDeliveries heldDeliveries = new InMemoryHeldDeliveries();
+    private final InMemoryBreakerStore breakerStore = new InMemoryBreakerStore();
+    private final InMemoryHeldDeliveries heldDeliveries = new InMemoryHeldDeliveries(breakerStore);
     private final FakeS3 s3 = new FakeS3();
     private final RecordingSqs sqs = new RecordingSqs();
     private final DeliveryLines lines = new DeliveryLines(json);
-    private final InMemoryBreakerStore breakerStore = new InMemoryBreakerStore();
     private final CapturedMetrics emitted = new CapturedMetrics();
     private final Metrics metrics = emitted.metrics("upload");
     private final EmfSpec emf =
@@ -134,6 +134,7 @@ class UploadBatchServiceTest {
                 new DeadLetterHandOff(sqs, new DeadLetterQueueProperties(DEAD_LETTER_QUEUE)),
                 new DeliveryLog(),
                 metrics,
+                BREAKER,
                 clock);
         var outcomes = new DeliveryOutcomes(new FailureClassifier(), breaker, decisions, effects, clock);
         var upload = new UploadPasteService(
@@ -142,7 +143,18 @@ class UploadBatchServiceTest {
                 outcomes);
         var properties =
                 new UploadProperties(4, Duration.ofSeconds(15), 1, Duration.ofSeconds(5), Duration.ofSeconds(10));
-        return new UploadBatchService(upload, visibility, properties, new InvocationDeadlines(() -> context), metrics);
+        var deadlines = new InvocationDeadlines(() -> context);
+        var release = new HeldJobRelease(
+                heldDeliveries,
+                heldDeliveries,
+                visibility,
+                deadlines,
+                properties,
+                new DeliverySchedule(delivery),
+                breaker,
+                BREAKER,
+                clock);
+        return new UploadBatchService(upload, release, visibility, properties, deadlines, metrics);
     }
 
     private static SQSEvent event(String name, int receiveCount) {
@@ -357,7 +369,8 @@ class UploadBatchServiceTest {
                         openedAt,
                         Instant.now().minusSeconds(1),
                         Duration.ofSeconds(10),
-                        "SERVER_ERROR"));
+                        "SERVER_ERROR",
+                        null));
 
         worker().process(event("upload-job", 2));
 
@@ -385,7 +398,8 @@ class UploadBatchServiceTest {
                         Instant.now(),
                         probe,
                         Duration.ofSeconds(40),
-                        "SERVER_ERROR"));
+                        "SERVER_ERROR",
+                        null));
 
         var response = worker().process(event("upload-job", 4));
 

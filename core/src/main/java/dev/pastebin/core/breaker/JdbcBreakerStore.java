@@ -24,8 +24,9 @@ import java.util.function.UnaryOperator;
 @Singleton
 public class JdbcBreakerStore implements BreakerStore {
 
+    /** The breaker's columns, then the held jobs' release that is read along with it (never written here). */
     private static final String COLUMNS = "state, window_started_at, window_calls, window_failures, previous_calls, "
-            + "previous_failures, opened_at, next_probe_at, cooldown_ms, last_cause";
+            + "previous_failures, opened_at, next_probe_at, cooldown_ms, last_cause, release_from, release_lease_until";
 
     private final TransactionOperations<Connection> transactions;
     private final ConnectionOperations<Connection> connections;
@@ -129,7 +130,8 @@ public class JdbcBreakerStore implements BreakerStore {
                         instant(rs.getTimestamp(7)),
                         instant(rs.getTimestamp(8)),
                         Duration.ofMillis(rs.getLong(9)),
-                        rs.getString(10)));
+                        rs.getString(10),
+                        release(instant(rs.getTimestamp(11)), instant(rs.getTimestamp(12)))));
             }
         } catch (SQLException e) {
             throw new DataAccessException("reading circuit breaker " + name, e);
@@ -157,6 +159,10 @@ public class JdbcBreakerStore implements BreakerStore {
         } catch (SQLException e) {
             throw new DataAccessException("writing circuit breaker " + name, e);
         }
+    }
+
+    private static BreakerSnapshot.PendingRelease release(Instant from, Instant leasedUntil) {
+        return from == null ? null : new BreakerSnapshot.PendingRelease(from, leasedUntil);
     }
 
     private static Instant instant(Timestamp timestamp) {

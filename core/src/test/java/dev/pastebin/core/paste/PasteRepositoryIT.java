@@ -15,7 +15,6 @@ import jakarta.inject.Inject;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -129,7 +128,7 @@ class PasteRepositoryIT {
         assertNull(reload(failed).firstHeldAt());
     }
 
-    /** Noted only while IN_PROGRESS, forgotten when the paste leaves it; forgetting an older handle keeps a newer one. */
+    /** Noted only while IN_PROGRESS (a later hold replaces it), forgotten when the paste leaves it. */
     @Test
     void aHeldDeliveryIsNotedWhileInProgressAndForgottenWhenThePasteLeavesIt() throws SQLException {
         Instant until = Instant.now().plusSeconds(300);
@@ -140,10 +139,6 @@ class PasteRepositoryIT {
                 1,
                 heldDeliveries.recordHeldDelivery(processed.shortCode(), "handle-2", until),
                 "a later hold replaces it");
-        assertEquals(
-                0,
-                heldDeliveries.forgetHeldDeliveries(List.of(processed.shortCode()), List.of("handle-1")),
-                "an older handle's release leaves the newer one");
         assertEquals("handle-2", heldHandle(processed));
         assertEquals(1, heldDeliveries.recordHeldDelivery(failed.shortCode(), "handle-3", until));
 
@@ -154,6 +149,35 @@ class PasteRepositoryIT {
         assertNull(heldHandle(failed));
         assertEquals(
                 0, heldDeliveries.recordHeldDelivery(failed.shortCode(), "handle-4", until), "only while IN_PROGRESS");
+    }
+
+    /** The breaker's hold is noted only while that breaker is not closed: once closed, its release may be past it. */
+    @Test
+    void aHoldOfTheBreakerIsNotedOnlyWhileTheBreakerIsNotClosed() throws SQLException {
+        String breaker = "held-" + System.nanoTime() % 100_000;
+        execute("INSERT INTO circuit_breakers (name, state, next_probe_at) VALUES (?, 'OPEN', now())", breaker);
+        Instant until = Instant.now().plusSeconds(300);
+        Paste paste = newPaste();
+
+        assertEquals(1, heldDeliveries.recordBreakerHold(paste.shortCode(), "handle-1", until, breaker));
+        execute("UPDATE circuit_breakers SET state = 'HALF_OPEN' WHERE name = ?", breaker);
+        assertEquals(1, heldDeliveries.recordBreakerHold(paste.shortCode(), "handle-2", until, breaker), "probing");
+        execute("UPDATE circuit_breakers SET state = 'CLOSED' WHERE name = ?", breaker);
+        assertEquals(
+                0, heldDeliveries.recordBreakerHold(paste.shortCode(), "handle-3", until, breaker), "closed meanwhile");
+        assertEquals("handle-2", heldHandle(paste));
+        assertEquals(
+                0,
+                heldDeliveries.recordBreakerHold(paste.shortCode(), "handle-4", until, "no-such-breaker"),
+                "an unknown breaker holds nothing");
+    }
+
+    private void execute(String sql, String parameter) throws SQLException {
+        try (var connection = DelegatingDataSource.unwrapDataSource(dataSource).getConnection();
+                var statement = connection.prepareStatement(sql)) {
+            statement.setString(1, parameter);
+            assertEquals(1, statement.executeUpdate(), sql);
+        }
     }
 
     private String heldHandle(Paste paste) throws SQLException {
