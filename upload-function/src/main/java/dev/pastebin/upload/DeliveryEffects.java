@@ -76,7 +76,7 @@ class DeliveryEffects {
         this.handOff = handOff;
         this.deliveryLog = deliveryLog;
         this.metrics = metrics;
-        this.firstHold = new FirstHold(repository, clock);
+        this.firstHold = new FirstHold(repository);
         this.breakerName = breaker.name();
         this.clock = clock;
     }
@@ -128,21 +128,26 @@ class DeliveryEffects {
     }
 
     /**
-     * Notes the message this hold made invisible, once it is (so a release always comes after the hold it undoes),
-     * for the release on close ({@link HeldJobRelease}). Not noted: it keeps its hold. A job the breaker held is noted
-     * only while the breaker is not closed; when it closed meanwhile, the release may already have passed this row,
-     * so the job is made visible again at once instead of waiting out its hold.
+     * Makes the message invisible for the hold, then notes it (and the paste's first hold, if this is it) in one
+     * statement, for the release on close ({@link HeldJobRelease}): noted after the change, a release always comes
+     * after the hold it undoes. Not noted: it keeps its hold. A job the breaker held is noted only while the breaker is
+     * not closed; when it closed meanwhile, the release may already have passed this row, so the job is made visible
+     * again at once instead of waiting out its hold. A hold the delivery's first statement noted already
+     * ({@link DeliveryStarts}) only changes the visibility.
      */
     private Outcome hold(UploadDelivery delivery, Decision.Hold decision) {
-        noteFirstHold(delivery, decision.firstHoldToNote());
         boolean delayed = visibility.delay(delivery.message(), decision.seconds());
-        if (delayed && !noted(delivery, decision) && visibility.delay(delivery.message(), 0)) {
-            return report(
-                    delivery,
-                    decision.outcome(),
-                    decision.failure(),
-                    0,
-                    decision.detail() + "; the breaker closed meanwhile: back at once");
+        if (!decision.noted()) {
+            if (!delayed) {
+                noteFirstHold(delivery, decision.firstHoldToNote());
+            } else if (!noted(delivery, decision) && visibility.delay(delivery.message(), 0)) {
+                return report(
+                        delivery,
+                        decision.outcome(),
+                        decision.failure(),
+                        0,
+                        decision.detail() + "; the breaker closed meanwhile: back at once");
+            }
         }
         return report(
                 delivery,
@@ -159,9 +164,11 @@ class DeliveryEffects {
         Instant until = clock.instant().plusSeconds(decision.seconds());
         try {
             if (decision.outcome() == Outcome.HELD) {
-                return heldDeliveries.recordBreakerHold(shortCode, handle, until, breakerName) == 1;
+                return heldDeliveries.recordBreakerHold(
+                                shortCode, handle, until, decision.firstHoldToNote(), breakerName)
+                        == 1;
             }
-            heldDeliveries.recordHeldDelivery(shortCode, handle, until);
+            heldDeliveries.recordHeldDelivery(shortCode, handle, until, decision.firstHoldToNote());
         } catch (RuntimeException notNoted) {
             LOG.warn(
                     "could not note the held delivery of {}: {}; it comes back at its hold's end",

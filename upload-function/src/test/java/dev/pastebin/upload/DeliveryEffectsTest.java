@@ -68,7 +68,9 @@ class DeliveryEffectsTest {
     private static final Failure CIRCUIT_OPEN = new Failure(ErrorClass.CIRCUIT_OPEN, null, false, "circuit open");
 
     private final InMemoryPasteRepository repository = new InMemoryPasteRepository();
-    private final InMemoryHeldDeliveries heldDeliveries = new InMemoryHeldDeliveries();
+    /** No breaker's row: the held deliveries' guard finds it never closed. */
+    private final InMemoryHeldDeliveries heldDeliveries = new InMemoryHeldDeliveries(null, repository);
+
     private final RecordingSqs sqs = new RecordingSqs();
     private final DeliveryLines lines = new DeliveryLines(ObjectMapper.getDefault());
     private final CapturedMetrics emitted = new CapturedMetrics();
@@ -257,7 +259,7 @@ class DeliveryEffectsTest {
     void aSlowWaitNotesThePastesFirstHoldAndItsHeldMessage() {
         pasteInProgress();
 
-        Outcome outcome = perform(6, new Decision.Hold(Outcome.SLOW, CONNECTION, 15, "S3 attempt 6, …", NOW));
+        Outcome outcome = perform(6, new Decision.Hold(Outcome.SLOW, CONNECTION, 15, "S3 attempt 6, …", NOW, false));
 
         assertTrue(outcome.redeliver(), "reported for redelivery, not acknowledged");
         var row = repository.findById(SHORT_CODE).orElseThrow();
@@ -280,7 +282,8 @@ class DeliveryEffectsTest {
         Instant firstHold = NOW.minusSeconds(30);
         repository.recordFirstHold(SHORT_CODE, firstHold);
 
-        Outcome outcome = perform(4, new Decision.Hold(Outcome.HELD, CIRCUIT_OPEN, 40, "circuit open until …", null));
+        Outcome outcome =
+                perform(4, new Decision.Hold(Outcome.HELD, CIRCUIT_OPEN, 40, "circuit open until …", null, false));
 
         assertTrue(outcome.redeliver());
         assertEquals(40, sqs.visibility.get(RECEIPT), "back when the probe is due");
@@ -304,7 +307,7 @@ class DeliveryEffectsTest {
         var closed = new InMemoryBreakerStore(); // its breaker starts closed
         var effectsAfterTheClose = new DeliveryEffects(
                 repository,
-                new InMemoryHeldDeliveries(closed),
+                new InMemoryHeldDeliveries(closed, repository),
                 new MessageVisibility(sqs, new UploadQueueProperties("http://127.0.0.1:4566/000000000000/q", 393_216)),
                 new DeadLetterHandOff(sqs, new DeadLetterQueueProperties(DEAD_LETTER_QUEUE)),
                 new DeliveryLog(),
@@ -313,7 +316,7 @@ class DeliveryEffectsTest {
                 Clock.fixed(NOW, ZoneOffset.UTC));
 
         Outcome outcome = effectsAfterTheClose.perform(
-                delivery(2), new Decision.Hold(Outcome.HELD, CIRCUIT_OPEN, 40, "circuit open until …", null));
+                delivery(2), new Decision.Hold(Outcome.HELD, CIRCUIT_OPEN, 40, "circuit open until …", null, false));
         metrics.flush();
 
         assertTrue(outcome.redeliver());
@@ -322,6 +325,44 @@ class DeliveryEffectsTest {
         assertEquals("held", line.outcome());
         assertEquals(0, line.delaySeconds());
         assertTrue(line.detail().endsWith("the breaker closed meanwhile: back at once"), line.detail());
+    }
+
+    /** A first hold is noted with its held message, in one statement, once the message is invisible. */
+    @Test
+    void aFirstHoldIsNotedWithItsHeldMessage() {
+        pasteInProgress();
+
+        perform(1, new Decision.Hold(Outcome.HELD, CIRCUIT_OPEN, 15, "circuit open until …", NOW, false));
+
+        assertEquals(NOW, repository.findById(SHORT_CODE).orElseThrow().firstHeldAt());
+        assertEquals(new HeldDelivery(SHORT_CODE, RECEIPT, NOW.plusSeconds(15)), heldDeliveries.of(SHORT_CODE));
+    }
+
+    /** The message could not be made invisible: nothing to release, but the wait still counts from now. */
+    @Test
+    void aHoldWhoseVisibilityChangeFailedNotesOnlyTheFirstHold() {
+        pasteInProgress();
+        sqs.failure = SdkClientException.create("SQS unreachable");
+
+        perform(1, new Decision.Hold(Outcome.HELD, CIRCUIT_OPEN, 15, "circuit open until …", NOW, false));
+
+        assertEquals(NOW, repository.findById(SHORT_CODE).orElseThrow().firstHeldAt());
+        assertNull(heldDeliveries.of(SHORT_CODE), "no message made invisible: none to release");
+        assertNull(onlyLine().delaySeconds());
+    }
+
+    /** The delivery's first statement held it (DeliveryStarts): only the visibility is left to change. */
+    @Test
+    void aHoldNotedByTheDeliverysFirstStatementOnlyChangesTheVisibility() {
+        pasteInProgress();
+
+        Outcome outcome =
+                perform(3, new Decision.Hold(Outcome.HELD, CIRCUIT_OPEN, 40, "circuit open until …", null, true));
+
+        assertTrue(outcome.redeliver());
+        assertEquals(40, sqs.visibility.get(RECEIPT));
+        assertNull(heldDeliveries.of(SHORT_CODE), "noted by that statement, not here");
+        assertEquals(40, onlyLine().delaySeconds());
     }
 
     /** aPasteHeldFor23HoursIsStillHeldAndPastTheHoldLimitItIsLeftToTheDeadLetterQueueNotFailed, past the limit */

@@ -45,7 +45,7 @@ class HeldJobReleaseTest {
 
     private final MovingClock clock = new MovingClock(NOW);
     private final InMemoryBreakerStore breakers = new InMemoryBreakerStore(clock);
-    private final InMemoryHeldDeliveries held = new InMemoryHeldDeliveries(breakers);
+    private final InMemoryHeldDeliveries held = new InMemoryHeldDeliveries(breakers, null);
     private final RecordingSqs sqs = new RecordingSqs();
     private final S3CircuitBreaker breaker =
             new S3CircuitBreaker(breakers, BREAKER, new FailureClassifier(), new CapturedMetrics().metrics("upload"));
@@ -66,7 +66,7 @@ class HeldJobReleaseTest {
     /** Jobs held for five minutes more, noted as handles h000, h001, ... */
     private void holding(int jobs) {
         for (int i = 0; i < jobs; i++) {
-            held.recordHeldDelivery("code%03d".formatted(i), "h%03d".formatted(i), NOW.plusSeconds(300));
+            held.recordHeldDelivery("code%03d".formatted(i), "h%03d".formatted(i), NOW.plusSeconds(300), null);
         }
     }
 

@@ -24,13 +24,16 @@ final class InMemoryHeldDeliveries implements HeldDeliveryRepository, HeldReleas
     private final Map<String, HeldDelivery> held = new ConcurrentHashMap<>();
     private final Map<String, Long> positions = new ConcurrentHashMap<>();
     private final @Nullable BreakerStore breakers;
+    private final @Nullable InMemoryPasteRepository pastes;
 
     InMemoryHeldDeliveries() {
-        this(null);
+        this(null, null);
     }
 
-    InMemoryHeldDeliveries(@Nullable BreakerStore breakers) {
+    /** First holds are noted on {@code pastes}' rows (none: not noted). */
+    InMemoryHeldDeliveries(@Nullable BreakerStore breakers, @Nullable InMemoryPasteRepository pastes) {
         this.breakers = breakers;
+        this.pastes = pastes;
     }
 
     HeldDelivery of(String shortCode) {
@@ -42,17 +45,22 @@ final class InMemoryHeldDeliveries implements HeldDeliveryRepository, HeldReleas
     }
 
     @Override
-    public int recordHeldDelivery(String shortCode, String receiptHandle, Instant heldUntil) {
+    public int recordHeldDelivery(
+            String shortCode, String receiptHandle, Instant heldUntil, @Nullable Instant firstHeldAt) {
         held.put(shortCode, new HeldDelivery(shortCode, receiptHandle, heldUntil));
+        if (pastes != null && firstHeldAt != null) {
+            pastes.recordFirstHold(shortCode, firstHeldAt);
+        }
         return 1;
     }
 
     @Override
-    public int recordBreakerHold(String shortCode, String receiptHandle, Instant heldUntil, String breaker) {
+    public int recordBreakerHold(
+            String shortCode, String receiptHandle, Instant heldUntil, @Nullable Instant firstHeldAt, String breaker) {
         if (breakers != null && breakers.read(breaker).state() == BreakerState.CLOSED) {
             return 0;
         }
-        return recordHeldDelivery(shortCode, receiptHandle, heldUntil);
+        return recordHeldDelivery(shortCode, receiptHandle, heldUntil, firstHeldAt);
     }
 
     @Override

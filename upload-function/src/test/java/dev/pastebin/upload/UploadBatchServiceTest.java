@@ -2,12 +2,14 @@ package dev.pastebin.upload;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
+import dev.pastebin.core.aws.SqsProperties;
 import dev.pastebin.core.breaker.BreakerProperties;
 import dev.pastebin.core.breaker.BreakerSnapshot;
 import dev.pastebin.core.breaker.BreakerState;
@@ -82,7 +84,7 @@ class UploadBatchServiceTest {
     private final ObjectMapper json = ObjectMapper.getDefault();
     private final InMemoryPasteRepository repository = new InMemoryPasteRepository();
     private final InMemoryBreakerStore breakerStore = new InMemoryBreakerStore();
-    private final InMemoryHeldDeliveries heldDeliveries = new InMemoryHeldDeliveries(breakerStore);
+    private final InMemoryHeldDeliveries heldDeliveries = new InMemoryHeldDeliveries(breakerStore, repository);
     private final FakeS3 s3 = new FakeS3();
     private final RecordingSqs sqs = new RecordingSqs();
     private final DeliveryLines lines = new DeliveryLines(json);
@@ -139,7 +141,19 @@ class UploadBatchServiceTest {
         var outcomes = new DeliveryOutcomes(new FailureClassifier(), breaker, decisions, effects, clock);
         var upload = new UploadPasteService(
                 new UploadJobCodec(json),
-                new PasteUploader(repository, store, breaker, new FailureClassifier(), clock),
+                new PasteUploader(
+                        repository,
+                        new InMemoryDeliveryStarts(
+                                repository,
+                                breakerStore,
+                                heldDeliveries,
+                                BREAKER,
+                                delivery,
+                                new SqsProperties(Duration.ofSeconds(5))),
+                        store,
+                        breaker,
+                        new FailureClassifier(),
+                        clock),
                 outcomes);
         var properties =
                 new UploadProperties(4, Duration.ofSeconds(15), 1, Duration.ofSeconds(5), Duration.ofSeconds(10));
@@ -414,8 +428,10 @@ class UploadBatchServiceTest {
         // noted for the release on close: the message it made invisible, until when
         var held = heldDeliveries.of(SHORT_CODE);
         assertEquals(RECEIPT, held.heldReceiptHandle());
+        // noted in the delivery's first statement, before the hold was decided: until the longest hold (max-hold)
         long heldFor = Duration.between(Instant.now(), held.heldUntil()).toSeconds();
-        assertTrue(heldFor >= delay - 2 && heldFor <= delay, "held until its hold ends: " + heldFor + " s");
+        assertTrue(heldFor >= 298 && heldFor <= 300, "held until its hold ends at the latest: " + heldFor + " s");
+        assertNotNull(row().firstHeldAt(), "its first hold noted in that statement too");
     }
 
     @Test

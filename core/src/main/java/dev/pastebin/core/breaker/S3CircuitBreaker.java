@@ -114,10 +114,21 @@ public class S3CircuitBreaker {
      * @throws CircuitOpenException when the breaker is open or another caller is probing: S3 was not called
      */
     public <T> T call(Supplier<T> s3Call) {
+        return call(null, s3Call);
+    }
+
+    /**
+     * As {@link #call(Supplier)}, deciding on the breaker's row as the caller just read it along with its own
+     * ({@code seen}; null: read it now), so that the call costs no read of its own.
+     *
+     * @throws CircuitOpenException when the breaker is open or another caller is probing: S3 was not called
+     */
+    public <T> T call(@Nullable BreakerSnapshot seenByCaller, Supplier<T> s3Call) {
         if (!properties.enabled()) {
             return s3Call.get();
         }
-        BreakerSnapshot seen = read();
+        BreakerSnapshot seen = seenByCaller == null ? read() : seenByCaller;
+        lastSeen = seen;
         boolean probe = switch (policy.admit(seen, clock.instant())) {
             case BreakerPolicy.Admission.Call call -> false;
             case BreakerPolicy.Admission.Wait wait -> throw new CircuitOpenException(wait.until());

@@ -1,5 +1,6 @@
 package dev.pastebin.core.paste;
 
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.data.annotation.Query;
 import io.micronaut.data.jdbc.annotation.JdbcRepository;
 import io.micronaut.data.model.query.builder.sql.Dialect;
@@ -17,13 +18,15 @@ public interface HeldDeliveryRepository extends GenericRepository<Paste, String>
 
     /**
      * Notes the message a hold made invisible and when that hold ends, replacing an earlier hold's: the probe
-     * that closes the breaker releases it (docs/design.md, "Circuit breaker"). Not a transition either. For a job
-     * waiting on its own (slow) schedule; a job the breaker holds is noted with {@link #recordBreakerHold}.
+     * that closes the breaker releases it (docs/design.md, "Circuit breaker"); and {@code firstHeldAt} as the paste's
+     * first hold, if it has none (null: nothing to note). Not a transition either. For a job waiting on its own
+     * (slow) schedule; a job the breaker holds is noted with {@link #recordBreakerHold}.
      */
     @Query("""
-            UPDATE pastes SET held_receipt_handle = :receiptHandle, held_until = :heldUntil
+            UPDATE pastes SET held_receipt_handle = :receiptHandle, held_until = :heldUntil,
+                first_held_at = coalesce(first_held_at, CAST(:firstHeldAt AS TIMESTAMPTZ))
             WHERE short_code = :shortCode AND status = 'IN_PROGRESS'""")
-    int recordHeldDelivery(String shortCode, String receiptHandle, Instant heldUntil);
+    int recordHeldDelivery(String shortCode, String receiptHandle, Instant heldUntil, @Nullable Instant firstHeldAt);
 
     /**
      * Notes a hold of the open {@code breaker} as {@link #recordHeldDelivery} does, but only while that breaker is not
@@ -31,10 +34,12 @@ public interface HeldDeliveryRepository extends GenericRepository<Paste, String>
      * releases its message itself) or the paste left IN_PROGRESS.
      */
     @Query("""
-            UPDATE pastes SET held_receipt_handle = :receiptHandle, held_until = :heldUntil
+            UPDATE pastes SET held_receipt_handle = :receiptHandle, held_until = :heldUntil,
+                first_held_at = coalesce(first_held_at, CAST(:firstHeldAt AS TIMESTAMPTZ))
             WHERE short_code = :shortCode AND status = 'IN_PROGRESS'
               AND EXISTS (SELECT FROM circuit_breakers WHERE name = :breaker AND state <> 'CLOSED')""")
-    int recordBreakerHold(String shortCode, String receiptHandle, Instant heldUntil, String breaker);
+    int recordBreakerHold(
+            String shortCode, String receiptHandle, Instant heldUntil, @Nullable Instant firstHeldAt, String breaker);
 
     /** How many deliveries are still held at {@code now}: the backlog a release spreads over its window. */
     @Query("""

@@ -166,7 +166,7 @@ class HeldReleaseStoreIT {
         Paste stored = held(2, "h2", until);
         store.begin(breaker, closedAt, closedAt.plusSeconds(20));
         var taken = store.take(breaker, closedAt, Instant.now(), 3).orElseThrow();
-        heldDeliveries.recordHeldDelivery(heldAgain.shortCode(), "h1-later", until);
+        heldDeliveries.recordHeldDelivery(heldAgain.shortCode(), "h1-later", until, null);
         pastes.markProcessed(stored.shortCode(), "s3://bucket/pastes/" + stored.shortCode());
 
         store.restore(taken.held());
@@ -180,7 +180,7 @@ class HeldReleaseStoreIT {
     private Paste held(int order, String handle, Instant until) {
         Paste paste = pastes.save(TestPastes.inProgress(shortCodes.next(), null, "a".repeat(64), 1));
         pastes.recordFirstHold(paste.shortCode(), Instant.now().minusSeconds(3600 - order * 60L));
-        heldDeliveries.recordHeldDelivery(paste.shortCode(), handle, until);
+        heldDeliveries.recordHeldDelivery(paste.shortCode(), handle, until, null);
         return paste;
     }
 

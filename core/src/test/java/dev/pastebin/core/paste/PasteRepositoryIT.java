@@ -14,6 +14,7 @@ import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
@@ -134,13 +135,13 @@ class PasteRepositoryIT {
         Instant until = Instant.now().plusSeconds(300);
         Paste processed = newPaste();
         Paste failed = newPaste();
-        assertEquals(1, heldDeliveries.recordHeldDelivery(processed.shortCode(), "handle-1", until));
+        assertEquals(1, heldDeliveries.recordHeldDelivery(processed.shortCode(), "handle-1", until, null));
         assertEquals(
                 1,
-                heldDeliveries.recordHeldDelivery(processed.shortCode(), "handle-2", until),
+                heldDeliveries.recordHeldDelivery(processed.shortCode(), "handle-2", until, null),
                 "a later hold replaces it");
         assertEquals("handle-2", heldHandle(processed));
-        assertEquals(1, heldDeliveries.recordHeldDelivery(failed.shortCode(), "handle-3", until));
+        assertEquals(1, heldDeliveries.recordHeldDelivery(failed.shortCode(), "handle-3", until, null));
 
         repository.markProcessed(processed.shortCode(), "s3://bucket/pastes/" + processed.shortCode());
         repository.markFailed(failed.shortCode(), "permanent");
@@ -148,7 +149,23 @@ class PasteRepositoryIT {
         assertNull(heldHandle(processed));
         assertNull(heldHandle(failed));
         assertEquals(
-                0, heldDeliveries.recordHeldDelivery(failed.shortCode(), "handle-4", until), "only while IN_PROGRESS");
+                0,
+                heldDeliveries.recordHeldDelivery(failed.shortCode(), "handle-4", until, null),
+                "only while IN_PROGRESS");
+    }
+
+    /** A hold notes the paste's first hold with its message, and a later hold keeps the first. */
+    @Test
+    void aHeldDeliveryNotesThePastesFirstHoldOnce() {
+        Instant until = Instant.now().plusSeconds(300);
+        Instant first = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        Paste paste = newPaste();
+
+        heldDeliveries.recordHeldDelivery(paste.shortCode(), "handle-1", until, first);
+        heldDeliveries.recordHeldDelivery(paste.shortCode(), "handle-2", until, first.plusSeconds(60));
+        heldDeliveries.recordHeldDelivery(paste.shortCode(), "handle-3", until, null);
+
+        assertEquals(first, reload(paste).firstHeldAt());
     }
 
     /** The breaker's hold is noted only while that breaker is not closed: once closed, its release may be past it. */
@@ -159,16 +176,19 @@ class PasteRepositoryIT {
         Instant until = Instant.now().plusSeconds(300);
         Paste paste = newPaste();
 
-        assertEquals(1, heldDeliveries.recordBreakerHold(paste.shortCode(), "handle-1", until, breaker));
+        assertEquals(1, heldDeliveries.recordBreakerHold(paste.shortCode(), "handle-1", until, null, breaker));
         execute("UPDATE circuit_breakers SET state = 'HALF_OPEN' WHERE name = ?", breaker);
-        assertEquals(1, heldDeliveries.recordBreakerHold(paste.shortCode(), "handle-2", until, breaker), "probing");
+        assertEquals(
+                1, heldDeliveries.recordBreakerHold(paste.shortCode(), "handle-2", until, null, breaker), "probing");
         execute("UPDATE circuit_breakers SET state = 'CLOSED' WHERE name = ?", breaker);
         assertEquals(
-                0, heldDeliveries.recordBreakerHold(paste.shortCode(), "handle-3", until, breaker), "closed meanwhile");
+                0,
+                heldDeliveries.recordBreakerHold(paste.shortCode(), "handle-3", until, null, breaker),
+                "closed meanwhile");
         assertEquals("handle-2", heldHandle(paste));
         assertEquals(
                 0,
-                heldDeliveries.recordBreakerHold(paste.shortCode(), "handle-4", until, "no-such-breaker"),
+                heldDeliveries.recordBreakerHold(paste.shortCode(), "handle-4", until, null, "no-such-breaker"),
                 "an unknown breaker holds nothing");
     }
 
