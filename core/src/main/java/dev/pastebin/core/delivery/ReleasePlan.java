@@ -9,8 +9,9 @@ import java.util.List;
 /**
  * When each released job comes back: the backlog, longest waiting first, spread over a window of backlog / rate
  * seconds from the close, the job at position p visible p / rate seconds after the close (at once for a job whose turn
- * has passed when a later invocation continues the release). A job whose own hold ends before its turn is left to it
- * (releasing it would only keep it away longer), so no release exceeds a hold (nor SQS's longest visibility timeout).
+ * has passed when a later invocation continues the release). A job whose own hold ends before its turn, as noted, is
+ * left to it (releasing it would only keep it away longer), so no release exceeds a hold as noted (nor SQS's longest
+ * visibility timeout). A hold noted before it was decided notes its longest possible end, max-hold and its jitter.
  */
 public final class ReleasePlan {
 
