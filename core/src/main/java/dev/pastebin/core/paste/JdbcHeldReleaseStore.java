@@ -15,7 +15,7 @@ import java.util.Optional;
 
 /**
  * The release's progress in PostgreSQL: the {@code release_*} columns of the breaker's row in
- * {@code circuit_breakers} (migration V9) and the held deliveries noted on the pastes' rows (V8). Each method is one
+ * {@code circuit_breakers} (migration V11) and the held deliveries noted on the pastes' rows (V8). Each method is one
  * statement in its own transaction (autocommit: one round trip), so the breaker's row, which the whole fleet reads,
  * is locked only while the server runs it.
  */
