@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # The herd after an outage (docs/scale.md): the real local system (infra/local/run.sh, the built function
 # artifacts, LocalStack's S3 behind the fault-proxy module's proxy), S3 down, N pastes created through the API and
-# held by the open breaker, S3 back; measures the release until every paste is PROCESSED. Prints a Markdown
-# table; the per-second timeline goes to tools/benchmarks/harness/target/herd-<run>/timeline.csv.
+# held by the open breaker, S3 back; measures the creates during the outage against creates with S3 healthy, the
+# release on close (what each invocation released, when it finished, what it left held) and the drain until every
+# paste is PROCESSED. Prints a Markdown table; the per-second timeline goes to
+# tools/benchmarks/harness/target/herd-<run>/timeline.csv.
 # Not part of the test command. Needs `make up` and the built artifacts (`mvn -DskipTests package`); uses its
-# own database, queues and bucket (herd_<run>, herd-<run>-uploads, herd-<run>-pastes), removed after a run that
-# drained (kept with --keep, or when not every paste was stored).
+# own database, queues and bucket (herd_<run>, herd-<run>-uploads, herd-<run>-pastes, or under --prefix), removed
+# after a run that drained (kept with --keep, or when not every paste was stored).
 #
-# Usage: tools/benchmarks/herd.sh [--pastes 5000] [--outage-seconds 0] [--port 0] [--via queue|api] [--creators 8] [--keep]
-#   --via queue (default) creates each paste as the create function does (its row, then its job on the queue);
-#     --via api posts it to the local API (a few a second on a busy machine).
+# Usage: tools/benchmarks/herd.sh [--pastes 5000] [--outage-seconds 0] [--port 0] [--via api|queue] [--creators 8]
+#                                 [--baseline 200] [--prefix herd] [--keep]
+#   --via api (default) posts each paste to the local API, --creators clients at once, and times each create:
+#     the N held ones, then, once every one is stored, --baseline more with S3 healthy.
+#     --via queue creates each paste as the create function does (its row, then its job on the queue): faster,
+#     and no create is timed.
 #   --outage-seconds N keeps S3 down until N s after the outage began (at least until every job is held).
 # Environment: BENCH_SKIP_BUILD=1 reuses the built harness classes.
 set -euo pipefail

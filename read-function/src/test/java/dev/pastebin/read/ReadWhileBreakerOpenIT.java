@@ -52,7 +52,8 @@ class ReadWhileBreakerOpenIT {
                                     Instant.now(),
                                     probe,
                                     Duration.ofSeconds(40),
-                                    "SERVER_ERROR"));
+                                    "SERVER_ERROR",
+                                    null));
 
             HttpApi.Response open = api.send(api.fixture("read-paste").path("/pastes/" + code));
             assertEquals(202, open.status(), open.text());

@@ -112,7 +112,8 @@ class DeadLetterServiceTest {
                             Instant.now(),
                             Instant.now().plusSeconds(30),
                             Duration.ofSeconds(30),
-                            "test"));
+                            "test",
+                            null));
 
             DeadLetterReport report = service().reevaluate(Deadline.none());
 
@@ -141,7 +142,8 @@ class DeadLetterServiceTest {
                         Instant.now().minusSeconds(60),
                         Instant.now().minusSeconds(1),
                         Duration.ofSeconds(30),
-                        "test"));
+                        "test",
+                        null));
 
         DeadLetterReport report = service().reevaluate(Deadline.none());
 

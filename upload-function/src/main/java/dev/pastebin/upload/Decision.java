@@ -60,13 +60,17 @@ sealed interface Decision {
      * it is reported.
      *
      * @param firstHoldToNote the paste's first hold, to note on its row (this is its first wait); null if noted
+     * @param noted           the delivery's first statement already noted the hold (first hold and message): only
+     *                        the visibility is left to change
      */
     record Hold(
             Outcome outcome,
             Failure failure,
             int seconds,
             String detail,
-            @Nullable Instant firstHoldToNote) implements Decision {}
+            @Nullable Instant firstHoldToNote,
+            boolean noted)
+            implements Decision {}
 
     /**
      * Waiting past the hold limit: handed to the dead-letter queue and acknowledged ({@link Outcome#OVERDUE}); if

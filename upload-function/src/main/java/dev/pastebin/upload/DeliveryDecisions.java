@@ -77,7 +77,8 @@ final class DeliveryDecisions {
                 held.untilProbe(),
                 now,
                 "circuit open until " + now.plus(held.untilProbe()) + "; held since " + held.heldSince(),
-                null);
+                held.firstHoldToNote(),
+                held.noted());
     }
 
     private Decision s3AttemptFailed(Delivery delivery, Ending.S3AttemptFailed failed, Instant now) {
@@ -111,7 +112,8 @@ final class DeliveryDecisions {
                 now,
                 "S3 attempt " + failed.attempt().number() + ", fast attempts used up; waiting since " + waitingSince
                         + ": " + detail,
-                failed.firstHeldAt() == null ? now : null);
+                failed.firstHeldAt() == null ? now : null,
+                false);
     }
 
     /** Not S3 (the database, the content's hash): a permanent failure fails the paste; a transient one backs off by the delivery. */
@@ -152,7 +154,8 @@ final class DeliveryDecisions {
             Duration untilProbe,
             Instant now,
             String detail,
-            @Nullable Instant firstHoldToNote) {
+            @Nullable Instant firstHoldToNote,
+            boolean noted) {
         DeliverySchedule.Hold wait = schedule.hold(Duration.between(waitingSince, now), untilProbe);
         if (wait.overdue()) {
             return new Decision.HandToDeadLetterQueue(
@@ -161,7 +164,7 @@ final class DeliveryDecisions {
                     "waiting since " + waitingSince + ", longer than " + schedule.holdLimit(),
                     detail);
         }
-        return new Decision.Hold(outcome, failure, wait.seconds(), detail, firstHoldToNote);
+        return new Decision.Hold(outcome, failure, wait.seconds(), detail, firstHoldToNote, noted);
     }
 
     private String withLastDelivery(Delivery delivery, Failure failure) {

@@ -1,5 +1,6 @@
 package dev.pastebin.upload;
 
+import dev.pastebin.core.breaker.BreakerProperties;
 import dev.pastebin.core.failure.Failure;
 import dev.pastebin.core.metrics.Metric;
 import dev.pastebin.core.metrics.Metrics;
@@ -45,6 +46,7 @@ class DeliveryEffects {
     private final DeliveryLog deliveryLog;
     private final Metrics metrics;
     private final FirstHold firstHold;
+    private final String breakerName;
     private final Clock clock;
 
     @Inject
@@ -54,8 +56,9 @@ class DeliveryEffects {
             MessageVisibility visibility,
             DeadLetterHandOff handOff,
             DeliveryLog deliveryLog,
-            Metrics metrics) {
-        this(repository, heldDeliveries, visibility, handOff, deliveryLog, metrics, Clock.systemUTC());
+            Metrics metrics,
+            BreakerProperties breaker) {
+        this(repository, heldDeliveries, visibility, handOff, deliveryLog, metrics, breaker, Clock.systemUTC());
     }
 
     DeliveryEffects(
@@ -65,6 +68,7 @@ class DeliveryEffects {
             DeadLetterHandOff handOff,
             DeliveryLog deliveryLog,
             Metrics metrics,
+            BreakerProperties breaker,
             Clock clock) {
         this.repository = repository;
         this.heldDeliveries = heldDeliveries;
@@ -72,7 +76,8 @@ class DeliveryEffects {
         this.handOff = handOff;
         this.deliveryLog = deliveryLog;
         this.metrics = metrics;
-        this.firstHold = new FirstHold(repository, clock);
+        this.firstHold = new FirstHold(repository);
+        this.breakerName = breaker.name();
         this.clock = clock;
     }
 
@@ -123,23 +128,25 @@ class DeliveryEffects {
     }
 
     /**
-     * Notes the message this hold made invisible, once it is (so a release always comes after the hold it undoes),
-     * for the probe that closes the breaker to release ({@link HeldJobRelease}). Not noted: it keeps its hold.
+     * Makes the message invisible for the hold, then notes it (and the paste's first hold, if this is it) in one
+     * statement, for the release on close ({@link HeldJobRelease}): noted after the change, a release always comes
+     * after the hold it undoes. Not noted: it keeps its hold. A job the breaker held is noted only while the breaker is
+     * not closed; when it closed meanwhile, the release may already have passed this row, so the job is made visible
+     * again at once instead of waiting out its hold. A hold the delivery's first statement noted already
+     * ({@link DeliveryStarts}) only changes the visibility.
      */
     private Outcome hold(UploadDelivery delivery, Decision.Hold decision) {
-        noteFirstHold(delivery, decision.firstHoldToNote());
         boolean delayed = visibility.delay(delivery.message(), decision.seconds());
-        if (delayed) {
-            try {
-                heldDeliveries.recordHeldDelivery(
-                        delivery.shortCode(),
-                        delivery.message().receiptHandle(),
-                        clock.instant().plusSeconds(decision.seconds()));
-            } catch (RuntimeException notNoted) {
-                LOG.warn(
-                        "could not note the held delivery of {}: {}; it comes back at its hold's end",
-                        delivery.shortCode(),
-                        notNoted.toString());
+        if (!decision.noted()) {
+            if (!delayed) {
+                noteFirstHold(delivery, decision.firstHoldToNote());
+            } else if (!noted(delivery, decision) && visibility.delay(delivery.message(), 0)) {
+                return report(
+                        delivery,
+                        decision.outcome(),
+                        decision.failure(),
+                        0,
+                        decision.detail() + "; the breaker closed meanwhile: back at once");
             }
         }
         return report(
@@ -148,6 +155,27 @@ class DeliveryEffects {
                 decision.failure(),
                 delayed ? decision.seconds() : null,
                 decision.detail());
+    }
+
+    /** False only when a hold of the breaker was not noted because the breaker is closed now (or the paste is done). */
+    private boolean noted(UploadDelivery delivery, Decision.Hold decision) {
+        String shortCode = delivery.shortCode();
+        String handle = delivery.message().receiptHandle();
+        Instant until = clock.instant().plusSeconds(decision.seconds());
+        try {
+            if (decision.outcome() == Outcome.HELD) {
+                return heldDeliveries.recordBreakerHold(
+                                shortCode, handle, until, decision.firstHoldToNote(), breakerName)
+                        == 1;
+            }
+            heldDeliveries.recordHeldDelivery(shortCode, handle, until, decision.firstHoldToNote());
+        } catch (RuntimeException notNoted) {
+            LOG.warn(
+                    "could not note the held delivery of {}: {}; it comes back at its hold's end",
+                    shortCode,
+                    notNoted.toString());
+        }
+        return true;
     }
 
     /**

@@ -65,7 +65,11 @@ class DeliveryOutcomes {
             }
             case StoreResult.Held held ->
                 new Ending.Held(
-                        classifier.classify(held.cause()), held.heldSince(), breaker.untilNextProbe(held.cause(), now));
+                        classifier.classify(held.cause()),
+                        held.heldSince(),
+                        breaker.untilNextProbe(held.cause(), now),
+                        held.firstHoldToNote(),
+                        held.noted());
         };
         return conclude(delivery, ending, now);
     }

@@ -28,10 +28,17 @@ sealed interface Ending {
     /**
      * S3 was not usable for anyone (the breaker open, or S3 misconfigured for everyone): no S3 attempt was made.
      *
-     * @param heldSince  the paste's first hold
-     * @param untilProbe the breaker's view: how long until its next probe (zero when it is due or in flight)
+     * @param heldSince       the paste's first hold
+     * @param untilProbe      the breaker's view: how long until its next probe (zero when it is due or in flight)
+     * @param firstHoldToNote {@code heldSince}, when this is the first hold and it is not noted yet; else null
+     * @param noted           the hold is already noted on the row (first hold and message): only the wait is left
      */
-    record Held(Failure failure, Instant heldSince, Duration untilProbe) implements Ending {}
+    record Held(
+            Failure failure,
+            Instant heldSince,
+            Duration untilProbe,
+            @Nullable Instant firstHoldToNote,
+            boolean noted) implements Ending {}
 
     /**
      * The paste's S3 {@code attempt} failed.

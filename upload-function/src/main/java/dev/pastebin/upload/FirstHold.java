@@ -1,8 +1,6 @@
 package dev.pastebin.upload;
 
 import dev.pastebin.core.paste.PasteRepository;
-import io.micronaut.core.annotation.Nullable;
-import java.time.Clock;
 import java.time.Instant;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,21 +15,9 @@ final class FirstHold {
     private static final Logger LOG = LoggerFactory.getLogger(FirstHold.class);
 
     private final PasteRepository repository;
-    private final Clock clock;
 
-    FirstHold(PasteRepository repository, Clock clock) {
+    FirstHold(PasteRepository repository) {
         this.repository = repository;
-        this.clock = clock;
-    }
-
-    /** {@code firstHeldAt} as the row had it, or now, noted on the row, if this is the first wait. */
-    Instant since(String shortCode, @Nullable Instant firstHeldAt) {
-        if (firstHeldAt != null) {
-            return firstHeldAt;
-        }
-        Instant now = clock.instant();
-        note(shortCode, now);
-        return now;
     }
 
     /** Notes {@code at} as the first hold of {@code shortCode} (a row that has one keeps it). */

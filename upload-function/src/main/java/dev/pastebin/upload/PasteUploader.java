@@ -16,6 +16,7 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -31,8 +32,11 @@ import org.slf4j.LoggerFactory;
  * goes by it). A failure is thrown for {@link DeliveryOutcomes} to classify: an S3 failure as an
  * {@link S3AttemptFailedException} that says which attempt it was. An open breaker, or an S3 that says it is
  * misconfigured for everyone while the breaker is on, is no failure of this paste: it is {@link StoreResult.Held}
- * (no attempt spent), and the first hold is noted on the row, since a held job's wait counts from it
- * ({@link FirstHold}).
+ * (no attempt spent), from the paste's first hold, since a held job's wait counts from it ({@link FirstHold}).
+ *
+ * <p>The row and the breaker's are read in one statement ({@link DeliveryStarts}), which also holds the job at once
+ * when the breaker is open for a while: a held delivery costs that one statement, a stored one that and the move to
+ * PROCESSED.
  */
 @Singleton
 class PasteUploader {
@@ -40,42 +44,52 @@ class PasteUploader {
     private static final Logger LOG = LoggerFactory.getLogger(PasteUploader.class);
 
     private final PasteRepository repository;
+    private final DeliveryStarts starts;
     private final PasteContentStore contentStore;
     private final S3CircuitBreaker breaker;
     private final FailureClassifier classifier;
-    private final FirstHold firstHold;
     private final BlockedContentRefusal blockedContent;
     private final Clock clock;
 
     @Inject
     PasteUploader(
             PasteRepository repository,
+            DeliveryStarts starts,
             PasteContentStore contentStore,
             S3CircuitBreaker breaker,
             FailureClassifier classifier,
             BlockedContentRefusal blockedContent) {
-        this(repository, contentStore, breaker, classifier, blockedContent, Clock.systemUTC());
+        this(repository, starts, contentStore, breaker, classifier, blockedContent, Clock.systemUTC());
     }
 
     PasteUploader(
             PasteRepository repository,
+            DeliveryStarts starts,
             PasteContentStore contentStore,
             S3CircuitBreaker breaker,
             FailureClassifier classifier,
             BlockedContentRefusal blockedContent,
             Clock clock) {
         this.repository = repository;
+        this.starts = starts;
         this.contentStore = contentStore;
         this.breaker = breaker;
         this.classifier = classifier;
-        this.firstHold = new FirstHold(repository, clock);
         this.blockedContent = blockedContent;
         this.clock = clock;
     }
 
-    StoreResult store(UploadJob job) {
+    /** Stores {@code job}, delivered in the message {@code receiptHandle} names (noted if the job is held). */
+    StoreResult store(UploadJob job, String receiptHandle) {
         String shortCode = job.shortCode();
-        Optional<Paste> row = repository.findById(shortCode);
+        String actual = ContentHash.sha256Hex(job.content());
+        DeliveryStart start = starts.begin(shortCode, actual, receiptHandle, clock.instant());
+        if (start.held() && start.breaker() != null) {
+            // held in that very statement, first hold and message noted: nothing more to write
+            return new StoreResult.Held(
+                    new CircuitOpenException(start.breaker().nextProbeAt()), start.heldSince(), null, true);
+        }
+        Optional<Paste> row = start.row();
         if (row.isEmpty()) {
             // The create function inserts the row before it sends the job: the paste was removed since, and an
             // earlier delivery's PUT may have landed after the removal.
@@ -90,7 +104,6 @@ class PasteUploader {
             return new StoreResult.AlreadyTerminal("row is already " + paste.status());
         }
         String expected = paste.contentSha256().trim().toLowerCase(Locale.ROOT);
-        String actual = ContentHash.sha256Hex(job.content());
         if (!actual.equals(expected)) {
             throw new IntegrityMismatchException(
                     "content hashes to " + actual + " but the paste row has " + paste.contentSha256());
@@ -102,7 +115,7 @@ class PasteUploader {
         }
         ContentLocation location;
         try {
-            location = breaker.call(() -> putCountingTheAttempt(paste, job.content(), expected));
+            location = breaker.call(start.breaker(), () -> putCountingTheAttempt(paste, job.content(), expected));
         } catch (CircuitOpenException open) {
             return held(paste, open);
         } catch (RuntimeException e) {
@@ -142,9 +155,13 @@ class PasteUploader {
         return breaker.enabled() && classifier.classify(e).errorClass().misconfiguresStorage();
     }
 
-    /** Held: since the first hold, which is noted on the row now if this is it. */
+    /** Held: since the first hold, or from now if this is it (noted with the held message, DeliveryEffects). */
     private StoreResult held(Paste paste, RuntimeException cause) {
-        return new StoreResult.Held(cause, firstHold.since(paste.shortCode(), paste.firstHeldAt()));
+        if (paste.firstHeldAt() != null) {
+            return new StoreResult.Held(cause, paste.firstHeldAt(), null, false);
+        }
+        Instant now = clock.instant();
+        return new StoreResult.Held(cause, now, now, false);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.pastebin.upload;
 
 import dev.pastebin.core.delivery.S3Attempt;
+import io.micronaut.core.annotation.Nullable;
 
 /** How storing one upload job ended when nothing failed this paste. */
 sealed interface StoreResult {
@@ -39,7 +40,14 @@ sealed interface StoreResult {
      * {@link dev.pastebin.core.breaker.CircuitOpenException}) or S3 just said it is misconfigured for everyone
      * (and opened it). No S3 attempt was spent.
      *
-     * @param heldSince when the breaker first held this paste's upload
+     * @param heldSince       when the breaker first held this paste's upload
+     * @param firstHoldToNote {@code heldSince}, when this is the first hold and it is not noted yet; else null
+     * @param noted           the delivery's first statement held it: first hold and message already noted
      */
-    record Held(RuntimeException cause, java.time.Instant heldSince) implements StoreResult {}
+    record Held(
+            RuntimeException cause,
+            java.time.Instant heldSince,
+            java.time.@Nullable Instant firstHoldToNote,
+            boolean noted)
+            implements StoreResult {}
 }

@@ -25,6 +25,9 @@ import org.slf4j.LoggerFactory;
  * <p>Before starting each record it checks the invocation's {@link Deadline}; below the margin it starts nothing more, makes the unstarted messages
  * visible again at once and reports them, so they come back promptly instead of dying with a timeout
  * that would fail the whole batch. It never throws for a per-record problem.
+ *
+ * <p>After the records, with time left, it continues a release of held jobs that the breaker's closing began and
+ * nobody is carrying on ({@link HeldJobRelease#continuePending}).
  */
 @Singleton
 public class UploadBatchService {
@@ -32,6 +35,7 @@ public class UploadBatchService {
     private static final Logger LOG = LoggerFactory.getLogger(UploadBatchService.class);
 
     private final UploadPasteService uploadService;
+    private final HeldJobRelease release;
     private final MessageVisibility visibility;
     private final UploadProperties properties;
     private final InvocationDeadlines deadlines;
@@ -39,11 +43,13 @@ public class UploadBatchService {
 
     UploadBatchService(
             UploadPasteService uploadService,
+            HeldJobRelease release,
             MessageVisibility visibility,
             UploadProperties properties,
             InvocationDeadlines deadlines,
             Metrics metrics) {
         this.uploadService = uploadService;
+        this.release = release;
         this.visibility = visibility;
         this.properties = properties;
         this.deadlines = deadlines;
@@ -100,6 +106,7 @@ public class UploadBatchService {
             visibility.releaseNow(unstarted);
             unstarted.forEach(m -> failures.add(new SQSBatchResponse.BatchItemFailure(m.messageId())));
         }
+        release.continuePending(deadline);
         return new SQSBatchResponse(failures);
     }
 

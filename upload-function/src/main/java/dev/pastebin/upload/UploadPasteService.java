@@ -40,7 +40,7 @@ public class UploadPasteService {
             LogContext.forPaste(job.shortCode());
             delivery = delivery.forPaste(job.shortCode());
             try {
-                return outcomes.stored(delivery, uploader.store(job));
+                return outcomes.stored(delivery, uploader.store(job, message.receiptHandle()));
             } catch (RuntimeException e) {
                 return outcomes.failed(delivery, e);
             }

@@ -206,13 +206,18 @@ class DeliveryDecisionsTest {
                                 + "(aTransientFailureOfTheLastFastAttemptKeepsThePasteWaiting…)",
                         6,
                         new Ending.S3AttemptFailed(CONNECTION, new S3Attempt(6), null),
-                        new Decision.Hold(Outcome.SLOW, CONNECTION, 15, slowDetail(6, NOW), NOW)),
+                        new Decision.Hold(Outcome.SLOW, CONNECTION, 15, slowDetail(6, NOW), NOW, false)),
                 row(
                         "slow an hour after its first wait: max-hold (…KeepsThePasteWaitingOnTheSlowSchedule…)",
                         20,
                         new Ending.S3AttemptFailed(CONNECTION, new S3Attempt(7), NOW.minus(Duration.ofHours(1))),
                         new Decision.Hold(
-                                Outcome.SLOW, CONNECTION, 300, slowDetail(7, NOW.minus(Duration.ofHours(1))), null)),
+                                Outcome.SLOW,
+                                CONNECTION,
+                                300,
+                                slowDetail(7, NOW.minus(Duration.ofHours(1))),
+                                null,
+                                false)),
                 row(
                         "slow past the hold limit, past the queue's receives too: handed to the dead-letter "
                                 + "queue at once (…NotFailed)",
@@ -277,8 +282,9 @@ class DeliveryDecisionsTest {
         return HOLD_LIMIT.plusSeconds(1);
     }
 
+    /** A hold whose first hold is noted already and whose message is still to note. */
     private static Ending.Held held(Failure failure, Instant heldSince, Duration untilProbe) {
-        return new Ending.Held(failure, heldSince, untilProbe);
+        return new Ending.Held(failure, heldSince, untilProbe, null, false);
     }
 
     private static String heldDetail(Instant heldSince, Duration untilProbe) {
@@ -286,7 +292,7 @@ class DeliveryDecisionsTest {
     }
 
     private static Decision.Hold hold(Failure failure, int seconds, Instant heldSince, Duration untilProbe) {
-        return new Decision.Hold(Outcome.HELD, failure, seconds, heldDetail(heldSince, untilProbe), null);
+        return new Decision.Hold(Outcome.HELD, failure, seconds, heldDetail(heldSince, untilProbe), null, false);
     }
 
     private static Decision.HandToDeadLetterQueue handedOver(Failure failure, Instant heldSince, Duration untilProbe) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.core.breaker.BreakerProperties;
 import dev.pastebin.core.config.DeadLetterQueueProperties;
 import dev.pastebin.core.config.UploadQueueProperties;
 import dev.pastebin.core.delivery.Delivery;
@@ -19,6 +20,7 @@ import dev.pastebin.core.paste.HeldDelivery;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.support.CapturedMetrics;
 import dev.pastebin.core.support.EmfSpec;
+import dev.pastebin.core.support.InMemoryBreakerStore;
 import dev.pastebin.core.support.TestPastes;
 import io.micronaut.data.exceptions.DataAccessException;
 import io.micronaut.serde.ObjectMapper;
@@ -54,10 +56,21 @@ class DeliveryEffectsTest {
             new Failure(ErrorClass.SERVER_ERROR, 500, false, "S3Exception: InternalError (HTTP 500)");
     private static final Failure CONNECTION = new Failure(
             ErrorClass.CONNECTION, null, false, "SdkClientException: Unable to execute HTTP request: refused");
+    private static final BreakerProperties BREAKER = new BreakerProperties(
+            true,
+            "s3",
+            Duration.ofSeconds(60),
+            10,
+            0.9,
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(30));
     private static final Failure CIRCUIT_OPEN = new Failure(ErrorClass.CIRCUIT_OPEN, null, false, "circuit open");
 
     private final InMemoryPasteRepository repository = new InMemoryPasteRepository();
-    private final InMemoryHeldDeliveries heldDeliveries = new InMemoryHeldDeliveries();
+    /** No breaker's row: the held deliveries' guard finds it never closed. */
+    private final InMemoryHeldDeliveries heldDeliveries = new InMemoryHeldDeliveries(null, repository);
+
     private final RecordingSqs sqs = new RecordingSqs();
     private final DeliveryLines lines = new DeliveryLines(ObjectMapper.getDefault());
     private final CapturedMetrics emitted = new CapturedMetrics();
@@ -71,6 +84,7 @@ class DeliveryEffectsTest {
             new DeadLetterHandOff(sqs, new DeadLetterQueueProperties(DEAD_LETTER_QUEUE)),
             new DeliveryLog(),
             metrics,
+            BREAKER,
             Clock.fixed(NOW, ZoneOffset.UTC));
 
     @AfterEach
@@ -245,7 +259,7 @@ class DeliveryEffectsTest {
     void aSlowWaitNotesThePastesFirstHoldAndItsHeldMessage() {
         pasteInProgress();
 
-        Outcome outcome = perform(6, new Decision.Hold(Outcome.SLOW, CONNECTION, 15, "S3 attempt 6, …", NOW));
+        Outcome outcome = perform(6, new Decision.Hold(Outcome.SLOW, CONNECTION, 15, "S3 attempt 6, …", NOW, false));
 
         assertTrue(outcome.redeliver(), "reported for redelivery, not acknowledged");
         var row = repository.findById(SHORT_CODE).orElseThrow();
@@ -268,7 +282,8 @@ class DeliveryEffectsTest {
         Instant firstHold = NOW.minusSeconds(30);
         repository.recordFirstHold(SHORT_CODE, firstHold);
 
-        Outcome outcome = perform(4, new Decision.Hold(Outcome.HELD, CIRCUIT_OPEN, 40, "circuit open until …", null));
+        Outcome outcome =
+                perform(4, new Decision.Hold(Outcome.HELD, CIRCUIT_OPEN, 40, "circuit open until …", null, false));
 
         assertTrue(outcome.redeliver());
         assertEquals(40, sqs.visibility.get(RECEIPT), "back when the probe is due");
@@ -280,6 +295,74 @@ class DeliveryEffectsTest {
         assertEquals(RECEIPT, held.heldReceiptHandle());
         assertEquals(NOW.plusSeconds(40), held.heldUntil(), "held until its hold ends");
         assertEquals(firstHold, repository.findById(SHORT_CODE).orElseThrow().firstHeldAt(), "written once");
+    }
+
+    /**
+     * The breaker closed between this delivery's read of it and its note: the release may be past the row already,
+     * so the note is refused and the job made visible again at once rather than waiting out its hold.
+     */
+    @Test
+    void aHoldOfABreakerThatClosedMeanwhileIsMadeVisibleAgainAtOnce() {
+        pasteInProgress();
+        var closed = new InMemoryBreakerStore(); // its breaker starts closed
+        var effectsAfterTheClose = new DeliveryEffects(
+                repository,
+                new InMemoryHeldDeliveries(closed, repository),
+                new MessageVisibility(sqs, new UploadQueueProperties("http://127.0.0.1:4566/000000000000/q", 393_216)),
+                new DeadLetterHandOff(sqs, new DeadLetterQueueProperties(DEAD_LETTER_QUEUE)),
+                new DeliveryLog(),
+                metrics,
+                BREAKER,
+                Clock.fixed(NOW, ZoneOffset.UTC));
+
+        Outcome outcome = effectsAfterTheClose.perform(
+                delivery(2), new Decision.Hold(Outcome.HELD, CIRCUIT_OPEN, 40, "circuit open until …", null, false));
+        metrics.flush();
+
+        assertTrue(outcome.redeliver());
+        assertEquals(0, sqs.visibility.get(RECEIPT), "visible again at once");
+        var line = onlyLine();
+        assertEquals("held", line.outcome());
+        assertEquals(0, line.delaySeconds());
+        assertTrue(line.detail().endsWith("the breaker closed meanwhile: back at once"), line.detail());
+    }
+
+    /** A first hold is noted with its held message, in one statement, once the message is invisible. */
+    @Test
+    void aFirstHoldIsNotedWithItsHeldMessage() {
+        pasteInProgress();
+
+        perform(1, new Decision.Hold(Outcome.HELD, CIRCUIT_OPEN, 15, "circuit open until …", NOW, false));
+
+        assertEquals(NOW, repository.findById(SHORT_CODE).orElseThrow().firstHeldAt());
+        assertEquals(new HeldDelivery(SHORT_CODE, RECEIPT, NOW.plusSeconds(15)), heldDeliveries.of(SHORT_CODE));
+    }
+
+    /** The message could not be made invisible: nothing to release, but the wait still counts from now. */
+    @Test
+    void aHoldWhoseVisibilityChangeFailedNotesOnlyTheFirstHold() {
+        pasteInProgress();
+        sqs.failure = SdkClientException.create("SQS unreachable");
+
+        perform(1, new Decision.Hold(Outcome.HELD, CIRCUIT_OPEN, 15, "circuit open until …", NOW, false));
+
+        assertEquals(NOW, repository.findById(SHORT_CODE).orElseThrow().firstHeldAt());
+        assertNull(heldDeliveries.of(SHORT_CODE), "no message made invisible: none to release");
+        assertNull(onlyLine().delaySeconds());
+    }
+
+    /** The delivery's first statement held it (DeliveryStarts): only the visibility is left to change. */
+    @Test
+    void aHoldNotedByTheDeliverysFirstStatementOnlyChangesTheVisibility() {
+        pasteInProgress();
+
+        Outcome outcome =
+                perform(3, new Decision.Hold(Outcome.HELD, CIRCUIT_OPEN, 40, "circuit open until …", null, true));
+
+        assertTrue(outcome.redeliver());
+        assertEquals(40, sqs.visibility.get(RECEIPT));
+        assertNull(heldDeliveries.of(SHORT_CODE), "noted by that statement, not here");
+        assertEquals(40, onlyLine().delaySeconds());
     }
 
     /** aPasteHeldFor23HoursIsStillHeldAndPastTheHoldLimitItIsLeftToTheDeadLetterQueueNotFailed, past the limit */

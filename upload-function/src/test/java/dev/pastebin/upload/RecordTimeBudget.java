@@ -20,26 +20,30 @@ import java.util.Comparator;
 record RecordTimeBudget(Duration poolWait, Duration statementBound, Duration s3Call, Duration sqsCall) {
 
     /**
-     * What each way through a record waits on. Every path that calls S3 reads the row and the breaker and may
-     * be the breaker's probe (one more update to elect it, and one to record its answer).
+     * What each way through a record waits on. Every path that calls S3 starts with one statement that reads the row
+     * and the breaker (DeliveryStarts) and may be the breaker's probe (one more update to elect it, and one to record
+     * its answer).
      */
     enum Path {
-        /** Row, breaker, elect the probe, PUT, count the answer, PROCESSED. */
-        STORED(5, 1, 0),
+        /** Start, elect the probe, PUT, count the answer, PROCESSED. */
+        STORED(4, 1, 0),
         /** As stored, but the guarded update finds the row terminal: re-read it, DELETE the object. */
-        LOST_RACE(6, 2, 0),
-        /** Row, breaker, elect, PUT fails, count the attempt, count the failure, then the visibility change. */
-        RETRIED(5, 1, 1),
-        /** As retried, but the fast attempts are used up: note the first wait, then the visibility change. */
-        SLOW(6, 1, 1),
-        /** As slow, but past the hold limit: the hand-off to the dead-letter queue instead of the visibility change. */
-        OVERDUE(6, 1, 1),
+        LOST_RACE(5, 2, 0),
+        /** Start, elect, PUT fails, count the attempt, count the failure, then the visibility change. */
+        RETRIED(4, 1, 1),
+        /** As retried, but the fast attempts are used up: the visibility change, then the wait noted (first wait too). */
+        SLOW(5, 1, 1),
+        /** As retried, but past the hold limit: the hand-off to the dead-letter queue instead of the visibility change. */
+        OVERDUE(4, 1, 1),
         /** As retried, but permanent, so FAILED: the update, and when it fails the visibility change after all. */
-        FAILED(6, 1, 1),
-        /** Row, breaker, elect, PUT misconfigured, open the breaker, note the first hold, read the next probe, hold. */
-        HELD_MISCONFIGURED(6, 1, 1),
-        /** Row, breaker, elect (lost), note the first hold, hold. */
-        HELD_OPEN(4, 0, 1);
+        FAILED(5, 1, 1),
+        /** Start, elect, PUT misconfigured, open the breaker, read the next probe, the hold, its note. */
+        HELD_MISCONFIGURED(5, 1, 1),
+        /**
+         * Start, elect (lost), the hold, its note refused because the breaker closed meanwhile, visible again at once.
+         * (Held by the start itself: that one statement and the hold.)
+         */
+        HELD_OPEN(3, 0, 2);
 
         final int databaseSteps;
         final int s3Calls;

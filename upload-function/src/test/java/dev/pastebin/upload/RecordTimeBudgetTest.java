@@ -39,8 +39,8 @@ class RecordTimeBudgetTest {
             RecordTimeBudget budget =
                     RecordTimeBudget.of(poolWait, statementTimeout, TEMPLATE_SOCKET_TIMEOUT, upload, sqsCall);
 
-            // 6 x (2 s pool wait + 3 s socket timeout) + 2 x 5 s S3 call (the lost race) or 5 s S3 + 5 s SQS
-            assertEquals(Duration.ofSeconds(40), budget.worstCase(), budget.toString());
+            // 5 x (2 s pool wait + 3 s socket timeout) + 2 x 5 s S3 call (the lost race) or 5 s S3 + 5 s SQS
+            assertEquals(Duration.ofSeconds(35), budget.worstCase(), budget.toString());
             assertTrue(
                     upload.remainingTimeMargin().compareTo(budget.worstCase()) >= 0,
                     "margin " + upload.remainingTimeMargin() + " < worst case " + budget.worstCase() + " of " + budget);
@@ -56,12 +56,12 @@ class RecordTimeBudgetTest {
         RecordTimeBudget budget = RecordTimeBudget.of(
                 Duration.ofSeconds(3), Duration.ofSeconds(5), Duration.ofSeconds(4), upload, Duration.ofSeconds(7));
         // a step: 3 s pool wait + 5 s statement; the S3 call: min(12 s call, 3 x 5 s attempts); SQS: 7 s
-        assertEquals(Duration.ofSeconds(5 * 8 + 12), budget.of(RecordTimeBudget.Path.STORED));
-        assertEquals(Duration.ofSeconds(6 * 8 + 12 + 7), budget.of(RecordTimeBudget.Path.HELD_MISCONFIGURED));
-        assertEquals(Duration.ofSeconds(4 * 8 + 7), budget.of(RecordTimeBudget.Path.HELD_OPEN));
+        assertEquals(Duration.ofSeconds(4 * 8 + 12), budget.of(RecordTimeBudget.Path.STORED));
+        assertEquals(Duration.ofSeconds(5 * 8 + 12 + 7), budget.of(RecordTimeBudget.Path.HELD_MISCONFIGURED));
+        assertEquals(Duration.ofSeconds(3 * 8 + 2 * 7), budget.of(RecordTimeBudget.Path.HELD_OPEN));
         // a half-open socket is bounded by socketTimeout when it is the longer of the two
         assertEquals(
-                Duration.ofSeconds(5 * (3 + 9) + 12),
+                Duration.ofSeconds(4 * (3 + 9) + 12),
                 RecordTimeBudget.of(
                                 Duration.ofSeconds(3),
                                 Duration.ofSeconds(5),
@@ -72,8 +72,8 @@ class RecordTimeBudgetTest {
     }
 
     /**
-     * The lost race (find the row, read the breaker, elect the probe, PUT, count the probe's answer, the guarded
-     * update finds the row terminal, re-read it, DELETE the object) waits on 6 database steps and 2 S3 calls.
+     * The lost race (read the row and the breaker, elect the probe, PUT, count the probe's answer, the guarded update
+     * finds the row terminal, re-read it, DELETE the object) waits on 5 database steps and 2 S3 calls.
      */
     @Test
     void theWorstCaseCoversTheLongestPathNotOnlyASuccess() {
@@ -82,7 +82,7 @@ class RecordTimeBudgetTest {
                 Duration.ofSeconds(3), Duration.ofSeconds(5), Duration.ofSeconds(4), upload, Duration.ofSeconds(7));
 
         Duration lostRace = Duration.ofSeconds(3 + 5)
-                .multipliedBy(6)
+                .multipliedBy(5)
                 .plus(Duration.ofSeconds(12).multipliedBy(2));
         assertEquals(
                 lostRace, budget.worstCase(), "the lost race's, the longest with a 12 s S3 call and a 7 s SQS call");

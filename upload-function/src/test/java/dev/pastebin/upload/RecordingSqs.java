@@ -2,8 +2,11 @@ package dev.pastebin.upload;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchRequest;
 import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchResponse;
@@ -26,6 +29,12 @@ final class RecordingSqs implements SqsClient {
     final List<Sent> sent = new CopyOnWriteArrayList<>();
 
     volatile RuntimeException sendFailure;
+
+    /** A visibility batch holding one of these receipt handles fails as a whole, like a call SQS never answered. */
+    final Set<String> failingBatchesWith = ConcurrentHashMap.newKeySet();
+
+    /** How many visibility batches were called, failed or not. */
+    final AtomicInteger batchCalls = new AtomicInteger();
 
     record Sent(String queueUrl, String body) {}
 
@@ -50,8 +59,12 @@ final class RecordingSqs implements SqsClient {
     @Override
     public ChangeMessageVisibilityBatchResponse changeMessageVisibilityBatch(
             ChangeMessageVisibilityBatchRequest request) {
+        batchCalls.incrementAndGet();
         if (failure != null) {
             throw failure;
+        }
+        if (request.entries().stream().anyMatch(e -> failingBatchesWith.contains(e.receiptHandle()))) {
+            throw SdkClientException.create("Unable to execute HTTP request: connection refused");
         }
         request.entries().forEach(e -> visibility.put(e.receiptHandle(), e.visibilityTimeout()));
         return ChangeMessageVisibilityBatchResponse.builder().build();

@@ -2,12 +2,14 @@ package dev.pastebin.upload;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
+import dev.pastebin.core.aws.SqsProperties;
 import dev.pastebin.core.breaker.BreakerProperties;
 import dev.pastebin.core.breaker.BreakerSnapshot;
 import dev.pastebin.core.breaker.BreakerState;
@@ -82,11 +84,11 @@ class UploadBatchServiceTest {
 
     private final ObjectMapper json = ObjectMapper.getDefault();
     private final InMemoryPasteRepository repository = new InMemoryPasteRepository();
-    private final InMemoryHeldDeliveries heldDeliveries = new InMemoryHeldDeliveries();
+    private final InMemoryBreakerStore breakerStore = new InMemoryBreakerStore();
+    private final InMemoryHeldDeliveries heldDeliveries = new InMemoryHeldDeliveries(breakerStore, repository);
     private final FakeS3 s3 = new FakeS3();
     private final RecordingSqs sqs = new RecordingSqs();
     private final DeliveryLines lines = new DeliveryLines(json);
-    private final InMemoryBreakerStore breakerStore = new InMemoryBreakerStore();
     private final CapturedMetrics emitted = new CapturedMetrics();
     private final Metrics metrics = emitted.metrics("upload");
     private final EmfSpec emf =
@@ -135,12 +137,20 @@ class UploadBatchServiceTest {
                 new DeadLetterHandOff(sqs, new DeadLetterQueueProperties(DEAD_LETTER_QUEUE)),
                 new DeliveryLog(),
                 metrics,
+                BREAKER,
                 clock);
         var outcomes = new DeliveryOutcomes(new FailureClassifier(), breaker, decisions, effects, clock);
         var upload = new UploadPasteService(
                 new UploadJobCodec(json),
                 new PasteUploader(
                         repository,
+                        new InMemoryDeliveryStarts(
+                                repository,
+                                breakerStore,
+                                heldDeliveries,
+                                BREAKER,
+                                delivery,
+                                new SqsProperties(Duration.ofSeconds(5))),
                         store,
                         breaker,
                         new FailureClassifier(),
@@ -149,7 +159,18 @@ class UploadBatchServiceTest {
                 outcomes);
         var properties =
                 new UploadProperties(4, Duration.ofSeconds(15), 1, Duration.ofSeconds(5), Duration.ofSeconds(10));
-        return new UploadBatchService(upload, visibility, properties, new InvocationDeadlines(() -> context), metrics);
+        var deadlines = new InvocationDeadlines(() -> context);
+        var release = new HeldJobRelease(
+                heldDeliveries,
+                heldDeliveries,
+                visibility,
+                deadlines,
+                properties,
+                new DeliverySchedule(delivery),
+                breaker,
+                BREAKER,
+                clock);
+        return new UploadBatchService(upload, release, visibility, properties, deadlines, metrics);
     }
 
     private static SQSEvent event(String name, int receiveCount) {
@@ -364,7 +385,8 @@ class UploadBatchServiceTest {
                         openedAt,
                         Instant.now().minusSeconds(1),
                         Duration.ofSeconds(10),
-                        "SERVER_ERROR"));
+                        "SERVER_ERROR",
+                        null));
 
         worker().process(event("upload-job", 2));
 
@@ -392,7 +414,8 @@ class UploadBatchServiceTest {
                         Instant.now(),
                         probe,
                         Duration.ofSeconds(40),
-                        "SERVER_ERROR"));
+                        "SERVER_ERROR",
+                        null));
 
         var response = worker().process(event("upload-job", 4));
 
@@ -407,8 +430,10 @@ class UploadBatchServiceTest {
         // noted for the release on close: the message it made invisible, until when
         var held = heldDeliveries.of(SHORT_CODE);
         assertEquals(RECEIPT, held.heldReceiptHandle());
+        // noted in the delivery's first statement, before the hold was decided: until the longest hold (max-hold)
         long heldFor = Duration.between(Instant.now(), held.heldUntil()).toSeconds();
-        assertTrue(heldFor >= delay - 2 && heldFor <= delay, "held until its hold ends: " + heldFor + " s");
+        assertTrue(heldFor >= 298 && heldFor <= 300, "held until its hold ends at the latest: " + heldFor + " s");
+        assertNotNull(row().firstHeldAt(), "its first hold noted in that statement too");
     }
 
     @Test

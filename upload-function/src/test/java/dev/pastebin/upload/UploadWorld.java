@@ -156,6 +156,23 @@ final class UploadWorld implements AutoCloseable {
         }
     }
 
+    /** Runs one SQL query on the function's database that answers one number (a count). */
+    long number(String sql, Object... parameters) {
+        DataSource dataSource = DelegatingDataSource.unwrapDataSource(context.getBean(DataSource.class));
+        try (Connection connection = dataSource.getConnection();
+                var statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            try (var rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
     Optional<ResponseBytes<GetObjectResponse>> object(String shortCode) {
         try {
             return Optional.of(S3.getObjectAsBytes(b -> b.bucket(bucket).key("pastes/" + shortCode)));

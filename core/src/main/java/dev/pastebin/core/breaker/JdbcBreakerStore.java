@@ -1,5 +1,6 @@
 package dev.pastebin.core.breaker;
 
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.data.connection.ConnectionOperations;
 import io.micronaut.data.exceptions.DataAccessException;
 import io.micronaut.transaction.TransactionOperations;
@@ -11,12 +12,14 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
 
 /**
  * The breakers' shared state in PostgreSQL: one row per breaker in {@code circuit_breakers}, seen by every
- * execution environment. Reads take no lock; every change is read-modify-write under the row's lock
+ * execution environment. Reads take no lock and no transaction (one statement, one round trip); every change is read-modify-write under the row's lock
  * ({@code SELECT ... FOR UPDATE}), so concurrent environments apply their changes one after another and
  * exactly one of them can move OPEN to HALF_OPEN. Answers never move the state: they are added in place, one
  * {@code UPDATE} with no read first ({@link #addAnswers}).
@@ -24,8 +27,20 @@ import java.util.function.UnaryOperator;
 @Singleton
 public class JdbcBreakerStore implements BreakerStore {
 
-    private static final String COLUMNS = "state, window_started_at, window_calls, window_failures, previous_calls, "
-            + "previous_failures, opened_at, next_probe_at, cooldown_ms, last_cause";
+    /** The breaker's columns, then the held jobs' release that is read along with it (never written here). */
+    private static final List<String> COLUMNS = List.of(
+            "state",
+            "window_started_at",
+            "window_calls",
+            "window_failures",
+            "previous_calls",
+            "previous_failures",
+            "opened_at",
+            "next_probe_at",
+            "cooldown_ms",
+            "last_cause",
+            "release_from",
+            "release_lease_until");
 
     private final TransactionOperations<Connection> transactions;
     private final ConnectionOperations<Connection> connections;
@@ -36,9 +51,43 @@ public class JdbcBreakerStore implements BreakerStore {
         this.connections = connections;
     }
 
+    /**
+     * The breaker's columns of {@code table} for a query that reads them along with others, each named {@code prefix}
+     * and the column ({@link #snapshot} reads them back).
+     */
+    public static String columns(String table, String prefix) {
+        return COLUMNS.stream().map(c -> table + "." + c + " AS " + prefix + c).collect(Collectors.joining(", "));
+    }
+
+    /** The breaker in the current row of {@code rs}, read from the columns {@link #columns} named; null when none. */
+    public static @Nullable BreakerSnapshot snapshot(ResultSet rs, String prefix) throws SQLException {
+        String state = rs.getString(prefix + "state");
+        if (state == null) {
+            return null;
+        }
+        return new BreakerSnapshot(
+                BreakerState.valueOf(state),
+                rs.getTimestamp(prefix + "window_started_at").toInstant(),
+                rs.getInt(prefix + "window_calls"),
+                rs.getInt(prefix + "window_failures"),
+                rs.getInt(prefix + "previous_calls"),
+                rs.getInt(prefix + "previous_failures"),
+                instant(rs.getTimestamp(prefix + "opened_at")),
+                instant(rs.getTimestamp(prefix + "next_probe_at")),
+                Duration.ofMillis(rs.getLong(prefix + "cooldown_ms")),
+                rs.getString(prefix + "last_cause"),
+                release(
+                        instant(rs.getTimestamp(prefix + "release_from")),
+                        instant(rs.getTimestamp(prefix + "release_lease_until"))));
+    }
+
+    /**
+     * One statement in its own transaction (autocommit: one round trip), taking no lock: every upload reads the row
+     * before its S3 call, so a read is the one thing the whole fleet does to it all the time.
+     */
     @Override
     public BreakerSnapshot read(String name) {
-        return transactions.executeWrite(status -> select(status.getConnection(), name, ""));
+        return connections.executeWrite(status -> select(status.getConnection(), name, ""));
     }
 
     @Override
@@ -112,24 +161,11 @@ public class JdbcBreakerStore implements BreakerStore {
     }
 
     private static Optional<BreakerSnapshot> find(Connection connection, String name, String lock) {
-        try (PreparedStatement select =
-                connection.prepareStatement("SELECT " + COLUMNS + " FROM circuit_breakers WHERE name = ?" + lock)) {
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT " + String.join(", ", COLUMNS) + " FROM circuit_breakers WHERE name = ?" + lock)) {
             select.setString(1, name);
             try (ResultSet rs = select.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();
-                }
-                return Optional.of(new BreakerSnapshot(
-                        BreakerState.valueOf(rs.getString(1)),
-                        rs.getTimestamp(2).toInstant(),
-                        rs.getInt(3),
-                        rs.getInt(4),
-                        rs.getInt(5),
-                        rs.getInt(6),
-                        instant(rs.getTimestamp(7)),
-                        instant(rs.getTimestamp(8)),
-                        Duration.ofMillis(rs.getLong(9)),
-                        rs.getString(10)));
+                return rs.next() ? Optional.ofNullable(snapshot(rs, "")) : Optional.empty();
             }
         } catch (SQLException e) {
             throw new DataAccessException("reading circuit breaker " + name, e);
@@ -159,7 +195,12 @@ public class JdbcBreakerStore implements BreakerStore {
         }
     }
 
-    private static Instant instant(Timestamp timestamp) {
+    private static BreakerSnapshot.@Nullable PendingRelease release(
+            @Nullable Instant from, @Nullable Instant leasedUntil) {
+        return from == null ? null : new BreakerSnapshot.PendingRelease(from, leasedUntil);
+    }
+
+    private static @Nullable Instant instant(@Nullable Timestamp timestamp) {
         return timestamp == null ? null : timestamp.toInstant();
     }
 }

@@ -4,6 +4,7 @@ import dev.pastebin.core.failure.Failure;
 import dev.pastebin.core.failure.FailureClassifier;
 import dev.pastebin.core.metrics.Metrics;
 import io.micronaut.context.event.ApplicationEventPublisher;
+import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.time.Clock;
@@ -46,6 +47,8 @@ public class S3CircuitBreaker {
     private final UncountedSuccesses uncounted;
     private final ApplicationEventPublisher<BreakerTransition> transitions;
     private final ApplicationEventPublisher<BreakerClosed> closings;
+    /** The row as this environment last read or wrote it: whether a release of held jobs waits to be continued. */
+    private volatile @Nullable BreakerSnapshot lastSeen;
 
     @Inject
     public S3CircuitBreaker(
@@ -111,10 +114,21 @@ public class S3CircuitBreaker {
      * @throws CircuitOpenException when the breaker is open or another caller is probing: S3 was not called
      */
     public <T> T call(Supplier<T> s3Call) {
+        return call(null, s3Call);
+    }
+
+    /**
+     * As {@link #call(Supplier)}, deciding on the breaker's row as the caller just read it along with its own
+     * ({@code seen}; null: read it now), so that the call costs no read of its own.
+     *
+     * @throws CircuitOpenException when the breaker is open or another caller is probing: S3 was not called
+     */
+    public <T> T call(@Nullable BreakerSnapshot seenByCaller, Supplier<T> s3Call) {
         if (!properties.enabled()) {
             return s3Call.get();
         }
-        BreakerSnapshot seen = store.read(properties.name());
+        BreakerSnapshot seen = seenByCaller == null ? read() : seenByCaller;
+        lastSeen = seen;
         boolean probe = switch (policy.admit(seen, clock.instant())) {
             case BreakerPolicy.Admission.Call call -> false;
             case BreakerPolicy.Admission.Wait wait -> throw new CircuitOpenException(wait.until());
@@ -147,13 +161,33 @@ public class S3CircuitBreaker {
         if (!properties.enabled()) {
             return Optional.empty();
         }
-        BreakerSnapshot s = store.read(properties.name());
+        BreakerSnapshot s = read();
         return s.state() == BreakerState.CLOSED ? Optional.empty() : Optional.ofNullable(s.nextProbeAt());
     }
 
     /** Whether uploads call S3 freely: the breaker is off, or its row says CLOSED (the sweeper requeues only then). */
     public boolean closed() {
-        return !properties.enabled() || store.read(properties.name()).state() == BreakerState.CLOSED;
+        return !properties.enabled() || read().state() == BreakerState.CLOSED;
+    }
+
+    /**
+     * The close whose release of held jobs is not finished and that nobody is releasing at {@code now}, as this
+     * environment last saw the row (no read of its own): the upload worker takes it over after its batch. Empty while
+     * the breaker is not closed.
+     */
+    public Optional<Instant> releaseToContinue(Instant now) {
+        BreakerSnapshot s = lastSeen;
+        BreakerSnapshot.PendingRelease release = s == null ? null : s.release();
+        if (!properties.enabled() || release == null || s.state() != BreakerState.CLOSED) {
+            return Optional.empty();
+        }
+        return release.freeAt(now) ? Optional.of(release.from()) : Optional.empty();
+    }
+
+    private BreakerSnapshot read() {
+        BreakerSnapshot s = store.read(properties.name());
+        lastSeen = s;
+        return s;
     }
 
     /**
@@ -265,6 +299,7 @@ public class S3CircuitBreaker {
     /** Changes the row under its lock; a change of state is published, in this call, before it returns. */
     private BreakerStore.Change apply(UnaryOperator<BreakerSnapshot> change) {
         BreakerStore.Change result = store.update(properties.name(), change);
+        lastSeen = result.after();
         if (result.transitioned()) {
             transitions.publishEvent(
                     BreakerTransition.between(properties.name(), result.before(), result.after(), clock.instant()));

@@ -58,6 +58,8 @@ import java.util.Map;
  *                            one upload's time): the released jobs are made visible at this pace, so the queue
  *                            offers no more than the mapping takes. 200 is the top of what 20 uploads in flight
  *                            drained locally (90-230 a second, docs/scale.md "The herd after an outage")
+ * @param releaseParallelism  visibility batches (10 held jobs each) a release keeps in flight at once: how fast one
+ *                            invocation releases (docs/scale.md "Release on close")
  */
 @Context
 @ConfigurationProperties("pastebin.delivery")
@@ -83,7 +85,9 @@ public record DeliveryProperties(
         @Bindable(defaultValue = "true") boolean releaseEnabled,
 
         @Min(1) @Max(100_000) @Bindable(defaultValue = "200")
-        int releaseRate) {
+        int releaseRate,
+
+        @Min(1) @Max(64) @Bindable(defaultValue = "8") int releaseParallelism) {
 
     /** A throttled request waits longer than a plain 5xx before it is tried again. */
     public static final Duration DEFAULT_THROTTLING_BASE_DELAY = Duration.ofSeconds(4);

@@ -132,4 +132,9 @@ public final class DeliverySchedule {
     public ReleasePlan releasePlan() {
         return new ReleasePlan(properties.releaseRate());
     }
+
+    /** Visibility batches a release keeps in flight at once ({@code release-parallelism}). */
+    public int releaseParallelism() {
+        return properties.releaseParallelism();
+    }
 }

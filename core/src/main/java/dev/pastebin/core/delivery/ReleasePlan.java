@@ -8,8 +8,10 @@ import java.util.List;
 
 /**
  * When each released job comes back: the backlog, longest waiting first, spread over a window of backlog / rate
- * seconds, the job at position p visible after p / rate seconds. A job whose own hold ends before its turn is left
- * to it (releasing it would only keep it away longer), so no release exceeds a hold (nor SQS's longest visibility timeout).
+ * seconds from the close, the job at position p visible p / rate seconds after the close (at once for a job whose turn
+ * has passed when a later invocation continues the release). A job whose own hold ends before its turn, as noted, is
+ * left to it (releasing it would only keep it away longer), so no release exceeds a hold as noted (nor SQS's longest
+ * visibility timeout). A hold noted before it was decided notes its longest possible end, max-hold and its jitter.
  */
 public final class ReleasePlan {
 
@@ -31,13 +33,17 @@ public final class ReleasePlan {
         return Duration.ofMillis(Math.ceilDiv(backlog * 1000, rate));
     }
 
-    /** Plans {@code page}, whose first delivery has position {@code firstPosition} in the whole backlog. */
-    public Page plan(List<HeldDelivery> page, long firstPosition, Instant now) {
+    /**
+     * Plans {@code page}, whose first delivery has position {@code firstPosition} in the whole backlog of the release
+     * that began at {@code releaseFrom}, at {@code now}.
+     */
+    public Page plan(List<HeldDelivery> page, long firstPosition, Instant releaseFrom, Instant now) {
         var releases = new ArrayList<Release>();
         var backSooner = new ArrayList<HeldDelivery>();
+        long sinceRelease = Duration.between(releaseFrom, now).toMillis();
         for (int i = 0; i < page.size(); i++) {
             HeldDelivery held = page.get(i);
-            long turn = (firstPosition + i) / rate;
+            long turn = Math.max(0, Math.floorDiv((firstPosition + i) * 1000 / rate - sinceRelease, 1000));
             long ownHoldLeft =
                     Math.ceilDiv(Duration.between(now, held.heldUntil()).toMillis(), 1000);
             if (ownHoldLeft <= turn) {

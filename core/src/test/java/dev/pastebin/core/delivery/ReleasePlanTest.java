@@ -31,7 +31,7 @@ class ReleasePlanTest {
 
     @Test
     void eachJobIsVisibleAfterItsPositionOverTheRateTheLongestWaitingFirst() {
-        var page = new ReleasePlan(4).plan(heldFor(10, Duration.ofMinutes(5)), 0, NOW);
+        var page = new ReleasePlan(4).plan(heldFor(10, Duration.ofMinutes(5)), 0, NOW, NOW);
 
         assertEquals(
                 List.of(0, 0, 0, 0, 1, 1, 1, 1, 2, 2),
@@ -46,11 +46,33 @@ class ReleasePlanTest {
 
     @Test
     void aLaterPageContinuesTheSpreadFromItsPositionInTheBacklog() {
-        var page = new ReleasePlan(200).plan(heldFor(3, Duration.ofMinutes(5)), 4_999, NOW);
+        var page = new ReleasePlan(200).plan(heldFor(3, Duration.ofMinutes(5)), 4_999, NOW, NOW);
 
         assertEquals(
                 List.of(24, 25, 25),
                 page.releases().stream().map(ReleasePlan.Release::seconds).toList());
+    }
+
+    @Test
+    void aLaterInvocationContinuingTheReleaseKeepsTheSpreadFromTheClose() {
+        // 10 s after the close of a release at 200 a second: positions 1,000 and 1,001 (their turns 5 s after the
+        // close) come at once, position 3,000 (15 s after it) in 5 s
+        var page = new ReleasePlan(200)
+                .plan(
+                        List.of(
+                                new HeldDelivery("passed", "h1", NOW.plusSeconds(300)),
+                                new HeldDelivery("now", "h2", NOW.plusSeconds(300))),
+                        1_000,
+                        NOW.minusSeconds(10),
+                        NOW);
+        assertEquals(
+                List.of(0, 0),
+                page.releases().stream().map(ReleasePlan.Release::seconds).toList());
+
+        var later = new ReleasePlan(200).plan(heldFor(1, Duration.ofMinutes(5)), 3_000, NOW.minusSeconds(10), NOW);
+        assertEquals(
+                List.of(5),
+                later.releases().stream().map(ReleasePlan.Release::seconds).toList());
     }
 
     @Test
@@ -59,7 +81,7 @@ class ReleasePlanTest {
         held.add(new HeldDelivery("soon", "handle-soon", NOW.plusSeconds(1)));
         held.add(new HeldDelivery("later", "handle-later", NOW.plusSeconds(10)));
 
-        var page = new ReleasePlan(1).plan(held, 0, NOW);
+        var page = new ReleasePlan(1).plan(held, 0, NOW, NOW);
 
         assertEquals(
                 List.of("handle0", "handle1", "handle-later"),
@@ -74,7 +96,7 @@ class ReleasePlanTest {
 
     @Test
     void aReleaseNeverKeepsAJobAwayLongerThanItsOwnHold() {
-        var page = new ReleasePlan(1).plan(heldFor(1, SqsLimits.MAX_VISIBILITY_TIMEOUT), 50_000, NOW);
+        var page = new ReleasePlan(1).plan(heldFor(1, SqsLimits.MAX_VISIBILITY_TIMEOUT), 50_000, NOW, NOW);
 
         assertEquals(List.of(), page.releases());
         assertEquals(1, page.backSoonerAnyway().size());

@@ -14,8 +14,8 @@ import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -129,23 +129,19 @@ class PasteRepositoryIT {
         assertNull(reload(failed).firstHeldAt());
     }
 
-    /** Noted only while IN_PROGRESS, forgotten when the paste leaves it; forgetting an older handle keeps a newer one. */
+    /** Noted only while IN_PROGRESS (a later hold replaces it), forgotten when the paste leaves it. */
     @Test
     void aHeldDeliveryIsNotedWhileInProgressAndForgottenWhenThePasteLeavesIt() throws SQLException {
         Instant until = Instant.now().plusSeconds(300);
         Paste processed = newPaste();
         Paste failed = newPaste();
-        assertEquals(1, heldDeliveries.recordHeldDelivery(processed.shortCode(), "handle-1", until));
+        assertEquals(1, heldDeliveries.recordHeldDelivery(processed.shortCode(), "handle-1", until, null));
         assertEquals(
                 1,
-                heldDeliveries.recordHeldDelivery(processed.shortCode(), "handle-2", until),
+                heldDeliveries.recordHeldDelivery(processed.shortCode(), "handle-2", until, null),
                 "a later hold replaces it");
-        assertEquals(
-                0,
-                heldDeliveries.forgetHeldDeliveries(List.of(processed.shortCode()), List.of("handle-1")),
-                "an older handle's release leaves the newer one");
         assertEquals("handle-2", heldHandle(processed));
-        assertEquals(1, heldDeliveries.recordHeldDelivery(failed.shortCode(), "handle-3", until));
+        assertEquals(1, heldDeliveries.recordHeldDelivery(failed.shortCode(), "handle-3", until, null));
 
         repository.markProcessed(processed.shortCode(), "s3://bucket/pastes/" + processed.shortCode());
         repository.markFailed(failed.shortCode(), "permanent");
@@ -153,7 +149,55 @@ class PasteRepositoryIT {
         assertNull(heldHandle(processed));
         assertNull(heldHandle(failed));
         assertEquals(
-                0, heldDeliveries.recordHeldDelivery(failed.shortCode(), "handle-4", until), "only while IN_PROGRESS");
+                0,
+                heldDeliveries.recordHeldDelivery(failed.shortCode(), "handle-4", until, null),
+                "only while IN_PROGRESS");
+    }
+
+    /** A hold notes the paste's first hold with its message, and a later hold keeps the first. */
+    @Test
+    void aHeldDeliveryNotesThePastesFirstHoldOnce() {
+        Instant until = Instant.now().plusSeconds(300);
+        Instant first = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        Paste paste = newPaste();
+
+        heldDeliveries.recordHeldDelivery(paste.shortCode(), "handle-1", until, first);
+        heldDeliveries.recordHeldDelivery(paste.shortCode(), "handle-2", until, first.plusSeconds(60));
+        heldDeliveries.recordHeldDelivery(paste.shortCode(), "handle-3", until, null);
+
+        assertEquals(first, reload(paste).firstHeldAt());
+    }
+
+    /** The breaker's hold is noted only while that breaker is not closed: once closed, its release may be past it. */
+    @Test
+    void aHoldOfTheBreakerIsNotedOnlyWhileTheBreakerIsNotClosed() throws SQLException {
+        String breaker = "held-" + System.nanoTime() % 100_000;
+        execute("INSERT INTO circuit_breakers (name, state, next_probe_at) VALUES (?, 'OPEN', now())", breaker);
+        Instant until = Instant.now().plusSeconds(300);
+        Paste paste = newPaste();
+
+        assertEquals(1, heldDeliveries.recordBreakerHold(paste.shortCode(), "handle-1", until, null, breaker));
+        execute("UPDATE circuit_breakers SET state = 'HALF_OPEN' WHERE name = ?", breaker);
+        assertEquals(
+                1, heldDeliveries.recordBreakerHold(paste.shortCode(), "handle-2", until, null, breaker), "probing");
+        execute("UPDATE circuit_breakers SET state = 'CLOSED' WHERE name = ?", breaker);
+        assertEquals(
+                0,
+                heldDeliveries.recordBreakerHold(paste.shortCode(), "handle-3", until, null, breaker),
+                "closed meanwhile");
+        assertEquals("handle-2", heldHandle(paste));
+        assertEquals(
+                0,
+                heldDeliveries.recordBreakerHold(paste.shortCode(), "handle-4", until, null, "no-such-breaker"),
+                "an unknown breaker holds nothing");
+    }
+
+    private void execute(String sql, String parameter) throws SQLException {
+        try (var connection = DelegatingDataSource.unwrapDataSource(dataSource).getConnection();
+                var statement = connection.prepareStatement(sql)) {
+            statement.setString(1, parameter);
+            assertEquals(1, statement.executeUpdate(), sql);
+        }
     }
 
     private String heldHandle(Paste paste) throws SQLException {

@@ -24,6 +24,7 @@ public final class TestDelivery {
     private Duration holdLimit = Duration.ofHours(24);
     private boolean releaseEnabled = true;
     private int releaseRate = 200;
+    private int releaseParallelism = 8;
 
     private TestDelivery() {}
 
@@ -107,6 +108,11 @@ public final class TestDelivery {
         return this;
     }
 
+    public TestDelivery releaseParallelism(int value) {
+        releaseParallelism = value;
+        return this;
+    }
+
     public DeliveryProperties build() {
         return new DeliveryProperties(
                 maxAttempts,
@@ -123,6 +129,7 @@ public final class TestDelivery {
                 maxHold,
                 holdLimit,
                 releaseEnabled,
-                releaseRate);
+                releaseRate,
+                releaseParallelism);
     }
 }

@@ -541,7 +541,8 @@ class DocumentedProseTest {
                 duration(d.apply("max-hold")),
                 duration(d.apply("hold-limit")),
                 Boolean.parseBoolean(d.apply("release-enabled")),
-                Integer.parseInt(d.apply("release-rate")));
+                Integer.parseInt(d.apply("release-rate")),
+                Integer.parseInt(d.apply("release-parallelism")));
     }
 
     private static DeliverySchedule defaultSchedule() throws IOException {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pastebin.core.support.OwnDatabase;
+import dev.pastebin.core.support.PostgresWireMeter;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.faults.FaultProxy;
 import dev.pastebin.faults.FaultProxy.Fault;

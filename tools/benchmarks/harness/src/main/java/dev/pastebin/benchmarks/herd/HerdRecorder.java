@@ -20,12 +20,23 @@ import java.util.regex.Pattern;
  * What happens during the release, sampled from outside the system: every 200 ms the run's database (pastes
  * PROCESSED, its backends in {@code pg_stat_activity}, the breaker's row), every second the fault proxy's PUT
  * count, and the runtime's log as it grows (each upload invocation's line gives its batch size and duration,
- * hence the invocations and records in flight; each breaker transition is a log line of the function).
+ * hence the invocations and records in flight; each breaker transition is a log line of the function, and so is each
+ * invocation's part of the release on close).
  */
 final class HerdRecorder implements AutoCloseable {
 
-    /** One 200 ms sample. {@code at} in ms since the recorder started. */
-    record Sample(long at, int processed, int backends, int activeBackends, String breaker) {}
+    /**
+     * One 200 ms sample. {@code at} in ms since the recorder started; {@code held} the rows whose held message the
+     * release on close has not taken yet; {@code releasing} whether a release is unfinished (the breaker's row).
+     */
+    record Sample(
+            long at, int processed, int backends, int activeBackends, String breaker, int held, boolean releasing) {}
+
+    /**
+     * One invocation's part of a release on close ({@code closed}: the probe's; {@code continued}: a later one), seen
+     * at {@code at}: the held jobs it released, those back by themselves as soon, and how it ended.
+     */
+    record Release(long at, String how, long released, long backSooner, long millis, String ending) {}
 
     /** One upload invocation: it ended at {@code end} (ms since start) after {@code millis}, with {@code records}. */
     record Invocation(long end, long millis, int records) {
@@ -42,6 +53,9 @@ final class HerdRecorder implements AutoCloseable {
 
     private static final Pattern INVOCATION =
             Pattern.compile("^UploadPasteFunction\\s+SQS batch of (\\d+)\\s+.*?(\\d+) ms");
+    private static final Pattern RELEASE = Pattern.compile(
+            "breaker \\S+ (closed|continued): release of the close at \\S+: (\\d+) held jobs released in (\\d+) ms, "
+                    + "(\\d+) back by themselves as soon, \\d+ refused [^;]*; \\d+ were held; ([^\"]*)");
     private static final Pattern TRANSITION =
             Pattern.compile("\"breaker\":\"[^\"]*\",\"from\":\"(\\w+)\",\"to\":\"(\\w+)\"");
 
@@ -60,6 +74,7 @@ final class HerdRecorder implements AutoCloseable {
     final List<Invocation> invocations = new ArrayList<>();
     final List<Transition> transitions = new ArrayList<>();
     final List<PutCount> puts = new ArrayList<>();
+    final List<Release> releases = new ArrayList<>();
 
     HerdRecorder(HerdSystem system, Path runtimeLog) throws SQLException, IOException {
         this.system = system;
@@ -87,12 +102,22 @@ final class HerdRecorder implements AutoCloseable {
                     SELECT (SELECT count(*) FROM pastes WHERE status = 'PROCESSED'),
                            (SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> ?),
                            (SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> ? AND state <> 'idle'),
-                           (SELECT state FROM circuit_breakers WHERE name = 's3')""")) {
+                           (SELECT state FROM circuit_breakers WHERE name = 's3'),
+                           (SELECT count(*) FROM pastes WHERE held_receipt_handle IS NOT NULL AND held_until > now()
+                              AND status = 'IN_PROGRESS'),
+                           (SELECT release_from IS NOT NULL FROM circuit_breakers WHERE name = 's3')""")) {
                 st.setLong(1, ownPid);
                 st.setLong(2, ownPid);
                 try (ResultSet rs = st.executeQuery()) {
                     rs.next();
-                    Sample s = new Sample(now(), rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getString(4));
+                    Sample s = new Sample(
+                            now(),
+                            rs.getInt(1),
+                            rs.getInt(2),
+                            rs.getInt(3),
+                            rs.getString(4),
+                            rs.getInt(5),
+                            rs.getBoolean(6));
                     synchronized (this) {
                         samples.add(s);
                     }
@@ -129,8 +154,17 @@ final class HerdRecorder implements AutoCloseable {
             partialLine.delete(0, newline + 1);
             Matcher invocation = INVOCATION.matcher(line);
             Matcher transition = TRANSITION.matcher(line);
+            Matcher release = RELEASE.matcher(line);
             synchronized (this) {
-                if (invocation.find()) {
+                if (release.find()) {
+                    releases.add(new Release(
+                            at,
+                            release.group(1),
+                            Long.parseLong(release.group(2)),
+                            Long.parseLong(release.group(4)),
+                            Long.parseLong(release.group(3)),
+                            release.group(5)));
+                } else if (invocation.find()) {
                     invocations.add(new Invocation(
                             at, Long.parseLong(invocation.group(2)), Integer.parseInt(invocation.group(1))));
                 } else if (transition.find()) {

@@ -24,6 +24,8 @@ record HerdReport(
         boolean drained,
         int readable,
         double lastProcessedSeconds,
+        List<Long> healthyCreateMillis,
+        List<Long> outageCreateMillis,
         HerdRecorder recorder) {
 
     private static final int UPLOAD_PARALLELISM = 4;
@@ -137,6 +139,75 @@ record HerdReport(
         }
     }
 
+    /** The {@code q}-quantile (nearest rank) of {@code millis}; NaN when there are none. */
+    static double quantile(List<Long> millis, double q) {
+        if (millis.isEmpty()) {
+            return Double.NaN;
+        }
+        List<Long> sorted = millis.stream().sorted().toList();
+        int rank = (int) Math.ceil(q * sorted.size());
+        return sorted.get(Math.max(0, rank - 1));
+    }
+
+    private static String latencies(List<Long> millis) {
+        return millis.isEmpty()
+                ? "not measured"
+                : String.format(
+                        Locale.ROOT,
+                        "%.0f / %.0f ms (%d creates)",
+                        quantile(millis, 0.5),
+                        quantile(millis, 0.99),
+                        millis.size());
+    }
+
+    /** The release on close from recovery on: each invocation's part, when it ended, and what it left held. */
+    private String release() {
+        List<HerdRecorder.Release> parts = recorder.releases;
+        if (parts.isEmpty()) {
+            return "| release on close | none seen |\n";
+        }
+        long released = parts.stream().mapToLong(HerdRecorder.Release::released).sum();
+        long backSooner =
+                parts.stream().mapToLong(HerdRecorder.Release::backSooner).sum();
+        long continued = parts.stream().filter(r -> r.how().equals("continued")).count();
+        // the release ends when the breaker's row no longer names one, after it did
+        boolean began = false;
+        HerdRecorder.Sample ended = null;
+        for (HerdRecorder.Sample sample : recorder.samples) {
+            if (sample.at() < recoveredAt) {
+                continue;
+            }
+            began |= sample.releasing();
+            if (began && !sample.releasing()) {
+                ended = sample;
+                break;
+            }
+        }
+        return String.format(
+                Locale.ROOT,
+                """
+                        | held jobs released (by the closing invocation + %d continuing) | %d (+ %d back by themselves as soon) |
+                        | release finished after recovery; held rows it left | %s |
+                        | how each invocation's part ended | %s |
+                        """,
+                continued,
+                released,
+                backSooner,
+                ended == null
+                        ? "not finished when the run ended"
+                        : String.format(Locale.ROOT, "%.1f s; %d", (ended.at() - recoveredAt) / 1000.0, ended.held()),
+                parts.stream()
+                        .map(r -> String.format(
+                                Locale.ROOT,
+                                "%s %+.1f s: %d in %d ms, %s",
+                                r.how(),
+                                (r.at() - recoveredAt) / 1000.0,
+                                r.released(),
+                                r.millis(),
+                                r.ending()))
+                        .toList());
+    }
+
     String summary() {
         List<Second> after = seconds().stream().filter(s -> s.second() >= 0).toList();
         long putsAfter = after.stream().mapToLong(Second::puts).sum();
@@ -183,6 +254,8 @@ record HerdReport(
                         | figure | value |
                         |---|---:|
                         | pastes held through the outage | %d |
+                        | create latency with S3 healthy: p50 / p99 | %s |
+                        | create latency during the outage: p50 / p99 | %s |
                         | created (S3 down) in | %.1f s |
                         | every job held by the breaker after | %.1f s |
                         | outage length | %.1f s |
@@ -200,6 +273,8 @@ record HerdReport(
                         | second opening | %s |
                         """,
                 pastes,
+                latencies(healthyCreateMillis),
+                latencies(outageCreateMillis),
                 creating.toMillis() / 1000.0,
                 heldAfter.toMillis() / 1000.0,
                 outage.toMillis() / 1000.0,
@@ -225,6 +300,7 @@ record HerdReport(
                                 Locale.ROOT, "%s→%s at %+.1f s", t.from(), t.to(), (t.at() - recoveredAt) / 1000.0))
                         .toList(),
                 reopened > 0 || reopenedBySample ? "YES" : "no"));
+        out.append(release());
         return out.toString();
     }
 }

@@ -22,6 +22,7 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -32,12 +33,17 @@ import java.util.regex.Pattern;
  * measured ({@link HerdRecorder}) until every paste is PROCESSED: time from recovery to the last one stored,
  * S3 PUTs per second, the database's backends, the upload invocations in flight, the breaker's transitions.
  *
- * <p>Pastes are created as the create function does ({@link JobSender}: the row, then the job on the queue), or with
- * {@code --via api} through the local API's POST /pastes (a few a second on a busy machine).
+ * <p>Pastes are created through the local API's POST /pastes by {@code --creators} clients at once, as users would
+ * create them, each create's latency measured: the held ones during the outage, then, once they are all stored,
+ * {@code --baseline} more with S3 healthy on the same warm system, so that what the outage does to creates shows
+ * beside what they cost with S3 up. {@code --via queue} creates them as the create function does instead ({@link JobSender}: the
+ * row, then the job on the queue; no latency, no baseline), much faster.
  *
  * <p>A run that drained removes its database, queues and bucket unless {@code --keep}; one that did not keeps them.
  *
- * <p>Usage: {@code HerdRun --repo . [--pastes 5000] [--outage-seconds 0] [--port 0] [--via queue|api] [--creators 8] [--keep]}
+ * <p>Usage: {@code HerdRun --repo . [--pastes 5000] [--outage-seconds 0] [--port 0] [--via api|queue] [--creators 8]
+ * [--baseline 200] [--prefix herd] [--keep]}; {@code --prefix} names the run's database, queues and bucket
+ * ({@code <prefix>_<run>}, {@code <prefix>-<run>-uploads}, ...; a name S3 accepts for a bucket).
  */
 public final class HerdRun {
 
@@ -54,7 +60,9 @@ public final class HerdRun {
         int outageSeconds = 0;
         int port = 0;
         int creators = 8;
-        boolean viaApi = false;
+        int baseline = 200;
+        String prefix = "herd";
+        boolean viaApi = true;
         boolean keep = false;
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
@@ -69,6 +77,8 @@ public final class HerdRun {
                 case "--outage-seconds" -> outageSeconds = Integer.parseInt(value);
                 case "--port" -> port = Integer.parseInt(value);
                 case "--creators" -> creators = Integer.parseInt(value);
+                case "--baseline" -> baseline = Integer.parseInt(value);
+                case "--prefix" -> prefix = value;
                 case "--via" ->
                     viaApi = switch (value) {
                         case "api" -> true;
@@ -76,9 +86,9 @@ public final class HerdRun {
                         default -> throw new IllegalArgumentException("--via is queue or api");
                     };
                 default ->
-                    throw new IllegalArgumentException(
-                            "unknown option " + option
-                                    + "; usage: herd.sh [--pastes 5000] [--outage-seconds 0] [--port 0] [--via queue|api] [--creators 8] [--keep]");
+                    throw new IllegalArgumentException("unknown option " + option
+                            + "; usage: herd.sh [--pastes 5000] [--outage-seconds 0] [--port 0] [--via api|queue]"
+                            + " [--creators 8] [--baseline 200] [--keep]");
             }
         }
         String runId = Long.toString(System.currentTimeMillis() / 1000 % 1_000_000, 36);
@@ -87,12 +97,13 @@ public final class HerdRun {
         String localStack = System.getenv().getOrDefault("LOCALSTACK_ENDPOINT", "http://127.0.0.1:4566");
         System.err.printf("herd: run %s, %d pastes, logs in %s%n", runId, pastes, logs);
 
-        try (HerdSystem system = HerdSystem.start(repo.toAbsolutePath(), runId, logs, port, localStack);
+        try (HerdSystem system = HerdSystem.start(repo.toAbsolutePath(), prefix, runId, logs, port, localStack);
                 Connection db = system.connect()) {
             system.s3Outage();
             Instant outageStarted = Instant.now();
+            List<Long> outageCreates = new ArrayList<>();
             List<String> codes = viaApi
-                    ? create(system.api(), pastes, creators)
+                    ? create(system.api(), pastes, creators, n -> content("paste " + n), outageCreates)
                     : JobSender.send(db, system.queue(), localStack, pastes);
             Duration creating = Duration.between(outageStarted, Instant.now());
             System.err.printf(
@@ -117,6 +128,21 @@ public final class HerdRun {
             Thread.sleep(2000); // the last transitions and PUTs
             recorder.close();
             int readable = readBack(system.api(), codes, 200);
+            double lastProcessed = lastProcessedAfterRecovery(db, outage, outageStarted);
+            // The same creates with S3 healthy, on the same warm system, once the herd has drained: before the outage,
+            // their successes would still count in the breaker's window and delay its opening.
+            List<Long> healthyCreates = new ArrayList<>();
+            boolean baselineStored = true;
+            if (viaApi && baseline > 0) {
+                create(
+                        system.api(),
+                        baseline,
+                        creators,
+                        n -> "herd paste " + n + ", written with S3 up",
+                        healthyCreates);
+                baselineStored = awaitAllProcessed(db, codes.size() + baseline, Duration.ofMinutes(5));
+                System.err.printf("herd: %d pastes created with S3 healthy%n", baseline);
+            }
             HerdReport report = new HerdReport(
                     codes.size(),
                     creating,
@@ -126,25 +152,29 @@ public final class HerdRun {
                     recoveredAt,
                     drained,
                     readable,
-                    lastProcessedAfterRecovery(db, outage, outageStarted),
+                    lastProcessed,
+                    healthyCreates,
+                    outageCreates,
                     recorder);
             try (PrintWriter timeline = new PrintWriter(Files.newBufferedWriter(logs.resolve("timeline.csv")))) {
                 report.timeline(timeline);
             }
             System.out.print(report.summary());
             System.err.println("herd: per-second timeline in " + logs.resolve("timeline.csv"));
-            if (drained && !keep) {
+            if (drained && baselineStored && !keep) {
                 system.removeResourcesOnClose();
             }
         }
     }
 
-    private static List<String> create(URI api, int pastes, int creators) throws Exception {
+    /** Creates {@code pastes} through the API, {@code creators} at a time; each create's milliseconds go to {@code millis}. */
+    private static List<String> create(
+            URI api, int pastes, int creators, IntFunction<String> content, List<Long> millis) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(creators);
         List<Future<String>> created = new ArrayList<>();
         for (int i = 0; i < pastes; i++) {
             int n = i;
-            created.add(pool.submit(() -> createOne(api, content("paste " + n))));
+            created.add(pool.submit(() -> createOne(api, content.apply(n), millis)));
         }
         List<String> codes = new ArrayList<>();
         for (Future<String> f : created) {
@@ -159,8 +189,11 @@ public final class HerdRun {
         return "herd " + name + ": written while S3 was down. " + "x".repeat(200);
     }
 
-    private static String createOne(URI api, String content) throws IOException, InterruptedException {
+    /** One create, retried on a refusal; the answered attempt's milliseconds go to {@code millis}. */
+    private static String createOne(URI api, String content, List<Long> millis)
+            throws IOException, InterruptedException {
         for (int attempt = 1; ; attempt++) {
+            long started = System.nanoTime();
             HttpResponse<String> response = HTTP.send(
                     HttpRequest.newBuilder(api.resolve("/pastes"))
                             .header("Content-Type", "text/plain; charset=utf-8")
@@ -170,6 +203,9 @@ public final class HerdRun {
                     HttpResponse.BodyHandlers.ofString());
             Matcher code = SHORT_CODE.matcher(response.body());
             if (response.statusCode() == 201 && code.find()) {
+                synchronized (millis) {
+                    millis.add((System.nanoTime() - started) / 1_000_000);
+                }
                 return code.group(1);
             }
             if (attempt == 5) {

@@ -36,9 +36,9 @@ final class HerdSystem implements AutoCloseable {
     private FaultProxy proxy;
     private LocalRuntimeLauncher run;
 
-    private HerdSystem(Path root, String runId, Path logs) {
+    private HerdSystem(Path root, String prefix, String runId, Path logs) {
         this.root = root;
-        this.names = RunNames.of("herd", runId);
+        this.names = RunNames.of(prefix, runId);
         this.database = new RunDatabase(
                 "127.0.0.1",
                 Integer.parseInt(System.getenv().getOrDefault("PGPORT", "5432")),
@@ -48,10 +48,11 @@ final class HerdSystem implements AutoCloseable {
         this.logs = logs;
     }
 
-    static HerdSystem start(Path root, String runId, Path logs, int apiPort, String localStack)
+    /** {@code prefix}: the run's names begin with it ({@code <prefix>_<run>}, {@code <prefix>-<run>-uploads}, ...). */
+    static HerdSystem start(Path root, String prefix, String runId, Path logs, int apiPort, String localStack)
             throws IOException, InterruptedException {
         Files.createDirectories(logs);
-        HerdSystem system = new HerdSystem(root, runId, logs);
+        HerdSystem system = new HerdSystem(root, prefix, runId, logs);
         try {
             system.startAll(apiPort, localStack);
             return system;

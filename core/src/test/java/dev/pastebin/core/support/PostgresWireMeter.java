@@ -1,4 +1,4 @@
-package dev.pastebin.infra.local;
+package dev.pastebin.core.support;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -34,7 +34,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *   application's own work inside a transaction included.</li>
  * </ul>
  */
-final class PostgresWireMeter implements AutoCloseable {
+public final class PostgresWireMeter implements AutoCloseable {
 
     private static final int SSL_REQUEST = 80877103;
     private static final int GSS_ENCRYPTION_REQUEST = 80877104;
@@ -43,9 +43,10 @@ final class PostgresWireMeter implements AutoCloseable {
     private static final Set<String> CONNECTION_CHECKS = Set.of("", "SELECT 1");
 
     /** The counters at one moment; {@link #minus} gives the work between two readings. */
-    record Reading(long connections, long roundTrips, long connectionChecks, long roundTripNanos, long busyNanos) {
+    public record Reading(
+            long connections, long roundTrips, long connectionChecks, long roundTripNanos, long busyNanos) {
 
-        Reading minus(Reading earlier) {
+        public Reading minus(Reading earlier) {
             return new Reading(
                     connections - earlier.connections,
                     roundTrips - earlier.roundTrips,
@@ -73,29 +74,29 @@ final class PostgresWireMeter implements AutoCloseable {
     }
 
     /** Listens on a free port of 127.0.0.1 and forwards every connection to {@code targetHost:targetPort}. */
-    static PostgresWireMeter start(String targetHost, int targetPort) throws IOException {
+    public static PostgresWireMeter start(String targetHost, int targetPort) throws IOException {
         PostgresWireMeter meter = new PostgresWireMeter(
                 new ServerSocket(0, 50, InetAddress.getLoopbackAddress()), targetHost, targetPort);
         Thread.ofPlatform().daemon().name("pg-meter-accept").start(meter::accept);
         return meter;
     }
 
-    int port() {
+    public int port() {
         return server.getLocalPort();
     }
 
     /** The statements of the round trips from index {@code from} of the trace on (a reading's {@code traced}). */
-    List<String> traceFrom(int from) {
+    public List<String> traceFrom(int from) {
         synchronized (trace) {
             return List.copyOf(trace.subList(Math.min(from, trace.size()), trace.size()));
         }
     }
 
-    int traced() {
+    public int traced() {
         return trace.size();
     }
 
-    Reading read() {
+    public Reading read() {
         return new Reading(
                 connections.get(), roundTrips.get(), connectionChecks.get(), roundTripNanos.get(), busyNanos.get());
     }
