@@ -1,9 +1,12 @@
 package dev.pastebin.create;
 
+import dev.pastebin.core.create.CreatePasteService;
+import dev.pastebin.core.create.PasteRequest;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
 import dev.pastebin.core.http.ContentNegotiation;
 import dev.pastebin.core.http.PlainTextErrors;
+import dev.pastebin.core.http.RawBody;
 import dev.pastebin.core.paste.IdempotencyKey;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;

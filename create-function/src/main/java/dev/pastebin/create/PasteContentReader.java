@@ -3,6 +3,8 @@ package dev.pastebin.create;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import dev.pastebin.core.create.PasteOptions;
+import dev.pastebin.core.create.PasteRequest;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
 import dev.pastebin.core.paste.InvalidFileNameException;

@@ -1,4 +1,4 @@
-package dev.pastebin.create;
+package dev.pastebin.core.http;
 
 /** A request's body bytes as they arrived, none for an empty body ({@link RawBodyBinder}). */
-record RawBody(byte[] bytes) {}
+public record RawBody(byte[] bytes) {}

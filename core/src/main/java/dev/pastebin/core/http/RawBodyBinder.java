@@ -1,5 +1,6 @@
-package dev.pastebin.create;
+package dev.pastebin.core.http;
 
+import io.micronaut.context.annotation.Requires;
 import io.micronaut.core.convert.ArgumentConversionContext;
 import io.micronaut.core.type.Argument;
 import io.micronaut.function.aws.proxy.ApiGatewayServletRequest;
@@ -16,7 +17,8 @@ import java.util.Optional;
  * binding it must not bind query values or a {@code @Body} for a form (both would start that parse).
  */
 @Singleton
-class RawBodyBinder implements TypedRequestArgumentBinder<RawBody> {
+@Requires(classes = ApiGatewayServletRequest.class) // the HTTP functions, behind API Gateway
+public class RawBodyBinder implements TypedRequestArgumentBinder<RawBody> {
 
     private static final Argument<RawBody> TYPE = Argument.of(RawBody.class);
 
