@@ -36,8 +36,13 @@ import org.junit.jupiter.api.Test;
  */
 class DomainRefusalsTest {
 
-    private static final List<String> FUNCTIONS =
-            List.of("create-function", "read-function", "remove-function", "upload-function", "sweeper-function");
+    private static final List<String> FUNCTIONS = List.of(
+            "create-function",
+            "read-function",
+            "remove-function",
+            "upload-function",
+            "sweeper-function",
+            "privatebin-function");
 
     @Test
     void eachRefusalHasItsCodeAndStatus() {
