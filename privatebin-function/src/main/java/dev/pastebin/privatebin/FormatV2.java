@@ -10,8 +10,10 @@ import java.util.Set;
 import java.util.zip.Deflater;
 
 /**
- * Validates a posted paste as PrivateBin does (its {@code FormatV2::isValid} and {@code Paste::_validate}): exactly
- * the keys {@code v}, {@code adata}, {@code ct}, {@code meta}; the cipher parameters (base64 IV and salt of bounded
+ * Validates a posted paste as PrivateBin does (its {@code Request::getData}, {@code FormatV2::isValid} and
+ * {@code Paste::_validate}): the keys {@code v}, {@code adata}, {@code ct} and a non-empty {@code meta} (any other
+ * key of the body is ignored, as PrivateBin picks these four before it checks their set: pbcli sends an empty
+ * {@code id} too); the cipher parameters (base64 IV and salt of bounded
  * length, more than 10,000 PBKDF2 iterations, AES with a known key size, tag size, mode and compression); a
  * ciphertext that does not compress (PrivateBin's check that it is ciphertext, not text); {@code meta} with exactly
  * {@code expire}; a known formatter, and discussion and burn flags of 0 or 1. Differences, on purpose: a comment, or a
@@ -22,7 +24,9 @@ import java.util.zip.Deflater;
 @Singleton
 class FormatV2 {
 
+    /** What a paste is made of; a body without all four is not a paste (without {@code meta}: a comment). */
     static final Set<String> PASTE_KEYS = Set.of("v", "adata", "ct", "meta");
+
     static final Set<String> FORMATTERS = Set.of("plaintext", "syntaxhighlighting", "markdown");
 
     /**
@@ -57,7 +61,7 @@ class FormatV2 {
     /** @throws InvalidPasteDataException with PrivateBin's message for what it refuses */
     EncryptedPasteRequest paste(PostedBody body) {
         JsonNode document = body.document();
-        if (!body.members().names().equals(PASTE_KEYS)) {
+        if (!body.members().names().containsAll(PASTE_KEYS)) {
             throw InvalidPasteDataException.invalidData();
         }
         JsonNode adata = document.get("adata");

@@ -83,10 +83,17 @@ class ReadEncryptedPasteService {
         return new EncryptedPaste(paste.shortCode(), stored.adata(), stored.ct(), timeToLive(paste.expiresAt()));
     }
 
-    /** The row, read again while it is IN_PROGRESS until the wait is over. */
+    /**
+     * The row, read again while it is IN_PROGRESS, until the paste is {@link PrivateBinProperties#pendingWait()} old:
+     * an upload finishes within a second or two of its create, and one that has not by then is retrying or held
+     * (S3 down), which no read's wait would see through, so an older paste is answered at once.
+     */
     private PasteLookup awaitStored(String shortCode) {
-        Instant deadline = clock.instant().plus(properties.pendingWait());
         PasteLookup lookup = reads.find(shortCode);
+        if (!(lookup instanceof PasteLookup.Pending pending)) {
+            return lookup;
+        }
+        Instant deadline = pending.paste().createdAt().plus(properties.pendingWait());
         while (lookup instanceof PasteLookup.Pending && clock.instant().isBefore(deadline)) {
             try {
                 Thread.sleep(properties.pendingPoll());

@@ -57,12 +57,25 @@ class FormatV2Test {
         assertFalse(validate(body(ADATA, CT, "1day")).burnAfterReading());
     }
 
+    /** PrivateBin reads the four keys it needs and ignores the rest of the body: pbcli sends {@code "id": ""}. */
+    @Test
+    void otherKeysOfTheBodyAreIgnoredAndNotStored() {
+        String pbcli = "{\"status\":null,\"id\":\"\",\"v\":2,\"ct\":\"" + CT
+                + "\",\"meta\":{\"expire\":\"1week\"},\"adata\":" + ADATA + "}";
+
+        EncryptedPasteRequest paste = validate(pbcli);
+
+        assertEquals(
+                "{\"v\":2,\"adata\":" + ADATA + ",\"ct\":\"" + CT + "\",\"meta\":{\"expire\":\"1week\"}}",
+                new String(PasteEnvelope.of(paste), StandardCharsets.UTF_8));
+    }
+
     @ParameterizedTest
     @ValueSource(
             strings = {
-                // the key set: extra, missing, a comment's keys
-                "{\"v\":2,\"adata\":ADATA,\"ct\":\"CT\",\"meta\":{\"expire\":\"1day\"},\"extra\":1}",
+                // the key set: missing, a comment's keys
                 "{\"v\":2,\"adata\":ADATA,\"ct\":\"CT\"}",
+                "{\"adata\":ADATA,\"ct\":\"CT\",\"meta\":{\"expire\":\"1day\"}}",
                 "{\"v\":2,\"adata\":ADATA,\"ct\":\"CT\",\"pasteid\":\"abc\",\"parentid\":\"abc\"}",
                 // the version
                 "{\"v\":1,\"adata\":ADATA,\"ct\":\"CT\",\"meta\":{\"expire\":\"1day\"}}",

@@ -253,6 +253,27 @@ class PrivateBinApiIT {
                 world.json(answer).get("ct")));
     }
 
+    /**
+     * A paste still IN_PROGRESS long after its create (its upload retrying or held) is answered at once, in words,
+     * with Retry-After: no read's wait would see it stored.
+     */
+    @Test
+    void aPasteStillBeingStoredLongAfterItsCreateIsToldToComeBackAtOnce() throws Exception {
+        String id = (String)
+                world.create(ClientCrypto.seal("held", "1day", false).body()).get("id");
+        execute("UPDATE pastes SET created_at = now() - interval '10 minutes' WHERE short_code = ?", id);
+
+        HttpApi.Response answer = world.get(id);
+
+        assertEquals(200, answer.status(), answer.text());
+        assertEquals(1, world.json(answer).get("status"));
+        assertEquals(
+                "Document is still being stored. Try again in a few seconds.",
+                world.json(answer).get("message"));
+        assertEquals("1", answer.header("Retry-After"));
+        assertTrue(world.row(id).isPresent());
+    }
+
     /** Every malformed request is the protocol's refusal, HTTP 200 with status 1 and a message, never a 5xx. */
     @Test
     void edgeCasesAreTheProtocolsRefusalNeverA5xx() throws Exception {
@@ -263,7 +284,7 @@ class PrivateBinApiIT {
         String oversized = ClientCrypto.b64(ClientCrypto.random(MAX_CONTENT_BYTES));
         Map<String, String> refusals = new java.util.LinkedHashMap<>();
         refusals.put(valid.replace("\"v\":2", "\"v\":1"), "Invalid data.");
-        refusals.put(valid.replace("\"v\":2", "\"v\":2,\"x\":0"), "Invalid data.");
+        refusals.put(valid.replace("\"expire\":\"1day\"", "\"expire\":\"1day\",\"x\":0"), "Invalid data.");
         refusals.put(valid.replace(",256,128,", ",512,128,"), "Invalid data.");
         refusals.put(valid.replace(",\"gcm\",", ",\"ecb\","), "Invalid data.");
         refusals.put(
