@@ -2,8 +2,8 @@ package dev.pastebin.create;
 
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
+import dev.pastebin.core.http.StrictBodies;
 import io.micronaut.http.MediaType;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -122,35 +122,11 @@ final class ClientForm {
                 continue;
             }
             int equals = pair.indexOf('=');
-            String name =
-                    new String(percentDecode(equals < 0 ? pair : pair.substring(0, equals)), StandardCharsets.UTF_8);
-            fields.putIfAbsent(name, equals < 0 ? new byte[0] : percentDecode(pair.substring(equals + 1)));
+            String name = new String(
+                    StrictBodies.percentDecode(equals < 0 ? pair : pair.substring(0, equals)), StandardCharsets.UTF_8);
+            fields.putIfAbsent(name, equals < 0 ? new byte[0] : StrictBodies.percentDecode(pair.substring(equals + 1)));
         }
         return new ClientForm(fields, Map.of());
-    }
-
-    private static byte[] percentDecode(String encoded) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(encoded.length());
-        for (int i = 0; i < encoded.length(); i++) {
-            char c = encoded.charAt(i);
-            if (c == '+') {
-                out.write(' ');
-            } else if (c == '%') {
-                if (i + 2 >= encoded.length()) {
-                    throw invalid("The form has a truncated percent-escape");
-                }
-                int high = Character.digit(encoded.charAt(i + 1), 16);
-                int low = Character.digit(encoded.charAt(i + 2), 16);
-                if (high < 0 || low < 0) {
-                    throw invalid("The form has an invalid percent-escape");
-                }
-                out.write(high << 4 | low);
-                i += 2;
-            } else {
-                out.write(c);
-            }
-        }
-        return out.toByteArray();
     }
 
     private static ApiException invalid(String message) {

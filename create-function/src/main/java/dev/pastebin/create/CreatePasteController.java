@@ -83,7 +83,7 @@ public class CreatePasteController implements CreatePasteApi {
     /**
      * One route for every form of body, told apart here by Content-Type. With a route per form Micronaut narrowed
      * the routes by Accept first and answered an unacceptable Accept with 415 instead of 406, and a body without
-     * a Content-Type matched several routes. The body is bound raw ({@link RawBodyBinder}) and query values are
+     * a Content-Type matched several routes. The body is bound raw ({@link dev.pastebin.core.http.RawBodyBinder}) and query values are
      * read only for a text/plain body: behind the API Gateway proxy, binding either the Micronaut way parses a
      * form body, multipart too, as a query string.
      */

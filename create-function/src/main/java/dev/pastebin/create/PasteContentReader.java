@@ -1,12 +1,10 @@
 package dev.pastebin.create;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import dev.pastebin.core.create.PasteOptions;
 import dev.pastebin.core.create.PasteRequest;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
+import dev.pastebin.core.http.StrictBodies;
 import dev.pastebin.core.paste.InvalidFileNameException;
 import dev.pastebin.core.paste.InvalidLanguageException;
 import dev.pastebin.core.paste.PasteMetadata;
@@ -42,14 +40,6 @@ class PasteContentReader {
     private static final int PERCENT_ESCAPE_FACTOR = 3;
     /** Boundaries, part headers (a file name) and the short option fields around a form's content. */
     private static final int FORM_ENVELOPE_BYTES = 16 * 1024;
-
-    /**
-     * Refuses what a lenient reader would quietly resolve: a key twice in one object (which {@code content} is
-     * the paste?) and anything after the document. Nesting is bounded by Jackson's default constraints.
-     */
-    private static final JsonFactory STRICT_JSON = JsonFactory.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build();
 
     static final String FILE_PART = "file";
     static final String ONESHOT_PART = "oneshot";
@@ -149,7 +139,7 @@ class PasteContentReader {
             throw new ApiException(ApiErrorCode.EMPTY_CONTENT, "The paste is empty");
         }
         requireWithinLimit(content.length);
-        decodeUtf8(content, "The paste is not valid UTF-8");
+        StrictBodies.decodeUtf8(content, "The paste is not valid UTF-8");
     }
 
     /**
@@ -164,10 +154,10 @@ class PasteContentReader {
         if (body.length > (long) maxContentBytes * JSON_ESCAPE_FACTOR + JSON_ENVELOPE_BYTES) {
             throw tooLarge();
         }
-        String json = decodeUtf8(body, "The JSON body is not valid UTF-8");
+        String json = StrictBodies.decodeUtf8(body, "The JSON body is not valid UTF-8");
         JsonNode document;
         try {
-            document = isOneStrictDocument(json) ? objectMapper.readValue(json, JsonNode.class) : null;
+            document = StrictBodies.isOneStrictDocument(json) ? objectMapper.readValue(json, JsonNode.class) : null;
         } catch (IOException | RuntimeException e) {
             document = null;
         }
@@ -211,19 +201,6 @@ class PasteContentReader {
         return field.getStringValue();
     }
 
-    /** Exactly one JSON value, no object with a key twice; a parse error is an answer too (false). */
-    private static boolean isOneStrictDocument(String json) {
-        try (JsonParser parser = STRICT_JSON.createParser(json)) {
-            if (parser.nextToken() == null) {
-                return false;
-            }
-            parser.skipChildren();
-            return parser.nextToken() == null;
-        } catch (IOException | RuntimeException e) {
-            return false;
-        }
-    }
-
     private void requireWithinLimit(int bytes) {
         if (bytes > maxContentBytes) {
             throw tooLarge();
@@ -233,20 +210,6 @@ class PasteContentReader {
     private ApiException tooLarge() {
         return new ApiException(
                 ApiErrorCode.CONTENT_TOO_LARGE, "The paste is larger than the limit of " + maxContentBytes + " bytes");
-    }
-
-    /** Strict decoding: malformed or truncated sequences are reported, never replaced with U+FFFD. */
-    private static String decodeUtf8(byte[] bytes, String error) {
-        try {
-            return StandardCharsets.UTF_8
-                    .newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes))
-                    .toString();
-        } catch (CharacterCodingException e) {
-            throw new ApiException(ApiErrorCode.INVALID_UTF8, error);
-        }
     }
 
     /** Strict encoding: an unpaired surrogate (a lone JSON backslash-u-d800 escape) is not text. */

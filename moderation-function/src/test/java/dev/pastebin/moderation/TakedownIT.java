@@ -109,10 +109,10 @@ class TakedownIT {
         Map<String, Object> properties = new HashMap<>(Map.of(
                 "pastebin.storage.bucket", bucket,
                 "pastebin.moderation-outbox.url", outbox.queueUrl(),
-                "pastebin.edge.distribution-id", DISTRIBUTION,
-                "pastebin.abuse-topic-arn", TOPIC,
-                "pastebin.cloudfront.endpoint", standInUrl,
-                "pastebin.sns.endpoint", standInUrl));
+                "pastebin.outbox.distribution-id", DISTRIBUTION,
+                "pastebin.outbox.abuse-topic-arn", TOPIC,
+                "pastebin.outbox.cloudfront-endpoint", standInUrl,
+                "pastebin.outbox.sns-endpoint", standInUrl));
         context = ApplicationContext.builder()
                 .environments("test")
                 .properties(properties)

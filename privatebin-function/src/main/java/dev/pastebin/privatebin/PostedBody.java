@@ -1,13 +1,11 @@
 package dev.pastebin.privatebin;
 
+import dev.pastebin.core.http.ApiException;
+import dev.pastebin.core.http.StrictBodies;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.json.JsonMapper;
 import io.micronaut.json.tree.JsonNode;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
@@ -60,16 +58,12 @@ record PostedBody(JsonMembers members, JsonNode document) {
         return value != null && value.isString() && !value.getStringValue().isEmpty() ? value.getStringValue() : null;
     }
 
-    /** Strict: a malformed or truncated sequence is not text (and could not be stored as a paste). */
+    /** Strict, as every body is read (a malformed or truncated sequence is not text): here it is only not a paste. */
     private static boolean isUtf8(byte[] bytes) {
         try {
-            StandardCharsets.UTF_8
-                    .newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes));
+            StrictBodies.decodeUtf8(bytes, "The body is not valid UTF-8");
             return true;
-        } catch (CharacterCodingException e) {
+        } catch (ApiException e) {
             return false;
         }
     }

@@ -1,20 +1,14 @@
 package dev.pastebin.report;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
+import dev.pastebin.core.http.StrictBodies;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.MediaType;
 import io.micronaut.json.tree.JsonNode;
 import io.micronaut.serde.ObjectMapper;
 import jakarta.inject.Singleton;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -35,11 +29,6 @@ class ReportBodyReader {
     static final String TEXT = "text";
     static final String CONTACT = "contact";
     private static final Set<String> FIELDS = Set.of(REASON, TEXT, CONTACT);
-
-    /** A key twice (which reason counts?) or anything after the document is refused, as create refuses it. */
-    private static final JsonFactory STRICT_JSON = JsonFactory.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build();
 
     private final ReportProperties limits;
     private final ObjectMapper objectMapper;
@@ -101,10 +90,10 @@ class ReportBodyReader {
     }
 
     private Map<String, String> jsonFields(byte[] body) {
-        String json = decodeUtf8(body, "The JSON body is not valid UTF-8");
+        String json = StrictBodies.decodeUtf8(body, "The JSON body is not valid UTF-8");
         JsonNode document;
         try {
-            document = isOneStrictDocument(json) ? objectMapper.readValue(json, JsonNode.class) : null;
+            document = StrictBodies.isOneStrictDocument(json) ? objectMapper.readValue(json, JsonNode.class) : null;
         } catch (IOException | RuntimeException e) {
             document = null;
         }
@@ -137,63 +126,20 @@ class ReportBodyReader {
                 continue;
             }
             int equals = pair.indexOf('=');
-            String name = decodeUtf8(
-                    percentDecode(equals < 0 ? pair : pair.substring(0, equals)), "The form is not valid UTF-8");
+            String name = StrictBodies.decodeUtf8(
+                    StrictBodies.percentDecode(equals < 0 ? pair : pair.substring(0, equals)),
+                    "The form is not valid UTF-8");
             if (FIELDS.contains(name) && !fields.containsKey(name)) {
                 fields.put(
                         name,
                         equals < 0
                                 ? ""
-                                : decodeUtf8(percentDecode(pair.substring(equals + 1)), "The form is not valid UTF-8"));
+                                : StrictBodies.decodeUtf8(
+                                        StrictBodies.percentDecode(pair.substring(equals + 1)),
+                                        "The form is not valid UTF-8"));
             }
         }
         return fields;
-    }
-
-    private static byte[] percentDecode(String encoded) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(encoded.length());
-        for (int i = 0; i < encoded.length(); i++) {
-            char c = encoded.charAt(i);
-            if (c == '+') {
-                out.write(' ');
-            } else if (c == '%') {
-                int high = i + 2 < encoded.length() ? Character.digit(encoded.charAt(i + 1), 16) : -1;
-                int low = i + 2 < encoded.length() ? Character.digit(encoded.charAt(i + 2), 16) : -1;
-                if (high < 0 || low < 0) {
-                    throw new ApiException(ApiErrorCode.BAD_REQUEST, "The form has an invalid percent-escape");
-                }
-                out.write(high << 4 | low);
-                i += 2;
-            } else {
-                out.write(c);
-            }
-        }
-        return out.toByteArray();
-    }
-
-    private static boolean isOneStrictDocument(String json) {
-        try (JsonParser parser = STRICT_JSON.createParser(json)) {
-            if (parser.nextToken() == null) {
-                return false;
-            }
-            parser.skipChildren();
-            return parser.nextToken() == null;
-        } catch (IOException | RuntimeException e) {
-            return false;
-        }
-    }
-
-    private static String decodeUtf8(byte[] bytes, String error) {
-        try {
-            return StandardCharsets.UTF_8
-                    .newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes))
-                    .toString();
-        } catch (CharacterCodingException e) {
-            throw new ApiException(ApiErrorCode.INVALID_UTF8, error);
-        }
     }
 
     private static ApiException invalid(String message) {

@@ -1,6 +1,7 @@
 package dev.pastebin.report;
 
 import dev.pastebin.core.http.ApiDocs;
+import dev.pastebin.core.http.RawBody;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
@@ -49,6 +50,6 @@ interface ReportPasteApi {
     HttpResponse<ReportReceipt> report(
             @Parameter(description = ApiDocs.SHORT_CODE, schema = @Schema(ref = ApiDocs.SCHEMAS + "ShortCode"))
                     String shortCode,
-            @Parameter(hidden = true) ReportBody body,
+            @Parameter(hidden = true) RawBody body,
             HttpRequest<?> request);
 }

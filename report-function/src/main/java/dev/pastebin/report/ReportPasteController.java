@@ -1,6 +1,7 @@
 package dev.pastebin.report;
 
 import dev.pastebin.core.http.EdgeRequests;
+import dev.pastebin.core.http.RawBody;
 import dev.pastebin.core.paste.ShortCodes;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
@@ -37,7 +38,7 @@ public class ReportPasteController implements ReportPasteApi {
      */
     @Override
     @Post(uri = "/{shortCode}/report", consumes = MediaType.ALL, produces = MediaType.APPLICATION_JSON)
-    public HttpResponse<ReportReceipt> report(String shortCode, ReportBody body, HttpRequest<?> request) {
+    public HttpResponse<ReportReceipt> report(String shortCode, RawBody body, HttpRequest<?> request) {
         String code = shortCodes.requireWellFormed(shortCode);
         ReportForm form = reader.read(body.bytes(), request.getContentType().orElse(null));
         AbuseReport report =

@@ -1,6 +1,5 @@
 package dev.pastebin.core.http;
 
-import io.micronaut.context.annotation.Requires;
 import io.micronaut.core.convert.ArgumentConversionContext;
 import io.micronaut.core.type.Argument;
 import io.micronaut.function.aws.proxy.ApiGatewayServletRequest;
@@ -17,7 +16,6 @@ import java.util.Optional;
  * binding it must not bind query values or a {@code @Body} for a form (both would start that parse).
  */
 @Singleton
-@Requires(classes = ApiGatewayServletRequest.class) // the HTTP functions, behind API Gateway
 public class RawBodyBinder implements TypedRequestArgumentBinder<RawBody> {
 
     private static final Argument<RawBody> TYPE = Argument.of(RawBody.class);

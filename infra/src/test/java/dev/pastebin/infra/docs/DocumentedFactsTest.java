@@ -45,13 +45,7 @@ class DocumentedFactsTest {
             "moderation-function",
             "moderation-outbox-function");
     /** Settings read with {@code @Requires}/{@code @Value} rather than a properties record, so not in the metadata. */
-    private static final Set<String> PROPERTIES_OUTSIDE_RECORDS = Set.of(
-            "pastebin.database.secret-id",
-            // the moderation outbox function's OutboxProperties
-            "pastebin.edge.distribution-id",
-            "pastebin.abuse-topic-arn",
-            "pastebin.cloudfront.endpoint",
-            "pastebin.sns.endpoint");
+    private static final Set<String> PROPERTIES_OUTSIDE_RECORDS = Set.of("pastebin.database.secret-id");
 
     private static final Pattern ENVIRONMENT_NAME = Pattern.compile("^_?[A-Z][A-Z0-9_]*$");
 

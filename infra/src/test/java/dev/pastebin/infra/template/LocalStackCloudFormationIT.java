@@ -243,16 +243,22 @@ class LocalStackCloudFormationIT {
                     "RemovePasteFunction",
                     "UploadPasteFunction",
                     "SweeperFunction",
+                    "ReportPasteFunction",
+                    "PrivateBinFunction",
+                    "ModerationFunction",
+                    "ModerationOutboxFunction",
                     "DatabaseMigrationFunction",
                     "EdgeAclFunction");
             assertEquals(functions, byType.get("AWS::Lambda::Function"), byType.toString());
-            assertEquals(7, byType.get("AWS::Lambda::Alias").size(), "AutoPublishAlias: live");
-            assertEquals(7, byType.get("AWS::Lambda::Version").size(), "one published version each");
-            assertEquals(Set.of("UploadPasteFunctionUploadJobs"), byType.get("AWS::Lambda::EventSourceMapping"));
+            assertEquals(11, byType.get("AWS::Lambda::Alias").size(), "AutoPublishAlias: live");
+            assertEquals(11, byType.get("AWS::Lambda::Version").size(), "one published version each");
+            assertEquals(
+                    Set.of("UploadPasteFunctionUploadJobs", "ModerationOutboxFunctionOutbox"),
+                    byType.get("AWS::Lambda::EventSourceMapping"));
             assertEquals(Set.of("SweeperFunctionScheduled"), byType.get("AWS::Events::Rule"));
             assertEquals(Set.of("HttpApi"), byType.get("AWS::ApiGatewayV2::Api"));
-            // a role per function (EdgeAclFunction's is its own EdgeAclRole)
-            assertEquals(7, byType.get("AWS::IAM::Role").size(), byType.toString());
+            // a role per function (EdgeAclFunction's and ModerationOutboxFunction's are their own resources)
+            assertEquals(11, byType.get("AWS::IAM::Role").size(), byType.toString());
             // the network of NetworkMode create: two private subnets, no NAT, the endpoints the functions call
             assertEquals(Set.of("Vpc"), byType.get("AWS::EC2::VPC"), byType.toString());
             assertEquals(Set.of("PrivateSubnetA", "PrivateSubnetB"), byType.get("AWS::EC2::Subnet"), byType.toString());
@@ -264,9 +270,10 @@ class LocalStackCloudFormationIT {
             assertEquals(Set.of("DatabaseSchema"), byType.get("Custom::DatabaseSchema"), byType.toString());
             assertEquals(Set.of("DatabaseCluster"), byType.get("AWS::RDS::DBCluster"), byType.toString());
             // the API and schedule may invoke their functions: POST /pastes, POST / (the command-line clients), GET,
-            // HEAD, DELETE, POST reveal, the web page's three GETs, the haste protocol's POST and three GETs, and the
-            // rule
-            assertEquals(14, byType.get("AWS::Lambda::Permission").size(), byType.toString());
+            // HEAD, DELETE, POST reveal, POST report, the web page's three GETs, security.txt, the haste protocol's
+            // POST and three GETs, PrivateBin's GET and POST of /pb/ and /pb, and the rule (the moderation function has
+            // no route: IAM invokes it)
+            assertEquals(20, byType.get("AWS::Lambda::Permission").size(), byType.toString());
             // the edge, on by default, with its web ACL made in us-east-1 by EdgeAclFunction
             assertEquals(Set.of("EdgeDistribution"), byType.get("AWS::CloudFront::Distribution"), byType.toString());
             assertEquals(Set.of("EdgeWebAcl"), byType.get("Custom::EdgeWebAcl"), byType.toString());
@@ -277,8 +284,23 @@ class LocalStackCloudFormationIT {
                             "ReadDatabaseRoleSecret",
                             "RemoveDatabaseRoleSecret",
                             "UploadDatabaseRoleSecret",
-                            "SweeperDatabaseRoleSecret"),
+                            "SweeperDatabaseRoleSecret",
+                            "ReportDatabaseRoleSecret",
+                            "ModerationDatabaseRoleSecret",
+                            "PrivateBinDatabaseRoleSecret",
+                            "ReportAddressKeySecret"),
                     byType.get("AWS::SecretsManager::Secret"),
+                    byType.toString());
+            // the abuse reports' notifications and the takedowns' invalidations, handed out of the VPC
+            assertEquals(
+                    Set.of("AbuseNotificationTopic", "AlarmTopic"), byType.get("AWS::SNS::Topic"), byType.toString());
+            assertEquals(
+                    Set.of(
+                            "UploadQueue",
+                            "UploadDeadLetterQueue",
+                            "ModerationOutboxQueue",
+                            "ModerationOutboxDeadLetterQueue"),
+                    byType.get("AWS::SQS::Queue"),
                     byType.toString());
         } finally {
             cloudFormation.deleteChangeSet(b -> b.changeSetName(changeSet.id()));

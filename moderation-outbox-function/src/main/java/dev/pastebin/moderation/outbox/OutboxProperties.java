@@ -1,24 +1,25 @@
 package dev.pastebin.moderation.outbox;
 
-import io.micronaut.context.annotation.Value;
-import jakarta.inject.Singleton;
+import io.micronaut.context.annotation.ConfigurationProperties;
+import io.micronaut.core.bind.annotation.Bindable;
+import jakarta.validation.constraints.NotBlank;
 
 /**
- * Where the moderation outbox function calls, each from the environment variable the template sets.
+ * Where the moderation outbox function calls, bound from {@code pastebin.outbox.*} ({@code PASTEBIN_OUTBOX_*}, which
+ * the template sets).
  *
- * @param distributionId     the stack's CloudFront distribution ({@code PASTEBIN_EDGE_DISTRIBUTION_ID}); empty when
- *                           the edge is off, and an invalidation is then acknowledged and logged
- * @param abuseTopicArn      the SNS topic notifications go to ({@code PASTEBIN_ABUSE_TOPIC_ARN})
- * @param cloudfrontEndpoint CloudFront's API ({@code PASTEBIN_CLOUDFRONT_ENDPOINT}); a local stand-in in tests
- * @param snsEndpoint        SNS's API ({@code PASTEBIN_SNS_ENDPOINT}); empty: {@code AWS_ENDPOINT_URL} when set
- *                           (LocalStack), else the region's
+ * @param distributionId     the stack's CloudFront distribution; empty when the edge is off, and an invalidation is
+ *                           then acknowledged and logged
+ * @param abuseTopicArn      the SNS topic notifications go to; empty: a notification is logged and dropped
+ * @param cloudfrontEndpoint CloudFront's API; a local stand-in in tests
+ * @param snsEndpoint        SNS's API; empty: {@code AWS_ENDPOINT_URL} when set (LocalStack), else the region's
  */
-@Singleton
+@ConfigurationProperties("pastebin.outbox")
 public record OutboxProperties(
-        @Value("${pastebin.edge.distribution-id:}") String distributionId,
-        @Value("${pastebin.abuse-topic-arn:}") String abuseTopicArn,
+        @Bindable(defaultValue = "") String distributionId,
+        @Bindable(defaultValue = "") String abuseTopicArn,
 
-        @Value("${pastebin.cloudfront.endpoint:`https://cloudfront.amazonaws.com`}")
+        @NotBlank @Bindable(defaultValue = "https://cloudfront.amazonaws.com")
         String cloudfrontEndpoint,
 
-        @Value("${pastebin.sns.endpoint:}") String snsEndpoint) {}
+        @Bindable(defaultValue = "") String snsEndpoint) {}
