@@ -1,5 +1,6 @@
 package dev.pastebin.core.http;
 
+import io.micronaut.context.annotation.Requires;
 import io.micronaut.core.convert.ArgumentConversionContext;
 import io.micronaut.core.type.Argument;
 import io.micronaut.function.aws.proxy.ApiGatewayServletRequest;
@@ -16,6 +17,9 @@ import java.util.Optional;
  * binding it must not bind query values or a {@code @Body} for a form (both would start that parse).
  */
 @Singleton
+// Only the HTTP functions carry API Gateway's proxy: elsewhere (the upload, sweeper and moderation functions) this
+// binder's class could not even be loaded when Micronaut builds its binder registry, and their Init would fail.
+@Requires(classes = ApiGatewayServletRequest.class)
 public class RawBodyBinder implements TypedRequestArgumentBinder<RawBody> {
 
     private static final Argument<RawBody> TYPE = Argument.of(RawBody.class);
