@@ -5,7 +5,11 @@
 #   - the haste protocol's client `haste` (PyPI's haste-client, pinned) into $PASTEBIN_CACHE_DIR/haste-venv;
 #   - rustypaste's client `rpaste` (crates.io's rustypaste-cli, pinned), built with cargo into
 #     $PASTEBIN_CACHE_DIR/rustypaste-cli when cargo is on this machine (about two minutes, once); without cargo it is
-#     skipped and CommandLineClientsIT skips its test, saying why.
+#     skipped and CommandLineClientsIT skips its test, saying why;
+#   - PrivateBin's clients (PrivateBinClientsIT): `pbincli` (PyPI, pinned) into $PASTEBIN_CACHE_DIR/pbincli-venv;
+#     `pbcli` (crates.io, pinned) built with cargo into $PASTEBIN_CACHE_DIR/pbcli when cargo is here; the Go client
+#     `privatebin` (go.gearno.de/privatebin/v2, pinned) built with `go install` into $PASTEBIN_CACHE_DIR/privatebin-go
+#     when go is here. Without cargo or go the test of that client is skipped, saying why.
 # `curl` is a prerequisite of the local scripts anyway.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -14,6 +18,12 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 : "${HASTE_VENV:=$PASTEBIN_CACHE_DIR/haste-venv}"
 : "${RUSTYPASTE_CLI_VERSION:=0.10.0}"
 : "${RUSTYPASTE_CLI_ROOT:=$PASTEBIN_CACHE_DIR/rustypaste-cli}"
+: "${PBINCLI_VERSION:=0.3.7}"
+: "${PBINCLI_VENV:=$PASTEBIN_CACHE_DIR/pbincli-venv}"
+: "${PBCLI_VERSION:=2.10.0}"
+: "${PBCLI_ROOT:=$PASTEBIN_CACHE_DIR/pbcli}"
+: "${PRIVATEBIN_GO_VERSION:=v2.2.1}"
+: "${PRIVATEBIN_GO_ROOT:=$PASTEBIN_CACHE_DIR/privatebin-go}"
 
 install_pastebinit() {
     command -v pastebinit >/dev/null 2>&1 && return 0
@@ -57,6 +67,63 @@ build_rpaste() {
     echo "$RUSTYPASTE_CLI_VERSION" >"$stamp"
 }
 
+install_pbcli() {
+    with_install_lock "$PBCLI_ROOT"
+    build_pbcli
+    release_install_lock
+}
+
+build_pbcli() {
+    local stamp="$PBCLI_ROOT/.pastebin-version"
+    [[ -x "$PBCLI_ROOT/bin/pbcli" && "$(cat "$stamp" 2>/dev/null)" == "$PBCLI_VERSION" ]] && return 0
+    local cargo
+    cargo="$(command -v cargo || { [[ -x "$HOME/.cargo/bin/cargo" ]] && echo "$HOME/.cargo/bin/cargo"; } || true)"
+    if [[ -z "$cargo" ]]; then
+        warn "no cargo on this machine: PrivateBin's pbcli is not built, PrivateBinClientsIT skips its test"
+        return 0
+    fi
+    local cargo_log="$PASTEBIN_LOG_DIR/clients-pbcli.log"
+    log "building pbcli $PBCLI_VERSION with cargo into $PBCLI_ROOT (once; log: $cargo_log)"
+    "$cargo" install pbcli --version "$PBCLI_VERSION" --locked --root "$PBCLI_ROOT" \
+        >"$cargo_log" 2>&1 || die "cargo install pbcli failed; see $cargo_log"
+    echo "$PBCLI_VERSION" >"$stamp"
+}
+
+install_privatebin_go() {
+    with_install_lock "$PRIVATEBIN_GO_ROOT"
+    build_privatebin_go
+    release_install_lock
+}
+
+build_privatebin_go() {
+    local stamp="$PRIVATEBIN_GO_ROOT/.pastebin-version"
+    [[ -x "$PRIVATEBIN_GO_ROOT/bin/privatebin" && "$(cat "$stamp" 2>/dev/null)" == "$PRIVATEBIN_GO_VERSION" ]] && return 0
+    local go
+    go="$(command -v go || { [[ -x /usr/local/go/bin/go ]] && echo /usr/local/go/bin/go; } || true)"
+    if [[ -z "$go" ]]; then
+        warn "no go on this machine: PrivateBin's Go client is not built, PrivateBinClientsIT skips its test"
+        return 0
+    fi
+    local go_log="$PASTEBIN_LOG_DIR/clients-privatebin-go.log"
+    log "building the Go PrivateBin client $PRIVATEBIN_GO_VERSION into $PRIVATEBIN_GO_ROOT (once; log: $go_log)"
+    # Built inside a module of its own that requires the client's module at the pinned version: `go install
+    # pkg@version` would list the module's versions for a deprecation notice, which this machine's module proxy
+    # refuses (403), and the checksum database does not answer for go.gearno.de through it (404), so that one
+    # module is taken as the proxy serves it; its dependencies are verified as usual.
+    local build="$PRIVATEBIN_GO_ROOT/build"
+    rm -rf "$build" && mkdir -p "$build" "$PRIVATEBIN_GO_ROOT/bin"
+    printf 'module pastebin.local/privatebin-client\n\ngo 1.26\n\nrequire go.gearno.de/privatebin/v2 %s\n' \
+        "$PRIVATEBIN_GO_VERSION" >"$build/go.mod"
+    (cd "$build" && GONOSUMDB="go.gearno.de/privatebin" GOFLAGS=-mod=mod \
+        "$go" build -o "$PRIVATEBIN_GO_ROOT/bin/privatebin" go.gearno.de/privatebin/v2/cmd/privatebin) \
+        >"$go_log" 2>&1 || die "building the Go PrivateBin client failed; see $go_log"
+    echo "$PRIVATEBIN_GO_VERSION" >"$stamp"
+}
+
 install_pastebinit
 ensure_tool_venv "$HASTE_VENV" haste "haste-client==$HASTE_CLIENT_VERSION requests==2.34.2 docopt==0.6.2" haste
 install_rpaste
+ensure_tool_venv "$PBINCLI_VENV" pbincli "pbincli==$PBINCLI_VERSION pycryptodome==4.4.0 base58==2.1.1 sjcl==0.2.1 \
+requests==2.34.2 argcomplete==3.7.2 PySocks==1.7.1" pbincli
+install_pbcli
+install_privatebin_go

@@ -48,7 +48,13 @@ BEGIN
         -- blocklist entries and the audit; it never reads the content
         ('pastebin_moderation', 'SELECT, UPDATE, DELETE', 'pastes'),
         ('pastebin_moderation', 'SELECT, INSERT',      'takedowns, moderation_audit'),
-        ('pastebin_moderation', 'SELECT, INSERT, DELETE', 'content_blocklist')
+        ('pastebin_moderation', 'SELECT, INSERT, DELETE', 'content_blocklist'),
+        -- PrivateBin's clients: a create (the row; FAILED when its job cannot be queued), a read, burn after reading
+        -- (a reveal locks the row before it removes it) and a delete with the token; the blocklist and tombstones
+        -- are looked up as the create, read and remove functions look them up. No idempotency keys: the protocol
+        -- sends none
+        ('pastebin_privatebin', 'SELECT, INSERT, UPDATE, DELETE', 'pastes'),
+        ('pastebin_privatebin', 'SELECT',              'content_blocklist, takedowns')
     ) AS grants (role, privileges, tables)
     LOOP
         IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = g.role) THEN

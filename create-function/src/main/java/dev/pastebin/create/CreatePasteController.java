@@ -1,5 +1,7 @@
 package dev.pastebin.create;
 
+import dev.pastebin.core.create.CreatePasteService;
+import dev.pastebin.core.create.PasteRequest;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
 import dev.pastebin.core.http.ContentNegotiation;

@@ -1,5 +1,6 @@
 package dev.pastebin.create;
 
+import dev.pastebin.core.create.CreatePasteService;
 import dev.pastebin.core.http.ContentNegotiation;
 import dev.pastebin.core.http.EdgeRequests;
 import io.micronaut.http.HttpHeaders;

@@ -1,5 +1,7 @@
 package dev.pastebin.create;
 
+import dev.pastebin.core.create.CreatePasteService;
+import dev.pastebin.core.create.PasteRequest;
 import dev.pastebin.core.http.RawBody;
 import dev.pastebin.core.paste.IdempotencyKey;
 import io.micronaut.core.annotation.Nullable;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.core.create.PasteOptions;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
 import dev.pastebin.core.paste.InvalidExpiryException;

@@ -10,6 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
+import dev.pastebin.core.create.IdempotencyKeys;
+import dev.pastebin.core.create.IdempotentReplay;
+import dev.pastebin.core.create.PasteOptions;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.paste.ContentHash;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.pastebin.core.create.PasteRequest;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
 import dev.pastebin.core.paste.InvalidExpiryException;

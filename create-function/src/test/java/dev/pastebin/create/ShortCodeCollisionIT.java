@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.core.create.CreatePasteService;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.support.HttpApi;

@@ -25,7 +25,8 @@ public record SchemaRequest(Optional<String> ownerSecretArn, Map<String, String>
             "pastebin_upload",
             "pastebin_sweeper",
             "pastebin_report",
-            "pastebin_moderation");
+            "pastebin_moderation",
+            "pastebin_privatebin");
 
     public SchemaRequest {
         roleSecrets = Map.copyOf(roleSecrets);

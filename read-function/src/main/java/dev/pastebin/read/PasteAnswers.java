@@ -8,6 +8,8 @@ import dev.pastebin.core.http.ContentNegotiation;
 import dev.pastebin.core.http.InProgressAnswer;
 import dev.pastebin.core.http.PasteDocument;
 import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.read.PasteLookup;
+import dev.pastebin.core.read.ReadPasteService;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;

@@ -86,6 +86,14 @@ class DatabaseRolesIT {
                             "pastes", Set.of("SELECT"),
                             "abuse_reports", Set.of("INSERT"),
                             "report_notices", Set.of("SELECT", "INSERT", "UPDATE")),
+            // PrivateBin's clients: create (the row, FAILED when its job cannot be queued), read, burn after reading
+            // (a reveal: SELECT ... FOR UPDATE needs UPDATE) and delete; the blocklist and the tombstones as the
+            // create, read and remove functions look them up
+            "pastebin_privatebin",
+                    Map.of(
+                            "pastes", Set.of("SELECT", "INSERT", "UPDATE", "DELETE"),
+                            "content_blocklist", Set.of("SELECT"),
+                            "takedowns", Set.of("SELECT")),
             // delete with the token, reveal (SELECT ... FOR UPDATE needs UPDATE); an IN_PROGRESS read-once
             // paste's Retry-After reads the S3 breaker's next probe, as the read function's does
             "pastebin_remove",

@@ -36,8 +36,13 @@ import org.junit.jupiter.api.Test;
  */
 class DomainRefusalsTest {
 
-    private static final List<String> FUNCTIONS =
-            List.of("create-function", "read-function", "remove-function", "upload-function", "sweeper-function");
+    private static final List<String> FUNCTIONS = List.of(
+            "create-function",
+            "read-function",
+            "remove-function",
+            "upload-function",
+            "sweeper-function",
+            "privatebin-function");
 
     @Test
     void eachRefusalHasItsCodeAndStatus() {
@@ -124,7 +129,11 @@ class DomainRefusalsTest {
                         "core/src/main/java/dev/pastebin/core/paste",
                         "core/src/main/java/dev/pastebin/core/breaker",
                         "core/src/main/java/dev/pastebin/core/storage",
-                        "core/src/main/java/dev/pastebin/core/delivery")
+                        "core/src/main/java/dev/pastebin/core/delivery",
+                        // the use cases the HTTP functions share: create, read, delete and reveal
+                        "core/src/main/java/dev/pastebin/core/create",
+                        "core/src/main/java/dev/pastebin/core/read",
+                        "core/src/main/java/dev/pastebin/core/remove")
                 .map(repository::resolve)
                 .toList();
         List<Path> services = new ArrayList<>();
@@ -135,12 +144,6 @@ class DomainRefusalsTest {
                         .forEach(services::add);
             }
         }
-        // the create's options and request, which refuse in the domain's words, and the create's parts
-        Stream.of("PasteOptions.java", "PasteRequest.java", "IdempotentReplay.java", "UploadJobSender.java")
-                .map(name -> repository
-                        .resolve("create-function/src/main/java/dev/pastebin/create")
-                        .resolve(name))
-                .forEach(services::add);
         for (Path file : Stream.concat(domain.stream().flatMap(DomainRefusalsTest::javaFiles), services.stream())
                 .toList()) {
             for (String line : Files.readAllLines(file)) {

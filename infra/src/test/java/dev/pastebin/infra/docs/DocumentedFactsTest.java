@@ -39,6 +39,7 @@ class DocumentedFactsTest {
             "read-function",
             "remove-function",
             "report-function",
+            "privatebin-function",
             "upload-function",
             "sweeper-function",
             "moderation-function",

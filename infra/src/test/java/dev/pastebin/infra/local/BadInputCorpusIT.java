@@ -890,7 +890,13 @@ class BadInputCorpusIT {
             Map.entry("GET /assets/{file}", fn(404, "NOT_FOUND")),
             Map.entry("GET /documents/{key}", fn(404, "PASTE_NOT_FOUND")),
             Map.entry("GET /raw/{key}", fn(404, "PASTE_NOT_FOUND")),
-            Map.entry("GET /{shortCode}", fn(404, "PASTE_NOT_FOUND")));
+            Map.entry("GET /{shortCode}", fn(404, "PASTE_NOT_FOUND")),
+            // PrivateBin's protocol: a page for a request that is no JSON API call, and a refusal as PrivateBin
+            // answers it (HTTP 200, {"status":1,"message":"Invalid data."}) for a body that is no paste
+            Map.entry("GET /pb/", new NotAnError(200)),
+            Map.entry("GET /pb", new NotAnError(200)),
+            Map.entry("POST /pb/", new NotAnError(200)),
+            Map.entry("POST /pb", new NotAnError(200)));
 
     /**
      * Every method on every path of the template's HTTP routes. A method that no route takes on that path (another

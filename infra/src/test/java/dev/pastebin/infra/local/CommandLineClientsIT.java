@@ -168,7 +168,7 @@ class CommandLineClientsIT {
     }
 
     /** Where infra/local/clients.sh installs the clients that are not Debian packages (lib.sh's PASTEBIN_CACHE_DIR). */
-    private static Path tool(String relative) {
+    static Path tool(String relative) {
         String cache = System.getenv("PASTEBIN_CACHE_DIR");
         if (cache == null || cache.isBlank()) {
             String xdg = System.getenv("XDG_CACHE_HOME");

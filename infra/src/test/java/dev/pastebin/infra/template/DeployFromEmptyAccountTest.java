@@ -43,6 +43,9 @@ class DeployFromEmptyAccountTest {
         ROLES.put(
                 "ModerationFunction",
                 List.of("pastebin_moderation", "ModerationDatabaseRoleSecret", "ModerationDatabaseSecretArn"));
+        ROLES.put(
+                "PrivateBinFunction",
+                List.of("pastebin_privatebin", "PrivateBinDatabaseRoleSecret", "PrivateBinDatabaseSecretArn"));
     }
 
     static final Set<String> CREATED_NETWORK = Set.of(
@@ -304,7 +307,8 @@ class DeployFromEmptyAccountTest {
                 "UploadPasteFunction", "upload",
                 "SweeperFunction", "sweeper",
                 "ReportPasteFunction", "report",
-                "ModerationFunction", "moderation");
+                "ModerationFunction", "moderation",
+                "PrivateBinFunction", "privatebin");
         for (String function : InfraTemplate.PRODUCT_FUNCTIONS) {
             Map<String, Object> preference = CloudFormationTemplate.mapping(
                     template.properties(function).get("DeploymentPreference"), function + ".DeploymentPreference");

@@ -29,7 +29,8 @@ final class InfraTemplate {
             "UploadPasteFunction",
             "SweeperFunction",
             "ReportPasteFunction",
-            "ModerationFunction");
+            "ModerationFunction",
+            "PrivateBinFunction");
 
     /** True when the function overrides the Globals' VpcConfig with none: it reaches AWS directly, not the database. */
     static boolean outsideTheVpc(CloudFormationTemplate template, String function) {

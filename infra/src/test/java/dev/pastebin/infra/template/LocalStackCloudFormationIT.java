@@ -244,20 +244,21 @@ class LocalStackCloudFormationIT {
                     "UploadPasteFunction",
                     "SweeperFunction",
                     "ReportPasteFunction",
+                    "PrivateBinFunction",
                     "ModerationFunction",
                     "ModerationOutboxFunction",
                     "DatabaseMigrationFunction",
                     "EdgeAclFunction");
             assertEquals(functions, byType.get("AWS::Lambda::Function"), byType.toString());
-            assertEquals(10, byType.get("AWS::Lambda::Alias").size(), "AutoPublishAlias: live");
-            assertEquals(10, byType.get("AWS::Lambda::Version").size(), "one published version each");
+            assertEquals(11, byType.get("AWS::Lambda::Alias").size(), "AutoPublishAlias: live");
+            assertEquals(11, byType.get("AWS::Lambda::Version").size(), "one published version each");
             assertEquals(
                     Set.of("UploadPasteFunctionUploadJobs", "ModerationOutboxFunctionOutbox"),
                     byType.get("AWS::Lambda::EventSourceMapping"));
             assertEquals(Set.of("SweeperFunctionScheduled"), byType.get("AWS::Events::Rule"));
             assertEquals(Set.of("HttpApi"), byType.get("AWS::ApiGatewayV2::Api"));
             // a role per function (EdgeAclFunction's and ModerationOutboxFunction's are their own resources)
-            assertEquals(10, byType.get("AWS::IAM::Role").size(), byType.toString());
+            assertEquals(11, byType.get("AWS::IAM::Role").size(), byType.toString());
             // the network of NetworkMode create: two private subnets, no NAT, the endpoints the functions call
             assertEquals(Set.of("Vpc"), byType.get("AWS::EC2::VPC"), byType.toString());
             assertEquals(Set.of("PrivateSubnetA", "PrivateSubnetB"), byType.get("AWS::EC2::Subnet"), byType.toString());
@@ -270,8 +271,9 @@ class LocalStackCloudFormationIT {
             assertEquals(Set.of("DatabaseCluster"), byType.get("AWS::RDS::DBCluster"), byType.toString());
             // the API and schedule may invoke their functions: POST /pastes, POST / (the command-line clients), GET,
             // HEAD, DELETE, POST reveal, POST report, the web page's three GETs, security.txt, the haste protocol's
-            // POST and three GETs, and the rule (the moderation function has no route: IAM invokes it)
-            assertEquals(16, byType.get("AWS::Lambda::Permission").size(), byType.toString());
+            // POST and three GETs, PrivateBin's GET and POST of /pb/ and /pb, and the rule (the moderation function has
+            // no route: IAM invokes it)
+            assertEquals(20, byType.get("AWS::Lambda::Permission").size(), byType.toString());
             // the edge, on by default, with its web ACL made in us-east-1 by EdgeAclFunction
             assertEquals(Set.of("EdgeDistribution"), byType.get("AWS::CloudFront::Distribution"), byType.toString());
             assertEquals(Set.of("EdgeWebAcl"), byType.get("Custom::EdgeWebAcl"), byType.toString());
@@ -285,6 +287,7 @@ class LocalStackCloudFormationIT {
                             "SweeperDatabaseRoleSecret",
                             "ReportDatabaseRoleSecret",
                             "ModerationDatabaseRoleSecret",
+                            "PrivateBinDatabaseRoleSecret",
                             "ReportAddressKeySecret"),
                     byType.get("AWS::SecretsManager::Secret"),
                     byType.toString());

@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -38,7 +39,7 @@ class TemplateTest {
 
     @Test
     void theFunctionsTheLocalRuntimeExpectsAreDeclaredWithTheirHandlersAndModules() {
-        Map<String, List<String>> expected = Map.of(
+        Map<String, List<String>> expected = new HashMap<>(Map.of(
                 "CreatePasteFunction",
                         List.of(
                                 "../create-function",
@@ -64,7 +65,12 @@ class TemplateTest {
                 "ModerationOutboxFunction",
                         List.of(
                                 "../moderation-outbox-function",
-                                "dev.pastebin.moderation.outbox.ModerationOutboxHandler"));
+                                "dev.pastebin.moderation.outbox.ModerationOutboxHandler")));
+        expected.put(
+                "PrivateBinFunction",
+                List.of(
+                        "../privatebin-function",
+                        "io.micronaut.function.aws.proxy.payload2.APIGatewayV2HTTPEventFunction"));
         assertEquals(expected.keySet(), Set.copyOf(template.resourcesOfType("AWS::Serverless::Function")));
         expected.forEach((id, codeAndHandler) -> {
             assertEquals(codeAndHandler.get(0), template.properties(id).get("CodeUri"), id);
@@ -515,6 +521,8 @@ class TemplateTest {
                         "GET /.well-known/security.txt"),
                 routes("ReadPasteFunction"));
         assertEquals(Set.of("POST /pastes/{shortCode}/report"), routes("ReportPasteFunction"));
+        // PrivateBin's one URL, with and without its slash (the HTTP API routes them apart)
+        assertEquals(Set.of("GET /pb/", "POST /pb/", "GET /pb", "POST /pb"), routes("PrivateBinFunction"));
         assertEquals(
                 Set.of("DELETE /pastes/{shortCode}", "POST /pastes/{shortCode}/reveal"), routes("RemovePasteFunction"));
         Map<String, Object> api = template.properties("HttpApi");

@@ -1,4 +1,4 @@
-package dev.pastebin.create;
+package dev.pastebin.core.create;
 
 import dev.pastebin.core.paste.IdempotencyKey;
 import io.micronaut.data.exceptions.DataAccessException;
@@ -14,13 +14,13 @@ import java.util.Optional;
  * its transaction: claiming a key and inserting its paste commit together, or not at all.
  */
 @Singleton
-class IdempotencyKeys {
+public class IdempotencyKeys {
 
     /**
      * Takes the key for {@code shortCode}, unless someone holds it: a live key blocks the insert (a concurrent
      * first request waits here for the other's commit), a key past its retention is taken over as if absent.
      */
-    static final String CLAIM = """
+    public static final String CLAIM = """
             INSERT INTO idempotency_keys (caller, idempotency_key, request_sha256, short_code) VALUES (?, ?, ?, ?)
             ON CONFLICT (caller, idempotency_key) DO UPDATE
                 SET request_sha256 = EXCLUDED.request_sha256, short_code = EXCLUDED.short_code, created_at = now()
@@ -34,10 +34,10 @@ class IdempotencyKeys {
             "DELETE FROM idempotency_keys WHERE caller = ? AND idempotency_key = ? AND short_code = ?";
 
     /** The request that holds a key and the paste it created. */
-    record Claimed(String requestSha256, String shortCode) {}
+    public record Claimed(String requestSha256, String shortCode) {}
 
     /** Empty when this request now holds the key; otherwise the earlier request that holds it. */
-    Optional<Claimed> claim(Connection connection, IdempotencyKey key, String requestSha256, String shortCode) {
+    public Optional<Claimed> claim(Connection connection, IdempotencyKey key, String requestSha256, String shortCode) {
         try {
             return claimOrFind(connection, key, requestSha256, shortCode);
         } catch (SQLException e) {
@@ -74,7 +74,7 @@ class IdempotencyKeys {
     }
 
     /** Lets the key go again (its paste could not be queued), so a retry creates the paste afresh. */
-    void forget(Connection connection, IdempotencyKey key, String shortCode) {
+    public void forget(Connection connection, IdempotencyKey key, String shortCode) {
         try (PreparedStatement forget = connection.prepareStatement(FORGET)) {
             forget.setString(1, key.caller());
             forget.setString(2, key.key());

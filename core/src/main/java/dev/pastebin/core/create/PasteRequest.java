@@ -1,4 +1,4 @@
-package dev.pastebin.create;
+package dev.pastebin.core.create;
 
 import dev.pastebin.core.paste.PasteMetadata;
 
@@ -6,4 +6,4 @@ import dev.pastebin.core.paste.PasteMetadata;
  * A create as the controller read it: the paste's bytes (valid, non-empty UTF-8 within the limit), its options
  * and its labels.
  */
-record PasteRequest(byte[] content, PasteOptions options, PasteMetadata metadata) {}
+public record PasteRequest(byte[] content, PasteOptions options, PasteMetadata metadata) {}

@@ -1,4 +1,4 @@
-package dev.pastebin.remove;
+package dev.pastebin.core.remove;
 
 import static dev.pastebin.core.failure.Dependency.DATABASE;
 import static dev.pastebin.core.failure.Dependency.STORAGE;
@@ -10,12 +10,14 @@ import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteNotFoundException;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.storage.PasteContentStore;
+import io.micronaut.context.annotation.Requires;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
 import java.sql.Connection;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Deleting a paste with its token (docs/design.md, "Deleting, expiring and reading once"): the row and its object
@@ -25,6 +27,7 @@ import org.slf4j.LoggerFactory;
  * removes the object it wrote itself.
  */
 @Singleton
+@Requires(classes = S3Client.class) // the functions that read or remove content
 public class DeletePasteService {
 
     private static final Logger LOG = LoggerFactory.getLogger(DeletePasteService.class);

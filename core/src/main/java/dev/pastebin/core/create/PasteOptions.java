@@ -1,4 +1,4 @@
-package dev.pastebin.create;
+package dev.pastebin.core.create;
 
 import dev.pastebin.core.paste.InvalidExpiryException;
 import dev.pastebin.core.paste.InvalidReadOnceException;
@@ -20,12 +20,12 @@ import java.util.regex.Pattern;
  *
  * @param expiresInSeconds {@code null} for a paste that does not expire
  */
-record PasteOptions(@Nullable Integer expiresInSeconds, boolean readOnce) {
+public record PasteOptions(@Nullable Integer expiresInSeconds, boolean readOnce) {
 
-    static final PasteOptions NONE = new PasteOptions(null, false);
-    static final int MIN_EXPIRES_IN_SECONDS = 60;
+    public static final PasteOptions NONE = new PasteOptions(null, false);
+    public static final int MIN_EXPIRES_IN_SECONDS = 60;
     /** One year. */
-    static final int MAX_EXPIRES_IN_SECONDS = 31_536_000;
+    public static final int MAX_EXPIRES_IN_SECONDS = 31_536_000;
 
     private static final Pattern DIGITS = Pattern.compile("[0-9]{1,10}");
     private static final Pattern DURATION_TERM = Pattern.compile(
@@ -37,13 +37,13 @@ record PasteOptions(@Nullable Integer expiresInSeconds, boolean readOnce) {
 
     /** When a paste created at {@code now} expires, or {@code null}; in milliseconds, as the API shows it. */
     @Nullable
-    Instant expiresAt(Instant now) {
+    public Instant expiresAt(Instant now) {
         return expiresInSeconds == null
                 ? null
                 : now.plusSeconds(expiresInSeconds).truncatedTo(ChronoUnit.MILLIS);
     }
 
-    static PasteOptions fromQuery(@Nullable String expiresIn, @Nullable String readOnce) {
+    public static PasteOptions fromQuery(@Nullable String expiresIn, @Nullable String readOnce) {
         Integer seconds = null;
         if (expiresIn != null) {
             if (!DIGITS.matcher(expiresIn).matches()) {
@@ -67,7 +67,7 @@ record PasteOptions(@Nullable Integer expiresInSeconds, boolean readOnce) {
      * {@code 10min}, {@code 1h 30m} or {@code 7d}; 0x0.st's {@code expires} field, in whole hours; read once
      * for rustypaste's {@code oneshot} part. Both given: the header wins, as it is the more precise.
      */
-    static PasteOptions fromClientConventions(
+    public static PasteOptions fromClientConventions(
             @Nullable String expireDuration, @Nullable String expiresHours, boolean readOnce) {
         Integer seconds = null;
         if (expireDuration != null) {
@@ -131,7 +131,7 @@ record PasteOptions(@Nullable Integer expiresInSeconds, boolean readOnce) {
     }
 
     /** {@code null} fields (absent or JSON null) mean the default. */
-    static PasteOptions fromJson(@Nullable JsonNode expiresIn, @Nullable JsonNode readOnce) {
+    public static PasteOptions fromJson(@Nullable JsonNode expiresIn, @Nullable JsonNode readOnce) {
         Integer seconds = null;
         if (expiresIn != null && !expiresIn.isNull()) {
             if (!expiresIn.isNumber() || !isIntegral(expiresIn.getNumberValue())) {

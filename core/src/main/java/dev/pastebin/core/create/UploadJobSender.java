@@ -1,4 +1,4 @@
-package dev.pastebin.create;
+package dev.pastebin.core.create;
 
 import static dev.pastebin.core.failure.Dependency.UPLOAD_QUEUE;
 
@@ -9,6 +9,7 @@ import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.paste.IdempotencyKey;
 import dev.pastebin.core.paste.PasteRepository;
+import io.micronaut.context.annotation.Requires;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
@@ -24,6 +25,7 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * afresh.
  */
 @Singleton
+@Requires(classes = SqsClient.class)
 class UploadJobSender {
 
     private static final Logger LOG = LoggerFactory.getLogger(UploadJobSender.class);

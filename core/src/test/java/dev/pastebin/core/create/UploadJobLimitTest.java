@@ -1,4 +1,4 @@
-package dev.pastebin.create;
+package dev.pastebin.core.create;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package dev.pastebin.read;
+package dev.pastebin.core.read;
 
 import dev.pastebin.core.paste.Paste;
 

@@ -1,10 +1,12 @@
-package dev.pastebin.create;
+package dev.pastebin.core.create;
 
 import dev.pastebin.core.config.UploadQueueProperties;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.paste.PasteProperties;
 import io.micronaut.context.annotation.Context;
+import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.exceptions.ConfigurationException;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * Checked when the function starts: the largest paste it accepts, as an upload job, fits the queue's
@@ -12,6 +14,7 @@ import io.micronaut.context.exceptions.ConfigurationException;
  * SendMessage and marked FAILED, and its author told to try again with the same content.
  */
 @Context
+@Requires(classes = SqsClient.class) // checked where pastes are created
 class UploadJobLimit {
 
     UploadJobLimit(PasteProperties paste, UploadQueueProperties queue) {

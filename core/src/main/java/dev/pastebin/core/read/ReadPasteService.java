@@ -1,4 +1,4 @@
-package dev.pastebin.read;
+package dev.pastebin.core.read;
 
 import static dev.pastebin.core.failure.Dependency.DATABASE;
 
@@ -10,8 +10,11 @@ import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteTakenDownException;
 import dev.pastebin.core.storage.PasteInconsistencyException;
 import dev.pastebin.core.storage.VerifiedContent;
+import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Singleton;
 import java.time.Clock;
+import java.util.Optional;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Reading a paste (docs/design.md, "States"): the row decides (PROCESSED, IN_PROGRESS, FAILED/unknown/expired,
@@ -20,6 +23,7 @@ import java.time.Clock;
  * took down is refused as such (451), not missing (docs/design.md, "Takedowns and the blocklist").
  */
 @Singleton
+@Requires(classes = S3Client.class) // the functions that read or remove content
 public class ReadPasteService {
 
     private final PasteRepository repository;
@@ -68,5 +72,16 @@ public class ReadPasteService {
      */
     public byte[] content(Paste paste) {
         return verifiedContent.of(paste);
+    }
+
+    /**
+     * As {@link #content(Paste)}, but empty when the object is gone: for a caller racing a reveal or a delete of the
+     * paste, which removes the object before its row's removal commits.
+     *
+     * @throws DependencyUnavailableException when S3 cannot be reached or answers 5xx / throttles
+     * @throws PasteInconsistencyException    when the object is not what the row says
+     */
+    public Optional<byte[]> contentIfStored(Paste paste) {
+        return verifiedContent.ifStored(paste);
     }
 }

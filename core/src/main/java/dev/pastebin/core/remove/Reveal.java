@@ -1,4 +1,4 @@
-package dev.pastebin.remove;
+package dev.pastebin.core.remove;
 
 import dev.pastebin.core.paste.Paste;
 

@@ -1,4 +1,4 @@
-package dev.pastebin.create;
+package dev.pastebin.core.create;
 
 import static dev.pastebin.core.failure.Dependency.DATABASE;
 
@@ -15,11 +15,13 @@ import dev.pastebin.core.paste.PasteMetadata;
 import dev.pastebin.core.paste.PasteNotFoundException;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteStatus;
+import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Singleton;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * A create whose Idempotency-Key an earlier request holds (docs/design.md, "Idempotent create"): the same request
@@ -27,13 +29,14 @@ import org.slf4j.LoggerFactory;
  * the same is their {@link #fingerprint}.
  */
 @Singleton
-class IdempotentReplay {
+@Requires(classes = SqsClient.class)
+public class IdempotentReplay {
 
     /**
      * How many replays one key answers, each with a deletion token of its own that the row keeps: bounded, so a
      * client replaying its key cannot make every replay rewrite an ever-longer list.
      */
-    static final int MAX_REPLAYS = 16;
+    public static final int MAX_REPLAYS = 16;
 
     private static final Logger LOG = LoggerFactory.getLogger(IdempotentReplay.class);
 
@@ -111,7 +114,7 @@ class IdempotentReplay {
      * before labels existed (a retry across the deploy still replays); a label is tagged so that no file name can
      * pass for an absent one, and none holds a line break (PasteMetadata refuses control characters).
      */
-    static String fingerprint(String contentSha256, PasteOptions options, PasteMetadata metadata) {
+    public static String fingerprint(String contentSha256, PasteOptions options, PasteMetadata metadata) {
         StringBuilder canonical = new StringBuilder()
                 .append(contentSha256)
                 .append('\n')

@@ -1,4 +1,4 @@
-package dev.pastebin.remove;
+package dev.pastebin.core.remove;
 
 import static dev.pastebin.core.failure.Dependency.DATABASE;
 import static dev.pastebin.core.failure.Dependency.STORAGE;
@@ -15,6 +15,7 @@ import dev.pastebin.core.paste.PasteTakenDownException;
 import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.storage.PasteInconsistencyException;
 import dev.pastebin.core.storage.VerifiedContent;
+import io.micronaut.context.annotation.Requires;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
 import java.sql.Connection;
@@ -23,6 +24,7 @@ import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Burn after reading (docs/design.md, "Reading once"). The content is read and verified from S3 first, without
@@ -33,6 +35,7 @@ import org.slf4j.LoggerFactory;
  * readable once: the reader is told 503/500, and nothing was burnt.
  */
 @Singleton
+@Requires(classes = S3Client.class) // the functions that read or remove content
 public class RevealPasteService {
 
     private static final Logger LOG = LoggerFactory.getLogger(RevealPasteService.class);

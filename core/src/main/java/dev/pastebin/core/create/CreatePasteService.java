@@ -1,4 +1,4 @@
-package dev.pastebin.create;
+package dev.pastebin.core.create;
 
 import static dev.pastebin.core.failure.Dependency.DATABASE;
 
@@ -21,6 +21,7 @@ import dev.pastebin.core.paste.PasteNotFoundException;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.paste.ShortCodes;
+import io.micronaut.context.annotation.Requires;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
@@ -30,6 +31,7 @@ import java.time.Instant;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * Creating a paste (docs/design.md, "States"): insert the row IN_PROGRESS, then hand the content to the upload worker through
@@ -42,10 +44,11 @@ import org.slf4j.LoggerFactory;
  * create").
  */
 @Singleton
+@Requires(classes = SqsClient.class) // the functions that create send upload jobs
 public class CreatePasteService {
 
     /** With 62^11 codes a collision is already rare; five in a row means something else is wrong. */
-    static final int MAX_INSERT_ATTEMPTS = 5;
+    public static final int MAX_INSERT_ATTEMPTS = 5;
 
     private static final Logger LOG = LoggerFactory.getLogger(CreatePasteService.class);
 
@@ -92,7 +95,7 @@ public class CreatePasteService {
      *
      * @param status IN_PROGRESS for a new paste; a replay tells the paste's state now
      */
-    record Creation(
+    public record Creation(
             String shortCode,
             PasteStatus status,
             String deleteToken,
@@ -110,7 +113,7 @@ public class CreatePasteService {
      * @throws IdempotencyKeyExhaustedException when the key has answered {@link IdempotentReplay#MAX_REPLAYS} replays
      * @throws ContentBlockedException       when the content's SHA-256 is on the operator's blocklist
      */
-    Creation create(PasteRequest request, @Nullable String userId, @Nullable IdempotencyKey idempotencyKey) {
+    public Creation create(PasteRequest request, @Nullable String userId, @Nullable IdempotencyKey idempotencyKey) {
         byte[] content = request.content();
         PasteOptions options = request.options();
         String sha256 = ContentHash.sha256Hex(content);

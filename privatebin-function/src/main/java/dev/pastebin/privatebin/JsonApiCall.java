@@ -1,0 +1,60 @@
+package dev.pastebin.privatebin;
+
+import io.micronaut.core.annotation.Nullable;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Whether a request wants PrivateBin's JSON API or its web page, decided as PrivateBin's {@code Request} decides it:
+ * {@code X-Requested-With: JSONHttpRequest} (what pbincli, pbcli and the Go client send), or an Accept that names
+ * JSON but no HTML, or whose first type by quality among HTML and JSON is JSON.
+ */
+final class JsonApiCall {
+
+    static final String X_REQUESTED_WITH = "X-Requested-With";
+    static final String JSON_HTTP_REQUEST = "JSONHttpRequest";
+
+    private static final String JSON = "application/json";
+    private static final String HTML = "text/html";
+    private static final String XHTML = "application/xhtml+xml";
+    private static final Pattern MEDIA_RANGE = Pattern.compile(
+            "(\\*/\\*|[a-z\\-]+/[a-z\\-+*]+(?:\\s*;\\s*[^q]\\S*)*)(?:\\s*;\\s*q\\s*=\\s*(0(?:\\.\\d{0,3})|1(?:\\.0{0,3})))?");
+
+    private record Range(String type, double quality, int order) {}
+
+    private JsonApiCall() {}
+
+    static boolean detect(@Nullable String requestedWith, @Nullable String accept) {
+        String acceptHeader = accept == null ? "" : accept;
+        if (JSON_HTTP_REQUEST.equals(requestedWith)
+                || (acceptHeader.contains(JSON) && !acceptHeader.contains(HTML) && !acceptHeader.contains(XHTML))) {
+            return true;
+        }
+        // the types by quality, highest first; among equals, in the order given
+        List<Range> ranges = new ArrayList<>();
+        for (String range : acceptHeader.strip().split(",")) {
+            Matcher match = MEDIA_RANGE.matcher(range.strip());
+            if (!match.find()) {
+                continue;
+            }
+            double quality = match.group(2) == null ? 1.0 : Double.parseDouble(match.group(2));
+            if (quality > 0) {
+                ranges.add(new Range(match.group(1).toLowerCase(Locale.ROOT), quality, ranges.size()));
+            }
+        }
+        ranges.sort(Comparator.<Range>comparingDouble(Range::quality).reversed().thenComparingInt(Range::order));
+        for (Range range : ranges) {
+            if (range.type().startsWith(HTML) || range.type().startsWith(XHTML)) {
+                return false;
+            }
+            if (range.type().startsWith(JSON)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
