@@ -1,6 +1,7 @@
 // The create page: posts the form as JSON (content, expiry, read-once, language, file name) with an
 // Idempotency-Key, then shows the paste's address.
 import { deleteTokens, formatInstant, readError } from '/assets/api.js';
+import { encryptPaste } from '/assets/privatebin.js';
 
 const page = document.getElementById('page');
 const form = document.getElementById('create-form');
@@ -14,6 +15,18 @@ const message = document.getElementById('message');
 const result = document.getElementById('result');
 const link = document.getElementById('paste-link');
 const details = document.getElementById('result-details');
+const encrypt = document.getElementById('encrypt');
+const passwordOption = document.getElementById('password-option');
+const password = document.getElementById('password');
+
+/** The form's expiry (seconds) as PrivateBin's meta.expire names it. */
+const PRIVATEBIN_EXPIRY = {
+  '': 'never', 600: '10min', 3600: '1hour', 86400: '1day', 604800: '1week', 2592000: '1month', 31536000: '1year',
+};
+
+encrypt.addEventListener('change', () => {
+  passwordOption.hidden = !encrypt.checked;
+});
 
 // The key of the request in flight or last unanswered: clicking again after a lost answer (a network error,
 // a timeout, a 5xx) sends the same body with the same key, and the API returns the paste it already created
@@ -51,8 +64,70 @@ function showCreated(created) {
   result.hidden = false;
 }
 
+/**
+ * Encrypted in this page (PrivateBin's format v2) and posted to its API under /pb/: the link carries the key in its
+ * fragment ('-' first when it burns after reading, so the page asks before opening it), which no request includes.
+ */
+async function createEncrypted() {
+  const burn = readOnce.checked;
+  const { request, key } = await encryptPaste(content.value, {
+    password: password.value,
+    burn,
+    formatter: language.value ? 'syntaxhighlighting' : 'plaintext',
+    expire: PRIVATEBIN_EXPIRY[expiresIn.value] ?? '1week',
+  });
+  const response = await fetch('/pb/', {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json',
+      'X-Requested-With': 'JSONHttpRequest',
+    },
+    body: JSON.stringify(request),
+  });
+  const answer = await response.json();
+  if (answer.status !== 0) {
+    say('error', answer.message ?? `The server answered ${response.status}`);
+    return;
+  }
+  const address = new URL(`/pb/?${encodeURIComponent(answer.id)}#${burn ? '-' : ''}${key}`, window.location.href).href;
+  link.href = address;
+  link.textContent = address;
+  const lines = ['Encrypted in this page: the server stores only ciphertext, and the key is in the link alone.'];
+  if (password.value) {
+    lines.push('Opening it asks for the password.');
+  }
+  if (burn) {
+    lines.push('Burns after reading: opening the link and confirming deletes it.');
+  }
+  if (answer.deletetoken && !deleteTokens.put(answer.id, answer.deletetoken)) {
+    lines.push('This browser cannot store the delete token, so it cannot delete the paste later.');
+  }
+  details.replaceChildren(...lines.map((line) => {
+    const item = document.createElement('li');
+    item.textContent = line;
+    return item;
+  }));
+  result.hidden = false;
+  say('created', 'Created. Share the link below: whoever has it can read the paste.');
+  link.focus();
+}
+
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
+  if (encrypt.checked) {
+    submit.disabled = true;
+    result.hidden = true;
+    say('creating', 'Encrypting and creating…');
+    try {
+      await createEncrypted();
+    } catch {
+      say('error', 'No answer from the server (network error), or this browser cannot encrypt.');
+    } finally {
+      submit.disabled = false;
+    }
+    return;
+  }
   const request = { content: content.value };
   if (expiresIn.value) {
     request.expiresIn = Number(expiresIn.value);

@@ -5,6 +5,7 @@ import {
   TAKEN_DOWN_MESSAGE, deleteTokens, formatInstant, formatSize, goneKind, readError, retryAfterSeconds,
 } from '/assets/api.js';
 import { highlightedLines, selectedLines } from '/assets/lines.js';
+import { base58Decode, decryptPaste } from '/assets/privatebin.js';
 
 /**
  * Polling while the paste is IN_PROGRESS (or the API is briefly unavailable): never sooner than the API's
@@ -15,6 +16,7 @@ const POLLING = { firstDelaySeconds: 1, factor: 1.5, maxDelaySeconds: 10, giveUp
 
 const shortCode = codeFromAddress();
 const pasteUrl = `/pastes/${encodeURIComponent(shortCode)}`;
+const encrypted = encryptedLink();
 
 const page = document.getElementById('page');
 const message = document.getElementById('message');
@@ -30,6 +32,8 @@ const downloadLink = document.getElementById('download');
 const reportLink = document.getElementById('report-link');
 const reportForm = document.getElementById('report-form');
 const reportMessage = document.getElementById('report-message');
+const passwordForm = document.getElementById('password-form');
+const passwordInput = document.getElementById('paste-password');
 
 /** The short code in /p/{shortCode}, as typed: the API, not this page, says whether it is well formed. */
 function codeFromAddress() {
@@ -39,6 +43,28 @@ function codeFromAddress() {
   } catch {
     return raw; // a malformed %-escape: let the API refuse it
   }
+}
+
+/**
+ * An encrypted paste's link (PrivateBin's format, /pb/?{code} redirected here with its fragment): the fragment is
+ * the base58 key, '-' first when the paste burns after reading, then optionally '&L12' for the selected lines.
+ * The key never leaves the page: fragments are not sent, and nothing here puts it in a request.
+ */
+function encryptedLink() {
+  const match = /^#(-?)([1-9A-HJ-NP-Za-km-z]{40,50})(?:&(L.*))?$/.exec(window.location.hash);
+  if (match === null || base58Decode(match[2])?.length !== 32) {
+    return null;
+  }
+  return { burn: match[1] === '-', key: match[2], prefix: `#${match[1]}${match[2]}` };
+}
+
+/** The part of the fragment that names lines, as lines.js reads it: '#L12' (after the key on an encrypted paste). */
+function linesHash() {
+  if (encrypted === null) {
+    return window.location.hash;
+  }
+  const at = window.location.hash.indexOf('&');
+  return at < 0 ? '' : `#${window.location.hash.slice(at + 1)}`;
 }
 
 let polling = null; // { startedAt, nextDelaySeconds } while waiting for the paste
@@ -141,7 +167,7 @@ function highlight(paste) {
 
 /** Marks the lines the address names (#L12, #L12-L20); on the first showing, scrolls them into view. */
 function showSelection(scroll) {
-  const selection = selectedLines(window.location.hash);
+  const selection = selectedLines(linesHash());
   for (const line of content.querySelectorAll('.line.selected')) {
     line.classList.remove('selected');
   }
@@ -164,14 +190,15 @@ function selectFromClick(event) {
     return;
   }
   event.preventDefault();
-  const earlier = selectedLines(window.location.hash);
-  let hash = `#L${number}`;
+  const earlier = selectedLines(linesHash());
+  let lines = `L${number}`;
   if (event.shiftKey && earlier !== null) {
     const [first, last] = [earlier.first, Number(number)].sort((a, b) => a - b);
-    hash = first === last ? `#L${first}` : `#L${first}-L${last}`;
+    lines = first === last ? `L${first}` : `L${first}-L${last}`;
   }
-  // replaceState: selecting lines is not a page to go back to, and it keeps the page from jumping
-  window.history.replaceState(null, '', hash);
+  // replaceState: selecting lines is not a page to go back to, and it keeps the page from jumping; an encrypted
+  // paste's key stays in front of the lines
+  window.history.replaceState(null, '', encrypted === null ? `#${lines}` : `${encrypted.prefix}&${lines}`);
   showSelection(false);
 }
 
@@ -233,7 +260,80 @@ function retryLater(response, what, next) {
   pollTimer = window.setTimeout(next, delay * 1000);
 }
 
+/**
+ * An encrypted paste: PrivateBin's JSON API (/pb/?pasteid=) answers its ciphertext, decrypted here with the link's
+ * key (and the password, asked for when the key alone does not open it). One that burns after reading is fetched
+ * only once the reader confirms, so a link preview cannot consume it.
+ */
+async function loadEncrypted() {
+  let answer;
+  try {
+    const response = await fetch(`/pb/?pasteid=${encodeURIComponent(shortCode)}`, {
+      headers: { Accept: 'application/json', 'X-Requested-With': 'JSONHttpRequest' },
+      cache: 'no-store',
+    });
+    answer = await response.json();
+  } catch {
+    retryLater(null, 'No answer from the server (network error).', loadEncrypted);
+    return;
+  }
+  if (answer.status !== 0) {
+    gone(`${answer.message ?? 'The paste cannot be read.'}`);
+    return;
+  }
+  polling = null;
+  offerDelete();
+  await decryptAndShow(answer, '');
+}
+
+async function decryptAndShow(answer, password) {
+  let plain;
+  try {
+    plain = await decryptPaste(answer, encrypted.key, password);
+  } catch (e) {
+    if (e.name !== 'DecryptionFailed') {
+      throw e;
+    }
+    passwordForm.hidden = false;
+    passwordForm.onsubmit = async (event) => {
+      event.preventDefault();
+      await decryptAndShow(answer, passwordInput.value);
+    };
+    say('password', password ? 'Wrong password: try again.' : 'This paste needs a password.');
+    passwordInput.focus();
+    return;
+  }
+  passwordForm.hidden = true;
+  const created = answer.meta?.created ? new Date(answer.meta.created * 1000).toISOString() : null;
+  showContent({
+    content: plain.text,
+    sizeBytes: new TextEncoder().encode(plain.text).length,
+    createdAt: created,
+    expiresAt: null,
+    fileName: null,
+    language: null,
+  });
+  rawLink.hidden = true; // the stored object is ciphertext
+  if (plain.burn) {
+    deleteTokens.remove(shortCode);
+    deleteButton.hidden = true;
+    say('revealed', 'Decrypted in this page. It burned after reading: the server no longer has it. Copy it now if you need it.');
+  } else {
+    say('ready', 'Decrypted in this page: the server stores only ciphertext.');
+  }
+}
+
 async function load() {
+  if (encrypted !== null) {
+    if (encrypted.burn) {
+      revealButton.textContent = 'Open (this deletes it)';
+      revealButton.hidden = false;
+      say('read-once', 'This encrypted paste can be read only once. Opening it decrypts it here and deletes it from the server.');
+      return;
+    }
+    await loadEncrypted();
+    return;
+  }
   let response;
   try {
     // no-cache: the browser's copy is never shown without asking (a 304 is cheap). Behind the edge the answer
@@ -328,6 +428,11 @@ async function sendReport(event) {
 }
 
 async function reveal() {
+  if (encrypted !== null) {
+    revealButton.hidden = true;
+    await loadEncrypted();
+    return;
+  }
   revealButton.disabled = true;
   try {
     const response = await fetch(`${pasteUrl}/reveal`, { method: 'POST', headers: { Accept: 'application/json' } });

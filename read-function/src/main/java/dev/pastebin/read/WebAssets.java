@@ -42,6 +42,7 @@ public class WebAssets {
             served("create.js", "create.js", JAVASCRIPT + "; charset=utf-8"),
             served("view.js", "view.js", JAVASCRIPT + "; charset=utf-8"),
             served("lines.js", "lines.js", JAVASCRIPT + "; charset=utf-8"),
+            served("privatebin.js", "privatebin.js", JAVASCRIPT + "; charset=utf-8"),
             served("highlight-worker.js", "highlight-worker.js", JAVASCRIPT + "; charset=utf-8"),
             served("highlight.min.js", HIGHLIGHT_JS + "highlight.min.js", JAVASCRIPT + "; charset=utf-8"),
             served("github.min.css", HIGHLIGHT_JS + "github.min.css", CSS + "; charset=utf-8"),
