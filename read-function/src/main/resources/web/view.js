@@ -266,9 +266,10 @@ function retryLater(response, what, next) {
  * only once the reader confirms, so a link preview cannot consume it.
  */
 async function loadEncrypted() {
+  let response;
   let answer;
   try {
-    const response = await fetch(`/pb/?pasteid=${encodeURIComponent(shortCode)}`, {
+    response = await fetch(`/pb/?pasteid=${encodeURIComponent(shortCode)}`, {
       headers: { Accept: 'application/json', 'X-Requested-With': 'JSONHttpRequest' },
       cache: 'no-store',
     });
@@ -278,7 +279,14 @@ async function loadEncrypted() {
     return;
   }
   if (answer.status !== 0) {
-    gone(`${answer.message ?? 'The paste cannot be read.'}`);
+    if (response.headers.has('Retry-After')) {
+      // still being stored, or the service briefly unavailable: PrivateBin's answer says when to ask again
+      retryLater(response, answer.message ?? 'The paste is not ready yet.', loadEncrypted);
+    } else if (response.status === 451) {
+      takenDown();
+    } else {
+      gone(answer.message ?? 'The paste cannot be read.');
+    }
     return;
   }
   polling = null;

@@ -88,9 +88,10 @@ public class PrivateBinController {
             case PrivateBinQuery.Read read ->
                 jsonApi
                         ? PrivateBinAnswers.paste(base, reads.read(wellFormed(read.pasteId())))
-                        // a browser or a link preview: told how to read it, nothing read or burnt
+                        // a browser: the web page, which decrypts it with the key in the fragment (browsers keep a
+                        // fragment across a redirect); nothing is read here, so a link preview burns nothing
                         : shortCodes.isWellFormed(read.pasteId())
-                                ? PrivateBinPages.pasteLink()
+                                ? PrivateBinPages.webPage(read.pasteId())
                                 : PrivateBinPages.index();
             case PrivateBinQuery.Delete delete ->
                 jsonApi ? delete(base, delete.pasteId(), delete.deleteToken()) : deletePage(delete);

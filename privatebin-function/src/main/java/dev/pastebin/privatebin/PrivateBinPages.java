@@ -58,14 +58,16 @@ final class PrivateBinPages {
                 """.formatted(expiries));
     }
 
-    /** A paste's link in a browser: nothing is read, nothing burnt. */
-    static MutableHttpResponse<String> pasteLink() {
-        return page(HttpStatus.OK, "Encrypted paste", """
-                <h1>Encrypted paste</h1>
-                <p>This link is an encrypted paste. Open it with a PrivateBin client, giving it the whole link with
-                its <code>#</code> key, e.g. <code>pbincli get 'LINK'</code>. Opening this page read nothing: a
-                paste set to burn after reading is still there.</p>
-                """);
+    /**
+     * A paste's link in a browser: 303 to the web page of the paste ({@code /p/{id}}), which reads it with
+     * PrivateBin's API and decrypts it in the browser. The browser keeps the link's fragment (the key) across the
+     * redirect; nothing is read here, and the page asks before it opens a paste that burns after reading.
+     */
+    static MutableHttpResponse<String> webPage(String pasteId) {
+        return HttpResponse.<String>status(HttpStatus.SEE_OTHER)
+                .header(HttpHeaders.LOCATION, "/p/" + pasteId)
+                .header(HttpHeaders.CACHE_CONTROL, "no-store")
+                .header("Referrer-Policy", "no-referrer");
     }
 
     /** The delete link clients print, opened in a browser. */
