@@ -73,7 +73,16 @@ class WebPagesTest {
      * every script, carries the tightest policy that lets it import its modules from here and nothing else.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"highlight-worker.js", "highlight.min.js", "view.js", "api.js", "create.js", "lines.js"})
+    @ValueSource(
+            strings = {
+                "highlight-worker.js",
+                "highlight.min.js",
+                "view.js",
+                "api.js",
+                "create.js",
+                "lines.js",
+                "privatebin.js"
+            })
     void scriptsCarryAPolicyOfTheirOwnForTheWorker(String script) {
         HttpApi.Response asset = get("/assets/" + script);
 
@@ -221,6 +230,7 @@ class WebPagesTest {
                         "/assets/view.js",
                         "/assets/api.js",
                         "/assets/lines.js",
+                        "/assets/privatebin.js",
                         "/assets/highlight-worker.js",
                         "/assets/highlight.min.js",
                         "/assets/github.min.css",
@@ -230,7 +240,7 @@ class WebPagesTest {
 
     /** The scripts put text into the page with textContent only: nothing they show is ever parsed as HTML. */
     @ParameterizedTest
-    @ValueSource(strings = {"api.js", "create.js", "view.js", "lines.js", "highlight-worker.js"})
+    @ValueSource(strings = {"api.js", "create.js", "view.js", "lines.js", "privatebin.js", "highlight-worker.js"})
     void scriptsNeverParseHtml(String script) {
         String js = get("/assets/" + script).text();
         for (String sink : new String[] {
