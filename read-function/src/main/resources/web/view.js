@@ -312,12 +312,13 @@ async function decryptAndShow(answer, password) {
     return;
   }
   passwordForm.hidden = true;
-  const created = answer.meta?.created ? new Date(answer.meta.created * 1000).toISOString() : null;
+  // PrivateBin's read tells the seconds left (none: it never expires), not the creation time
+  const timeToLive = answer.meta?.time_to_live;
   showContent({
     content: plain.text,
     sizeBytes: new TextEncoder().encode(plain.text).length,
-    createdAt: created,
-    expiresAt: null,
+    createdAt: null,
+    expiresAt: Number.isFinite(timeToLive) ? new Date(Date.now() + timeToLive * 1000).toISOString() : null,
     fileName: null,
     language: null,
   });

@@ -2,6 +2,7 @@ package dev.pastebin.infra.local;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,15 +21,20 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * PrivateBin's command-line clients, unmodified, against the local API's {@code /pb/} ({@link LocalRuntimeProcess}:
@@ -43,8 +49,17 @@ class PrivateBinClientsIT {
 
     private static final Duration STORED_WITHIN = Duration.ofSeconds(90);
     private static final String TEXT = "Grüße, 世界! 100% + & = ✓\n\tindented line\nlast";
+    private static final Duration PAGE_WAIT = Duration.ofSeconds(90);
+    /** Typed into the page's form: no tab, which would move the focus. */
+    private static final String PAGE_TEXT = "Grüße, 世界! 100% + & = ✓\n    indented line\nlast\n";
+
+    private static final String SNIPPET =
+            "import json\n\n\ndef load(path):\n    \"\"\"Reads a settings file.\"\"\"\n    with open(path) as f:\n"
+                    + "        return json.load(f)\n";
+    private static final Pattern PAGE_LINK = Pattern.compile("/pb/\\?([0-9A-Za-z]+)#(-?)([1-9A-HJ-NP-Za-km-z]+)$");
     private static LocalRuntimeProcess runtime;
     private static String server;
+    private static BrowserPage page;
 
     @TempDir
     Path dir;
@@ -53,10 +68,14 @@ class PrivateBinClientsIT {
     static void start() throws Exception {
         runtime = LocalRuntimeProcess.start("pb-clients");
         server = runtime.uri("/pb/").toString();
+        page = BrowserPage.start(runtime);
     }
 
     @AfterAll
     static void stop() throws Exception {
+        if (page != null) {
+            page.close();
+        }
         if (runtime != null) {
             runtime.close();
         }
@@ -258,6 +277,133 @@ class PrivateBinClientsIT {
         assertEquals(TEXT + "\n", once.out(), once.all());
         Run twice = run(privatebin, "--config", config.toString(), "show", "--insecure", "--confirm-burn", burntLink);
         assertNotEquals(0, twice.exit(), "burnt after the first read");
+    }
+
+    // ---- the web page, as one more client ---------------------------------------------------------------------
+
+    /**
+     * A paste encrypted in the page (WebCrypto) is read by pbincli, and with its password; the page opens its own
+     * link too. Neither the key nor the password is in any request the browser sent (DevTools' record of what went
+     * over the wire) nor anywhere in what the server's functions logged.
+     */
+    @Test
+    void aPasteEncryptedInThePageIsReadByPbincliAndNoRequestCarriesItsKey() throws Exception {
+        page.requestsSent(); // only this test's requests from here on
+        String plain = createEncryptedInThePage(PAGE_TEXT, "", false);
+        Run got = pbincliGet(plain);
+        assertEquals(0, got.exit(), got.all());
+        assertEquals(PAGE_TEXT, savedText(plain));
+
+        String locked = createEncryptedInThePage("behind a page password\n", "correct horse", false);
+        assertNotEquals(0, pbincliGet(locked).exit(), "no password, no text");
+        Run unlocked = pbincliGet(locked, "-p", "correct horse");
+        assertEquals(0, unlocked.exit(), unlocked.all());
+        assertEquals("behind a page password\n", savedText(locked));
+
+        page.openAddress(plain);
+        assertEquals("ready", page.awaitState(PAGE_WAIT, "ready", "password", "gone", "error"), page.text("message"));
+        assertEquals(PAGE_TEXT, page.textContent("content"));
+
+        List<String> requests = page.requestsSent();
+        assertTrue(
+                requests.stream().anyMatch(r -> r.contains("/pb/?pasteid=")), "the page read the paste: " + requests);
+        for (String secret : List.of(key(plain), key(locked), "correct horse")) {
+            assertTrue(requests.stream().noneMatch(r -> r.contains(secret)), secret + " was sent: " + requests);
+            assertFalse(runtime.output().contains(secret), secret + " reached the server's functions");
+        }
+    }
+
+    /** A paste sent by pbincli opens from its link in the page and decrypts there, with the password it asks for. */
+    @Test
+    void aPasteSentByPbincliOpensAndDecryptsInThePage() throws Exception {
+        Instant sent = Instant.now();
+        String link = (String) pbincliSend("-E", "1hour", "-t", TEXT).get("link");
+        page.openAddress(link);
+        assertEquals("ready", page.awaitState(PAGE_WAIT, "ready", "password", "gone", "error"), page.text("message"));
+        Instant shown = Instant.now();
+        assertTrue(
+                page.driver().getCurrentUrl().contains("/p/"),
+                "a browser is sent to the page: " + page.driver().getCurrentUrl());
+        assertEquals(TEXT, page.textContent("content"));
+        // the expiry the server counts down (meta.time_to_live), shown to the second in the browser's locale
+        assertNotEquals("never", page.text("expires"), "an hour's paste expires");
+        Instant expires = Instant.ofEpochMilli(
+                (Long) page.driver().executeScript("return new Date(arguments[0]).getTime()", page.text("expires")));
+        assertTrue(
+                !expires.isBefore(sent.plus(Duration.ofHours(1)).minusSeconds(2))
+                        && !expires.isAfter(shown.plus(Duration.ofHours(1)).plusSeconds(1)),
+                "expires " + page.text("expires") + ", an hour after " + sent);
+
+        String snippet = (String) pbincliSend("-t", SNIPPET).get("link");
+        page.openAddress(snippet);
+        assertEquals("ready", page.awaitState(PAGE_WAIT, "ready", "password", "gone", "error"), page.text("message"));
+        new WebDriverWait(page.driver(), PAGE_WAIT)
+                .until(d -> "done".equals(d.findElement(By.id("content")).getDomAttribute("data-highlighting")));
+        page.saveScreenshot("encrypted.png");
+
+        String locked = (String)
+                pbincliSend("-p", "s3cret pass", "-t", "behind a password").get("link");
+        page.openAddress(locked);
+        assertEquals("password", page.awaitState(PAGE_WAIT, "password", "ready", "gone", "error"));
+        page.driver().findElement(By.id("paste-password")).sendKeys("not it\n");
+        new WebDriverWait(page.driver(), PAGE_WAIT)
+                .until(d -> page.text("message").startsWith("Wrong password"));
+        page.driver().findElement(By.id("paste-password")).clear();
+        page.driver().findElement(By.id("paste-password")).sendKeys("s3cret pass\n");
+        assertEquals("ready", page.awaitState(PAGE_WAIT, "ready", "gone", "error"), page.text("message"));
+        assertEquals("behind a password", page.textContent("content"));
+    }
+
+    /**
+     * Burn after reading from the page: opening the link fetches nothing until the reader confirms (a preview cannot
+     * consume it); the confirmed read shows it once, and then neither the page nor pbincli finds it.
+     */
+    @Test
+    void aBurnAfterReadingPasteFromThePageIsConsumedOnce() throws Exception {
+        String link = createEncryptedInThePage("once from the page\n", "", true);
+        page.openAddress(link);
+        assertEquals("read-once", page.awaitState(PAGE_WAIT, "read-once", "ready", "gone", "error"));
+        page.openAddress(link); // a second look before confirming still finds it
+        assertEquals("read-once", page.awaitState(PAGE_WAIT, "read-once", "ready", "gone", "error"));
+
+        page.driver().findElement(By.id("reveal")).click();
+        assertEquals("revealed", page.awaitState(PAGE_WAIT, "revealed", "gone", "error"), page.text("message"));
+        assertEquals("once from the page\n", page.textContent("content"));
+
+        Run afterwards = pbincliGet(link.replace("#-", "#")); // the same key, without the page's confirm mark
+        assertNotEquals(0, afterwards.exit(), "burnt by the page's read");
+        assertTrue(afterwards.err().contains("Document does not exist"), afterwards.all());
+        page.openAddress(link);
+        page.awaitState(PAGE_WAIT, "read-once");
+        page.driver().findElement(By.id("reveal")).click();
+        assertEquals("gone", page.awaitState(PAGE_WAIT, "gone", "revealed", "error"), page.text("message"));
+    }
+
+    /** Creates a paste with the page's "Encrypt in the browser"; returns its link once the paste is stored. */
+    private static String createEncryptedInThePage(String text, String password, boolean burn) throws Exception {
+        page.open("/");
+        page.awaitState(PAGE_WAIT, "editing");
+        page.driver().findElement(By.id("content")).sendKeys(text);
+        page.driver().findElement(By.cssSelector("label[for=encrypt]")).click();
+        if (!password.isEmpty()) {
+            page.driver().findElement(By.id("password")).sendKeys(password);
+        }
+        if (burn) {
+            page.driver().findElement(By.cssSelector("label[for=read-once]")).click();
+        }
+        page.driver().findElement(By.id("create")).click();
+        assertEquals("created", page.awaitState(PAGE_WAIT, "created", "error"), page.text("message"));
+        String link = page.driver().findElement(By.id("paste-link")).getAttribute("href");
+        Matcher parts = PAGE_LINK.matcher(link);
+        assertTrue(parts.find(), link);
+        assertEquals(burn ? "-" : "", parts.group(2), "a burn link starts its fragment with '-': " + link);
+        awaitStored(link);
+        return link;
+    }
+
+    /** The base58 key in a link's fragment. */
+    private static String key(String link) {
+        return link.substring(link.indexOf('#') + 1).replaceFirst("^-", "");
     }
 
     /**

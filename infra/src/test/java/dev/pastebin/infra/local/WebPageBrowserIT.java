@@ -13,9 +13,7 @@ import dev.pastebin.core.paste.ShortCodes;
 import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestPastes;
-import dev.pastebin.local.browser.Chromium;
 import io.micronaut.context.ApplicationContext;
-import java.io.File;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -27,7 +25,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.regex.Matcher;
@@ -40,8 +37,6 @@ import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -60,8 +55,6 @@ class WebPageBrowserIT {
     private static final Path VIEW_SCREENSHOT = Path.of("target/web-view.png").toAbsolutePath();
     private static final Path CREATE_SCREENSHOT =
             Path.of("target/web-create.png").toAbsolutePath();
-    private static final Path DOCS_SCREENSHOTS =
-            Path.of("..", "docs", "screenshots").toAbsolutePath();
     private static final String JAVA =
             "/** A greeting. */\npublic final class Hello {\n    public static void main(String[] args) {\n"
                     + "        String who = args.length > 0 ? args[0] : \"<world>\"; // markup stays text\n"
@@ -72,6 +65,7 @@ class WebPageBrowserIT {
 
     private static LocalRuntimeProcess system;
     private static ApplicationContext world;
+    private static BrowserPage page;
     private static ChromeDriver browser;
 
     @BeforeAll
@@ -79,21 +73,14 @@ class WebPageBrowserIT {
         system = LocalRuntimeProcess.start("local-web");
         world = ApplicationContext.run(
                 Map.of("pastebin.storage.bucket", system.bucket, "aws.s3.path-style-access-enabled", true));
-        ChromeOptions options = new ChromeOptions()
-                .setBinary(Chromium.find())
-                .addArguments(Chromium.HEADLESS_FLAGS)
-                .addArguments("--window-size=1280,1000");
-        ChromeDriverService driver = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(Chromium.findDriver()))
-                .usingAnyFreePort()
-                .build();
-        browser = new ChromeDriver(driver, options);
+        page = BrowserPage.start(system);
+        browser = page.driver();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (browser != null) {
-            browser.quit();
+        if (page != null) {
+            page.close();
         }
         if (world != null) {
             world.close();
@@ -670,35 +657,20 @@ class WebPageBrowserIT {
                 .toList();
     }
 
-    /** Into target/, and into docs/screenshots/ (README.md and docs/using.md show them) with -Dscreenshots.update=true. */
     private static void saveScreenshot(String name) throws Exception {
-        byte[] png = browser.getScreenshotAs(OutputType.BYTES);
-        Files.write(Path.of("target", "web-" + name).toAbsolutePath(), png);
-        if (Boolean.getBoolean("screenshots.update")) {
-            Files.createDirectories(DOCS_SCREENSHOTS);
-            Files.write(DOCS_SCREENSHOTS.resolve(name), png);
-        }
+        page.saveScreenshot(name);
     }
 
     private static void open(String path) {
-        browser.get(system.baseUrl() + path);
+        page.open(path);
     }
 
     private static String text(String id) {
-        return browser.findElement(By.id(id)).getText();
+        return page.text(id);
     }
 
-    /** Waits until the page's state (main's data-state) is one of {@code states}; returns it. */
     private static String awaitState(Duration timeout, String... states) {
-        Set<String> wanted = Set.of(states);
-        return new WebDriverWait(browser, timeout)
-                .withMessage(() -> "page state " + state() + " (" + text("message") + "), expected one of "
-                        + List.of(states) + "\n" + system.output())
-                .until(d -> wanted.contains(state()) ? state() : null);
-    }
-
-    private static String state() {
-        return browser.findElement(By.id("page")).getDomAttribute("data-state");
+        return page.awaitState(timeout, states);
     }
 
     // ---- the API and the rows ------------------------------------------------------------------------------
