@@ -341,6 +341,16 @@ class PrivateBinClientsIT {
                 .until(d -> "done".equals(d.findElement(By.id("content")).getDomAttribute("data-highlighting")));
         page.saveScreenshot("encrypted.png");
 
+        // line links: after the key, and a click on a number keeps the key in front of its line
+        page.openAddress(snippet + "&L4-L5");
+        assertEquals("ready", page.awaitState(PAGE_WAIT, "ready", "password", "gone", "error"), page.text("message"));
+        assertEquals(List.of("L4", "L5"), selectedLines());
+        page.driver().findElement(By.cssSelector("#L6 > a.ln")).click();
+        assertTrue(
+                page.driver().getCurrentUrl().endsWith("#" + key(snippet) + "&L6"),
+                page.driver().getCurrentUrl());
+        assertEquals(List.of("L6"), selectedLines());
+
         String locked = (String)
                 pbincliSend("-p", "s3cret pass", "-t", "behind a password").get("link");
         page.openAddress(locked);
@@ -399,6 +409,12 @@ class PrivateBinClientsIT {
         assertEquals(burn ? "-" : "", parts.group(2), "a burn link starts its fragment with '-': " + link);
         awaitStored(link);
         return link;
+    }
+
+    private static List<String> selectedLines() {
+        return page.driver().findElements(By.cssSelector("#content .line.selected")).stream()
+                .map(e -> e.getDomAttribute("id"))
+                .toList();
     }
 
     /** The base58 key in a link's fragment. */
