@@ -110,6 +110,8 @@ final class FunctionsUnderTest {
         env.put("AWS_ACCESS_KEY_ID", "test");
         env.put("AWS_SECRET_ACCESS_KEY", "test");
         env.put("AWS_S3_PATH_STYLE_ACCESS_ENABLED", "true");
+        // the local PostgreSQL has no TLS; the template requires verify-full
+        env.put("PASTEBIN_DATABASE_TLS_REQUIRED", "false");
         return env;
     }
 

@@ -81,8 +81,8 @@ final class QueueLatency {
             int memoryMb)
             throws Exception {
         line.accept(
-                "| batching window | time to readable p50 ms | p90 ms | min-max ms | 202 answers before the 200 (mean) | pastes |");
-        line.accept("|---|---|---|---|---|---|");
+                "| batching window | time to readable p50 ms | p90 ms | p99 ms | min-max ms | 202 answers before the 200 (mean) | pastes |");
+        line.accept("|---|---|---|---|---|---|---|");
         for (int window : windows) {
             String queue = services.createQueue("bench-readable-w" + window);
             // One after the other: the runtime client unpacks its native library to the same file in /tmp at start,
@@ -119,10 +119,11 @@ final class QueueLatency {
                     Stats s = new Stats(ms);
                     progress.printf("  window %d s: time to readable p50 %.0f ms%n", window, s.median());
                     line.accept(String.format(
-                            "| %d s | %.0f | %.0f | %.0f-%.0f | %.1f | %d/%d |",
+                            "| %d s | %.0f | %.0f | %.0f | %.0f-%.0f | %.1f | %d/%d |",
                             window,
                             s.median(),
                             s.percentile(90),
+                            s.percentile(99),
                             s.min(),
                             s.max(),
                             ms.isEmpty() ? 0 : pending / (double) ms.size(),

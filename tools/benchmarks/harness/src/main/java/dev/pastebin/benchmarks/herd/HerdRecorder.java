@@ -105,7 +105,8 @@ final class HerdRecorder implements AutoCloseable {
                            (SELECT state FROM circuit_breakers WHERE name = 's3'),
                            (SELECT count(*) FROM pastes WHERE held_receipt_handle IS NOT NULL AND held_until > now()
                               AND status = 'IN_PROGRESS'),
-                           (SELECT release_from IS NOT NULL FROM circuit_breakers WHERE name = 's3')""")) {
+                           -- read through to_jsonb so that a tree from before the release's cursor (V11) is measured too
+                           (SELECT to_jsonb(b) ->> 'release_from' IS NOT NULL FROM circuit_breakers b WHERE name = 's3')""")) {
                 st.setLong(1, ownPid);
                 st.setLong(2, ownPid);
                 try (ResultSet rs = st.executeQuery()) {
