@@ -224,7 +224,19 @@ class RevealPasteIT {
         String code = (String) world.create("{\"content\":\"expired secret\",\"readOnce\":true,\"expiresIn\":60}")
                 .get("shortCode");
         world.store(code);
-        try {
+        DataSource dataSource =
+                DelegatingDataSource.unwrapDataSource(world.api.context().getBean(DataSource.class));
+        try (Connection sweepersKeptAway = dataSource.getConnection()) {
+            // The database is shared, and another runtime's sweeper may run meanwhile: this transaction's key-share
+            // lock, taken before the paste expires, makes every sweeper pass the row by (FOR UPDATE SKIP LOCKED),
+            // so the row below is as the reveal left it. It lets the expiry's UPDATE through; a reveal that tried
+            // to burn the row would wait on it and fail the request.
+            sweepersKeptAway.setAutoCommit(false);
+            try (var lock = sweepersKeptAway.prepareStatement(
+                    "SELECT short_code FROM pastes WHERE short_code = ? FOR KEY SHARE")) {
+                lock.setString(1, code);
+                assertTrue(lock.executeQuery().next(), "the row, before it expires");
+            }
             expireNow(code);
 
             HttpApi.Response revealed = world.api.send(world.reveal(code));
@@ -233,6 +245,7 @@ class RevealPasteIT {
             assertEquals("PASTE_NOT_FOUND", world.json(revealed).get("code"));
             assertFalse(revealed.text().contains("expired secret"));
             assertTrue(world.row(code).isPresent() && world.objectExists(code), "left to the sweeper, untouched");
+            sweepersKeptAway.rollback();
         } finally {
             // the sweeper's tests expect no expiring paste but their own in the shared database
             world.api.context().getBean(PasteRepository.class).remove(code);

@@ -154,9 +154,11 @@ class RealFunctionsInvokeIT {
 
         JsonNode report = invokeOk("SweeperFunction", "sweeper-scheduled.json");
 
-        assertTrue(report.path("deleted").asInt() >= 1, "the expired row at least: " + report);
+        // What the sweep counted is not this test's to assert: the database is shared, and any other sweeper
+        // (another runtime's schedule) may have deleted the row first. The row being gone below is what it owns.
         assertTrue(
-                report.path("objectsRemoved").isInt()
+                report.path("deleted").isInt()
+                        && report.path("objectsRemoved").isInt()
                         && report.path("stuckMarkedFailed").isInt()
                         && report.path("batches").asInt() >= 1
                         && report.path("remaining").isBoolean(),
