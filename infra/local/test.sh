@@ -5,7 +5,8 @@
 # the template, installs Chromium and its driver when missing (infra/local/chromium.sh, for the browser
 # tests) and the command-line paste clients (infra/local/clients.sh), runs `mvn -B verify` at the repository root with the app environment exported (unit
 # tests in `test`, *IT integration tests in `verify`), then `sam build` of every function with a check
-# of its output (infra/local/sam-build.sh) and Schemathesis against the local API (infra/local/schemathesis.sh),
+# of its output (infra/local/sam-build.sh), Schemathesis against the local API (infra/local/schemathesis.sh) and the
+# stack's own rules against every request it makes (infra/local/stack-rules.sh),
 # stops only the services this run started, and exits non-zero
 # when any step failed. Extra arguments go to Maven: infra/local/test.sh -pl core -am
 # If PostgreSQL or LocalStack cannot be started the run fails with the reason: integration tests never
@@ -67,7 +68,10 @@ if [[ "$status" -eq 0 ]]; then
     # The API against its OpenAPI document (docs/openapi.yaml), through the local runtime and the artifacts
     # Maven just built: no 5xx, no response the document does not describe.
     "$PASTEBIN_LOCAL_DIR/schemathesis.sh" || { log "Schemathesis found problems (above)"; status=1; }
+    # Every request the stack makes (the calls the tests recorded, and those AWS documents) against the rules the
+    # deployed stack would enforce: roles, routes and VPC endpoint policies, resource and key policies.
+    "$PASTEBIN_LOCAL_DIR/stack-rules.sh" || { log "a request the deployed stack would refuse (above)"; status=1; }
 else
-    log "not running infra/local/sam-build.sh and infra/local/schemathesis.sh: maven failed"
+    log "not running infra/local/sam-build.sh, schemathesis.sh and stack-rules.sh: maven failed"
 fi
 exit "$status"

@@ -1,0 +1,119 @@
+import copy
+import unittest
+
+from stackrules.rules import check
+from stackrules.template import Stack
+
+BUCKET_ONLY = {"Statement": [{"Effect": "Allow", "Principal": "*", "Action": "s3:*",
+                              "Resource": [{"Fn::GetAtt": ["Bucket", "Arn"]}, {"Fn::Sub": "${Bucket.Arn}/*"}]}]}
+ANSWERS = {"Effect": "Allow", "Principal": "*", "Action": "s3:PutObject",
+           "Resource": {"Fn::Sub": "arn:${AWS::Partition}:s3:::cloudformation-custom-resource-response-*/*"}}
+
+
+def stack_template():
+    """A function in a NAT-less VPC behind an S3 gateway endpoint, answering a custom resource, with an alarm."""
+    return {
+        "Parameters": {"Mode": {"Type": "String", "Default": "create"}},
+        "Conditions": {"Created": {"Fn::Equals": [{"Ref": "Mode"}, "create"]}},
+        "Resources": {
+            "Bucket": {"Type": "AWS::S3::Bucket"},
+            "Vpc": {"Type": "AWS::EC2::VPC", "Condition": "Created"},
+            "Subnet": {"Type": "AWS::EC2::Subnet", "Condition": "Created", "Properties": {"VpcId": {"Ref": "Vpc"}}},
+            "Table": {"Type": "AWS::EC2::RouteTable", "Condition": "Created", "Properties": {"VpcId": {"Ref": "Vpc"}}},
+            "Association": {"Type": "AWS::EC2::SubnetRouteTableAssociation", "Condition": "Created",
+                            "Properties": {"SubnetId": {"Ref": "Subnet"}, "RouteTableId": {"Ref": "Table"}}},
+            "S3Endpoint": {"Type": "AWS::EC2::VPCEndpoint", "Condition": "Created", "Properties": {
+                "VpcEndpointType": "Gateway", "ServiceName": {"Fn::Sub": "com.amazonaws.${AWS::Region}.s3"},
+                "RouteTableIds": [{"Ref": "Table"}], "PolicyDocument": copy.deepcopy(BUCKET_ONLY)}},
+            "MigrateRole": {"Type": "AWS::IAM::Role", "Properties": {"Policies": [{"PolicyName": "p", "PolicyDocument": {
+                "Statement": [{"Effect": "Allow", "Action": "s3:GetObject", "Resource": {"Fn::Sub": "${Bucket.Arn}/*"}}]}}]}},
+            "Migrate": {"Type": "AWS::Lambda::Function", "Properties": {
+                "Role": {"Fn::GetAtt": ["MigrateRole", "Arn"]},
+                "VpcConfig": {"Fn::If": ["Created", {"SubnetIds": [{"Ref": "Subnet"}]}, {"Ref": "AWS::NoValue"}]},
+                "Environment": {"Variables": {"PASTEBIN_STORAGE_BUCKET": {"Ref": "Bucket"}}}}},
+            "Schema": {"Type": "Custom::Schema", "Properties": {"ServiceToken": {"Fn::GetAtt": ["Migrate", "Arn"]}}},
+            "Topic": {"Type": "AWS::SNS::Topic", "Properties": {"KmsMasterKeyId": "alias/aws/sns"}},
+            "Alarm": {"Type": "AWS::CloudWatch::Alarm", "Properties": {"AlarmActions": [{"Ref": "Topic"}]}},
+        },
+    }
+
+
+def refusals(template, parameters=None, recorded=()):
+    found, _ = check(Stack(template, parameters or {}), "test", list(recorded))
+    return found
+
+
+def of_function(template, recorded):
+    return [r for r in refusals(template, recorded=recorded) if r.caller == "Migrate"]
+
+
+class RulesTest(unittest.TestCase):
+    def test_a_custom_resource_answer_the_endpoint_policy_refuses_is_found(self):
+        found = [r for r in refusals(stack_template()) if r.caller == "Migrate"]
+        self.assertEqual(1, len(found), found)
+        self.assertIn("S3Endpoint", found[0].refused_by)
+        self.assertIn("cloudformation-custom-resource-response-useast1", found[0].request)
+
+    def test_the_answer_passes_once_the_endpoint_allows_it_or_outside_the_vpc(self):
+        template = stack_template()
+        template["Resources"]["S3Endpoint"]["Properties"]["PolicyDocument"]["Statement"].append(ANSWERS)
+        self.assertEqual([], [r for r in refusals(template) if r.caller == "Migrate"])
+        self.assertEqual([], [r for r in refusals(stack_template(), {"Mode": "none"}) if r.caller == "Migrate"])
+
+    def test_alarms_cannot_publish_to_a_topic_under_an_aws_managed_key(self):
+        found = [r for r in refusals(stack_template()) if r.caller.startswith("CloudWatch alarm")]
+        self.assertEqual(1, len(found), found)
+        self.assertIn("alias/aws/sns", found[0].refused_by)
+
+    def test_a_customer_managed_key_must_let_cloudwatch_use_it(self):
+        template = stack_template()
+        template["Resources"]["Topic"]["Properties"]["KmsMasterKeyId"] = {"Ref": "Key"}
+        root_only = {"Statement": [{"Effect": "Allow", "Principal": {"AWS": {"Fn::Sub": "arn:aws:iam::${AWS::AccountId}:root"}},
+                                    "Action": "kms:*", "Resource": "*"}]}
+        template["Resources"]["Key"] = {"Type": "AWS::KMS::Key", "Properties": {"KeyPolicy": root_only}}
+        found = [r for r in refusals(template) if r.caller.startswith("CloudWatch alarm")]
+        self.assertEqual(2, len(found), found)  # GenerateDataKey and Decrypt
+        self.assertIn("for cloudwatch.amazonaws.com", found[0].missing)
+        root_only["Statement"].append({"Effect": "Allow", "Principal": {"Service": "cloudwatch.amazonaws.com"},
+                                       "Action": ["kms:GenerateDataKey*", "kms:Decrypt"], "Resource": "*"})
+        self.assertEqual([], [r for r in refusals(template) if r.caller.startswith("CloudWatch alarm")])
+
+    def test_a_recorded_call_is_checked_against_the_role_and_the_endpoint(self):
+        template = stack_template()
+        template["Resources"]["S3Endpoint"]["Properties"]["PolicyDocument"]["Statement"].append(ANSWERS)
+        get = {"function": "Migrate", "service": "S3", "operation": "GetObject",
+               "identifiers": {"Bucket": "local-bucket", "Key": "pastes/"}, "env": {"Bucket": ["PASTEBIN_STORAGE_BUCKET"]}}
+        put = dict(get, operation="PutObject")
+        self.assertEqual([], of_function(template, [get]))
+        found = of_function(template, [put, put])
+        self.assertEqual(1, len(found), found)  # once per distinct call
+        self.assertIn("MigrateRole", found[0].refused_by)
+        self.assertIn("missing: Allow s3:PutObject on arn:aws:s3:::pastebin-bucket-generated/pastes/x", found[0].missing)
+
+    def test_a_call_to_a_service_without_an_endpoint_has_no_route(self):
+        template = stack_template()
+        template["Resources"]["S3Endpoint"]["Properties"]["PolicyDocument"]["Statement"].append(ANSWERS)
+        template["Resources"]["MigrateRole"]["Properties"]["Policies"][0]["PolicyDocument"]["Statement"].append(
+            {"Effect": "Allow", "Action": "sqs:SendMessage", "Resource": "*"})
+        template["Resources"]["Queue"] = {"Type": "AWS::SQS::Queue"}
+        template["Resources"]["Migrate"]["Properties"]["Environment"]["Variables"]["QUEUE"] = {"Ref": "Queue"}
+        send = {"function": "Migrate", "service": "Sqs", "operation": "SendMessageBatch",
+                "identifiers": {"QueueUrl": "http://127.0.0.1:4566/000000000000/q"}, "env": {"QueueUrl": ["QUEUE"]}}
+        found = of_function(template, [send])
+        self.assertEqual(1, len(found), found)
+        self.assertEqual("the network", found[0].refused_by)
+        self.assertIn("sqs:SendMessage", found[0].request)
+
+    def test_a_schedule_without_an_invoke_permission_is_found(self):
+        template = stack_template()
+        template["Resources"]["Rule"] = {"Type": "AWS::Events::Rule", "Properties": {
+            "Targets": [{"Arn": {"Fn::GetAtt": ["Migrate", "Arn"]}, "Id": "t"}]}}
+        self.assertEqual(1, len([r for r in refusals(template) if r.caller == "EventBridge rule Rule"]))
+        template["Resources"]["Permission"] = {"Type": "AWS::Lambda::Permission", "Properties": {
+            "FunctionName": {"Fn::GetAtt": ["Migrate", "Arn"]}, "Principal": "events.amazonaws.com",
+            "SourceArn": {"Fn::GetAtt": ["Rule", "Arn"]}}}
+        self.assertEqual([], [r for r in refusals(template) if r.caller == "EventBridge rule Rule"])
+
+
+if __name__ == "__main__":
+    unittest.main()
