@@ -259,6 +259,7 @@ class StackRules:
         document = self.stack.properties(key_id)["KeyPolicy"]
         for kms_action in kms_actions:
             key_request = Request(request.principal, kms_action, "*", {
+                **request.context,
                 "kms:ViaService": f"{service}.{REGION}.amazonaws.com",
                 "kms:CallerAccount": ACCOUNT,
             })

@@ -54,6 +54,8 @@ class LocalStackCloudFormationIT {
             "AWS::Logs::LogGroup",
             "AWS::CloudWatch::Alarm",
             "AWS::SNS::Topic",
+            // the alarm topic's customer-managed key (CloudWatch alarms cannot publish under aws/sns)
+            "AWS::KMS::Key",
             // the generated role secrets (and the edge's origin secret). Not the created network: the local
             // LocalStack runs without EC2 (Fn::GetAZs fails: "Could not describe zones availability"), and not
             // the database (RDS is not in the community edition).
@@ -294,6 +296,7 @@ class LocalStackCloudFormationIT {
             // the abuse reports' notifications and the takedowns' invalidations, handed out of the VPC
             assertEquals(
                     Set.of("AbuseNotificationTopic", "AlarmTopic"), byType.get("AWS::SNS::Topic"), byType.toString());
+            assertEquals(Set.of("AlarmTopicKey"), byType.get("AWS::KMS::Key"), byType.toString());
             assertEquals(
                     Set.of(
                             "UploadQueue",
