@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Usage: infra/local/validate-template.sh  -- lints infra/template.yaml with `sam validate --lint`, cfn-lint and
 # checkov, once per parameter set of infra/template-parameter-sets.json ("default": what `sam deploy --guided`
-# creates; "existing": your own network, database and secrets), and infra/edge-waf.yaml with cfn-lint and checkov.
+# creates; "existing": your own network, database and secrets), and infra/edge-waf.yaml with cfn-lint and checkov;
+# then the template as a user lints it (plain `sam validate --lint`), and with the newest releases when PyPI has
+# newer ones than the pins (a warning: the pins decide).
 #
 # Installs AWS SAM CLI and cfn-lint from PyPI into their own venv, $PASTEBIN_CACHE_DIR/sam-venv, and checkov into
 # another, $PASTEBIN_CACHE_DIR/checkov-venv (its dependencies would conflict with the SAM CLI's); once each, reused
@@ -62,4 +64,26 @@ log "cfn-lint infra/edge-waf.yaml"
 "$SAM_VENV/bin/cfn-lint" --config-file "$PASTEBIN_ROOT/infra/.cfnlintrc" -- "$PASTEBIN_ROOT/infra/edge-waf.yaml"
 log "checkov infra/edge-waf.yaml"
 checkov "$PASTEBIN_ROOT/infra/edge-waf.yaml"
+# The template as a user lints it, with no settings of ours: plain `sam validate --lint` and `cfn-lint` (what the
+# template must ignore, it says in its own Metadata).
+log "infra/template.yaml as a user lints it: sam validate --lint, cfn-lint"
+"$SAM_VENV/bin/sam" validate --lint --template-file "$TEMPLATE"
+"$SAM_VENV/bin/cfn-lint" -- "$TEMPLATE"
+
+# The newest releases too, when PyPI has newer ones than the pins: a user who installs the SAM CLI today lints with
+# them. The pins decide the verdict (a new release's new rule must not fail a change that did not touch the
+# template); a finding of the newest is a warning to fix the template and raise the pins.
+newest() { "$SAM_VENV/bin/pip" index versions --disable-pip-version-check "$1" 2>/dev/null | sed -n 's/^[^ ]* (\(.*\))$/\1/p'; }
+newest_sam="$(newest aws-sam-cli)"; newest_lint="$(newest cfn-lint)"
+if [[ -z "$newest_sam" || -z "$newest_lint" ]]; then
+    warn "could not ask PyPI for the newest aws-sam-cli and cfn-lint; linted with the pins only"
+elif [[ "$newest_sam" == "$SAM_CLI_VERSION" && "$newest_lint" == "$CFN_LINT_VERSION" ]]; then
+    log "the pins are the newest releases (aws-sam-cli $newest_sam, cfn-lint $newest_lint)"
+else
+    newest_venv="$PASTEBIN_CACHE_DIR/sam-newest-venv"
+    ensure_tool_venv "$newest_venv" sam "aws-sam-cli==$newest_sam cfn-lint==$newest_lint" sam-newest
+    log "infra/template.yaml with the newest releases: aws-sam-cli $newest_sam, cfn-lint $newest_lint"
+    "$newest_venv/bin/sam" validate --lint --template-file "$TEMPLATE" && "$newest_venv/bin/cfn-lint" -- "$TEMPLATE" \
+        || warn "the newest linters find the above (the pins, $SAM_CLI_VERSION and $CFN_LINT_VERSION, pass): fix the template and raise the pins in infra/local/lib.sh"
+fi
 log "template is valid for every parameter set: no errors, no warnings"
