@@ -8,7 +8,8 @@
 # of its output (infra/local/sam-build.sh), Schemathesis against the local API (infra/local/schemathesis.sh) and the
 # stack's own rules against every request it makes (infra/local/stack-rules.sh),
 # stops only the services this run started, and exits non-zero
-# when any step failed. Extra arguments go to Maven: infra/local/test.sh -pl core -am
+# when any step failed. Every AWS call of the functions the run starts is recorded in infra/target/recorded-calls
+# (PASTEBIN_RECORD_CALLS_DIR, below). Extra arguments go to Maven: infra/local/test.sh -pl core -am
 # If PostgreSQL or LocalStack cannot be started the run fails with the reason: integration tests never
 # skip silently for want of them.
 set -euo pipefail
@@ -47,6 +48,11 @@ cd "$PASTEBIN_ROOT"
 # Every local runtime the tests start gives a function's init the time a busy machine needs (Lambda's 10 s, and the
 # runtime's own 60 s default, are limits of production and of `make run`, not of a test's set-up).
 export PASTEBIN_LOCAL_INIT_TIMEOUT="${PASTEBIN_LOCAL_INIT_TIMEOUT:-5m}"
+# Every local runtime the tests start (and Schemathesis's) has its functions record each AWS call they make, one JSON
+# line each (tools/call-recorder/README.md), into this directory, emptied first: what the run called, to be checked
+# against the permissions the template grants.
+export PASTEBIN_RECORD_CALLS_DIR="$PASTEBIN_ROOT/infra/target/recorded-calls"
+rm -rf "$PASTEBIN_RECORD_CALLS_DIR"
 # Modules build and test in parallel once what they depend on is built (core first; then the five functions
 # and the local runtime side by side; infra and chaos last, side by side): the integration tests mostly wait
 # on PostgreSQL, LocalStack and timers, and each isolates itself (own database, queues, bucket, ports), so

@@ -51,7 +51,9 @@ public final class TestSupport {
                 "000000000000",
                 null,
                 null,
-                INIT_TIMEOUT);
+                INIT_TIMEOUT,
+                null,
+                null);
     }
 
     /** An SQS client for LocalStack (endpoint and credentials from the environment Failsafe sets). */

@@ -88,7 +88,7 @@ public final class CommandLineFlags {
                 path(values.get("--env-vars")),
                 parameterOverrides,
                 physicalNames,
-                values.containsKey("--ric-lib") ? Path.of(values.get("--ric-lib")) : defaultRicLib(),
+                values.containsKey("--ric-lib") ? Path.of(values.get("--ric-lib")) : besideTheRuntime("ric-lib"),
                 path(values.get("--work-dir")),
                 Integer.parseInt(values.getOrDefault("--instances", "1")),
                 !lazy,
@@ -97,7 +97,9 @@ public final class CommandLineFlags {
                 values.getOrDefault("--account-id", "000000000000"),
                 path(values.get("--function-java-home")),
                 path(values.get("--dashboard")),
-                initTimeout(values.get("--init-timeout"), environment.get(INIT_TIMEOUT_VARIABLE)));
+                initTimeout(values.get("--init-timeout"), environment.get(INIT_TIMEOUT_VARIABLE)),
+                recordCallsDir(environment.get(CallRecording.DIRECTORY_VARIABLE)),
+                besideTheRuntime(CallRecording.LIB));
         return new Parsed(settings, positional);
     }
 
@@ -107,6 +109,11 @@ public final class CommandLineFlags {
             return duration(flag);
         }
         return variable != null && !variable.isBlank() ? duration(variable) : RuntimeSettings.DEFAULT_INIT_TIMEOUT;
+    }
+
+    /** The recording directory, absolute (the function processes run in their task roots); null when unset. */
+    private static Path recordCallsDir(String variable) {
+        return variable == null || variable.isBlank() ? null : Path.of(variable).toAbsolutePath();
     }
 
     /** {@code 500ms}, {@code 60s}, {@code 5m}, {@code 1h}, {@code 1d}, or ISO-8601 ({@code PT1M}). */
@@ -150,15 +157,15 @@ public final class CommandLineFlags {
         return value == null ? null : Path.of(value);
     }
 
-    /** target/ric-lib beside the runtime's own jar (or classes directory), where the build puts it. */
-    private static Path defaultRicLib() {
+    /** target/{@code name} beside the runtime's own jar (or classes directory), where the build puts it. */
+    private static Path besideTheRuntime(String name) {
         try {
             Path location = Path.of(CommandLineFlags.class
                     .getProtectionDomain()
                     .getCodeSource()
                     .getLocation()
                     .toURI());
-            return location.getParent().resolve("ric-lib");
+            return location.getParent().resolve(name);
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }

@@ -62,6 +62,10 @@ public final class LocalRuntime implements AutoCloseable {
         // Read first: a broken panel file stops the start before any function JVM does.
         this.dashboardPanels =
                 settings.dashboard() == null ? DashboardPanels.NONE : DashboardPanels.read(settings.dashboard());
+        // Before anything is started: recording without the recorder fails here, saying why.
+        List<Path> layers = settings.recordCallsDir() == null
+                ? List.of()
+                : List.of(CallRecording.jar(settings.callRecorderLib(), settings.recordCallsDir()));
         this.sqs = SqsClient.builder()
                 .httpClient(UrlConnectionHttpClient.create())
                 .region(Region.of(settings.region()))
@@ -76,12 +80,20 @@ public final class LocalRuntime implements AutoCloseable {
                         settings.accountId(),
                         System.getenv())
                 .withInitTimeout(settings.initTimeout());
+        if (settings.recordCallsDir() != null) {
+            runtime.withVariable(
+                    CallRecording.DIRECTORY_VARIABLE, settings.recordCallsDir().toString());
+            log.println("Recording the functions' AWS calls in " + settings.recordCallsDir() + " ("
+                    + CallRecording.DIRECTORY_VARIABLE + "; the recorder "
+                    + layers.get(0).getFileName()
+                    + " is in each task root's lib/)");
+        }
         this.functions = new LocalFunctions(
                 template,
                 resources,
                 EnvVarsFile.read(settings.envVars()),
                 runtime,
-                new TaskRoots(workDir, log),
+                new TaskRoots(workDir, log, layers),
                 settings.instances(),
                 log,
                 metrics);

@@ -24,6 +24,9 @@ import java.util.Map;
  * @param dashboard          the application's dashboard panels ({@code DashboardPanels}); null: only the table of
  *                           every metric
  * @param initTimeout        how long a function's init phase may take before its invocation fails (Lambda: 10 s)
+ * @param recordCallsDir     where the functions record their AWS calls ({@code PASTEBIN_RECORD_CALLS_DIR}, absolute);
+ *                           null: they record nothing and run without the recorder
+ * @param callRecorderLib    the directory holding the call recorder's jar (built into target/call-recorder)
  */
 public record RuntimeSettings(
         String host,
@@ -41,7 +44,9 @@ public record RuntimeSettings(
         String accountId,
         Path javaHome,
         Path dashboard,
-        Duration initTimeout) {
+        Duration initTimeout,
+        Path recordCallsDir,
+        Path callRecorderLib) {
 
     /** A JVM on a busy laptop needs more than Lambda's 10 s; the test command sets more still. */
     public static final Duration DEFAULT_INIT_TIMEOUT = Duration.ofSeconds(60);

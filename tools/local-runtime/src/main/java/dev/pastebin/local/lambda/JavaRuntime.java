@@ -18,7 +18,7 @@ import java.util.zip.ZipFile;
  * Lambda's managed Java runtime (java21, java25), as far as a process can be: a fresh JVM whose class path is only the
  * runtime interface client (ric-lib, like /var/runtime/lib), main class {@code AWSLambda} with the Handler
  * as argument, working directory = task root, and a clean environment holding the variables Lambda sets,
- * the AWS SDK's own settings of this machine, and the function's variables.
+ * the AWS SDK's own settings of this machine, the runtime's own ({@link #withVariable}), and the function's variables.
  */
 public final class JavaRuntime {
 
@@ -44,6 +44,7 @@ public final class JavaRuntime {
     private final String region;
     private final String accountId;
     private final Map<String, String> sdkVariables;
+    private final Map<String, String> runtimeVariables = new LinkedHashMap<>();
     private Optional<Path> jniLibrary;
     private Duration initTimeout =
             Duration.ofSeconds(60); // RuntimeSettings.DEFAULT_INIT_TIMEOUT; the runtime sets its own
@@ -68,6 +69,15 @@ public final class JavaRuntime {
                 sdkVariables.put(name, value);
             }
         });
+    }
+
+    /**
+     * A variable every function process gets from the runtime itself (e.g. where to record its AWS calls), after the
+     * SDK's settings and before the function's own variables.
+     */
+    public synchronized JavaRuntime withVariable(String name, String value) {
+        runtimeVariables.put(name, value);
+        return this;
     }
 
     /** How long an environment's init phase may take before its invocation fails (Sandbox.Timedout). */
@@ -172,7 +182,7 @@ public final class JavaRuntime {
     }
 
     /** The environment of the function process. */
-    Map<String, String> environment(FunctionConfiguration function, String runtimeApi) {
+    synchronized Map<String, String> environment(FunctionConfiguration function, String runtimeApi) {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("PATH", "/usr/local/bin:/usr/bin:/bin");
         env.put("LANG", "en_US.UTF-8");
@@ -191,6 +201,7 @@ public final class JavaRuntime {
         env.put("AWS_REGION", region);
         env.put("AWS_DEFAULT_REGION", region);
         env.putAll(sdkVariables);
+        env.putAll(runtimeVariables);
         env.putAll(function.variables());
         return env;
     }

@@ -26,6 +26,11 @@ import java.util.zip.ZipInputStream;
  *   <li>a directory is used as it is.</li>
  * </ul>
  * Built and unpacked task roots live in the work directory, one per function, until {@link #close()}.
+ *
+ * <p>Layer jars, when given, are added to every task root's {@code lib/}: Lambda puts a layer's jars in
+ * {@code /opt/java/lib}, which the runtime interface client's class loader reads after the task root's {@code lib/}
+ * (a path it hard-codes, and not this machine's to write). They go only into task roots of the work directory: a
+ * directory CodeUri is then copied there first, so no function's code or artifact is ever changed.
  */
 public final class TaskRoots implements AutoCloseable {
 
@@ -33,11 +38,18 @@ public final class TaskRoots implements AutoCloseable {
 
     private final Path workDir;
     private final PrintStream log;
+    private final List<Path> layerJars;
     private final Map<String, Path> made = new ConcurrentHashMap<>();
 
     public TaskRoots(Path workDir, PrintStream log) {
+        this(workDir, log, List.of());
+    }
+
+    /** @param layerJars jars every task root gets in its {@code lib/}, as a layer's {@code java/lib} would add them */
+    public TaskRoots(Path workDir, PrintStream log, List<Path> layerJars) {
         this.workDir = workDir;
         this.log = log;
+        this.layerJars = List.copyOf(layerJars);
     }
 
     /**
@@ -47,20 +59,55 @@ public final class TaskRoots implements AutoCloseable {
      */
     public Path taskRoot(String functionName, Path codeUri, String buildMethod) {
         if (MAKEFILE_BUILD.equals(buildMethod)) {
-            return made.computeIfAbsent(functionName, id -> make(id, codeUri, workDir.resolve(id)));
+            return made.computeIfAbsent(functionName, id -> withLayers(make(id, codeUri, workDir.resolve(id))));
         }
         if (buildMethod != null) {
             throw new IllegalArgumentException(functionName + ": BuildMethod " + buildMethod
                     + " is not supported locally; use a prebuilt artifact (CodeUri of a zip or directory) or makefile");
         }
         if (Files.isDirectory(codeUri)) {
-            return codeUri;
+            return layerJars.isEmpty()
+                    ? codeUri
+                    : made.computeIfAbsent(functionName, id -> withLayers(copy(codeUri, workDir.resolve(id))));
         }
         if (!Files.isRegularFile(codeUri)) {
             throw new IllegalStateException("the artifact of " + functionName + " is missing: " + codeUri
                     + " does not exist. Build it first (e.g. mvn -B -DskipTests package)");
         }
-        return made.computeIfAbsent(functionName, id -> unzip(codeUri, workDir.resolve(id)));
+        return made.computeIfAbsent(functionName, id -> withLayers(unzip(codeUri, workDir.resolve(id))));
+    }
+
+    /** {@code taskRoot} with the layer jars in its {@code lib/}. */
+    private Path withLayers(Path taskRoot) {
+        try {
+            for (Path jar : layerJars) {
+                Path lib = Files.createDirectories(taskRoot.resolve("lib"));
+                Files.copy(jar, lib.resolve(jar.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            }
+            return taskRoot;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot add the layer jars " + layerJars + " to " + taskRoot, e);
+        }
+    }
+
+    /** Copies the directory {@code from} into {@code into}, which is emptied first. */
+    private static Path copy(Path from, Path into) {
+        try {
+            deleteTree(into);
+            try (Stream<Path> walk = Files.walk(from)) {
+                for (Path p : walk.toList()) {
+                    Path target = into.resolve(from.relativize(p).toString());
+                    if (Files.isDirectory(p)) {
+                        Files.createDirectories(target);
+                    } else {
+                        Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
+                    }
+                }
+            }
+            return into;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot copy " + from + " into " + into, e);
+        }
     }
 
     private Path make(String functionName, Path sourceDir, Path artifactsDir) {

@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class CommandLineFlagsTest {
 
@@ -84,6 +87,28 @@ class CommandLineFlagsTest {
         assertThrows(
                 IllegalArgumentException.class,
                 () -> CommandLineFlags.parse(new String[] {"--init-timeout", "0s"}, Map.of()));
+    }
+
+    @Test
+    void recordingComesFromTheEnvironmentAsAnAbsoluteDirectory() {
+        RuntimeSettings off = CommandLineFlags.parse(new String[0], Map.of()).settings();
+        assertNull(off.recordCallsDir());
+        assertEquals("call-recorder", off.callRecorderLib().getFileName().toString());
+        RuntimeSettings on = CommandLineFlags.parse(
+                        new String[0], Map.of("PASTEBIN_RECORD_CALLS_DIR", "infra/target/recorded-calls"))
+                .settings();
+        assertEquals(Path.of("infra/target/recorded-calls").toAbsolutePath(), on.recordCallsDir());
+    }
+
+    @Test
+    void recordingWithoutTheRecordersJarFailsAtStartSayingWhy(@TempDir Path dir) throws Exception {
+        Path calls = dir.resolve("calls");
+        var missing = assertThrows(IllegalStateException.class, () -> CallRecording.jar(dir.resolve("nothing"), calls));
+        assertTrue(missing.getMessage().contains("PASTEBIN_RECORD_CALLS_DIR is set"), missing.getMessage());
+        assertTrue(missing.getMessage().contains("not built"), missing.getMessage());
+
+        Path jar = Files.writeString(dir.resolve("pastebin-call-recorder-0.1.0-SNAPSHOT.jar"), "");
+        assertEquals(jar, CallRecording.jar(dir, calls));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.pastebin.local.lambda;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,5 +33,28 @@ class JavaRuntimeEnvironmentTest {
         assertEquals("127.0.0.1:9001", env.get("AWS_LAMBDA_RUNTIME_API"));
         assertEquals("eu-west-1", env.get("AWS_REGION"));
         assertEquals("1", env.get("PASTEBIN_X"));
+        assertNull(env.get("PASTEBIN_RECORD_CALLS_DIR"));
+    }
+
+    @Test
+    void theRuntimesOwnVariablesReachTheFunctionAndItsOwnVariablesWin(@TempDir Path ricLib) {
+        var runtime = new JavaRuntime(Path.of("java"), ricLib, "eu-west-1", "123456789012", Map.of())
+                .withVariable("PASTEBIN_RECORD_CALLS_DIR", "/tmp/calls")
+                .withVariable("PASTEBIN_Y", "runtime");
+        var function = new FunctionConfiguration(
+                "SweeperFunction",
+                "example.Handler",
+                "java21",
+                Path.of("task"),
+                512,
+                Duration.ofSeconds(15),
+                Map.of("PASTEBIN_Y", "function"),
+                List.of());
+
+        Map<String, String> env = runtime.environment(function, "127.0.0.1:9001");
+
+        assertEquals("/tmp/calls", env.get("PASTEBIN_RECORD_CALLS_DIR"));
+        assertEquals("SweeperFunction", env.get("AWS_LAMBDA_FUNCTION_NAME"));
+        assertEquals("function", env.get("PASTEBIN_Y"));
     }
 }

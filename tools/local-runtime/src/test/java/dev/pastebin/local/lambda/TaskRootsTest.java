@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
@@ -51,6 +52,36 @@ class TaskRootsTest {
             Path root = roots.taskRoot("F", dir, "makefile");
             assertEquals("built\n", Files.readString(root.resolve("marker")));
         }
+    }
+
+    @Test
+    void layerJarsGoIntoEveryTaskRootsLibAndNeverIntoTheFunctionsOwnCode(@TempDir Path dir) throws Exception {
+        Path layer = Files.writeString(dir.resolve("recorder.jar"), "layer");
+        Path zip = dir.resolve("function.zip");
+        try (var out = new ZipOutputStream(Files.newOutputStream(zip))) {
+            out.putNextEntry(new ZipEntry("lib/a.jar"));
+            out.write(new byte[] {1, 2, 3});
+            out.closeEntry();
+        }
+        Path code = Files.createDirectories(dir.resolve("code"));
+        Files.writeString(code.resolve("Handler.class"), "classes");
+        Files.writeString(dir.resolve("Makefile"), "build-M:\n\techo built > \"$(ARTIFACTS_DIR)/marker\"\n");
+        try (var roots = new TaskRoots(dir.resolve("work"), QUIET, List.of(layer))) {
+            Path unzipped = roots.taskRoot("Z", zip, null);
+            assertTrue(Files.isRegularFile(unzipped.resolve("lib/a.jar")));
+            assertEquals("layer", Files.readString(unzipped.resolve("lib/recorder.jar")));
+
+            Path built = roots.taskRoot("M", dir, "makefile");
+            assertEquals("layer", Files.readString(built.resolve("lib/recorder.jar")));
+
+            // a directory CodeUri is copied into the work directory; the directory itself stays as it was
+            Path copied = roots.taskRoot("D", code, null);
+            assertEquals(dir.resolve("work/D"), copied);
+            assertEquals("classes", Files.readString(copied.resolve("Handler.class")));
+            assertEquals("layer", Files.readString(copied.resolve("lib/recorder.jar")));
+            assertTrue(Files.notExists(code.resolve("lib")));
+        }
+        assertTrue(Files.notExists(dir.resolve("work/D")));
     }
 
     @Test

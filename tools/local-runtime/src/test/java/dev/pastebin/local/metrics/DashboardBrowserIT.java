@@ -89,7 +89,9 @@ class DashboardBrowserIT {
                 "000000000000",
                 null,
                 dashboard,
-                TestSupport.INIT_TIMEOUT);
+                TestSupport.INIT_TIMEOUT,
+                null,
+                null);
     }
 
     @AfterAll
