@@ -408,7 +408,7 @@ def read_recorded(directory: Path) -> list[dict[str, Any]]:
 BUCKET_ACTIONS = {"s3:ListBucket", "s3:GetBucketLocation", "s3:ListBucketVersions"}
 
 
-def attribute(rules: StackRules, recorded: dict[str, Any]) -> Call | str:
+def attribute(rules: StackRules, recorded: dict[str, Any]) -> list[Call] | str:
     """The template's view of a recorded call: its action on the ARN the deployed stack would have. A string says
     why it cannot be attributed (an identifier no environment variable of the function holds)."""
     function = recorded["function"]
@@ -436,27 +436,28 @@ def attribute(rules: StackRules, recorded: dict[str, Any]) -> Call | str:
         if bucket is None:
             return f"bucket {identifiers.get('Bucket')} is no environment variable's value"
         if action in BUCKET_ACTIONS:
-            return Call(function, service, action, f"arn:{PARTITION}:s3:::{bucket}")
-        prefix = identifiers.get("Key", "")
-        return Call(function, service, action, f"arn:{PARTITION}:s3:::{bucket}/{prefix}x")
+            return [Call(function, service, action, f"arn:{PARTITION}:s3:::{bucket}")]
+        # the recorder keeps a key's first segment ("pastes/"); DeleteObjects names its keys in Delete.Objects
+        prefixes = identifiers.get("Delete.Objects.Key") or [identifiers.get("Key") or ""]
+        return [Call(function, service, action, f"arn:{PARTITION}:s3:::{bucket}/{p}x") for p in sorted(set(prefixes))]
     if service == "sqs":
         queue = deployed("QueueUrl")
         if queue is None:
             return f"queue {identifiers.get('QueueUrl')} is no environment variable's value"
-        return Call(function, service, action, aws.queue_arn(queue))
+        return [Call(function, service, action, aws.queue_arn(queue))]
     if service == "sns":
         topic = deployed("TopicArn")
-        return Call(function, service, action, topic) if topic else f"topic {identifiers.get('TopicArn')} unknown"
+        return [Call(function, service, action, topic)] if topic else f"topic {identifiers.get('TopicArn')} unknown"
     if service == "secretsmanager":
         secret = deployed("SecretId")
-        return Call(function, service, action, secret) if secret else f"secret {identifiers.get('SecretId')} unknown"
+        return [Call(function, service, action, secret)] if secret else f"secret {identifiers.get('SecretId')} unknown"
     if service == "cloudfront":
         distribution = deployed("DistributionId")
         if distribution is None:
             return f"distribution {identifiers.get('DistributionId')} unknown"
-        return Call(function, service, action, f"arn:{PARTITION}:cloudfront::{ACCOUNT}:distribution/{distribution}")
+        return [Call(function, service, action, f"arn:{PARTITION}:cloudfront::{ACCOUNT}:distribution/{distribution}")]
     if service == "monitoring" and action == "cloudwatch:PutMetricData":
-        return Call(function, service, action, "*")
+        return [Call(function, service, action, "*")]
     return f"{action} on {identifiers} is not attributed to a template resource"
 
 
@@ -472,7 +473,7 @@ def check(stack: Stack, parameter_set: str, recorded: Iterable[dict[str, Any]]) 
             if attributed:
                 rules.unmodelled.add(f"[{parameter_set}] a call of {line['function']} not checked: {attributed}")
             continue
-        calls.append(attributed)
+        calls.extend(attributed)
     calls.extend(rules.custom_resource_answers())
     for call in calls:
         key = (call.function, call.action, call.resource)

@@ -90,6 +90,17 @@ class RulesTest(unittest.TestCase):
         self.assertIn("MigrateRole", found[0].refused_by)
         self.assertIn("missing: Allow s3:PutObject on arn:aws:s3:::pastebin-bucket-generated/pastes/x", found[0].missing)
 
+    def test_each_key_prefix_of_a_delete_objects_is_checked(self):
+        template = stack_template()
+        template["Resources"]["S3Endpoint"]["Properties"]["PolicyDocument"]["Statement"].append(ANSWERS)
+        template["Resources"]["MigrateRole"]["Properties"]["Policies"][0]["PolicyDocument"]["Statement"].append(
+            {"Effect": "Allow", "Action": "s3:DeleteObject", "Resource": {"Fn::Sub": "${Bucket.Arn}/pastes/*"}})
+        delete = {"function": "Migrate", "service": "S3", "operation": "DeleteObjects",
+                  "identifiers": {"Bucket": "b", "Delete.Objects.Key": ["pastes/", "other/"]},
+                  "env": {"Bucket": ["PASTEBIN_STORAGE_BUCKET"]}}
+        found = of_function(template, [delete])
+        self.assertEqual(["s3:DeleteObject arn:aws:s3:::pastebin-bucket-generated/other/x"], [r.request for r in found])
+
     def test_a_call_to_a_service_without_an_endpoint_has_no_route(self):
         template = stack_template()
         template["Resources"]["S3Endpoint"]["Properties"]["PolicyDocument"]["Statement"].append(ANSWERS)
