@@ -1,5 +1,6 @@
 package dev.pastebin.create;
 
+import com.google.re2j.Pattern;
 import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.core.http.ApiException;
 import dev.pastebin.core.http.StrictBodies;
@@ -9,7 +10,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * The fields of a form body as existing command-line clients post it: {@code multipart/form-data} (RFC 7578;

@@ -1,17 +1,21 @@
 package dev.pastebin.privatebin;
 
+import com.google.re2j.Matcher;
+import com.google.re2j.Pattern;
 import io.micronaut.core.annotation.Nullable;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Whether a request wants PrivateBin's JSON API or its web page, decided as PrivateBin's {@code Request} decides it:
  * {@code X-Requested-With: JSONHttpRequest} (what pbincli, pbcli and the Go client send), or an Accept that names
  * JSON but no HTML, or whose first type by quality among HTML and JSON is JSON.
+ *
+ * <p>Bounded work whatever the header: the ranges are matched by RE2/J, in time linear in their length, and only
+ * the first {@value #MAX_ACCEPT_LENGTH} characters and {@value #MAX_RANGES} ranges are read (a browser's Accept is a
+ * few hundred characters; a longer one only makes the answer dearer to compute).
  */
 final class JsonApiCall {
 
@@ -24,20 +28,24 @@ final class JsonApiCall {
     private static final Pattern MEDIA_RANGE = Pattern.compile(
             "(\\*/\\*|[a-z\\-]+/[a-z\\-+*]+(?:\\s*;\\s*[^q]\\S*)*)(?:\\s*;\\s*q\\s*=\\s*(0(?:\\.\\d{0,3})|1(?:\\.0{0,3})))?");
 
+    static final int MAX_ACCEPT_LENGTH = 1024;
+    static final int MAX_RANGES = 32;
+
     private record Range(String type, double quality, int order) {}
 
     private JsonApiCall() {}
 
     static boolean detect(@Nullable String requestedWith, @Nullable String accept) {
-        String acceptHeader = accept == null ? "" : accept;
+        String acceptHeader = accept == null ? "" : accept.substring(0, Math.min(accept.length(), MAX_ACCEPT_LENGTH));
         if (JSON_HTTP_REQUEST.equals(requestedWith)
                 || (acceptHeader.contains(JSON) && !acceptHeader.contains(HTML) && !acceptHeader.contains(XHTML))) {
             return true;
         }
         // the types by quality, highest first; among equals, in the order given
         List<Range> ranges = new ArrayList<>();
-        for (String range : acceptHeader.strip().split(",")) {
-            Matcher match = MEDIA_RANGE.matcher(range.strip());
+        String[] given = acceptHeader.strip().split(",", MAX_RANGES + 1);
+        for (int i = 0; i < Math.min(given.length, MAX_RANGES); i++) {
+            Matcher match = MEDIA_RANGE.matcher(given[i].strip());
             if (!match.find()) {
                 continue;
             }

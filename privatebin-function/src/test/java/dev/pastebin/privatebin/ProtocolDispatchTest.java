@@ -31,6 +31,26 @@ class ProtocolDispatchTest {
         assertFalse(JsonApiCall.detect(null, "application/json;q=0.0, text/html;q=0.1"), "q=0.0: not acceptable");
     }
 
+    /**
+     * Hostile Accept values of 10 KiB and 100 KiB get the answer their readable start decides: a value without
+     * comma or slash (what made the old backtracking pattern quadratic), thousands of ranges, and a JSON range
+     * after the ranges that are read. Their cost is bounded by construction (RE2/J, the length and range caps;
+     * infra's LinearInputRuleTest keeps java.util.regex out), not measured here.
+     */
+    @Test
+    void hostileAcceptValuesGetTheAnswerTheirReadableStartDecides() {
+        for (int size : new int[] {10 * 1024, 100 * 1024}) {
+            assertFalse(JsonApiCall.detect(null, "a".repeat(size)), "no media range");
+            assertFalse(JsonApiCall.detect(null, "text/html;q=0.9,".repeat(size / 16)), "only HTML");
+            assertFalse(JsonApiCall.detect(null, "x/y,".repeat(size / 4) + "application/json"), "JSON past the caps");
+            assertTrue(
+                    JsonApiCall.detect(null, "application/json;q=0.9, text/plain;" + " ".repeat(size) + "q=1"),
+                    "JSON first; the rest unread");
+            assertFalse(
+                    JsonApiCall.detect(null, "text/html; level=" + "1".repeat(size)), "an HTML range's long parameter");
+        }
+    }
+
     @Test
     void theQueryNamesTheOperation() {
         assertEquals(new PrivateBinQuery.Page(), PrivateBinQuery.of(null, IS_ID));

@@ -1,5 +1,7 @@
 package dev.pastebin.core.create;
 
+import com.google.re2j.Matcher;
+import com.google.re2j.Pattern;
 import dev.pastebin.core.paste.InvalidExpiryException;
 import dev.pastebin.core.paste.InvalidReadOnceException;
 import io.micronaut.core.annotation.Nullable;
@@ -8,8 +10,7 @@ import java.math.BigInteger;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Set;
 
 /**
  * The options of a create: a lifetime in whole seconds (none: the paste does not expire) and read-once. Given
@@ -28,9 +29,13 @@ public record PasteOptions(@Nullable Integer expiresInSeconds, boolean readOnce)
     public static final int MAX_EXPIRES_IN_SECONDS = 31_536_000;
 
     private static final Pattern DIGITS = Pattern.compile("[0-9]{1,10}");
-    private static final Pattern DURATION_TERM = Pattern.compile(
-            "\\s*([0-9]{1,10})\\s*(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|w|months?|years?|y)(?![a-z])",
-            Pattern.CASE_INSENSITIVE);
+    /** An amount and a unit word, the word checked against {@link #DURATION_UNITS} (RE2/J has no look-ahead). */
+    private static final Pattern DURATION_TERM =
+            Pattern.compile("\\s*([0-9]{1,10})\\s*([a-z]+)", Pattern.CASE_INSENSITIVE);
+
+    private static final Set<String> DURATION_UNITS = Set.of(
+            "second", "seconds", "sec", "secs", "s", "minute", "minutes", "min", "mins", "m", "hour", "hours", "hr",
+            "hrs", "h", "day", "days", "d", "week", "weeks", "w", "month", "months", "year", "years", "y");
     private static final String EXPIRY_RULE = "expiresIn must be a whole number of seconds from "
             + MIN_EXPIRES_IN_SECONDS + " to " + MAX_EXPIRES_IN_SECONDS + " (one year)";
     private static final String READ_ONCE_RULE = "readOnce must be true or false";
@@ -98,8 +103,11 @@ public record PasteOptions(@Nullable Integer expiresInSeconds, boolean readOnce)
         Matcher term = DURATION_TERM.matcher(terms);
         long seconds = 0;
         int end = 0;
-        while (end < terms.length() && term.region(end, terms.length()).lookingAt()) {
+        while (end < terms.length() && term.find(end) && term.start() == end) {
             String unit = term.group(2).toLowerCase(Locale.ROOT);
+            if (!DURATION_UNITS.contains(unit)) {
+                throw invalidExpire();
+            }
             long amount = Long.parseLong(term.group(1));
             seconds += amount
                     * switch (unit.charAt(0)) {

@@ -1,8 +1,8 @@
 package dev.pastebin.core.paste;
 
+import com.google.re2j.Pattern;
 import io.micronaut.core.annotation.Nullable;
 import java.time.Duration;
-import java.util.regex.Pattern;
 
 /**
  * The {@code Idempotency-Key} of a create, scoped to its caller: two callers may use the same key. Anonymous

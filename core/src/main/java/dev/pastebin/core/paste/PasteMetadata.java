@@ -1,12 +1,12 @@
 package dev.pastebin.core.paste;
 
+import com.google.re2j.Pattern;
 import io.micronaut.core.annotation.Nullable;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
 
 /**
  * The labels a paste's creator may give it (docs/design.md, "Web page"): the language the web page highlights it
