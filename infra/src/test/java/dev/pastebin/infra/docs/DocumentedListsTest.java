@@ -227,6 +227,11 @@ class DocumentedListsTest {
             Matcher marker = MARKER.matcher(markers);
             while (marker.find()) {
                 int at = marker.start();
+                if (markers.substring(markers.lastIndexOf('\n', at - 1) + 1, at).isBlank()) {
+                    wrong.add(doc.name() + " line " + line(text, at) + ": \"" + marker.group() + "\" starts the"
+                            + " line, where Markdown reads a comment as an HTML block and splits the paragraph: put a"
+                            + " word before it");
+                }
                 if (spans.stream().noneMatch(span -> span[0] <= at && at < span[1])) {
                     wrong.add(doc.name() + " line " + line(text, at) + ": \"" + marker.group()
                             + "\" without its pair (<!-- template: SET -->…<!-- /template -->)");
@@ -494,8 +499,9 @@ class DocumentedListsTest {
                 missing.removeAll(named);
                 Set<String> extra = new TreeSet<>(named);
                 extra.removeAll(members);
-                wrong.add(where + ": \"" + content + "\" names " + named + (missing.isEmpty() ? "" : ", not " + missing)
-                        + (extra.isEmpty() ? "" : ", and " + extra + " that are not") + "; " + truth());
+                wrong.add(where + ": \"" + content + "\" names " + named
+                        + (missing.isEmpty() ? "" : ", without " + missing)
+                        + (extra.isEmpty() ? "" : ", and also " + extra) + "; " + truth());
             }
         }
 
