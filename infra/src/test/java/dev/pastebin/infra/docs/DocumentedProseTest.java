@@ -52,37 +52,10 @@ class DocumentedProseTest {
 
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final String NUMBER = "(\\d[\\d,]*(?:\\.\\d+)?)";
-    private static final Map<String, Integer> NUMBER_WORDS =
-            Map.of("two", 2, "three", 3, "four", 4, "five", 5, "six", 6, "seven", 7, "eight", 8, "nine", 9, "ten", 10);
 
     private static final CloudFormationTemplate TEMPLATE = CloudFormationTemplate.load(Path.of("template.yaml"));
 
-    // --- (a) the functions ------------------------------------------------------------------------------------
-
-    /** "all four functions", "the four functions": the docs count the template's functions right. */
-    @Test
-    void noSentenceCountsTheFunctionsWrong() throws IOException {
-        int functions = templateFunctions().size();
-        Pattern counted = Pattern.compile(
-                "(?i)\\b(?:all|the|both|these|its|every one of the) (two|three|four|five|six|seven|eight|nine|ten)"
-                        + " (?:lambda |function |http )?(?:functions|function modules)\\b");
-        Pattern allN = Pattern.compile("(?i)\\ball (two|three|four|five|six|seven|eight|nine|ten)\\b");
-        List<String> wrong = new ArrayList<>();
-        for (Doc doc : Doc.all()) {
-            for (Found found : doc.find(counted)) {
-                if (NUMBER_WORDS.get(found.group(1).toLowerCase(Locale.ROOT)) != functions) {
-                    wrong.add(found + ": infra/template.yaml has " + functions + " functions " + templateFunctions());
-                }
-            }
-            for (Found found : doc.find(allN)) { // "all four" in a sentence about functions
-                if (doc.sentenceAround(found).toLowerCase(Locale.ROOT).contains("function")
-                        && NUMBER_WORDS.get(found.group(1).toLowerCase(Locale.ROOT)) != functions) {
-                    wrong.add(found + ": infra/template.yaml has " + functions + " functions " + templateFunctions());
-                }
-            }
-        }
-        assertEquals(List.of(), wrong);
-    }
+    // --- (a) the functions (their counts and lists: DocumentedListsTest) -------------------------------------
 
     /** design.md's module table and operating.md's connections table name exactly the template's functions. */
     @Test
@@ -717,7 +690,10 @@ class DocumentedProseTest {
         }
 
         static Doc named(String name) throws IOException {
-            String text = Files.readString(ROOT.resolve(name));
+            return of(name, Files.readString(ROOT.resolve(name)));
+        }
+
+        static Doc of(String name, String text) {
             StringBuilder joined = new StringBuilder(text.length());
             List<Integer> offsets = new ArrayList<>(text.length());
             int i = 0;
