@@ -5,10 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.pastebin.infra.docs.DocumentedProseTest.Doc;
+import dev.pastebin.infra.template.SdkClients;
 import dev.pastebin.local.template.CloudFormationTemplate;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -24,7 +23,6 @@ import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -96,16 +94,6 @@ class DocumentedListsTest {
             "migrate", List.of("migration"),
             "edge-acl", List.of("edge's web ACL"));
 
-    /** SDK artifacts that are no service (HTTP clients, shared runtime). */
-    private static final Set<String> NOT_SERVICES = Set.of(
-            "bom",
-            "url-connection-client",
-            "apache-client",
-            "netty-nio-client",
-            "aws-core",
-            "sdk-core",
-            "auth",
-            "regions");
     /** How prose names an SDK service: the artifact id, spelled as AWS spells the service. */
     private static final Map<String, String> SERVICE_NAMES = Map.of(
             "s3", "S3",
@@ -374,36 +362,9 @@ class DocumentedListsTest {
     }
 
     private static Map<String, Set<String>> sdkClients() {
-        Pattern dependency = Pattern.compile("<dependency>(.*?)</dependency>", Pattern.DOTALL);
-        Pattern coordinates =
-                Pattern.compile("^\\s*<groupId>([^<]+)</groupId>\\s*<artifactId>([^<]+)</artifactId>", Pattern.DOTALL);
-        Pattern sdkImport = Pattern.compile("software\\.amazon\\.awssdk\\.services\\.([a-z0-9]+)\\.");
         Map<String, Set<String>> clients = new TreeMap<>();
         MODULES.forEach((function, module) -> {
-            Set<String> services = new TreeSet<>();
-            Matcher d = dependency.matcher(read(ROOT.resolve(module).resolve("pom.xml")));
-            while (d.find()) {
-                Matcher c = coordinates.matcher(d.group(1));
-                if (c.find()
-                        && c.group(1).equals("software.amazon.awssdk")
-                        && !NOT_SERVICES.contains(c.group(2))
-                        && !d.group(1).contains("<scope>test</scope>")) {
-                    services.add(c.group(2));
-                }
-            }
-            Path sources = ROOT.resolve(module).resolve("src/main/java");
-            if (Files.isDirectory(sources)) {
-                try (Stream<Path> files = Files.walk(sources)) {
-                    files.filter(f -> f.toString().endsWith(".java")).forEach(f -> {
-                        Matcher i = sdkImport.matcher(read(f));
-                        while (i.find()) {
-                            services.add(i.group(1));
-                        }
-                    });
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }
+            Set<String> services = SdkClients.of(ROOT.resolve(module));
             clients.put(function, services);
         });
         assertTrue(
@@ -651,13 +612,5 @@ class DocumentedListsTest {
             }
         }
         return line;
-    }
-
-    private static String read(Path file) {
-        try {
-            return Files.readString(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

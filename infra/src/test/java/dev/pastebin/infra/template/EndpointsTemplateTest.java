@@ -13,9 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,20 +27,6 @@ class EndpointsTemplateTest {
             "s3", "Gateway",
             "sqs", "Interface",
             "secretsmanager", "Interface");
-
-    private static final Pattern SDK_IMPORT = Pattern.compile("software\\.amazon\\.awssdk\\.services\\.([a-z0-9]+)\\.");
-    private static final Pattern SDK_DEPENDENCY =
-            Pattern.compile("<groupId>software\\.amazon\\.awssdk</groupId>\\s*<artifactId>([a-z0-9-]+)</artifactId>");
-    /** SDK artifacts that are not services (HTTP clients, the BOM, shared runtime). */
-    private static final Set<String> NOT_SERVICES = Set.of(
-            "bom",
-            "url-connection-client",
-            "apache-client",
-            "netty-nio-client",
-            "aws-core",
-            "sdk-core",
-            "auth",
-            "regions");
 
     private final CloudFormationTemplate template = InfraTemplate.load();
 
@@ -102,26 +85,7 @@ class EndpointsTemplateTest {
     }
 
     private static Set<String> services(Path module) {
-        Set<String> services = new TreeSet<>();
-        Matcher dependency = SDK_DEPENDENCY.matcher(readString(module.resolve("pom.xml")));
-        while (dependency.find()) {
-            if (!NOT_SERVICES.contains(dependency.group(1))) {
-                services.add(dependency.group(1));
-            }
-        }
-        Path sources = module.resolve("src/main/java");
-        if (Files.isDirectory(sources)) {
-            try (Stream<Path> files = Files.walk(sources)) {
-                files.filter(f -> f.toString().endsWith(".java")).forEach(f -> {
-                    Matcher m = SDK_IMPORT.matcher(readString(f));
-                    while (m.find()) {
-                        services.add(m.group(1));
-                    }
-                });
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
+        Set<String> services = SdkClients.of(module);
         assertFalse(services.contains("core"), module.toString());
         return services;
     }
