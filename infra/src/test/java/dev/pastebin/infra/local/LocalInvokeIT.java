@@ -8,6 +8,7 @@ import dev.pastebin.local.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +34,12 @@ class LocalInvokeIT {
     /** Runs one of the repository's scripts (e.g. infra/admin) as infra/local/invoke is run: for the test database. */
     static Run run(Map<String, String> extraEnv, String script, String... args)
             throws IOException, InterruptedException {
+        return run(extraEnv, Duration.ofSeconds(120), script, args);
+    }
+
+    /** As {@link #run(Map, String, String...)}, failing unless the script ends within {@code within}. */
+    static Run run(Map<String, String> extraEnv, Duration within, String script, String... args)
+            throws IOException, InterruptedException {
         Path root = TestSupport.repositoryRoot();
         List<String> command = new ArrayList<>(List.of(root.resolve(script).toString()));
         command.addAll(List.of(args));
@@ -47,7 +54,7 @@ class LocalInvokeIT {
         Process p = pb.start();
         CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
         String out = read(p.getInputStream());
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "invoke finished");
+        assertTrue(p.waitFor(within.toMillis(), TimeUnit.MILLISECONDS), "invoke finished within " + within);
         return new Run(p.exitValue(), out, err.join());
     }
 

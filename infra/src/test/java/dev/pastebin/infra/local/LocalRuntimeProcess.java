@@ -167,11 +167,21 @@ final class LocalRuntimeProcess implements AutoCloseable {
      * moderation function through infra/local/invoke, as an operator runs it beside {@code make run}).
      */
     LocalInvokeIT.Run admin(String... args) throws IOException, InterruptedException {
+        return admin(Map.of(), Duration.ofSeconds(120), args);
+    }
+
+    /**
+     * As {@link #admin(String...)}, with more environment (e.g. the dead-letter queues' URLs for verify), failing
+     * unless the command ends within {@code within}.
+     */
+    LocalInvokeIT.Run admin(Map<String, String> extraEnv, Duration within, String... args)
+            throws IOException, InterruptedException {
         Map<String, String> env = new HashMap<>(TestSupport.physicalNames(queue, bucket));
         env.put("PASTEBIN_MODERATION_OUTBOX", TestSupport.queueName(outboxQueueUrl));
+        env.putAll(extraEnv);
         List<String> command = new java.util.ArrayList<>(List.of("--local"));
         command.addAll(List.of(args));
-        return LocalInvokeIT.run(env, "infra/admin", command.toArray(String[]::new));
+        return LocalInvokeIT.run(env, within, "infra/admin", command.toArray(String[]::new));
     }
 
     /** Everything the runtime and its functions printed so far. */

@@ -677,6 +677,25 @@ class TemplateTest {
                 outputs.keySet().toString());
     }
 
+    /**
+     * The SchemaVersion output, which {@code infra/admin verify} compares with the newest migration, is the
+     * DatabaseSchema resource's answer: the key the migration function puts in its answer's Data
+     * (migrate-function's DatabaseMigrationFunctionIT checks the built function answers it).
+     */
+    @Test
+    void theSchemaVersionOutputIsWhatTheMigrationFunctionAnswers() throws IOException {
+        Map<String, Object> outputs =
+                CloudFormationTemplate.mapping(template.root().get("Outputs"), "Outputs");
+        Map<String, Object> output = CloudFormationTemplate.mapping(outputs.get("SchemaVersion"), "SchemaVersion");
+        assertEquals(Map.of("Fn::GetAtt", List.of("DatabaseSchema", "SchemaVersion")), output.get("Value"));
+        assertEquals("Custom::DatabaseSchema", template.type("DatabaseSchema"));
+        String handler = Files.readString(InfraTemplate.INFRA.resolve(
+                "../migrate-function/src/main/java/dev/pastebin/migrate/DatabaseMigrationHandler.java"));
+        assertTrue(
+                handler.contains(".value(Map.of(\"SchemaVersion\", "),
+                "DatabaseMigrationHandler answers the version as Data.SchemaVersion");
+    }
+
     private Map<String, Object> event(String function, String type) {
         Map<String, Object> events =
                 CloudFormationTemplate.mapping(template.properties(function).get("Events"), function + ".Events");
