@@ -2,23 +2,23 @@ package dev.pastebin.edgeacl;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.events.CloudFormationCustomResourceEvent;
+import dev.pastebin.customresource.CustomResourceHandler;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.lambda.powertools.cloudformation.AbstractCustomResourceHandler;
 import software.amazon.lambda.powertools.cloudformation.Response;
 
 /**
  * The custom resource {@code Custom::EdgeWebAcl} (infra/template.yaml): keeps a stack of infra/edge-waf.yaml in
  * us-east-1, where CloudFront web ACLs live, in step with the stack that declares it, in any region. Powertools
- * answers the pre-signed ResponseURL; every path here returns an answer (never throws), SUCCESS with Data
- * {@code {WebAclArn}} or FAILED with a short reason, and the PhysicalResourceId is always the us-east-1 stack's name:
- * without an answer CloudFormation would wait an hour.
+ * answers the pre-signed ResponseURL, and a refused answer is an ERROR ({@link CustomResourceHandler}); every path
+ * here returns an answer (never throws), SUCCESS with Data {@code {WebAclArn}} or FAILED with a short reason, and the
+ * PhysicalResourceId is always the us-east-1 stack's name: without an answer CloudFormation would wait an hour.
  */
-public final class EdgeAclHandler extends AbstractCustomResourceHandler {
+public final class EdgeAclHandler extends CustomResourceHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(EdgeAclHandler.class);
 

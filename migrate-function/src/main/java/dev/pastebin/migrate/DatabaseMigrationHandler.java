@@ -3,6 +3,7 @@ package dev.pastebin.migrate;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.events.CloudFormationCustomResourceEvent;
 import dev.pastebin.core.lambda.Deadline;
+import dev.pastebin.customresource.CustomResourceHandler;
 import io.micronaut.context.ApplicationContext;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -10,18 +11,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.lambda.powertools.cloudformation.AbstractCustomResourceHandler;
 import software.amazon.lambda.powertools.cloudformation.Response;
 
 /**
  * The {@code Custom::DatabaseSchema} resource (docs/operating.md, "The database schema"): on Create and Update
  * migrates the schema and sets up the functions' roles (or only checks them), on Delete changes nothing.
- * Powertools answers CloudFormation's pre-signed URL, FAILED too when a method throws; this class makes sure
- * every other way a run can end answers as well, with a Reason that says why: a Micronaut context that cannot
- * start (it is started here, on the first Create or Update, not in the constructor, where a failure would be an
- * Init error CloudFormation never hears of) and a run that would outlast the function's timeout.
+ * Powertools answers CloudFormation's pre-signed URL, FAILED too when a method throws, and a refused answer is an
+ * ERROR ({@link CustomResourceHandler}); this class makes sure every other way a run can end answers as well, with a
+ * Reason that says why: a Micronaut context that cannot start (it is started here, on the first Create or Update,
+ * not in the constructor, where a failure would be an Init error CloudFormation never hears of) and a run that would
+ * outlast the function's timeout.
  */
-public class DatabaseMigrationHandler extends AbstractCustomResourceHandler {
+public class DatabaseMigrationHandler extends CustomResourceHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseMigrationHandler.class);
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.pastebin.customresource.support.ResponseUrl;
 import dev.pastebin.testkit.RunDatabase;
 import java.io.IOException;
 import java.io.InputStream;
