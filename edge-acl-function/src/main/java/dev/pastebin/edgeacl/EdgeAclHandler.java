@@ -56,7 +56,7 @@ public final class EdgeAclHandler extends CustomResourceHandler {
         EdgeAclRequest request;
         try {
             request = EdgeAclRequest.from(event);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
             return failed(physicalId, "invalid request: " + Reasons.of(e));
         }
         // The function's context: its settings, CloudFormation client and template. Started per invocation, so
@@ -68,7 +68,9 @@ public final class EdgeAclHandler extends CustomResourceHandler {
             try (EdgeAclStacks started = stacks.apply(settings)) {
                 return toResponse(physicalId, started.apply(request, budget));
             }
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
+            // An Error too (a class missing from the artifact, memory): Powertools answers exceptions only, and
+            // without an answer CloudFormation waits for the resource's ServiceTimeout.
             LOG.error("{} of stack {} failed", request.operation(), physicalId, e);
             return failed(physicalId, Reasons.of(e));
         }

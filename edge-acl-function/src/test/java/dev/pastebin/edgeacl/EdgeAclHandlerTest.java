@@ -19,6 +19,8 @@ import org.junit.jupiter.api.Test;
 class EdgeAclHandlerTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String STACK_ID =
+            "arn:aws:cloudformation:eu-west-1:123456789012:stack/pastebin/5b3c1a40-1f2e-11ef-9a7b-0a1b2c3d4e5f";
 
     private static CloudFormationCustomResourceEvent event(String type, String stackId, ResponseUrl responseUrl) {
         var event = new CloudFormationCustomResourceEvent();
@@ -62,6 +64,22 @@ class EdgeAclHandlerTest {
             assertTrue(
                     stderr.lines().anyMatch(line -> line.contains("ERROR") && line.contains("HTTP 403")),
                     "an ERROR line naming the status:\n" + stderr);
+        }
+    }
+
+    /** An Error (a class missing from the artifact, memory) while the function starts is answered FAILED too. */
+    @Test
+    void anErrorWhileStartingAnswersFailed() throws Exception {
+        EdgeAclHandler handler = new EdgeAclHandler(Map.of(), settings -> {
+            throw new NoClassDefFoundError("software/amazon/awssdk/services/cloudformation/CloudFormationClient");
+        });
+        try (ResponseUrl responseUrl = new ResponseUrl()) {
+            var response = handler.handleRequest(event("Create", STACK_ID, responseUrl), new LambdaContext(900_000));
+
+            JsonNode answer = JSON.readTree(responseUrl.next().body());
+            assertEquals("FAILED", answer.path("Status").asText(), answer.toString());
+            assertEquals("FAILED", response.getStatus().name());
+            assertTrue(answer.path("Reason").asText().contains("NoClassDefFoundError"), answer.toString());
         }
     }
 }

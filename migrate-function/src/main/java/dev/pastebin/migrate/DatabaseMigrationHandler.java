@@ -74,9 +74,14 @@ public class DatabaseMigrationHandler extends CustomResourceHandler {
             ApplicationContext started = context();
             properties = started.getBean(MigrationProperties.class);
             service = started.getBean(DatabaseSchemaService.class);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
+            // An Error too (a class missing from the artifact, memory): Powertools answers exceptions only, and
+            // without an answer CloudFormation waits for the resource's ServiceTimeout.
             LOG.error("{} {} cannot start", event.getRequestType(), event.getLogicalResourceId(), e);
-            return failed(physicalId, "the migration function cannot start: " + Reasons.describe(e));
+            String why = e instanceof Error
+                    ? e.getClass().getSimpleName() + ": " + Reasons.describe(e)
+                    : Reasons.describe(e);
+            return failed(physicalId, "the migration function cannot start: " + why);
         }
         Deadline deadline = new Deadline(lambda::getRemainingTimeInMillis, properties.deadlineMargin());
         return switch (DeadlineGuard.run(deadline, () -> service.apply(request), service::abort)) {

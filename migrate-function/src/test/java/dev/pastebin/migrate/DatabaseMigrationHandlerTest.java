@@ -154,6 +154,22 @@ class DatabaseMigrationHandlerTest {
         assertEquals(2, contextStarts.get());
     }
 
+    /** An Error (a class missing from the artifact, memory) at the context's start is answered like an exception. */
+    @Test
+    void anErrorAtTheContextsStartAnswersFailed() throws Exception {
+        var response = handler(() -> {
+                    throw new NoClassDefFoundError("io/micronaut/context/DefaultApplicationContext");
+                })
+                .handleRequest(event("Create", null, properties()), new LambdaContext(300_000));
+
+        JsonNode answer = answer();
+        assertEquals("FAILED", answer.get("Status").asText(), answer.toString());
+        assertEquals("FAILED", response.getStatus().name());
+        String reason = answer.get("Reason").asText();
+        assertTrue(reason.contains("cannot start") && reason.contains("DefaultApplicationContext"), reason);
+        assertEquals("pastebin-DatabaseSchema", answer.get("PhysicalResourceId").asText());
+    }
+
     @Test
     void propertiesWithoutRoleSecretsAnswerFailedNamingTheProperty() throws Exception {
         handler(() -> {
