@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
 import org.flywaydb.core.api.MigrationInfoService;
@@ -76,10 +77,14 @@ class DatabaseSchemaService {
         }
         String after = versionOf(flyway.info().current());
         LOG.info("database schema at version {} (was {})", after, before);
+        Set<String> given;
         try (Connection connection = connections.open(owner)) {
-            roles.apply(connection, roleCredentials);
+            given = roles.apply(connection, roleCredentials);
         }
-        LOG.info("roles {} granted and given their secrets' passwords", roleCredentials.keySet());
+        LOG.info(
+                "roles {} granted; given their secrets' passwords: {} (the others already log in with theirs)",
+                roleCredentials.keySet(),
+                given);
         connectAsEachRole(request, roleCredentials);
         return after;
     }

@@ -188,6 +188,18 @@ final class MigrationFunctionRun implements AutoCloseable {
         return DriverManager.getConnection(database.url(), role, rolePasswords.get(role));
     }
 
+    /** Gives the role's secret a new password (as a rotation would); the role keeps its old one until a run. */
+    String changePassword(String role) {
+        String password = "pw-" + UUID.randomUUID() + "'\"$x";
+        String value = JSON.createObjectNode()
+                .put("username", role)
+                .put("password", password)
+                .toString();
+        secretsManager.putSecretValue(b -> b.secretId(roleSecretArns.get(role)).secretString(value));
+        rolePasswords.put(role, password);
+        return password;
+    }
+
     /** The roles' passwords, for checking that none reaches a log line or an answer. */
     List<String> passwords() {
         return List.copyOf(rolePasswords.values());
