@@ -63,6 +63,7 @@ public class DatabaseMigrationHandler extends CustomResourceHandler {
         SchemaRequest request;
         DatabaseSchemaService service;
         MigrationProperties properties;
+        ApplicationContext started;
         try {
             request = SchemaRequest.from(event.getResourceProperties());
         } catch (IllegalArgumentException e) {
@@ -71,7 +72,7 @@ public class DatabaseMigrationHandler extends CustomResourceHandler {
                     physicalId, "the " + event.getLogicalResourceId() + " resource's properties: " + e.getMessage());
         }
         try {
-            ApplicationContext started = context();
+            started = context();
             properties = started.getBean(MigrationProperties.class);
             service = started.getBean(DatabaseSchemaService.class);
         } catch (Throwable e) {
@@ -84,7 +85,13 @@ public class DatabaseMigrationHandler extends CustomResourceHandler {
             return failed(physicalId, "the migration function cannot start: " + why);
         }
         Deadline deadline = new Deadline(lambda::getRemainingTimeInMillis, properties.deadlineMargin());
-        return switch (DeadlineGuard.run(deadline, () -> service.apply(request), service::abort)) {
+        // Past the deadline the run's connections are aborted and refused from then on, and this context is
+        // retired: its worker may go on (even after a freeze) but reaches nothing, and the next request starts anew.
+        Runnable abort = () -> {
+            service.abort();
+            retire(started);
+        };
+        return switch (DeadlineGuard.run(deadline, () -> service.apply(request), abort)) {
             case DeadlineGuard.Done<String> done -> {
                 LOG.info(
                         "{} {}: schema at version {}",
@@ -118,6 +125,20 @@ public class DatabaseMigrationHandler extends CustomResourceHandler {
             context = contextStarter.get();
         }
         return context;
+    }
+
+    /** The next request starts a new context; this one is closed (what its worker still uses fails). */
+    private void retire(ApplicationContext started) {
+        synchronized (this) {
+            if (started.equals(context)) {
+                context = null;
+            }
+        }
+        try {
+            started.close();
+        } catch (RuntimeException e) {
+            LOG.warn("closing the timed-out run's context failed", e);
+        }
     }
 
     private static Response failed(String physicalId, String reason) {

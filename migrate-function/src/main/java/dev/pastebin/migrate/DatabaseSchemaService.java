@@ -43,7 +43,10 @@ class DatabaseSchemaService {
         return check(request, roleCredentials);
     }
 
-    /** Aborts the run's open connections (its deadline has passed): PostgreSQL rolls back what was not committed. */
+    /**
+     * Aborts the run's open connections (its deadline has passed): PostgreSQL rolls back what was not committed.
+     * Nothing the run does afterwards reaches the database ({@link DatabaseConnections#abortAll}).
+     */
     void abort() {
         connections.abortAll();
     }

@@ -170,6 +170,28 @@ class DatabaseMigrationHandlerTest {
         assertEquals("pastebin-DatabaseSchema", answer.get("PhysicalResourceId").asText());
     }
 
+    /**
+     * A run past its deadline is answered FAILED and its context retired: its worker may go on, but the next request
+     * starts a context of its own, whose connections were never aborted.
+     */
+    @Test
+    void aRunPastItsDeadlineRetiresItsContext() throws Exception {
+        var handler = handler(() -> ApplicationContext.run(Map.of(
+                "pastebin.test.stalled-schema", "true",
+                // 50 ms of the 60 s left are the run's
+                "pastebin.migration.deadline-margin", "59950ms")));
+
+        handler.handleRequest(event("Create", null, properties()), new LambdaContext(60_000));
+        JsonNode first = answer();
+        handler.handleRequest(event("Update", "pastebin-DatabaseSchema", properties()), new LambdaContext(60_000));
+        JsonNode second = answer();
+
+        assertEquals("FAILED", first.get("Status").asText(), first.toString());
+        assertTrue(first.get("Reason").asText().contains("did not finish"), first.toString());
+        assertEquals("FAILED", second.get("Status").asText(), second.toString());
+        assertEquals(2, contextStarts.get(), "the second request started a context of its own");
+    }
+
     @Test
     void propertiesWithoutRoleSecretsAnswerFailedNamingTheProperty() throws Exception {
         handler(() -> {
