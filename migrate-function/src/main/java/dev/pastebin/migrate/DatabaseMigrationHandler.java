@@ -6,6 +6,7 @@ import dev.pastebin.core.lambda.Deadline;
 import dev.pastebin.customresource.CustomResourceHandler;
 import io.micronaut.context.ApplicationContext;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,12 +41,22 @@ public class DatabaseMigrationHandler extends CustomResourceHandler {
 
     @Override
     protected Response create(CloudFormationCustomResourceEvent event, Context lambda) {
-        return createOrUpdate(event, lambda);
+        return run(event, lambda, false);
     }
 
+    /** An Update, or CloudFormation's rollback of a failed one, which migrates nothing (SchemaRequest.isRollback). */
     @Override
     protected Response update(CloudFormationCustomResourceEvent event, Context lambda) {
-        return createOrUpdate(event, lambda);
+        if (SchemaRequest.isRollback(event.getResourceProperties(), event.getOldResourceProperties())) {
+            LOG.info(
+                    "Update {} is CloudFormation's rollback (Release {} after {}): no migration, only checking that"
+                            + " each role connects",
+                    event.getLogicalResourceId(),
+                    SchemaRequest.release(event.getResourceProperties()).getAsLong(),
+                    SchemaRequest.release(event.getOldResourceProperties()).getAsLong());
+            return run(event, lambda, true);
+        }
+        return run(event, lambda, false);
     }
 
     /** The data stays: nothing in the database is touched, and no connection is opened. */
@@ -58,7 +69,8 @@ public class DatabaseMigrationHandler extends CustomResourceHandler {
                 .build();
     }
 
-    private Response createOrUpdate(CloudFormationCustomResourceEvent event, Context lambda) {
+    /** A Create or Update; {@code rollback}: CloudFormation's rollback Update, which only checks the roles. */
+    private Response run(CloudFormationCustomResourceEvent event, Context lambda, boolean rollback) {
         String physicalId = physicalResourceId(event);
         SchemaRequest request;
         DatabaseSchemaService service;
@@ -91,7 +103,8 @@ public class DatabaseMigrationHandler extends CustomResourceHandler {
             service.abort();
             retire(started);
         };
-        return switch (DeadlineGuard.run(deadline, () -> service.apply(request), abort)) {
+        Callable<String> work = rollback ? () -> service.afterRollback(request) : () -> service.apply(request);
+        return switch (DeadlineGuard.run(deadline, work, abort)) {
             case DeadlineGuard.Done<String> done -> {
                 LOG.info(
                         "{} {}: schema at version {}",
