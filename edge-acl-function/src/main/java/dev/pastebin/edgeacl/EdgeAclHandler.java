@@ -15,8 +15,10 @@ import software.amazon.lambda.powertools.cloudformation.Response;
  * The custom resource {@code Custom::EdgeWebAcl} (infra/template.yaml): keeps a stack of infra/edge-waf.yaml in
  * us-east-1, where CloudFront web ACLs live, in step with the stack that declares it, in any region. Powertools
  * answers the pre-signed ResponseURL, and a refused answer is an ERROR ({@link CustomResourceHandler}); every path
- * here returns an answer (never throws), SUCCESS with Data {@code {WebAclArn}} or FAILED with a short reason, and the
- * PhysicalResourceId is always the us-east-1 stack's name: without an answer CloudFormation would wait an hour.
+ * here returns an answer (never throws), SUCCESS with Data {@code {WebAclArn}} or FAILED with a short reason: without
+ * an answer CloudFormation would wait an hour. The PhysicalResourceId is the us-east-1 stack's name once a Create has
+ * made that stack; a Create that made none (its name was taken by a stack not created for this one, or it failed
+ * before) answers a {@code not-created:} id instead, so that the Delete of CloudFormation's rollback deletes nothing.
  */
 public final class EdgeAclHandler extends CustomResourceHandler {
 
@@ -66,7 +68,8 @@ public final class EdgeAclHandler extends CustomResourceHandler {
             Duration budget = Deadline.waitBudget(
                     Duration.ofMillis(context.getRemainingTimeInMillis()), settings.deadlineMargin());
             try (EdgeAclStacks started = stacks.apply(settings)) {
-                return toResponse(physicalId, started.apply(request, budget));
+                StackOutcome outcome = started.apply(request, budget);
+                return toResponse(outcome.createdStack().orElse(physicalId), outcome);
             }
         } catch (Throwable e) {
             // An Error too (a class missing from the artifact, memory): Powertools answers exceptions only, and
@@ -76,12 +79,18 @@ public final class EdgeAclHandler extends CustomResourceHandler {
         }
     }
 
-    /** The us-east-1 stack's name, or (when the event names no stack) what CloudFormation has already. */
+    /**
+     * The PhysicalResourceId of an answer that names no stack the function made: on Update and Delete, the one
+     * CloudFormation holds; on Create, a {@code not-created:} id (the stack it would have made, or the request).
+     */
     private static String physicalResourceId(CloudFormationCustomResourceEvent event) {
+        if (!"Create".equals(event.getRequestType()) && event.getPhysicalResourceId() != null) {
+            return event.getPhysicalResourceId();
+        }
         try {
-            return EdgeAclRequest.stackNameFor(event.getStackId());
+            return EdgeAclRequest.notCreated(EdgeAclRequest.stackNameFor(event.getStackId()));
         } catch (RuntimeException e) {
-            return event.getPhysicalResourceId() != null ? event.getPhysicalResourceId() : event.getRequestId();
+            return EdgeAclRequest.notCreated(String.valueOf(event.getRequestId()));
         }
     }
 
@@ -89,14 +98,17 @@ public final class EdgeAclHandler extends CustomResourceHandler {
         if (!outcome.succeeded()) {
             return failed(physicalId, outcome.reason());
         }
-        LOG.info("Stack {} done: {}", physicalId, outcome.webAclArn().orElse("(deleted)"));
-        return Response.builder()
+        LOG.info("Stack {} done: {}", physicalId, outcome.webAclArn().orElse("(deleted or left)"));
+        Response.Builder answer = Response.builder()
                 .status(Response.Status.SUCCESS)
                 .physicalResourceId(physicalId)
                 .value(outcome.webAclArn()
                         .map(arn -> Map.of(EdgeAclStacks.WEB_ACL_OUTPUT, arn))
-                        .orElse(Map.of()))
-                .build();
+                        .orElse(Map.of()));
+        if (!outcome.reason().isEmpty()) {
+            answer.reason(outcome.reason());
+        }
+        return answer.build();
     }
 
     private static Response failed(String physicalId, String reason) {
