@@ -40,12 +40,14 @@ LAMBDA_MVN_COMMAND = $(MVN) -B -q -ntp -Dstyle.color=never $(PASTEBIN_MAVEN_ARGS
 # the zip (defined before LAMBDA_INPUTS, which expands it at once).
 CA_BUNDLE := $(PASTEBIN_ROOT_DIR)/infra/tls/database-ca-bundle.pem
 
-# What the artifact is built from: the module's and core's main sources (test sources never ship), their
-# poms, the parent pom (versions, the lambda-artifact profile) and the zip's layout, and what else a module
-# packs (its Makefile's LAMBDA_EXTRA_INPUTS, e.g. edge-acl-function's infra/edge-waf.yaml).
-LAMBDA_INPUTS := $(shell find $(FUNCTION_MODULE_DIR)/src/main $(PASTEBIN_ROOT_DIR)/core/src/main -type f) \
+# What the artifact is built from: the module's and core's main sources (test sources never ship), those of
+# the other modules it depends on (its Makefile's LAMBDA_SHARED_MODULES, e.g. custom-resource), their poms, the
+# parent pom (versions, the lambda-artifact profile) and the zip's layout, and what else a module packs (its
+# Makefile's LAMBDA_EXTRA_INPUTS, e.g. edge-acl-function's infra/edge-waf.yaml).
+LAMBDA_SHARED_DIRS := $(addprefix $(PASTEBIN_ROOT_DIR)/,core $(LAMBDA_SHARED_MODULES))
+LAMBDA_INPUTS := $(shell find $(FUNCTION_MODULE_DIR)/src/main $(addsuffix /src/main,$(LAMBDA_SHARED_DIRS)) -type f) \
     $(FUNCTION_MODULE_DIR)/src/lambda-artifact \
-    $(FUNCTION_MODULE_DIR)/pom.xml $(PASTEBIN_ROOT_DIR)/core/pom.xml $(PASTEBIN_ROOT_DIR)/pom.xml \
+    $(FUNCTION_MODULE_DIR)/pom.xml $(addsuffix /pom.xml,$(LAMBDA_SHARED_DIRS)) $(PASTEBIN_ROOT_DIR)/pom.xml \
     $(PASTEBIN_ROOT_DIR)/infra/lambda-zip.xml $(CA_BUNDLE) $(LAMBDA_EXTRA_INPUTS)
 
 LAMBDA_TARGETS := $(addprefix build-,$(LAMBDA_FUNCTIONS))

@@ -2,23 +2,25 @@ package dev.pastebin.edgeacl;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.events.CloudFormationCustomResourceEvent;
+import dev.pastebin.customresource.CustomResourceHandler;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.lambda.powertools.cloudformation.AbstractCustomResourceHandler;
 import software.amazon.lambda.powertools.cloudformation.Response;
 
 /**
  * The custom resource {@code Custom::EdgeWebAcl} (infra/template.yaml): keeps a stack of infra/edge-waf.yaml in
  * us-east-1, where CloudFront web ACLs live, in step with the stack that declares it, in any region. Powertools
- * answers the pre-signed ResponseURL; every path here returns an answer (never throws), SUCCESS with Data
- * {@code {WebAclArn}} or FAILED with a short reason, and the PhysicalResourceId is always the us-east-1 stack's name:
- * without an answer CloudFormation would wait an hour.
+ * answers the pre-signed ResponseURL, and a refused answer is an ERROR ({@link CustomResourceHandler}); every path
+ * here returns an answer (never throws), SUCCESS with Data {@code {WebAclArn}} or FAILED with a short reason: without
+ * an answer CloudFormation would wait an hour. The PhysicalResourceId is the us-east-1 stack's name once a Create has
+ * made that stack; a Create that made none (its name was taken by a stack not created for this one, or it failed
+ * before) answers a {@code not-created:} id instead, so that the Delete of CloudFormation's rollback deletes nothing.
  */
-public final class EdgeAclHandler extends AbstractCustomResourceHandler {
+public final class EdgeAclHandler extends CustomResourceHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(EdgeAclHandler.class);
 
@@ -56,7 +58,7 @@ public final class EdgeAclHandler extends AbstractCustomResourceHandler {
         EdgeAclRequest request;
         try {
             request = EdgeAclRequest.from(event);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
             return failed(physicalId, "invalid request: " + Reasons.of(e));
         }
         // The function's context: its settings, CloudFormation client and template. Started per invocation, so
@@ -66,20 +68,29 @@ public final class EdgeAclHandler extends AbstractCustomResourceHandler {
             Duration budget = Deadline.waitBudget(
                     Duration.ofMillis(context.getRemainingTimeInMillis()), settings.deadlineMargin());
             try (EdgeAclStacks started = stacks.apply(settings)) {
-                return toResponse(physicalId, started.apply(request, budget));
+                StackOutcome outcome = started.apply(request, budget);
+                return toResponse(outcome.createdStack().orElse(physicalId), outcome);
             }
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
+            // An Error too (a class missing from the artifact, memory): Powertools answers exceptions only, and
+            // without an answer CloudFormation waits for the resource's ServiceTimeout.
             LOG.error("{} of stack {} failed", request.operation(), physicalId, e);
             return failed(physicalId, Reasons.of(e));
         }
     }
 
-    /** The us-east-1 stack's name, or (when the event names no stack) what CloudFormation has already. */
+    /**
+     * The PhysicalResourceId of an answer that names no stack the function made: on Update and Delete, the one
+     * CloudFormation holds; on Create, a {@code not-created:} id (the stack it would have made, or the request).
+     */
     private static String physicalResourceId(CloudFormationCustomResourceEvent event) {
+        if (!"Create".equals(event.getRequestType()) && event.getPhysicalResourceId() != null) {
+            return event.getPhysicalResourceId();
+        }
         try {
-            return EdgeAclRequest.stackNameFor(event.getStackId());
+            return EdgeAclRequest.notCreated(EdgeAclRequest.stackNameFor(event.getStackId()));
         } catch (RuntimeException e) {
-            return event.getPhysicalResourceId() != null ? event.getPhysicalResourceId() : event.getRequestId();
+            return EdgeAclRequest.notCreated(String.valueOf(event.getRequestId()));
         }
     }
 
@@ -87,14 +98,17 @@ public final class EdgeAclHandler extends AbstractCustomResourceHandler {
         if (!outcome.succeeded()) {
             return failed(physicalId, outcome.reason());
         }
-        LOG.info("Stack {} done: {}", physicalId, outcome.webAclArn().orElse("(deleted)"));
-        return Response.builder()
+        LOG.info("Stack {} done: {}", physicalId, outcome.webAclArn().orElse("(deleted or left)"));
+        Response.Builder answer = Response.builder()
                 .status(Response.Status.SUCCESS)
                 .physicalResourceId(physicalId)
                 .value(outcome.webAclArn()
                         .map(arn -> Map.of(EdgeAclStacks.WEB_ACL_OUTPUT, arn))
-                        .orElse(Map.of()))
-                .build();
+                        .orElse(Map.of()));
+        if (!outcome.reason().isEmpty()) {
+            answer.reason(outcome.reason());
+        }
+        return answer.build();
     }
 
     private static Response failed(String physicalId, String reason) {

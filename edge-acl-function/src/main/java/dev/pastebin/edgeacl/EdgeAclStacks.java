@@ -20,12 +20,14 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
+import software.amazon.awssdk.services.cloudformation.model.AlreadyExistsException;
 import software.amazon.awssdk.services.cloudformation.model.CloudFormationException;
 import software.amazon.awssdk.services.cloudformation.model.DescribeStacksRequest;
 import software.amazon.awssdk.services.cloudformation.model.Output;
 import software.amazon.awssdk.services.cloudformation.model.Parameter;
 import software.amazon.awssdk.services.cloudformation.model.Stack;
 import software.amazon.awssdk.services.cloudformation.model.StackEvent;
+import software.amazon.awssdk.services.cloudformation.model.Tag;
 import software.amazon.awssdk.services.cloudformation.waiters.CloudFormationWaiter;
 
 /**
@@ -78,43 +80,143 @@ final class EdgeAclStacks implements AutoCloseable {
         }
     }
 
-    /** Carries out the request, waiting at most {@code waitBudget}; never waits when the budget is zero. */
+    /**
+     * Carries out the request, waiting at most {@code waitBudget}; never waits when the budget is zero. Only a stack
+     * whose {@link EdgeAclRequest#OWNER_TAG} names the requesting stack is updated or deleted: a name can be taken
+     * by another stack's (a namesake elsewhere, a stack left over), and a Create that finds its name taken fails
+     * without touching it.
+     */
     StackOutcome apply(EdgeAclRequest request, Duration waitBudget) {
         String name = request.stackName();
         if (waitBudget.isZero() || waitBudget.isNegative()) {
             return StackOutcome.failed("no time left to " + request.operation() + " stack " + name
                     + " within the function's deadline (less than the margin remains); nothing was started");
         }
-        boolean unchanged = false;
-        switch (request.operation()) {
-            case CREATE -> {
-                cloudFormation.createStack(
-                        b -> b.stackName(name).templateBody(templateBody).parameters(parameters(request.parameters())));
-                LOG.info("Creating stack {}", name);
-                waitFor(w -> w.waitUntilStackCreateComplete(describe(name), override(waitBudget)));
-            }
-            case UPDATE -> {
-                unchanged = !update(name, request.parameters());
-                if (!unchanged) {
-                    waitFor(w -> w.waitUntilStackUpdateComplete(describe(name), override(waitBudget)));
-                }
-            }
-            case DELETE -> {
-                if (state(name).isPresent()) {
-                    cloudFormation.deleteStack(b -> b.stackName(name));
-                    LOG.info("Deleting stack {}", name);
-                    waitFor(w -> w.waitUntilStackDeleteComplete(describe(name), override(waitBudget)));
-                }
-            }
-        }
-        return StackStatuses.settle(request.operation(), unchanged, name, state(name, request.operation()));
+        return switch (request.operation()) {
+            case CREATE -> create(request, waitBudget);
+            case UPDATE -> update(request, waitBudget);
+            case DELETE -> delete(request, waitBudget);
+        };
     }
 
-    /** True when the update started; false when CloudFormation found nothing to change. */
-    private boolean update(String name, Map<String, String> parameters) {
+    /** Whose a stack is, by its owner tag. */
+    private enum Owner {
+        /** Tagged with the requesting stack's id. */
+        THIS_STACK,
+        /** Untagged, under the name the requesting stack's stack had before names carried the region. */
+        THIS_STACK_BEFORE_TAGS,
+        /** Tagged with another stack's id, or untagged under another name. */
+        ANOTHER
+    }
+
+    private static Owner owner(Stack stack, EdgeAclRequest request) {
+        Optional<String> tag = ownerTag(stack);
+        if (tag.isPresent()) {
+            return tag.get().equals(request.owner()) ? Owner.THIS_STACK : Owner.ANOTHER;
+        }
+        return stack.stackName().equals(request.legacyName()) ? Owner.THIS_STACK_BEFORE_TAGS : Owner.ANOTHER;
+    }
+
+    private static Optional<String> ownerTag(Stack stack) {
+        return stack.tags().stream()
+                .filter(t -> EdgeAclRequest.OWNER_TAG.equals(t.key()))
+                .map(Tag::value)
+                .findFirst();
+    }
+
+    private static String whose(Stack stack) {
+        return ownerTag(stack)
+                .map(owner -> "its " + EdgeAclRequest.OWNER_TAG + " tag names " + owner)
+                .orElse("it has no " + EdgeAclRequest.OWNER_TAG + " tag");
+    }
+
+    private StackOutcome create(EdgeAclRequest request, Duration waitBudget) {
+        String name = request.stackName();
         try {
-            cloudFormation.updateStack(
-                    b -> b.stackName(name).templateBody(templateBody).parameters(parameters(parameters)));
+            cloudFormation.createStack(b -> b.stackName(name)
+                    .templateBody(templateBody)
+                    .parameters(parameters(request.parameters()))
+                    .tags(ownerTag(request)));
+            LOG.info("Creating stack {}", name);
+        } catch (AlreadyExistsException e) {
+            Optional<Stack> existing = state(name);
+            if (existing.isEmpty() || owner(existing.get(), request) != Owner.THIS_STACK) {
+                String why = existing.map(EdgeAclStacks::whose).orElse("it was being deleted");
+                return StackOutcome.failed("stack " + name + " already exists in us-east-1 and was not created by"
+                        + " this stack (" + why + "); it is left as it is. Delete it if it is a leftover, or deploy"
+                        + " this stack under another name");
+            }
+            // Lambda retried the invocation of this same Create: the stack is this request's.
+            LOG.info("Stack {} exists already, created for this stack: waiting for it", name);
+        }
+        waitFor(w -> w.waitUntilStackCreateComplete(describe(name), override(waitBudget)));
+        return StackStatuses.settle(StackOperation.CREATE, false, name, state(name, StackOperation.CREATE))
+                .createdAs(name);
+    }
+
+    private StackOutcome update(EdgeAclRequest request, Duration waitBudget) {
+        String name = request.stackName();
+        if (EdgeAclRequest.isNotCreated(name)) {
+            return StackOutcome.failed("the resource " + name + " has no stack to update: its Create made none");
+        }
+        Optional<Stack> existing = state(name);
+        if (existing.isEmpty()) {
+            return StackOutcome.failed("stack " + name + " does not exist in us-east-1");
+        }
+        Owner owner = owner(existing.get(), request);
+        if (owner == Owner.ANOTHER) {
+            return StackOutcome.failed(
+                    "stack " + name + " is not this stack's (" + whose(existing.get()) + "); it is left as it is");
+        }
+        // A stack from before the owner tags was created under this stack's old name: it gets its tag now.
+        boolean unchanged = !update(
+                name, request.parameters(), owner == Owner.THIS_STACK_BEFORE_TAGS ? List.of(ownerTag(request)) : null);
+        if (!unchanged) {
+            waitFor(w -> w.waitUntilStackUpdateComplete(describe(name), override(waitBudget)));
+        }
+        return StackStatuses.settle(StackOperation.UPDATE, unchanged, name, state(name, StackOperation.UPDATE));
+    }
+
+    private StackOutcome delete(EdgeAclRequest request, Duration waitBudget) {
+        String name = request.stackName();
+        if (EdgeAclRequest.isNotCreated(name)) {
+            return StackOutcome.leftAlone("the Create made no stack: nothing to delete");
+        }
+        Optional<Stack> existing = state(name);
+        if (existing.isPresent() && owner(existing.get(), request) != Owner.THIS_STACK) {
+            String reason = "stack " + name + " is left as it is: " + whose(existing.get())
+                    + ", not this stack (delete it by hand if it was this stack's)";
+            LOG.warn(reason);
+            return StackOutcome.leftAlone(reason);
+        }
+        if (existing.isPresent()) {
+            cloudFormation.deleteStack(b -> b.stackName(name));
+            LOG.info("Deleting stack {}", name);
+            waitFor(w -> w.waitUntilStackDeleteComplete(describe(name), override(waitBudget)));
+        }
+        return StackStatuses.settle(StackOperation.DELETE, false, name, state(name, StackOperation.DELETE));
+    }
+
+    private static Tag ownerTag(EdgeAclRequest request) {
+        return Tag.builder()
+                .key(EdgeAclRequest.OWNER_TAG)
+                .value(request.owner())
+                .build();
+    }
+
+    /**
+     * True when the update started; false when CloudFormation found nothing to change.
+     *
+     * @param tags the stack's tags from now on; null keeps them
+     */
+    private boolean update(String name, Map<String, String> parameters, List<Tag> tags) {
+        try {
+            cloudFormation.updateStack(b -> {
+                b.stackName(name).templateBody(templateBody).parameters(parameters(parameters));
+                if (tags != null) {
+                    b.tags(tags);
+                }
+            });
             LOG.info("Updating stack {}", name);
             return true;
         } catch (CloudFormationException e) {

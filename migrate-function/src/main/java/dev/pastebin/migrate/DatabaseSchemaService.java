@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
 import org.flywaydb.core.api.MigrationInfoService;
@@ -42,7 +43,23 @@ class DatabaseSchemaService {
         return check(request, roleCredentials);
     }
 
-    /** Aborts the run's open connections (its deadline has passed): PostgreSQL rolls back what was not committed. */
+    /**
+     * CloudFormation's rollback of a failed deploy ({@link SchemaRequest#isRollback}): migrates nothing and sets up
+     * nothing, only connects as each role; returns the version the schema is at. A forward migration that failed
+     * left the schema as it was (one transaction), and one that succeeded is expand-only, so the previous release
+     * works on it; running this code's migrations again (the rollback may reach the new code) would only fail
+     * again and leave the stack UPDATE_ROLLBACK_FAILED.
+     */
+    String afterRollback(SchemaRequest request) {
+        Map<String, DatabaseCredentials> roleCredentials = roleCredentials(request);
+        connectAsEachRole(request, roleCredentials);
+        return versionOf(schemaInfo(roleCredentials.get("pastebin_read")).current());
+    }
+
+    /**
+     * Aborts the run's open connections (its deadline has passed): PostgreSQL rolls back what was not committed.
+     * Nothing the run does afterwards reaches the database ({@link DatabaseConnections#abortAll}).
+     */
     void abort() {
         connections.abortAll();
     }
@@ -76,10 +93,14 @@ class DatabaseSchemaService {
         }
         String after = versionOf(flyway.info().current());
         LOG.info("database schema at version {} (was {})", after, before);
+        Set<String> given;
         try (Connection connection = connections.open(owner)) {
-            roles.apply(connection, roleCredentials);
+            given = roles.apply(connection, roleCredentials);
         }
-        LOG.info("roles {} granted and given their secrets' passwords", roleCredentials.keySet());
+        LOG.info(
+                "roles {} granted; given their secrets' passwords: {} (the others already log in with theirs)",
+                roleCredentials.keySet(),
+                given);
         connectAsEachRole(request, roleCredentials);
         return after;
     }
@@ -87,20 +108,7 @@ class DatabaseSchemaService {
     /** A database managed by hand: every role can connect, and the schema is at this release's newest version. */
     private String check(SchemaRequest request, Map<String, DatabaseCredentials> roleCredentials) {
         connectAsEachRole(request, roleCredentials);
-        DatabaseCredentials reader = roleCredentials.get("pastebin_read");
-        MigrationInfoService info;
-        try {
-            info = Flyway.configure()
-                    .dataSource(connections.as(reader))
-                    .locations(MIGRATIONS)
-                    .load()
-                    .info();
-        } catch (RuntimeException e) {
-            throw new IllegalStateException(
-                    "cannot read the schema version as pastebin_read (the roles file grants it SELECT on"
-                            + " flyway_schema_history): " + Reasons.describe(e),
-                    e);
-        }
+        MigrationInfoService info = schemaInfo(roleCredentials.get("pastebin_read"));
         String current = versionOf(info.current());
         MigrationInfo[] pending = info.pending();
         if (pending.length > 0) {
@@ -111,6 +119,22 @@ class DatabaseSchemaService {
                     + " database schema\"), or give the owner's secret as OwnerSecretArn");
         }
         return current;
+    }
+
+    /** Flyway's view of the schema, read as pastebin_read: nothing is changed. */
+    private MigrationInfoService schemaInfo(DatabaseCredentials reader) {
+        try {
+            return Flyway.configure()
+                    .dataSource(connections.as(reader))
+                    .locations(MIGRATIONS)
+                    .load()
+                    .info();
+        } catch (RuntimeException e) {
+            throw new IllegalStateException(
+                    "cannot read the schema version as pastebin_read (the roles file grants it SELECT on"
+                            + " flyway_schema_history): " + Reasons.describe(e),
+                    e);
+        }
     }
 
     private Map<String, DatabaseCredentials> roleCredentials(SchemaRequest request) {

@@ -2,15 +2,19 @@ package dev.pastebin.migrate;
 
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What a Create or Update of the {@code Custom::DatabaseSchema} resource asks for, read from its properties:
  * {@code OwnerSecretArn} (the secret of the role that owns the schema, or "" when the operator migrates by hand)
- * and {@code RoleSecrets} (each function's role name and the ARN of its secret). {@code Release} only makes
- * CloudFormation send an Update when the function's code changes; nothing here reads it.
+ * and {@code RoleSecrets} (each function's role name and the ARN of its secret). {@code Release}, the function's
+ * published version, makes CloudFormation send an Update when the function's code changes, and tells its rollback
+ * apart ({@link #isRollback}).
  *
  * @param ownerSecretArn empty: only check that the schema is current (a database managed by hand)
  * @param roleSecrets    role name to secret ARN, exactly {@link #ROLES}
@@ -27,6 +31,9 @@ public record SchemaRequest(Optional<String> ownerSecretArn, Map<String, String>
             "pastebin_report",
             "pastebin_moderation",
             "pastebin_privatebin");
+
+    /** A version number, alone or at the end of a Lambda version's ARN. */
+    private static final Pattern RELEASE = Pattern.compile("(?:arn:.*:)?([0-9]{1,18})");
 
     public SchemaRequest {
         roleSecrets = Map.copyOf(roleSecrets);
@@ -65,6 +72,38 @@ public record SchemaRequest(Optional<String> ownerSecretArn, Map<String, String>
         }
         String ownerArn = owner == null ? "" : ((String) owner).strip();
         return new SchemaRequest(ownerArn.isEmpty() ? Optional.empty() : Optional.of(ownerArn), secrets);
+    }
+
+    /**
+     * True for CloudFormation's rollback of a failed deploy: an Update whose {@code Release} is an older function
+     * version than its {@code OldResourceProperties}' (the rollback sends the previous properties as the new ones).
+     * A forward deploy always carries a newer version: each release publishes one.
+     */
+    public static boolean isRollback(Map<String, Object> properties, Map<String, Object> oldProperties) {
+        OptionalLong release = release(properties);
+        OptionalLong old = release(oldProperties);
+        return release.isPresent() && old.isPresent() && release.getAsLong() < old.getAsLong();
+    }
+
+    /**
+     * The version number of {@code Release}: the template gives the version's ARN
+     * ({@code !Ref DatabaseMigrationFunction.Version}, ending in {@code :<number>}), a test or a hand-made event the
+     * number alone. Empty when there is none.
+     */
+    static OptionalLong release(Map<String, Object> properties) {
+        Object release = properties == null ? null : properties.get("Release");
+        if (!(release instanceof String text)) {
+            return OptionalLong.empty();
+        }
+        Matcher m = RELEASE.matcher(text.strip());
+        if (!m.matches()) {
+            return OptionalLong.empty();
+        }
+        try {
+            return OptionalLong.of(Long.parseLong(m.group(1)));
+        } catch (NumberFormatException e) {
+            return OptionalLong.empty();
+        }
     }
 
     /** True when the function migrates the schema and sets up the roles; false when it only checks them. */

@@ -6,30 +6,35 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
-import java.util.Set;
 import javax.sql.DataSource;
 
 /**
- * Keeps each connection it opens in {@code open} until the connection is closed, so that the deadline guard can
- * abort what a run still holds. The rest of {@link DataSource} is Micronaut's delegation to the driver.
+ * Has {@link DatabaseConnections} track each connection it opens until the connection is closed, so that the
+ * deadline guard can abort what a run still holds, and asks it before opening one and before every call on one,
+ * so that nothing reaches the database once the run has ended. The rest of {@link DataSource} is Micronaut's
+ * delegation to the driver.
  */
 final class TrackingDataSource extends DelegatingDataSource {
 
-    private final Set<Connection> open;
+    private final DatabaseConnections run;
 
-    TrackingDataSource(DataSource driver, Set<Connection> open) {
+    TrackingDataSource(DataSource driver, DatabaseConnections run) {
         super(driver);
-        this.open = open;
+        this.run = run;
     }
 
     @Override
     public Connection getConnection() throws SQLException {
+        run.checkRunning("a new connection");
         Connection connection = getTargetDataSource().getConnection();
-        open.add(connection);
+        run.opened(connection);
         return (Connection) Proxy.newProxyInstance(
                 Connection.class.getClassLoader(), new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+                    if (method.getDeclaringClass() != Object.class) {
+                        run.checkRunning(method.getName());
+                    }
                     if ("close".equals(method.getName()) && method.getParameterCount() == 0) {
-                        open.remove(connection);
+                        run.closed(connection);
                     }
                     try {
                         return method.invoke(connection, args);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TlsPostgres;
 import dev.pastebin.testkit.RunDatabase;
@@ -73,6 +74,61 @@ class DatabaseMigrationFailuresIT {
                 deleted.answer().get("PhysicalResourceId").asText());
         assertEquals("6", MigrationFunctionRun.versionOf(database));
         assertTrue(hasColumn(database, "language"), "Delete touched nothing");
+    }
+
+    /**
+     * CloudFormation's rollback of a deploy whose migration failed is an Update with the properties swapped: the
+     * previous Release (a lower function version) as ResourceProperties, the failed one as OldResourceProperties.
+     * It may reach the new code (the ServiceToken names $LATEST), which would run the failing migration again and
+     * leave the stack UPDATE_ROLLBACK_FAILED; instead it only checks that each role connects, and succeeds.
+     * The failing migration: this release's newest one, its history row removed after the Create, so that it is
+     * pending again and clashes with what it created.
+     */
+    @Test
+    void theRollbackAfterAFailedMigrationSucceedsWithoutMigratingAgain() throws Exception {
+        RunDatabase database = run.database("rollback");
+        var create = run.event("Create", true);
+        release(create, "ResourceProperties", 6);
+        assertEquals(
+                "SUCCESS",
+                run.invoke(create, database, Map.of()).answer().get("Status").asText());
+        String latest = MigrationFunctionRun.latestVersion(database);
+        try (Connection c = database.connect();
+                var statement = c.createStatement()) {
+            statement.execute("DELETE FROM flyway_schema_history WHERE version = '" + latest + "'");
+        }
+        String before = MigrationFunctionRun.versionOf(database);
+
+        var forward = run.event("Update", true);
+        release(forward, "ResourceProperties", 7);
+        release(forward, "OldResourceProperties", 6);
+        var failed = run.invoke(forward, database, Map.of());
+        JsonNode failedAnswer = failed.answer();
+        assertEquals("FAILED", failedAnswer.get("Status").asText(), "migration V" + latest + " fails when run again");
+        assertTrue(failedAnswer.get("Reason").asText().contains("still at version " + before), failedAnswer.toString());
+
+        var rollback = run.event("Update", true);
+        release(rollback, "ResourceProperties", 6);
+        release(rollback, "OldResourceProperties", 7);
+        var rolledBack = run.invoke(rollback, database, Map.of());
+
+        JsonNode answer = rolledBack.answer();
+        assertEquals("SUCCESS", answer.get("Status").asText(), rolledBack.output());
+        assertEquals("pastebin-DatabaseSchema", answer.get("PhysicalResourceId").asText());
+        assertEquals(before, answer.path("Data").path("SchemaVersion").asText(), answer.toString());
+        assertFalse(rolledBack.output().contains("migrating the schema"), "the migration did not run again");
+        assertEquals(before, MigrationFunctionRun.versionOf(database));
+    }
+
+    /** The function's published version, as the template's Release is: {@code !Ref DatabaseMigrationFunction.Version}. */
+    private static void release(ObjectNode event, String properties, int version) {
+        ObjectNode target = event.has(properties)
+                ? (ObjectNode) event.get(properties)
+                : event.putObject(properties)
+                        .setAll((ObjectNode) event.get("ResourceProperties").deepCopy());
+        target.put(
+                "Release",
+                "arn:aws:lambda:us-east-1:000000000000:function:pastebin-DatabaseMigrationFunction:" + version);
     }
 
     /**

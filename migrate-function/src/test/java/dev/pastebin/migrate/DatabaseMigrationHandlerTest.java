@@ -4,13 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.amazonaws.services.lambda.runtime.ClientContext;
-import com.amazonaws.services.lambda.runtime.CognitoIdentity;
-import com.amazonaws.services.lambda.runtime.Context;
-import com.amazonaws.services.lambda.runtime.LambdaLogger;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.amazonaws.services.lambda.runtime.events.CloudFormationCustomResourceEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pastebin.customresource.support.LambdaContext;
+import dev.pastebin.customresource.support.ResponseUrl;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.exceptions.ConfigurationException;
 import java.util.Map;
@@ -19,6 +21,7 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 
 /**
@@ -87,7 +90,7 @@ class DatabaseMigrationHandlerTest {
         handler(() -> {
                     throw new AssertionError("no context for a Delete");
                 })
-                .handleRequest(event("Delete", "pastebin-DatabaseSchema", properties()), new TestContext(300_000));
+                .handleRequest(event("Delete", "pastebin-DatabaseSchema", properties()), new LambdaContext(300_000));
         JsonNode answer = answer();
         assertEquals("SUCCESS", answer.get("Status").asText(), answer.toString());
         assertEquals("pastebin-DatabaseSchema", answer.get("PhysicalResourceId").asText());
@@ -98,12 +101,44 @@ class DatabaseMigrationHandlerTest {
         assertEquals(0, contextStarts.get());
     }
 
+    /**
+     * S3 refuses the PUT (403: in a VPC whose S3 endpoint policy does not allow CloudFormation's response bucket):
+     * CloudFormation never hears the answer, so the refusal is an ERROR that names the status, and the invocation
+     * still ends normally (there is no one else to tell).
+     */
+    @Test
+    void aRefusedAnswerIsAnErrorNamingTheStatus() throws Exception {
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        root.addAppender(logged);
+        try (ResponseUrl refusing = new ResponseUrl(403)) {
+            var event = event("Delete", "pastebin-DatabaseSchema", properties());
+            event.setResponseUrl(refusing.uri("/answer?X-Amz-Signature=abc").toString());
+
+            var response = handler(() -> {
+                        throw new AssertionError("no context for a Delete");
+                    })
+                    .handleRequest(event, new LambdaContext(300_000));
+
+            assertEquals("SUCCESS", response.getStatus().name(), "the handler returns its answer");
+            assertEquals("/answer", refusing.next().path());
+        } finally {
+            root.detachAppender(logged);
+        }
+        assertTrue(
+                logged.list.stream()
+                        .anyMatch(e -> e.getLevel() == Level.ERROR
+                                && e.getFormattedMessage().contains("HTTP 403")),
+                "an ERROR naming the status: " + logged.list);
+    }
+
     @Test
     void aContextThatCannotStartAnswersFailedWithWhy() throws Exception {
         var handler = handler(() -> {
             throw new ConfigurationException("Error resolving property value [pastebin.migration.deadline-margin]");
         });
-        handler.handleRequest(event("Create", null, properties()), new TestContext(300_000));
+        handler.handleRequest(event("Create", null, properties()), new LambdaContext(300_000));
         JsonNode answer = answer();
         assertEquals("FAILED", answer.get("Status").asText(), answer.toString());
         assertTrue(
@@ -114,9 +149,47 @@ class DatabaseMigrationHandlerTest {
         assertEquals("pastebin-DatabaseSchema", answer.get("PhysicalResourceId").asText());
 
         // An Update tries to start the context again (a setting fixed by the deploy that sent it).
-        handler.handleRequest(event("Update", "pastebin-DatabaseSchema", properties()), new TestContext(300_000));
+        handler.handleRequest(event("Update", "pastebin-DatabaseSchema", properties()), new LambdaContext(300_000));
         assertEquals("FAILED", answer().get("Status").asText());
         assertEquals(2, contextStarts.get());
+    }
+
+    /** An Error (a class missing from the artifact, memory) at the context's start is answered like an exception. */
+    @Test
+    void anErrorAtTheContextsStartAnswersFailed() throws Exception {
+        var response = handler(() -> {
+                    throw new NoClassDefFoundError("io/micronaut/context/DefaultApplicationContext");
+                })
+                .handleRequest(event("Create", null, properties()), new LambdaContext(300_000));
+
+        JsonNode answer = answer();
+        assertEquals("FAILED", answer.get("Status").asText(), answer.toString());
+        assertEquals("FAILED", response.getStatus().name());
+        String reason = answer.get("Reason").asText();
+        assertTrue(reason.contains("cannot start") && reason.contains("DefaultApplicationContext"), reason);
+        assertEquals("pastebin-DatabaseSchema", answer.get("PhysicalResourceId").asText());
+    }
+
+    /**
+     * A run past its deadline is answered FAILED and its context retired: its worker may go on, but the next request
+     * starts a context of its own, whose connections were never aborted.
+     */
+    @Test
+    void aRunPastItsDeadlineRetiresItsContext() throws Exception {
+        var handler = handler(() -> ApplicationContext.run(Map.of(
+                "pastebin.test.stalled-schema", "true",
+                // 50 ms of the 60 s left are the run's
+                "pastebin.migration.deadline-margin", "59950ms")));
+
+        handler.handleRequest(event("Create", null, properties()), new LambdaContext(60_000));
+        JsonNode first = answer();
+        handler.handleRequest(event("Update", "pastebin-DatabaseSchema", properties()), new LambdaContext(60_000));
+        JsonNode second = answer();
+
+        assertEquals("FAILED", first.get("Status").asText(), first.toString());
+        assertTrue(first.get("Reason").asText().contains("did not finish"), first.toString());
+        assertEquals("FAILED", second.get("Status").asText(), second.toString());
+        assertEquals(2, contextStarts.get(), "the second request started a context of its own");
     }
 
     @Test
@@ -126,7 +199,7 @@ class DatabaseMigrationHandlerTest {
                 })
                 .handleRequest(
                         event("Update", "pastebin-DatabaseSchema", Map.of("OwnerSecretArn", "arn:owner")),
-                        new TestContext(300_000));
+                        new LambdaContext(300_000));
         JsonNode answer = answer();
         assertEquals("FAILED", answer.get("Status").asText());
         assertTrue(answer.get("Reason").asText().contains("RoleSecrets"), answer.toString());
@@ -140,64 +213,5 @@ class DatabaseMigrationHandlerTest {
         assertEquals(
                 "pastebin-DatabaseSchema",
                 DatabaseMigrationHandler.physicalResourceId(event("Create", null, properties())));
-    }
-
-    /** A Lambda context with a fixed remaining time. */
-    record TestContext(int remainingMillis) implements Context {
-
-        @Override
-        public String getAwsRequestId() {
-            return "request";
-        }
-
-        @Override
-        public String getLogGroupName() {
-            return "/aws/lambda/migrate";
-        }
-
-        @Override
-        public String getLogStreamName() {
-            return "2024/01/01/[$LATEST]abc";
-        }
-
-        @Override
-        public String getFunctionName() {
-            return "migrate";
-        }
-
-        @Override
-        public String getFunctionVersion() {
-            return "$LATEST";
-        }
-
-        @Override
-        public String getInvokedFunctionArn() {
-            return "arn:aws:lambda:eu-west-1:123456789012:function:migrate";
-        }
-
-        @Override
-        public CognitoIdentity getIdentity() {
-            return null;
-        }
-
-        @Override
-        public ClientContext getClientContext() {
-            return null;
-        }
-
-        @Override
-        public int getRemainingTimeInMillis() {
-            return remainingMillis;
-        }
-
-        @Override
-        public int getMemoryLimitInMB() {
-            return 1024;
-        }
-
-        @Override
-        public LambdaLogger getLogger() {
-            return null;
-        }
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.pastebin.customresource.support.ResponseUrl;
 import dev.pastebin.testkit.RunDatabase;
 import java.io.IOException;
 import java.io.InputStream;
@@ -185,6 +186,18 @@ final class MigrationFunctionRun implements AutoCloseable {
     /** A connection to the database as a role, with the password its secret holds. */
     Connection connectAs(RunDatabase database, String role) throws SQLException {
         return DriverManager.getConnection(database.url(), role, rolePasswords.get(role));
+    }
+
+    /** Gives the role's secret a new password (as a rotation would); the role keeps its old one until a run. */
+    String changePassword(String role) {
+        String password = "pw-" + UUID.randomUUID() + "'\"$x";
+        String value = JSON.createObjectNode()
+                .put("username", role)
+                .put("password", password)
+                .toString();
+        secretsManager.putSecretValue(b -> b.secretId(roleSecretArns.get(role)).secretString(value));
+        rolePasswords.put(role, password);
+        return password;
     }
 
     /** The roles' passwords, for checking that none reaches a log line or an answer. */

@@ -70,4 +70,22 @@ class SchemaRequestTest {
         assertThrows(IllegalArgumentException.class, () -> SchemaRequest.from(Map.of("OwnerSecretArn", "arn:owner")));
         assertThrows(IllegalArgumentException.class, () -> SchemaRequest.from(null));
     }
+
+    private static final String VERSION = "arn:aws:lambda:eu-west-1:123456789012:function:pastebin-Migrate-AbC:";
+
+    @Test
+    void anUpdateToAnOlderReleaseIsCloudFormationsRollback() {
+        assertTrue(SchemaRequest.isRollback(Map.of("Release", VERSION + "6"), Map.of("Release", VERSION + "7")));
+        assertTrue(SchemaRequest.isRollback(Map.of("Release", "9"), Map.of("Release", "10")), "numbers, not text");
+        assertFalse(SchemaRequest.isRollback(Map.of("Release", VERSION + "7"), Map.of("Release", VERSION + "6")));
+        assertFalse(SchemaRequest.isRollback(Map.of("Release", VERSION + "7"), Map.of("Release", VERSION + "7")));
+    }
+
+    @Test
+    void withoutTwoReleaseVersionsNoUpdateIsARollback() {
+        assertFalse(SchemaRequest.isRollback(Map.of("Release", "6"), null));
+        assertFalse(SchemaRequest.isRollback(Map.of(), Map.of("Release", "7")));
+        assertFalse(SchemaRequest.isRollback(Map.of("Release", "$LATEST"), Map.of("Release", "7")));
+        assertFalse(SchemaRequest.isRollback(Map.of("Release", VERSION + "live"), Map.of("Release", VERSION + "7")));
+    }
 }

@@ -52,7 +52,10 @@ class EdgeAclFunctionIT {
 
     private static final String REQUESTING_STACK =
             "edge-it-" + UUID.randomUUID().toString().substring(0, 8);
-    private static final String ACL_STACK = REQUESTING_STACK + "-edge-waf";
+    /** Named after the requesting stack and its region (the events' StackId is in eu-west-1). */
+    private static final String ACL_STACK = REQUESTING_STACK + "-eu-west-1-edge-waf";
+    /** The PhysicalResourceId of a Create that made no stack: its rollback's Delete deletes nothing. */
+    private static final String NOT_CREATED = "not-created:" + ACL_STACK;
 
     private static final BlockingQueue<JsonNode> ANSWERS = new LinkedBlockingQueue<>();
     private static HttpServer responseUrl;
@@ -82,7 +85,7 @@ class EdgeAclFunctionIT {
     @AfterAll
     static void stop() {
         for (String stack :
-                new String[] {ACL_STACK, "edge-it-failing-" + REQUESTING_STACK.substring(8) + "-edge-waf"}) {
+                new String[] {ACL_STACK, "edge-it-failing-" + REQUESTING_STACK.substring(8) + "-eu-west-1-edge-waf"}) {
             try {
                 cloudFormation.deleteStack(b -> b.stackName(stack));
             } catch (CloudFormationException e) {
@@ -158,18 +161,20 @@ class EdgeAclFunctionIT {
         JsonNode answer = invoke(create, standIn);
 
         assertEquals("FAILED", answer.path("Status").asText(), answer.toString());
-        assertEquals(requesting + "-edge-waf", answer.path("PhysicalResourceId").asText());
+        assertEquals(
+                requesting + "-eu-west-1-edge-waf",
+                answer.path("PhysicalResourceId").asText());
         String reason = answer.path("Reason").asText();
         // the waiter stops at CREATE_FAILED or after the rollback: either way the failed resource's own reason
         assertTrue(
                 reason.matches("stack \\S+ is (CREATE_FAILED|ROLLBACK_COMPLETE): NotAFifoName: .*\\.fifo.*"), reason);
 
         // CloudFormation then deletes the failed resource: that succeeds, and the stack is gone.
-        ObjectNode delete = event("Delete", requesting, requesting + "-edge-waf", 100);
+        ObjectNode delete = event("Delete", requesting, requesting + "-eu-west-1-edge-waf", 100);
         delete.remove("ResourceProperties");
         JsonNode deleted = invoke(delete, standIn);
         assertEquals("SUCCESS", deleted.path("Status").asText(), deleted.toString());
-        assertTrue(stack(requesting + "-edge-waf")
+        assertTrue(stack(requesting + "-eu-west-1-edge-waf")
                 .map(s -> s.stackStatusAsString().equals("DELETE_COMPLETE"))
                 .orElse(true));
     }
@@ -184,7 +189,7 @@ class EdgeAclFunctionIT {
                         work.resolve("no-such-template.yaml").toString()));
 
         assertEquals("FAILED", answer.path("Status").asText(), answer.toString());
-        assertEquals(ACL_STACK, answer.path("PhysicalResourceId").asText());
+        assertEquals(NOT_CREATED, answer.path("PhysicalResourceId").asText());
         assertTrue(answer.path("Reason").asText().contains("cannot read the template"), answer.toString());
         assertTrue(stack(ACL_STACK).isEmpty()
                 || stack(ACL_STACK).get().stackStatusAsString().equals("DELETE_COMPLETE"));
@@ -198,6 +203,7 @@ class EdgeAclFunctionIT {
                 event("Create", REQUESTING_STACK, null, 100), Map.of("PASTEBIN_EDGE_ACL_DEADLINE_MARGIN", "900"));
 
         assertEquals("FAILED", answer.path("Status").asText(), answer.toString());
+        assertEquals(NOT_CREATED, answer.path("PhysicalResourceId").asText());
         assertTrue(answer.path("Reason").asText().contains("no time left"), answer.toString());
         assertTrue(stack(ACL_STACK).isEmpty()
                 || stack(ACL_STACK).get().stackStatusAsString().equals("DELETE_COMPLETE"));

@@ -409,11 +409,20 @@ class EdgeTemplateTest {
                 .filter(st -> String.valueOf(st.get("Action")).contains("cloudformation:CreateStack"))
                 .findFirst()
                 .orElseThrow();
+        // the stack the function names <stack>-<region>-edge-waf (edge-acl-function's EdgeAclRequest), and the one
+        // it named <stack>-edge-waf before, which an Update tags as this stack's
         assertEquals(
-                Map.of(
-                        "Fn::Sub",
-                        "arn:${AWS::Partition}:cloudformation:us-east-1:${AWS::AccountId}:stack/${AWS::StackName}-edge-waf/*"),
-                stack.get("Resource"));
+                List.of(
+                        Map.of(
+                                "Fn::Sub",
+                                "arn:${AWS::Partition}:cloudformation:us-east-1:${AWS::AccountId}:stack/"
+                                        + "${AWS::StackName}-${AWS::Region}-edge-waf/*"),
+                        Map.of(
+                                "Fn::Sub",
+                                "arn:${AWS::Partition}:cloudformation:us-east-1:${AWS::AccountId}:stack/"
+                                        + "${AWS::StackName}-edge-waf/*")),
+                normalised(stack.get("Resource")));
+        assertTrue(String.valueOf(stack.get("Action")).contains("cloudformation:TagResource"), "its owner tag");
         for (Map<String, Object> st : statements) {
             String resource = String.valueOf(st.get("Resource"));
             String actions = String.valueOf(st.get("Action"));
