@@ -12,7 +12,7 @@ from typing import Any, Iterable, Iterator
 
 from . import aws
 from .policy import Decision, Principal, Request, Unmodelled, evaluate
-from .template import ACCOUNT, PARTITION, REGION, Stack
+from .template import ACCOUNT, PARTITION, REGION, STACK, Stack
 
 
 @dataclass(frozen=True)
@@ -456,6 +456,15 @@ def attribute(rules: StackRules, recorded: dict[str, Any]) -> list[Call] | str:
         if distribution is None:
             return f"distribution {identifiers.get('DistributionId')} unknown"
         return [Call(function, service, action, f"arn:{PARTITION}:cloudfront::{ACCOUNT}:distribution/{distribution}")]
+    if service == "cloudformation":
+        # the edge's us-east-1 stack is named after the owning stack and its region (EdgeAclRequest): the name the
+        # deployed stack's function would use, from the one the test's stack gave it
+        name = identifiers.get("StackName") or ""
+        if name.endswith("-edge-waf"):
+            deployed_name = f"{STACK}-{REGION}-edge-waf" if f"-{REGION}-" in name else f"{STACK}-edge-waf"
+            arn = f"arn:{PARTITION}:cloudformation:us-east-1:{ACCOUNT}:stack/{deployed_name}/x"
+            return [Call(function, service, action, arn)]
+        return f"stack {name} is not the edge's"
     if service == "monitoring" and action == "cloudwatch:PutMetricData":
         return [Call(function, service, action, "*")]
     return f"{action} on {identifiers} is not attributed to a template resource"

@@ -115,6 +115,19 @@ class RulesTest(unittest.TestCase):
         self.assertEqual("the network", found[0].refused_by)
         self.assertIn("sqs:SendMessage", found[0].request)
 
+    def test_the_edge_stack_calls_are_checked_under_the_deployed_stacks_name(self):
+        template = stack_template()
+        template["Resources"]["S3Endpoint"]["Properties"]["PolicyDocument"]["Statement"].append(ANSWERS)
+        template["Resources"]["Migrate"]["Properties"]["VpcConfig"] = {"Ref": "AWS::NoValue"}
+        template["Resources"]["MigrateRole"]["Properties"]["Policies"][0]["PolicyDocument"]["Statement"].append(
+            {"Effect": "Allow", "Action": "cloudformation:DescribeStacks",
+             "Resource": {"Fn::Sub": "arn:aws:cloudformation:us-east-1:${AWS::AccountId}:stack/${AWS::StackName}-${AWS::Region}-edge-waf/*"}})
+        call = {"function": "Migrate", "service": "CloudFormation", "operation": "DescribeStacks",
+                "identifiers": {"StackName": "it-1234-us-east-1-edge-waf"}, "env": {"StackName": []}}
+        self.assertEqual([], of_function(template, [call]))
+        old_name = dict(call, identifiers={"StackName": "it-1234-edge-waf"})
+        self.assertEqual(1, len(of_function(template, [old_name])))
+
     def test_a_schedule_without_an_invoke_permission_is_found(self):
         template = stack_template()
         template["Resources"]["Rule"] = {"Type": "AWS::Events::Rule", "Properties": {
