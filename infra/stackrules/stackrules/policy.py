@@ -27,6 +27,7 @@ KNOWN_KEYS = {
     "aws:principalservicename",
     "kms:viaservice",
     "kms:callerAccount".lower(),
+    "s3:prefix",
 }
 
 

@@ -41,6 +41,8 @@ class Call:
     resource: str
     note: str = ""
     presigned: bool = False
+    #: request context keys the call sets itself (s3:prefix of a ListBucket)
+    context: tuple[tuple[str, str], ...] = ()
 
 
 #: Calls the stack makes that are not SDK calls, described by what AWS documents rather than recorded.
@@ -213,6 +215,7 @@ class StackRules:
             "aws:SecureTransport": "true",
             "aws:PrincipalAccount": ACCOUNT,
             "aws:PrincipalArn": principal.id,
+            **dict(call.context),
         })
         try:
             refusal = self.route(call.function, call.service, request)
@@ -364,6 +367,24 @@ class StackRules:
                                   f"{function}'s origin check", "missing: the origin header with the secret "
                                   "PASTEBIN_EDGE_ORIGIN_SECRET names, in the distribution's OriginCustomHeaders")
 
+    def event_secret(self, function: str, recorded: str) -> str | None:
+        """A secret a custom resource's event names for `function` (the migration's RoleSecrets, by role, and its
+        OwnerSecretArn): the deployed ARN of the one whose role (or "owner") the recorded secret's name holds."""
+        name_parts = set(recorded.rsplit(":", 1)[-1].split("-"))
+        for resource_id, resource in self.stack.resources().items():
+            if not resource["Type"].startswith("Custom::"):
+                continue
+            properties = self.stack.properties(resource_id)
+            if self.function_of(properties.get("ServiceToken")) != function:
+                continue
+            named = dict(properties.get("RoleSecrets", {}))
+            if "OwnerSecretArn" in properties:
+                named["owner"] = properties["OwnerSecretArn"]
+            for part, arn in named.items():
+                if part in name_parts:
+                    return arn
+        return None
+
     def environment(self, function: str) -> dict[str, str]:
         variables = self.stack.properties(function).get("Environment", {}).get("Variables", {})
         return {k: v for k, v in variables.items() if isinstance(v, str)}
@@ -436,7 +457,9 @@ def attribute(rules: StackRules, recorded: dict[str, Any]) -> list[Call] | str:
         if bucket is None:
             return f"bucket {identifiers.get('Bucket')} is no environment variable's value"
         if action in BUCKET_ACTIONS:
-            return [Call(function, service, action, f"arn:{PARTITION}:s3:::{bucket}")]
+            prefix = identifiers.get("Prefix")
+            context = (("s3:prefix", prefix),) if prefix is not None else ()
+            return [Call(function, service, action, f"arn:{PARTITION}:s3:::{bucket}", context=context)]
         # the recorder keeps a key's first segment ("pastes/"); DeleteObjects names its keys in Delete.Objects
         prefixes = identifiers.get("Delete.Objects.Key") or [identifiers.get("Key") or ""]
         return [Call(function, service, action, f"arn:{PARTITION}:s3:::{bucket}/{p}x") for p in sorted(set(prefixes))]
@@ -449,7 +472,7 @@ def attribute(rules: StackRules, recorded: dict[str, Any]) -> list[Call] | str:
         topic = deployed("TopicArn")
         return [Call(function, service, action, topic)] if topic else f"topic {identifiers.get('TopicArn')} unknown"
     if service == "secretsmanager":
-        secret = deployed("SecretId")
+        secret = deployed("SecretId") or rules.event_secret(function, identifiers.get("SecretId") or "")
         return [Call(function, service, action, secret)] if secret else f"secret {identifiers.get('SecretId')} unknown"
     if service == "cloudfront":
         distribution = deployed("DistributionId")
