@@ -187,7 +187,8 @@ class ReportAbuseIT {
     private static HttpResponse<String> readOnceStored(String code) throws Exception {
         HttpRequest read = HttpRequest.newBuilder(system.uri("/raw/" + code)).build();
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        HttpResponse<String> response = TestSupport.sendHonouringRetryAfter(HTTP, read, HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response =
+                TestSupport.sendHonouringRetryAfter(HTTP, read, HttpResponse.BodyHandlers.ofString());
         while (response.statusCode() == 202 && System.nanoTime() < deadline) {
             Thread.sleep(100);
             response = TestSupport.sendHonouringRetryAfter(HTTP, read, HttpResponse.BodyHandlers.ofString());

@@ -1,0 +1,125 @@
+package dev.pastebin.infra.admin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The operator's moderation commands never guess their target and say how they ended: {@code infra/admin} without
+ * {@code --stack} or {@code --local} refuses to run, names the target it acts on, and exits non-zero when the
+ * function refused the command or failed. The stack's side runs against a fake {@code aws} (AdminVerifyTest's).
+ */
+class AdminCommandsTest {
+
+    private static final Path ROOT =
+            Path.of(System.getProperty("pastebin.root", "..")).toAbsolutePath().normalize();
+    private static final String FUNCTION = "pastebin-ModerationFunction-Q2w3E4r5T6y7";
+
+    @TempDir
+    Path work;
+
+    private Path answers;
+
+    private record Run(int exitCode, String stdout, String stderr) {}
+
+    @BeforeEach
+    void fakeAws() throws IOException {
+        answers = Files.createDirectories(work.resolve("answers"));
+        Path bin = Files.createDirectories(work.resolve("bin"));
+        Path aws = Files.copy(ROOT.resolve("infra/src/test/resources/verify/fake-aws"), bin.resolve("aws"));
+        assertTrue(aws.toFile().setExecutable(true));
+        // the CLI's text output of the queries infra/admin makes
+        Files.writeString(answers.resolve("cloudformation.describe-stacks.json"), FUNCTION + "\n");
+        Files.writeString(answers.resolve("sts.get-caller-identity.json"), "arn:aws:iam::123456789012:user/op\n");
+        Files.writeString(answers.resolve("lambda.invoke.json"), "{\"StatusCode\": 200, \"ExecutedVersion\": \"7\"}");
+    }
+
+    @Test
+    void withoutAStackOrLocalNothingRunsAndTheOperatorIsAskedWhich() throws Exception {
+        Run run = admin(List.of("takedown", "aB3xYz9QkLm", "--reason", "test"));
+
+        assertEquals(2, run.exitCode(), run.stderr());
+        assertTrue(run.stderr().contains("Say --stack NAME (or PASTEBIN_STACK)"), run.stderr());
+        assertFalse(Files.exists(answers.resolve("calls.log")), "no AWS call was made");
+    }
+
+    @Test
+    void aCommandNamesItsTargetAndPrintsTheAnswer() throws Exception {
+        answer("{\"outcome\":\"taken-down\",\"code\":\"aB3xYz9QkLm\"}");
+
+        Run run = admin(List.of("--stack", "pastebin", "takedown", "aB3xYz9QkLm", "--reason", "test"));
+
+        assertEquals(0, run.exitCode(), run.stderr());
+        assertTrue(run.stderr().contains("target: stack pastebin, function " + FUNCTION), run.stderr());
+        assertTrue(run.stdout().contains("\"outcome\":\"taken-down\""), run.stdout());
+        assertTrue(
+                Files.readString(answers.resolve("calls.log")).contains("\"--function-name\", \"" + FUNCTION + "\""));
+    }
+
+    @Test
+    void aRefusedCommandExitsNonZero() throws Exception {
+        answer("{\"outcome\":\"refused\",\"message\":\"takedown needs a code\"}");
+
+        Run run = admin(List.of("--stack", "pastebin", "takedown", "aB3xYz9QkLm", "--reason", "test"));
+
+        assertEquals(1, run.exitCode(), run.stderr());
+        assertTrue(run.stdout().contains("takedown needs a code"), run.stdout());
+        assertTrue(run.stderr().contains("refused"), run.stderr());
+    }
+
+    @Test
+    void aFunctionErrorExitsNonZero() throws Exception {
+        answer("{\"errorMessage\":\"boom\",\"errorType\":\"java.lang.IllegalStateException\"}");
+        Files.writeString(
+                answers.resolve("lambda.invoke.json"),
+                "{\"StatusCode\": 200, \"FunctionError\": \"Unhandled\", \"ExecutedVersion\": \"7\"}");
+
+        Run run = admin(List.of("--stack", "pastebin", "block", "0".repeat(64), "--reason", "test"));
+
+        assertEquals(1, run.exitCode(), run.stderr());
+        assertTrue(run.stdout().contains("boom"), run.stdout());
+        assertTrue(run.stderr().contains("the moderation function failed"), run.stderr());
+    }
+
+    private void answer(String payload) throws IOException {
+        Files.writeString(answers.resolve("lambda.invoke.payload.json"), payload);
+    }
+
+    private Run admin(List<String> args) throws Exception {
+        List<String> command =
+                new ArrayList<>(List.of(ROOT.resolve("infra/admin").toString()));
+        command.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(command).directory(ROOT.toFile());
+        pb.environment().put("PATH", work.resolve("bin") + ":" + System.getenv("PATH"));
+        pb.environment().put("FAKE_AWS_DIR", answers.toString());
+        pb.environment().remove("PASTEBIN_LOCAL");
+        pb.environment().remove("PASTEBIN_STACK");
+        Process p = pb.start();
+        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
+        String out = read(p.getInputStream());
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "admin finished");
+        return new Run(p.exitValue(), out, err.join());
+    }
+
+    private static String read(InputStream in) {
+        try (in) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
