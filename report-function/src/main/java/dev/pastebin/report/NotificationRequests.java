@@ -30,7 +30,7 @@ class NotificationRequests {
                         + (pageUrl == null ? "" : "Page: " + pageUrl + "\n")
                         + "Its reports are in the abuse_reports table (code = '" + code + "'). More reports of it "
                         + "within the hour are stored without another notice.\n"
-                        + "To take it down: infra/admin takedown " + code + " --reason '...' "
+                        + "To take it down: infra/admin --stack <stack name> takedown " + code + " --reason '...' "
                         + "(docs/operating.md, \"Abuse reports and takedowns\").",
                 "report:" + code));
     }

@@ -76,7 +76,8 @@ class ReportAbuseIT {
         Map<String, Object> notification = notificationAbout(code);
         assertEquals("Pastebin: paste " + code + " reported (phishing)", notification.get("Subject"));
         assertTrue(
-                String.valueOf(notification.get("Message")).contains("infra/admin takedown " + code),
+                String.valueOf(notification.get("Message"))
+                        .contains("infra/admin --stack <stack name> takedown " + code),
                 String.valueOf(notification.get("Message")));
     }
 
