@@ -74,6 +74,12 @@ class BadInputCorpusIT {
 
     record NotAnError(int status) implements Expected {}
 
+    /**
+     * A hostile value that reaches a function: its normal answer or a clear refusal, never a 5xx, with the route's
+     * error body (JSON, or the command-line clients' line) when it is an error.
+     */
+    record ClearAnswer() implements Expected {}
+
     /** A refused form of a command-line client: one text/plain line, which those clients print. */
     record PlainError(int status) implements Expected {}
 
@@ -195,6 +201,17 @@ class BadInputCorpusIT {
                 }
             }
             case NotAnError e -> assertEquals(e.status(), response.status(), shown);
+            case ClearAnswer e -> {
+                // a refusal in the route's own convention: the JSON error, or the command-line clients' one line
+                String type = String.valueOf(response.header("content-type"));
+                if (response.status() >= 400 && !method.equals("HEAD")) {
+                    assertTrue(
+                            type.startsWith("text/plain")
+                                    ? !response.text().isBlank()
+                                    : json(response).get("message") instanceof String m && !m.isBlank(),
+                            shown);
+                }
+            }
             case PlainError e -> {
                 assertEquals(e.status(), response.status(), shown);
                 assertEquals("text/plain; charset=utf-8", response.header("content-type"), shown);
@@ -272,6 +289,7 @@ class BadInputCorpusIT {
         shortCodeCases(cases);
         conditionalCases(cases);
         hasteCases(cases);
+        hostileValueCases(cases);
         everyMethodOnEveryRoute(cases);
         return cases;
     }
@@ -866,6 +884,69 @@ class BadInputCorpusIT {
             case "a very long list" -> "\"x\", ".repeat(1_000) + "\"y\"";
             default -> throw new IllegalArgumentException(name);
         };
+    }
+
+    /**
+     * Every header and query parameter a function reads, given a hostile value (one character repeated: no comma,
+     * slash, quote or equals sign to stop a pattern early, what made a backtracking one quadratic) of 9 KiB, which
+     * fits API Gateway's 10,240-byte quota of request line and headers and so reaches the function, and of 10 KiB and
+     * 100 KiB, which do not (431 before any function runs). Each is answered as the function answers (its normal
+     * answer or a clear 4xx, never a 5xx) and changes nothing. Their cost is bounded by construction (RE2/J or a
+     * scanner, infra's LinearInputRuleTest, and caps on what is read), not timed here.
+     */
+    private static void hostileValueCases(List<Case> cases) {
+        // where each header is read: the route, its method and a body the route refuses, so nothing is created
+        Map<String, String[]> headers = new LinkedHashMap<>();
+        headers.put("Accept", new String[] {"GET", "/pb/?jsonld=paste"});
+        headers.put("X-Requested-With", new String[] {"GET", "/pb/?" + UNKNOWN_CODE + "xyz"});
+        headers.put("Content-Type", new String[] {"POST", "/pastes"});
+        headers.put("Idempotency-Key", new String[] {"POST", "/pastes"});
+        headers.put("expire", new String[] {"POST", "/"});
+        headers.put("X-Forwarded-For", new String[] {"POST", "/pastes/" + UNKNOWN_CODE + "/report"});
+        headers.put("X-Forwarded-Host", new String[] {"POST", "/pastes"});
+        headers.put("X-Forwarded-Proto", new String[] {"POST", "/pastes"});
+        headers.put("X-Origin-Verify", new String[] {"GET", "/pastes/" + UNKNOWN_CODE});
+        headers.put("If-None-Match", new String[] {"GET", "/pastes/" + UNKNOWN_CODE});
+        headers.put("Paste-Delete-Token", new String[] {"DELETE", "/pastes/" + UNKNOWN_CODE});
+        // each query parameter, on the route that reads it
+        Map<String, String> parameters = new LinkedHashMap<>();
+        parameters.put("expiresIn", "/pastes?expiresIn=");
+        parameters.put("readOnce", "/pastes?readOnce=");
+        parameters.put("language", "/pastes?language=");
+        parameters.put("fileName", "/pastes?fileName=");
+        parameters.put("jsonld", "/pb/?jsonld=");
+        parameters.put("pasteid", "/pb/?pasteid=");
+        parameters.put("deletetoken", "/pb/?pasteid=" + UNKNOWN_CODE + "xyz&deletetoken=");
+        for (int size : new int[] {9 * 1024, 10 * 1024, 100 * 1024}) {
+            String value = "a".repeat(size);
+            Expected expected = size < 10 * 1024 ? new ClearAnswer() : gw(431);
+            String label = size / 1024 + " KiB";
+            headers.forEach((header, where) -> {
+                List<String> sent = new ArrayList<>(List.of(header + ": " + value));
+                byte[] body = null;
+                if (where[0].equals("POST")) {
+                    // an empty JSON body: refused whatever the header does, so nothing is stored
+                    if (!header.equals("Content-Type")) {
+                        sent.add("Content-Type: application/json");
+                    }
+                    body = new byte[0];
+                }
+                cases.add(new Case(
+                        "hostile " + label + " " + header + ": " + where[0] + " " + where[1],
+                        request(where[0], where[1], sent, body),
+                        false,
+                        expected));
+            });
+            parameters.forEach((parameter, target) -> cases.add(new Case(
+                    "hostile " + label + " query " + parameter,
+                    request(
+                            target.startsWith("/pastes") ? "POST" : "GET",
+                            target + value,
+                            target.startsWith("/pastes") ? List.of("Content-Type: application/json") : List.of(),
+                            target.startsWith("/pastes") ? new byte[0] : null),
+                    false,
+                    expected)));
+        }
     }
 
     /**
