@@ -22,6 +22,7 @@ import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestPastes;
 import dev.pastebin.core.support.TestQueues;
+import dev.pastebin.faults.FaultProxy;
 import dev.pastebin.moderation.outbox.ModerationOutboxHandler;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
@@ -29,6 +30,7 @@ import io.micronaut.serde.ObjectMapper;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -40,6 +42,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
@@ -57,8 +60,9 @@ import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
  * The operator's takedown, block and unblock through ModerationHandler against the real PostgreSQL and LocalStack
- * (S3, the outbox queue), and the outbox's consumer against a local stand-in for CloudFront's and SNS's APIs that
- * records the exact requests (CloudFront is not in LocalStack's community edition).
+ * (S3, behind the fault proxy, and the outbox queue), and the outbox's consumer against LocalStack's S3 and a local
+ * stand-in for CloudFront's and SNS's APIs that records the exact requests (CloudFront is not in LocalStack's
+ * community edition).
  */
 @RealServices
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -67,12 +71,17 @@ class TakedownIT {
     private static final String OPERATOR = "arn:aws:iam::000000000000:user/operator";
     private static final String DISTRIBUTION = "E2TAKEDOWNTEST";
     private static final String TOPIC = "arn:aws:sns:us-east-1:000000000000:takedown-abuse";
+    private static final URI LOCALSTACK =
+            URI.create(Optional.ofNullable(System.getenv("AWS_ENDPOINT_URL")).orElse("http://127.0.0.1:4566"));
 
     private final String bucket = "takedown-it-" + UUID.randomUUID().toString().substring(0, 8);
     private final SqsClient sqs = SqsClient.create();
     private final TestQueues.Pair outbox = TestQueues.create(sqs, "takedown-outbox-it", 3, 30);
     private final List<Recorded> recorded = new CopyOnWriteArrayList<>();
     private HttpServer standIn;
+    /** Between the functions' S3 client and LocalStack: forwards everything unless a test scripts a fault. */
+    private FaultProxy s3Proxy;
+
     private ApplicationContext context;
     private ModerationHandler handler;
     private ModerationOutboxHandler outboxHandler;
@@ -105,6 +114,7 @@ class TakedownIT {
             exchange.close();
         });
         standIn.start();
+        s3Proxy = new FaultProxy(LOCALSTACK);
         String standInUrl = "http://127.0.0.1:" + standIn.getAddress().getPort();
         Map<String, Object> properties = new HashMap<>(Map.of(
                 "pastebin.storage.bucket", bucket,
@@ -112,7 +122,8 @@ class TakedownIT {
                 "pastebin.outbox.distribution-id", DISTRIBUTION,
                 "pastebin.outbox.abuse-topic-arn", TOPIC,
                 "pastebin.outbox.cloudfront-endpoint", standInUrl,
-                "pastebin.outbox.sns-endpoint", standInUrl));
+                "pastebin.outbox.sns-endpoint", standInUrl,
+                "aws.services.s3.endpoint-override", s3Proxy.endpoint().toString()));
         context = ApplicationContext.builder()
                 .environments("test")
                 .properties(properties)
@@ -132,6 +143,7 @@ class TakedownIT {
                 .forEach(o -> s3.deleteObject(d -> d.bucket(bucket).key(o.key())));
         s3.deleteBucket(d -> d.bucket(bucket));
         context.close();
+        s3Proxy.close();
     }
 
     /** The raw pool: the test's own statements run outside any Micronaut transaction. */
@@ -189,6 +201,18 @@ class TakedownIT {
                 })
                 .toList());
         return outboxHandler.execute(event);
+    }
+
+    /** One outbox message body, delivered as message {@code id}; the ids of the batch item failures. */
+    private List<String> deliverBody(String id, String body) {
+        SQSEvent.SQSMessage record = new SQSEvent.SQSMessage();
+        record.setMessageId(id);
+        record.setBody(body);
+        SQSEvent event = new SQSEvent();
+        event.setRecords(List.of(record));
+        return outboxHandler.execute(event).getBatchItemFailures().stream()
+                .map(SQSBatchResponse.BatchItemFailure::getItemIdentifier)
+                .toList();
     }
 
     private Map<String, Object> auditOf(String code, String action) throws Exception {
@@ -327,6 +351,38 @@ class TakedownIT {
         assertEquals("nothing-to-take-down", answer.outcome(), answer.toString());
         assertFalse(context.getBean(TakedownRepository.class).existsById(code));
         assertTrue(drainOutbox().isEmpty());
+    }
+
+    /**
+     * A {@code delete-objects} message (a takedown whose own delete S3 refused) makes the outbox function delete
+     * the objects; while S3 refuses, the message is reported as a batch item failure, so the queue hands it back
+     * later (and after its last receive to the dead-letter queue). A message without objects, or with something
+     * that is no {@code s3://bucket/key}, will never succeed.
+     */
+    @Test
+    void aDeleteObjectsMessageDeletesTheObjectsAndARefusedDeleteIsRetried() {
+        Paste paste = paste("left behind by a takedown", false, true);
+        String code = paste.shortCode();
+        String body = "{\"kind\":\"delete-objects\",\"objects\":[\"s3://" + bucket + "/pastes/" + code
+                + "\"],\"reference\":\"takedown:" + code + "\"}";
+
+        s3Proxy.refuseDeletes();
+        try {
+            assertEquals(List.of("refused"), deliverBody("refused", body));
+            assertTrue(objectExists(code), "S3 refused: the object is still there");
+        } finally {
+            s3Proxy.recover();
+        }
+        assertEquals(List.of(), deliverBody("retried", body));
+        assertFalse(objectExists(code), "deleted on the retry");
+        assertEquals(List.of(), deliverBody("again", body), "deleting an absent object succeeds");
+
+        assertEquals(
+                List.of("empty"),
+                deliverBody("empty", "{\"kind\":\"delete-objects\",\"objects\":[],\"reference\":\"r\"}"));
+        assertEquals(
+                List.of("bad"),
+                deliverBody("bad", "{\"kind\":\"delete-objects\",\"objects\":[\"pastes/x\"],\"reference\":\"r\"}"));
     }
 
     @Test
