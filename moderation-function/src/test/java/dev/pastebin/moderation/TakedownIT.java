@@ -23,6 +23,8 @@ import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestPastes;
 import dev.pastebin.core.support.TestQueues;
 import dev.pastebin.faults.FaultProxy;
+import dev.pastebin.faults.FaultProxy.Fault;
+import dev.pastebin.faults.Service;
 import dev.pastebin.moderation.outbox.ModerationOutboxHandler;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
@@ -43,6 +45,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
@@ -60,9 +63,10 @@ import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
  * The operator's takedown, block and unblock through ModerationHandler against the real PostgreSQL and LocalStack
- * (S3, behind the fault proxy, and the outbox queue), and the outbox's consumer against LocalStack's S3 and a local
+ * (S3 and the outbox queue, each behind a fault proxy), and the outbox's consumer against LocalStack's S3 and a local
  * stand-in for CloudFront's and SNS's APIs that records the exact requests (CloudFront is not in LocalStack's
- * community edition).
+ * community edition). TakedownDuringS3OutageIT takes a paste down while S3 is down, with the upload worker and the
+ * read routes.
  */
 @RealServices
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -81,6 +85,8 @@ class TakedownIT {
     private HttpServer standIn;
     /** Between the functions' S3 client and LocalStack: forwards everything unless a test scripts a fault. */
     private FaultProxy s3Proxy;
+    /** Between the moderation function's SQS client (the outbox) and LocalStack, likewise. */
+    private FaultProxy sqsProxy;
 
     private ApplicationContext context;
     private ModerationHandler handler;
@@ -115,6 +121,7 @@ class TakedownIT {
         });
         standIn.start();
         s3Proxy = new FaultProxy(LOCALSTACK);
+        sqsProxy = new FaultProxy(Service.SQS, 0, LOCALSTACK);
         String standInUrl = "http://127.0.0.1:" + standIn.getAddress().getPort();
         Map<String, Object> properties = new HashMap<>(Map.of(
                 "pastebin.storage.bucket", bucket,
@@ -123,7 +130,8 @@ class TakedownIT {
                 "pastebin.outbox.abuse-topic-arn", TOPIC,
                 "pastebin.outbox.cloudfront-endpoint", standInUrl,
                 "pastebin.outbox.sns-endpoint", standInUrl,
-                "aws.services.s3.endpoint-override", s3Proxy.endpoint().toString()));
+                "aws.services.s3.endpoint-override", s3Proxy.endpoint().toString(),
+                "aws.services.sqs.endpoint-override", sqsProxy.endpoint().toString()));
         context = ApplicationContext.builder()
                 .environments("test")
                 .properties(properties)
@@ -144,6 +152,7 @@ class TakedownIT {
         s3.deleteBucket(d -> d.bucket(bucket));
         context.close();
         s3Proxy.close();
+        sqsProxy.close();
     }
 
     /** The raw pool: the test's own statements run outside any Micronaut transaction. */
@@ -272,7 +281,8 @@ class TakedownIT {
         assertEquals(code, answer.code());
         assertTrue(answer.rowRemoved());
         assertEquals("PROCESSED", answer.stateRemoved());
-        assertTrue(answer.objectDeleted());
+        assertEquals("deleted", answer.objectDeletion());
+        assertNull(answer.note(), "nothing left to do");
         assertEquals(paste.contentSha256(), answer.sha256());
         assertEquals(paste.sizeBytes(), answer.size());
         assertTrue(answer.blocked(), "blocked by default");
@@ -320,7 +330,92 @@ class TakedownIT {
         ModerationAnswer again = takedown(code, null);
         assertEquals("already-taken-down", again.outcome(), again.toString());
         assertEquals(paste.contentSha256(), again.sha256());
+        assertEquals("deleted", again.objectDeletion(), "the delete is retried (the key is absent: S3 confirms it)");
+        assertTrue(again.note().startsWith("already taken down at "), again.note());
         assertEquals(1, drainOutbox().size(), "the invalidation is sent again");
+    }
+
+    /**
+     * S3 refuses the delete (each key refused, as S3 answers a DeleteObjects it will not do): the takedown commits
+     * all the same, and the answer says the object's deletion is pending; the delete goes to the outbox with the
+     * invalidation, and the outbox function deletes the object once S3 accepts.
+     */
+    @Test
+    void aTakedownWhoseDeleteS3RefusesCommitsAndHandsTheDeleteToTheOutbox() throws Exception {
+        Paste paste = paste("stored, and S3 refuses its delete", false, true);
+        String code = paste.shortCode();
+
+        s3Proxy.refuseDeletes();
+        ModerationAnswer answer;
+        try {
+            answer = takedown(code, null);
+        } finally {
+            s3Proxy.recover();
+        }
+
+        assertEquals("taken-down", answer.outcome(), answer.toString());
+        assertEquals("pending", answer.objectDeletion());
+        assertTrue(answer.note().startsWith("the object's deletion is pending: S3 refused it ("), answer.note());
+        assertTrue(objectExists(code), "not deleted yet");
+        assertTrue(context.getBean(PasteRepository.class).findById(code).isEmpty(), "committed: no row");
+        assertTrue(context.getBean(TakedownRepository.class).existsById(code), "committed: the tombstone");
+        List<Message> sent = drainOutbox();
+        ObjectMapper json = context.getBean(ObjectMapper.class);
+        Map<String, OutboxMessage> byKind = new HashMap<>();
+        for (Message m : sent) {
+            OutboxMessage message = json.readValue(m.body(), OutboxMessage.class);
+            byKind.put(message.kind(), message);
+        }
+        assertEquals(Set.of("invalidate", "delete-objects"), byKind.keySet(), sent.toString());
+        OutboxMessage delete = byKind.get("delete-objects");
+        assertEquals(List.of("s3://" + bucket + "/pastes/" + code), delete.objects());
+        assertEquals(answer.invalidation(), delete.reference(), "the takedown's reference");
+
+        assertTrue(deliver(sent).getBatchItemFailures().isEmpty());
+        assertFalse(objectExists(code), "deleted by the outbox function");
+    }
+
+    /**
+     * S3 refuses the delete and the outbox is unreachable too: the takedown still commits; the answer says the
+     * object's deletion failed and the invalidation was not sent, and that repeating the command retries them. The
+     * repeat does: it deletes the object and sends the invalidation.
+     */
+    @Test
+    void aDeleteNeitherS3NorTheOutboxTakesFailsAndRepeatingTheCommandRetriesIt() throws Exception {
+        Paste paste = paste("S3 and the outbox both refuse", false, true);
+        String code = paste.shortCode();
+
+        s3Proxy.refuseDeletes();
+        sqsProxy.outage(Fault.SERVICE_UNAVAILABLE_503);
+        ModerationAnswer answer;
+        try {
+            answer = takedown(code, null);
+        } finally {
+            s3Proxy.recover();
+            sqsProxy.recover();
+        }
+
+        assertEquals("taken-down", answer.outcome(), answer.toString());
+        assertEquals("failed", answer.objectDeletion());
+        assertNull(answer.invalidation(), "not sent");
+        assertTrue(answer.note().contains("the edge invalidation could not be sent"), answer.note());
+        assertTrue(answer.note().contains("the object's deletion failed"), answer.note());
+        assertTrue(answer.note().endsWith("repeat the command to retry it"), answer.note());
+        assertTrue(objectExists(code));
+        assertTrue(context.getBean(TakedownRepository.class).existsById(code), "committed: the tombstone");
+        assertTrue(drainOutbox().isEmpty());
+
+        ModerationAnswer again = takedown(code, null);
+
+        assertEquals("already-taken-down", again.outcome(), again.toString());
+        assertEquals("deleted", again.objectDeletion());
+        assertFalse(objectExists(code), "the repeat deleted it");
+        List<Message> sent = drainOutbox();
+        assertEquals(1, sent.size(), "the invalidation, sent by the repeat");
+        OutboxMessage message =
+                context.getBean(ObjectMapper.class).readValue(sent.getFirst().body(), OutboxMessage.class);
+        assertEquals("invalidate", message.kind());
+        assertEquals(again.invalidation(), message.reference());
     }
 
     @Test
