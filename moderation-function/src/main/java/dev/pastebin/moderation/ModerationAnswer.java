@@ -12,8 +12,14 @@ import java.util.List;
  * @param outcome        what happened: taken-down, already-taken-down, nothing-to-take-down, blocked,
  *                       already-blocked, unblocked, not-blocked, listed, or refused (with {@code error})
  * @param rowRemoved     whether the takedown removed a paste row
- * @param objectDeleted  whether the takedown's delete of the content's object was confirmed by S3
- * @param invalidation   the reference of the edge invalidation sent to the outbox
+ * @param objectDeletion what became of the content's object once the takedown had committed (a repeated takedown
+ *                       tries again): {@value #DELETED} (S3 confirmed the delete), {@value #PENDING} (S3 refused it;
+ *                       the moderation outbox deletes it, retried until S3 accepts) or {@value #FAILED} (S3 refused
+ *                       it and the outbox could not take it either: repeating the command retries it)
+ * @param invalidation   the reference of the edge invalidation sent to the outbox; absent when it could not be sent
+ *                       (then {@code note} says so, and repeating the command sends it)
+ * @param note           in words, what the takedown could not finish and what to do about it, or what a repeated
+ *                       takedown did
  */
 @Serdeable
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -22,24 +28,32 @@ public record ModerationAnswer(
         @Nullable String code,
         @Nullable Boolean rowRemoved,
         @Nullable String stateRemoved,
-        @Nullable Boolean objectDeleted,
+        @Nullable String objectDeletion,
         @Nullable String sha256,
         @Nullable Integer size,
         @Nullable Boolean blocked,
         @Nullable String invalidation,
         @Nullable List<String> paths,
         @Nullable List<Entry> entries,
+        @Nullable String note,
         @Nullable String error) {
+
+    /** {@link #objectDeletion}: S3 confirmed the delete. */
+    public static final String DELETED = "deleted";
+    /** {@link #objectDeletion}: S3 refused; the moderation outbox deletes the object. */
+    public static final String PENDING = "pending";
+    /** {@link #objectDeletion}: S3 refused and the outbox could not take the delete; repeat the command. */
+    public static final String FAILED = "failed";
 
     /** One blocklist entry, for {@code blocklist}. */
     @Serdeable
     public record Entry(String sha256, String reason, String addedBy, String addedAt) {}
 
     static ModerationAnswer refused(String error) {
-        return new ModerationAnswer("refused", null, null, null, null, null, null, null, null, null, null, error);
+        return new ModerationAnswer("refused", null, null, null, null, null, null, null, null, null, null, null, error);
     }
 
     static ModerationAnswer onHash(String outcome, String sha256) {
-        return new ModerationAnswer(outcome, null, null, null, null, sha256, null, null, null, null, null, null);
+        return new ModerationAnswer(outcome, null, null, null, null, sha256, null, null, null, null, null, null, null);
     }
 }

@@ -22,6 +22,9 @@ import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestPastes;
 import dev.pastebin.core.support.TestQueues;
+import dev.pastebin.faults.FaultProxy;
+import dev.pastebin.faults.FaultProxy.Fault;
+import dev.pastebin.faults.Service;
 import dev.pastebin.moderation.outbox.ModerationOutboxHandler;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
@@ -29,6 +32,7 @@ import io.micronaut.serde.ObjectMapper;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -40,6 +44,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
@@ -57,8 +63,10 @@ import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
  * The operator's takedown, block and unblock through ModerationHandler against the real PostgreSQL and LocalStack
- * (S3, the outbox queue), and the outbox's consumer against a local stand-in for CloudFront's and SNS's APIs that
- * records the exact requests (CloudFront is not in LocalStack's community edition).
+ * (S3 and the outbox queue, each behind a fault proxy), and the outbox's consumer against LocalStack's S3 and a local
+ * stand-in for CloudFront's and SNS's APIs that records the exact requests (CloudFront is not in LocalStack's
+ * community edition). TakedownDuringS3OutageIT takes a paste down while S3 is down, with the upload worker and the
+ * read routes.
  */
 @RealServices
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -67,12 +75,19 @@ class TakedownIT {
     private static final String OPERATOR = "arn:aws:iam::000000000000:user/operator";
     private static final String DISTRIBUTION = "E2TAKEDOWNTEST";
     private static final String TOPIC = "arn:aws:sns:us-east-1:000000000000:takedown-abuse";
+    private static final URI LOCALSTACK =
+            URI.create(Optional.ofNullable(System.getenv("AWS_ENDPOINT_URL")).orElse("http://127.0.0.1:4566"));
 
     private final String bucket = "takedown-it-" + UUID.randomUUID().toString().substring(0, 8);
     private final SqsClient sqs = SqsClient.create();
     private final TestQueues.Pair outbox = TestQueues.create(sqs, "takedown-outbox-it", 3, 30);
     private final List<Recorded> recorded = new CopyOnWriteArrayList<>();
     private HttpServer standIn;
+    /** Between the functions' S3 client and LocalStack: forwards everything unless a test scripts a fault. */
+    private FaultProxy s3Proxy;
+    /** Between the moderation function's SQS client (the outbox) and LocalStack, likewise. */
+    private FaultProxy sqsProxy;
+
     private ApplicationContext context;
     private ModerationHandler handler;
     private ModerationOutboxHandler outboxHandler;
@@ -105,6 +120,8 @@ class TakedownIT {
             exchange.close();
         });
         standIn.start();
+        s3Proxy = new FaultProxy(LOCALSTACK);
+        sqsProxy = new FaultProxy(Service.SQS, 0, LOCALSTACK);
         String standInUrl = "http://127.0.0.1:" + standIn.getAddress().getPort();
         Map<String, Object> properties = new HashMap<>(Map.of(
                 "pastebin.storage.bucket", bucket,
@@ -112,7 +129,9 @@ class TakedownIT {
                 "pastebin.outbox.distribution-id", DISTRIBUTION,
                 "pastebin.outbox.abuse-topic-arn", TOPIC,
                 "pastebin.outbox.cloudfront-endpoint", standInUrl,
-                "pastebin.outbox.sns-endpoint", standInUrl));
+                "pastebin.outbox.sns-endpoint", standInUrl,
+                "aws.services.s3.endpoint-override", s3Proxy.endpoint().toString(),
+                "aws.services.sqs.endpoint-override", sqsProxy.endpoint().toString()));
         context = ApplicationContext.builder()
                 .environments("test")
                 .properties(properties)
@@ -132,6 +151,8 @@ class TakedownIT {
                 .forEach(o -> s3.deleteObject(d -> d.bucket(bucket).key(o.key())));
         s3.deleteBucket(d -> d.bucket(bucket));
         context.close();
+        s3Proxy.close();
+        sqsProxy.close();
     }
 
     /** The raw pool: the test's own statements run outside any Micronaut transaction. */
@@ -191,6 +212,18 @@ class TakedownIT {
         return outboxHandler.execute(event);
     }
 
+    /** One outbox message body, delivered as message {@code id}; the ids of the batch item failures. */
+    private List<String> deliverBody(String id, String body) {
+        SQSEvent.SQSMessage record = new SQSEvent.SQSMessage();
+        record.setMessageId(id);
+        record.setBody(body);
+        SQSEvent event = new SQSEvent();
+        event.setRecords(List.of(record));
+        return outboxHandler.execute(event).getBatchItemFailures().stream()
+                .map(SQSBatchResponse.BatchItemFailure::getItemIdentifier)
+                .toList();
+    }
+
     private Map<String, Object> auditOf(String code, String action) throws Exception {
         try (Connection connection = rawDataSource().getConnection();
                 PreparedStatement select = connection.prepareStatement(
@@ -248,7 +281,8 @@ class TakedownIT {
         assertEquals(code, answer.code());
         assertTrue(answer.rowRemoved());
         assertEquals("PROCESSED", answer.stateRemoved());
-        assertTrue(answer.objectDeleted());
+        assertEquals("deleted", answer.objectDeletion());
+        assertNull(answer.note(), "nothing left to do");
         assertEquals(paste.contentSha256(), answer.sha256());
         assertEquals(paste.sizeBytes(), answer.size());
         assertTrue(answer.blocked(), "blocked by default");
@@ -296,7 +330,92 @@ class TakedownIT {
         ModerationAnswer again = takedown(code, null);
         assertEquals("already-taken-down", again.outcome(), again.toString());
         assertEquals(paste.contentSha256(), again.sha256());
+        assertEquals("deleted", again.objectDeletion(), "the delete is retried (the key is absent: S3 confirms it)");
+        assertTrue(again.note().startsWith("already taken down at "), again.note());
         assertEquals(1, drainOutbox().size(), "the invalidation is sent again");
+    }
+
+    /**
+     * S3 refuses the delete (each key refused, as S3 answers a DeleteObjects it will not do): the takedown commits
+     * all the same, and the answer says the object's deletion is pending; the delete goes to the outbox with the
+     * invalidation, and the outbox function deletes the object once S3 accepts.
+     */
+    @Test
+    void aTakedownWhoseDeleteS3RefusesCommitsAndHandsTheDeleteToTheOutbox() throws Exception {
+        Paste paste = paste("stored, and S3 refuses its delete", false, true);
+        String code = paste.shortCode();
+
+        s3Proxy.refuseDeletes();
+        ModerationAnswer answer;
+        try {
+            answer = takedown(code, null);
+        } finally {
+            s3Proxy.recover();
+        }
+
+        assertEquals("taken-down", answer.outcome(), answer.toString());
+        assertEquals("pending", answer.objectDeletion());
+        assertTrue(answer.note().startsWith("the object's deletion is pending: S3 refused it ("), answer.note());
+        assertTrue(objectExists(code), "not deleted yet");
+        assertTrue(context.getBean(PasteRepository.class).findById(code).isEmpty(), "committed: no row");
+        assertTrue(context.getBean(TakedownRepository.class).existsById(code), "committed: the tombstone");
+        List<Message> sent = drainOutbox();
+        ObjectMapper json = context.getBean(ObjectMapper.class);
+        Map<String, OutboxMessage> byKind = new HashMap<>();
+        for (Message m : sent) {
+            OutboxMessage message = json.readValue(m.body(), OutboxMessage.class);
+            byKind.put(message.kind(), message);
+        }
+        assertEquals(Set.of("invalidate", "delete-objects"), byKind.keySet(), sent.toString());
+        OutboxMessage delete = byKind.get("delete-objects");
+        assertEquals(List.of("s3://" + bucket + "/pastes/" + code), delete.objects());
+        assertEquals(answer.invalidation(), delete.reference(), "the takedown's reference");
+
+        assertTrue(deliver(sent).getBatchItemFailures().isEmpty());
+        assertFalse(objectExists(code), "deleted by the outbox function");
+    }
+
+    /**
+     * S3 refuses the delete and the outbox is unreachable too: the takedown still commits; the answer says the
+     * object's deletion failed and the invalidation was not sent, and that repeating the command retries them. The
+     * repeat does: it deletes the object and sends the invalidation.
+     */
+    @Test
+    void aDeleteNeitherS3NorTheOutboxTakesFailsAndRepeatingTheCommandRetriesIt() throws Exception {
+        Paste paste = paste("S3 and the outbox both refuse", false, true);
+        String code = paste.shortCode();
+
+        s3Proxy.refuseDeletes();
+        sqsProxy.outage(Fault.SERVICE_UNAVAILABLE_503);
+        ModerationAnswer answer;
+        try {
+            answer = takedown(code, null);
+        } finally {
+            s3Proxy.recover();
+            sqsProxy.recover();
+        }
+
+        assertEquals("taken-down", answer.outcome(), answer.toString());
+        assertEquals("failed", answer.objectDeletion());
+        assertNull(answer.invalidation(), "not sent");
+        assertTrue(answer.note().contains("the edge invalidation could not be sent"), answer.note());
+        assertTrue(answer.note().contains("the object's deletion failed"), answer.note());
+        assertTrue(answer.note().endsWith("repeat the command to retry it"), answer.note());
+        assertTrue(objectExists(code));
+        assertTrue(context.getBean(TakedownRepository.class).existsById(code), "committed: the tombstone");
+        assertTrue(drainOutbox().isEmpty());
+
+        ModerationAnswer again = takedown(code, null);
+
+        assertEquals("already-taken-down", again.outcome(), again.toString());
+        assertEquals("deleted", again.objectDeletion());
+        assertFalse(objectExists(code), "the repeat deleted it");
+        List<Message> sent = drainOutbox();
+        assertEquals(1, sent.size(), "the invalidation, sent by the repeat");
+        OutboxMessage message =
+                context.getBean(ObjectMapper.class).readValue(sent.getFirst().body(), OutboxMessage.class);
+        assertEquals("invalidate", message.kind());
+        assertEquals(again.invalidation(), message.reference());
     }
 
     @Test
@@ -327,6 +446,38 @@ class TakedownIT {
         assertEquals("nothing-to-take-down", answer.outcome(), answer.toString());
         assertFalse(context.getBean(TakedownRepository.class).existsById(code));
         assertTrue(drainOutbox().isEmpty());
+    }
+
+    /**
+     * A {@code delete-objects} message (a takedown whose own delete S3 refused) makes the outbox function delete
+     * the objects; while S3 refuses, the message is reported as a batch item failure, so the queue hands it back
+     * later (and after its last receive to the dead-letter queue). A message without objects, or with something
+     * that is no {@code s3://bucket/key}, will never succeed.
+     */
+    @Test
+    void aDeleteObjectsMessageDeletesTheObjectsAndARefusedDeleteIsRetried() {
+        Paste paste = paste("left behind by a takedown", false, true);
+        String code = paste.shortCode();
+        String body = "{\"kind\":\"delete-objects\",\"objects\":[\"s3://" + bucket + "/pastes/" + code
+                + "\"],\"reference\":\"takedown:" + code + "\"}";
+
+        s3Proxy.refuseDeletes();
+        try {
+            assertEquals(List.of("refused"), deliverBody("refused", body));
+            assertTrue(objectExists(code), "S3 refused: the object is still there");
+        } finally {
+            s3Proxy.recover();
+        }
+        assertEquals(List.of(), deliverBody("retried", body));
+        assertFalse(objectExists(code), "deleted on the retry");
+        assertEquals(List.of(), deliverBody("again", body), "deleting an absent object succeeds");
+
+        assertEquals(
+                List.of("empty"),
+                deliverBody("empty", "{\"kind\":\"delete-objects\",\"objects\":[],\"reference\":\"r\"}"));
+        assertEquals(
+                List.of("bad"),
+                deliverBody("bad", "{\"kind\":\"delete-objects\",\"objects\":[\"pastes/x\"],\"reference\":\"r\"}"));
     }
 
     @Test

@@ -41,9 +41,11 @@ class UploadTakedownIT {
     }
 
     /**
-     * What the operator's takedown writes (ModerationService, in moderation-function): in one transaction the row
-     * removed whatever its state, the tombstone that makes every read route answer 451 (TakenDownReadIT), the
-     * content blocklisted; there is no object to delete, its only PUT failed.
+     * What the operator's takedown commits first (ModerationService, in moderation-function), before it deletes any
+     * object: in one transaction the row removed whatever its state, the tombstone that makes every read route answer
+     * 451 (TakenDownReadIT), the content blocklisted (the audit entry is left out here). The takedown itself, through
+     * the moderation function's handler while S3 is down, with this worker delivering the job afterwards, is
+     * moderation-function's TakedownDuringS3OutageIT.
      */
     private void takeDown(Paste paste) {
         @SuppressWarnings("unchecked") // the context's one TransactionOperations is the JDBC one

@@ -98,7 +98,7 @@ class ReportAbuseIT {
         assertEquals(0, run.exitCode(), run.stderr());
         Map<String, Object> answer = JSON.readValue(run.stdout(), Argument.mapOf(String.class, Object.class));
         assertEquals("taken-down", answer.get("outcome"), run.stdout());
-        assertEquals(true, answer.get("objectDeleted"), run.stdout());
+        assertEquals("deleted", answer.get("objectDeletion"), run.stdout());
         assertEquals(true, answer.get("blocked"), run.stdout());
         // every read route (the web page /p/{code} is a shell that reads /pastes/{code}: WebPageBrowserIT)
         for (String path : List.of("/pastes/" + code, "/raw/" + code, "/" + code, "/documents/" + code)) {

@@ -370,8 +370,9 @@ class TemplateTest {
     /**
      * The outbox function runs outside the VPC (an intrinsic replaces the Globals' VpcConfig whole) with a role of
      * its own (SAM's would carry the VPC access policy): its log group, X-Ray, consuming the outbox queue,
-     * invalidating the stack's distribution only and publishing to the abuse topic only. The moderation function
-     * may delete paste objects and send to the outbox, nothing else.
+     * invalidating the stack's distribution only, deleting paste objects only (a takedown's, when S3 refused the
+     * moderation function's own delete) and publishing to the abuse topic only. The moderation function may delete
+     * paste objects and send to the outbox, nothing else.
      */
     @Test
     void theModerationFunctionsHaveOnlyTheRightsTheirCommandsNeed() {
@@ -392,7 +393,13 @@ class TemplateTest {
             }
         }
         assertEquals(
-                List.of("WriteItsLogs", "Trace", "ConsumeTheOutbox", "InvalidateTheEdge", "NotifyTheOperator"),
+                List.of(
+                        "WriteItsLogs",
+                        "Trace",
+                        "ConsumeTheOutbox",
+                        "InvalidateTheEdge",
+                        "DeleteTakenDownPasteObjects",
+                        "NotifyTheOperator"),
                 List.copyOf(outbox.keySet()));
         assertEquals(
                 List.of("logs:CreateLogStream", "logs:PutLogEvents"),
@@ -428,6 +435,12 @@ class TemplateTest {
                                         "Fn::Sub",
                                         "arn:${AWS::Partition}:cloudfront::${AWS::AccountId}:distribution/none"))),
                 outbox.get("InvalidateTheEdge").get("Resource"));
+        assertEquals(
+                List.of("s3:DeleteObject"),
+                outbox.get("DeleteTakenDownPasteObjects").get("Action"));
+        assertEquals(
+                Map.of("Fn::Sub", "${PasteBucket.Arn}/pastes/*"),
+                outbox.get("DeleteTakenDownPasteObjects").get("Resource"));
         assertEquals(List.of("sns:Publish"), outbox.get("NotifyTheOperator").get("Action"));
         assertEquals(
                 Map.of("Ref", "AbuseNotificationTopic"),

@@ -3,6 +3,8 @@ package dev.pastebin.moderation.outbox;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.pastebin.core.moderation.OutboxMessage;
+import dev.pastebin.core.storage.ContentLocation;
+import dev.pastebin.core.storage.PasteContentStore;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.function.aws.MicronautRequestHandler;
 import io.micronaut.serde.ObjectMapper;
@@ -15,9 +17,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The moderation outbox's consumer, outside the VPC (CloudFront's API and SNS have no endpoint in the stack's
  * NAT-less VPC): {@code invalidate} becomes a CloudFront CreateInvalidation on the stack's distribution (acknowledged
- * and logged when the edge is off), {@code notify} an SNS Publish to the abuse topic. A message that fails is
- * reported as a batch item failure and comes back after the queue's visibility timeout, then goes to the DLQ; a
- * malformed one goes there at once (it will never succeed).
+ * and logged when the edge is off), {@code delete-objects} a DeleteObjects of a taken-down paste's objects in the
+ * paste bucket (the takedown committed, but S3 refused its own delete), {@code notify} an SNS Publish to the abuse
+ * topic. A message that fails is reported as a batch item failure and comes back after the queue's visibility
+ * timeout, up to the queue's maxReceiveCount, then goes to the DLQ; so does a malformed one (it will never succeed).
  */
 public class ModerationOutboxHandler extends MicronautRequestHandler<SQSEvent, SQSBatchResponse> {
 
@@ -31,6 +34,9 @@ public class ModerationOutboxHandler extends MicronautRequestHandler<SQSEvent, S
 
     @Inject
     AbuseNotifications notifications;
+
+    @Inject
+    PasteContentStore contentStore;
 
     public ModerationOutboxHandler() {}
 
@@ -69,6 +75,18 @@ public class ModerationOutboxHandler extends MicronautRequestHandler<SQSEvent, S
                         id,
                         message.reference(),
                         message.paths().size());
+            }
+            case OutboxMessage.DELETE_OBJECTS -> {
+                if (message.objects() == null || message.objects().isEmpty() || message.reference() == null) {
+                    throw new IllegalArgumentException("a delete-objects message needs objects and a reference");
+                }
+                List<ContentLocation> objects = message.objects().stream()
+                        .map(uri -> ContentLocation.parse(uri)
+                                .orElseThrow(() -> new IllegalArgumentException("not an s3://bucket/key: " + uri)))
+                        .toList();
+                // absent keys count as deleted: a redelivered message, or an object already gone, succeeds
+                contentStore.deleteAll(objects);
+                LOG.info("objects of {} deleted: {}", message.reference(), objects);
             }
             case OutboxMessage.NOTIFY -> {
                 if (message.subject() == null || message.message() == null) {
