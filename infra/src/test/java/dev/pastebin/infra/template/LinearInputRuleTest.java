@@ -40,6 +40,8 @@ class LinearInputRuleTest {
             "parses the StackId of CloudFormation's own event",
             "dev.pastebin.migrate.Reasons",
             "shortens exception messages into CloudFormation's Reason",
+            "dev.pastebin.migrate.SchemaRequest",
+            "reads the Release of CloudFormation's own event",
             "dev.pastebin.moderation.ModerationService",
             "checks the operator's IAM-authenticated command, with a pattern without nested quantifiers",
             "dev.pastebin.read.AbuseContact",
