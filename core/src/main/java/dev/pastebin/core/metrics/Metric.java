@@ -73,7 +73,7 @@ public enum Metric {
     BLOCKED_CREATES("BlockedCreates", Unit.COUNT),
     /** Queued uploads the upload worker refused because the content's SHA-256 is on the blocklist. */
     BLOCKED_UPLOADS("BlockedUploads", Unit.COUNT),
-    /** Abuse reports and report notices the sweeper deleted past their retention. */
+    /** Abuse reports, report notices and hourly notice counters the sweeper deleted past their retention. */
     ABUSE_REPORTS_DELETED("AbuseReportsDeleted", Unit.COUNT);
 
     private final String metricName;

@@ -79,6 +79,8 @@ class DatabaseRolesIT {
                             "circuit_breakers", Set.of("SELECT"),
                             "abuse_reports", Set.of("SELECT", "DELETE"),
                             "report_notices", Set.of("SELECT", "DELETE"),
+                            "report_notice_hours", Set.of("SELECT", "DELETE"),
+                            "report_reporter_hours", Set.of("SELECT", "DELETE"),
                             "takedowns", Set.of("SELECT", "DELETE"),
                             "moderation_audit", Set.of("SELECT", "DELETE")),
             // a report looks the paste up, is stored, and claims the paste's hourly notice, its reporter's and the
