@@ -42,8 +42,12 @@ BEGIN
         ('pastebin_report',  'SELECT',                 'pastes'),
         ('pastebin_report',  'INSERT',                 'abuse_reports'),
         ('pastebin_report',  'SELECT, INSERT, UPDATE', 'report_notices'),
-        -- reports and notices older than the retention are deleted
+        -- the hour's notification budget and each reporter's notices of the hour are counted by upserts; the
+        -- digests of earlier hours are claimed by an UPDATE that locks their rows (SELECT ... FOR UPDATE)
+        ('pastebin_report',  'SELECT, INSERT, UPDATE', 'report_notice_hours, report_reporter_hours'),
+        -- reports, notices and the hourly counters older than the retention are deleted
         ('pastebin_sweeper', 'SELECT, DELETE',         'abuse_reports, report_notices'),
+        ('pastebin_sweeper', 'SELECT, DELETE',         'report_notice_hours, report_reporter_hours'),
         -- the operator's takedown removes the row whatever its state (locking it first) and leaves a tombstone,
         -- blocklist entries and the audit; it never reads the content
         ('pastebin_moderation', 'SELECT, UPDATE, DELETE', 'pastes'),

@@ -15,6 +15,10 @@ import java.time.Duration;
  * @param maxContactLength characters of the reporter's contact (an e-mail address is at most 254)
  * @param maxBodyBytes     bytes of a report's body, whatever its form; more is refused before it is parsed
  * @param notifyInterval   a paste's reports ask the operator to be notified at most once per this interval
+ * @param notifyBudget     notifications of reported pastes per UTC hour, all reporters together; past it reports
+ *                         are stored only, one notice says the budget is spent, and a digest later counts them
+ * @param notifyPerReporter notifications one reporter's reports (one {@code reporter_hash}) may ask for per UTC
+ *                         hour; past it that reporter's reports are stored only
  * @param addressKey       the HMAC key the reporter's address is hashed with, so that the hash cannot be reversed
  *                         by hashing every address (the template generates one per stack)
  */
@@ -24,6 +28,8 @@ public record ReportProperties(
         @Min(1) @Max(320) @Bindable(defaultValue = "320") int maxContactLength,
         @Min(1024) @Bindable(defaultValue = "16384") int maxBodyBytes,
         @NotNull @Bindable(defaultValue = "1h") Duration notifyInterval,
+        @Min(0) @Bindable(defaultValue = "20") int notifyBudget,
+        @Min(1) @Bindable(defaultValue = "3") int notifyPerReporter,
 
         @NotBlank @Bindable(defaultValue = "local-report-address-key")
         String addressKey) {}

@@ -15,12 +15,24 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -29,16 +41,24 @@ import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
  * POST /pastes/{shortCode}/report against the real database and a moderation outbox queue of its own in
- * LocalStack: pastes are created through the create function's handler in the same context.
+ * LocalStack: pastes are created through the create function's handler in the same context. Each test counts its
+ * notifications in an hour of its own ({@link ChosenNoticeHours}), far from today's and from other runs' hours, so
+ * that neither the hourly budget nor the reporters' caps are shared with another test or another run.
  */
 @RealServices
 class ReportPasteIT {
 
+    /** The hourly notification budget and the cap per reporter this class runs with. */
+    private static final int BUDGET = 8;
+
+    private static final int PER_REPORTER = 3;
     private static final SqsClient SQS = SqsClient.create();
     private static final List<Message> SEEN = new ArrayList<>();
     private static String outbox;
     private static String uploads;
     private static HttpApi api;
+    /** The hour the running test counts its notifications in. */
+    private Instant hour;
 
     @BeforeAll
     static void start() {
@@ -49,7 +69,12 @@ class ReportPasteIT {
         api = HttpApi.start(Map.of(
                 "pastebin.moderation-outbox.url", outbox,
                 "pastebin.upload-queue.url", uploads,
-                "pastebin.report.address-key", "report-it-key"));
+                "pastebin.report.address-key", "report-it-key",
+                "pastebin.report.notify-budget", BUDGET,
+                "pastebin.report.notify-per-reporter", PER_REPORTER,
+                "report-it.notice-hours", "chosen",
+                // the parallel reports hold connections at once, as as many Lambda instances would
+                "datasources.default.maximum-pool-size", 12));
     }
 
     @AfterAll
@@ -60,6 +85,27 @@ class ReportPasteIT {
         for (String queue : new String[] {outbox, uploads}) {
             if (queue != null) {
                 SQS.deleteQueue(b -> b.queueUrl(queue));
+            }
+        }
+    }
+
+    /** A day of its own for each test: its hour and the next, at least a digest window from any other run's. */
+    @BeforeEach
+    void anHourOfItsOwn() {
+        hour = Instant.parse("3000-01-01T00:00:00Z")
+                .plus(Duration.ofDays(2L * ThreadLocalRandom.current().nextInt(1_000_000)));
+        hours().set(hour);
+    }
+
+    @AfterEach
+    void removeTheHoursCounters() throws SQLException {
+        for (String table : List.of("report_notice_hours", "report_reporter_hours")) {
+            try (Connection connection = database();
+                    PreparedStatement delete =
+                            connection.prepareStatement("DELETE FROM " + table + " WHERE hour >= ? AND hour < ?")) {
+                delete.setObject(1, hour.atOffset(ZoneOffset.UTC));
+                delete.setObject(2, hour.plus(Duration.ofDays(2)).atOffset(ZoneOffset.UTC));
+                delete.executeUpdate();
             }
         }
     }
@@ -118,6 +164,119 @@ class ReportPasteIT {
                 report(code, "application/json", "{\"reason\":\"malware\"}").status());
 
         assertEquals(2, notifications(code).size());
+    }
+
+    /**
+     * Many pastes reported at once by as many addresses: the notifications of the hour stop exactly at the budget
+     * (8 in this class), and the first report past it sends the one notice that the budget is spent. The rest are
+     * stored without a notice.
+     */
+    @Test
+    void parallelReportsPastTheHourlyBudgetNotifyExactlyTheBudgetAndOneBudgetNotice() throws Exception {
+        List<String> codes = new ArrayList<>();
+        for (int i = 0; i < BUDGET + 4; i++) {
+            codes.add(create());
+        }
+        int before = budgetNotices().size();
+
+        List<HttpApi.Response> answers = inParallel(codes.size(), i -> report(codes.get(i), "198.51.100." + (i + 1)));
+
+        for (HttpApi.Response answer : answers) {
+            assertEquals(202, answer.status(), answer.text());
+        }
+        long notified =
+                codes.stream().filter(code -> !notifications(code).isEmpty()).count();
+        assertEquals(BUDGET, notified, "notifications of reported pastes this hour");
+        assertEquals(1, budgetNotices().size() - before, "one notice that the budget is spent: " + budgetNotices());
+        Map<String, Long> notices = new TreeMap<>();
+        for (String code : codes) {
+            List<List<String>> stored = rows("SELECT notice FROM abuse_reports WHERE code = ?", code);
+            assertEquals(1, stored.size(), "stored: " + code);
+            notices.merge(stored.getFirst().getFirst(), 1L, Long::sum);
+        }
+        assertEquals(Map.of("sent", (long) BUDGET, "over-budget", 4L), notices);
+        String spent = (String) message(budgetNotices().getLast()).get("message");
+        assertTrue(spent.contains("stored without a notice"), spent);
+
+        // the next hour: its first report is notified, and sends the digest of this one; the second sends none
+        hours().set(hour.plus(Duration.ofHours(1)));
+        String next = create();
+        assertEquals(202, report(next, "198.51.100.101").status());
+        assertEquals(202, report(create(), "198.51.100.102").status());
+
+        assertEquals(1, notifications(next).size(), "the next hour has a budget of its own");
+        List<Message> digests = digestsOf(hour);
+        assertEquals(1, digests.size(), "one digest of the hour: " + digests);
+        String digest = (String) message(digests.getFirst()).get("message");
+        assertTrue(digest.startsWith("4 more pastes were reported in the hour from " + hour), digest);
+        assertTrue(digest.contains("abuse_reports"), digest);
+    }
+
+    /** Reports landing exactly on the budget notify each paste and send no notice that it is spent, nor a digest. */
+    @Test
+    void reportsExactlyOnTheBudgetSendNoBudgetNotice() throws Exception {
+        List<String> codes = new ArrayList<>();
+        for (int i = 0; i < BUDGET; i++) {
+            codes.add(create());
+        }
+        int before = budgetNotices().size();
+
+        inParallel(codes.size(), i -> report(codes.get(i), "198.51.100." + (i + 1)));
+
+        assertEquals(
+                BUDGET,
+                codes.stream().filter(code -> !notifications(code).isEmpty()).count());
+        assertEquals(before, budgetNotices().size(), "the budget is used, not overrun");
+        hours().set(hour.plus(Duration.ofHours(1)));
+        String next = create();
+        assertEquals(202, report(next, "198.51.100.101").status());
+        assertEquals(1, notifications(next).size());
+        assertEquals(List.of(), digestsOf(hour), "no digest of an hour that stayed within its budget");
+    }
+
+    /**
+     * One address reporting many pastes notifies the operator of its first {@value #PER_REPORTER} an hour; its
+     * later reports are stored without a notice, and do not stop another reporter's report of the same paste.
+     */
+    @Test
+    void oneReporterNotifiesAtMostItsCapAnHour() throws Exception {
+        List<String> codes = new ArrayList<>();
+        for (int i = 0; i < PER_REPORTER + 2; i++) {
+            codes.add(create());
+        }
+
+        for (String code : codes) {
+            assertEquals(202, report(code, "192.0.2.66").status());
+        }
+
+        List<Integer> notices =
+                codes.stream().map(code -> notifications(code).size()).toList();
+        assertEquals(List.of(1, 1, 1, 0, 0), notices, "the reporter's first three pastes are notified");
+        List<List<String>> stored = new ArrayList<>();
+        for (String code : codes) {
+            stored.addAll(rows("SELECT notice FROM abuse_reports WHERE code = ?", code));
+        }
+        assertEquals(
+                List.of(
+                        List.of("sent"),
+                        List.of("sent"),
+                        List.of("sent"),
+                        List.of("reporter-cap"),
+                        List.of("reporter-cap")),
+                stored,
+                "every report is stored");
+
+        assertEquals(202, report(codes.getLast(), "192.0.2.67").status());
+
+        assertEquals(1, notifications(codes.getLast()).size(), "another reporter's report of it notifies");
+        assertEquals(
+                List.of(List.of("reporter-cap"), List.of("sent")),
+                rows("SELECT notice FROM abuse_reports WHERE code = ? ORDER BY id", codes.getLast()));
+
+        hours().set(hour.plus(Duration.ofHours(1)));
+        String next = create();
+        assertEquals(202, report(next, "192.0.2.66").status());
+        assertEquals(1, notifications(next).size(), "the reporter's next hour notifies again");
     }
 
     /** Unknown, expired, deleted (or taken down: its row is gone too): the answer a read of a missing paste gets. */
@@ -204,6 +363,46 @@ class ReportPasteIT {
         return (String) json(created).get("shortCode");
     }
 
+    /** A spam report of {@code code} from the address {@code address} (API Gateway's source IP). */
+    private static HttpApi.Response report(String code, String address) {
+        HttpApi.Request request = api.fixture("report-paste")
+                .path("/pastes/" + code + "/report")
+                .header("Content-Type", "application/json")
+                .binaryBody("{\"reason\":\"spam\"}".getBytes(StandardCharsets.UTF_8));
+        request.event().getRequestContext().getHttp().setSourceIp(address);
+        request.event().getHeaders().remove("x-forwarded-for");
+        return api.send(request);
+    }
+
+    /** {@code count} calls of {@code call} (0 to count - 1) released at once on threads of their own. */
+    private static <T> List<T> inParallel(int count, IntFunction<T> call) throws Exception {
+        CountDownLatch start = new CountDownLatch(1);
+        try (ExecutorService threads = Executors.newFixedThreadPool(count)) {
+            List<Future<T>> futures = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                int index = i;
+                futures.add(threads.submit(() -> {
+                    start.await();
+                    return call.apply(index);
+                }));
+            }
+            start.countDown();
+            List<T> results = new ArrayList<>();
+            for (Future<T> future : futures) {
+                results.add(future.get());
+            }
+            return results;
+        }
+    }
+
+    /** The notices that the hour's notification budget is spent, of all this class has seen. */
+    private static List<Message> budgetNotices() {
+        notifications("");
+        return SEEN.stream()
+                .filter(message -> message.body().contains("\"report-budget:"))
+                .toList();
+    }
+
     private static HttpApi.Response report(String code, String contentType, String body) {
         return api.send(api.fixture("report-paste")
                 .path("/pastes/" + code + "/report")
@@ -231,6 +430,22 @@ class ReportPasteIT {
         return SQS.receiveMessage(
                         b -> b.queueUrl(outbox).maxNumberOfMessages(10).waitTimeSeconds(1))
                 .messages();
+    }
+
+    /** The digests of the hour that starts at {@code hour}, of all this class has seen. */
+    private static List<Message> digestsOf(Instant hour) {
+        notifications("");
+        return SEEN.stream()
+                .filter(message -> message.body().contains("\"report-digest:" + hour + "\""))
+                .toList();
+    }
+
+    private static ChosenNoticeHours hours() {
+        return api.context().getBean(ChosenNoticeHours.class);
+    }
+
+    private static Map<String, Object> message(Message message) throws Exception {
+        return JsonMapper.createDefault().readValue(message.body(), Argument.mapOf(String.class, Object.class));
     }
 
     private static Map<String, Object> json(HttpApi.Response response) throws Exception {

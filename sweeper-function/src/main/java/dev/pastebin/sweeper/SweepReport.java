@@ -18,7 +18,7 @@ import io.micronaut.serde.annotation.Serdeable;
  * @param orphanObjectsRemoved of those, the keys no row names, deleted
  * @param orphanGuardStopped true when the reconciliation stopped before deleting a page whose orphans were an
  *                          implausible share ({@link OrphanObjects}): a restored or wrong database
- * @param abuseReportsDeleted abuse reports and report notices deleted after their retention
+ * @param abuseReportsDeleted abuse reports, report notices and hourly notice counters deleted after their retention
  * @param batches           statements run (stuck and delete batches together)
  * @param remaining         true when work was left for a later run (the deadline or the dead-letter limit came
  *                          first, or rows were locked by a concurrent sweeper)

@@ -73,13 +73,30 @@ public class SweepRepository {
                 ORDER BY notified_at LIMIT ?
                 FOR UPDATE SKIP LOCKED)""";
 
+    /** The counters of the hourly notification budget and of each reporter's notifications, past the retention. */
+    static final String DELETE_OLD_REPORT_NOTICE_HOURS = """
+            DELETE FROM report_notice_hours WHERE hour IN (
+                SELECT hour FROM report_notice_hours
+                WHERE hour <= now() - make_interval(secs => ?)
+                ORDER BY hour LIMIT ?
+                FOR UPDATE SKIP LOCKED)""";
+
+    static final String DELETE_OLD_REPORTER_HOURS = """
+            DELETE FROM report_reporter_hours WHERE (reporter_hash, hour) IN (
+                SELECT reporter_hash, hour FROM report_reporter_hours
+                WHERE hour <= now() - make_interval(secs => ?)
+                ORDER BY hour LIMIT ?
+                FOR UPDATE SKIP LOCKED)""";
+
     static final String ANY_LEFT = """
             SELECT EXISTS (SELECT 1 FROM pastes WHERE status = 'FAILED' AND updated_at < now() - make_interval(secs => ?))
                 OR EXISTS (SELECT 1 FROM pastes WHERE status = 'IN_PROGRESS' AND created_at < now() - make_interval(secs => ?))
                 OR EXISTS (SELECT 1 FROM pastes WHERE expires_at <= now())
                 OR EXISTS (SELECT 1 FROM idempotency_keys WHERE created_at <= now() - make_interval(secs => ?))
                 OR EXISTS (SELECT 1 FROM abuse_reports WHERE reported_at <= now() - make_interval(secs => ?))
-                OR EXISTS (SELECT 1 FROM report_notices WHERE notified_at <= now() - make_interval(secs => ?))""";
+                OR EXISTS (SELECT 1 FROM report_notices WHERE notified_at <= now() - make_interval(secs => ?))
+                OR EXISTS (SELECT 1 FROM report_notice_hours WHERE hour <= now() - make_interval(secs => ?))
+                OR EXISTS (SELECT 1 FROM report_reporter_hours WHERE hour <= now() - make_interval(secs => ?))""";
 
     static final String EXISTING_CODES = "SELECT short_code FROM pastes WHERE short_code = ANY (?)";
 
@@ -160,12 +177,14 @@ public class SweepRepository {
     }
 
     /**
-     * Deletes up to {@code limit} abuse reports and up to {@code limit} report notices older than {@code retention};
-     * returns how many of each, together.
+     * Deletes up to {@code limit} abuse reports, up to {@code limit} report notices and up to {@code limit} of each
+     * kind of hourly notice counter older than {@code retention}; returns how many of each, together.
      */
     public int deleteOldReports(Connection connection, Duration retention, int limit) throws SQLException {
         int deleted = 0;
-        for (String sql : new String[] {DELETE_OLD_REPORTS, DELETE_OLD_REPORT_NOTICES}) {
+        for (String sql : new String[] {
+            DELETE_OLD_REPORTS, DELETE_OLD_REPORT_NOTICES, DELETE_OLD_REPORT_NOTICE_HOURS, DELETE_OLD_REPORTER_HOURS
+        }) {
             try (PreparedStatement statement = connection.prepareStatement(sql)) {
                 statement.setDouble(1, seconds(retention));
                 statement.setInt(2, limit);
@@ -186,7 +205,7 @@ public class SweepRepository {
 
     /**
      * True when any FAILED row past its retention, stuck IN_PROGRESS row, expired paste, old idempotency key, or
-     * abuse report or notice past its retention is still there (locked ones included).
+     * abuse report, notice or hourly notice counter past its retention is still there (locked ones included).
      */
     public boolean anyLeft(
             Connection connection,
@@ -201,6 +220,8 @@ public class SweepRepository {
             statement.setDouble(3, seconds(keyRetention));
             statement.setDouble(4, seconds(reportRetention));
             statement.setDouble(5, seconds(reportRetention));
+            statement.setDouble(6, seconds(reportRetention));
+            statement.setDouble(7, seconds(reportRetention));
             try (ResultSet row = statement.executeQuery()) {
                 row.next();
                 return row.getBoolean(1);

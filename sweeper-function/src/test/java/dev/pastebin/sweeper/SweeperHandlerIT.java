@@ -247,11 +247,18 @@ class SweeperHandlerIT implements TestPropertyProvider {
                     + "', 'spam', now() - CAST('" + report[1] + "' AS interval), repeat('d', 64))");
             execute("INSERT INTO report_notices (code, notified_at) VALUES ('" + code(report[0]) + "', now() - CAST('"
                     + report[1] + "' AS interval))");
+            // the hour's notification budget and a reporter's notices of that hour
+            execute("INSERT INTO report_notice_hours (hour, claims, budget) VALUES (date_trunc('hour', now() - CAST('"
+                    + report[1] + "' AS interval)), 21, 20)");
+            execute("INSERT INTO report_reporter_hours (reporter_hash, hour, notices) VALUES (repeat('d', 64), "
+                    + "date_trunc('hour', now() - CAST('" + report[1] + "' AS interval)), 3)");
         }
 
         SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
 
-        assertEquals(2, report.abuseReportsDeleted(), "the old report and its notice");
+        assertEquals(4, report.abuseReportsDeleted(), "the old report, its notice, and the old hour's counters");
+        assertEquals(1, count("SELECT count(*) FROM report_notice_hours"), "the recent hour's budget is kept");
+        assertEquals(1, count("SELECT count(*) FROM report_reporter_hours"), "the recent hour's reporter is kept");
         assertEquals(
                 "newRep1",
                 queryString("SELECT substr(code, " + (PREFIX.length() + 1) + ") FROM abuse_reports WHERE code LIKE '"
@@ -495,6 +502,9 @@ class SweeperHandlerIT implements TestPropertyProvider {
         execute("DELETE FROM idempotency_keys WHERE caller = '" + PREFIX + "'");
         execute("DELETE FROM abuse_reports WHERE code LIKE '" + PREFIX + "%'");
         execute("DELETE FROM report_notices WHERE code LIKE '" + PREFIX + "%'");
+        // only this class's rows: the class has a database of its own
+        execute("DELETE FROM report_notice_hours");
+        execute("DELETE FROM report_reporter_hours");
     }
 
     private String queryString(String sql) throws SQLException {

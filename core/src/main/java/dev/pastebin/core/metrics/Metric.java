@@ -57,15 +57,23 @@ public enum Metric {
 
     /** Abuse reports stored (POST /pastes/{code}/report). */
     ABUSE_REPORTS("AbuseReports", Unit.COUNT),
-    /** Operator notifications a report requested: at most one per paste per hour. */
+    /**
+     * Operator messages reports requested: a paste's notification (at most one per paste per hour, at most
+     * pastebin.report.notify-budget an hour), the notice that the hour's budget is spent, and digests of such hours.
+     */
     ABUSE_NOTIFICATIONS("AbuseNotifications", Unit.COUNT),
+    /**
+     * Reports stored without the paste's notification they would have asked for, by why: {@code reporter_cap}
+     * (the reporter's notifications of the hour were used) or {@code over_budget} (the hour's budget was spent).
+     */
+    ABUSE_NOTICES_WITHHELD("AbuseNoticesWithheld", Unit.COUNT, Dimension.OUTCOME),
     /** Pastes an operator took down. */
     TAKEDOWNS("Takedowns", Unit.COUNT),
     /** Creates refused because the content's SHA-256 is on the blocklist. */
     BLOCKED_CREATES("BlockedCreates", Unit.COUNT),
     /** Queued uploads the upload worker refused because the content's SHA-256 is on the blocklist. */
     BLOCKED_UPLOADS("BlockedUploads", Unit.COUNT),
-    /** Abuse reports and report notices the sweeper deleted past their retention. */
+    /** Abuse reports, report notices and hourly notice counters the sweeper deleted past their retention. */
     ABUSE_REPORTS_DELETED("AbuseReportsDeleted", Unit.COUNT);
 
     private final String metricName;
@@ -99,7 +107,10 @@ public enum Metric {
     public enum Dimension {
         /** create, read, remove, upload or sweeper. */
         SERVICE("Service"),
-        /** An upload outcome: success, transient, slow, held, overdue, permanent, gave_up, duplicate, removed, poison. */
+        /**
+         * An upload outcome: success, transient, slow, held, overdue, permanent, gave_up, duplicate, removed, poison;
+         * or why a report's notification was withheld: reporter_cap, over_budget.
+         */
         OUTCOME("Outcome"),
         /** A failure class ({@code dev.pastebin.core.failure.ErrorClass}), {@code none} without a failure. */
         ERROR_CLASS("ErrorClass"),

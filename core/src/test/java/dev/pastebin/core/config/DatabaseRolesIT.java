@@ -36,6 +36,8 @@ class DatabaseRolesIT {
             "flyway_schema_history",
             "abuse_reports",
             "report_notices",
+            "report_notice_hours",
+            "report_reporter_hours",
             "takedowns",
             "content_blocklist",
             "moderation_audit");
@@ -77,15 +79,20 @@ class DatabaseRolesIT {
                             "circuit_breakers", Set.of("SELECT"),
                             "abuse_reports", Set.of("SELECT", "DELETE"),
                             "report_notices", Set.of("SELECT", "DELETE"),
+                            "report_notice_hours", Set.of("SELECT", "DELETE"),
+                            "report_reporter_hours", Set.of("SELECT", "DELETE"),
                             "takedowns", Set.of("SELECT", "DELETE"),
                             "moderation_audit", Set.of("SELECT", "DELETE")),
-            // a report looks the paste up, is stored, and claims the paste's hourly notice (INSERT ... ON CONFLICT
-            // DO UPDATE ... RETURNING reads the row it updates)
+            // a report looks the paste up, is stored, and claims the paste's hourly notice, its reporter's and the
+            // hour's budget (INSERT ... ON CONFLICT DO UPDATE ... RETURNING reads the row it updates); it marks
+            // earlier hours' digests sent (UPDATE ... WHERE hour IN (SELECT ... FOR UPDATE SKIP LOCKED))
             "pastebin_report",
                     Map.of(
                             "pastes", Set.of("SELECT"),
                             "abuse_reports", Set.of("INSERT"),
-                            "report_notices", Set.of("SELECT", "INSERT", "UPDATE")),
+                            "report_notices", Set.of("SELECT", "INSERT", "UPDATE"),
+                            "report_notice_hours", Set.of("SELECT", "INSERT", "UPDATE"),
+                            "report_reporter_hours", Set.of("SELECT", "INSERT", "UPDATE")),
             // PrivateBin's clients: create (the row, FAILED when its job cannot be queued), read, burn after reading
             // (a reveal: SELECT ... FOR UPDATE needs UPDATE) and delete; the blocklist and the tombstones as the
             // create, read and remove functions look them up
