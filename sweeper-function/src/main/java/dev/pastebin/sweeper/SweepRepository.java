@@ -228,7 +228,7 @@ public class SweepRepository {
     record AdvancedEpoch(long previous, long epoch) {}
 
     /**
-     * The sweep epoch advanced past {@code marker} (migration V12), or empty, and nothing changed, when the
+     * The sweep epoch advanced past {@code marker} (migration V13), or empty, and nothing changed, when the
      * database's epoch is behind it and no operator acknowledged that: the database went back in time.
      */
     public Optional<AdvancedEpoch> advanceEpoch(Connection connection, long marker) throws SQLException {
@@ -246,7 +246,7 @@ public class SweepRepository {
         try (PreparedStatement statement = connection.prepareStatement(EPOCH);
                 ResultSet row = statement.executeQuery()) {
             if (!row.next()) {
-                throw new SQLException("sweeper_epoch has no row: the migration V12 inserts it and nothing deletes it");
+                throw new SQLException("sweeper_epoch has no row: the migration V13 inserts it and nothing deletes it");
             }
             return row.getLong(1);
         }
