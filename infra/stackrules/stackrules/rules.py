@@ -427,6 +427,9 @@ def read_recorded(directory: Path) -> list[dict[str, Any]]:
 
 
 BUCKET_ACTIONS = {"s3:ListBucket", "s3:GetBucketLocation", "s3:ListBucketVersions"}
+#: The recorder keeps a key's first segment only; under these the stack reads and writes one key, checked as itself:
+#: the sweeper's sweep epoch marker (sweeper-function's OrphanObjects), granted on that key and no other.
+SINGLE_KEYS = {"sweeper/": "sweeper/epoch"}
 
 
 def attribute(rules: StackRules, recorded: dict[str, Any]) -> list[Call] | str:
@@ -462,7 +465,8 @@ def attribute(rules: StackRules, recorded: dict[str, Any]) -> list[Call] | str:
             return [Call(function, service, action, f"arn:{PARTITION}:s3:::{bucket}", context=context)]
         # the recorder keeps a key's first segment ("pastes/"); DeleteObjects names its keys in Delete.Objects
         prefixes = identifiers.get("Delete.Objects.Key") or [identifiers.get("Key") or ""]
-        return [Call(function, service, action, f"arn:{PARTITION}:s3:::{bucket}/{p}x") for p in sorted(set(prefixes))]
+        return [Call(function, service, action, f"arn:{PARTITION}:s3:::{bucket}/{SINGLE_KEYS.get(p, p + 'x')}")
+                for p in sorted(set(prefixes))]
     if service == "sqs":
         queue = deployed("QueueUrl")
         if queue is None:

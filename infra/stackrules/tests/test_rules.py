@@ -90,6 +90,19 @@ class RulesTest(unittest.TestCase):
         self.assertIn("MigrateRole", found[0].refused_by)
         self.assertIn("missing: Allow s3:PutObject on arn:aws:s3:::pastebin-bucket-generated/pastes/x", found[0].missing)
 
+    def test_the_sweep_epoch_marker_is_checked_as_its_one_key(self):
+        template = stack_template()
+        template["Resources"]["S3Endpoint"]["Properties"]["PolicyDocument"]["Statement"].append(ANSWERS)
+        template["Resources"]["MigrateRole"]["Properties"]["Policies"][0]["PolicyDocument"]["Statement"] = [
+            {"Effect": "Allow", "Action": ["s3:GetObject", "s3:PutObject"],
+             "Resource": {"Fn::Sub": "${Bucket.Arn}/sweeper/epoch"}}]
+        get = {"function": "Migrate", "service": "S3", "operation": "GetObject",
+               "identifiers": {"Bucket": "b", "Key": "sweeper/"}, "env": {"Bucket": ["PASTEBIN_STORAGE_BUCKET"]}}
+        self.assertEqual([], of_function(template, [get, dict(get, operation="PutObject")]))
+        other = dict(get, identifiers={"Bucket": "b", "Key": "pastes/"})
+        self.assertEqual(["s3:GetObject arn:aws:s3:::pastebin-bucket-generated/pastes/x"],
+                         [r.request for r in of_function(template, [other])])
+
     def test_each_key_prefix_of_a_delete_objects_is_checked(self):
         template = stack_template()
         template["Resources"]["S3Endpoint"]["Properties"]["PolicyDocument"]["Statement"].append(ANSWERS)

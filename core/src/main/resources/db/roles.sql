@@ -32,6 +32,8 @@ BEGIN
         ('pastebin_sweeper', 'SELECT',                 'circuit_breakers'),
         -- tombstones and audit entries past the moderation retention
         ('pastebin_sweeper', 'SELECT, DELETE',         'takedowns, moderation_audit'),
+        -- the sweep epoch: read and advanced (SELECT ... FOR UPDATE) by each reconciling sweep
+        ('pastebin_sweeper', 'SELECT, UPDATE',         'sweeper_epoch'),
         -- UPDATE: a reveal locks the row (SELECT ... FOR UPDATE) before it removes it
         ('pastebin_remove',  'SELECT, UPDATE, DELETE', 'pastes'),
         -- an IN_PROGRESS read-once paste's Retry-After reads the S3 breaker's next probe, as read does

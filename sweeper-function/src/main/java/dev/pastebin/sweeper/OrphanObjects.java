@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,8 +26,17 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Guarded all the same, because a deleted object cannot be recovered (the bucket is not versioned) and is the
  * only copy of its content: pointed at a restored or wrong database, the reconciliation would delete every paste
- * that database lacks. So an object S3 wrote less than {@link SweeperProperties#orphanMinAge()} ago is never
- * judged (a restore loses the newest rows), and a page whose orphans are an implausible share of the objects it
+ * that database lacks. So each run first advances the <em>sweep epoch</em>, a counter kept both in the database
+ * ({@code sweeper_epoch}) and in the bucket's marker ({@link PasteContentStore#SWEEP_EPOCH_KEY}), the database's
+ * committed before the marker is written. A database whose epoch is behind the marker's went back in time (a
+ * point-in-time restore, a dump loaded, another database): the run deletes nothing, logs an error line and reports
+ * {@code DatabaseRestored}, and every later run does the same until an operator acknowledges the restore
+ * ({@code UPDATE sweeper_epoch SET restore_acknowledged = true}; docs/operating.md, "Restoring the database"). The
+ * acknowledging run moves the epoch past the marker's and reconciles again. This catches a gap of any size, as
+ * long as one reconciling sweep ran between the restore point and the switch to the restored database.
+ *
+ * <p>Two more guards stay: an object S3 wrote less than {@link SweeperProperties#orphanMinAge()} ago is never
+ * judged (a margin), and a page whose orphans are an implausible share of the objects it
  * judged ({@link SweeperProperties#orphanMaxShare()}, above {@link SweeperProperties#orphanGuardMinimum()})
  * stops the run before its delete, with an error line and the {@code OrphanGuardStops} metric.
  *
@@ -60,10 +70,22 @@ class OrphanObjects {
         this.properties = properties;
     }
 
-    /** What one reconciliation did: keys listed, orphan keys removed, and whether the guard stopped it. */
-    record Report(int checked, int removed, boolean stopped) {}
+    /**
+     * What one reconciliation did: keys listed, orphan keys removed, whether the share guard stopped it, and
+     * whether it refused to start because its database went back in time.
+     */
+    record Report(int checked, int removed, boolean stopped, boolean databaseRestored) {
+
+        static final Report NONE = new Report(0, 0, false, false);
+    }
 
     Report reconcile(Deadline deadline) {
+        if (properties.orphanKeysPerRun() == 0) {
+            return Report.NONE;
+        }
+        if (!advanceEpoch()) {
+            return new Report(0, 0, false, true);
+        }
         String start = randomCode();
         // S3's LastModified against this JVM's clock: a skew is nothing beside a guard of days
         Instant judgedBefore = Instant.now().minus(properties.orphanMinAge());
@@ -97,7 +119,7 @@ class OrphanObjects {
                         properties.orphanGuardMinimum(),
                         properties.orphanMaxShare(),
                         orphans.subList(0, Math.min(EXAMPLES, orphans.size())));
-                return new Report(checked, removed, true);
+                return new Report(checked, removed, true, false);
             }
             removed += orphans.isEmpty()
                     ? 0
@@ -113,7 +135,54 @@ class OrphanObjects {
                 after = page.getLast().shortCode();
             }
         }
-        return new Report(checked, removed, false);
+        return new Report(checked, removed, false, false);
+    }
+
+    /**
+     * Advances the sweep epoch, in the database (committed) and then in the bucket's marker; false, and nothing
+     * written, when the database's epoch is behind the marker's and no operator acknowledged it. A marker write
+     * that fails leaves the marker behind the database, which is never taken for a restore, and fails the run
+     * before it deletes anything.
+     */
+    private boolean advanceEpoch() {
+        long marker = contentStore.sweepEpochMarker().orElse(0);
+        Optional<SweepRepository.AdvancedEpoch> advanced = transactions.executeWrite(status -> {
+            try {
+                return repository.advanceEpoch(status.getConnection(), marker);
+            } catch (SQLException e) {
+                throw new SweepService.SweepFailedException("advancing the sweep epoch failed: " + e.getMessage(), e);
+            }
+        });
+        if (advanced.isEmpty()) {
+            long epoch = transactions.executeRead(status -> {
+                try {
+                    return repository.epoch(status.getConnection());
+                } catch (SQLException e) {
+                    throw new SweepService.SweepFailedException("reading the sweep epoch failed: " + e.getMessage(), e);
+                }
+            });
+            LOG.error(
+                    "orphan reconciliation refused, nothing deleted: the database went back in time (its sweep epoch is"
+                            + " {}, the bucket's marker {} says {}): a restore, or another database. The objects of the"
+                            + " pastes created since the restore point have no row. Decide what becomes of them, then"
+                            + " acknowledge: UPDATE sweeper_epoch SET restore_acknowledged = true (docs/operating.md,"
+                            + " \"Restoring the database\")",
+                    epoch,
+                    PasteContentStore.SWEEP_EPOCH_KEY,
+                    marker);
+            return false;
+        }
+        SweepRepository.AdvancedEpoch epoch = advanced.get();
+        if (epoch.previous() < marker) {
+            LOG.warn(
+                    "database restore acknowledged: the sweep epoch moves from {} past the marker's {} to {};"
+                            + " objects no row names are reconciled again",
+                    epoch.previous(),
+                    marker,
+                    epoch.epoch());
+        }
+        contentStore.putSweepEpochMarker(epoch.epoch());
+        return true;
     }
 
     private boolean implausible(int orphans, int judged) {

@@ -18,6 +18,9 @@ import io.micronaut.serde.annotation.Serdeable;
  * @param orphanObjectsRemoved of those, the keys no row names, deleted
  * @param orphanGuardStopped true when the reconciliation stopped before deleting a page whose orphans were an
  *                          implausible share ({@link OrphanObjects}): a restored or wrong database
+ * @param databaseRestored  true when the reconciliation refused to start because the database's sweep epoch is
+ *                          behind the bucket's marker ({@link OrphanObjects}): the database went back in time, and
+ *                          no object is deleted until an operator acknowledges it
  * @param abuseReportsDeleted abuse reports, report notices and hourly notice counters deleted after their retention
  * @param batches           statements run (stuck and delete batches together)
  * @param remaining         true when work was left for a later run (the deadline or the dead-letter limit came
@@ -34,6 +37,7 @@ public record SweepReport(
         int objectsChecked,
         int orphanObjectsRemoved,
         boolean orphanGuardStopped,
+        boolean databaseRestored,
         int abuseReportsDeleted,
         int batches,
         boolean remaining) {
@@ -47,6 +51,7 @@ public record SweepReport(
         metrics.put(Metric.OBJECTS_REMOVED, objectsRemoved);
         metrics.put(Metric.ORPHAN_OBJECTS_REMOVED, orphanObjectsRemoved);
         metrics.put(Metric.ORPHAN_GUARD_STOPS, orphanGuardStopped ? 1 : 0);
+        metrics.put(Metric.DATABASE_RESTORED, databaseRestored ? 1 : 0);
         metrics.put(Metric.DEAD_LETTERS_REQUEUED, deadLetters.requeued());
         metrics.put(Metric.DEAD_LETTERS_DELETED, deadLetters.deleted());
         metrics.put(Metric.DEAD_LETTERS_KEPT, deadLetters.kept());

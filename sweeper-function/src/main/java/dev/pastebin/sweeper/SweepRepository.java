@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -226,6 +227,49 @@ public class SweepRepository {
                 row.next();
                 return row.getBoolean(1);
             }
+        }
+    }
+
+    /**
+     * Advances the sweep epoch past both the database's and the marker's (the parameter, twice), unless the
+     * database's is behind the marker's and no operator acknowledged it; spends the acknowledgement. The row's own
+     * values decide (rechecked on the locked row); {@code previous} only reports what they were.
+     */
+    static final String ADVANCE_EPOCH = """
+            WITH previous AS (SELECT epoch FROM sweeper_epoch)
+            UPDATE sweeper_epoch SET epoch = GREATEST(sweeper_epoch.epoch, ?) + 1, restore_acknowledged = false,
+                updated_at = now()
+            FROM previous
+            WHERE sweeper_epoch.epoch >= ? OR sweeper_epoch.restore_acknowledged
+            RETURNING previous.epoch, sweeper_epoch.epoch""";
+
+    static final String EPOCH = "SELECT epoch FROM sweeper_epoch";
+
+    /** A sweep epoch advanced: the database's before, and the new one. */
+    record AdvancedEpoch(long previous, long epoch) {}
+
+    /**
+     * The sweep epoch advanced past {@code marker} (migration V13), or empty, and nothing changed, when the
+     * database's epoch is behind it and no operator acknowledged that: the database went back in time.
+     */
+    public Optional<AdvancedEpoch> advanceEpoch(Connection connection, long marker) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(ADVANCE_EPOCH)) {
+            statement.setLong(1, marker);
+            statement.setLong(2, marker);
+            try (ResultSet row = statement.executeQuery()) {
+                return row.next() ? Optional.of(new AdvancedEpoch(row.getLong(1), row.getLong(2))) : Optional.empty();
+            }
+        }
+    }
+
+    /** The database's sweep epoch. */
+    public long epoch(Connection connection) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(EPOCH);
+                ResultSet row = statement.executeQuery()) {
+            if (!row.next()) {
+                throw new SQLException("sweeper_epoch has no row: the migration V13 inserts it and nothing deletes it");
+            }
+            return row.getLong(1);
         }
     }
 

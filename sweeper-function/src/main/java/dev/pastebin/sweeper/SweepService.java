@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
  * ({@link DeadLetterService}), so a job that can still complete is back in the upload queue before any row is
  * judged; marks IN_PROGRESS rows FAILED (reason {@code stuck}) once no job for them can be delivered any more;
  * deletes expired pastes in any state, then rows that have been FAILED for longer than the retention, together
- * with their S3 objects; deletes idempotency keys older than their 24 h; then removes the S3 objects no row
- * names ({@link OrphanObjects}). Rows are
+ * with their S3 objects; deletes idempotency keys older than their 24 h; then advances the sweep epoch and
+ * removes the S3 objects no row names, unless the database went back in time ({@link OrphanObjects}). Rows are
  * handled in bounded batches, each its own short transaction, and no batch starts once the deadline is near;
  * what is left is reported and a later run finishes it.
  *
@@ -128,7 +128,7 @@ public class SweepService {
         }
 
         OrphanObjects.Report orphans =
-                deadline.allowsMoreWork() ? orphanObjects.reconcile(deadline) : new OrphanObjects.Report(0, 0, false);
+                deadline.allowsMoreWork() ? orphanObjects.reconcile(deadline) : OrphanObjects.Report.NONE;
 
         // Locked rows (a concurrent sweeper's) are skipped, so a short batch does not prove nothing is left.
         boolean rowsLeft = !(stuckDone && deleteDone && expiredDone && keysDone && reportsDone)
@@ -148,13 +148,15 @@ public class SweepService {
                 orphans.checked(),
                 orphans.removed(),
                 orphans.stopped(),
+                orphans.databaseRestored(),
                 reports,
                 batches,
                 letters.remaining() || rowsLeft);
         LOG.info(
                 "sweep finished: deadLettersRequeued={} deadLettersDeleted={} deadLettersKept={} deleted={} "
                         + "expiredDeleted={} idempotencyKeysDeleted={} objectsRemoved={} stuckMarkedFailed={} "
-                        + "objectsChecked={} orphanObjectsRemoved={} orphanGuardStopped={} abuseReportsDeleted={} "
+                        + "objectsChecked={} orphanObjectsRemoved={} orphanGuardStopped={} databaseRestored={} "
+                        + "abuseReportsDeleted={} "
                         + "batches={} remaining={}",
                 letters.requeued(),
                 letters.deleted(),
@@ -167,6 +169,7 @@ public class SweepService {
                 report.objectsChecked(),
                 report.orphanObjectsRemoved(),
                 report.orphanGuardStopped(),
+                report.databaseRestored(),
                 report.abuseReportsDeleted(),
                 report.batches(),
                 report.remaining());

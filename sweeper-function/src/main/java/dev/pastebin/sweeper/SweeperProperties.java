@@ -28,9 +28,11 @@ import java.time.Duration;
  * @param stopMargin           no new batch (or dead letter) starts when less than this is left before the
  *                             Lambda deadline
  * @param orphanKeysPerRun     the most S3 keys one run checks for a row ({@link OrphanObjects}); 0 turns the
- *                             reconciliation off
- * @param orphanMinAge         an object S3 wrote more recently than this is never taken for an orphan: after a
- *                             database restore, the pastes created since the restore point keep their content
+ *                             reconciliation off, and with it the sweep epoch that detects a restored database
+ * @param orphanMinAge         an object S3 wrote more recently than this is never taken for an orphan. A margin, not
+ *                             a restore's protection: past it, the objects of the pastes created since a restore
+ *                             point would be orphans; what keeps them is the sweep epoch, which stops the
+ *                             reconciliation while the database is behind the bucket's marker ({@link OrphanObjects})
  * @param orphanMaxShare       a page of keys whose orphans are more than this share of its keys old enough to
  *                             judge stops the reconciliation before it deletes anything (a wrong database)
  * @param orphanGuardMinimum   a page with at most this many orphans is never stopped, whatever their share (a

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
+import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestLambdaContext;
@@ -55,7 +56,7 @@ class OrphanGuardIT {
     @AfterAll
     static void removeBucket() {
         if (s3 != null) {
-            keys().forEach(key -> s3.deleteObject(b -> b.bucket(BUCKET).key(key)));
+            allKeys().forEach(key -> s3.deleteObject(b -> b.bucket(BUCKET).key(key)));
             s3.deleteBucket(b -> b.bucket(BUCKET));
         }
         TestQueues.delete(SQS, QUEUES);
@@ -67,7 +68,7 @@ class OrphanGuardIT {
     @BeforeEach
     void aHundredObjectsNoRows() throws SQLException {
         execute("DELETE FROM pastes");
-        keys().forEach(key -> s3.deleteObject(b -> b.bucket(BUCKET).key(key)));
+        allKeys().forEach(key -> s3.deleteObject(b -> b.bucket(BUCKET).key(key)));
         for (int i = 0; i < OBJECTS; i++) {
             String code = "og" + UUID.randomUUID().toString().replace("-", "").substring(0, 9);
             s3.putObject(
@@ -155,7 +156,14 @@ class OrphanGuardIT {
         return value == null || value.isBlank() ? fallback : value;
     }
 
+    /** The bucket's keys but the sweeper's epoch marker (each reconciling sweep writes it). */
     private static List<String> keys() {
+        return allKeys().stream()
+                .filter(key -> !key.equals(PasteContentStore.SWEEP_EPOCH_KEY))
+                .toList();
+    }
+
+    private static List<String> allKeys() {
         return s3.listObjectsV2Paginator(b -> b.bucket(BUCKET)).contents().stream()
                 .map(S3Object::key)
                 .sorted()

@@ -26,7 +26,8 @@ class SweepReportTest {
         CapturedMetrics emitted = new CapturedMetrics();
         Metrics metrics = emitted.metrics("sweeper");
 
-        new SweepReport(new DeadLetterReport(2, 3, 0, false), 5, 6, 7, 4, 1, 9, 8, true, 2, 3, false).record(metrics);
+        new SweepReport(new DeadLetterReport(2, 3, 0, false), 5, 6, 7, 4, 1, 9, 8, true, true, 2, 3, false)
+                .record(metrics);
         metrics.flush();
 
         List<Map<String, Object>> lines = new EmfSpec(Set.of()).validate(emitted.lines(), Set.of());
@@ -37,6 +38,7 @@ class SweepReportTest {
         assertEquals(List.of(7.0), EmfSpec.values(lines, Metric.IDEMPOTENCY_KEYS_DELETED, sweeper));
         assertEquals(List.of(8.0), EmfSpec.values(lines, Metric.ORPHAN_OBJECTS_REMOVED, sweeper));
         assertEquals(List.of(1.0), EmfSpec.values(lines, Metric.ORPHAN_GUARD_STOPS, sweeper));
+        assertEquals(List.of(1.0), EmfSpec.values(lines, Metric.DATABASE_RESTORED, sweeper));
         assertEquals(List.of(4.0), EmfSpec.values(lines, Metric.OBJECTS_REMOVED, sweeper));
         assertEquals(List.of(1.0), EmfSpec.values(lines, Metric.STUCK_MARKED_FAILED, sweeper));
         assertEquals(List.of(2.0), EmfSpec.values(lines, Metric.DEAD_LETTERS_REQUEUED, sweeper));

@@ -274,7 +274,8 @@ class SweeperHandlerIT implements TestPropertyProvider {
         SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
 
         assertEquals(
-                new SweepReport(new DeadLetterReport(0, 0, 0, false), 0, 0, 0, 0, 0, 0, 0, false, 0, 5, false), report);
+                new SweepReport(new DeadLetterReport(0, 0, 0, false), 0, 0, 0, 0, 0, 0, 0, false, false, 0, 5, false),
+                report);
         assertEquals(2, statuses().size());
     }
 
@@ -330,7 +331,8 @@ class SweeperHandlerIT implements TestPropertyProvider {
         SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.alreadyNearTheDeadline());
 
         assertEquals(
-                new SweepReport(new DeadLetterReport(0, 0, 0, true), 0, 0, 0, 0, 0, 0, 0, false, 0, 0, true), report);
+                new SweepReport(new DeadLetterReport(0, 0, 0, true), 0, 0, 0, 0, 0, 0, 0, false, false, 0, 0, true),
+                report);
         assertEquals(1, ourRows());
     }
 

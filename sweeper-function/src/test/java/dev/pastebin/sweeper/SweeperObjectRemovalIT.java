@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
+import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestLambdaContext;
@@ -84,7 +85,7 @@ class SweeperObjectRemovalIT {
     static void stop() throws Exception {
         if (context != null) {
             execute("DELETE FROM pastes WHERE short_code LIKE '" + PREFIX + "%'");
-            keys().forEach(key -> s3.deleteObject(b -> b.bucket(BUCKET).key(key)));
+            allKeys().forEach(key -> s3.deleteObject(b -> b.bucket(BUCKET).key(key)));
             s3.deleteBucket(b -> b.bucket(BUCKET));
             context.close();
         }
@@ -98,7 +99,7 @@ class SweeperObjectRemovalIT {
     void noRowsNoObjects() throws SQLException {
         proxy.recover();
         execute("DELETE FROM pastes WHERE short_code LIKE '" + PREFIX + "%'");
-        keys().forEach(key -> s3.deleteObject(b -> b.bucket(BUCKET).key(key)));
+        allKeys().forEach(key -> s3.deleteObject(b -> b.bucket(BUCKET).key(key)));
     }
 
     @Test
@@ -258,7 +259,14 @@ class SweeperObjectRemovalIT {
         }
     }
 
+    /** The bucket's keys but the sweeper's epoch marker (each reconciling sweep writes it). */
     private static List<String> keys() {
+        return allKeys().stream()
+                .filter(key -> !key.equals(PasteContentStore.SWEEP_EPOCH_KEY))
+                .toList();
+    }
+
+    private static List<String> allKeys() {
         return s3.listObjectsV2Paginator(b -> b.bucket(BUCKET)).contents().stream()
                 .map(S3Object::key)
                 .sorted()

@@ -43,6 +43,11 @@ public enum Metric {
     ORPHAN_OBJECTS_REMOVED("OrphanObjectsRemoved", Unit.COUNT),
     /** 1 when the reconciliation stopped because an implausible share of the objects had no row, else 0. */
     ORPHAN_GUARD_STOPS("OrphanGuardStops", Unit.COUNT),
+    /**
+     * 1 when the reconciliation refused to start because the database's sweep epoch is behind the bucket's marker
+     * (the database went back in time), else 0: 1 every sweep until an operator acknowledges the restore.
+     */
+    DATABASE_RESTORED("DatabaseRestored", Unit.COUNT),
     DEAD_LETTERS_REQUEUED("DeadLettersRequeued", Unit.COUNT),
     DEAD_LETTERS_DELETED("DeadLettersDeleted", Unit.COUNT),
     DEAD_LETTERS_KEPT("DeadLettersKept", Unit.COUNT),

@@ -14,6 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -37,6 +38,13 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 public class PasteContentStore {
 
     public static final String CONTENT_TYPE = "text/plain; charset=utf-8";
+
+    /**
+     * The sweeper's epoch marker in the paste bucket, outside the paste prefix: the last sweep epoch a
+     * reconciling sweep committed to its database (docs/design.md, "Orphan objects"). The one key the sweeper
+     * may read and write there (the template).
+     */
+    public static final String SWEEP_EPOCH_KEY = "sweeper/epoch";
 
     /** DeleteObjects takes at most this many keys per call. */
     static final int MAX_KEYS_PER_DELETE = 1000;
@@ -119,6 +127,44 @@ public class PasteContentStore {
 
     private boolean isPasteKey(ContentLocation location) {
         return location.bucket().equals(storage.bucket()) && location.key().startsWith(storage.keyPrefix());
+    }
+
+    /**
+     * The sweep epoch the bucket's marker holds, or empty when there is none yet. The sweeper cannot list
+     * {@code sweeper/}, so S3 answers a missing marker with 403 AccessDenied instead of 404, as it does for a
+     * missing paste key; the sweeper writes the marker right after it reads it, with the same grant, so a
+     * role that cannot read it fails that write instead of being taken for "no marker" run after run.
+     *
+     * @throws IllegalStateException when the marker holds anything but a number
+     */
+    public OptionalLong sweepEpochMarker() {
+        String text;
+        try {
+            text = s3.getObjectAsBytes(b -> b.bucket(storage.bucket()).key(SWEEP_EPOCH_KEY))
+                    .asUtf8String();
+        } catch (NoSuchKeyException e) {
+            return OptionalLong.empty();
+        } catch (S3Exception e) {
+            if (e.statusCode() == 403
+                    && e.awsErrorDetails() != null
+                    && "AccessDenied".equals(e.awsErrorDetails().errorCode())) {
+                return OptionalLong.empty();
+            }
+            throw e;
+        }
+        try {
+            return OptionalLong.of(Long.parseLong(text.strip()));
+        } catch (NumberFormatException e) {
+            throw new IllegalStateException(
+                    "s3://" + storage.bucket() + "/" + SWEEP_EPOCH_KEY + " holds no sweep epoch: " + text, e);
+        }
+    }
+
+    /** Writes the sweep epoch to the bucket's marker. */
+    public void putSweepEpochMarker(long epoch) {
+        s3.putObject(
+                b -> b.bucket(storage.bucket()).key(SWEEP_EPOCH_KEY).contentType(CONTENT_TYPE),
+                RequestBody.fromString(Long.toString(epoch)));
     }
 
     /**

@@ -40,7 +40,8 @@ class DatabaseRolesIT {
             "report_reporter_hours",
             "takedowns",
             "content_blocklist",
-            "moderation_audit");
+            "moderation_audit",
+            "sweeper_epoch");
     private static final List<String> PRIVILEGES = List.of("SELECT", "INSERT", "UPDATE", "DELETE");
 
     /** role → table → privileges, each for a statement of that function. */
@@ -71,7 +72,7 @@ class DatabaseRolesIT {
                             "moderation_audit", Set.of("INSERT")),
             // stuck rows FAILED, FAILED and expired rows deleted; old idempotency keys deleted; dead letters
             // requeued only while the S3 breaker is closed; reports, notices, tombstones and audit entries past
-            // their retention deleted
+            // their retention deleted; the sweep epoch read and advanced (locked first)
             "pastebin_sweeper",
                     Map.of(
                             "pastes", Set.of("SELECT", "UPDATE", "DELETE"),
@@ -82,7 +83,8 @@ class DatabaseRolesIT {
                             "report_notice_hours", Set.of("SELECT", "DELETE"),
                             "report_reporter_hours", Set.of("SELECT", "DELETE"),
                             "takedowns", Set.of("SELECT", "DELETE"),
-                            "moderation_audit", Set.of("SELECT", "DELETE")),
+                            "moderation_audit", Set.of("SELECT", "DELETE"),
+                            "sweeper_epoch", Set.of("SELECT", "UPDATE")),
             // a report looks the paste up, is stored, and claims the paste's hourly notice, its reporter's and the
             // hour's budget (INSERT ... ON CONFLICT DO UPDATE ... RETURNING reads the row it updates); it marks
             // earlier hours' digests sent (UPDATE ... WHERE hour IN (SELECT ... FOR UPDATE SKIP LOCKED))

@@ -235,6 +235,26 @@ class MonitoringTemplateTest {
     }
 
     /**
+     * A database that went back in time (the sweep epoch behind the bucket's marker) notifies at the first sweep that
+     * refuses to reconcile, stays in alarm while every sweep refuses, and clears once an operator acknowledges.
+     */
+    @Test
+    void aRestoredDatabaseAlarmsAtOnceAndClearsWhenAcknowledged() {
+        Map<String, Object> restored = alarmOn(Metrics.NAMESPACE, "DatabaseRestored", Map.of("Service", "sweeper"));
+        assertEquals(
+                List.of("Sum", 1.0, "GreaterThanOrEqualToThreshold", 1),
+                List.of(
+                        restored.get("Statistic"),
+                        ((Number) restored.get("Threshold")).doubleValue(),
+                        restored.get("ComparisonOperator"),
+                        restored.get("EvaluationPeriods")));
+        assertTrue(
+                ((Number) restored.get("Period")).intValue() <= 300, "one sweep's period: " + restored.get("Period"));
+        assertTrue(restored.containsKey("OKActions"), "the acknowledgement is notified too");
+        assertEquals(restored, template.properties("SweeperDatabaseRestoredAlarm"));
+    }
+
+    /**
      * A paste's job waits in the dead-letter queue while the breaker is open (the sweeper requeues it once it
      * closes), and SQS deletes it at the queue's retention, counted from its hand-off or, for a job the redrive
      * moved, from its first send up to the upload queue's retention earlier; the metric counts from the move. So
