@@ -190,7 +190,8 @@ class ProductionLimitsTest {
 
     /**
      * S3 rights on objects are on the paste keys only; no function may list the bucket (every short code) but
-     * the sweeper, under the paste prefix (TemplateTest checks its condition).
+     * the sweeper, under the paste prefix (TemplateTest checks its condition). The sweeper also reads and writes
+     * the one marker key of its sweep epoch, and nothing else outside the prefix.
      */
     @Test
     void s3RightsAreScopedToThePastePrefixAndReadCanOnlyGetObjects() {
@@ -208,6 +209,11 @@ class ProductionLimitsTest {
         for (String function : InfraTemplate.PRODUCT_FUNCTIONS) {
             for (Map<String, Object> statement : s3Statements(function)) {
                 if (function.equals("SweeperFunction") && "ListPasteKeys".equals(statement.get("Sid"))) {
+                    continue;
+                }
+                if (function.equals("SweeperFunction") && "SweepEpochMarker".equals(statement.get("Sid"))) {
+                    assertEquals(Map.of("Fn::Sub", "${PasteBucket.Arn}/sweeper/epoch"), statement.get("Resource"));
+                    assertEquals(List.of("s3:GetObject", "s3:PutObject"), statement.get("Action"));
                     continue;
                 }
                 assertEquals(Map.of("Fn::Sub", "${PasteBucket.Arn}/pastes/*"), statement.get("Resource"), function);
