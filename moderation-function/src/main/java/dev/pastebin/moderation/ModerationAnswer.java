@@ -10,14 +10,22 @@ import java.util.List;
  * present; {@code error} alone when the command was refused.
  *
  * @param outcome        what happened: taken-down, already-taken-down, nothing-to-take-down, blocked,
- *                       already-blocked, unblocked, not-blocked, listed, or refused (with {@code error})
+ *                       already-blocked, unblocked, not-blocked, listed, copies (the codes holding a content),
+ *                       unknown-code (copies of a code with neither a paste nor a tombstone), or refused (with
+ *                       {@code error})
  * @param rowRemoved     whether the takedown removed a paste row
- * @param objectDeletion what became of the content's object once the takedown had committed (a repeated takedown
- *                       tries again): {@value #DELETED} (S3 confirmed the delete), {@value #PENDING} (S3 refused it;
+ * @param objectDeletion what became of the content's objects (the code's and its copies') once the takedown had
+ *                       committed, the worst of them (a repeated takedown tries the code's again): {@value #DELETED} (S3 confirmed the delete), {@value #PENDING} (S3 refused it;
  *                       the moderation outbox deletes it, retried until S3 accepts) or {@value #FAILED} (S3 refused
  *                       it and the outbox could not take it either: repeating the command retries it)
  * @param invalidation   the reference of the edge invalidation sent to the outbox; absent when it could not be sent
  *                       (then {@code note} says so, and repeating the command sends it)
+ * @param copies         a takedown: the other codes holding the same content that it took down too; block and
+ *                       copies: the codes holding the content (block leaves them readable)
+ * @param copiesLeft     a takedown of this code alone (onlyThisCode, or block false): the other codes holding the
+ *                       same content, left readable
+ * @param copiesTruncated true when more codes hold the content than a command handles at once
+ *                       ({@value ModerationService#MAX_COPIES}): the lists hold the first of them
  * @param note           in words, what the takedown could not finish and what to do about it, or what a repeated
  *                       takedown did
  */
@@ -34,6 +42,9 @@ public record ModerationAnswer(
         @Nullable Boolean blocked,
         @Nullable String invalidation,
         @Nullable List<String> paths,
+        @Nullable List<String> copies,
+        @Nullable List<String> copiesLeft,
+        @Nullable Boolean copiesTruncated,
         @Nullable List<Entry> entries,
         @Nullable String note,
         @Nullable String error) {
@@ -50,10 +61,36 @@ public record ModerationAnswer(
     public record Entry(String sha256, String reason, String addedBy, String addedAt) {}
 
     static ModerationAnswer refused(String error) {
-        return new ModerationAnswer("refused", null, null, null, null, null, null, null, null, null, null, null, error);
+        return new ModerationAnswer(
+                "refused", null, null, null, null, null, null, null, null, null, null, null, null, null, null, error);
     }
 
     static ModerationAnswer onHash(String outcome, String sha256) {
-        return new ModerationAnswer(outcome, null, null, null, null, sha256, null, null, null, null, null, null, null);
+        return onHash(outcome, sha256, null, null, null);
+    }
+
+    static ModerationAnswer onHash(
+            String outcome,
+            String sha256,
+            @Nullable List<String> copies,
+            @Nullable Boolean copiesTruncated,
+            @Nullable String note) {
+        return new ModerationAnswer(
+                outcome,
+                null,
+                null,
+                null,
+                null,
+                sha256,
+                null,
+                null,
+                null,
+                null,
+                copies,
+                null,
+                copiesTruncated,
+                null,
+                note,
+                null);
     }
 }

@@ -21,6 +21,7 @@ import io.micronaut.core.annotation.Nullable;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
 import java.sql.Connection;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -45,6 +46,15 @@ import org.slf4j.LoggerFactory;
  * tombstone answers that there was nothing to take down, and leaves no tombstone: an unknown code must not become
  * a 451 that says something was there.
  *
+ * <p>A takedown that blocklists the hash takes down, in the same transaction, every other code whose row holds the
+ * same content (at most {@link #MAX_COPIES}; repeating the command takes down the rest): the rows are locked in the
+ * order of their codes, and each gets its removal, tombstone and audit entry, then its own invalidation and object
+ * deletion after the commit; the answer lists them ({@code copies}). With {@code onlyThisCode}, or when the content
+ * stays allowed ({@code block} false), only the code is taken down and the answer lists the copies left
+ * ({@code copiesLeft}). The match is the exact SHA-256 of the stored bytes: content changed by one byte, or a
+ * PrivateBin paste encrypted again (each encryption differs), is no copy. {@code copies} lists the codes holding a
+ * content; {@code block} lists them too, and leaves them readable.
+ *
  * <p>A takedown of a paste still being stored wins: its row is gone, so the upload worker's guarded move to
  * PROCESSED changes nothing and it removes the object its PUT may have written (PasteUploader's lost race), and a
  * delivery that comes later finds no row, stores nothing and removes the object (no PUT).
@@ -56,6 +66,8 @@ class ModerationService {
     static final int MAX_ACTOR_LENGTH = 512;
     /** How much of a failure's message a note quotes. */
     static final int MAX_CAUSE_LENGTH = 200;
+    /** The most codes holding one content a command takes down or lists at once. */
+    static final int MAX_COPIES = 1000;
 
     private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
     private static final Logger LOG = LoggerFactory.getLogger(ModerationService.class);
@@ -101,16 +113,17 @@ class ModerationService {
     ModerationAnswer handle(@Nullable ModerationCommand command) {
         try {
             if (command == null || command.action() == null) {
-                throw new BadCommandException("no action: say takedown, block, unblock or blocklist");
+                throw new BadCommandException("no action: say takedown, copies, block, unblock or blocklist");
             }
             return switch (command.action()) {
                 case "takedown" -> takedown(command);
                 case "block" -> block(command);
                 case "unblock" -> unblock(command);
                 case "blocklist" -> list();
+                case "copies" -> copies(command);
                 default ->
-                    throw new BadCommandException(
-                            "unknown action '" + command.action() + "': say takedown, block, unblock or blocklist");
+                    throw new BadCommandException("unknown action '" + command.action()
+                            + "': say takedown, copies, block, unblock or blocklist");
             };
         } catch (BadCommandException | PasteRefusal e) {
             LOG.info("moderation command refused: {}", e.getMessage());
@@ -126,39 +139,112 @@ class ModerationService {
         String reason = required("reason", command.reason(), MAX_REASON_LENGTH);
         String actor = required("requestedBy", command.requestedBy(), MAX_ACTOR_LENGTH);
         boolean block = command.block() == null || command.block();
-        Optional<Removal> removal = transactions.executeWrite(status -> {
-            Optional<Paste> row = pastes.findByIdForUpdate(code);
-            if (row.isEmpty()) {
-                return Optional.empty();
+        // Blocking the content takes down every code holding it (review finding M3), unless the operator asks for
+        // this code alone; content that stays allowed is taken down code by code.
+        boolean everyCopy = block && !Boolean.TRUE.equals(command.onlyThisCode());
+        Removals removals = transactions.executeWrite(status -> {
+            // The content's hash: the row's (a row's hash never changes, so it is read unlocked), else the tombstone's.
+            Optional<String> sha256 = pastes.findById(code)
+                    .map(Paste::contentSha256)
+                    .or(() -> takedowns.findById(code).map(Takedown::contentSha256));
+            List<Paste> locked = new ArrayList<>();
+            boolean truncated = false;
+            if (everyCopy && sha256.isPresent()) {
+                List<Paste> holding = pastes.findByContentSha256ForUpdate(sha256.get(), MAX_COPIES + 1);
+                truncated = holding.size() > MAX_COPIES;
+                locked.addAll(truncated ? holding.subList(0, MAX_COPIES) : holding);
             }
-            Paste paste = row.get();
-            pastes.remove(code);
-            takedowns.save(Takedown.of(code, reason, actor, paste.contentSha256(), paste.sizeBytes()));
-            AuditEntry entry = audit.save(AuditEntry.of(
-                    ModerationAction.TAKEDOWN, actor, reason, code, paste.contentSha256(), paste.sizeBytes()));
-            if (block && blocklist.add(paste.contentSha256(), reason, actor) == 1) {
-                audit.save(AuditEntry.of(
-                        ModerationAction.BLOCK, actor, reason, code, paste.contentSha256(), paste.sizeBytes()));
+            Optional<Paste> own =
+                    locked.stream().filter(p -> p.shortCode().equals(code)).findFirst();
+            if (own.isEmpty()) {
+                own = pastes.findByIdForUpdate(code);
+                own.ifPresent(locked::add);
             }
-            return Optional.of(new Removal(paste, String.valueOf(entry.id())));
+            List<Removal> copies = new ArrayList<>();
+            Optional<Removal> ownRemoval = Optional.empty();
+            for (Paste paste : locked) {
+                pastes.remove(paste.shortCode());
+                takedowns.save(Takedown.of(paste.shortCode(), reason, actor, paste.contentSha256(), paste.sizeBytes()));
+                AuditEntry entry = audit.save(AuditEntry.of(
+                        ModerationAction.TAKEDOWN,
+                        actor,
+                        reason,
+                        paste.shortCode(),
+                        paste.contentSha256(),
+                        paste.sizeBytes()));
+                Removal removal = new Removal(paste, String.valueOf(entry.id()));
+                if (paste.shortCode().equals(code)) {
+                    ownRemoval = Optional.of(removal);
+                } else {
+                    copies.add(removal);
+                }
+            }
+            if (block && !locked.isEmpty()) {
+                Paste paste = locked.getFirst();
+                if (blocklist.add(paste.contentSha256(), reason, actor) == 1) {
+                    audit.save(AuditEntry.of(
+                            ModerationAction.BLOCK, actor, reason, code, paste.contentSha256(), paste.sizeBytes()));
+                }
+            }
+            List<String> left = List.of();
+            if (!everyCopy && sha256.isPresent()) {
+                left = pastes.findCodesByContentSha256(sha256.get(), MAX_COPIES + 1);
+                truncated = left.size() > MAX_COPIES;
+                left = truncated ? left.subList(0, MAX_COPIES) : left;
+            }
+            return new Removals(ownRemoval, copies, List.copyOf(left), truncated);
         });
-        // Committed: every read route answers 451 and no upload delivery stores the content, whatever S3 does next.
-        if (removal.isPresent()) {
-            Paste paste = removal.get().paste();
+        // Committed: every read route answers 451 for each code taken down and no upload delivery stores the
+        // content, whatever S3 does next. Then each code's invalidation and its object's deletion.
+        List<String> copyCodes =
+                removals.copies().stream().map(r -> r.paste().shortCode()).toList();
+        List<String> copyNotes = new ArrayList<>();
+        String worstCopyDeletion = null;
+        for (Removal copy : removals.copies()) {
+            Paste paste = copy.paste();
+            String copyCode = paste.shortCode();
             metrics.put(Metric.TAKEDOWNS, 1);
-            String reference = "takedown:" + removal.get().auditId();
+            String reference = "takedown:" + copy.auditId();
+            Invalidation invalidation = invalidate(copyCode, PastePaths.edgePaths(copyCode), reference);
+            ObjectDeletion deletion =
+                    deleteObjects(copyCode, contentStore.locationsOf(copyCode, paste.s3Location()), reference);
+            worstCopyDeletion = worse(worstCopyDeletion, deletion.state());
+            String copyNote = note(null, invalidation, deletion);
+            if (copyNote != null) {
+                copyNotes.add("copy " + copyCode + " (repeat `takedown " + copyCode + "` for it): " + copyNote);
+            }
+            LOG.info(
+                    "paste {} taken down as a copy of {} ({}, {} bytes, sha256 {}); invalidation {}; object {}",
+                    copyCode,
+                    code,
+                    paste.status(),
+                    paste.sizeBytes(),
+                    paste.contentSha256(),
+                    invalidation.reference() != null ? invalidation.reference() : "not sent",
+                    deletion.state());
+        }
+        String copiesNote = copiesNote(everyCopy, removals, copyCodes, copyNotes);
+        List<String> copies = everyCopy ? copyCodes : null;
+        List<String> copiesLeft = everyCopy ? null : removals.left();
+        Boolean truncated = removals.truncated() ? true : null;
+        if (removals.own().isPresent()) {
+            Paste paste = removals.own().get().paste();
+            metrics.put(Metric.TAKEDOWNS, 1);
+            String reference = "takedown:" + removals.own().get().auditId();
             List<String> paths = PastePaths.edgePaths(code);
             Invalidation invalidation = invalidate(code, paths, reference);
             ObjectDeletion deletion =
                     deleteObjects(code, contentStore.locationsOf(code, paste.s3Location()), reference);
             LOG.info(
-                    "paste {} taken down ({} {}, {} bytes, sha256 {}, blocked {}); invalidation {}; object {}",
+                    "paste {} taken down ({} {}, {} bytes, sha256 {}, blocked {}, {} copies too); invalidation {};"
+                            + " object {}",
                     code,
                     paste.status(),
                     paste.readOnce() ? "read-once" : "",
                     paste.sizeBytes(),
                     paste.contentSha256(),
                     block,
+                    copyCodes.size(),
                     invalidation.reference() != null ? invalidation.reference() : "not sent",
                     deletion.state());
             return new ModerationAnswer(
@@ -166,14 +252,17 @@ class ModerationService {
                     code,
                     true,
                     paste.status().name(),
-                    deletion.state(),
+                    worse(worstCopyDeletion, deletion.state()),
                     paste.contentSha256(),
                     paste.sizeBytes(),
                     block || blocklist.existsById(paste.contentSha256()),
                     invalidation.reference(),
                     paths,
+                    copies,
+                    copiesLeft,
+                    truncated,
                     null,
-                    note(null, invalidation, deletion),
+                    note(null, invalidation, deletion, copiesNote),
                     null);
         }
         Optional<Takedown> earlier = takedowns.findById(code);
@@ -185,8 +274,9 @@ class ModerationService {
             // The tombstone records no location: the code's key in the configured bucket, where pastes are stored.
             ObjectDeletion deletion = deleteObjects(code, contentStore.locationsOf(code, null), reference);
             LOG.info(
-                    "paste {} was already taken down; invalidation {}; object {}",
+                    "paste {} was already taken down ({} copies taken down now); invalidation {}; object {}",
                     code,
+                    copyCodes.size(),
                     invalidation.reference() != null ? invalidation.reference() : "not sent",
                     deletion.state());
             return new ModerationAnswer(
@@ -194,18 +284,22 @@ class ModerationService {
                     code,
                     false,
                     null,
-                    deletion.state(),
+                    worse(worstCopyDeletion, deletion.state()),
                     tombstone.contentSha256(),
                     tombstone.contentSize(),
                     blocklist.existsById(tombstone.contentSha256()),
                     invalidation.reference(),
                     paths,
+                    copies,
+                    copiesLeft,
+                    truncated,
                     null,
                     note(
                             "already taken down at " + tombstone.takenDownAt() + " by " + tombstone.requestedBy()
                                     + "; the edge invalidation and the object's deletion were tried again",
                             invalidation,
-                            deletion),
+                            deletion,
+                            copiesNote),
                     null);
         }
         return new ModerationAnswer(
@@ -220,8 +314,45 @@ class ModerationService {
                 null,
                 null,
                 null,
+                null,
+                null,
+                null,
                 "no paste has this code (never created, expired, deleted or read); no tombstone was left",
                 null);
+    }
+
+    /** What the answer says of the other codes holding the content, or null when there were none. */
+    private static @Nullable String copiesNote(
+            boolean everyCopy, Removals removals, List<String> copyCodes, List<String> copyNotes) {
+        List<String> notes = new ArrayList<>();
+        if (everyCopy && !copyCodes.isEmpty()) {
+            notes.add(copyCodes.size() + " other code(s) holding the same content were taken down too (copies)");
+        }
+        if (!everyCopy && !removals.left().isEmpty()) {
+            notes.add(removals.left().size() + " other code(s) holding the same content stay readable (copiesLeft):"
+                    + " take them down with `takedown`");
+        }
+        if (removals.truncated()) {
+            notes.add("more than " + MAX_COPIES + " codes hold this content: "
+                    + (everyCopy
+                            ? "repeat the command to take down the rest"
+                            : "the first " + MAX_COPIES + " are listed"));
+        }
+        notes.addAll(copyNotes);
+        return notes.isEmpty() ? null : String.join("; ", notes);
+    }
+
+    /** The worse of two object deletions: failed, then pending, then deleted. */
+    private static @Nullable String worse(@Nullable String a, @Nullable String b) {
+        if (a == null || b == null) {
+            return a == null ? b : a;
+        }
+        for (String state : List.of(ModerationAnswer.FAILED, ModerationAnswer.PENDING)) {
+            if (a.equals(state) || b.equals(state)) {
+                return state;
+            }
+        }
+        return a;
     }
 
     /** The edge invalidation, sent to the outbox: its reference, or why it could not be sent. */
@@ -282,7 +413,12 @@ class ModerationService {
 
     /** The notes of a takedown's answer, or null when there is nothing to say. */
     private static @Nullable String note(@Nullable String first, Invalidation invalidation, ObjectDeletion deletion) {
-        List<String> notes = Stream.of(first, invalidation.note(), deletion.note())
+        return note(first, invalidation, deletion, null);
+    }
+
+    private static @Nullable String note(
+            @Nullable String first, Invalidation invalidation, ObjectDeletion deletion, @Nullable String last) {
+        List<String> notes = Stream.of(first, invalidation.note(), deletion.note(), last)
                 .filter(Objects::nonNull)
                 .toList();
         return notes.isEmpty() ? null : String.join("; ", notes);
@@ -305,7 +441,79 @@ class ModerationService {
             return true;
         });
         LOG.info("content {} {}", sha256, added ? "blocklisted" : "was already blocklisted");
-        return ModerationAnswer.onHash(added ? "blocked" : "already-blocked", sha256);
+        // The codes already holding the content stay readable: a block refuses new copies only.
+        List<String> codes = pastes.findCodesByContentSha256(sha256, MAX_COPIES + 1);
+        boolean truncated = codes.size() > MAX_COPIES;
+        return ModerationAnswer.onHash(
+                added ? "blocked" : "already-blocked",
+                sha256,
+                truncated ? codes.subList(0, MAX_COPIES) : codes,
+                truncated ? true : null,
+                codes.isEmpty()
+                        ? null
+                        : (truncated ? "more than " + MAX_COPIES : String.valueOf(codes.size()))
+                                + " code(s) already hold this content and stay readable (copies): a block refuses"
+                                + " new copies only; take them down with `takedown` (one takedown takes down every"
+                                + " code holding the content)");
+    }
+
+    /** The codes holding a content: given by its SHA-256, or by a code (its row's hash, else its tombstone's). */
+    private ModerationAnswer copies(ModerationCommand command) {
+        String sha256;
+        String code = null;
+        if (command.sha256() != null) {
+            sha256 = sha256(command.sha256());
+        } else if (command.code() != null) {
+            code = shortCodes.requireWellFormed(command.code());
+            String given = code;
+            Optional<String> known = pastes.findById(given)
+                    .map(Paste::contentSha256)
+                    .or(() -> takedowns.findById(given).map(Takedown::contentSha256));
+            if (known.isEmpty()) {
+                return new ModerationAnswer(
+                        "unknown-code",
+                        code,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        "no paste and no tombstone has this code: give the content's SHA-256 instead",
+                        null);
+            }
+            sha256 = known.get();
+        } else {
+            throw new BadCommandException("copies needs a code or a sha256");
+        }
+        List<String> codes = pastes.findCodesByContentSha256(sha256, MAX_COPIES + 1);
+        boolean truncated = codes.size() > MAX_COPIES;
+        return new ModerationAnswer(
+                "copies",
+                code,
+                null,
+                null,
+                null,
+                sha256,
+                null,
+                blocklist.existsById(sha256),
+                null,
+                null,
+                truncated ? codes.subList(0, MAX_COPIES) : codes,
+                null,
+                truncated ? true : null,
+                null,
+                truncated
+                        ? "more than " + MAX_COPIES + " codes hold this content: the first " + MAX_COPIES
+                                + " are listed"
+                        : codes.size() + " code(s) hold this content (an exact SHA-256 match)",
+                null);
     }
 
     private ModerationAnswer unblock(ModerationCommand command) {
@@ -328,7 +536,7 @@ class ModerationService {
                 .map(e -> new ModerationAnswer.Entry(e.sha256(), e.reason(), e.addedBy(), String.valueOf(e.addedAt())))
                 .toList();
         return new ModerationAnswer(
-                "listed", null, null, null, null, null, null, null, null, null, entries, null, null);
+                "listed", null, null, null, null, null, null, null, null, null, null, null, null, entries, null, null);
     }
 
     private static String sha256(@Nullable String given) {
@@ -350,6 +558,13 @@ class ModerationService {
     }
 
     private record Removal(Paste paste, String auditId) {}
+
+    /**
+     * What a takedown's transaction removed: the code's own row (absent when it was already gone), the other codes
+     * holding the same content, or, for a takedown of this code alone, those it left; truncated when more codes held
+     * the content than {@link #MAX_COPIES}.
+     */
+    private record Removals(Optional<Removal> own, List<Removal> copies, List<String> left, boolean truncated) {}
 
     /** The invalidation's reference when it was sent, else a note on why not. */
     private record Invalidation(

@@ -4,6 +4,7 @@ import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteStatus;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -168,6 +169,16 @@ final class InMemoryPasteRepository implements PasteRepository {
     @Override
     public Optional<Paste> findByIdForUpdate(String shortCode) {
         return findById(shortCode);
+    }
+
+    @Override
+    public List<Paste> findByContentSha256ForUpdate(String contentSha256, int limit) {
+        throw new UnsupportedOperationException("not used by the upload worker");
+    }
+
+    @Override
+    public List<String> findCodesByContentSha256(String contentSha256, int limit) {
+        throw new UnsupportedOperationException("not used by the upload worker");
     }
 
     @Override

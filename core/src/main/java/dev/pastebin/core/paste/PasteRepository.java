@@ -5,6 +5,7 @@ import io.micronaut.data.jdbc.annotation.JdbcRepository;
 import io.micronaut.data.model.query.builder.sql.Dialect;
 import io.micronaut.data.repository.GenericRepository;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -96,4 +97,17 @@ public interface PasteRepository extends GenericRepository<Paste, String> {
     /** Removes a row the caller holds locked (a revealed read-once paste, a takedown). */
     @Query("DELETE FROM pastes WHERE short_code = :shortCode")
     int remove(String shortCode);
+
+    /**
+     * The rows holding this content, locked until the caller's transaction ends, at most {@code limit} of them, in
+     * the order of their codes: every takedown locks a content's copies in the same order, so two at once wait for
+     * each other and never deadlock (index pastes_content_sha256).
+     */
+    @Query("""
+            SELECT * FROM pastes WHERE content_sha256 = :contentSha256 ORDER BY short_code LIMIT :limit FOR UPDATE""")
+    List<Paste> findByContentSha256ForUpdate(String contentSha256, int limit);
+
+    /** The codes of the rows holding this content, at most {@code limit} of them, in order (not locked). */
+    @Query("SELECT short_code FROM pastes WHERE content_sha256 = :contentSha256 ORDER BY short_code LIMIT :limit")
+    List<String> findCodesByContentSha256(String contentSha256, int limit);
 }

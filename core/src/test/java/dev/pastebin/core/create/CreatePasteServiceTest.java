@@ -146,6 +146,16 @@ class CreatePasteServiceTest {
         }
 
         @Override
+        public List<Paste> findByContentSha256ForUpdate(String contentSha256, int limit) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public List<String> findCodesByContentSha256(String contentSha256, int limit) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public int addDeleteToken(String shortCode, String deleteTokenSha256, int maxReplays) {
             throw new UnsupportedOperationException();
         }

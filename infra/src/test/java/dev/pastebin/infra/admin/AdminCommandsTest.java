@@ -95,6 +95,45 @@ class AdminCommandsTest {
         assertTrue(run.stderr().contains("the moderation function failed"), run.stderr());
     }
 
+    @Test
+    void aTakedownOfThisCodeAloneAndCopiesByCodeOrHashSendTheirCommand() throws Exception {
+        answer("{\"outcome\":\"taken-down\",\"code\":\"aB3xYz9QkLm\",\"copiesLeft\":[\"cD4eFg5HiJk\"]}");
+
+        Run takedown = admin(
+                List.of("--stack", "pastebin", "takedown", "aB3xYz9QkLm", "--reason", "test", "--only-this-code"));
+
+        assertEquals(0, takedown.exitCode(), takedown.stderr());
+        assertEquals(
+                "{\"action\": \"takedown\", \"code\": \"aB3xYz9QkLm\", \"block\": true, \"onlyThisCode\": true,"
+                        + " \"reason\": \"test\", \"requestedBy\": \"arn:aws:iam::123456789012:user/op\"}",
+                Files.readString(answers.resolve("lambda.invoke.event.json")).strip());
+
+        answer("{\"outcome\":\"copies\",\"copies\":[\"aB3xYz9QkLm\"]}");
+        Run byCode = admin(List.of("--stack", "pastebin", "copies", "aB3xYz9QkLm"));
+        assertEquals(0, byCode.exitCode(), byCode.stderr());
+        assertEquals(
+                "{\"action\": \"copies\", \"code\": \"aB3xYz9QkLm\"}",
+                Files.readString(answers.resolve("lambda.invoke.event.json")).strip());
+        Run byHash = admin(List.of("--stack", "pastebin", "copies", "A".repeat(64)));
+        assertEquals(0, byHash.exitCode(), byHash.stderr());
+        assertEquals(
+                "{\"action\": \"copies\", \"sha256\": \"" + "A".repeat(64) + "\"}",
+                Files.readString(answers.resolve("lambda.invoke.event.json")).strip());
+    }
+
+    @Test
+    void theUsageNamesCopiesAndOnlyThisCodeIsATakedownsOption() throws Exception {
+        Run misuse =
+                admin(List.of("--stack", "pastebin", "block", "0".repeat(64), "--reason", "r", "--only-this-code"));
+
+        assertEquals(2, misuse.exitCode(), misuse.stderr());
+        assertTrue(misuse.stderr().contains("infra/admin copies CODE|SHA256"), misuse.stderr());
+        assertTrue(misuse.stderr().contains("[--only-this-code | --keep-content-allowed]"), misuse.stderr());
+        assertTrue(misuse.stderr().contains("infra/admin verify"), "the whole usage: " + misuse.stderr());
+        assertEquals(2, admin(List.of("--stack", "pastebin", "copies")).exitCode());
+        assertFalse(Files.exists(answers.resolve("calls.log")), "no AWS call was made");
+    }
+
     private void answer(String payload) throws IOException {
         Files.writeString(answers.resolve("lambda.invoke.payload.json"), payload);
     }
