@@ -60,6 +60,18 @@ public record ModerationAnswer(
     @Serdeable
     public record Entry(String sha256, String reason, String addedBy, String addedAt) {}
 
+    /** An answer about a code that names nothing to act on: its outcome and, in words, why. */
+    static ModerationAnswer onCode(String outcome, String code, String note) {
+        return new ModerationAnswer(
+                outcome, code, null, null, null, null, null, null, null, null, null, null, null, null, note, null);
+    }
+
+    /** {@code blocklist}: its entries. */
+    static ModerationAnswer listed(List<Entry> entries) {
+        return new ModerationAnswer(
+                "listed", null, null, null, null, null, null, null, null, null, null, null, null, entries, null, null);
+    }
+
     static ModerationAnswer refused(String error) {
         return new ModerationAnswer(
                 "refused", null, null, null, null, null, null, null, null, null, null, null, null, null, null, error);

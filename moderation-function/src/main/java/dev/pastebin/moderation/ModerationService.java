@@ -302,23 +302,10 @@ class ModerationService {
                             copiesNote),
                     null);
         }
-        return new ModerationAnswer(
+        return ModerationAnswer.onCode(
                 "nothing-to-take-down",
                 code,
-                false,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                "no paste has this code (never created, expired, deleted or read); no tombstone was left",
-                null);
+                "no paste has this code (never created, expired, deleted or read); no tombstone was left");
     }
 
     /** What the answer says of the other codes holding the content, or null when there were none. */
@@ -470,23 +457,10 @@ class ModerationService {
                     .map(Paste::contentSha256)
                     .or(() -> takedowns.findById(given).map(Takedown::contentSha256));
             if (known.isEmpty()) {
-                return new ModerationAnswer(
+                return ModerationAnswer.onCode(
                         "unknown-code",
                         code,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        "no paste and no tombstone has this code: give the content's SHA-256 instead",
-                        null);
+                        "no paste and no tombstone has this code: give the content's SHA-256 instead");
             }
             sha256 = known.get();
         } else {
@@ -535,8 +509,7 @@ class ModerationService {
         List<ModerationAnswer.Entry> entries = blocklist.listAll().stream()
                 .map(e -> new ModerationAnswer.Entry(e.sha256(), e.reason(), e.addedBy(), String.valueOf(e.addedAt())))
                 .toList();
-        return new ModerationAnswer(
-                "listed", null, null, null, null, null, null, null, null, null, null, null, null, entries, null, null);
+        return ModerationAnswer.listed(entries);
     }
 
     private static String sha256(@Nullable String given) {
