@@ -27,6 +27,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -268,7 +269,9 @@ class ModerationService {
         Optional<Takedown> earlier = takedowns.findById(code);
         if (earlier.isPresent()) {
             Takedown tombstone = earlier.get();
-            String reference = "takedown:" + code + ":again";
+            // CloudFront answers a caller reference it has seen with that earlier invalidation and invalidates
+            // nothing: every repeat has a reference of its own
+            String reference = "takedown:" + code + ":again:" + UUID.randomUUID();
             List<String> paths = PastePaths.edgePaths(code);
             Invalidation invalidation = invalidate(code, paths, reference);
             // The tombstone records no location: the code's key in the configured bucket, where pastes are stored.

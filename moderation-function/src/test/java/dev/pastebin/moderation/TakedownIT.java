@@ -2,6 +2,7 @@ package dev.pastebin.moderation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -333,6 +334,10 @@ class TakedownIT {
         assertEquals("deleted", again.objectDeletion(), "the delete is retried (the key is absent: S3 confirms it)");
         assertTrue(again.note().startsWith("already taken down at "), again.note());
         assertEquals(1, drainOutbox().size(), "the invalidation is sent again");
+        // CloudFront answers a caller reference it has seen with the earlier invalidation: each repeat needs its own
+        ModerationAnswer third = takedown(code, null);
+        assertNotEquals(again.invalidation(), third.invalidation(), "a new caller reference for every repeat");
+        assertEquals(1, drainOutbox().size(), "the invalidation is sent once more");
     }
 
     /**

@@ -14,7 +14,7 @@ import java.util.zip.Deflater;
  * {@code Paste::_validate}): the keys {@code v}, {@code adata}, {@code ct} and a non-empty {@code meta} (any other
  * key of the body is ignored, as PrivateBin picks these four before it checks their set: pbcli sends an empty
  * {@code id} too); the cipher parameters (base64 IV and salt of bounded
- * length, more than 10,000 PBKDF2 iterations, AES with a known key size, tag size, mode and compression); a
+ * length, more than 10,000 PBKDF2 iterations (and, unlike PrivateBin, at most 1,000,000: every reader derives the key), AES with a known key size, tag size, mode and compression); a
  * ciphertext that does not compress (PrivateBin's check that it is ciphertext, not text); {@code meta} with exactly
  * {@code expire}; a known formatter, and discussion and burn flags of 0 or 1. Differences, on purpose: a comment, or a
  * paste that asks for open discussion, is refused as PrivateBin refuses it with discussion disabled (this system
@@ -38,6 +38,12 @@ class FormatV2 {
     static final int MAX_ADATA_BYTES = 1024;
 
     private static final int MIN_ITERATIONS_EXCLUSIVE = 10_000;
+    /**
+     * Every reader's page derives the key with the creator's count: PrivateBin's clients use 100,000, and a count near
+     * 2^31 would keep each reader's tab busy for minutes.
+     */
+    private static final int MAX_ITERATIONS = 1_000_000;
+
     private static final int MAX_IV_CHARS = 24;
     private static final int MAX_SALT_CHARS = 14;
 
@@ -93,6 +99,7 @@ class FormatV2 {
         Long iterations = integer(cipher.get(2));
         if (iterations == null
                 || iterations <= MIN_ITERATIONS_EXCLUSIVE
+                || iterations > MAX_ITERATIONS
                 || !oneOf(integer(cipher.get(3)), 128, 192, 256)
                 || !oneOf(integer(cipher.get(4)), 64, 96, 128)
                 || !"aes".equals(string(cipher.get(5)))

@@ -102,6 +102,8 @@ class FormatV2Test {
             delimiter = '|',
             value = {
                 "too few PBKDF2 iterations|\"%s\",\"%s\",10000,256,128,\"aes\",\"gcm\",\"zlib\"",
+                // a creator could make every reader's page derive a key for minutes (review L5)
+                "too many PBKDF2 iterations|\"%s\",\"%s\",1000001,256,128,\"aes\",\"gcm\",\"zlib\"",
                 "iterations as a decimal|\"%s\",\"%s\",100000.0,256,128,\"aes\",\"gcm\",\"zlib\"",
                 "a key size AES has not|\"%s\",\"%s\",100000,512,128,\"aes\",\"gcm\",\"zlib\"",
                 "a tag size GCM has not|\"%s\",\"%s\",100000,256,120,\"aes\",\"gcm\",\"zlib\"",
