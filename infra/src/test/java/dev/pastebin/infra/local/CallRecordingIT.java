@@ -90,7 +90,12 @@ class CallRecordingIT {
         } finally {
             try (var context = ApplicationContext.run()) {
                 TestQueues.delete(context.getBean(SqsClient.class), queue);
-                context.getBean(S3Client.class).deleteBucket(b -> b.bucket(bucket));
+                // the sweep leaves its epoch's marker (sweeper/epoch) in the bucket
+                S3Client s3 = context.getBean(S3Client.class);
+                s3.listObjectsV2(b -> b.bucket(bucket))
+                        .contents()
+                        .forEach(o -> s3.deleteObject(b -> b.bucket(bucket).key(o.key())));
+                s3.deleteBucket(b -> b.bucket(bucket));
             }
         }
     }
