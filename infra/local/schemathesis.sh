@@ -53,7 +53,7 @@ log "local API on $base_url; running Schemathesis $SCHEMATHESIS_VERSION with doc
 
 # The checks are the document's promises: no 5xx, and every status, content type, header and body as
 # documented. Negative cases (the coverage phase's invalid inputs) must be answered with a documented 4xx.
-# The stateful phase follows the document's links (core/src/main/openapi/responses.yml, "Created") from a
+# The stateful phase follows the document's links (api-core/src/main/openapi/responses.yml, "Created") from a
 # created paste to reading, HEAD, revealing and deleting it with its deleteToken, and from a read ("PasteRead")
 # to reading it again with its ETag (304): the answers of a paste that exists. A form create answers its URL as text/plain, from which no link can take the code: Schemathesis
 # lists those scenarios as "Failed to extract data" without failing the run.

@@ -1,9 +1,9 @@
 package dev.pastebin.create;
 
 import com.google.re2j.Pattern;
-import dev.pastebin.core.http.ApiErrorCode;
-import dev.pastebin.core.http.ApiException;
-import dev.pastebin.core.http.StrictBodies;
+import dev.pastebin.api.http.ApiErrorCode;
+import dev.pastebin.api.http.ApiException;
+import dev.pastebin.api.http.StrictBodies;
 import io.micronaut.http.MediaType;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;

@@ -1,12 +1,12 @@
 package dev.pastebin.create;
 
-import dev.pastebin.core.create.CreatePasteService;
-import dev.pastebin.core.create.PasteRequest;
-import dev.pastebin.core.http.ApiErrorCode;
-import dev.pastebin.core.http.ApiException;
-import dev.pastebin.core.http.ContentNegotiation;
-import dev.pastebin.core.http.PlainTextErrors;
-import dev.pastebin.core.http.RawBody;
+import dev.pastebin.api.create.CreatePasteService;
+import dev.pastebin.api.create.PasteRequest;
+import dev.pastebin.api.http.ApiErrorCode;
+import dev.pastebin.api.http.ApiException;
+import dev.pastebin.api.http.ContentNegotiation;
+import dev.pastebin.api.http.PlainTextErrors;
+import dev.pastebin.api.http.RawBody;
 import dev.pastebin.core.paste.IdempotencyKey;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
@@ -83,7 +83,7 @@ public class CreatePasteController implements CreatePasteApi {
     /**
      * One route for every form of body, told apart here by Content-Type. With a route per form Micronaut narrowed
      * the routes by Accept first and answered an unacceptable Accept with 415 instead of 406, and a body without
-     * a Content-Type matched several routes. The body is bound raw ({@link dev.pastebin.core.http.RawBodyBinder}) and query values are
+     * a Content-Type matched several routes. The body is bound raw ({@link dev.pastebin.api.http.RawBodyBinder}) and query values are
      * read only for a text/plain body: behind the API Gateway proxy, binding either the Micronaut way parses a
      * form body, multipart too, as a query string.
      */

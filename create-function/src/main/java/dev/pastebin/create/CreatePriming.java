@@ -1,5 +1,6 @@
 package dev.pastebin.create;
 
+import dev.pastebin.api.priming.PrimingRequest;
 import dev.pastebin.core.config.UploadQueueProperties;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
@@ -11,7 +12,6 @@ import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.paste.ShortCodes;
 import dev.pastebin.core.priming.Primer;
-import dev.pastebin.core.priming.PrimingRequest;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.json.JsonMapper;
 import io.micronaut.transaction.TransactionOperations;

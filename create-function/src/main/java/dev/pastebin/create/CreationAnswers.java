@@ -1,8 +1,8 @@
 package dev.pastebin.create;
 
-import dev.pastebin.core.create.CreatePasteService;
-import dev.pastebin.core.http.ContentNegotiation;
-import dev.pastebin.core.http.EdgeRequests;
+import dev.pastebin.api.create.CreatePasteService;
+import dev.pastebin.api.http.ContentNegotiation;
+import dev.pastebin.api.http.EdgeRequests;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;

@@ -1,7 +1,7 @@
 package dev.pastebin.create;
 
-import dev.pastebin.core.http.ApiDocs;
-import dev.pastebin.core.http.RawBody;
+import dev.pastebin.api.http.ApiDocs;
+import dev.pastebin.api.http.RawBody;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;

@@ -1,8 +1,8 @@
 package dev.pastebin.create;
 
-import dev.pastebin.core.create.CreatePasteService;
-import dev.pastebin.core.create.PasteRequest;
-import dev.pastebin.core.http.RawBody;
+import dev.pastebin.api.create.CreatePasteService;
+import dev.pastebin.api.create.PasteRequest;
+import dev.pastebin.api.http.RawBody;
 import dev.pastebin.core.paste.IdempotencyKey;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;

@@ -1,10 +1,10 @@
 package dev.pastebin.create;
 
-import dev.pastebin.core.create.PasteOptions;
-import dev.pastebin.core.create.PasteRequest;
-import dev.pastebin.core.http.ApiErrorCode;
-import dev.pastebin.core.http.ApiException;
-import dev.pastebin.core.http.StrictBodies;
+import dev.pastebin.api.create.PasteOptions;
+import dev.pastebin.api.create.PasteRequest;
+import dev.pastebin.api.http.ApiErrorCode;
+import dev.pastebin.api.http.ApiException;
+import dev.pastebin.api.http.StrictBodies;
 import dev.pastebin.core.paste.InvalidFileNameException;
 import dev.pastebin.core.paste.InvalidLanguageException;
 import dev.pastebin.core.paste.PasteMetadata;

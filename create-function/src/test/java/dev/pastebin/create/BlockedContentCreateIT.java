@@ -3,9 +3,9 @@ package dev.pastebin.create;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.api.support.HttpApi;
 import dev.pastebin.core.moderation.ContentBlocklist;
 import dev.pastebin.core.paste.ContentHash;
-import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
 import io.micronaut.json.JsonMapper;
 import java.io.IOException;

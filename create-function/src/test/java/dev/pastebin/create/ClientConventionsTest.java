@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pastebin.core.create.PasteOptions;
-import dev.pastebin.core.http.ApiErrorCode;
-import dev.pastebin.core.http.ApiException;
+import dev.pastebin.api.create.PasteOptions;
+import dev.pastebin.api.http.ApiErrorCode;
+import dev.pastebin.api.http.ApiException;
 import dev.pastebin.core.paste.InvalidExpiryException;
 import io.micronaut.http.MediaType;
 import java.nio.charset.StandardCharsets;

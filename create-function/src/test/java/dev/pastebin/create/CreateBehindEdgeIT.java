@@ -3,7 +3,7 @@ package dev.pastebin.create;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pastebin.core.support.HttpApi;
+import dev.pastebin.api.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

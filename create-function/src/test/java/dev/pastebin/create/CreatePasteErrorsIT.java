@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pastebin.core.support.HttpApi;
+import dev.pastebin.api.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
 import io.micronaut.core.type.Argument;
 import io.micronaut.json.JsonMapper;

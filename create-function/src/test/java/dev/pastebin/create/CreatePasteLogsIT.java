@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.pastebin.api.support.HttpApi;
 import dev.pastebin.core.support.DatabaseLoginSecret;
 import dev.pastebin.core.support.EveryLoggerAt;
-import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.JsonLogLines;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestLambdaContext;

@@ -1,8 +1,8 @@
 package dev.pastebin.create;
 
+import dev.pastebin.api.support.HttpApi;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
-import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.TestQueues;
 import io.micronaut.core.type.Argument;
 import io.micronaut.json.JsonMapper;

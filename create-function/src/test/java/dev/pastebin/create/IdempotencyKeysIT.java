@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pastebin.core.create.IdempotencyKeys;
+import dev.pastebin.api.create.IdempotencyKeys;
 import dev.pastebin.core.paste.IdempotencyKey;
 import dev.pastebin.core.support.RealServices;
 import java.lang.reflect.InvocationHandler;

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.pastebin.core.create.PasteRequest;
-import dev.pastebin.core.http.ApiErrorCode;
-import dev.pastebin.core.http.ApiException;
+import dev.pastebin.api.create.PasteRequest;
+import dev.pastebin.api.http.ApiErrorCode;
+import dev.pastebin.api.http.ApiException;
 import dev.pastebin.core.paste.InvalidExpiryException;
 import dev.pastebin.core.paste.InvalidFileNameException;
 import dev.pastebin.core.paste.InvalidLanguageException;

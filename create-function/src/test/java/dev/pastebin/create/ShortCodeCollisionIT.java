@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pastebin.core.create.CreatePasteService;
+import dev.pastebin.api.create.CreatePasteService;
+import dev.pastebin.api.support.HttpApi;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.PasteRepository;
-import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestPastes;
 import dev.pastebin.core.support.TestQueues;

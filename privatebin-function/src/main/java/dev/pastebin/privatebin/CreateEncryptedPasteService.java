@@ -1,8 +1,8 @@
 package dev.pastebin.privatebin;
 
-import dev.pastebin.core.create.CreatePasteService;
-import dev.pastebin.core.create.PasteOptions;
-import dev.pastebin.core.create.PasteRequest;
+import dev.pastebin.api.create.CreatePasteService;
+import dev.pastebin.api.create.PasteOptions;
+import dev.pastebin.api.create.PasteRequest;
 import dev.pastebin.core.failure.DependencyUnavailableException;
 import dev.pastebin.core.paste.ContentBlockedException;
 import dev.pastebin.core.paste.PasteMetadata;

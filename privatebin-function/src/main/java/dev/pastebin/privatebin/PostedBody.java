@@ -1,7 +1,7 @@
 package dev.pastebin.privatebin;
 
-import dev.pastebin.core.http.ApiException;
-import dev.pastebin.core.http.StrictBodies;
+import dev.pastebin.api.http.ApiException;
+import dev.pastebin.api.http.StrictBodies;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.json.JsonMapper;
 import io.micronaut.json.tree.JsonNode;

@@ -1,15 +1,15 @@
 package dev.pastebin.privatebin;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import dev.pastebin.api.http.ApiProperties;
+import dev.pastebin.api.http.RawBody;
+import dev.pastebin.api.remove.DeletePasteService;
 import dev.pastebin.core.failure.DependencyUnavailableException;
-import dev.pastebin.core.http.ApiProperties;
-import dev.pastebin.core.http.RawBody;
 import dev.pastebin.core.logging.LogContext;
 import dev.pastebin.core.paste.ContentBlockedException;
 import dev.pastebin.core.paste.PasteNotFoundException;
 import dev.pastebin.core.paste.PasteTakenDownException;
 import dev.pastebin.core.paste.ShortCodes;
-import dev.pastebin.core.remove.DeletePasteService;
 import dev.pastebin.core.storage.PasteInconsistencyException;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;

@@ -1,13 +1,13 @@
 package dev.pastebin.privatebin;
 
+import dev.pastebin.api.read.PasteLookup;
+import dev.pastebin.api.read.ReadPasteService;
+import dev.pastebin.api.remove.Reveal;
+import dev.pastebin.api.remove.RevealPasteService;
 import dev.pastebin.core.failure.DependencyUnavailableException;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteNotFoundException;
 import dev.pastebin.core.paste.PasteTakenDownException;
-import dev.pastebin.core.read.PasteLookup;
-import dev.pastebin.core.read.ReadPasteService;
-import dev.pastebin.core.remove.Reveal;
-import dev.pastebin.core.remove.RevealPasteService;
 import dev.pastebin.core.storage.PasteInconsistencyException;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.json.JsonMapper;

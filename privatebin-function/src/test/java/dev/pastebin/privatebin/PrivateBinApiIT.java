@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pastebin.core.create.CreatePasteService;
-import dev.pastebin.core.create.PasteOptions;
-import dev.pastebin.core.create.PasteRequest;
+import dev.pastebin.api.create.CreatePasteService;
+import dev.pastebin.api.create.PasteOptions;
+import dev.pastebin.api.create.PasteRequest;
+import dev.pastebin.api.support.HttpApi;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.PasteMetadata;
-import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;

@@ -2,13 +2,13 @@ package dev.pastebin.privatebin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.pastebin.api.support.HttpApi;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.storage.ContentLocation;
 import dev.pastebin.core.storage.PasteContentStore;
-import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.TestQueues;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.type.Argument;

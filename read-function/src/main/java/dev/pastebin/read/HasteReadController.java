@@ -1,8 +1,8 @@
 package dev.pastebin.read;
 
-import dev.pastebin.core.http.ApiErrorCode;
-import dev.pastebin.core.http.ApiException;
-import dev.pastebin.core.http.ContentNegotiation;
+import dev.pastebin.api.http.ApiErrorCode;
+import dev.pastebin.api.http.ApiException;
+import dev.pastebin.api.http.ContentNegotiation;
 import dev.pastebin.core.paste.ShortCodes;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;

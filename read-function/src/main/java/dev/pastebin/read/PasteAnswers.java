@@ -1,15 +1,15 @@
 package dev.pastebin.read;
 
-import static dev.pastebin.core.http.ContentNegotiation.TEXT_UTF8;
+import static dev.pastebin.api.http.ContentNegotiation.TEXT_UTF8;
 
-import dev.pastebin.core.http.ApiErrorCode;
-import dev.pastebin.core.http.ApiException;
-import dev.pastebin.core.http.ContentNegotiation;
-import dev.pastebin.core.http.InProgressAnswer;
-import dev.pastebin.core.http.PasteDocument;
+import dev.pastebin.api.http.ApiErrorCode;
+import dev.pastebin.api.http.ApiException;
+import dev.pastebin.api.http.ContentNegotiation;
+import dev.pastebin.api.http.InProgressAnswer;
+import dev.pastebin.api.http.PasteDocument;
+import dev.pastebin.api.read.PasteLookup;
+import dev.pastebin.api.read.ReadPasteService;
 import dev.pastebin.core.paste.Paste;
-import dev.pastebin.core.read.PasteLookup;
-import dev.pastebin.core.read.ReadPasteService;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;

@@ -1,6 +1,6 @@
 package dev.pastebin.read;
 
-import dev.pastebin.core.http.ApiDocs;
+import dev.pastebin.api.http.ApiDocs;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;

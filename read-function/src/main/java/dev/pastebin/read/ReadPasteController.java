@@ -1,8 +1,8 @@
 package dev.pastebin.read;
 
-import dev.pastebin.core.http.ContentNegotiation;
+import dev.pastebin.api.http.ContentNegotiation;
+import dev.pastebin.api.read.ReadPasteService;
 import dev.pastebin.core.paste.ShortCodes;
-import dev.pastebin.core.read.ReadPasteService;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pastebin.core.support.HttpApi;
+import dev.pastebin.api.support.HttpApi;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;

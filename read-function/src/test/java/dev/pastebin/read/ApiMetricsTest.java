@@ -3,10 +3,10 @@ package dev.pastebin.read;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.api.support.HttpApi;
 import dev.pastebin.core.metrics.Metric;
 import dev.pastebin.core.support.CapturedMetrics;
 import dev.pastebin.core.support.EmfSpec;
-import dev.pastebin.core.support.HttpApi;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -3,7 +3,7 @@ package dev.pastebin.read;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pastebin.core.support.HttpApi;
+import dev.pastebin.api.support.HttpApi;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;

@@ -2,9 +2,9 @@ package dev.pastebin.read;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.pastebin.core.http.ApiError;
-import dev.pastebin.core.http.PasteDocument;
-import dev.pastebin.core.http.PendingPaste;
+import dev.pastebin.api.http.ApiError;
+import dev.pastebin.api.http.PasteDocument;
+import dev.pastebin.api.http.PendingPaste;
 import dev.pastebin.create.CreatedPaste;
 import dev.pastebin.create.HasteKey;
 import java.io.IOException;
@@ -20,13 +20,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.yaml.snakeyaml.Yaml;
 
 /**
- * The response schemas of the API document (core/src/main/openapi/responses.yml) describe the records the
+ * The response schemas of the API document (api-core/src/main/openapi/responses.yml) describe the records the
  * functions serialize: the same fields, every one of them always present (nulls included). The shared schemas
  * are checked here because this module's tests see all seven records (core's, create's and its own).
  */
 class OpenApiSchemasTest {
 
-    private static final Path RESPONSES = Path.of("..", "core", "src", "main", "openapi", "responses.yml");
+    private static final Path RESPONSES = Path.of("..", "api-core", "src", "main", "openapi", "responses.yml");
     private static final Map<String, Class<? extends Record>> RECORDS = Map.of(
             "ApiError", ApiError.class,
             "CreatedPaste", CreatedPaste.class,

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.pastebin.api.support.HttpApi;
 import dev.pastebin.core.config.StorageProperties;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.Paste;
@@ -11,7 +12,6 @@ import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
 import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.support.DatabaseLoginSecret;
-import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.JsonLogLines;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestLambdaContext;

@@ -3,10 +3,10 @@ package dev.pastebin.read;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import dev.pastebin.api.support.HttpApi;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
-import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestPastes;
 import io.micronaut.core.type.Argument;

@@ -1,6 +1,6 @@
 package dev.pastebin.read;
 
-import dev.pastebin.core.support.HttpApi;
+import dev.pastebin.api.support.HttpApi;
 import dev.pastebin.core.support.TestQueues;
 import io.micronaut.core.type.Argument;
 import io.micronaut.json.JsonMapper;

@@ -2,10 +2,10 @@ package dev.pastebin.read;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.pastebin.api.support.HttpApi;
 import dev.pastebin.core.moderation.Takedown;
 import dev.pastebin.core.moderation.TakedownRepository;
 import dev.pastebin.core.paste.ShortCodes;
-import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
 import java.util.List;
 import java.util.Map;

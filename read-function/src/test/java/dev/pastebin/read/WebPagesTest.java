@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pastebin.core.support.HttpApi;
+import dev.pastebin.api.support.HttpApi;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.LinkedHashSet;

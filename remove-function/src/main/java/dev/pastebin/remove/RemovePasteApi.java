@@ -1,6 +1,6 @@
 package dev.pastebin.remove;
 
-import dev.pastebin.core.http.ApiDocs;
+import dev.pastebin.api.http.ApiDocs;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;

@@ -1,16 +1,16 @@
 package dev.pastebin.remove;
 
-import static dev.pastebin.core.http.ContentNegotiation.TEXT_UTF8;
+import static dev.pastebin.api.http.ContentNegotiation.TEXT_UTF8;
 
-import dev.pastebin.core.http.ApiErrorCode;
-import dev.pastebin.core.http.ApiException;
-import dev.pastebin.core.http.ContentNegotiation;
-import dev.pastebin.core.http.InProgressAnswer;
-import dev.pastebin.core.http.PasteDocument;
+import dev.pastebin.api.http.ApiErrorCode;
+import dev.pastebin.api.http.ApiException;
+import dev.pastebin.api.http.ContentNegotiation;
+import dev.pastebin.api.http.InProgressAnswer;
+import dev.pastebin.api.http.PasteDocument;
+import dev.pastebin.api.remove.DeletePasteService;
+import dev.pastebin.api.remove.Reveal;
+import dev.pastebin.api.remove.RevealPasteService;
 import dev.pastebin.core.paste.ShortCodes;
-import dev.pastebin.core.remove.DeletePasteService;
-import dev.pastebin.core.remove.Reveal;
-import dev.pastebin.core.remove.RevealPasteService;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;

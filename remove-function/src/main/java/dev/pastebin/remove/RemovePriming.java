@@ -1,7 +1,7 @@
 package dev.pastebin.remove;
 
+import dev.pastebin.api.priming.PrimingRequest;
 import dev.pastebin.core.paste.PasteProperties;
-import dev.pastebin.core.priming.PrimingRequest;
 import io.micronaut.context.annotation.Factory;
 import jakarta.inject.Singleton;
 import java.util.Map;

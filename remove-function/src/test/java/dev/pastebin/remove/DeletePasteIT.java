@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.api.priming.ApiRequestPrimer;
+import dev.pastebin.api.support.HttpApi;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
-import dev.pastebin.core.priming.ApiRequestPrimer;
 import dev.pastebin.core.priming.DatabasePrimer;
 import dev.pastebin.core.priming.Primer;
 import dev.pastebin.core.priming.Priming;
-import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestPastes;
 import dev.pastebin.faults.FaultProxy;

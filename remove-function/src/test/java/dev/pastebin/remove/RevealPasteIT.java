@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.api.support.HttpApi;
 import dev.pastebin.core.paste.PasteRepository;
-import dev.pastebin.core.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.faults.FaultProxy;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;

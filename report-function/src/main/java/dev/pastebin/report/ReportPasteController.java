@@ -1,7 +1,7 @@
 package dev.pastebin.report;
 
-import dev.pastebin.core.http.EdgeRequests;
-import dev.pastebin.core.http.RawBody;
+import dev.pastebin.api.http.EdgeRequests;
+import dev.pastebin.api.http.RawBody;
 import dev.pastebin.core.paste.ShortCodes;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;

@@ -1,7 +1,7 @@
 package dev.pastebin.report;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
-import dev.pastebin.core.http.EdgeRequests;
+import dev.pastebin.api.http.EdgeRequests;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.servlet.http.ServletHttpRequest;
 import jakarta.inject.Singleton;

@@ -19,7 +19,7 @@ import org.slf4j.MDC;
  * <p>An execution environment serves one invocation after another on the same thread: the MDC is cleared
  * before each invocation, so nothing of the previous one survives, and after each request handler's
  * invocation ({@link AfterExecutionEvent}). The HTTP functions clear it when the response is done
- * ({@code dev.pastebin.core.http.PasteLogContextFilter}).
+ * ({@code dev.pastebin.api.http.PasteLogContextFilter}).
  */
 @Singleton
 @Replaces(DefaultDiagnosticInfoPopulator.class)

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.pastebin.core.http.ApiErrorCode;
+import dev.pastebin.api.http.ApiErrorCode;
 import dev.pastebin.core.metrics.Metric;
 import dev.pastebin.local.Json;
 import dev.pastebin.local.template.CloudFormationTemplate;

@@ -1,8 +1,8 @@
 package dev.pastebin.chaos;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.pastebin.api.http.ApiErrorCode;
 import dev.pastebin.chaos.FaultKind.Route;
-import dev.pastebin.core.http.ApiErrorCode;
 import dev.pastebin.faults.PutCount;
 import dev.pastebin.local.Json;
 import java.net.http.HttpResponse;
