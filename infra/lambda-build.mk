@@ -41,7 +41,7 @@ LAMBDA_MVN_COMMAND = $(MVN) -B -q -ntp -Dstyle.color=never $(PASTEBIN_MAVEN_ARGS
 CA_BUNDLE := $(PASTEBIN_ROOT_DIR)/infra/tls/database-ca-bundle.pem
 
 # What the artifact is built from: the module's and core's main sources (test sources never ship), those of
-# the other modules it depends on (its Makefile's LAMBDA_SHARED_MODULES, e.g. custom-resource), their poms, the
+# the other modules it depends on (its Makefile's LAMBDA_SHARED_MODULES, e.g. api-core, custom-resource), their poms, the
 # parent pom (versions, the lambda-artifact profile) and the zip's layout, and what else a module packs (its
 # Makefile's LAMBDA_EXTRA_INPUTS, e.g. edge-acl-function's infra/edge-waf.yaml).
 LAMBDA_SHARED_DIRS := $(addprefix $(PASTEBIN_ROOT_DIR)/,core $(LAMBDA_SHARED_MODULES))
