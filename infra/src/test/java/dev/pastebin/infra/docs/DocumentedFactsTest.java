@@ -35,6 +35,7 @@ class DocumentedFactsTest {
 
     private static final List<String> FUNCTION_MODULES = List.of(
             "core",
+            "api-core",
             "create-function",
             "read-function",
             "remove-function",

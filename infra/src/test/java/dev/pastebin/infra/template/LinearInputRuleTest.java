@@ -66,11 +66,13 @@ class LinearInputRuleTest {
                 .check(product);
     }
 
-    /** core and every function module of infra/template.yaml (their CodeUri), as Maven compiled them. */
+    /** core, api-core and every function module of infra/template.yaml (their CodeUri), as Maven compiled them. */
     private static List<Path> productClassDirectories() {
         CloudFormationTemplate template = InfraTemplate.load();
         List<Path> directories = new ArrayList<>();
         directories.add(InfraTemplate.INFRA.resolve("../core/target/classes").normalize());
+        directories.add(
+                InfraTemplate.INFRA.resolve("../api-core/target/classes").normalize());
         for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
             directories.add(InfraTemplate.INFRA
                     .resolve(String.valueOf(template.properties(function).get("CodeUri")))
