@@ -6,6 +6,8 @@ import dev.pastebin.core.lambda.Deadline;
 import dev.pastebin.core.lambda.InvocationDeadlines;
 import dev.pastebin.core.logging.LogContext;
 import dev.pastebin.core.metrics.Metrics;
+import dev.pastebin.upload.hold.HeldJobRelease;
+import dev.pastebin.upload.hold.MessageVisibility;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.List;

@@ -9,7 +9,7 @@ import dev.pastebin.core.delivery.Delivery;
  * paste's S3 attempt (a delivery held by the breaker makes no attempt): that is on the paste's row
  * ({@link dev.pastebin.core.delivery.S3Attempt}).
  */
-record UploadMessage(String messageId, String receiptHandle, String body, Delivery delivery) {
+public record UploadMessage(String messageId, String receiptHandle, String body, Delivery delivery) {
 
     static final String RECEIVE_COUNT = "ApproximateReceiveCount";
 

@@ -22,6 +22,7 @@ import dev.pastebin.core.support.CapturedMetrics;
 import dev.pastebin.core.support.EmfSpec;
 import dev.pastebin.core.support.InMemoryBreakerStore;
 import dev.pastebin.core.support.TestPastes;
+import dev.pastebin.upload.hold.MessageVisibility;
 import io.micronaut.data.exceptions.DataAccessException;
 import io.micronaut.serde.ObjectMapper;
 import java.sql.SQLException;

@@ -19,6 +19,8 @@ import dev.pastebin.core.support.InMemoryBreakerStore;
 import dev.pastebin.core.support.MovingClock;
 import dev.pastebin.core.support.TestDelivery;
 import dev.pastebin.core.support.TestLambdaContext;
+import dev.pastebin.upload.hold.HeldJobRelease;
+import dev.pastebin.upload.hold.MessageVisibility;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

@@ -36,6 +36,8 @@ import dev.pastebin.core.support.InMemoryBreakerStore;
 import dev.pastebin.core.support.TestDelivery;
 import dev.pastebin.core.support.TestLambdaContext;
 import dev.pastebin.core.support.TestPastes;
+import dev.pastebin.upload.hold.HeldJobRelease;
+import dev.pastebin.upload.hold.MessageVisibility;
 import io.micronaut.data.exceptions.DataAccessException;
 import io.micronaut.serde.ObjectMapper;
 import java.net.ConnectException;

@@ -1,5 +1,6 @@
-package dev.pastebin.core.paste;
+package dev.pastebin.upload.hold;
 
+import dev.pastebin.core.paste.HeldDelivery;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

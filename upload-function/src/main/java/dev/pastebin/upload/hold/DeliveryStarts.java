@@ -1,4 +1,4 @@
-package dev.pastebin.upload;
+package dev.pastebin.upload.hold;
 
 import java.time.Instant;
 
@@ -8,7 +8,7 @@ import java.time.Instant;
  * its message noted on the row. A delivery the open breaker holds costs this one statement (docs/scale.md, "Work per
  * operation"); a stored one, this and the move to PROCESSED.
  */
-interface DeliveryStarts {
+public interface DeliveryStarts {
 
     /**
      * @param contentSha256 the hash of the job's content (lower-case hex): a job whose content does not match the row

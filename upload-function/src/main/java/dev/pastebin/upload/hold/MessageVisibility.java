@@ -1,8 +1,9 @@
-package dev.pastebin.upload;
+package dev.pastebin.upload.hold;
 
 import dev.pastebin.core.config.UploadQueueProperties;
 import dev.pastebin.core.delivery.ReleasePlan;
 import dev.pastebin.core.delivery.SqsLimits;
+import dev.pastebin.upload.UploadMessage;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,20 +19,20 @@ import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchReq
  * visibility could not be changed still comes back, after the queue's own visibility timeout.
  */
 @Singleton
-class MessageVisibility {
+public class MessageVisibility {
 
     private static final Logger LOG = LoggerFactory.getLogger(MessageVisibility.class);
 
     private final SqsClient sqs;
     private final UploadQueueProperties queue;
 
-    MessageVisibility(SqsClient sqs, UploadQueueProperties queue) {
+    public MessageVisibility(SqsClient sqs, UploadQueueProperties queue) {
         this.sqs = sqs;
         this.queue = queue;
     }
 
     /** Hides the message for {@code seconds} from now: the backoff delay before its next delivery. */
-    boolean delay(UploadMessage message, int seconds) {
+    public boolean delay(UploadMessage message, int seconds) {
         try {
             sqs.changeMessageVisibility(b -> b.queueUrl(queue.url())
                     .receiptHandle(message.receiptHandle())
@@ -94,7 +95,7 @@ class MessageVisibility {
     }
 
     /** Makes messages visible again at once (records not started because the invocation ran out of time). */
-    void releaseNow(List<UploadMessage> messages) {
+    public void releaseNow(List<UploadMessage> messages) {
         for (int from = 0; from < messages.size(); from += SqsLimits.BATCH_ENTRIES) {
             var entries = new ArrayList<ChangeMessageVisibilityBatchRequestEntry>();
             var chunk = messages.subList(from, Math.min(messages.size(), from + SqsLimits.BATCH_ENTRIES));

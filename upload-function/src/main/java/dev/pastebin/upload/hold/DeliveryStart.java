@@ -1,4 +1,4 @@
-package dev.pastebin.upload;
+package dev.pastebin.upload.hold;
 
 import dev.pastebin.core.breaker.BreakerSnapshot;
 import dev.pastebin.core.paste.Paste;
@@ -15,17 +15,17 @@ import java.util.Optional;
  * @param heldSince set when the statement held the job (its first hold and message noted on the row): the paste's
  *                  first hold
  */
-record DeliveryStart(
+public record DeliveryStart(
         Optional<Paste> row,
         @Nullable BreakerSnapshot breaker,
         @Nullable Instant heldSince) {
 
     /** The row alone: the breaker is off, so nothing else is read. */
-    static DeliveryStart rowOnly(Optional<Paste> row) {
+    public static DeliveryStart rowOnly(Optional<Paste> row) {
         return new DeliveryStart(row, null, null);
     }
 
-    boolean held() {
+    public boolean held() {
         return heldSince != null;
     }
 }

@@ -1,4 +1,4 @@
-package dev.pastebin.upload;
+package dev.pastebin.upload.hold;
 
 import dev.pastebin.core.breaker.BreakerClosed;
 import dev.pastebin.core.breaker.BreakerProperties;
@@ -10,8 +10,7 @@ import dev.pastebin.core.lambda.Deadline;
 import dev.pastebin.core.lambda.InvocationDeadlines;
 import dev.pastebin.core.logging.LogContext;
 import dev.pastebin.core.paste.HeldDelivery;
-import dev.pastebin.core.paste.HeldDeliveryRepository;
-import dev.pastebin.core.paste.HeldReleaseStore;
+import dev.pastebin.upload.UploadProperties;
 import io.micronaut.context.event.ApplicationEventListener;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -40,11 +39,11 @@ import org.slf4j.LoggerFactory;
  * for a later page, and this invocation stops. It never throws: whatever is not released keeps its own hold.
  */
 @Singleton
-class HeldJobRelease implements ApplicationEventListener<BreakerClosed> {
+public class HeldJobRelease implements ApplicationEventListener<BreakerClosed> {
 
     private static final Logger LOG = LoggerFactory.getLogger(HeldJobRelease.class);
     /** Held jobs taken at a time: 20 visibility batches, a few rounds of calls, well inside any margin. */
-    static final int PAGE = 200;
+    public static final int PAGE = 200;
     /** A lease never outlives Lambda's longest invocation, whatever the deadline says (none, outside Lambda). */
     private static final Duration LONGEST_LEASE = Duration.ofMinutes(15);
 
@@ -60,7 +59,7 @@ class HeldJobRelease implements ApplicationEventListener<BreakerClosed> {
     private final Clock clock;
 
     @Inject
-    HeldJobRelease(
+    public HeldJobRelease(
             HeldDeliveryRepository heldDeliveries,
             HeldReleaseStore progress,
             MessageVisibility visibility,
@@ -81,7 +80,7 @@ class HeldJobRelease implements ApplicationEventListener<BreakerClosed> {
                 Clock.systemUTC());
     }
 
-    HeldJobRelease(
+    public HeldJobRelease(
             HeldDeliveryRepository heldDeliveries,
             HeldReleaseStore progress,
             MessageVisibility visibility,
@@ -129,7 +128,7 @@ class HeldJobRelease implements ApplicationEventListener<BreakerClosed> {
      * After a batch: continues the release of held jobs this environment last saw unfinished and unattended (no
      * read of its own), if its lease can be had and the invocation has time left.
      */
-    void continuePending(Deadline deadline) {
+    public void continuePending(Deadline deadline) {
         if (!schedule.releasesOnClose() || !deadline.allowsMoreWork()) {
             return;
         }

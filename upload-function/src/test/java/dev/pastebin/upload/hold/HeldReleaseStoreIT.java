@@ -1,4 +1,4 @@
-package dev.pastebin.core.paste;
+package dev.pastebin.upload.hold;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pastebin.core.breaker.BreakerSnapshot;
 import dev.pastebin.core.breaker.BreakerStore;
+import dev.pastebin.core.paste.HeldDelivery;
+import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteRepository;
+import dev.pastebin.core.paste.ShortCodes;
 import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestPastes;

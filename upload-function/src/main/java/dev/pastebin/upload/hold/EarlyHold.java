@@ -1,4 +1,4 @@
-package dev.pastebin.upload;
+package dev.pastebin.upload.hold;
 
 import dev.pastebin.core.aws.SqsProperties;
 import dev.pastebin.core.breaker.BreakerProperties;
@@ -20,13 +20,14 @@ import java.time.Instant;
  * @param probeAfter      the breaker's next probe must be later than this
  * @param firstHeldAfter  a paste first held before this is past the hold limit
  */
-record EarlyHold(String breaker, Instant now, Instant heldUntilAtMost, Instant probeAfter, Instant firstHeldAfter) {
+public record EarlyHold(
+        String breaker, Instant now, Instant heldUntilAtMost, Instant probeAfter, Instant firstHeldAfter) {
 
     /** A second on top of the visibility change's own time limit: for the clocks of the environments that probe. */
     static final Duration CLOCK_ALLOWANCE = Duration.ofSeconds(1);
 
     /** The terms at {@code now}: the change is one SQS call, bounded by {@code pastebin.sqs.call-timeout}. */
-    static EarlyHold at(Instant now, BreakerProperties breaker, DeliveryProperties delivery, SqsProperties sqs) {
+    public static EarlyHold at(Instant now, BreakerProperties breaker, DeliveryProperties delivery, SqsProperties sqs) {
         return new EarlyHold(
                 breaker.name(),
                 now,

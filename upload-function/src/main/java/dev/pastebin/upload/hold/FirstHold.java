@@ -1,4 +1,4 @@
-package dev.pastebin.upload;
+package dev.pastebin.upload.hold;
 
 import dev.pastebin.core.paste.PasteRepository;
 import java.time.Instant;
@@ -10,18 +10,18 @@ import org.slf4j.LoggerFactory;
  * attempts used up, it was first sent to the slow retries ({@code first_held_at}, written once). Both waits
  * share the one clock, so the hold limit is a limit on the paste, however its wait is made up.
  */
-final class FirstHold {
+public final class FirstHold {
 
     private static final Logger LOG = LoggerFactory.getLogger(FirstHold.class);
 
     private final PasteRepository repository;
 
-    FirstHold(PasteRepository repository) {
+    public FirstHold(PasteRepository repository) {
         this.repository = repository;
     }
 
     /** Notes {@code at} as the first hold of {@code shortCode} (a row that has one keeps it). */
-    void note(String shortCode, Instant at) {
+    public void note(String shortCode, Instant at) {
         try {
             repository.recordFirstHold(shortCode, at);
         } catch (RuntimeException notNoted) {

@@ -1,4 +1,4 @@
-package dev.pastebin.upload;
+package dev.pastebin.upload.hold;
 
 import dev.pastebin.core.aws.SqsProperties;
 import dev.pastebin.core.breaker.BreakerProperties;

@@ -1,5 +1,6 @@
-package dev.pastebin.core.paste;
+package dev.pastebin.upload.hold;
 
+import dev.pastebin.core.paste.HeldDelivery;
 import io.micronaut.data.connection.ConnectionOperations;
 import io.micronaut.data.exceptions.DataAccessException;
 import jakarta.inject.Singleton;

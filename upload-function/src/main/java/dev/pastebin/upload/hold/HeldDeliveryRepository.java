@@ -1,5 +1,7 @@
-package dev.pastebin.core.paste;
+package dev.pastebin.upload.hold;
 
+import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteRepository;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.data.annotation.Query;
 import io.micronaut.data.jdbc.annotation.JdbcRepository;
