@@ -5,9 +5,19 @@
 --   psql "$OWNER_URL" -v ON_ERROR_STOP=1 -f core/src/main/resources/db/roles.sql
 -- then gives each role a password (\password pastebin_read, ...) and puts it in that function's secret.
 -- A new function is one more line in the VALUES list; DatabaseRolesIT (core) checks the result.
+--
+-- Each role listed ends with exactly the privileges listed, on the tables and sequences of the schema the
+-- unqualified names below resolve to (current_schema()): everything it held there is revoked, then what is listed
+-- granted. So a privilege a release no longer lists (or one granted by hand) is gone after the next apply. Drop one
+-- from the list only in the release after the one whose code stopped using it: the previous release's functions
+-- keep running with these grants until the deploy ends.
+-- The DO block is one statement, so one transaction (the migration function also applies it inside its own):
+-- GRANT and REVOKE are transactional in PostgreSQL, and no other session sees a role between its revoke and its
+-- grants; a failure leaves every role as it was.
 DO $$
 DECLARE
     g record;
+    cleared text;
 BEGIN
     FOR g IN SELECT * FROM (VALUES
         -- role              privileges                tables
@@ -62,9 +72,17 @@ BEGIN
         ('pastebin_privatebin', 'SELECT, INSERT, UPDATE, DELETE', 'pastes'),
         ('pastebin_privatebin', 'SELECT',              'content_blocklist, takedowns')
     ) AS grants (role, privileges, tables)
+    ORDER BY role
     LOOP
-        IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = g.role) THEN
-            EXECUTE format('CREATE ROLE %I LOGIN', g.role);
+        -- a role's first line: create it, or take away all it holds, before its grants
+        IF g.role IS DISTINCT FROM cleared THEN
+            IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = g.role) THEN
+                EXECUTE format('CREATE ROLE %I LOGIN', g.role);
+            END IF;
+            -- a table's REVOKE ALL takes its columns' privileges too
+            EXECUTE format('REVOKE ALL ON ALL TABLES IN SCHEMA %I FROM %I', current_schema(), g.role);
+            EXECUTE format('REVOKE ALL ON ALL SEQUENCES IN SCHEMA %I FROM %I', current_schema(), g.role);
+            cleared := g.role;
         END IF;
         EXECUTE format('GRANT %s ON %s TO %I', g.privileges, g.tables, g.role);
     END LOOP;

@@ -119,6 +119,19 @@ class IdempotentCreateIT {
         }
     }
 
+    /** The paste the key was claimed for. */
+    private static String pasteOfKey(String key) throws Exception {
+        try (Connection db = database();
+                PreparedStatement find =
+                        db.prepareStatement("SELECT short_code FROM idempotency_keys WHERE idempotency_key = ?")) {
+            find.setString(1, key);
+            try (var rows = find.executeQuery()) {
+                assertTrue(rows.next(), key);
+                return rows.getString(1);
+            }
+        }
+    }
+
     private static String storedTokenHash(String code) {
         return world.api
                 .context()
@@ -458,6 +471,78 @@ class IdempotentCreateIT {
             }
         }
         world.api.context().getBean(PasteRepository.class).remove(code);
+    }
+
+    /**
+     * The first request's send hangs (an SQS brownout) and its client retries with the key: the retry replays and
+     * its send hangs too. Both sends then fail, in either order: no job exists, so the paste must not wait
+     * IN_PROGRESS for one (it would answer 202 until the sweeper's stuck threshold, 18 days on). Whichever send fails
+     * last marks the row FAILED and releases the key, so the client's next retry creates the paste afresh; until
+     * then the other's job may still be coming, and the row stays IN_PROGRESS.
+     */
+    @ParameterizedTest(name = "the {0} send fails last")
+    @ValueSource(strings = {"first", "replay's"})
+    void whenTheFirstSendAndTheReplaysBothFailThePasteIsFailedAndItsKeyReleased(String failsLast) throws Exception {
+        String key = UUID.randomUUID().toString();
+        String content = "no job at all " + failsLast;
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (HangingQueue firstQueue = HangingQueue.start();
+                HangingQueue replayQueue = HangingQueue.start();
+                HttpApi first = brownout(firstQueue);
+                HttpApi replaying = brownout(replayQueue)) {
+            Future<HttpApi.Response> firstRequest = pool.submit(() -> first.send(create(key, content)));
+            firstQueue.awaitFirstCall();
+            Future<HttpApi.Response> replay = pool.submit(() -> replaying.send(create(key, content)));
+            // the replay adds its deletion token before it sends
+            replayQueue.awaitFirstCall();
+            String code = pasteOfKey(key);
+            assertEquals(1, replayTokens(code));
+
+            HangingQueue failsFirst = failsLast.equals("first") ? replayQueue : firstQueue;
+            Future<HttpApi.Response> failedFirst = failsLast.equals("first") ? replay : firstRequest;
+            HangingQueue thenFails = failsLast.equals("first") ? firstQueue : replayQueue;
+            Future<HttpApi.Response> failedLast = failsLast.equals("first") ? firstRequest : replay;
+            failsFirst.fail();
+            assertEquals(503, failedFirst.get().status(), "its send failed");
+            assertEquals(PasteStatus.IN_PROGRESS, world.row(code).status(), "the other send may still queue the job");
+            thenFails.fail();
+            assertEquals(503, failedLast.get().status(), "its send failed");
+
+            assertEquals(PasteStatus.FAILED, world.row(code).status(), "no job was queued for it");
+            assertTrue(
+                    world.row(code).failureReason().startsWith("enqueue failed: "),
+                    world.row(code).failureReason());
+            HttpApi.Response retry = world.api.send(create(key, content));
+            assertEquals(201, retry.status(), retry.text());
+            assertNull(retry.header("Idempotent-Replayed"), "the key was released: the retry creates the paste");
+            String created = (String) world.json(retry).get("shortCode");
+            assertNotEquals(code, created);
+            List<Message> jobs = world.drainQueue();
+            assertEquals(1, jobs.size(), "the retry's job");
+            assertEquals(
+                    created,
+                    world.api
+                            .context()
+                            .getBean(UploadJobCodec.class)
+                            .decode(jobs.get(0).body())
+                            .shortCode());
+            world.api.context().getBean(PasteRepository.class).remove(code);
+            world.api.context().getBean(PasteRepository.class).remove(created);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** The function with its queue in a brownout: every send hangs until the test fails it. */
+    private static HttpApi brownout(HangingQueue queue) {
+        return HttpApi.start(Map.of(
+                "aws.services.sqs.endpoint-override",
+                queue.endpoint(),
+                "pastebin.upload-queue.url",
+                queue.endpoint() + "/000000000000/uploads",
+                // the test, not the SDK's timer, decides when a send fails
+                "pastebin.sqs.call-timeout",
+                "5m"));
     }
 
     /**

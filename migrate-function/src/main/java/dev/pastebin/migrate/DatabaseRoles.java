@@ -27,7 +27,10 @@ import org.postgresql.PGConnection;
 @Singleton
 class DatabaseRoles {
 
-    /** On the classpath (core's jar): creates each missing role and grants it its privileges. */
+    /**
+     * On the classpath (core's jar): creates each missing role and gives each exactly its privileges (all it held on
+     * the schema revoked, then its list granted).
+     */
     static final String ROLES_FILE = "db/roles.sql";
 
     /** How PostgreSQL stores the passwords: its default since 14, and the only method its docs recommend. */

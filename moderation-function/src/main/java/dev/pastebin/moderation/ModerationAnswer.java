@@ -26,6 +26,9 @@ import java.util.List;
  *                       same content, left readable
  * @param copiesTruncated true when more codes hold the content than a command handles at once
  *                       ({@value ModerationService#MAX_COPIES}): the lists hold the first of them
+ * @param entries        blocklist: one page of its entries, in the order of their hashes
+ * @param nextAfter      blocklist: present when more entries follow this page; the next page is the command again
+ *                       with this as {@code after}
  * @param note           in words, what the takedown could not finish and what to do about it, or what a repeated
  *                       takedown did
  */
@@ -46,6 +49,7 @@ public record ModerationAnswer(
         @Nullable List<String> copiesLeft,
         @Nullable Boolean copiesTruncated,
         @Nullable List<Entry> entries,
+        @Nullable String nextAfter,
         @Nullable String note,
         @Nullable String error) {
 
@@ -63,18 +67,21 @@ public record ModerationAnswer(
     /** An answer about a code that names nothing to act on: its outcome and, in words, why. */
     static ModerationAnswer onCode(String outcome, String code, String note) {
         return new ModerationAnswer(
-                outcome, code, null, null, null, null, null, null, null, null, null, null, null, null, note, null);
+                outcome, code, null, null, null, null, null, null, null, null, null, null, null, null, null, note,
+                null);
     }
 
-    /** {@code blocklist}: its entries. */
-    static ModerationAnswer listed(List<Entry> entries) {
+    /** {@code blocklist}: a page of its entries, and where the next starts ({@code null}: none follows). */
+    static ModerationAnswer listed(List<Entry> entries, @Nullable String nextAfter) {
         return new ModerationAnswer(
-                "listed", null, null, null, null, null, null, null, null, null, null, null, null, entries, null, null);
+                "listed", null, null, null, null, null, null, null, null, null, null, null, null, entries, nextAfter,
+                null, null);
     }
 
     static ModerationAnswer refused(String error) {
         return new ModerationAnswer(
-                "refused", null, null, null, null, null, null, null, null, null, null, null, null, null, null, error);
+                "refused", null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                error);
     }
 
     static ModerationAnswer onHash(String outcome, String sha256) {
@@ -101,6 +108,7 @@ public record ModerationAnswer(
                 copies,
                 null,
                 copiesTruncated,
+                null,
                 null,
                 note,
                 null);

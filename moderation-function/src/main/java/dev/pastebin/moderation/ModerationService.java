@@ -69,6 +69,13 @@ class ModerationService {
     static final int MAX_CAUSE_LENGTH = 200;
     /** The most codes holding one content a command takes down or lists at once. */
     static final int MAX_COPIES = 1000;
+    /**
+     * The most blocklist entries one answer holds, and the size of a page unless the command asks for fewer. A
+     * Lambda response is at most 6 MB: an entry the commands wrote has a reason of at most {@value #MAX_REASON_LENGTH}
+     * and an author of at most {@value #MAX_ACTOR_LENGTH} characters, at most 6 bytes each in JSON (an escaped
+     * control character), so about 9.3 KB with its hash and time, and 500 of them about 4.7 MB.
+     */
+    static final int MAX_BLOCKLIST_PAGE = 500;
 
     private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
     private static final Logger LOG = LoggerFactory.getLogger(ModerationService.class);
@@ -120,7 +127,7 @@ class ModerationService {
                 case "takedown" -> takedown(command);
                 case "block" -> block(command);
                 case "unblock" -> unblock(command);
-                case "blocklist" -> list();
+                case "blocklist" -> list(command);
                 case "copies" -> copies(command);
                 default ->
                     throw new BadCommandException("unknown action '" + command.action()
@@ -263,6 +270,7 @@ class ModerationService {
                     copiesLeft,
                     truncated,
                     null,
+                    null,
                     note(null, invalidation, deletion, copiesNote),
                     null);
         }
@@ -296,6 +304,7 @@ class ModerationService {
                     copies,
                     copiesLeft,
                     truncated,
+                    null,
                     null,
                     note(
                             "already taken down at " + tombstone.takenDownAt() + " by " + tombstone.requestedBy()
@@ -486,6 +495,7 @@ class ModerationService {
                 null,
                 truncated ? true : null,
                 null,
+                null,
                 truncated
                         ? "more than " + MAX_COPIES + " codes hold this content: the first " + MAX_COPIES
                                 + " are listed"
@@ -508,11 +518,27 @@ class ModerationService {
         return ModerationAnswer.onHash(removed ? "unblocked" : "not-blocked", sha256);
     }
 
-    private ModerationAnswer list() {
-        List<ModerationAnswer.Entry> entries = blocklist.listAll().stream()
+    /**
+     * One page of the blocklist: the whole of a long one would not fit a Lambda response. One entry more than the
+     * page is read, so that the answer says whether another page follows without a query of its own.
+     */
+    private ModerationAnswer list(ModerationCommand command) {
+        String after = command.after() == null ? "" : command.after().trim().toLowerCase(Locale.ROOT);
+        if (command.after() != null && !SHA256.matcher(after).matches()) {
+            throw new BadCommandException("after must be 64 hexadecimal digits (the previous page's nextAfter)");
+        }
+        int limit = command.limit() == null ? MAX_BLOCKLIST_PAGE : command.limit();
+        if (limit < 1 || limit > MAX_BLOCKLIST_PAGE) {
+            throw new BadCommandException("limit must be 1 to " + MAX_BLOCKLIST_PAGE + " (entries in one page)");
+        }
+        List<ModerationAnswer.Entry> entries = blocklist.listAfter(after, limit + 1).stream()
                 .map(e -> new ModerationAnswer.Entry(e.sha256(), e.reason(), e.addedBy(), String.valueOf(e.addedAt())))
                 .toList();
-        return ModerationAnswer.listed(entries);
+        if (entries.size() <= limit) {
+            return ModerationAnswer.listed(entries, null);
+        }
+        List<ModerationAnswer.Entry> page = entries.subList(0, limit);
+        return ModerationAnswer.listed(page, page.getLast().sha256());
     }
 
     private static String sha256(@Nullable String given) {

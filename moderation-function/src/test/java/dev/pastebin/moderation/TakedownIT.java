@@ -28,6 +28,7 @@ import dev.pastebin.faults.FaultProxy.Fault;
 import dev.pastebin.faults.Service;
 import dev.pastebin.moderation.outbox.ModerationOutboxHandler;
 import io.micronaut.context.ApplicationContext;
+import io.micronaut.core.type.Argument;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.micronaut.serde.ObjectMapper;
 import java.io.ByteArrayInputStream;
@@ -521,6 +522,115 @@ class TakedownIT {
                 assertEquals(List.of("block:spam", "unblock:appeal upheld"), actions);
             }
         }
+    }
+
+    /**
+     * A blocklist of tens of thousands of entries does not fit one Lambda response (6 MB): it is listed a page at a
+     * time, in the order of the hashes, each page saying where the next starts ({@code nextAfter}), and following
+     * the cursors yields every entry exactly once. The shared database's blocklist holds other runs' entries too, so
+     * this test's entries share a random prefix and the walk starts just before it.
+     */
+    @Test
+    void theBlocklistIsListedInPagesWhoseCursorsYieldEachEntryOnce() throws Exception {
+        String prefix = UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+        List<String> mine = blocklistEntries(prefix, 7);
+        try {
+            Map<String, Object> page = blocklist(prefix + "0".repeat(48), 3);
+            assertEquals(3, hashes(page).size(), "one page of 3: " + page.keySet());
+            assertEquals(mine.subList(0, 3), hashes(page));
+            assertEquals(mine.get(2), page.get("nextAfter"), "the next page starts after the last entry");
+
+            List<String> walked = new ArrayList<>(hashes(page));
+            while (page.get("nextAfter") != null && walked.getLast().startsWith(prefix)) {
+                page = blocklist((String) page.get("nextAfter"), 3);
+                assertTrue(hashes(page).size() <= 3, page.toString());
+                walked.addAll(hashes(page));
+            }
+            assertEquals(
+                    mine, walked.stream().filter(h -> h.startsWith(prefix)).toList(), "every entry once, in order");
+        } finally {
+            removeBlocklistEntries(prefix);
+        }
+    }
+
+    /**
+     * Without a limit a page holds 500 entries, the most one holds: with each entry's reason and author at their
+     * longest and every character escaped, 500 still fit a Lambda response. A larger limit, or a cursor that is no
+     * hash, is refused.
+     */
+    @Test
+    void aBlocklistPageHoldsAtMost500Entries() throws Exception {
+        String prefix = UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+        List<String> mine = blocklistEntries(prefix, 501);
+        try {
+            Map<String, Object> page = blocklist(prefix + "0".repeat(48), null);
+            assertEquals(500, hashes(page).size(), "the default page");
+            assertEquals(mine.subList(0, 500), hashes(page));
+            assertEquals(mine.get(499), page.get("nextAfter"));
+            Map<String, Object> last = blocklist((String) page.get("nextAfter"), 1);
+            assertEquals(List.of(mine.get(500)), hashes(last));
+
+            for (Map<String, Object> event : List.<Map<String, Object>>of(
+                    Map.of("action", "blocklist", "limit", 501),
+                    Map.of("action", "blocklist", "limit", 0),
+                    Map.of("action", "blocklist", "after", "not-a-hash"))) {
+                ModerationAnswer refused = handler.execute(event);
+                assertEquals("refused", refused.outcome(), event + " -> " + refused);
+            }
+        } finally {
+            removeBlocklistEntries(prefix);
+        }
+    }
+
+    /** {@code count} entries whose hashes start with {@code prefix}, added by hand, in the database's order. */
+    private List<String> blocklistEntries(String prefix, int count) throws Exception {
+        try (Connection connection = rawDataSource().getConnection()) {
+            try (PreparedStatement insert = connection.prepareStatement("""
+                    INSERT INTO content_blocklist (sha256, reason, added_by)
+                    SELECT ? || lpad(to_hex(i), 48, '0'), 'paging test', ? FROM generate_series(1, ?) AS i""")) {
+                insert.setString(1, prefix);
+                insert.setString(2, OPERATOR);
+                insert.setInt(3, count);
+                assertEquals(count, insert.executeUpdate());
+            }
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT sha256 FROM content_blocklist WHERE sha256 LIKE ? ORDER BY sha256")) {
+                select.setString(1, prefix + "%");
+                List<String> hashes = new ArrayList<>();
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        hashes.add(rows.getString(1));
+                    }
+                }
+                return hashes;
+            }
+        }
+    }
+
+    private void removeBlocklistEntries(String prefix) throws Exception {
+        try (Connection connection = rawDataSource().getConnection();
+                PreparedStatement delete =
+                        connection.prepareStatement("DELETE FROM content_blocklist WHERE sha256 LIKE ?")) {
+            delete.setString(1, prefix + "%");
+            delete.executeUpdate();
+        }
+    }
+
+    /** The answer to {@code blocklist} as infra/admin prints it: the event as it sends it, the answer as JSON. */
+    private Map<String, Object> blocklist(String after, Integer limit) throws IOException {
+        Map<String, Object> event = new HashMap<>(Map.of("action", "blocklist", "after", after));
+        if (limit != null) {
+            event.put("limit", limit);
+        }
+        ObjectMapper json = context.getBean(ObjectMapper.class);
+        return json.readValue(
+                json.writeValueAsBytes(handler.execute(event)), Argument.mapOf(String.class, Object.class));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> hashes(Map<String, Object> page) {
+        return ((List<Map<String, Object>>) page.getOrDefault("entries", List.of()))
+                .stream().map(e -> (String) e.get("sha256")).toList();
     }
 
     /** The event as Lambda's runtime hands it over: a map, read into the command; one that does not read is refused. */

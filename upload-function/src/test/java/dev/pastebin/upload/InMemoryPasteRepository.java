@@ -187,7 +187,7 @@ final class InMemoryPasteRepository implements PasteRepository {
     }
 
     @Override
-    public int markFailedUnlessReplayed(String shortCode, String reason) {
+    public Optional<Boolean> countJobSendFailure(String shortCode, String reason) {
         throw new UnsupportedOperationException("not used by the upload worker");
     }
 

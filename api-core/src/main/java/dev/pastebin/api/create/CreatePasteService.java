@@ -36,8 +36,8 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 /**
  * Creating a paste (docs/design.md, "States"): insert the row IN_PROGRESS, then hand the content to the upload worker through
  * the queue ({@link UploadJobSender}). The row is written first so that a job never refers to a paste the database
- * does not know; if the job cannot be enqueued the row is marked FAILED at once, so it never waits IN_PROGRESS for
- * an upload that will not come. With an {@code Idempotency-Key}, the key is claimed in the row's transaction, and a
+ * does not know; if the job cannot be enqueued (by the create, nor by any replay of it) the row is marked FAILED at
+ * once, so it never waits IN_PROGRESS for an upload that will not come. With an {@code Idempotency-Key}, the key is claimed in the row's transaction, and a
  * request that finds it held by the same request replays that paste instead ({@link IdempotentReplay}), sending its
  * job again while the paste is IN_PROGRESS: the first request may have died between its commit and its send, and a
  * 201 must mean that a job exists and that nothing will fail the paste for want of one (docs/design.md, "Idempotent
@@ -147,11 +147,11 @@ public class CreatePasteService {
                 continue;
             }
             if (earlier.isPresent()) {
-                return replays.replay(earlier.get(), fingerprint, token, content);
+                return replays.replay(earlier.get(), idempotencyKey, fingerprint, token, content);
             }
             // the rest of the request is about this paste (the HTTP filter clears the MDC after the response)
             LogContext.forPaste(paste.shortCode());
-            jobs.sendNew(new UploadJob(paste.shortCode(), sha256, content), idempotencyKey);
+            jobs.send(new UploadJob(paste.shortCode(), sha256, content), idempotencyKey);
             LOG.info(
                     "paste {} created IN_PROGRESS ({} bytes, {}{}{})",
                     paste.shortCode(),

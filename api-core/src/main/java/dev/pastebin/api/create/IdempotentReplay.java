@@ -8,6 +8,7 @@ import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.logging.LogContext;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.DeleteTokens;
+import dev.pastebin.core.paste.IdempotencyKey;
 import dev.pastebin.core.paste.IdempotencyKeyExhaustedException;
 import dev.pastebin.core.paste.IdempotencyKeyReusedException;
 import dev.pastebin.core.paste.Paste;
@@ -57,10 +58,13 @@ public class IdempotentReplay {
      * first response may still reach a client that will use its token). While the paste is IN_PROGRESS its job
      * is sent again from this request's content, which the fingerprint proved the same: the first request may
      * have died before sending it, and a duplicate is harmless (the upload worker's transitions are guarded).
-     * The token is added before the send: from then on the first request's compensation, should its own send
-     * fail, leaves the paste IN_PROGRESS for this job rather than failing a paste this replay answered 201 for.
+     * The token is added before the send, and makes this replay one of the paste's senders: from then on another
+     * sender's compensation, should its own send fail, leaves the paste IN_PROGRESS for this job rather than failing
+     * a paste this replay answered 201 for. Should this send fail too, the last sender to fail marks the paste FAILED
+     * and releases the key ({@link UploadJobSender#send}).
      *
      * @param earlier     the request that holds the key, and the paste it created
+     * @param key         the key, released if this replay's failed send leaves the paste no job
      * @param fingerprint this request's
      * @throws DependencyUnavailableException   when the database or the queue cannot be reached
      * @throws IdempotencyKeyReusedException    when the key belongs to another request
@@ -68,7 +72,11 @@ public class IdempotentReplay {
      * @throws IdempotencyKeyExhaustedException when the key has answered {@link #MAX_REPLAYS} replays
      */
     CreatePasteService.Creation replay(
-            IdempotencyKeys.Claimed earlier, String fingerprint, DeleteTokens.Issued token, byte[] content) {
+            IdempotencyKeys.Claimed earlier,
+            IdempotencyKey key,
+            String fingerprint,
+            DeleteTokens.Issued token,
+            byte[] content) {
         if (!earlier.requestSha256().equals(fingerprint)) {
             throw new IdempotencyKeyReusedException(
                     "This Idempotency-Key was used in the last 24 hours for a different request");
@@ -92,7 +100,7 @@ public class IdempotentReplay {
                             + shortCode + " stays. Use a new key for a new request");
         }
         if (paste.status() == PasteStatus.IN_PROGRESS) {
-            jobs.sendAgain(new UploadJob(shortCode, paste.contentSha256(), content));
+            jobs.send(new UploadJob(shortCode, paste.contentSha256(), content), key);
         }
         LOG.info(
                 "paste {} replayed for its Idempotency-Key ({}{}), with a deletion token of its own",

@@ -14,15 +14,19 @@ import io.micronaut.core.annotation.Nullable;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
 import java.sql.Connection;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * Hands a paste's content to the upload worker through the queue (docs/design.md, "States"), and compensates a
- * new paste whose job cannot be sent: its row is marked FAILED at once, so it never waits IN_PROGRESS for an
- * upload that will not come, and its Idempotency-Key is let go, so that the client's retry creates the paste
- * afresh.
+ * Hands a paste's content to the upload worker through the queue (docs/design.md, "States" and "Idempotent
+ * create"), and compensates a send that fails. A paste's senders are its create and each replay of the create that
+ * found it IN_PROGRESS; each sends the job from its own copy of the content, the only one there is. A sender whose
+ * send fails counts itself on the row, and the one whose failure is the last of all the senders' marks the row
+ * FAILED in the same statement, so the paste never waits IN_PROGRESS for an upload that will not come, and lets its
+ * Idempotency-Key go, so that the client's retry creates the paste afresh. While another sender's job may exist,
+ * the row stays IN_PROGRESS for it. A send that succeeds writes nothing.
  */
 @Singleton
 @Requires(classes = SqsClient.class)
@@ -56,52 +60,46 @@ class UploadJobSender {
     }
 
     /**
-     * The job of a paste this request has just inserted IN_PROGRESS; if it cannot be sent, the paste is failed
-     * and its key ({@code null}: none) released before the failure is thrown.
+     * The job of a paste this request has just inserted IN_PROGRESS, or of one a replay of its create found
+     * IN_PROGRESS (after adding its deletion token, which makes it one of the paste's senders). If the send fails and
+     * every other sender's has failed too, the paste is failed and its key ({@code null}: none) released before the
+     * failure is thrown; otherwise the paste stays IN_PROGRESS for the job another sender may have queued.
      *
      * @throws DependencyUnavailableException when the queue cannot be reached
      */
-    void sendNew(UploadJob job, @Nullable IdempotencyKey key) {
+    void send(UploadJob job, @Nullable IdempotencyKey key) {
         try {
-            send(job);
+            sqs.sendMessage(b -> b.queueUrl(queue.url()).messageBody(codec.encode(job)));
         } catch (RuntimeException e) {
             LOG.warn(
-                    "paste {}: enqueueing the upload job failed ({}); marking it FAILED",
+                    "paste {}: enqueueing the upload job failed ({}); counting the failure",
                     job.shortCode(),
                     e.toString());
-            if (markFailed(job.shortCode(), "enqueue failed: " + e.getClass().getSimpleName()) && key != null) {
+            if (failedByThisSend(
+                            job.shortCode(), "enqueue failed: " + e.getClass().getSimpleName())
+                    && key != null) {
                 forget(key, job.shortCode());
             }
             throw dependencies.unavailableOrItself(UPLOAD_QUEUE, e);
         }
     }
 
-    /**
-     * The job of a replayed paste still IN_PROGRESS, sent again. No compensation on failure: the first request's
-     * job may be on its way, and the client retries the 503.
-     *
-     * @throws DependencyUnavailableException when the queue cannot be reached
-     */
-    void sendAgain(UploadJob job) {
-        dependencies.run(UPLOAD_QUEUE, () -> send(job));
-    }
-
-    private void send(UploadJob job) {
-        sqs.sendMessage(b -> b.queueUrl(queue.url()).messageBody(codec.encode(job)));
-    }
-
-    /** True when the row is now FAILED; false when a replay answered for it, or marking failed too. */
-    private boolean markFailed(String shortCode, String reason) {
+    /** True when the row is now FAILED; false when another sender's job may exist, or counting failed too. */
+    private boolean failedByThisSend(String shortCode, String reason) {
         try {
-            if (repository.markFailedUnlessReplayed(shortCode, reason) == 1) {
+            Optional<Boolean> failed = repository.countJobSendFailure(shortCode, reason);
+            if (failed.orElse(false)) {
+                LOG.warn("paste {} marked FAILED: every send of its upload job failed", shortCode);
                 return true;
             }
-            LOG.warn(
-                    "paste {} not marked FAILED: a replay of its create answered for it, or it left IN_PROGRESS",
-                    shortCode);
+            if (failed.isPresent()) {
+                LOG.warn("paste {} stays IN_PROGRESS: another send of its upload job has not failed", shortCode);
+            } else {
+                LOG.warn("paste {} not marked FAILED: it left IN_PROGRESS", shortCode);
+            }
         } catch (RuntimeException e) {
             // The sweeper's stuck-row reconciliation is the last line for this one.
-            LOG.error("paste {} stays IN_PROGRESS: marking it FAILED failed too ({})", shortCode, e.toString());
+            LOG.error("paste {} stays IN_PROGRESS: counting its failed send failed too ({})", shortCode, e.toString());
         }
         return false;
     }

@@ -106,7 +106,7 @@ class CreatePasteServiceTest {
                 new CapturedMetrics().metrics("create"));
     }
 
-    /** Inserts succeed; markFailed throws {@code failure}, or finds the row already terminal (0) when null. */
+    /** Inserts succeed; counting the failed send throws {@code failure}, or finds the row already terminal when null. */
     private final class FailingMarkRepository implements PasteRepository {
 
         private final RuntimeException failure;
@@ -177,16 +177,16 @@ class CreatePasteServiceTest {
 
         @Override
         public int markFailed(String shortCode, String reason) {
-            throw new UnsupportedOperationException("a create's compensation leaves a replayed paste alone");
+            throw new UnsupportedOperationException("a create's compensation counts its failed send instead");
         }
 
         @Override
-        public int markFailedUnlessReplayed(String shortCode, String reason) {
+        public Optional<Boolean> countJobSendFailure(String shortCode, String reason) {
             markedFailed.add(reason);
             if (failure != null) {
                 throw failure;
             }
-            return 0;
+            return Optional.empty();
         }
     }
 }

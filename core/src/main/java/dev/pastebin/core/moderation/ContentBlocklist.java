@@ -25,6 +25,13 @@ public interface ContentBlocklist extends GenericRepository<BlockedContent, Stri
     @Query("DELETE FROM content_blocklist WHERE sha256 = :sha256")
     int remove(String sha256);
 
-    @Query("SELECT * FROM content_blocklist ORDER BY added_at, sha256")
-    List<BlockedContent> listAll();
+    /**
+     * A page of the blocklist: at most {@code limit} entries whose hashes come after {@code after} ({@code ""}: from
+     * the first), in the order of the hashes. Keyset pagination on the primary key: each page is one range scan of
+     * its index, whatever page it is, and a cursor stays valid when its own entry is removed meanwhile. The cast
+     * keeps the comparison on CHAR(64), the index's type (a text comparison could not use it).
+     */
+    @Query("""
+            SELECT * FROM content_blocklist WHERE sha256 > CAST(:after AS CHAR(64)) ORDER BY sha256 LIMIT :limit""")
+    List<BlockedContent> listAfter(String after, int limit);
 }

@@ -50,13 +50,26 @@ public interface PasteRepository extends GenericRepository<Paste, String> {
     int markFailed(String shortCode, String reason);
 
     /**
-     * A create's compensation when its job could not be sent: FAILED, unless a replay of the create has added a
-     * deletion token, since that replay sent the job again and answered 201 (0 then: the paste stays IN_PROGRESS).
+     * The compensation of a sender of the paste's job whose send failed (docs/design.md, "Idempotent create"). The
+     * senders are the create and each replay that found the paste IN_PROGRESS: 1 + the replays' tokens, since a
+     * replay adds its token before it sends. This counts the failure and, when every sender's send has failed, marks
+     * the row FAILED in the same statement: no job exists for it. While a send is still to fail or has succeeded,
+     * the row stays IN_PROGRESS for that job.
+     *
+     * @return true when this call failed the row; false when it stays IN_PROGRESS; empty when it was no longer
+     *     IN_PROGRESS (or is gone)
      */
     @Query("""
-            UPDATE pastes SET status = 'FAILED', failure_reason = left(:reason, 1024), updated_at = now()
-            WHERE short_code = :shortCode AND status = 'IN_PROGRESS' AND cardinality(replay_delete_token_sha256s) = 0""")
-    int markFailedUnlessReplayed(String shortCode, String reason);
+            UPDATE pastes SET job_send_failures = job_send_failures + 1,
+                status = CASE WHEN job_send_failures + 1 >= 1 + cardinality(replay_delete_token_sha256s)
+                    THEN 'FAILED' ELSE status END,
+                failure_reason = CASE WHEN job_send_failures + 1 >= 1 + cardinality(replay_delete_token_sha256s)
+                    THEN left(:reason, 1024) ELSE failure_reason END,
+                updated_at = CASE WHEN job_send_failures + 1 >= 1 + cardinality(replay_delete_token_sha256s)
+                    THEN now() ELSE updated_at END
+            WHERE short_code = :shortCode AND status = 'IN_PROGRESS'
+            RETURNING status = 'FAILED'""")
+    Optional<Boolean> countJobSendFailure(String shortCode, String reason);
 
     /**
      * The row, locked until the caller's transaction ends: concurrent reveals of a read-once paste queue up

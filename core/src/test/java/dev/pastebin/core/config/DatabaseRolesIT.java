@@ -126,11 +126,55 @@ class DatabaseRolesIT {
                 System.getProperty("datasources.default.url"),
                 env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
                 env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
+        applyRolesFile();
+    }
+
+    private void applyRolesFile() throws Exception {
         try (var statement = owner.createStatement()) {
             statement.execute(Files.readString(ROLES_SQL)
                     .lines()
                     .filter(line -> !line.stripLeading().startsWith("--"))
                     .reduce("", (sql, line) -> sql + line + "\n"));
+        }
+    }
+
+    /**
+     * A privilege an earlier release listed (or someone granted by hand) and the file no longer lists is taken
+     * away when the file is applied again: each role ends with exactly what the file lists, on every table and
+     * sequence of the schema, a column's privilege included.
+     */
+    @Test
+    void applyingTheFileAgainRevokesWhatItNoLongerLists() throws Exception {
+        List<String> extras = List.of(
+                "DELETE ON takedowns TO pastebin_read",
+                "INSERT ON circuit_breakers TO pastebin_sweeper",
+                "UPDATE (reason) ON takedowns TO pastebin_remove",
+                "USAGE ON SEQUENCE abuse_reports_id_seq TO pastebin_report");
+        try (var statement = owner.createStatement()) {
+            for (String extra : extras) {
+                statement.execute("GRANT " + extra);
+            }
+        }
+
+        applyRolesFile();
+
+        assertEquals(
+                List.of(false, false, false, false, true),
+                List.of(
+                        granted("has_table_privilege('pastebin_read', 'takedowns', 'DELETE')"),
+                        granted("has_table_privilege('pastebin_sweeper', 'circuit_breakers', 'INSERT')"),
+                        granted("has_column_privilege('pastebin_remove', 'takedowns', 'reason', 'UPDATE')"),
+                        granted("has_sequence_privilege('pastebin_report', 'abuse_reports_id_seq', 'USAGE')"),
+                        granted("has_table_privilege('pastebin_read', 'takedowns', 'SELECT')")),
+                "DELETE on takedowns, INSERT on circuit_breakers, UPDATE (reason) on takedowns and USAGE on the"
+                        + " abuse reports' sequence are gone; SELECT on takedowns, listed, stays");
+    }
+
+    private boolean granted(String check) throws SQLException {
+        try (var statement = owner.createStatement();
+                var answer = statement.executeQuery("SELECT " + check)) {
+            answer.next();
+            return answer.getBoolean(1);
         }
     }
 

@@ -23,7 +23,7 @@ public final class EmptyBlocklist implements ContentBlocklist {
     }
 
     @Override
-    public List<BlockedContent> listAll() {
+    public List<BlockedContent> listAfter(String after, int limit) {
         return List.of();
     }
 }

@@ -121,6 +121,43 @@ class AdminCommandsTest {
                 Files.readString(answers.resolve("lambda.invoke.event.json")).strip());
     }
 
+    /**
+     * The blocklist is listed a page at a time: {@code --after} and {@code --limit} go to the function as they are,
+     * and an answer with a cursor ends with the command that lists the next page.
+     */
+    @Test
+    void theBlocklistIsListedAPageAtATimeAndTheNextPagesCommandIsPrinted() throws Exception {
+        String last = "a".repeat(64);
+        answer("{\"outcome\":\"listed\",\"entries\":[],\"nextAfter\":\"" + last + "\"}");
+
+        Run first = admin(List.of("--stack", "pastebin", "blocklist", "--limit", "2"));
+
+        assertEquals(0, first.exitCode(), first.stderr());
+        assertEquals(
+                "{\"action\": \"blocklist\", \"limit\": 2}",
+                Files.readString(answers.resolve("lambda.invoke.event.json")).strip());
+        assertTrue(
+                first.stderr()
+                        .contains("next page: infra/admin --stack pastebin blocklist --after " + last + " --limit 2"),
+                first.stderr());
+
+        answer("{\"outcome\":\"listed\",\"entries\":[]}");
+        Run next = admin(List.of("--stack", "pastebin", "blocklist", "--after", last, "--limit", "2"));
+
+        assertEquals(0, next.exitCode(), next.stderr());
+        assertEquals(
+                "{\"action\": \"blocklist\", \"after\": \"" + last + "\", \"limit\": 2}",
+                Files.readString(answers.resolve("lambda.invoke.event.json")).strip());
+        assertTrue(next.stderr().contains("last page"), next.stderr());
+
+        assertEquals(
+                2,
+                admin(List.of("--stack", "pastebin", "blocklist", "--limit", "many"))
+                        .exitCode());
+        assertEquals(
+                2, admin(List.of("--stack", "pastebin", "blocklist", "extra")).exitCode());
+    }
+
     @Test
     void theUsageNamesCopiesAndOnlyThisCodeIsATakedownsOption() throws Exception {
         Run misuse =
