@@ -5,7 +5,7 @@ import {
   TAKEN_DOWN_MESSAGE, deleteTokens, formatInstant, formatSize, goneKind, readError, retryAfterSeconds,
 } from '/assets/api.js';
 import { highlightedLines, selectedLines } from '/assets/lines.js';
-import { base58Decode, decryptPaste } from '/assets/privatebin.js';
+import { MAX_PLAINTEXT_BYTES, base58Decode, decryptPaste } from '/assets/privatebin.js';
 
 /**
  * Polling while the paste is IN_PROGRESS (or the API is briefly unavailable): never sooner than the API's
@@ -299,6 +299,10 @@ async function decryptAndShow(answer, password) {
   try {
     plain = await decryptPaste(answer, encrypted.key, password);
   } catch (e) {
+    if (e.name === 'PasteTooLarge') {
+      tooLargeToOpen(answer);
+      return;
+    }
     if (e.name !== 'DecryptionFailed') {
       throw e;
     }
@@ -330,6 +334,19 @@ async function decryptAndShow(answer, password) {
   } else {
     say('ready', 'Decrypted in this page: the server stores only ciphertext.');
   }
+}
+
+/** A paste that inflates past the page's cap (a deflate bomb would fill the tab's memory): said, not shown. */
+function tooLargeToOpen(answer) {
+  passwordForm.hidden = true;
+  let why = `This paste decompresses to more than ${MAX_PLAINTEXT_BYTES / (1024 * 1024)} MiB, more than this page `
+      + 'opens, so it is not shown.';
+  if (answer.adata?.[3] === 1) {
+    deleteTokens.remove(shortCode);
+    deleteButton.hidden = true;
+    why += ' It burned after reading: the server no longer has it.';
+  }
+  say('too-large', why);
 }
 
 async function load() {
