@@ -479,6 +479,42 @@ class WebPageBrowserIT {
     }
 
     /**
+     * A read-once paste opened by a link this page did not write: its API address as command-line clients print it,
+     * and a PrivateBin client's burn-after-reading link (pbincli and pbcli print {@code /pb/?<id>#<key>}, without
+     * the {@code -} that marks the page's own). Whether to ask is the server's word ({@code Paste-Read-Once}), not
+     * the link's: nothing is consumed until the reader confirms, so neither opening the link nor a preview that runs
+     * the page's script burns it.
+     */
+    @Test
+    void aReadOncePasteOpenedByAClientsLinkIsReadOnlyOnceTheReaderConfirms() throws Exception {
+        String code = createThroughTheForm("read once, from the API's address\n", null, true);
+        open("/pastes/" + code);
+        assertEquals(
+                "read-once",
+                awaitState(UPLOAD_WAIT, "read-once", "revealed", "ready", "gone", "error", "timeout"),
+                text("message"));
+        assertEquals(200, api("GET", "/pastes/" + code).statusCode(), "still there");
+
+        String secret = "burn me, but only when asked";
+        PrivateBinClientCrypto.Sealed sealed = PrivateBinClientCrypto.seal(secret, "1day", true);
+        String id = createThroughPrivateBin(sealed);
+        page.openAddress(system.baseUrl() + "/pb/?" + id + "#" + sealed.linkKey());
+        assertEquals(
+                "read-once",
+                awaitState(UPLOAD_WAIT, "read-once", "revealed", "ready", "password", "gone", "error", "timeout"),
+                text("message"));
+        assertFalse(browser.findElement(By.id("content")).isDisplayed(), "nothing shown before the confirmation");
+        HttpResponse<String> stillThere = api("GET", "/pastes/" + id);
+        assertEquals(200, stillThere.statusCode(), stillThere.body());
+        assertEquals("true", stillThere.headers().firstValue("Paste-Read-Once").orElse(null));
+
+        browser.findElement(By.id("reveal")).click();
+        assertEquals("revealed", awaitState(Duration.ofSeconds(30), "revealed", "gone", "error"), text("message"));
+        assertEquals(secret, browser.findElement(By.id("content")).getAttribute("textContent"));
+        assertEquals(404, api("GET", "/pastes/" + id).statusCode(), "burnt by the confirmed read");
+    }
+
+    /**
      * A PrivateBin paste whose plaintext inflates past what the page opens (a deflate bomb: 32 MiB of zeros, about 32 KiB
      * deflated; the largest paste would inflate to most of a gigabyte): the page stops inflating at its cap and says
      * so instead of showing it, and the tab still answers.
