@@ -344,6 +344,9 @@ class PrivateBinClientsIT {
         // line links: after the key, and a click on a number keeps the key in front of its line
         page.openAddress(snippet + "&L4-L5");
         assertEquals("ready", page.awaitState(PAGE_WAIT, "ready", "password", "gone", "error"), page.text("message"));
+        // the highlighter's answer replaces the lines: a click before it may land on a line no longer there
+        new WebDriverWait(page.driver(), PAGE_WAIT)
+                .until(d -> "done".equals(d.findElement(By.id("content")).getDomAttribute("data-highlighting")));
         assertEquals(List.of("L4", "L5"), selectedLines());
         page.driver().findElement(By.cssSelector("#L6 > a.ln")).click();
         assertTrue(
