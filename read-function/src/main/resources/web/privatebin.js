@@ -7,6 +7,20 @@ const ITERATIONS = 100000;
 const KEY_BITS = 256;
 const TAG_BITS = 128;
 
+/**
+ * The most a paste may inflate to before the page gives up on it. Deflate reaches about 1,000:1, so without a cap
+ * the largest paste the server takes (786,240 bytes of envelope, about 588 KB of ciphertext) could make every
+ * reader's tab inflate most of a gigabyte. An honest paste stays far below: text deflates some 3 to 10 times, so the
+ * largest is a few MiB, and 16 MiB still leaves room for very repetitive text (a log), which the page shows as lines.
+ */
+export const MAX_PLAINTEXT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The compressed input is fed to the inflater in slices this small, so one slice inflates to about 1 MiB at most
+ * (deflate's ~1,000:1): the page holds at most that much past the cap before it stops.
+ */
+const INFLATE_SLICE_BYTES = 1024;
+
 /** Bytes as base58 (Bitcoin's alphabet, leading zero bytes as '1'), as PrivateBin writes the key in the link. */
 export function base58Encode(bytes) {
   let digits = [];
@@ -75,6 +89,51 @@ async function transform(bytes, stream) {
   return new Uint8Array(await new Response(output).arrayBuffer());
 }
 
+/**
+ * Raw deflate inflated chunk by chunk, stopping as soon as the total passes {@link MAX_PLAINTEXT_BYTES}: the
+ * inflater is cancelled there, so a deflate bomb costs the tab at most the cap and a slice's worth.
+ *
+ * @throws Error with name 'PasteTooLarge' past the cap
+ */
+async function inflateBounded(bytes) {
+  const inflater = new DecompressionStream('deflate-raw');
+  const writer = inflater.writable.getWriter();
+  const reader = inflater.readable.getReader();
+  // each write waits for the inflater to take its slice, which it does only as fast as the reads below drain it;
+  // the outcome is kept rather than left to reject unhandled when the reads stop first
+  const writing = (async () => {
+    for (let at = 0; at < bytes.length; at += INFLATE_SLICE_BYTES) {
+      await writer.write(bytes.subarray(at, at + INFLATE_SLICE_BYTES));
+    }
+    await writer.close();
+  })().then(() => null, (error) => error);
+  const chunks = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) {
+      break;
+    }
+    total += value.length;
+    if (total > MAX_PLAINTEXT_BYTES) {
+      await reader.cancel(); // which fails the pending write: writing settles with that error, unread
+      throw Object.assign(new Error('The paste inflates to more than this page opens'), { name: 'PasteTooLarge' });
+    }
+    chunks.push(value);
+  }
+  const failed = await writing;
+  if (failed !== null) {
+    throw failed;
+  }
+  const plain = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    plain.set(chunk, at);
+    at += chunk.length;
+  }
+  return plain;
+}
+
 /** PBKDF2-SHA256 over the key's bytes followed by the password's UTF-8 bytes, as PrivateBin derives it. */
 async function deriveKey(keyBytes, password, salt, iterations, bits) {
   const secret = new Uint8Array([...keyBytes, ...new TextEncoder().encode(password || '')]);
@@ -134,7 +193,8 @@ export async function encryptPaste(text, options) {
  *
  * @returns {Promise<{text: string, attachment: string|undefined, attachmentName: string|undefined,
  *   formatter: string, burn: boolean}>}
- * @throws Error with name 'DecryptionFailed' when the key or password is wrong (or the paste was altered)
+ * @throws Error with name 'DecryptionFailed' when the key or password is wrong (or the paste was altered), and
+ *   with name 'PasteTooLarge' when it inflates past {@link MAX_PLAINTEXT_BYTES}
  */
 export async function decryptPaste(paste, keyText, password) {
   const key = base58Decode(keyText);
@@ -162,7 +222,7 @@ export async function decryptPaste(paste, keyText, password) {
     throw Object.assign(new Error('Wrong key or password'), { name: 'DecryptionFailed' });
   }
   if (compression === 'zlib') {
-    plain = await transform(plain, new DecompressionStream('deflate-raw'));
+    plain = await inflateBounded(plain);
   }
   const message = JSON.parse(new TextDecoder().decode(plain));
   return {

@@ -5,7 +5,7 @@ import {
   TAKEN_DOWN_MESSAGE, deleteTokens, formatInstant, formatSize, goneKind, readError, retryAfterSeconds,
 } from '/assets/api.js';
 import { highlightedLines, selectedLines } from '/assets/lines.js';
-import { base58Decode, decryptPaste } from '/assets/privatebin.js';
+import { MAX_PLAINTEXT_BYTES, base58Decode, decryptPaste } from '/assets/privatebin.js';
 
 /**
  * Polling while the paste is IN_PROGRESS (or the API is briefly unavailable): never sooner than the API's
@@ -47,7 +47,8 @@ function codeFromAddress() {
 
 /**
  * An encrypted paste's link (PrivateBin's format, /pb/?{code} redirected here with its fragment): the fragment is
- * the base58 key, '-' first when the paste burns after reading, then optionally '&L12' for the selected lines.
+ * the base58 key, '-' first when the paste burns after reading (only in the links this page and PrivateBin's own
+ * write: the server says it for every link, loadEncryptedOnceAsked), then optionally '&L12' for the selected lines.
  * The key never leaves the page: fragments are not sent, and nothing here puts it in a request.
  */
 function encryptedLink() {
@@ -261,9 +262,52 @@ function retryLater(response, what, next) {
 }
 
 /**
+ * Before an encrypted paste is read, whether reading it burns it: the API's HEAD answers from the row alone and
+ * consumes nothing (Paste-Read-Once: true). The link's '-' is not enough: only this page and PrivateBin's own write
+ * it, while pbincli and pbcli print burn-after-reading links without it. So a paste that burns is fetched only once
+ * the reader confirms, whatever its link says, and neither opening the link nor a preview running this script
+ * consumes it.
+ */
+async function loadEncryptedOnceAsked() {
+  let response;
+  try {
+    response = await fetch(pasteUrl, { method: 'HEAD', headers: { Accept: 'application/json' }, cache: 'no-store' });
+  } catch {
+    retryLater(null, 'No answer from the server (network error).', loadEncryptedOnceAsked);
+    return;
+  }
+  switch (response.status) {
+    case 200:
+      polling = null;
+      if (encrypted.burn || response.headers.get('Paste-Read-Once') === 'true') {
+        revealButton.textContent = 'Open (this deletes it)';
+        revealButton.hidden = false;
+        say('read-once', 'This encrypted paste can be read only once. Opening it decrypts it here and deletes it from the server.');
+      } else {
+        await loadEncrypted();
+      }
+      return;
+    case 202:
+      retryLater(response, 'The paste is still being stored.', loadEncryptedOnceAsked);
+      return;
+    case 503:
+      retryLater(response, 'The service is unavailable for a moment.', loadEncryptedOnceAsked);
+      return;
+    case 404: // a HEAD answer has no body to tell its error code by
+      gone();
+      return;
+    case 451:
+      takenDown();
+      return;
+    default:
+      say('error', (await readError(response)).message);
+  }
+}
+
+/**
  * An encrypted paste: PrivateBin's JSON API (/pb/?pasteid=) answers its ciphertext, decrypted here with the link's
- * key (and the password, asked for when the key alone does not open it). One that burns after reading is fetched
- * only once the reader confirms, so a link preview cannot consume it.
+ * key (and the password, asked for when the key alone does not open it). Reading one that burns after reading
+ * consumes it: it is called for such a paste only once the reader confirmed ({@link loadEncryptedOnceAsked}).
  */
 async function loadEncrypted() {
   let response;
@@ -299,6 +343,10 @@ async function decryptAndShow(answer, password) {
   try {
     plain = await decryptPaste(answer, encrypted.key, password);
   } catch (e) {
+    if (e.name === 'PasteTooLarge') {
+      tooLargeToOpen(answer);
+      return;
+    }
     if (e.name !== 'DecryptionFailed') {
       throw e;
     }
@@ -332,15 +380,22 @@ async function decryptAndShow(answer, password) {
   }
 }
 
+/** A paste that inflates past the page's cap (a deflate bomb would fill the tab's memory): said, not shown. */
+function tooLargeToOpen(answer) {
+  passwordForm.hidden = true;
+  let why = `This paste decompresses to more than ${MAX_PLAINTEXT_BYTES / (1024 * 1024)} MiB, more than this page `
+      + 'opens, so it is not shown.';
+  if (answer.adata?.[3] === 1) {
+    deleteTokens.remove(shortCode);
+    deleteButton.hidden = true;
+    why += ' It burned after reading: the server no longer has it.';
+  }
+  say('too-large', why);
+}
+
 async function load() {
   if (encrypted !== null) {
-    if (encrypted.burn) {
-      revealButton.textContent = 'Open (this deletes it)';
-      revealButton.hidden = false;
-      say('read-once', 'This encrypted paste can be read only once. Opening it decrypts it here and deletes it from the server.');
-      return;
-    }
-    await loadEncrypted();
+    await loadEncryptedOnceAsked();
     return;
   }
   let response;

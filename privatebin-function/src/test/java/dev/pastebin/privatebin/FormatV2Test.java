@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pastebin.core.paste.PasteProperties;
+import dev.pastebin.core.support.PrivateBinClientCrypto;
 import io.micronaut.json.JsonMapper;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -22,7 +23,7 @@ class FormatV2Test {
     private static final JsonMapper JSON = JsonMapper.createDefault();
     private static final String IV = "MDEyMzQ1Njc4OWFiY2RlZg==";
     private static final String SALT = "c2FsdHNhbHQ=";
-    private static final String CT = ClientCrypto.b64(ClientCrypto.random(600));
+    private static final String CT = PrivateBinClientCrypto.b64(PrivateBinClientCrypto.random(600));
     private static final String ADATA =
             "[[\"" + IV + "\",\"" + SALT + "\",100000,256,128,\"aes\",\"gcm\",\"zlib\"]," + "\"plaintext\",0,0]";
 
@@ -142,9 +143,9 @@ class FormatV2Test {
     @Test
     void compressibleCiphertextIsRefused() {
         byte[] text = "all work and no play makes a dull paste ".repeat(40).getBytes(StandardCharsets.UTF_8);
-        assertRefused(body(ADATA, ClientCrypto.b64(text), "1day"));
+        assertRefused(body(ADATA, PrivateBinClientCrypto.b64(text), "1day"));
         assertTrue(FormatV2.compresses(text));
-        assertFalse(FormatV2.compresses(ClientCrypto.random(4096)));
+        assertFalse(FormatV2.compresses(PrivateBinClientCrypto.random(4096)));
         byte[] zeros = new byte[64];
         Arrays.fill(zeros, (byte) 0);
         assertTrue(FormatV2.compresses(zeros));
@@ -183,8 +184,8 @@ class FormatV2Test {
     void theCiphertextLimitKeepsTheEnvelopeWithinThePasteLimit() {
         FormatV2 small = new FormatV2(new PasteProperties(11, 8192));
         int limit = small.maxCiphertextChars();
-        String atLimit = ClientCrypto.b64(ClientCrypto.random(limit / 4 * 3));
-        String over = ClientCrypto.b64(ClientCrypto.random(limit / 4 * 3 + 3));
+        String atLimit = PrivateBinClientCrypto.b64(PrivateBinClientCrypto.random(limit / 4 * 3));
+        String over = PrivateBinClientCrypto.b64(PrivateBinClientCrypto.random(limit / 4 * 3 + 3));
         String maxAdata = "[[\"" + IV + "\",\"" + SALT + "\",100000,256,128,\"aes\",\"gcm\",\"zlib\"],\"plaintext\",0,0"
                 + " ".repeat(FormatV2.MAX_ADATA_BYTES - ADATA.length()) + "]";
         assertEquals(FormatV2.MAX_ADATA_BYTES, maxAdata.length());

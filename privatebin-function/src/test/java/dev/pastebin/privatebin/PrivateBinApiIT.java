@@ -13,6 +13,7 @@ import dev.pastebin.api.create.PasteRequest;
 import dev.pastebin.api.support.HttpApi;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.PasteMetadata;
+import dev.pastebin.core.support.PrivateBinClientCrypto;
 import dev.pastebin.core.support.RealServices;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -87,7 +88,7 @@ class PrivateBinApiIT {
     void aPasteComesBackWithItsAdataByteForByteWhateverTheContentType() throws Exception {
         String[] contentTypes = {null, "application/x-www-form-urlencoded", "application/json", "text/plain"};
         for (String contentType : contentTypes) {
-            ClientCrypto.Sealed sealed = ClientCrypto.seal(
+            PrivateBinClientCrypto.Sealed sealed = PrivateBinClientCrypto.seal(
                     "hello from " + contentType,
                     "[ [\"%1$s\", \"%2$s\", %3$d, 256, 128, \"aes\", \"gcm\", \"zlib\"],\n \"plain\\u0074ext\", 0, 0 ]",
                     "1day",
@@ -120,7 +121,7 @@ class PrivateBinApiIT {
                         .structure("adata")
                         .orElseThrow();
                 assertArrayEquals(sealed.adata().getBytes(StandardCharsets.UTF_8), adata, read.text());
-                String plain = ClientCrypto.open(sealed, adata, (String) paste.get("ct"));
+                String plain = PrivateBinClientCrypto.open(sealed, adata, (String) paste.get("ct"));
                 assertEquals("{\"paste\":\"hello from " + contentType + "\"}", plain);
                 @SuppressWarnings("unchecked")
                 Map<String, Object> meta = (Map<String, Object>) paste.get("meta");
@@ -132,7 +133,8 @@ class PrivateBinApiIT {
 
     @Test
     void aPasteThatNeverExpiresHasNoTimeToLive() throws Exception {
-        String id = world.stored(ClientCrypto.seal("forever", "never", false).body());
+        String id = world.stored(
+                PrivateBinClientCrypto.seal("forever", "never", false).body());
 
         Map<String, Object> paste = world.json(world.get(id));
 
@@ -144,7 +146,7 @@ class PrivateBinApiIT {
     @Test
     void burnAfterReadingIsConsumedByExactlyOneOfSixteenReads() throws Exception {
         int readers = 16;
-        ClientCrypto.Sealed sealed = ClientCrypto.seal("only once", "1hour", true);
+        PrivateBinClientCrypto.Sealed sealed = PrivateBinClientCrypto.seal("only once", "1hour", true);
         String id = world.stored(sealed.body());
         assertTrue(world.row(id).orElseThrow().readOnce());
         ExecutorService pool = Executors.newFixedThreadPool(readers);
@@ -169,8 +171,8 @@ class PrivateBinApiIT {
                             .orElseThrow()
                             .structure("adata")
                             .orElseThrow();
-                    assertEquals(
-                            "{\"paste\":\"only once\"}", ClientCrypto.open(sealed, adata, (String) body.get("ct")));
+                    assertEquals("{\"paste\":\"only once\"}", PrivateBinClientCrypto.open(sealed, adata, (String)
+                            body.get("ct")));
                 } else {
                     assertEquals(PrivateBinAnswers.GENERIC_ERROR, body.get("message"));
                 }
@@ -189,7 +191,8 @@ class PrivateBinApiIT {
      */
     @Test
     void openingTheLinkInABrowserBurnsNothing() throws Exception {
-        String id = world.stored(ClientCrypto.seal("preview me", "1day", true).body());
+        String id = world.stored(
+                PrivateBinClientCrypto.seal("preview me", "1day", true).body());
 
         HttpApi.Response page = world.browse(id);
         HttpApi.Response index = world.browse("");
@@ -203,8 +206,8 @@ class PrivateBinApiIT {
 
     @Test
     void deleteNeedsTheTokenAndRemovesRowAndObject() throws Exception {
-        Map<String, Object> created =
-                world.create(ClientCrypto.seal("delete me", "1day", false).body());
+        Map<String, Object> created = world.create(
+                PrivateBinClientCrypto.seal("delete me", "1day", false).body());
         String id = (String) created.get("id");
         world.store(id);
 
@@ -226,8 +229,8 @@ class PrivateBinApiIT {
     /** The delete link clients print (?pasteid=…&deletetoken=…), opened in a browser, deletes as PrivateBin's does. */
     @Test
     void theDeleteLinkDeletesInABrowser() throws Exception {
-        Map<String, Object> created =
-                world.create(ClientCrypto.seal("linked", "1day", false).body());
+        Map<String, Object> created = world.create(
+                PrivateBinClientCrypto.seal("linked", "1day", false).body());
         String id = (String) created.get("id");
 
         HttpApi.Response wrong = world.browse("pasteid=" + id + "&deletetoken=nope");
@@ -241,7 +244,7 @@ class PrivateBinApiIT {
     /** A client reading right after it created: the read waits while the upload worker stores the paste. */
     @Test
     void aReadWhileThePasteIsBeingStoredWaitsForIt() throws Exception {
-        ClientCrypto.Sealed sealed = ClientCrypto.seal("just created", "1day", false);
+        PrivateBinClientCrypto.Sealed sealed = PrivateBinClientCrypto.seal("just created", "1day", false);
         String id = (String) world.create(sealed.body()).get("id");
 
         CompletableFuture<HttpApi.Response> read = CompletableFuture.supplyAsync(() -> world.get(id));
@@ -251,7 +254,7 @@ class PrivateBinApiIT {
         assertEquals(0, world.json(answer).get("status"), answer.text());
         byte[] adata =
                 JsonMembers.of(answer.body()).orElseThrow().structure("adata").orElseThrow();
-        assertEquals("{\"paste\":\"just created\"}", ClientCrypto.open(sealed, adata, (String)
+        assertEquals("{\"paste\":\"just created\"}", PrivateBinClientCrypto.open(sealed, adata, (String)
                 world.json(answer).get("ct")));
     }
 
@@ -262,7 +265,8 @@ class PrivateBinApiIT {
     @Test
     void aPasteStillBeingStoredLongAfterItsCreateIsToldToComeBackAtOnce() throws Exception {
         String id = (String)
-                world.create(ClientCrypto.seal("held", "1day", false).body()).get("id");
+                world.create(PrivateBinClientCrypto.seal("held", "1day", false).body())
+                        .get("id");
         execute("UPDATE pastes SET created_at = now() - interval '10 minutes' WHERE short_code = ?", id);
 
         HttpApi.Response answer = world.get(id);
@@ -279,11 +283,11 @@ class PrivateBinApiIT {
     /** Every malformed request is the protocol's refusal, HTTP 200 with status 1 and a message, never a 5xx. */
     @Test
     void edgeCasesAreTheProtocolsRefusalNeverA5xx() throws Exception {
-        String valid = ClientCrypto.seal("edge", "1day", false).body();
-        String ct = ClientCrypto.b64(ClientCrypto.random(300));
+        String valid = PrivateBinClientCrypto.seal("edge", "1day", false).body();
+        String ct = PrivateBinClientCrypto.b64(PrivateBinClientCrypto.random(300));
         String adata = "[[\"MDEyMzQ1Njc4OWFiY2RlZg==\",\"c2FsdHNhbHQ=\",100000,256,128,\"aes\",\"gcm\",\"none\"],"
                 + "\"plaintext\",0,0]";
-        String oversized = ClientCrypto.b64(ClientCrypto.random(MAX_CONTENT_BYTES));
+        String oversized = PrivateBinClientCrypto.b64(PrivateBinClientCrypto.random(MAX_CONTENT_BYTES));
         Map<String, String> refusals = new java.util.LinkedHashMap<>();
         refusals.put(valid.replace("\"v\":2", "\"v\":1"), "Invalid data.");
         refusals.put(valid.replace("\"expire\":\"1day\"", "\"expire\":\"1day\",\"x\":0"), "Invalid data.");
@@ -291,7 +295,7 @@ class PrivateBinApiIT {
         refusals.put(valid.replace(",\"gcm\",", ",\"ecb\","), "Invalid data.");
         refusals.put(
                 "{\"v\":2,\"adata\":" + adata + ",\"ct\":\""
-                        + ClientCrypto.b64(
+                        + PrivateBinClientCrypto.b64(
                                 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".getBytes(StandardCharsets.UTF_8))
                         + "\",\"meta\":{\"expire\":\"1day\"}}",
                 "Invalid data.");
@@ -358,7 +362,7 @@ class PrivateBinApiIT {
     /** An operator's takedown and blocklist answer 451 with the protocol's body, which the clients show. */
     @Test
     void takenDownAndBlockedAre451InTheProtocolsShape() throws Exception {
-        String body = ClientCrypto.seal("blocked", "1day", false).body();
+        String body = PrivateBinClientCrypto.seal("blocked", "1day", false).body();
         String id = world.stored(body);
         execute("DELETE FROM pastes WHERE short_code = ?", id);
         execute(

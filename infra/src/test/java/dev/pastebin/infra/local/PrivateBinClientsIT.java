@@ -344,6 +344,9 @@ class PrivateBinClientsIT {
         // line links: after the key, and a click on a number keeps the key in front of its line
         page.openAddress(snippet + "&L4-L5");
         assertEquals("ready", page.awaitState(PAGE_WAIT, "ready", "password", "gone", "error"), page.text("message"));
+        // the highlighter's answer replaces the lines: a click before it may land on a line no longer there
+        new WebDriverWait(page.driver(), PAGE_WAIT)
+                .until(d -> "done".equals(d.findElement(By.id("content")).getDomAttribute("data-highlighting")));
         assertEquals(List.of("L4", "L5"), selectedLines());
         page.driver().findElement(By.cssSelector("#L6 > a.ln")).click();
         assertTrue(
@@ -365,7 +368,7 @@ class PrivateBinClientsIT {
     }
 
     /**
-     * Burn after reading from the page: opening the link fetches nothing until the reader confirms (a preview cannot
+     * Burn after reading from the page: opening the link reads nothing until the reader confirms (a preview cannot
      * consume it); the confirmed read shows it once, and then neither the page nor pbincli finds it.
      */
     @Test
@@ -384,9 +387,30 @@ class PrivateBinClientsIT {
         assertNotEquals(0, afterwards.exit(), "burnt by the page's read");
         assertTrue(afterwards.err().contains("Document does not exist"), afterwards.all());
         page.openAddress(link);
-        page.awaitState(PAGE_WAIT, "read-once");
-        page.driver().findElement(By.id("reveal")).click();
-        assertEquals("gone", page.awaitState(PAGE_WAIT, "gone", "revealed", "error"), page.text("message"));
+        assertEquals(
+                "gone", page.awaitState(PAGE_WAIT, "gone", "read-once", "revealed", "error"), page.text("message"));
+    }
+
+    /**
+     * A burn-after-reading link as pbincli prints it, without the {@code -} of the page's own: the page asks the server
+     * whether reading burns the paste, and reads it only once the reader confirms. A visit that does not confirm
+     * (a preview running the page's script) leaves it to pbincli.
+     */
+    @Test
+    void aBurnLinkPrintedByPbincliIsReadInThePageOnlyOnceConfirmed() throws Exception {
+        String link = (String) pbincliSend("-B", "-t", "burn only when asked").get("link");
+        page.openAddress(link);
+        assertEquals(
+                "read-once",
+                page.awaitState(PAGE_WAIT, "read-once", "revealed", "ready", "gone", "error"),
+                page.text("message"));
+
+        Run got = pbincliGet(link);
+        assertEquals(0, got.exit(), "the page's visit burnt nothing: " + got.all());
+        assertEquals("burn only when asked", savedText(link));
+        page.openAddress(link);
+        assertEquals(
+                "gone", page.awaitState(PAGE_WAIT, "gone", "read-once", "revealed", "error"), page.text("message"));
     }
 
     /** Creates a paste with the page's "Encrypt in the browser"; returns its link once the paste is stored. */

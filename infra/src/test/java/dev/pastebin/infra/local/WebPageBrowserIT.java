@@ -11,6 +11,7 @@ import dev.pastebin.core.paste.PasteMetadata;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
 import dev.pastebin.core.storage.PasteContentStore;
+import dev.pastebin.core.support.PrivateBinClientCrypto;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestPastes;
 import io.micronaut.context.ApplicationContext;
@@ -477,6 +478,64 @@ class WebPageBrowserIT {
         assertEquals(404, api("GET", "/pastes/" + code).statusCode());
     }
 
+    /**
+     * A read-once paste opened by a link this page did not write: its API address as command-line clients print it,
+     * and a PrivateBin client's burn-after-reading link (pbincli and pbcli print {@code /pb/?<id>#<key>}, without
+     * the {@code -} that marks the page's own). Whether to ask is the server's word ({@code Paste-Read-Once}), not
+     * the link's: nothing is consumed until the reader confirms, so neither opening the link nor a preview that runs
+     * the page's script burns it.
+     */
+    @Test
+    void aReadOncePasteOpenedByAClientsLinkIsReadOnlyOnceTheReaderConfirms() throws Exception {
+        String code = createThroughTheForm("read once, from the API's address\n", null, true);
+        open("/pastes/" + code);
+        assertEquals(
+                "read-once",
+                awaitState(UPLOAD_WAIT, "read-once", "revealed", "ready", "gone", "error", "timeout"),
+                text("message"));
+        assertEquals(200, api("GET", "/pastes/" + code).statusCode(), "still there");
+
+        String secret = "burn me, but only when asked";
+        PrivateBinClientCrypto.Sealed sealed = PrivateBinClientCrypto.seal(secret, "1day", true);
+        String id = createThroughPrivateBin(sealed);
+        page.openAddress(system.baseUrl() + "/pb/?" + id + "#" + sealed.linkKey());
+        assertEquals(
+                "read-once",
+                awaitState(UPLOAD_WAIT, "read-once", "revealed", "ready", "password", "gone", "error", "timeout"),
+                text("message"));
+        assertFalse(browser.findElement(By.id("content")).isDisplayed(), "nothing shown before the confirmation");
+        HttpResponse<String> stillThere = api("GET", "/pastes/" + id);
+        assertEquals(200, stillThere.statusCode(), stillThere.body());
+        assertEquals("true", stillThere.headers().firstValue("Paste-Read-Once").orElse(null));
+
+        browser.findElement(By.id("reveal")).click();
+        assertEquals("revealed", awaitState(Duration.ofSeconds(30), "revealed", "gone", "error"), text("message"));
+        assertEquals(secret, browser.findElement(By.id("content")).getAttribute("textContent"));
+        assertEquals(404, api("GET", "/pastes/" + id).statusCode(), "burnt by the confirmed read");
+    }
+
+    /**
+     * A PrivateBin paste whose plaintext inflates past what the page opens (a deflate bomb: 32 MiB of zeros, about 32 KiB
+     * deflated; the largest paste would inflate to most of a gigabyte): the page stops inflating at its cap and says
+     * so instead of showing it, and the tab still answers.
+     */
+    @Test
+    void anEncryptedPasteThatInflatesPastThePagesCapIsNotOpened() throws Exception {
+        PrivateBinClientCrypto.Sealed bomb =
+                PrivateBinClientCrypto.sealPlaintext(new byte[32 * 1024 * 1024], "1day", false);
+        String id = createThroughPrivateBin(bomb);
+
+        page.openAddress(system.baseUrl() + "/pb/?" + id + "#" + bomb.linkKey());
+
+        assertEquals(
+                "too-large",
+                awaitState(UPLOAD_WAIT, "too-large", "ready", "password", "gone", "error", "timeout"),
+                text("message"));
+        assertTrue(text("message").contains("more than 16 MiB"), text("message"));
+        assertFalse(browser.findElement(By.id("content")).isDisplayed());
+        assertEquals("too-large", browser.executeScript("return document.getElementById('page').dataset.state"));
+    }
+
     @Test
     void theBrowserThatCreatedAPasteCanDeleteIt() throws Exception {
         String code = createThroughTheForm("delete me\n", null, false);
@@ -617,6 +676,30 @@ class WebPageBrowserIT {
         Matcher code = Pattern.compile("\"shortCode\":\"([0-9A-Za-z]+)\"").matcher(created.body());
         assertTrue(code.find(), created.body());
         return code.group(1);
+    }
+
+    /**
+     * Posts a paste to /pb/ as PrivateBin's clients do; returns its id once it is stored (the API's read answers a
+     * read-once paste's metadata, so waiting burns nothing).
+     */
+    private static String createThroughPrivateBin(PrivateBinClientCrypto.Sealed sealed) throws Exception {
+        HttpResponse<String> created = HTTP.send(
+                HttpRequest.newBuilder(URI.create(system.baseUrl() + "/pb/"))
+                        .header("X-Requested-With", "JSONHttpRequest")
+                        .POST(HttpRequest.BodyPublishers.ofString(sealed.body()))
+                        .timeout(API_WAIT)
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        Matcher id = Pattern.compile("\"id\":\"([0-9A-Za-z]+)\"").matcher(created.body());
+        assertTrue(created.body().contains("\"status\":0") && id.find(), created.body());
+        long deadline = System.nanoTime() + UPLOAD_WAIT.toNanos();
+        HttpResponse<String> read;
+        do {
+            Thread.sleep(100);
+            read = api("GET", "/pastes/" + id.group(1));
+        } while (read.statusCode() == 202 && System.nanoTime() < deadline);
+        assertEquals(200, read.statusCode(), read.body() + "\n" + system.output());
+        return id.group(1);
     }
 
     private static String jsonString(String text) {

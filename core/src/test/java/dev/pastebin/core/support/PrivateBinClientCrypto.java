@@ -1,6 +1,7 @@
-package dev.pastebin.privatebin;
+package dev.pastebin.core.support;
 
 import java.io.ByteArrayOutputStream;
+import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -18,29 +19,68 @@ import javax.crypto.spec.SecretKeySpec;
  * PrivateBin's format v2 as its clients encrypt and decrypt it, for tests: PBKDF2-HMAC-SHA256 of the key (plus an
  * optional password) and AES-256-GCM whose additional data is {@code adata}'s exact JSON text; the plaintext is
  * {@code {"paste": …}}, raw-deflated for {@code zlib}. Decrypting with the adata a read answered proves the server
- * gave it back byte for byte: a changed byte fails GCM's tag check.
+ * gave it back byte for byte: a changed byte fails GCM's tag check. In core's test support because both
+ * privatebin-function's tests and the browser tests (infra) build pastes with it.
  */
-final class ClientCrypto {
+public final class PrivateBinClientCrypto {
 
-    static final int ITERATIONS = 10_001;
+    private static final int ITERATIONS = 10_001;
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private ClientCrypto() {}
+    private static final String BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+
+    private PrivateBinClientCrypto() {}
 
     /** What a client posts, and the key its link would carry. */
-    record Sealed(String body, byte[] key, String adata, byte[] iv, byte[] salt, String password) {}
+    public record Sealed(String body, byte[] key, String adata, byte[] iv, byte[] salt, String password) {
+
+        /** The key as a link's fragment carries it: base58 (Bitcoin's alphabet, a leading zero byte as '1'). */
+        public String linkKey() {
+            StringBuilder digits = new StringBuilder();
+            for (BigInteger n = new BigInteger(1, key); n.signum() > 0; n = n.divide(BigInteger.valueOf(58))) {
+                digits.append(BASE58.charAt(n.mod(BigInteger.valueOf(58)).intValue()));
+            }
+            for (int i = 0; i < key.length && key[i] == 0; i++) {
+                digits.append(BASE58.charAt(0));
+            }
+            return digits.reverse().toString();
+        }
+    }
 
     /**
      * @param adataFormat {@code String.format} pattern of adata's JSON text, with {@code %1$s} the IV, {@code %2$s}
      *                    the salt and {@code %3$d} the iterations, so a test can choose its spacing and spelling
      */
-    static Sealed seal(String text, String adataFormat, String expire, String password) throws Exception {
+    public static Sealed seal(String text, String adataFormat, String expire, String password) throws Exception {
+        return sealPlaintext(
+                ("{\"paste\":\"" + text + "\"}").getBytes(StandardCharsets.UTF_8), adataFormat, expire, password);
+    }
+
+    /** A client's paste with the usual adata: {@code [[iv, salt, iterations, 256, 128, "aes", "gcm", "zlib"], …]}. */
+    public static Sealed seal(String text, String expire, boolean burn) throws Exception {
+        return seal(text, usualAdata(burn), expire, "");
+    }
+
+    /**
+     * A paste with the usual adata whose plaintext is {@code plaintext} as given, not {@code {"paste": …}}: what a
+     * client that is not one could send (a deflate bomb).
+     */
+    public static Sealed sealPlaintext(byte[] plaintext, String expire, boolean burn) throws Exception {
+        return sealPlaintext(plaintext, usualAdata(burn), expire, "");
+    }
+
+    private static String usualAdata(boolean burn) {
+        return "[[\"%1$s\",\"%2$s\",%3$d,256,128,\"aes\",\"gcm\",\"zlib\"],\"plaintext\",0," + (burn ? 1 : 0) + "]";
+    }
+
+    private static Sealed sealPlaintext(byte[] plaintext, String adataFormat, String expire, String password)
+            throws Exception {
         byte[] key = random(32);
         byte[] iv = random(16);
         byte[] salt = random(8);
         String adata = adataFormat.formatted(b64(iv), b64(salt), ITERATIONS);
-        byte[] plain = ("{\"paste\":\"" + text + "\"}").getBytes(StandardCharsets.UTF_8);
+        byte[] plain = plaintext;
         if (adata.contains("\"zlib\"")) {
             plain = deflate(plain);
         }
@@ -56,20 +96,11 @@ final class ClientCrypto {
         return new Sealed(body, key, adata, iv, salt, password);
     }
 
-    /** A client's paste with the usual adata: {@code [[iv, salt, iterations, 256, 128, "aes", "gcm", "zlib"], …]}. */
-    static Sealed seal(String text, String expire, boolean burn) throws Exception {
-        return seal(
-                text,
-                "[[\"%1$s\",\"%2$s\",%3$d,256,128,\"aes\",\"gcm\",\"zlib\"],\"plaintext\",0," + (burn ? 1 : 0) + "]",
-                expire,
-                "");
-    }
-
     /**
      * The paste's JSON plaintext, decrypted with {@code adata} and {@code ct} as the server answered them; throws
      * when adata is not, byte for byte, what was sealed.
      */
-    static String open(Sealed sealed, byte[] adata, String ct) throws Exception {
+    public static String open(Sealed sealed, byte[] adata, String ct) throws Exception {
         Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
         cipher.init(
                 Cipher.DECRYPT_MODE,
@@ -80,13 +111,13 @@ final class ClientCrypto {
         return new String(sealed.adata().contains("\"zlib\"") ? inflate(plain) : plain, StandardCharsets.UTF_8);
     }
 
-    static byte[] random(int bytes) {
+    public static byte[] random(int bytes) {
         byte[] b = new byte[bytes];
         RANDOM.nextBytes(b);
         return b;
     }
 
-    static String b64(byte[] bytes) {
+    public static String b64(byte[] bytes) {
         return Base64.getEncoder().encodeToString(bytes);
     }
 
