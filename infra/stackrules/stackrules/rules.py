@@ -12,7 +12,7 @@ from typing import Any, Iterable, Iterator
 
 from . import aws
 from .policy import Decision, Principal, Request, Unmodelled, evaluate
-from .template import ACCOUNT, PARTITION, REGION, STACK, WAF_KINDS, Stack
+from .template import ACCOUNT, PARTITION, REGION, STACK, STACK_ID, Stack
 
 
 @dataclass(frozen=True)
@@ -363,6 +363,22 @@ class StackRules:
                         for action in WAF_REFERENCING_ACTIONS:
                             yield Call(function, "wafv2", action, referenced, note=note, from_function=False)
 
+    def database_protection_calls(self) -> Iterator[Call]:
+        """The custom resource that keeps the created cluster's deletion protection: its function waits for the
+        cluster and sets its protection (RDS), and reads its own stack's status (CloudFormation). Described, not
+        recorded: RDS is not in the local LocalStack, so no test makes these calls."""
+        for resource_id in self.stack.resources("Custom::DatabaseProtection"):
+            properties = self.stack.properties(resource_id)
+            function = self.function_of(properties.get("ServiceToken"))
+            if function is None:
+                self.unmodelled.add(f"[{self.name}] {resource_id}'s ServiceToken is not a function of the stack")
+                continue
+            cluster = f"arn:{PARTITION}:rds:{REGION}:{ACCOUNT}:cluster:{properties['DBClusterIdentifier']}"
+            note = f"{resource_id}'s function"
+            for action in ("rds:DescribeDBClusters", "rds:ModifyDBCluster"):
+                yield Call(function, "rds", action, cluster, note=note)
+            yield Call(function, "cloudformation", "cloudformation:DescribeStacks", STACK_ID, note=note)
+
     def check_event_sources(self) -> Iterator[Refusal]:
         """Lambda polls SQS for an event source mapping with the function's role."""
         for mapping_id in self.stack.resources("AWS::Lambda::EventSourceMapping"):
@@ -569,6 +585,7 @@ def check(
             continue
         calls.extend(attributed)
     calls.extend(rules.custom_resource_answers())
+    calls.extend(rules.database_protection_calls())
     if edge_template is not None:
         calls.extend(rules.edge_stack_calls(edge_template))
     for call in calls:

@@ -165,6 +165,24 @@ class RulesTest(unittest.TestCase):
         self.assertIn("wafv2:CreateWebACL", {r.request.split()[0] for r in found})
         self.assertIn("MigrateRole", found[0].refused_by)
 
+    def test_the_database_protections_calls_are_checked_against_its_role(self):
+        template = stack_template()
+        template["Resources"]["S3Endpoint"]["Properties"]["PolicyDocument"]["Statement"].append(ANSWERS)
+        template["Resources"]["Migrate"]["Properties"]["VpcConfig"] = {"Ref": "AWS::NoValue"}
+        template["Resources"]["Cluster"] = {"Type": "AWS::RDS::DBCluster"}
+        template["Resources"]["Protection"] = {"Type": "Custom::DatabaseProtection", "Properties": {
+            "ServiceToken": {"Fn::GetAtt": ["Migrate", "Arn"]}, "DBClusterIdentifier": {"Ref": "Cluster"},
+            "DeletionProtection": "true"}}
+        statements = template["Resources"]["MigrateRole"]["Properties"]["Policies"][0]["PolicyDocument"]["Statement"]
+        statements.append({"Effect": "Allow", "Action": ["rds:DescribeDBClusters"],
+                           "Resource": {"Fn::Sub": "arn:aws:rds:${AWS::Region}:${AWS::AccountId}:cluster:${Cluster}"}})
+        statements.append({"Effect": "Allow", "Action": "cloudformation:DescribeStacks", "Resource": {"Ref": "AWS::StackId"}})
+        found = of_function(template, [])
+        self.assertEqual(["rds:ModifyDBCluster arn:aws:rds:us-east-1:123456789012:cluster:pastebin-Cluster-GENERATED"],
+                         [r.request.split(" (")[0] for r in found])
+        statements[-2]["Action"].append("rds:ModifyDBCluster")
+        self.assertEqual([], of_function(template, []))
+
 
 def edge_template(ip_set_named=True):
     """An edge-waf.yaml of two resources: an IP set and a web ACL whose rule references it, named after NamePrefix."""

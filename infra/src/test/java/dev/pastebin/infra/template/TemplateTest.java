@@ -67,6 +67,9 @@ class TemplateTest {
                                 "../moderation-outbox-function",
                                 "dev.pastebin.moderation.outbox.ModerationOutboxHandler")));
         expected.put(
+                "DatabaseProtectionFunction",
+                List.of("../database-protection-function", "dev.pastebin.dbprotection.DatabaseProtectionHandler"));
+        expected.put(
                 "PrivateBinFunction",
                 List.of(
                         "../privatebin-function",
