@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Usage: "$PASTEBIN_CACHE_DIR"/localstack-venv/bin/python infra/local/bootstrap.py [--template infra/template.yaml]
 """Create the upload queue, its dead-letter queue, the paste bucket, the moderation outbox queue and its dead-letter
-queue, the abuse notification topic and the database secret in LocalStack, idempotently.
+queue, the abuse notification topic, the database secret and the reporters' key secret in LocalStack, idempotently.
 
 infra/template.yaml is the one source of truth for their attributes: this script loads it (understanding
 CloudFormation's short-form tags such as !Ref and !GetAtt), resolves the values it needs (a !Ref to a
@@ -12,13 +12,17 @@ template change converges.
 Local names and the endpoint come from the environment (defaults as in infra/local/lib.sh):
 LOCALSTACK_ENDPOINT, AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, PASTEBIN_STORAGE_BUCKET,
 PASTEBIN_UPLOAD_QUEUE, PASTEBIN_UPLOAD_DLQ, PASTEBIN_MODERATION_OUTBOX, PASTEBIN_MODERATION_OUTBOX_DLQ,
-PASTEBIN_ABUSE_TOPIC. When PASTEBIN_UPLOAD_QUEUE_URL / PASTEBIN_UPLOAD_DLQ_URL are
+PASTEBIN_ABUSE_TOPIC, PASTEBIN_REPORT_ADDRESS_KEY_SECRET. When PASTEBIN_UPLOAD_QUEUE_URL / PASTEBIN_UPLOAD_DLQ_URL are
 set (export_app_env), the URLs LocalStack returns must equal them, or the script fails.
 
 The database secret (PASTEBIN_DATABASE_SECRET_NAME, default pastebin-local-db) holds the local
 PostgreSQL credentials (PASTEBIN_DB_USER, PASTEBIN_DB_PASSWORD) as the JSON an RDS-managed secret has, for
 functions run the way they run on AWS, with PASTEBIN_DATABASE_SECRET_ID set (`sam local invoke` with
 infra/local/sam-local-env.json).
+
+The reporters' key secret (PASTEBIN_REPORT_ADDRESS_KEY_SECRET, default pastebin-local-report-address-key) stands for
+the template's ReportAddressKeySecret: the report function reads its HMAC key from it at start, on AWS as locally. Its
+value, LOCAL_REPORT_ADDRESS_KEY, is a key for local runs only; the template generates a key per stack.
 """
 from __future__ import annotations
 
@@ -43,6 +47,9 @@ DEAD_LETTER_QUEUE = "UploadDeadLetterQueue"
 PASTE_BUCKET = "PasteBucket"
 OUTBOX_QUEUE = "ModerationOutboxQueue"
 OUTBOX_DEAD_LETTER_QUEUE = "ModerationOutboxDeadLetterQueue"
+
+#: The reporters' HMAC key in local runs only (docs/operating.md, "Configuration"); never a deployed stack's.
+LOCAL_REPORT_ADDRESS_KEY = "local-report-address-key"
 
 # CloudFormation AWS::SQS::Queue property -> SQS queue attribute, for the attributes applied locally.
 QUEUE_ATTRIBUTES = {
@@ -253,6 +260,7 @@ def main() -> int:
     outbox_dlq_name = os.environ.get("PASTEBIN_MODERATION_OUTBOX_DLQ", "pastebin-moderation-outbox-dlq")
     topic_name = os.environ.get("PASTEBIN_ABUSE_TOPIC", "pastebin-abuse-notifications")
     secret_name = os.environ.get("PASTEBIN_DATABASE_SECRET_NAME", "pastebin-local-db")
+    report_key_secret = os.environ.get("PASTEBIN_REPORT_ADDRESS_KEY_SECRET", "pastebin-local-report-address-key")
     db_credentials = json.dumps({"username": os.environ.get("PASTEBIN_DB_USER", "pastebin"),
                                  "password": os.environ.get("PASTEBIN_DB_PASSWORD", "pastebin")})
     session = boto3.session.Session(
@@ -295,6 +303,7 @@ def main() -> int:
     queue_url = ensure_queue(sqs, queue_name, queue_attrs)
     ensure_bucket(s3, bucket, region, resolver.resolve(resource_properties(template, PASTE_BUCKET, "AWS::S3::Bucket")))
     ensure_secret(secretsmanager, secret_name, db_credentials)
+    ensure_secret(secretsmanager, report_key_secret, LOCAL_REPORT_ADDRESS_KEY)
     # the moderation outbox (takedown invalidations, report notifications) and its DLQ, as the template has them
     outbox_dlq_url = ensure_queue(sqs, outbox_dlq_name, queue_attributes(OUTBOX_DEAD_LETTER_QUEUE))
     outbox_url = ensure_queue(sqs, outbox_name, queue_attributes(OUTBOX_QUEUE))

@@ -35,6 +35,9 @@ export PASTEBIN_CACHE_DIR
 : "${PASTEBIN_MODERATION_OUTBOX:=pastebin-moderation-outbox}"
 : "${PASTEBIN_MODERATION_OUTBOX_DLQ:=pastebin-moderation-outbox-dlq}"
 : "${PASTEBIN_ABUSE_TOPIC:=pastebin-abuse-notifications}"
+# The secret of the reporters' HMAC key (the template's ReportAddressKeySecret), which bootstrap.py creates with a
+# local-only key: the report function reads the key from it at start, as it does on AWS.
+: "${PASTEBIN_REPORT_ADDRESS_KEY_SECRET:=pastebin-local-report-address-key}"
 # LocalStack's account id for the test credentials.
 : "${LOCALSTACK_ACCOUNT_ID:=000000000000}"
 # The host:port LocalStack writes into the URLs it returns (its LOCALSTACK_HOST setting; the default
@@ -45,7 +48,7 @@ unset _ls_hostport
 export PASTEBIN_DB_HOST PASTEBIN_DB_PORT PASTEBIN_DB_NAME PASTEBIN_DB_USER PASTEBIN_DB_PASSWORD
 export LOCALSTACK_VERSION LOCALSTACK_ENDPOINT LOCALSTACK_HOST LOCALSTACK_VENV AWS_REGION AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY
 export PASTEBIN_STORAGE_BUCKET PASTEBIN_UPLOAD_QUEUE PASTEBIN_UPLOAD_DLQ LOCALSTACK_ACCOUNT_ID
-export PASTEBIN_MODERATION_OUTBOX PASTEBIN_MODERATION_OUTBOX_DLQ PASTEBIN_ABUSE_TOPIC
+export PASTEBIN_MODERATION_OUTBOX PASTEBIN_MODERATION_OUTBOX_DLQ PASTEBIN_ABUSE_TOPIC PASTEBIN_REPORT_ADDRESS_KEY_SECRET
 
 # --- messages -----------------------------------------------------------------------------------------
 log()  { printf '[%s] %s\n' "${PASTEBIN_LOG_TAG:-local}" "$*" >&2; }
@@ -141,9 +144,10 @@ print(json.dumps({"Parameters": {
 PY
 }
 
-# The local names of the template's queues, bucket and topic (infra/template.yaml leaves naming to CloudFormation).
+# The local names of the template's queues, bucket, topic and secret (infra/template.yaml leaves naming to
+# CloudFormation).
 physical_names() {
-    echo "UploadQueue=$PASTEBIN_UPLOAD_QUEUE,UploadDeadLetterQueue=$PASTEBIN_UPLOAD_DLQ,PasteBucket=$PASTEBIN_STORAGE_BUCKET,ModerationOutboxQueue=$PASTEBIN_MODERATION_OUTBOX,ModerationOutboxDeadLetterQueue=$PASTEBIN_MODERATION_OUTBOX_DLQ,AbuseNotificationTopic=$PASTEBIN_ABUSE_TOPIC"
+    echo "UploadQueue=$PASTEBIN_UPLOAD_QUEUE,UploadDeadLetterQueue=$PASTEBIN_UPLOAD_DLQ,PasteBucket=$PASTEBIN_STORAGE_BUCKET,ModerationOutboxQueue=$PASTEBIN_MODERATION_OUTBOX,ModerationOutboxDeadLetterQueue=$PASTEBIN_MODERATION_OUTBOX_DLQ,AbuseNotificationTopic=$PASTEBIN_ABUSE_TOPIC,ReportAddressKeySecret=$PASTEBIN_REPORT_ADDRESS_KEY_SECRET"
 }
 
 # `local_runtime_java MAIN ARGS...` runs a main class of the built local runtime (module local-runtime) with

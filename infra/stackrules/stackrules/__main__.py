@@ -1,7 +1,7 @@
 """python -m stackrules: the stack's own rules against the calls its functions made in the test suite.
 
 Usage: python -m stackrules --template infra/template.yaml --parameter-sets infra/template-parameter-sets.json
-                            [--calls DIR]
+                            [--edge-template infra/edge-waf.yaml] [--calls DIR]
 Prints each refused request with the statement that is missing, then what was not modelled; exits 1 on a refusal.
 """
 
@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from .rules import check, read_recorded
-from .template import Stack, sam_transform
+from .template import Stack, load, sam_transform
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -21,15 +21,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--template", type=Path, required=True)
     parser.add_argument("--parameter-sets", type=Path, required=True)
     parser.add_argument("--calls", type=Path, help="the recorded calls (PASTEBIN_RECORD_CALLS_DIR)")
+    parser.add_argument("--edge-template", type=Path, help="the edge's us-east-1 stack (Custom::EdgeWebAcl)")
     arguments = parser.parse_args(argv)
 
     transformed = sam_transform(arguments.template)
     recorded = read_recorded(arguments.calls) if arguments.calls and arguments.calls.is_dir() else []
+    edge = load(arguments.edge_template) if arguments.edge_template else None
     functions = sorted({line["function"] for line in recorded})
     print(f"[stack-rules] {len(recorded)} recorded calls from {len(functions)} functions: {', '.join(functions)}")
     refusals, unmodelled = [], set()
     for name, parameters in json.loads(arguments.parameter_sets.read_text(encoding="utf-8")).items():
-        found, missed = check(Stack(transformed, parameters), name, recorded)
+        found, missed = check(Stack(transformed, parameters), name, recorded, edge)
         refusals.extend(found)
         unmodelled |= missed
     for refusal in refusals:

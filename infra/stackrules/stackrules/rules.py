@@ -12,7 +12,7 @@ from typing import Any, Iterable, Iterator
 
 from . import aws
 from .policy import Decision, Principal, Request, Unmodelled, evaluate
-from .template import ACCOUNT, PARTITION, REGION, STACK, Stack
+from .template import ACCOUNT, PARTITION, REGION, STACK, STACK_ID, Stack
 
 
 @dataclass(frozen=True)
@@ -43,10 +43,25 @@ class Call:
     presigned: bool = False
     #: request context keys the call sets itself (s3:prefix of a ListBucket)
     context: tuple[tuple[str, str], ...] = ()
+    #: False for a call a service makes with the function's role (CloudFormation creating a stack's resources):
+    #: it does not leave the function's network
+    from_function: bool = True
 
 
 #: Calls the stack makes that are not SDK calls, described by what AWS documents rather than recorded.
 AWS_MANAGED_KEY_PREFIX = "alias/aws/"
+
+#: What CloudFormation calls, with the credentials of whoever asked for the stack, to create, read, update and delete
+#: an AWS WAF resource of it (the resource types' handlers, as the CloudFormation registry's schemas list them).
+WAF_HANDLER_ACTIONS = {
+    "AWS::WAFv2::WebACL": ("wafv2:CreateWebACL", "wafv2:GetWebACL", "wafv2:UpdateWebACL", "wafv2:DeleteWebACL",
+                           "wafv2:ListTagsForResource", "wafv2:TagResource", "wafv2:UntagResource"),
+    "AWS::WAFv2::IPSet": ("wafv2:CreateIPSet", "wafv2:GetIPSet", "wafv2:UpdateIPSet", "wafv2:DeleteIPSet",
+                          "wafv2:ListTagsForResource", "wafv2:TagResource", "wafv2:UntagResource"),
+}
+#: A web ACL's create and update are authorized on each IP set its rules reference as well (the Service
+#: Authorization Reference: CreateWebACL's and UpdateWebACL's resource types include ipset).
+WAF_REFERENCING_ACTIONS = ("wafv2:CreateWebACL", "wafv2:UpdateWebACL")
 
 
 class StackRules:
@@ -218,7 +233,7 @@ class StackRules:
             **dict(call.context),
         })
         try:
-            refusal = self.route(call.function, call.service, request)
+            refusal = self.route(call.function, call.service, request) if call.from_function else None
             if refusal:
                 yield refusal
             role = self.role_of(call.function)
@@ -321,6 +336,49 @@ class StackRules:
             yield Call(function, "s3", "s3:PutObject", f"arn:{PARTITION}:s3:::{bucket}/answer",
                        note=f"the answer to {resource_id} (CloudFormation's pre-signed ResponseURL)", presigned=True)
 
+    def edge_stack_calls(self, edge_template: dict[str, Any]) -> Iterator[Call]:
+        """CloudFormation creates, updates and deletes the edge's us-east-1 stack (infra/edge-waf.yaml, with the
+        custom resource's StackParameters) with the role of the function that asks for it: each AWS WAF resource's
+        handler calls on the ARN its name gives it, and a web ACL's create and update on the IP sets it references."""
+        for resource_id in self.stack.resources("Custom::EdgeWebAcl"):
+            properties = self.stack.properties(resource_id)
+            function = self.function_of(properties.get("ServiceToken"))
+            if function is None:
+                self.unmodelled.add(f"[{self.name}] {resource_id}'s ServiceToken is not a function of the stack")
+                continue
+            parameters = {k: str(v) for k, v in properties.get("StackParameters", {}).items()}
+            edge = Stack(edge_template, parameters)
+            for logical_id in edge.resources():
+                actions = WAF_HANDLER_ACTIONS.get(edge.type_of(logical_id))
+                if actions is None:
+                    if edge.type_of(logical_id).startswith("AWS::WAFv2::"):
+                        self.unmodelled.add(f"[{self.name}] {edge.type_of(logical_id)} of the edge stack")
+                    continue
+                note = f"CloudFormation, for {resource_id}'s stack: {logical_id}"
+                arn = edge.get_att(logical_id, "Arn")
+                for action in actions:
+                    yield Call(function, "wafv2", action, arn, note=note, from_function=False)
+                if edge.type_of(logical_id) == "AWS::WAFv2::WebACL":
+                    for referenced in sorted(set(_ip_set_references(edge.properties(logical_id)))):
+                        for action in WAF_REFERENCING_ACTIONS:
+                            yield Call(function, "wafv2", action, referenced, note=note, from_function=False)
+
+    def database_protection_calls(self) -> Iterator[Call]:
+        """The custom resource that keeps the created cluster's deletion protection: its function waits for the
+        cluster and sets its protection (RDS), and reads its own stack's status (CloudFormation). Described, not
+        recorded: RDS is not in the local LocalStack, so no test makes these calls."""
+        for resource_id in self.stack.resources("Custom::DatabaseProtection"):
+            properties = self.stack.properties(resource_id)
+            function = self.function_of(properties.get("ServiceToken"))
+            if function is None:
+                self.unmodelled.add(f"[{self.name}] {resource_id}'s ServiceToken is not a function of the stack")
+                continue
+            cluster = f"arn:{PARTITION}:rds:{REGION}:{ACCOUNT}:cluster:{properties['DBClusterIdentifier']}"
+            note = f"{resource_id}'s function"
+            for action in ("rds:DescribeDBClusters", "rds:ModifyDBCluster"):
+                yield Call(function, "rds", action, cluster, note=note)
+            yield Call(function, "cloudformation", "cloudformation:DescribeStacks", STACK_ID, note=note)
+
     def check_event_sources(self) -> Iterator[Refusal]:
         """Lambda polls SQS for an event source mapping with the function's role."""
         for mapping_id in self.stack.resources("AWS::Lambda::EventSourceMapping"):
@@ -414,6 +472,19 @@ def describe(request: Request) -> str:
     return f"{request.action} {request.resource}"
 
 
+def _ip_set_references(value: Any) -> Iterator[str]:
+    """The IP set ARNs a web ACL's rules reference (IPSetReferenceStatement), at any depth."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            if key == "IPSetReferenceStatement" and isinstance(inner, dict) and isinstance(inner.get("Arn"), str):
+                yield inner["Arn"]
+            else:
+                yield from _ip_set_references(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _ip_set_references(inner)
+
+
 # --- recorded calls --------------------------------------------------------------------------------------------
 
 
@@ -497,8 +568,11 @@ def attribute(rules: StackRules, recorded: dict[str, Any]) -> list[Call] | str:
     return f"{action} on {identifiers} is not attributed to a template resource"
 
 
-def check(stack: Stack, parameter_set: str, recorded: Iterable[dict[str, Any]]) -> tuple[list[Refusal], set[str]]:
-    """All rules for one parameter set: the recorded calls, then the calls AWS documents the stack makes."""
+def check(
+    stack: Stack, parameter_set: str, recorded: Iterable[dict[str, Any]], edge_template: dict[str, Any] | None = None
+) -> tuple[list[Refusal], set[str]]:
+    """All rules for one parameter set: the recorded calls, then the calls AWS documents the stack makes (with the
+    edge's us-east-1 stack when its template is given)."""
     rules = StackRules(stack, parameter_set)
     refusals: list[Refusal] = []
     seen: set[tuple[str, str, str]] = set()
@@ -511,6 +585,9 @@ def check(stack: Stack, parameter_set: str, recorded: Iterable[dict[str, Any]]) 
             continue
         calls.extend(attributed)
     calls.extend(rules.custom_resource_answers())
+    calls.extend(rules.database_protection_calls())
+    if edge_template is not None:
+        calls.extend(rules.edge_stack_calls(edge_template))
     for call in calls:
         key = (call.function, call.action, call.resource)
         if key in seen:

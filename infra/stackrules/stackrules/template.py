@@ -18,6 +18,11 @@ ACCOUNT = "123456789012"
 PARTITION = "aws"
 STACK_ID = f"arn:{PARTITION}:cloudformation:{REGION}:{ACCOUNT}:stack/{STACK}/11111111-2222-3333-4444-555555555555"
 
+#: The AWS WAF resource types and the word for each in their ARNs (arn:...:wafv2:<region>:<account>:<scope>/<kind>/...).
+WAF_KINDS = {"AWS::WAFv2::WebACL": "webacl", "AWS::WAFv2::IPSet": "ipset"}
+#: The id AWS WAF gives a resource (the ARN's last part), made up.
+WAF_ID = "0f1e2d3c-1111-2222-3333-444455556666"
+
 #: AWS::NoValue: removed from the list or map that holds it.
 NO_VALUE = object()
 
@@ -51,6 +56,13 @@ def sam_transform(template_file: Path) -> dict[str, Any]:
     return translator.translate(
         sam, parameter_values={}, get_managed_policy_map=lambda: get_bundled_managed_policy_map(PARTITION)
     )
+
+
+def load(template_file: Path) -> dict[str, Any]:
+    """A plain CloudFormation template (no transform: infra/edge-waf.yaml), its short-form tags in their long form."""
+    from samtranslator.yaml_helper import yaml_parse
+
+    return yaml_parse(template_file.read_text(encoding="utf-8"))
 
 
 @dataclass
@@ -219,7 +231,7 @@ class Stack:
         """The properties that name a resource (BucketName, QueueName, ...), when they are plain strings."""
         properties = self.template["Resources"][logical_id].get("Properties", {})
         names = {}
-        for key in ("BucketName", "QueueName", "TopicName", "Name", "FunctionName", "RoleName"):
+        for key in ("BucketName", "QueueName", "TopicName", "Name", "FunctionName", "RoleName", "Scope"):
             value = properties.get(key)
             if value is not None:
                 try:
@@ -287,4 +299,9 @@ def physical_attribute(logical_id: str, type_name: str, attribute: str, properti
         return f"arn:{PARTITION}:events:{REGION}:{ACCOUNT}:rule/{ref}"
     if type_name == "AWS::ApiGatewayV2::Api" and attribute == "ApiEndpoint":
         return f"https://{ref}.execute-api.{REGION}.amazonaws.com"
+    if type_name in WAF_KINDS and attribute == "Arn":
+        # CloudFront's (global) web ACLs and IP sets live in us-east-1; a generated name is CloudFormation's own
+        scope, region = ("global", "us-east-1") if properties.get("Scope") == "CLOUDFRONT" else ("regional", REGION)
+        name = properties.get("Name") or f"{logical_id}-GENERATED"
+        return f"arn:{PARTITION}:wafv2:{region}:{ACCOUNT}:{scope}/{WAF_KINDS[type_name]}/{name}/{WAF_ID}"
     return f"{logical_id}.{attribute}"

@@ -151,6 +151,75 @@ class RulesTest(unittest.TestCase):
             "SourceArn": {"Fn::GetAtt": ["Rule", "Arn"]}}}
         self.assertEqual([], [r for r in refusals(template) if r.caller == "EventBridge rule Rule"])
 
+    def test_the_edge_stacks_waf_resources_are_checked_against_the_role_that_asks_for_them(self):
+        template = edge_requesting_template()
+        self.assertEqual([], waf_refusals(template, edge_template()))
+        self.assertEqual([], waf_refusals(template, None), "without the edge's template, no AWS WAF call")
+
+    def test_a_waf_resource_without_a_name_is_refused_by_a_role_scoped_to_the_names(self):
+        found = waf_refusals(edge_requesting_template(), edge_template(ip_set_named=False))
+        generated = "arn:aws:wafv2:us-east-1:123456789012:global/ipset/Ips-GENERATED/"
+        self.assertTrue(found and all(generated in r.request for r in found), found)
+        # its own handler's calls, and the web ACL's create and update, which reference it
+        self.assertIn("wafv2:CreateIPSet", {r.request.split()[0] for r in found})
+        self.assertIn("wafv2:CreateWebACL", {r.request.split()[0] for r in found})
+        self.assertIn("MigrateRole", found[0].refused_by)
+
+    def test_the_database_protections_calls_are_checked_against_its_role(self):
+        template = stack_template()
+        template["Resources"]["S3Endpoint"]["Properties"]["PolicyDocument"]["Statement"].append(ANSWERS)
+        template["Resources"]["Migrate"]["Properties"]["VpcConfig"] = {"Ref": "AWS::NoValue"}
+        template["Resources"]["Cluster"] = {"Type": "AWS::RDS::DBCluster"}
+        template["Resources"]["Protection"] = {"Type": "Custom::DatabaseProtection", "Properties": {
+            "ServiceToken": {"Fn::GetAtt": ["Migrate", "Arn"]}, "DBClusterIdentifier": {"Ref": "Cluster"},
+            "DeletionProtection": "true"}}
+        statements = template["Resources"]["MigrateRole"]["Properties"]["Policies"][0]["PolicyDocument"]["Statement"]
+        statements.append({"Effect": "Allow", "Action": ["rds:DescribeDBClusters"],
+                           "Resource": {"Fn::Sub": "arn:aws:rds:${AWS::Region}:${AWS::AccountId}:cluster:${Cluster}"}})
+        statements.append({"Effect": "Allow", "Action": "cloudformation:DescribeStacks", "Resource": {"Ref": "AWS::StackId"}})
+        found = of_function(template, [])
+        self.assertEqual(["rds:ModifyDBCluster arn:aws:rds:us-east-1:123456789012:cluster:pastebin-Cluster-GENERATED"],
+                         [r.request.split(" (")[0] for r in found])
+        statements[-2]["Action"].append("rds:ModifyDBCluster")
+        self.assertEqual([], of_function(template, []))
+
+
+def edge_template(ip_set_named=True):
+    """An edge-waf.yaml of two resources: an IP set and a web ACL whose rule references it, named after NamePrefix."""
+    def name(suffix):
+        return {"Fn::If": ["Named", {"Fn::Sub": "${NamePrefix}-" + suffix}, {"Ref": "AWS::NoValue"}]}
+
+    ip_set = {"Scope": "CLOUDFRONT", "IPAddressVersion": "IPV6"}
+    if ip_set_named:
+        ip_set["Name"] = name("edge-ip6")
+    return {
+        "Parameters": {"NamePrefix": {"Type": "String", "Default": ""}},
+        "Conditions": {"Named": {"Fn::Not": [{"Fn::Equals": [{"Ref": "NamePrefix"}, ""]}]}},
+        "Resources": {
+            "Ips": {"Type": "AWS::WAFv2::IPSet", "Properties": ip_set},
+            "Acl": {"Type": "AWS::WAFv2::WebACL", "Properties": {
+                "Scope": "CLOUDFRONT", "Name": name("edge-waf"),
+                "Rules": [{"Statement": {"IPSetReferenceStatement": {"Arn": {"Fn::GetAtt": ["Ips", "Arn"]}}}}]}},
+        },
+    }
+
+
+def edge_requesting_template():
+    """The stack's function asks for the edge's stack, named p-..., and its role may change those two names only."""
+    template = stack_template()
+    template["Resources"]["Edge"] = {"Type": "Custom::EdgeWebAcl", "Properties": {
+        "ServiceToken": {"Fn::GetAtt": ["Migrate", "Arn"]}, "StackParameters": {"NamePrefix": "p"}}}
+    template["Resources"]["MigrateRole"]["Properties"]["Policies"][0]["PolicyDocument"]["Statement"].append(
+        {"Effect": "Allow", "Action": ["wafv2:*"], "Resource": [
+            {"Fn::Sub": "arn:aws:wafv2:us-east-1:${AWS::AccountId}:global/webacl/p-edge-waf/*"},
+            {"Fn::Sub": "arn:aws:wafv2:us-east-1:${AWS::AccountId}:global/ipset/p-edge-ip6/*"}]})
+    return template
+
+
+def waf_refusals(template, edge):
+    found, _ = check(Stack(template, {}), "test", [], edge)
+    return [r for r in found if r.request.startswith("wafv2:")]
+
 
 if __name__ == "__main__":
     unittest.main()

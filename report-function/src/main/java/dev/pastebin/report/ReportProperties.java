@@ -19,8 +19,11 @@ import java.time.Duration;
  *                         are stored only, one notice says the budget is spent, and a digest later counts them
  * @param notifyPerReporter notifications one reporter's reports (one {@code reporter_hash}) may ask for per UTC
  *                         hour; past it that reporter's reports are stored only
- * @param addressKey       the HMAC key the reporter's address is hashed with, so that the hash cannot be reversed
- *                         by hashing every address (the template generates one per stack)
+ * @param addressKeySecretId the Secrets Manager secret (ARN or name) whose value is the HMAC key the reporter's
+ *                         address is hashed with ({@link ReporterAddresses}); the template generates one per stack. No
+ *                         default: the key is read from Secrets Manager at start, never taken from the configuration,
+ *                         which {@code lambda:GetFunctionConfiguration} shows (locally, infra/local/bootstrap.py creates
+ *                         the secret in LocalStack)
  */
 @ConfigurationProperties("pastebin.report")
 public record ReportProperties(
@@ -31,5 +34,4 @@ public record ReportProperties(
         @Min(0) @Bindable(defaultValue = "20") int notifyBudget,
         @Min(1) @Bindable(defaultValue = "3") int notifyPerReporter,
 
-        @NotBlank @Bindable(defaultValue = "local-report-address-key")
-        String addressKey) {}
+        @NotBlank String addressKeySecretId) {}

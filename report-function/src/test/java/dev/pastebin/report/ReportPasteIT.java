@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -29,6 +30,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.IntFunction;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,6 +39,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 
@@ -52,7 +56,12 @@ class ReportPasteIT {
     private static final int BUDGET = 8;
 
     private static final int PER_REPORTER = 3;
+    /** The reporters' HMAC key, in a secret of this class's own: the function reads it from there at start. */
+    private static final String ADDRESS_KEY = "report-it-key-" + UUID.randomUUID();
+
     private static final SqsClient SQS = SqsClient.create();
+    private static final SecretsManagerClient SECRETS = SecretsManagerClient.create();
+    private static String addressKeySecret;
     private static final List<Message> SEEN = new ArrayList<>();
     private static String outbox;
     private static String uploads;
@@ -66,10 +75,13 @@ class ReportPasteIT {
                 .queueUrl();
         uploads = SQS.createQueue(b -> b.queueName("report-it-uploads-" + UUID.randomUUID()))
                 .queueUrl();
+        addressKeySecret = SECRETS.createSecret(b ->
+                        b.name("report-it-address-key-" + UUID.randomUUID()).secretString(ADDRESS_KEY))
+                .arn();
         api = HttpApi.start(Map.of(
                 "pastebin.moderation-outbox.url", outbox,
                 "pastebin.upload-queue.url", uploads,
-                "pastebin.report.address-key", "report-it-key",
+                "pastebin.report.address-key-secret-id", addressKeySecret,
                 "pastebin.report.notify-budget", BUDGET,
                 "pastebin.report.notify-per-reporter", PER_REPORTER,
                 "report-it.notice-hours", "chosen",
@@ -86,6 +98,9 @@ class ReportPasteIT {
             if (queue != null) {
                 SQS.deleteQueue(b -> b.queueUrl(queue));
             }
+        }
+        if (addressKeySecret != null) {
+            SECRETS.deleteSecret(b -> b.secretId(addressKeySecret).forceDeleteWithoutRecovery(true));
         }
     }
 
@@ -149,6 +164,23 @@ class ReportPasteIT {
         assertEquals("report:" + code, notice.get("reference"));
         assertTrue(((String) notice.get("subject")).contains(code), notice.toString());
         assertFalse(((String) notice.get("message")).contains("bank login"), "the reporter's text stays stored");
+    }
+
+    /**
+     * The stored hash is HMAC-SHA-256 of the reporter's address with the key the function read from its secret
+     * (pastebin.report.address-key-secret-id), not a key of its configuration: anyone with the key can reverse an
+     * IPv4 address's hash by hashing all 2^32 addresses, so the key is in no function's environment.
+     */
+    @Test
+    void theReporterHashIsTheAddressesHmacWithTheKeyReadFromSecretsManager() throws Exception {
+        String code = create();
+
+        assertEquals(202, report(code, "203.0.113.9").status());
+
+        Mac hmac = Mac.getInstance("HmacSHA256");
+        hmac.init(new SecretKeySpec(ADDRESS_KEY.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        String expected = HexFormat.of().formatHex(hmac.doFinal("203.0.113.9".getBytes(StandardCharsets.UTF_8)));
+        assertEquals(List.of(List.of(expected)), rows("SELECT reporter_hash FROM abuse_reports WHERE code = ?", code));
     }
 
     @Test

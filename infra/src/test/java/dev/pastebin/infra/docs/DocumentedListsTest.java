@@ -92,7 +92,8 @@ class DocumentedListsTest {
             "privatebin", List.of("PrivateBin"),
             "moderation-outbox", List.of("moderation outbox"),
             "migrate", List.of("migration"),
-            "edge-acl", List.of("edge's web ACL"));
+            "edge-acl", List.of("edge's web ACL"),
+            "database-protection", List.of("database protection"));
 
     /** How prose names an SDK service: the artifact id, spelled as AWS spells the service. */
     private static final Map<String, String> SERVICE_NAMES = Map.of(
@@ -101,7 +102,8 @@ class DocumentedListsTest {
             "secretsmanager", "Secrets Manager",
             "sns", "SNS",
             "cloudfront", "CloudFront",
-            "cloudformation", "CloudFormation");
+            "cloudformation", "CloudFormation",
+            "rds", "RDS");
 
     private static final Map<String, String> MODULES = functionModules();
     /** Each function's SDK services its own module declares or imports (core's shared clients aside). */

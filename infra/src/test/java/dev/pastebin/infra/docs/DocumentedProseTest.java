@@ -81,8 +81,10 @@ class DocumentedProseTest {
             }
         }
         Set<String> databaseFunctions = new TreeSet<>(functions);
-        // the edge's custom-resource function and the moderation outbox function hold no connection
+        // the edge's and the database protection's custom-resource functions and the moderation outbox function hold
+        // no connection
         databaseFunctions.remove("edge-acl");
+        databaseFunctions.remove("database-protection");
         databaseFunctions.remove("moderation-outbox");
         assertEquals(
                 databaseFunctions,
@@ -149,7 +151,7 @@ class DocumentedProseTest {
     void theServiceDimensionListsEveryFunction() throws IOException {
         Set<String> services = new TreeSet<>();
         for (String module : templateModules()) {
-            if (module.equals("edge-acl-function")) {
+            if (module.equals("edge-acl-function") || module.equals("database-protection-function")) {
                 continue; // a custom resource's function, run at deploys only: no Micronaut, no metrics
             }
             Map<String, Object> yml = applicationYml(module);
@@ -157,6 +159,7 @@ class DocumentedProseTest {
         }
         Set<String> measured = new TreeSet<>(templateFunctions());
         measured.remove("edge-acl");
+        measured.remove("database-protection");
         assertEquals(measured, services, "pastebin.metrics.service of each function module");
         List<Found> stated = Doc.named("docs/design.md").find(Pattern.compile("`Service` \\(([a-z, -]+)\\)"));
         assertEquals(1, stated.size(), "docs/design.md states the Service dimension's values once: " + stated);

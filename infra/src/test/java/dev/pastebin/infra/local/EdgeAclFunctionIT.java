@@ -108,6 +108,7 @@ class EdgeAclFunctionIT {
         assertEquals(output(stack), answer.path("Data").path("WebAclArn").asText(), answer.toString());
         assertFalse(output(stack).isBlank());
         assertEquals("100", parameter(stack, "CreateRateLimit"));
+        assertEquals(REQUESTING_STACK + "-eu-west-1", parameter(stack, "NamePrefix"));
     }
 
     @Test
@@ -263,6 +264,8 @@ class EdgeAclFunctionIT {
         ObjectNode parameters = properties.putObject("StackParameters");
         parameters.put("CreateRateLimit", Integer.toString(createRateLimit));
         parameters.put("ReadRateLimit", "2000");
+        // as infra/template.yaml passes it: the stack's name and region start the web ACL's and IP set's names
+        parameters.put("NamePrefix", requestingStack + "-eu-west-1");
         if (requestType.equals("Update")) {
             event.set("OldResourceProperties", properties.deepCopy());
         }

@@ -15,14 +15,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * The LocalRuntime main in its own JVM with the flags `make run` gives it (the test kit's {@link LocalRuntimeLauncher}):
- * the real template and the real function artifacts, with a queue pair and a bucket of its own (so a test sees only
- * what it caused).
+ * the real template and the real function artifacts, with a queue pair, a bucket and a secret of the reporters' key
+ * of its own (so a test sees only what it caused).
  */
 final class LocalRuntimeProcess implements AutoCloseable {
 
@@ -36,14 +37,19 @@ final class LocalRuntimeProcess implements AutoCloseable {
 
     final String bucket;
     final int port;
+    /** The secret the report function reads the reporters' HMAC key from (the template's ReportAddressKeySecret). */
+    private final String addressKeySecret;
+
     private final LocalRuntimeLauncher runtime;
 
-    private LocalRuntimeProcess(TestQueues.Pair queue, Abuse abuse, String bucket, LocalRuntimeLauncher runtime) {
+    private LocalRuntimeProcess(
+            TestQueues.Pair queue, Abuse abuse, String bucket, String addressKeySecret, LocalRuntimeLauncher runtime) {
         this.queue = queue;
         this.outboxQueueUrl = abuse.outboxQueueUrl();
         this.abuseTopicArn = abuse.topicArn();
         this.notificationsQueueUrl = abuse.notificationsQueueUrl();
         this.bucket = bucket;
+        this.addressKeySecret = addressKeySecret;
         this.port = runtime.port();
         this.runtime = runtime;
     }
@@ -64,10 +70,15 @@ final class LocalRuntimeProcess implements AutoCloseable {
         TestQueues.Pair queue;
         Abuse abuse;
         String bucket = name + "-" + UUID.randomUUID().toString().substring(0, 8);
+        String addressKeySecret =
+                name + "-report-key-" + UUID.randomUUID().toString().substring(0, 8);
         try (var context = ApplicationContext.run()) {
             queue = TestQueues.create(context.getBean(SqsClient.class), name, 10, 30);
             abuse = Abuse.create(context.getBean(SqsClient.class), context.getBean(SnsClient.class), name);
             context.getBean(S3Client.class).createBucket(b -> b.bucket(bucket));
+            // as infra/local/bootstrap.py creates it for make run: a key for this runtime's reports only
+            context.getBean(SecretsManagerClient.class)
+                    .createSecret(b -> b.name(addressKeySecret).secretString("local-key-of-" + addressKeySecret));
         }
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
@@ -84,7 +95,8 @@ final class LocalRuntimeProcess implements AutoCloseable {
                 .arguments(List.of(
                         "--physical-name",
                         "ModerationOutboxQueue=" + TestSupport.queueName(abuse.outboxQueueUrl())
-                                + ",AbuseNotificationTopic=" + abuse.topicName()))
+                                + ",AbuseNotificationTopic=" + abuse.topicName()
+                                + ",ReportAddressKeySecret=" + addressKeySecret))
                 .arguments(flags)
                 .echoTo(System.err, "[runtime] ")
                 .listeningWithin(Duration.ofSeconds(180))
@@ -92,10 +104,10 @@ final class LocalRuntimeProcess implements AutoCloseable {
         try {
             runtime.start();
         } catch (Exception e) {
-            deleteQueues(queue, abuse);
+            deleteResources(queue, abuse, addressKeySecret);
             throw e;
         }
-        return new LocalRuntimeProcess(queue, abuse, bucket, runtime);
+        return new LocalRuntimeProcess(queue, abuse, bucket, addressKeySecret, runtime);
     }
 
     /** The moderation outbox queue, the abuse topic and a queue subscribed to it, named for one runtime. */
@@ -192,16 +204,19 @@ final class LocalRuntimeProcess implements AutoCloseable {
     @Override
     public void close() throws Exception {
         boolean stopped = runtime.stop();
-        deleteQueues(queue, new Abuse(outboxQueueUrl, "", abuseTopicArn, notificationsQueueUrl));
+        deleteResources(queue, new Abuse(outboxQueueUrl, "", abuseTopicArn, notificationsQueueUrl), addressKeySecret);
         if (!stopped) {
             throw new IllegalStateException("the runtime did not stop on TERM within 30 s");
         }
     }
 
-    private static void deleteQueues(TestQueues.Pair queue, Abuse abuse) {
+    /** The runtime's own queues, topic and secret. */
+    private static void deleteResources(TestQueues.Pair queue, Abuse abuse, String addressKeySecret) {
         try (var context = ApplicationContext.run()) {
             TestQueues.delete(context.getBean(SqsClient.class), queue);
             abuse.delete(context.getBean(SqsClient.class), context.getBean(SnsClient.class));
+            context.getBean(SecretsManagerClient.class)
+                    .deleteSecret(b -> b.secretId(addressKeySecret).forceDeleteWithoutRecovery(true));
         }
     }
 }

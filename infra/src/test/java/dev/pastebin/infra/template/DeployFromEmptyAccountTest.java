@@ -68,6 +68,8 @@ class DeployFromEmptyAccountTest {
             "DatabaseSubnetGroup",
             "DatabaseCluster",
             "DatabaseInstance",
+            "DatabaseProtection",
+            "DatabaseProtectionFunction",
             "CreateDatabaseRoleSecret",
             "ReadDatabaseRoleSecret",
             "RemoveDatabaseRoleSecret",
@@ -192,6 +194,36 @@ class DeployFromEmptyAccountTest {
         }
     }
 
+    /**
+     * A failed first deploy rolls back by deleting what it created, and RDS refuses to delete a cluster with deletion
+     * protection: with the cluster created protected, every failed first deploy would end ROLLBACK_FAILED. So the
+     * cluster is created unprotected, and DatabaseProtection, a custom resource made once the cluster and its
+     * instance exist, turns protection on as DatabaseDeletionProtection says; it depends on both, so the rollback
+     * of a failed first deploy deletes it first, which turns protection off again (database-protection-function).
+     */
+    @Test
+    void theClusterIsProtectedOnceItExistsAndAFailedFirstDeployCanDeleteIt() {
+        Object created = defaults.decide(template.properties("DatabaseCluster").get("DeletionProtection"));
+        Object createdWith = created == null ? "false" : template.valueOrDefault(created);
+        assertEquals(
+                "false",
+                String.valueOf(createdWith),
+                "the cluster is created with DeletionProtection " + created
+                        + ": the rollback of a failed first deploy could not delete it");
+        assertEquals("true", template.parameter("DatabaseDeletionProtection").get("Default"));
+
+        assertEquals("Custom::DatabaseProtection", template.type("DatabaseProtection"));
+        assertEquals("DatabaseCreated", template.resource("DatabaseProtection").get("Condition"));
+        assertEquals("DatabaseInstance", template.resource("DatabaseProtection").get("DependsOn"));
+        Map<String, Object> protection = template.properties("DatabaseProtection");
+        assertEquals(
+                Map.of("Fn::GetAtt", List.of("DatabaseProtectionFunction", "Arn")), protection.get("ServiceToken"));
+        assertEquals(Map.of("Ref", "DatabaseCluster"), protection.get("DBClusterIdentifier"));
+        assertEquals(Map.of("Ref", "DatabaseDeletionProtection"), protection.get("DeletionProtection"));
+        assertTrue(defaults.resources().contains("DatabaseProtection"), "the default path protects its cluster");
+        assertFalse(existing.resources().contains("DatabaseProtection"), "an existing database is the operator's");
+    }
+
     /** Each generated secret is the role RoleSecrets names it for, and its password needs no quoting in a URL. */
     @Test
     void theGeneratedRoleSecretsNameTheirRolesAndHoldPlainPasswords() {
@@ -218,8 +250,7 @@ class DeployFromEmptyAccountTest {
         assertEquals("aurora-postgresql", p.get("Engine"));
         assertEquals(true, p.get("StorageEncrypted"));
         assertEquals(true, p.get("ManageMasterUserPassword"), "RDS keeps and rotates the owner's password");
-        assertEquals(
-                "true", template.valueOrDefault(p.get("DeletionProtection")).toString());
+        // protected once it exists: theClusterIsProtectedOnceItExistsAndAFailedFirstDeployCanDeleteIt
         assertTrue(((Number) p.get("BackupRetentionPeriod")).intValue() >= 7);
         Map<String, Object> scaling =
                 CloudFormationTemplate.mapping(p.get("ServerlessV2ScalingConfiguration"), "scaling");

@@ -149,6 +149,12 @@ class DockerFilesTest {
                 .matcher(Files.readString(LOCAL.resolve("bootstrap.py")));
         assertTrue(secret.find(), "bootstrap.py's default PASTEBIN_DATABASE_SECRET_NAME");
         assertEquals(secret.group(1), parameters.get("PASTEBIN_DATABASE_SECRET_ID"));
+        // and the one with the reporters' local HMAC key, which the report function reads at start
+        Matcher key = Pattern.compile("\"PASTEBIN_REPORT_ADDRESS_KEY_SECRET\", \"([^\"]+)\"")
+                .matcher(Files.readString(LOCAL.resolve("bootstrap.py")));
+        assertTrue(key.find(), "bootstrap.py's default PASTEBIN_REPORT_ADDRESS_KEY_SECRET");
+        assertEquals(key.group(1), scriptDefault("lib.sh", "PASTEBIN_REPORT_ADDRESS_KEY_SECRET"));
+        assertEquals(key.group(1), parameters.get("PASTEBIN_REPORT_ADDRESS_KEY_SECRET_ID"));
     }
 
     @Test

@@ -366,7 +366,8 @@ class EdgeTemplateTest {
         assertEquals(
                 Map.of(
                         "CreateRateLimit", Map.of("Ref", "EdgeCreateRateLimit"),
-                        "ReadRateLimit", Map.of("Ref", "EdgeReadRateLimit")),
+                        "ReadRateLimit", Map.of("Ref", "EdgeReadRateLimit"),
+                        "NamePrefix", Map.of("Fn::Sub", "${AWS::StackName}-${AWS::Region}")),
                 acl.get("StackParameters"));
         assertEquals(
                 webAcl.root().get("Parameters") instanceof Map<?, ?> p ? p.keySet() : Set.of(),
@@ -437,6 +438,104 @@ class EdgeTemplateTest {
         assertEquals(
                 Map.of("Ref", "EdgeAclLogGroup"),
                 mapping(function.get("LoggingConfig"), "LoggingConfig").get("LogGroup"));
+    }
+
+    /**
+     * CloudFormation creates, updates and deletes edge-waf.yaml's web ACL and IP set with the function's role, so the
+     * role's AWS WAF rights are for those two alone: each is named under the prefix the stack passes (its name and
+     * region), and the role may act on those names only, not on another stack's web ACL, nor one made by hand, nor
+     * a name that merely starts with this stack's.
+     */
+    @Test
+    void theWebAclRoleMayChangeOnlyTheWebAclAndIpSetOfItsOwnStack() {
+        List<String> granted =
+                wafArnsOfTheRole().stream().map(EdgeTemplateTest::deployed).toList();
+        String global = "arn:aws:wafv2:us-east-1:123456789012:global/";
+        for (String foreign : List.of(
+                global + "webacl/someone-elses-acl/0f1e2d3c-1111-2222-3333-444455556666",
+                global + "ipset/someone-elses-ip-set/0f1e2d3c-1111-2222-3333-444455556666",
+                global + "webacl/pastebin-eu-west-1-edge-waf-staging/0f1e2d3c-1111-2222-3333-444455556666")) {
+            assertFalse(allows(granted, foreign), "EdgeAclRole may change " + foreign + " through " + granted);
+        }
+
+        Object prefix = mapping(template.properties("EdgeWebAcl").get("StackParameters"), "StackParameters")
+                .get("NamePrefix");
+        assertEquals(Map.of("Fn::Sub", "${AWS::StackName}-${AWS::Region}"), prefix);
+        String stackPrefix = deployed((String) mapping(prefix, "NamePrefix").get("Fn::Sub"));
+        for (String id : webAcl.resourcesOfType("AWS::WAFv2::WebACL")) {
+            String arn = global + "webacl/" + wafName(id, stackPrefix) + "/0f1e2d3c-1111-2222-3333-444455556666";
+            assertTrue(allows(granted, arn), "EdgeAclRole may not change its own " + arn + ": " + granted);
+        }
+        for (String id : webAcl.resourcesOfType("AWS::WAFv2::IPSet")) {
+            String arn = global + "ipset/" + wafName(id, stackPrefix) + "/0f1e2d3c-1111-2222-3333-444455556666";
+            assertTrue(allows(granted, arn), "EdgeAclRole may not change its own " + arn + ": " + granted);
+        }
+        assertEquals(
+                2,
+                webAcl.resources().keySet().stream()
+                        .filter(id -> webAcl.type(id).startsWith("AWS::WAFv2::"))
+                        .count(),
+                "the web ACL and the IP set are all edge-waf.yaml makes");
+    }
+
+    /**
+     * The name edge-waf.yaml gives the WAF resource {@code id} with NamePrefix {@code prefix} (given: the stack always
+     * gives it): within AWS WAF's rules (1 to 128 letters, digits, _ and -) for the longest prefix the parameter takes.
+     */
+    private String wafName(String id, String prefix) {
+        Object name = webAcl.properties(id).get("Name");
+        assertNotNull(name, id + " has no Name: CloudFormation would make one up, which no role can be scoped to");
+        List<?> choice = (List<?>) mapping(name, id + ".Name").get("Fn::If");
+        assertNotNull(choice, id + ".Name: " + name);
+        assertEquals("NamePrefixGiven", choice.get(0), id + ".Name: " + name);
+        assertEquals(Map.of("Ref", "AWS::NoValue"), choice.get(2), "without a prefix, CloudFormation's name");
+        String named = (String) mapping(choice.get(1), id + ".Name").get("Fn::Sub");
+        Map<String, Object> parameter =
+                mapping(mapping(webAcl.root().get("Parameters"), "Parameters").get("NamePrefix"), "NamePrefix");
+        var longest = Pattern.compile("\\^\\[\\\\w-]\\{0,(\\d+)}\\$").matcher((String) parameter.get("AllowedPattern"));
+        assertTrue(longest.matches(), "NamePrefix's AllowedPattern: " + parameter.get("AllowedPattern"));
+        String longestName = named.replace("${NamePrefix}", "p".repeat(Integer.parseInt(longest.group(1))));
+        assertTrue(longestName.length() <= 128 && longestName.matches("[\\w-]+"), longestName);
+        return named.replace("${NamePrefix}", prefix);
+    }
+
+    /** The resources of EdgeAclRole's statements that grant AWS WAF actions, as the template writes them. */
+    private List<String> wafArnsOfTheRole() {
+        List<String> arns = new java.util.ArrayList<>();
+        for (Object policy : (List<?>) template.properties("EdgeAclRole").get("Policies")) {
+            Map<String, Object> document = mapping(mapping(policy, "policy").get("PolicyDocument"), "document");
+            for (Object st : (List<?>) document.get("Statement")) {
+                Map<String, Object> statement = mapping(st, "statement");
+                if (!String.valueOf(statement.get("Action")).contains("wafv2:")) {
+                    continue;
+                }
+                Object resources = statement.get("Resource");
+                for (Object resource : resources instanceof List<?> l ? l : List.of(resources)) {
+                    arns.add(resource instanceof Map<?, ?> m ? String.valueOf(m.get("Fn::Sub")) : (String) resource);
+                }
+            }
+        }
+        assertFalse(arns.isEmpty(), "EdgeAclRole grants AWS WAF actions");
+        return arns;
+    }
+
+    /** {@code text} as a stack "pastebin" in eu-west-1 of account 123456789012 would have it. */
+    private static String deployed(String text) {
+        return text.replace("${AWS::Partition}", "aws")
+                .replace("${AWS::AccountId}", "123456789012")
+                .replace("${AWS::StackName}", "pastebin")
+                .replace("${AWS::Region}", "eu-west-1");
+    }
+
+    /** Whether one of IAM's resource patterns ({@code *} any run of characters, {@code ?} one) matches {@code arn}. */
+    private static boolean allows(List<String> patterns, String arn) {
+        return patterns.stream().anyMatch(pattern -> {
+            StringBuilder regex = new StringBuilder();
+            for (char c : pattern.toCharArray()) {
+                regex.append(c == '*' ? ".*" : c == '?' ? "." : Pattern.quote(String.valueOf(c)));
+            }
+            return arn.matches(regex.toString());
+        });
     }
 
     private Map<String, Object> conditions() {

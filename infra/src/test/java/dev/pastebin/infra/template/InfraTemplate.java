@@ -19,8 +19,9 @@ final class InfraTemplate {
 
     /**
      * The functions that use the database, each as its own role: requests, the queue, the schedule and the operator's
-     * moderation commands. The others reach AWS only (ModerationOutboxFunction, {@link #EDGE_ACL_FUNCTION}) or are
-     * CloudFormation's, called during a deploy (DatabaseMigrationFunction); TemplateTest lists every function.
+     * moderation commands. The others reach AWS only (ModerationOutboxFunction, {@link #EDGE_ACL_FUNCTION},
+     * DatabaseProtectionFunction) or are CloudFormation's, called during a deploy (DatabaseMigrationFunction);
+     * TemplateTest lists every function.
      */
     static final List<String> PRODUCT_FUNCTIONS = List.of(
             "CreatePasteFunction",

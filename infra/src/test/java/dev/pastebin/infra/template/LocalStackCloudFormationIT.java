@@ -250,17 +250,19 @@ class LocalStackCloudFormationIT {
                     "ModerationFunction",
                     "ModerationOutboxFunction",
                     "DatabaseMigrationFunction",
+                    "DatabaseProtectionFunction",
                     "EdgeAclFunction");
             assertEquals(functions, byType.get("AWS::Lambda::Function"), byType.toString());
-            assertEquals(11, byType.get("AWS::Lambda::Alias").size(), "AutoPublishAlias: live");
-            assertEquals(11, byType.get("AWS::Lambda::Version").size(), "one published version each");
+            assertEquals(12, byType.get("AWS::Lambda::Alias").size(), "AutoPublishAlias: live");
+            assertEquals(12, byType.get("AWS::Lambda::Version").size(), "one published version each");
             assertEquals(
                     Set.of("UploadPasteFunctionUploadJobs", "ModerationOutboxFunctionOutbox"),
                     byType.get("AWS::Lambda::EventSourceMapping"));
             assertEquals(Set.of("SweeperFunctionScheduled"), byType.get("AWS::Events::Rule"));
             assertEquals(Set.of("HttpApi"), byType.get("AWS::ApiGatewayV2::Api"));
-            // a role per function (EdgeAclFunction's and ModerationOutboxFunction's are their own resources)
-            assertEquals(11, byType.get("AWS::IAM::Role").size(), byType.toString());
+            // a role per function (EdgeAclFunction's, DatabaseProtectionFunction's and ModerationOutboxFunction's are
+            // their own resources)
+            assertEquals(12, byType.get("AWS::IAM::Role").size(), byType.toString());
             // the network of NetworkMode create: two private subnets, no NAT, the endpoints the functions call
             assertEquals(Set.of("Vpc"), byType.get("AWS::EC2::VPC"), byType.toString());
             assertEquals(Set.of("PrivateSubnetA", "PrivateSubnetB"), byType.get("AWS::EC2::Subnet"), byType.toString());
@@ -270,6 +272,7 @@ class LocalStackCloudFormationIT {
                     byType.toString());
             assertEquals(null, byType.get("AWS::EC2::NatGateway"), byType.toString());
             assertEquals(Set.of("DatabaseSchema"), byType.get("Custom::DatabaseSchema"), byType.toString());
+            assertEquals(Set.of("DatabaseProtection"), byType.get("Custom::DatabaseProtection"), byType.toString());
             assertEquals(Set.of("DatabaseCluster"), byType.get("AWS::RDS::DBCluster"), byType.toString());
             // the API and schedule may invoke their functions: POST /pastes, POST / (the command-line clients), GET,
             // HEAD, DELETE, POST reveal, POST report, the web page's three GETs, security.txt, the haste protocol's

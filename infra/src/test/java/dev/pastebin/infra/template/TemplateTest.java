@@ -67,6 +67,9 @@ class TemplateTest {
                                 "../moderation-outbox-function",
                                 "dev.pastebin.moderation.outbox.ModerationOutboxHandler")));
         expected.put(
+                "DatabaseProtectionFunction",
+                List.of("../database-protection-function", "dev.pastebin.dbprotection.DatabaseProtectionHandler"));
+        expected.put(
                 "PrivateBinFunction",
                 List.of(
                         "../privatebin-function",
@@ -630,6 +633,44 @@ class TemplateTest {
                             .orElse(null),
                     function);
         }
+    }
+
+    /**
+     * A value an environment variable resolves from Secrets Manager ({@code {{resolve:secretsmanager:...}}}) is part
+     * of the function's configuration, which {@code lambda:GetFunctionConfiguration} shows to whoever may read it: a
+     * function is given the secret's ARN and reads the value itself, with GetSecretValue on that one secret. The
+     * edge's origin header is the one exception: CloudFront sends it on every request and the distribution's
+     * configuration holds it too ({@code cloudfront:GetDistributionConfig} shows it), and it only proves that a
+     * request came through the edge (docs/design.md, "Edge").
+     */
+    @Test
+    void noFunctionEnvironmentHoldsASecretsValueButTheEdgesOriginHeader() {
+        Set<String> originHeader = Set.of("PASTEBIN_EDGE_ORIGIN_SECRET", "PASTEBIN_EDGE_PREVIOUS_ORIGIN_SECRET");
+        List<String> resolved = new java.util.ArrayList<>();
+        for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
+            template.environment(function).forEach((name, value) -> {
+                if (String.valueOf(value).contains("{{resolve:secretsmanager") && !originHeader.contains(name)) {
+                    resolved.add(function + "." + name + " = " + value);
+                }
+            });
+        }
+        assertEquals(List.of(), resolved, "environment variables that hold a secret's value");
+
+        // the reporters' HMAC key: its secret's ARN, and the right to read that secret besides the database's
+        assertEquals(
+                Map.of("Ref", "ReportAddressKeySecret"),
+                template.environment("ReportPasteFunction").get("PASTEBIN_REPORT_ADDRESS_KEY_SECRET_ID"));
+        List<Object> readable = ((List<?>)
+                        template.properties("ReportPasteFunction").get("Policies"))
+                .stream()
+                        .map(p -> CloudFormationTemplate.mapping(p, "policy"))
+                        .filter(p -> p.containsKey("AWSSecretsManagerGetSecretValuePolicy"))
+                        .map(p -> CloudFormationTemplate.mapping(
+                                        p.get("AWSSecretsManagerGetSecretValuePolicy"), "policy")
+                                .get("SecretArn"))
+                        .toList();
+        assertTrue(readable.contains(Map.of("Ref", "ReportAddressKeySecret")), readable.toString());
+        assertEquals(2, readable.size(), "its database secret and the key's: " + readable);
     }
 
     @Test

@@ -10,9 +10,10 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * The template's resources as they exist on this machine: a queue's {@code Ref} is its URL as the local SQS
- * endpoint reports it, a bucket's is its name, a topic's its ARN, a function's its logical id; ARNs are built for
- * the local region and account. A resource is named by {@code --physical-name}, else by its
- * QueueName/BucketName/TopicName, else by its logical id. The runtime creates nothing: the queues must exist.
+ * endpoint reports it, a bucket's is its name, a topic's its ARN, a secret's its name (on AWS its ARN: Secrets Manager
+ * takes either as a SecretId), a function's its logical id; ARNs are built for the local region and account. A
+ * resource is named by {@code --physical-name}, else by its QueueName/BucketName/TopicName/Name, else by its logical
+ * id. The runtime creates nothing: the queues and secrets must exist.
  */
 final class LocalResources implements ResourceAttributes {
 
@@ -48,6 +49,7 @@ final class LocalResources implements ResourceAttributes {
                     case "AWS::SQS::Queue" -> Optional.of(queueUrl(physicalName(logicalId, "QueueName")));
                     case "AWS::S3::Bucket" -> Optional.of(physicalName(logicalId, "BucketName"));
                     case "AWS::SNS::Topic" -> Optional.of(topicArn(physicalName(logicalId, "TopicName")));
+                    case "AWS::SecretsManager::Secret" -> Optional.of(physicalName(logicalId, "Name"));
                     case "AWS::Serverless::Function" -> Optional.of(logicalId);
                     default -> Optional.empty();
                 };
