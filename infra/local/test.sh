@@ -2,7 +2,7 @@
 # Usage: infra/local/test.sh [maven args...]  -- THE test command: services up, `mvn verify`, services down.
 #
 # Picks a JDK >= 21, starts PostgreSQL and LocalStack unless they already run (infra/local/up), lints
-# the template, installs Chromium and its driver when missing (infra/local/chromium.sh, for the browser
+# the template (beside the build), installs Chromium and its driver when missing (infra/local/chromium.sh, for the browser
 # tests) and the command-line paste clients (infra/local/clients.sh), runs `mvn -B verify` at the repository root with the app environment exported (unit
 # tests in `test`, *IT integration tests in `verify`), then `sam build` of every function with a check
 # of its output (infra/local/sam-build.sh), Schemathesis against the local API (infra/local/schemathesis.sh) and the
@@ -31,8 +31,11 @@ trap 'exit 143' TERM
 
 "$PASTEBIN_LOCAL_DIR/up" >/dev/null || die "could not start PostgreSQL and LocalStack (reason above); not running the tests"
 export_app_env
-"$PASTEBIN_LOCAL_DIR/validate-template.sh" \
-    || die "infra/template.yaml does not validate (sam validate --lint / cfn-lint / checkov, output above)"
+# The template's lint (sam validate, cfn-lint, checkov: a few minutes of Python) needs nothing Maven builds, and
+# Maven's first minutes leave a core idle: it runs beside the build, its output kept for the end.
+validate_log="$(mktemp -t pastebin-validate.XXXXXX)"
+"$PASTEBIN_LOCAL_DIR/validate-template.sh" >"$validate_log" 2>&1 &
+validate_pid=$!
 
 # The browser tests (DashboardBrowserIT, WebPageBrowserIT) drive Chromium, the web page's through chromedriver:
 # install both here, once, rather than in the middle of Maven's output. Without them those tests fail and say
@@ -66,6 +69,15 @@ mvn -B -T "$threads" ${PASTEBIN_MAVEN_ARGS:-} verify "$@"
 status=$?
 set -e
 log "maven exited with $status"
+
+validate_status=0
+wait "$validate_pid" || validate_status=$?
+cat "$validate_log"
+rm -f "$validate_log"
+if [[ "$validate_status" -ne 0 ]]; then
+    log "infra/template.yaml does not validate (sam validate --lint / cfn-lint / checkov, output above)"
+    status=1
+fi
 
 # sam build of every function: their Makefiles reuse the zips Maven just built (seconds; a function
 # module Maven did not package here is packaged by its Makefile when out of date).
