@@ -10,6 +10,9 @@ import dev.pastebin.core.logging.LogContext;
 import dev.pastebin.core.metrics.Metric;
 import dev.pastebin.core.metrics.Metrics;
 import dev.pastebin.core.moderation.ContentBlocklist;
+import dev.pastebin.core.paste.ApiKeyInvalidException;
+import dev.pastebin.core.paste.ApiKeyQuotaExceededException;
+import dev.pastebin.core.paste.ApiKeyRequiredException;
 import dev.pastebin.core.paste.ContentBlockedException;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.DeleteTokens;
@@ -62,6 +65,7 @@ public class CreatePasteService {
     private final IdempotentReplay replays;
     private final UploadJobSender jobs;
     private final ContentBlocklist blocklist;
+    private final CreateAccess access;
     private final Metrics metrics;
     private final Clock clock = Clock.systemUTC();
 
@@ -76,6 +80,7 @@ public class CreatePasteService {
             IdempotentReplay replays,
             UploadJobSender jobs,
             ContentBlocklist blocklist,
+            CreateAccess access,
             Metrics metrics) {
         this.repository = repository;
         this.idempotencyKeys = idempotencyKeys;
@@ -87,6 +92,7 @@ public class CreatePasteService {
         this.replays = replays;
         this.jobs = jobs;
         this.blocklist = blocklist;
+        this.access = access;
         this.metrics = metrics;
     }
 
@@ -107,13 +113,24 @@ public class CreatePasteService {
      * @param request        content checked by the caller (valid UTF-8, non-empty, within the size limit) and options
      * @param userId         the authenticated user, or {@code null} for an anonymous paste
      * @param idempotencyKey the request's key, or {@code null}
+     * @param credential     what the request presented to prove it may create (checked only when the operator
+     *                       requires an API key: {@link CreateAccess})
      * @throws DependencyUnavailableException when the database or the queue cannot be reached
      * @throws IdempotencyKeyReusedException when the key belongs to another request
      * @throws PasteNotFoundException        when the paste the key created is gone
      * @throws IdempotencyKeyExhaustedException when the key has answered {@link IdempotentReplay#MAX_REPLAYS} replays
      * @throws ContentBlockedException       when the content's SHA-256 is on the operator's blocklist
+     * @throws ApiKeyRequiredException       when an API key is required and none was presented
+     * @throws ApiKeyInvalidException        when the credential is no bearer token, or its key unknown or revoked
+     * @throws ApiKeyQuotaExceededException  when the paste would take the key past a daily limit (nothing stored)
      */
-    public Creation create(PasteRequest request, @Nullable String userId, @Nullable IdempotencyKey idempotencyKey) {
+    public Creation create(
+            PasteRequest request,
+            @Nullable String userId,
+            @Nullable IdempotencyKey idempotencyKey,
+            CreateCredential credential) {
+        // Who may create, before anything is looked up or written (anyone: no statement)
+        CreateAccess.Grant grant = access.admit(credential).orElse(null);
         byte[] content = request.content();
         PasteOptions options = request.options();
         String sha256 = ContentHash.sha256Hex(content);
@@ -138,7 +155,7 @@ public class CreatePasteService {
                     request.metadata());
             Optional<IdempotencyKeys.Claimed> earlier;
             try {
-                earlier = dependencies.call(DATABASE, () -> insert(paste, idempotencyKey, fingerprint));
+                earlier = dependencies.call(DATABASE, () -> insert(paste, idempotencyKey, fingerprint, grant));
             } catch (RuntimeException e) {
                 if (!classifier.isDuplicateKey(e)) {
                     throw e;
@@ -156,7 +173,7 @@ public class CreatePasteService {
                     "paste {} created IN_PROGRESS ({} bytes, {}{}{})",
                     paste.shortCode(),
                     content.length,
-                    userId == null ? "anonymous" : "user",
+                    grant != null ? "API key " + grant.keyId() : userId == null ? "anonymous" : "user",
                     expiresAt == null ? "" : ", expires " + expiresAt,
                     options.readOnce() ? ", read once" : "");
             return new Creation(
@@ -165,17 +182,27 @@ public class CreatePasteService {
         throw new IllegalStateException("no free short code after " + MAX_INSERT_ATTEMPTS + " attempts");
     }
 
-    /** Inserts the row; with a key, in one transaction with claiming it, unless an earlier request holds it (returned). */
-    private Optional<IdempotencyKeys.Claimed> insert(Paste paste, @Nullable IdempotencyKey key, String fingerprint) {
-        if (key == null) {
+    /**
+     * Inserts the row; with an idempotency key, in one transaction with claiming it, unless an earlier request holds
+     * it (returned); with an API key's grant, in one transaction with claiming the paste from the key's day (a paste
+     * over the key's limits rolls back, its row and key claim with it). Without either, the insert alone: the
+     * anonymous create's one statement.
+     */
+    private Optional<IdempotencyKeys.Claimed> insert(
+            Paste paste, @Nullable IdempotencyKey key, String fingerprint, @Nullable CreateAccess.Grant grant) {
+        if (key == null && grant == null) {
             repository.save(paste);
             return Optional.empty();
         }
         return transactions.executeWrite(status -> {
-            Optional<IdempotencyKeys.Claimed> earlier =
-                    idempotencyKeys.claim(status.getConnection(), key, fingerprint, paste.shortCode());
+            Optional<IdempotencyKeys.Claimed> earlier = key == null
+                    ? Optional.empty()
+                    : idempotencyKeys.claim(status.getConnection(), key, fingerprint, paste.shortCode());
             if (earlier.isEmpty()) {
                 repository.save(paste);
+                if (grant != null) {
+                    access.consume(status.getConnection(), grant, paste.shortCode(), paste.sizeBytes());
+                }
             }
             return earlier;
         });
