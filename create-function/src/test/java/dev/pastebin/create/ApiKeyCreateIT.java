@@ -205,6 +205,28 @@ class ApiKeyCreateIT {
         assertEquals(limit, world.drainQueue().size());
     }
 
+    /** A create whose upload job cannot be queued fails (its row FAILED), and gives its key's claim back. */
+    @Test
+    void aCreateWhoseJobCannotBeQueuedConsumesNothing() throws Exception {
+        TestApiKeys.Key key = TestApiKeys.issue(database(), 1, null);
+        try (HttpApi noQueue = HttpApi.start(Map.of(
+                "pastebin.upload-queue.url",
+                world.queues.queueUrl() + "-missing-" + UUID.randomUUID(),
+                "pastebin.create.access",
+                "api-key"))) {
+            HttpApi.Response failed = noQueue.send(text("never queued").header("authorization", key.bearer()));
+            assertEquals(500, failed.status(), failed.text());
+        }
+
+        assertEquals(0, TestApiKeys.pastesToday(database(), key.id()), "the failed create gave its claim back");
+        assertEquals(
+                201,
+                world.api
+                        .send(text("queued").header("authorization", key.bearer()))
+                        .status());
+        assertEquals(1, TestApiKeys.pastesToday(database(), key.id()));
+    }
+
     @Test
     void theDailyByteLimitCountsContentAndARefusedOrReplayedCreateConsumesNothing() throws Exception {
         TestApiKeys.Key key = TestApiKeys.issue(database(), null, 10L);

@@ -21,6 +21,8 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Who may create (docs/design.md, "Private instances: API keys"): the one check of every create route and protocol,
@@ -28,7 +30,8 @@ import java.util.UUID;
  * With {@code api-key} the create must present a bearer key: {@link #admit} looks it up on every create (nothing is
  * cached, so a revocation holds from the next create), and {@link #consume}, in the paste's transaction, claims the
  * paste and its bytes from the key's UTC day and records the key on the paste, in one statement that changes the
- * day's usage only while it stays within the key's limits; a create that does not commit consumes nothing.
+ * day's usage only while it stays within the key's limits; a create that does not commit consumes nothing, and one
+ * that commits and then fails for good (its job cannot be queued) gives its claim back ({@link #release}).
  */
 @Singleton
 public class CreateAccess {
@@ -57,11 +60,19 @@ public class CreateAccess {
             WHERE short_code = ? AND EXISTS (SELECT FROM usage)
             RETURNING short_code""";
 
+    static final String RELEASE =
+            "UPDATE api_key_usage SET pastes = pastes - 1, bytes = bytes - ? WHERE key_id = ? AND day = ?";
+
+    private static final Logger LOG = LoggerFactory.getLogger(CreateAccess.class);
+
     /** An admitted key: whose it is and its daily limits (null: unlimited). */
     public record Grant(
             UUID keyId,
             @Nullable Integer dailyPastes,
             @Nullable Long dailyBytes) {}
+
+    /** What one create claims from its key: one paste of {@code sizeBytes} in the UTC day of {@code at}. */
+    public record Claim(Grant grant, Instant at, int sizeBytes) {}
 
     private final CreateAccessProperties properties;
     private final ConnectionOperations<Connection> connections;
@@ -133,19 +144,24 @@ public class CreateAccess {
         }
     }
 
+    /** The claim a create of {@code sizeBytes} makes on {@code grant}'s key, now. */
+    public Claim claim(Grant grant, int sizeBytes) {
+        return new Claim(grant, clock.instant(), sizeBytes);
+    }
+
     /**
-     * Claims {@code sizeBytes} and one paste from the key's current UTC day and records the key as the paste's
-     * owner, on the create's connection and in its transaction (the paste's row is already inserted).
+     * Takes {@code claim} from the key's UTC day and records the key as the paste's owner, on the create's connection
+     * and in its transaction (the paste's row is already inserted).
      *
      * @throws ApiKeyQuotaExceededException when the paste would take the key past a daily limit: the caller's
      *                                      transaction then rolls back, the paste's row with it
      */
-    public void consume(Connection connection, Grant grant, String shortCode, int sizeBytes) {
-        Instant now = clock.instant();
+    public void consume(Connection connection, Claim claim, String shortCode) {
+        Grant grant = claim.grant();
         try (PreparedStatement consume = connection.prepareStatement(CONSUME)) {
             consume.setObject(1, grant.keyId());
-            consume.setObject(2, UtcDay.of(now));
-            consume.setLong(3, sizeBytes);
+            consume.setObject(2, UtcDay.of(claim.at()));
+            consume.setLong(3, claim.sizeBytes());
             if (grant.dailyPastes() == null) {
                 consume.setNull(4, Types.INTEGER);
             } else {
@@ -168,7 +184,35 @@ public class CreateAccess {
         throw new ApiKeyQuotaExceededException(
                 "This API key has created all the pastes or bytes it may today (UTC); it may create again after"
                         + " midnight UTC",
-                UtcDay.secondsUntilNext(now));
+                UtcDay.secondsUntilNext(claim.at()));
+    }
+
+    /**
+     * Gives {@code claim} back: its create committed, then failed for good (its upload job could not be queued and
+     * its row is FAILED), so it must not count. Best effort, after the commit: if the database refuses now too, the
+     * key's day keeps the paste counted, which is logged.
+     */
+    public void release(Claim claim) {
+        try {
+            dependencies.run(
+                    DATABASE,
+                    () -> connections.executeWrite(status -> {
+                        try (PreparedStatement release = status.getConnection().prepareStatement(RELEASE)) {
+                            release.setLong(1, claim.sizeBytes());
+                            release.setObject(2, claim.grant().keyId());
+                            release.setObject(3, UtcDay.of(claim.at()));
+                            return release.executeUpdate();
+                        } catch (SQLException e) {
+                            throw failed(e);
+                        }
+                    }));
+        } catch (RuntimeException e) {
+            LOG.error(
+                    "API key {}: giving back the claim of a failed create failed too ({}); it stays counted for {}",
+                    claim.grant().keyId(),
+                    e.toString(),
+                    UtcDay.of(claim.at()));
+        }
     }
 
     private static ApiKeyInvalidException unknown() {

@@ -132,6 +132,7 @@ public class CreatePasteService {
         // Who may create, before anything is looked up or written (anyone: no statement)
         CreateAccess.Grant grant = access.admit(credential).orElse(null);
         byte[] content = request.content();
+        CreateAccess.Claim claim = grant == null ? null : access.claim(grant, content.length);
         PasteOptions options = request.options();
         String sha256 = ContentHash.sha256Hex(content);
         // One probe of the blocklist's primary key before anything is written (docs/design.md, "Takedowns and the
@@ -155,7 +156,7 @@ public class CreatePasteService {
                     request.metadata());
             Optional<IdempotencyKeys.Claimed> earlier;
             try {
-                earlier = dependencies.call(DATABASE, () -> insert(paste, idempotencyKey, fingerprint, grant));
+                earlier = dependencies.call(DATABASE, () -> insert(paste, idempotencyKey, fingerprint, claim));
             } catch (RuntimeException e) {
                 if (!classifier.isDuplicateKey(e)) {
                     throw e;
@@ -168,7 +169,11 @@ public class CreatePasteService {
             }
             // the rest of the request is about this paste (the HTTP filter clears the MDC after the response)
             LogContext.forPaste(paste.shortCode());
-            jobs.sendNew(new UploadJob(paste.shortCode(), sha256, content), idempotencyKey);
+            // a paste whose job cannot be queued is FAILED: its key's claim is given back
+            jobs.sendNew(
+                    new UploadJob(paste.shortCode(), sha256, content),
+                    idempotencyKey,
+                    claim == null ? null : () -> access.release(claim));
             LOG.info(
                     "paste {} created IN_PROGRESS ({} bytes, {}{}{})",
                     paste.shortCode(),
@@ -184,13 +189,13 @@ public class CreatePasteService {
 
     /**
      * Inserts the row; with an idempotency key, in one transaction with claiming it, unless an earlier request holds
-     * it (returned); with an API key's grant, in one transaction with claiming the paste from the key's day (a paste
+     * it (returned); with an API key's claim, in one transaction with taking the paste from the key's day (a paste
      * over the key's limits rolls back, its row and key claim with it). Without either, the insert alone: the
      * anonymous create's one statement.
      */
     private Optional<IdempotencyKeys.Claimed> insert(
-            Paste paste, @Nullable IdempotencyKey key, String fingerprint, @Nullable CreateAccess.Grant grant) {
-        if (key == null && grant == null) {
+            Paste paste, @Nullable IdempotencyKey key, String fingerprint, @Nullable CreateAccess.Claim claim) {
+        if (key == null && claim == null) {
             repository.save(paste);
             return Optional.empty();
         }
@@ -200,8 +205,8 @@ public class CreatePasteService {
                     : idempotencyKeys.claim(status.getConnection(), key, fingerprint, paste.shortCode());
             if (earlier.isEmpty()) {
                 repository.save(paste);
-                if (grant != null) {
-                    access.consume(status.getConnection(), grant, paste.shortCode(), paste.sizeBytes());
+                if (claim != null) {
+                    access.consume(status.getConnection(), claim, paste.shortCode());
                 }
             }
             return earlier;

@@ -57,11 +57,12 @@ class UploadJobSender {
 
     /**
      * The job of a paste this request has just inserted IN_PROGRESS; if it cannot be sent, the paste is failed
-     * and its key ({@code null}: none) released before the failure is thrown.
+     * and its key ({@code null}: none) released before the failure is thrown, and so is what it claimed from its
+     * API key ({@code releaseClaim}, {@code null}: nothing claimed).
      *
      * @throws DependencyUnavailableException when the queue cannot be reached
      */
-    void sendNew(UploadJob job, @Nullable IdempotencyKey key) {
+    void sendNew(UploadJob job, @Nullable IdempotencyKey key, @Nullable Runnable releaseClaim) {
         try {
             send(job);
         } catch (RuntimeException e) {
@@ -69,8 +70,13 @@ class UploadJobSender {
                     "paste {}: enqueueing the upload job failed ({}); marking it FAILED",
                     job.shortCode(),
                     e.toString());
-            if (markFailed(job.shortCode(), "enqueue failed: " + e.getClass().getSimpleName()) && key != null) {
-                forget(key, job.shortCode());
+            if (markFailed(job.shortCode(), "enqueue failed: " + e.getClass().getSimpleName())) {
+                if (key != null) {
+                    forget(key, job.shortCode());
+                }
+                if (releaseClaim != null) {
+                    releaseClaim.run();
+                }
             }
             throw dependencies.unavailableOrItself(UPLOAD_QUEUE, e);
         }
