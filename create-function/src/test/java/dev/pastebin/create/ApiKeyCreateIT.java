@@ -205,6 +205,28 @@ class ApiKeyCreateIT {
         assertEquals(limit, world.drainQueue().size());
     }
 
+    /** Each API key has its own Idempotency-Keys: another key's holder cannot replay a paste (and get its token). */
+    @Test
+    void anIdempotencyKeyIsScopedToItsApiKey() throws Exception {
+        TestApiKeys.Key first = TestApiKeys.issue(database(), null, null);
+        TestApiKeys.Key second = TestApiKeys.issue(database(), null, null);
+        String idempotencyKey = UUID.randomUUID().toString();
+
+        HttpApi.Response mine = world.api.send(
+                text("same bytes").header("authorization", first.bearer()).header("Idempotency-Key", idempotencyKey));
+        HttpApi.Response theirs = world.api.send(
+                text("same bytes").header("authorization", second.bearer()).header("Idempotency-Key", idempotencyKey));
+
+        assertEquals(201, mine.status(), mine.text());
+        assertEquals(201, theirs.status(), theirs.text());
+        assertNull(theirs.header("Idempotent-Replayed"), "not a replay of the other key's paste");
+        assertEquals(second.id(), TestApiKeys.ownerOf(database(), (String)
+                world.json(theirs).get("shortCode")));
+        HttpApi.Response replay = world.api.send(
+                text("same bytes").header("authorization", first.bearer()).header("Idempotency-Key", idempotencyKey));
+        assertEquals(world.json(mine).get("shortCode"), world.json(replay).get("shortCode"), "its own key replays");
+    }
+
     /** A create whose upload job cannot be queued fails (its row FAILED), and gives its key's claim back. */
     @Test
     void aCreateWhoseJobCannotBeQueuedConsumesNothing() throws Exception {

@@ -55,6 +55,9 @@ public class CreatePasteService {
 
     private static final Logger LOG = LoggerFactory.getLogger(CreatePasteService.class);
 
+    /** The Idempotency-Key scope of an API key's creates ({@code idempotency_keys.caller}). */
+    static final String API_KEY_SCOPE = "api-key:";
+
     private final PasteRepository repository;
     private final IdempotencyKeys idempotencyKeys;
     private final TransactionOperations<Connection> transactions;
@@ -131,6 +134,13 @@ public class CreatePasteService {
             CreateCredential credential) {
         // Who may create, before anything is looked up or written (anyone: no statement)
         CreateAccess.Grant grant = access.admit(credential).orElse(null);
+        // An API key's Idempotency-Keys are its own: the holder of another key, who may send the same key and bytes,
+        // must not replay this key's paste and get a deletion token for it (anonymous callers share one scope)
+        IdempotencyKey scopedKey = grant != null
+                        && idempotencyKey != null
+                        && idempotencyKey.caller().isEmpty()
+                ? new IdempotencyKey(API_KEY_SCOPE + grant.keyId(), idempotencyKey.key())
+                : idempotencyKey;
         byte[] content = request.content();
         CreateAccess.Claim claim = grant == null ? null : access.claim(grant, content.length);
         PasteOptions options = request.options();
@@ -156,7 +166,7 @@ public class CreatePasteService {
                     request.metadata());
             Optional<IdempotencyKeys.Claimed> earlier;
             try {
-                earlier = dependencies.call(DATABASE, () -> insert(paste, idempotencyKey, fingerprint, claim));
+                earlier = dependencies.call(DATABASE, () -> insert(paste, scopedKey, fingerprint, claim));
             } catch (RuntimeException e) {
                 if (!classifier.isDuplicateKey(e)) {
                     throw e;
@@ -172,7 +182,7 @@ public class CreatePasteService {
             // a paste whose job cannot be queued is FAILED: its key's claim is given back
             jobs.sendNew(
                     new UploadJob(paste.shortCode(), sha256, content),
-                    idempotencyKey,
+                    scopedKey,
                     claim == null ? null : () -> access.release(claim));
             LOG.info(
                     "paste {} created IN_PROGRESS ({} bytes, {}{}{})",
