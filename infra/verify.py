@@ -13,7 +13,8 @@ and SQS calls, with the caller's credentials and region), and the HTTP checks go
 with EdgeEnabled=false). Locally the HTTP checks go to --api (default http://127.0.0.1:3000), the schema row asks
 PostgreSQL with psql (PASTEBIN_DB_*), the dead-letter row asks LocalStack's SQS (PASTEBIN_UPLOAD_DLQ_URL,
 PASTEBIN_MODERATION_OUTBOX_DLQ_URL, at AWS_ENDPOINT_URL), all set by infra/admin from infra/local/lib.sh; the rows
-that exist only on AWS are SKIP.
+that exist only on AWS are SKIP. On a private instance (CreateAccess=api-key) the round trip's create presents
+the key in PASTEBIN_API_KEY (a key of `infra/admin keys create`).
 """
 from __future__ import annotations
 
@@ -124,6 +125,10 @@ def paste_round_trip(base: str, read_timeout: float) -> tuple[Row, Paste | None]
     """POST /pastes with text, then GET it until 200 (202 while it is stored), within read_timeout seconds."""
     content = f"infra/admin verify {uuid.uuid4()} \u2713\n".encode()
     headers = {"Content-Type": "text/plain; charset=utf-8", "Accept": "application/json"}
+    api_key = os.environ.get("PASTEBIN_API_KEY", "")
+    if api_key:
+        # a private instance (CreateAccess=api-key): its creates present a key (docs/operating.md, "API keys")
+        headers["Authorization"] = "Bearer " + api_key
     # an hour at most, should the delete below not happen
     create_url = base + "pastes?expiresIn=3600"
     created = http("POST", create_url, content, headers)
@@ -133,7 +138,9 @@ def paste_round_trip(base: str, read_timeout: float) -> tuple[Row, Paste | None]
         time.sleep(retry_after(created))
         created = http("POST", create_url, content, headers)
     if created.status != 201:
-        raise CheckFailed(f"POST /pastes answered {created.snippet()}")
+        hint = ("; a private instance (CreateAccess=api-key) needs a key: PASTEBIN_API_KEY=pb_... infra/admin verify"
+                if created.status == 401 else "")
+        raise CheckFailed(f"POST /pastes answered {created.snippet()}{hint}")
     answer = created.json()
     paste = Paste(answer["shortCode"], answer.get("deleteToken"))
     started = time.monotonic()

@@ -65,6 +65,15 @@ BEGIN
         ('pastebin_moderation', 'SELECT, UPDATE, DELETE', 'pastes'),
         ('pastebin_moderation', 'SELECT, INSERT',      'takedowns, moderation_audit'),
         ('pastebin_moderation', 'SELECT, INSERT, DELETE', 'content_blocklist'),
+        -- CreateAccess=api-key: every create looks its key up, and claims the day's usage with one upsert
+        -- (INSERT ... ON CONFLICT DO UPDATE ... RETURNING) that also records the key on the paste (UPDATE on pastes)
+        ('pastebin_create',  'SELECT',                 'api_keys'),
+        ('pastebin_create',  'SELECT, INSERT, UPDATE', 'api_key_usage'),
+        ('pastebin_privatebin', 'SELECT',              'api_keys'),
+        ('pastebin_privatebin', 'SELECT, INSERT, UPDATE', 'api_key_usage'),
+        -- the operator's keys create, list (with today's usage and each key's paste count) and revoke
+        ('pastebin_moderation', 'SELECT, INSERT, UPDATE', 'api_keys'),
+        ('pastebin_moderation', 'SELECT',              'api_key_usage'),
         -- PrivateBin's clients: a create (the row; FAILED when its job cannot be queued), a read, burn after reading
         -- (a reveal locks the row before it removes it) and a delete with the token; the blocklist and tombstones
         -- are looked up as the create, read and remove functions look them up. No idempotency keys: the protocol

@@ -1,8 +1,10 @@
 package dev.pastebin.create;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import dev.pastebin.api.http.BearerCredentials;
 import io.micronaut.core.convert.ArgumentConversionContext;
 import io.micronaut.core.type.Argument;
+import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.bind.binders.TypedRequestArgumentBinder;
 import io.micronaut.servlet.http.ServletHttpRequest;
@@ -12,7 +14,8 @@ import java.util.Optional;
 
 /**
  * Binds {@link Caller} arguments from the API Gateway (HTTP API, payload 2.0) event behind the request: the
- * {@code sub} claim of a JWT authorizer. No authorizer, no claims or a blank subject: {@link Caller#ANONYMOUS}.
+ * {@code sub} claim of a JWT authorizer (no authorizer, no claims or a blank subject: anonymous), and the bearer
+ * credential of its {@code Authorization} header ({@link BearerCredentials}).
  * Tests replace this bean ({@code @Replaces(CallerBinder.class)}) to act as any caller.
  */
 @Singleton
@@ -27,10 +30,12 @@ public class CallerBinder implements TypedRequestArgumentBinder<Caller> {
 
     @Override
     public BindingResult<Caller> bind(ArgumentConversionContext<Caller> context, HttpRequest<?> source) {
-        Caller caller = source instanceof ServletHttpRequest<?, ?> servlet
+        Caller user = source instanceof ServletHttpRequest<?, ?> servlet
                         && servlet.getNativeRequest() instanceof APIGatewayV2HTTPEvent event
                 ? callerOf(event)
                 : Caller.ANONYMOUS;
+        Caller caller = new Caller(
+                user.userId(), BearerCredentials.of(source.getHeaders().get(HttpHeaders.AUTHORIZATION)));
         return () -> Optional.of(caller);
     }
 

@@ -48,12 +48,14 @@ interface HasteCreateApi {
             responses = {
                 @ApiResponse(responseCode = "200", ref = ApiDocs.HASTE_CREATED),
                 @ApiResponse(responseCode = "400", ref = ApiDocs.ERROR),
+                @ApiResponse(responseCode = "401", ref = ApiDocs.API_KEY_REFUSED),
                 @ApiResponse(responseCode = "404", ref = ApiDocs.ERROR),
                 @ApiResponse(responseCode = "406", ref = ApiDocs.ERROR),
                 @ApiResponse(responseCode = "409", ref = ApiDocs.ERROR),
                 @ApiResponse(responseCode = "413", ref = ApiDocs.ERROR),
                 @ApiResponse(responseCode = "415", ref = ApiDocs.ERROR),
                 @ApiResponse(responseCode = "422", ref = ApiDocs.ERROR),
+                @ApiResponse(responseCode = "429", ref = ApiDocs.API_KEY_QUOTA_EXCEEDED),
                 @ApiResponse(responseCode = "500", ref = ApiDocs.ERROR),
                 @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
             })

@@ -42,6 +42,6 @@ public class HasteCreateController implements HasteCreateApi {
         PasteContentReader.requireUtf8Charset(type);
         PasteRequest paste = reader.fromHaste(body.bytes(), type);
         IdempotencyKey key = IdempotencyKey.of(idempotencyKey, caller.userId());
-        return CreationAnswers.hasteKey(service.create(paste, caller.userId(), key));
+        return CreationAnswers.hasteKey(service.create(paste, caller.userId(), key, caller.credential()));
     }
 }

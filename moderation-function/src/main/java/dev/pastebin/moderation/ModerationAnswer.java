@@ -1,6 +1,7 @@
 package dev.pastebin.moderation;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.micronaut.core.annotation.Creator;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
 import java.util.List;
@@ -11,8 +12,8 @@ import java.util.List;
  *
  * @param outcome        what happened: taken-down, already-taken-down, nothing-to-take-down, blocked,
  *                       already-blocked, unblocked, not-blocked, listed, copies (the codes holding a content),
- *                       unknown-code (copies of a code with neither a paste nor a tombstone), or refused (with
- *                       {@code error})
+ *                       unknown-code (copies of a code with neither a paste nor a tombstone), key-created,
+ *                       keys (listed), revoked, already-revoked, or refused (with {@code error})
  * @param rowRemoved     whether the takedown removed a paste row
  * @param objectDeletion what became of the content's objects (the code's and its copies') once the takedown had
  *                       committed, the worst of them (a repeated takedown tries the code's again): {@value #DELETED} (S3 confirmed the delete), {@value #PENDING} (S3 refused it;
@@ -31,6 +32,8 @@ import java.util.List;
  *                       with this as {@code after}
  * @param note           in words, what the takedown could not finish and what to do about it, or what a repeated
  *                       takedown did
+ * @param apiKey         create-key: the key, with the key itself (shown this once), and revoke-key: the key revoked
+ * @param apiKeys        list-keys: every key, never the key itself or its hash
  */
 @Serdeable
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -51,7 +54,53 @@ public record ModerationAnswer(
         @Nullable List<Entry> entries,
         @Nullable String nextAfter,
         @Nullable String note,
-        @Nullable String error) {
+        @Nullable String error,
+        @Nullable KeyEntry apiKey,
+        @Nullable List<KeyEntry> apiKeys) {
+
+    @Creator
+    public ModerationAnswer {}
+
+    /** An answer of a moderation command (none of the keys' fields). */
+    public ModerationAnswer(
+            String outcome,
+            @Nullable String code,
+            @Nullable Boolean rowRemoved,
+            @Nullable String stateRemoved,
+            @Nullable String objectDeletion,
+            @Nullable String sha256,
+            @Nullable Integer size,
+            @Nullable Boolean blocked,
+            @Nullable String invalidation,
+            @Nullable List<String> paths,
+            @Nullable List<String> copies,
+            @Nullable List<String> copiesLeft,
+            @Nullable Boolean copiesTruncated,
+            @Nullable List<Entry> entries,
+            @Nullable String nextAfter,
+            @Nullable String note,
+            @Nullable String error) {
+        this(
+                outcome,
+                code,
+                rowRemoved,
+                stateRemoved,
+                objectDeletion,
+                sha256,
+                size,
+                blocked,
+                invalidation,
+                paths,
+                copies,
+                copiesLeft,
+                copiesTruncated,
+                entries,
+                nextAfter,
+                note,
+                error,
+                null,
+                null);
+    }
 
     /** {@link #objectDeletion}: S3 confirmed the delete. */
     public static final String DELETED = "deleted";
@@ -63,6 +112,36 @@ public record ModerationAnswer(
     /** One blocklist entry, for {@code blocklist}. */
     @Serdeable
     public record Entry(String sha256, String reason, String addedBy, String addedAt) {}
+
+    /**
+     * One API key as the keys commands show it. Null limits are unlimited; {@code key} is present only in
+     * create-key's answer (it is never stored, so no later command can show it), and the key's hash never.
+     *
+     * @param pastesToday what the key created in the current UTC day, counted against {@code dailyPastes}
+     * @param bytesToday  the content bytes of those pastes, counted against {@code dailyBytes}
+     * @param pastes      how many of the pastes created with the key exist now (deleted and expired ones are gone)
+     */
+    @Serdeable
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record KeyEntry(
+            String id,
+            String name,
+            @Nullable String key,
+            String createdAt,
+            @Nullable String revokedAt,
+            @Nullable Long dailyPastes,
+            @Nullable Long dailyBytes,
+            @Nullable Long pastesToday,
+            @Nullable Long bytesToday,
+            @Nullable Long pastes) {}
+
+    /** A keys command's answer: its outcome, the key it acted on or the keys it listed, and a note. */
+    static ModerationAnswer onKeys(
+            String outcome, @Nullable KeyEntry apiKey, @Nullable List<KeyEntry> apiKeys, @Nullable String note) {
+        return new ModerationAnswer(
+                outcome, null, null, null, null, null, null, null, null, null, null, null, null, null, null, note, null,
+                apiKey, apiKeys);
+    }
 
     /** An answer about a code that names nothing to act on: its outcome and, in words, why. */
     static ModerationAnswer onCode(String outcome, String code, String note) {

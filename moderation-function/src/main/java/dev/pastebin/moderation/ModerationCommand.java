@@ -9,8 +9,10 @@ import io.micronaut.serde.annotation.Serdeable;
  * {@code {"action":"takedown","code":..,"reason":..,"requestedBy":..,"block":true,"onlyThisCode":false}},
  * {@code {"action":"block","sha256":..,"reason":..,"requestedBy":..}}, {@code {"action":"unblock",...}},
  * {@code {"action":"blocklist","after":..,"limit":..}} or {@code {"action":"copies","code":..}} /
- * {@code {"action":"copies","sha256":..}}. Checked by {@link ModerationService}, which answers a clear error for
- * anything else.
+ * {@code {"action":"copies","sha256":..}}, checked by {@link ModerationService}, which answers a clear error for
+ * anything else; or API keys' ({@link KeysService}): {@code {"action":"create-key","name":..,"dailyPastes":..,
+ * "dailyBytes":..,"requestedBy":..}}, {@code {"action":"list-keys"}}, {@code {"action":"revoke-key","id":..,
+ * "requestedBy":..}}.
  *
  * @param requestedBy who asks, as the invoker states it (infra/admin passes {@code aws sts get-caller-identity}'s
  *                    ARN): Lambda does not tell a directly invoked function its caller; CloudTrail's record of the
@@ -23,6 +25,10 @@ import io.micronaut.serde.annotation.Serdeable;
  *                     means from the first
  * @param limit        blocklist: the most entries the page holds, 1 to {@value ModerationService#MAX_BLOCKLIST_PAGE};
  *                     absent means that most
+ * @param name         create-key: whom or what the key is for
+ * @param id           revoke-key: the key's id, as create-key and list-keys answer it
+ * @param dailyPastes  create-key: how many pastes the key may create per UTC day; absent means unlimited
+ * @param dailyBytes   create-key: how many bytes of content it may create per UTC day; absent means unlimited
  */
 @Serdeable
 public record ModerationCommand(
@@ -34,12 +40,16 @@ public record ModerationCommand(
         @Nullable Boolean block,
         @Nullable Boolean onlyThisCode,
         @Nullable String after,
-        @Nullable Integer limit) {
+        @Nullable Integer limit,
+        @Nullable String name,
+        @Nullable String id,
+        @Nullable Long dailyPastes,
+        @Nullable Long dailyBytes) {
 
     @Creator
     public ModerationCommand {}
 
-    /** A command without a blocklist page's {@code after} and {@code limit}. */
+    /** A moderation command without a blocklist page's {@code after} and {@code limit} (and none of the keys' fields). */
     public ModerationCommand(
             @Nullable String action,
             @Nullable String code,
@@ -48,7 +58,19 @@ public record ModerationCommand(
             @Nullable String requestedBy,
             @Nullable Boolean block,
             @Nullable Boolean onlyThisCode) {
-        this(action, code, sha256, reason, requestedBy, block, onlyThisCode, null, null);
+        this(action, code, sha256, reason, requestedBy, block, onlyThisCode, null, null, null, null, null, null);
+    }
+
+    /** A keys command. */
+    static ModerationCommand keys(
+            String action,
+            @Nullable String name,
+            @Nullable String id,
+            @Nullable Long dailyPastes,
+            @Nullable Long dailyBytes,
+            @Nullable String requestedBy) {
+        return new ModerationCommand(
+                action, null, null, null, requestedBy, null, null, null, null, name, id, dailyPastes, dailyBytes);
     }
 
     /** A command without {@code onlyThisCode}. */

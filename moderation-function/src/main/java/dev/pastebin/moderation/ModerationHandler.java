@@ -10,7 +10,8 @@ import java.util.Map;
 
 /**
  * The operator's function: no HTTP route, invoked with IAM credentials ({@code aws lambda invoke}, wrapped by
- * {@code infra/admin}) with a {@link ModerationCommand}; answers a {@link ModerationAnswer}.
+ * {@code infra/admin}) with a {@link ModerationCommand}; answers a {@link ModerationAnswer}. Takedowns and the
+ * blocklist are {@link ModerationService}'s, API keys {@link KeysService}'s.
  *
  * <p>The event arrives as a map: Lambda's Java runtime deserializes a handler's input itself, and its JSON library
  * cannot construct a record. The map is read into the command with the function's own serde; a command that does
@@ -20,6 +21,9 @@ public class ModerationHandler extends MicronautRequestHandler<Map<String, Objec
 
     @Inject
     ModerationService service;
+
+    @Inject
+    KeysService keys;
 
     @Inject
     Metrics metrics;
@@ -47,7 +51,10 @@ public class ModerationHandler extends MicronautRequestHandler<Map<String, Objec
     /** One command, as {@link #execute} reads it from the event. */
     public ModerationAnswer handle(ModerationCommand command) {
         try {
-            return service.handle(command);
+            // API keys are their own service; everything else, a bad command included, is moderation's
+            return command != null && command.action() != null && KeysService.ACTIONS.contains(command.action())
+                    ? keys.handle(command)
+                    : service.handle(command);
         } finally {
             metrics.flush();
         }

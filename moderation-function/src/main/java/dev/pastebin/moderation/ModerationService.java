@@ -121,7 +121,8 @@ class ModerationService {
     ModerationAnswer handle(@Nullable ModerationCommand command) {
         try {
             if (command == null || command.action() == null) {
-                throw new BadCommandException("no action: say takedown, copies, block, unblock or blocklist");
+                throw new BadCommandException(
+                        "no action: say takedown, copies, block, unblock, blocklist, create-key, list-keys or revoke-key");
             }
             return switch (command.action()) {
                 case "takedown" -> takedown(command);
@@ -130,8 +131,9 @@ class ModerationService {
                 case "blocklist" -> list(command);
                 case "copies" -> copies(command);
                 default ->
-                    throw new BadCommandException("unknown action '" + command.action()
-                            + "': say takedown, copies, block, unblock or blocklist");
+                    throw new BadCommandException(
+                            "unknown action '" + command.action()
+                                    + "': say takedown, copies, block, unblock, blocklist, create-key, list-keys or revoke-key");
             };
         } catch (BadCommandException | PasteRefusal e) {
             LOG.info("moderation command refused: {}", e.getMessage());

@@ -1,13 +1,19 @@
 package dev.pastebin.privatebin;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import dev.pastebin.api.http.ApiKeyChallenges;
 import dev.pastebin.api.http.ApiProperties;
+import dev.pastebin.api.http.BearerCredentials;
 import dev.pastebin.api.http.RawBody;
 import dev.pastebin.api.remove.DeletePasteService;
 import dev.pastebin.core.failure.DependencyUnavailableException;
 import dev.pastebin.core.logging.LogContext;
+import dev.pastebin.core.paste.ApiKeyInvalidException;
+import dev.pastebin.core.paste.ApiKeyQuotaExceededException;
+import dev.pastebin.core.paste.ApiKeyRequiredException;
 import dev.pastebin.core.paste.ContentBlockedException;
 import dev.pastebin.core.paste.PasteNotFoundException;
+import dev.pastebin.core.paste.PasteRefusal;
 import dev.pastebin.core.paste.PasteTakenDownException;
 import dev.pastebin.core.paste.ShortCodes;
 import dev.pastebin.core.storage.PasteInconsistencyException;
@@ -17,6 +23,7 @@ import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
+import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Error;
 import io.micronaut.http.annotation.Get;
@@ -34,8 +41,8 @@ import org.slf4j.LoggerFactory;
  * {@code ?pasteid=<id>}) a read, JSON to a JSON API call ({@link JsonApiCall}), a page to a browser;
  * {@code GET ?pasteid=…&deletetoken=…} the delete link; {@code POST} a create, or a delete when the body names
  * {@code pasteid} and {@code deletetoken}. Answers are the protocol's: {@code status} 0 with the result, or
- * {@code status} 1 with a message (HTTP 200); only faults (503, 500) and takedowns (451) carry other statuses,
- * still with the protocol's body.
+ * {@code status} 1 with a message (HTTP 200); only faults (503, 500), takedowns (451) and, where the operator requires
+ * an API key, a create's refused key (401, 429) carry other statuses, still with the protocol's body.
  */
 @Controller
 public class PrivateBinController {
@@ -115,7 +122,12 @@ public class PrivateBinController {
             return delete(
                     request.getPath(), deletion.get().pasteId(), deletion.get().deleteToken());
         }
-        return PrivateBinAnswers.created(request.getPath(), creates.create(format.paste(posted)));
+        // a delete (above) stays anonymous in every mode: its deletion token is its credential
+        return PrivateBinAnswers.created(
+                request.getPath(),
+                creates.create(
+                        format.paste(posted),
+                        BearerCredentials.of(request.getHeaders().get(HttpHeaders.AUTHORIZATION))));
     }
 
     private HttpResponse<?> delete(String base, String pasteId, String deleteToken) {
@@ -185,6 +197,32 @@ public class PrivateBinController {
     public HttpResponse<?> blocked() {
         return PrivateBinAnswers.error(
                 HttpStatus.UNAVAILABLE_FOR_LEGAL_REASONS, "This content was blocked by the operator.");
+    }
+
+    /**
+     * An instance that requires an API key refuses a create without a valid one as it refuses a takedown's read:
+     * the protocol's body with the status that says why (401, 429) and its headers ({@code WWW-Authenticate},
+     * {@code Retry-After}).
+     */
+    @Error(exception = ApiKeyRequiredException.class)
+    public HttpResponse<?> keyRequired(ApiKeyRequiredException e) {
+        return refusedKey(HttpStatus.UNAUTHORIZED, e);
+    }
+
+    @Error(exception = ApiKeyInvalidException.class)
+    public HttpResponse<?> keyInvalid(ApiKeyInvalidException e) {
+        return refusedKey(HttpStatus.UNAUTHORIZED, e);
+    }
+
+    @Error(exception = ApiKeyQuotaExceededException.class)
+    public HttpResponse<?> quotaExceeded(ApiKeyQuotaExceededException e) {
+        return refusedKey(HttpStatus.TOO_MANY_REQUESTS, e);
+    }
+
+    private static HttpResponse<?> refusedKey(HttpStatus status, PasteRefusal refusal) {
+        MutableHttpResponse<byte[]> answer = PrivateBinAnswers.error(status, refusal.getMessage());
+        ApiKeyChallenges.addHeaders(refusal, answer);
+        return answer;
     }
 
     @Error(exception = DependencyUnavailableException.class)

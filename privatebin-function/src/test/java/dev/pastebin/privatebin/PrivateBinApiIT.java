@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.api.create.CreateCredential;
 import dev.pastebin.api.create.CreatePasteService;
 import dev.pastebin.api.create.PasteOptions;
 import dev.pastebin.api.create.PasteRequest;
@@ -349,7 +350,8 @@ class PrivateBinApiIT {
                                 new PasteOptions(null, true),
                                 PasteMetadata.NONE),
                         null,
-                        null)
+                        null,
+                        CreateCredential.NONE)
                 .shortCode();
         world.store(id);
 

@@ -10,6 +10,9 @@ import dev.pastebin.core.logging.LogContext;
 import dev.pastebin.core.metrics.Metric;
 import dev.pastebin.core.metrics.Metrics;
 import dev.pastebin.core.moderation.ContentBlocklist;
+import dev.pastebin.core.paste.ApiKeyInvalidException;
+import dev.pastebin.core.paste.ApiKeyQuotaExceededException;
+import dev.pastebin.core.paste.ApiKeyRequiredException;
 import dev.pastebin.core.paste.ContentBlockedException;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.DeleteTokens;
@@ -52,6 +55,9 @@ public class CreatePasteService {
 
     private static final Logger LOG = LoggerFactory.getLogger(CreatePasteService.class);
 
+    /** The Idempotency-Key scope of an API key's creates ({@code idempotency_keys.caller}). */
+    static final String API_KEY_SCOPE = "api-key:";
+
     private final PasteRepository repository;
     private final IdempotencyKeys idempotencyKeys;
     private final TransactionOperations<Connection> transactions;
@@ -62,6 +68,7 @@ public class CreatePasteService {
     private final IdempotentReplay replays;
     private final UploadJobSender jobs;
     private final ContentBlocklist blocklist;
+    private final CreateAccess access;
     private final Metrics metrics;
     private final Clock clock = Clock.systemUTC();
 
@@ -76,6 +83,7 @@ public class CreatePasteService {
             IdempotentReplay replays,
             UploadJobSender jobs,
             ContentBlocklist blocklist,
+            CreateAccess access,
             Metrics metrics) {
         this.repository = repository;
         this.idempotencyKeys = idempotencyKeys;
@@ -87,6 +95,7 @@ public class CreatePasteService {
         this.replays = replays;
         this.jobs = jobs;
         this.blocklist = blocklist;
+        this.access = access;
         this.metrics = metrics;
     }
 
@@ -107,14 +116,33 @@ public class CreatePasteService {
      * @param request        content checked by the caller (valid UTF-8, non-empty, within the size limit) and options
      * @param userId         the authenticated user, or {@code null} for an anonymous paste
      * @param idempotencyKey the request's key, or {@code null}
+     * @param credential     what the request presented to prove it may create (checked only when the operator
+     *                       requires an API key: {@link CreateAccess})
      * @throws DependencyUnavailableException when the database or the queue cannot be reached
      * @throws IdempotencyKeyReusedException when the key belongs to another request
      * @throws PasteNotFoundException        when the paste the key created is gone
      * @throws IdempotencyKeyExhaustedException when the key has answered {@link IdempotentReplay#MAX_REPLAYS} replays
      * @throws ContentBlockedException       when the content's SHA-256 is on the operator's blocklist
+     * @throws ApiKeyRequiredException       when an API key is required and none was presented
+     * @throws ApiKeyInvalidException        when the credential is no bearer token, or its key unknown or revoked
+     * @throws ApiKeyQuotaExceededException  when the paste would take the key past a daily limit (nothing stored)
      */
-    public Creation create(PasteRequest request, @Nullable String userId, @Nullable IdempotencyKey idempotencyKey) {
+    public Creation create(
+            PasteRequest request,
+            @Nullable String userId,
+            @Nullable IdempotencyKey idempotencyKey,
+            CreateCredential credential) {
+        // Who may create, before anything is looked up or written (anyone: no statement)
+        CreateAccess.Grant grant = access.admit(credential).orElse(null);
+        // An API key's Idempotency-Keys are its own: the holder of another key, who may send the same key and bytes,
+        // must not replay this key's paste and get a deletion token for it (anonymous callers share one scope)
+        IdempotencyKey scopedKey = grant != null
+                        && idempotencyKey != null
+                        && idempotencyKey.caller().isEmpty()
+                ? new IdempotencyKey(API_KEY_SCOPE + grant.keyId(), idempotencyKey.key())
+                : idempotencyKey;
         byte[] content = request.content();
+        CreateAccess.Claim claim = grant == null ? null : access.claim(grant, content.length);
         PasteOptions options = request.options();
         String sha256 = ContentHash.sha256Hex(content);
         // One probe of the blocklist's primary key before anything is written (docs/design.md, "Takedowns and the
@@ -138,7 +166,7 @@ public class CreatePasteService {
                     request.metadata());
             Optional<IdempotencyKeys.Claimed> earlier;
             try {
-                earlier = dependencies.call(DATABASE, () -> insert(paste, idempotencyKey, fingerprint));
+                earlier = dependencies.call(DATABASE, () -> insert(paste, scopedKey, fingerprint, claim));
             } catch (RuntimeException e) {
                 if (!classifier.isDuplicateKey(e)) {
                     throw e;
@@ -151,12 +179,16 @@ public class CreatePasteService {
             }
             // the rest of the request is about this paste (the HTTP filter clears the MDC after the response)
             LogContext.forPaste(paste.shortCode());
-            jobs.send(new UploadJob(paste.shortCode(), sha256, content), idempotencyKey);
+            // a paste whose job cannot be queued is FAILED: its key's claim is given back
+            jobs.send(
+                    new UploadJob(paste.shortCode(), sha256, content),
+                    scopedKey,
+                    claim == null ? null : () -> access.release(claim));
             LOG.info(
                     "paste {} created IN_PROGRESS ({} bytes, {}{}{})",
                     paste.shortCode(),
                     content.length,
-                    userId == null ? "anonymous" : "user",
+                    grant != null ? "API key " + grant.keyId() : userId == null ? "anonymous" : "user",
                     expiresAt == null ? "" : ", expires " + expiresAt,
                     options.readOnce() ? ", read once" : "");
             return new Creation(
@@ -165,17 +197,27 @@ public class CreatePasteService {
         throw new IllegalStateException("no free short code after " + MAX_INSERT_ATTEMPTS + " attempts");
     }
 
-    /** Inserts the row; with a key, in one transaction with claiming it, unless an earlier request holds it (returned). */
-    private Optional<IdempotencyKeys.Claimed> insert(Paste paste, @Nullable IdempotencyKey key, String fingerprint) {
-        if (key == null) {
+    /**
+     * Inserts the row; with an idempotency key, in one transaction with claiming it, unless an earlier request holds
+     * it (returned); with an API key's claim, in one transaction with taking the paste from the key's day (a paste
+     * over the key's limits rolls back, its row and key claim with it). Without either, the insert alone: the
+     * anonymous create's one statement.
+     */
+    private Optional<IdempotencyKeys.Claimed> insert(
+            Paste paste, @Nullable IdempotencyKey key, String fingerprint, @Nullable CreateAccess.Claim claim) {
+        if (key == null && claim == null) {
             repository.save(paste);
             return Optional.empty();
         }
         return transactions.executeWrite(status -> {
-            Optional<IdempotencyKeys.Claimed> earlier =
-                    idempotencyKeys.claim(status.getConnection(), key, fingerprint, paste.shortCode());
+            Optional<IdempotencyKeys.Claimed> earlier = key == null
+                    ? Optional.empty()
+                    : idempotencyKeys.claim(status.getConnection(), key, fingerprint, paste.shortCode());
             if (earlier.isEmpty()) {
                 repository.save(paste);
+                if (claim != null) {
+                    access.consume(status.getConnection(), claim, paste.shortCode());
+                }
             }
             return earlier;
         });

@@ -100,7 +100,7 @@ public class IdempotentReplay {
                             + shortCode + " stays. Use a new key for a new request");
         }
         if (paste.status() == PasteStatus.IN_PROGRESS) {
-            jobs.send(new UploadJob(shortCode, paste.contentSha256(), content), key);
+            jobs.send(new UploadJob(shortCode, paste.contentSha256(), content), key, null);
         }
         LOG.info(
                 "paste {} replayed for its Idempotency-Key ({}{}), with a deletion token of its own",

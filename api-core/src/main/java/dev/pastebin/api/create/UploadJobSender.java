@@ -63,11 +63,13 @@ class UploadJobSender {
      * The job of a paste this request has just inserted IN_PROGRESS, or of one a replay of its create found
      * IN_PROGRESS (after adding its deletion token, which makes it one of the paste's senders). If the send fails and
      * every other sender's has failed too, the paste is failed and its key ({@code null}: none) released before the
-     * failure is thrown; otherwise the paste stays IN_PROGRESS for the job another sender may have queued.
+     * failure is thrown, and so is what this request claimed from its API key ({@code releaseClaim}, {@code null}:
+     * nothing claimed; a replay claims nothing); otherwise the paste stays IN_PROGRESS for the job another sender may
+     * have queued.
      *
      * @throws DependencyUnavailableException when the queue cannot be reached
      */
-    void send(UploadJob job, @Nullable IdempotencyKey key) {
+    void send(UploadJob job, @Nullable IdempotencyKey key, @Nullable Runnable releaseClaim) {
         try {
             sqs.sendMessage(b -> b.queueUrl(queue.url()).messageBody(codec.encode(job)));
         } catch (RuntimeException e) {
@@ -76,9 +78,13 @@ class UploadJobSender {
                     job.shortCode(),
                     e.toString());
             if (failedByThisSend(
-                            job.shortCode(), "enqueue failed: " + e.getClass().getSimpleName())
-                    && key != null) {
-                forget(key, job.shortCode());
+                    job.shortCode(), "enqueue failed: " + e.getClass().getSimpleName())) {
+                if (key != null) {
+                    forget(key, job.shortCode());
+                }
+                if (releaseClaim != null) {
+                    releaseClaim.run();
+                }
             }
             throw dependencies.unavailableOrItself(UPLOAD_QUEUE, e);
         }

@@ -15,6 +15,8 @@ public final class ApiDocs {
 
     public static final String ERROR = RESPONSES + "Error";
     public static final String UNAVAILABLE = RESPONSES + "Unavailable";
+    public static final String API_KEY_REFUSED = RESPONSES + "ApiKeyRefused";
+    public static final String API_KEY_QUOTA_EXCEEDED = RESPONSES + "ApiKeyQuotaExceeded";
     public static final String CREATED = RESPONSES + "Created";
     public static final String URL_LINE = RESPONSES + "UrlLine";
     public static final String PENDING = RESPONSES + "Pending";

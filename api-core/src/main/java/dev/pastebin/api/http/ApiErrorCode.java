@@ -1,5 +1,8 @@
 package dev.pastebin.api.http;
 
+import dev.pastebin.core.paste.ApiKeyInvalidException;
+import dev.pastebin.core.paste.ApiKeyQuotaExceededException;
+import dev.pastebin.core.paste.ApiKeyRequiredException;
 import dev.pastebin.core.paste.ContentBlockedException;
 import dev.pastebin.core.paste.IdempotencyKeyExhaustedException;
 import dev.pastebin.core.paste.IdempotencyKeyReusedException;
@@ -46,6 +49,10 @@ public enum ApiErrorCode {
     BAD_REQUEST(HttpStatus.BAD_REQUEST),
     /** {@code DELETE} without a {@code Paste-Delete-Token} header. */
     DELETE_TOKEN_REQUIRED(HttpStatus.UNAUTHORIZED),
+    /** A create without {@code Authorization: Bearer <key>} on an instance that requires an API key. */
+    API_KEY_REQUIRED(HttpStatus.UNAUTHORIZED),
+    /** A create whose {@code Authorization} is no bearer credential, or whose key is unknown or revoked. */
+    API_KEY_INVALID(HttpStatus.UNAUTHORIZED),
     /**
      * The request did not come through the API's CloudFront distribution (no or a wrong origin secret): the
      * execute-api address is not public when the edge is on (docs/design.md, "Edge").
@@ -78,6 +85,11 @@ public enum ApiErrorCode {
     IDEMPOTENCY_KEY_REUSED(HttpStatus.UNPROCESSABLE_ENTITY),
     /** The {@code Idempotency-Key} has answered its 16 replays; the paste stays, a new request needs a new key. */
     IDEMPOTENCY_KEY_EXHAUSTED(HttpStatus.CONFLICT),
+    /**
+     * A create that would take its API key past the key's daily paste or byte limit; {@code Retry-After} says when
+     * the key's next UTC day starts.
+     */
+    API_KEY_QUOTA_EXCEEDED(HttpStatus.TOO_MANY_REQUESTS),
     INTERNAL_ERROR(HttpStatus.INTERNAL_SERVER_ERROR),
     /** A dependency (database, queue, storage) is unavailable; retry after {@code Retry-After} seconds. */
     SERVICE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE);
@@ -107,6 +119,9 @@ public enum ApiErrorCode {
             case IdempotencyKeyExhaustedException e -> IDEMPOTENCY_KEY_EXHAUSTED;
             case PasteTakenDownException e -> PASTE_TAKEN_DOWN;
             case ContentBlockedException e -> CONTENT_BLOCKED;
+            case ApiKeyRequiredException e -> API_KEY_REQUIRED;
+            case ApiKeyInvalidException e -> API_KEY_INVALID;
+            case ApiKeyQuotaExceededException e -> API_KEY_QUOTA_EXCEEDED;
         };
     }
 

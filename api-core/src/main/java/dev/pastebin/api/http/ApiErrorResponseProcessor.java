@@ -65,6 +65,9 @@ public class ApiErrorResponseProcessor implements ErrorResponseProcessor<ApiErro
             message = defaultMessage(code, request);
         }
         String requestId = RequestIds.of(request);
+        if (cause instanceof PasteRefusal refusal) {
+            ApiKeyChallenges.addHeaders(refusal, response);
+        }
         if (code == ApiErrorCode.SERVICE_UNAVAILABLE) {
             response.header(HttpHeaders.RETRY_AFTER, Integer.toString(properties.unavailableRetryAfterSeconds()));
         }

@@ -45,7 +45,8 @@ class CreatePasteServiceTest {
         var service = service(new FailingMarkRepository(
                 new DataAccessException("down", new SQLException("Connection refused", "08001"))));
 
-        var failure = assertThrows(DependencyUnavailableException.class, () -> service.create(hello(), null, null));
+        var failure = assertThrows(
+                DependencyUnavailableException.class, () -> service.create(hello(), null, null, CreateCredential.NONE));
 
         assertEquals(Dependency.UPLOAD_QUEUE, failure.dependency(), "the queue is what failed first");
         assertEquals(1, markedFailed.size(), "marking FAILED was tried");
@@ -56,7 +57,8 @@ class CreatePasteServiceTest {
     void whenTheRowIsNoLongerInProgressMarkingItFailedMovesNothingAndTheAnswerIs503() {
         var service = service(new FailingMarkRepository(null));
 
-        assertThrows(DependencyUnavailableException.class, () -> service.create(hello(), null, null));
+        assertThrows(
+                DependencyUnavailableException.class, () -> service.create(hello(), null, null, CreateCredential.NONE));
         assertEquals(1, markedFailed.size());
     }
 
@@ -103,6 +105,8 @@ class CreatePasteServiceTest {
                 new IdempotentReplay(repository, jobs, dependencies),
                 jobs,
                 new EmptyBlocklist(),
+                // anyone may create: no statement, so no connection
+                new CreateAccess(new CreateAccessProperties(CreateAccessProperties.Mode.ANYONE), null, dependencies),
                 new CapturedMetrics().metrics("create"));
     }
 

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.core.paste.ApiKeyInvalidException;
+import dev.pastebin.core.paste.ApiKeyQuotaExceededException;
+import dev.pastebin.core.paste.ApiKeyRequiredException;
 import dev.pastebin.core.paste.IdempotencyKey;
 import dev.pastebin.core.paste.IdempotencyKeyExhaustedException;
 import dev.pastebin.core.paste.IdempotencyKeyReusedException;
@@ -18,9 +21,11 @@ import dev.pastebin.core.paste.PasteProperties;
 import dev.pastebin.core.paste.PasteRefusal;
 import dev.pastebin.core.paste.ShortCodes;
 import java.io.IOException;
+import java.lang.reflect.Constructor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -71,6 +76,16 @@ class DomainRefusalsTest {
                         .getCode());
         assertEquals(
                 400, ApiErrorCode.of(new InvalidExpiryException("m")).status().getCode());
+        assertEquals(
+                401, ApiErrorCode.of(new ApiKeyRequiredException("m")).status().getCode());
+        assertEquals(
+                ApiErrorCode.API_KEY_INVALID,
+                ApiErrorCode.of(new ApiKeyInvalidException(ApiKeyInvalidException.Reason.REVOKED, "m")));
+        assertEquals(
+                429,
+                ApiErrorCode.of(new ApiKeyQuotaExceededException("m", 60))
+                        .status()
+                        .getCode());
     }
 
     /**
@@ -83,8 +98,7 @@ class DomainRefusalsTest {
     void whatTheDomainRefusesIsRefusedOneWay() throws Exception {
         Set<ApiErrorCode> refusalCodes = EnumSet.noneOf(ApiErrorCode.class);
         for (Class<?> type : PasteRefusal.class.getPermittedSubclasses()) {
-            ApiErrorCode code = ApiErrorCode.of(
-                    (PasteRefusal) type.getConstructor(String.class).newInstance("m"));
+            ApiErrorCode code = ApiErrorCode.of(refusal(type));
             assertTrue(code.status().getCode() / 100 == 4, type + " is answered " + code.status());
             refusalCodes.add(code);
         }
@@ -110,6 +124,17 @@ class DomainRefusalsTest {
                 }
             }
         }
+    }
+
+    /** One of the refusals of {@code type}: its message "m", and what else it carries (a reason, a wait) at its first. */
+    private static PasteRefusal refusal(Class<?> type) throws ReflectiveOperationException {
+        Constructor<?> constructor = type.getConstructors()[0];
+        Object[] arguments = Arrays.stream(constructor.getParameterTypes())
+                .map(parameter -> parameter == String.class
+                        ? "m"
+                        : parameter == long.class ? (Object) 1L : parameter.getEnumConstants()[0])
+                .toArray();
+        return (PasteRefusal) constructor.newInstance(arguments);
     }
 
     @Test

@@ -41,17 +41,22 @@ class DatabaseRolesIT {
             "takedowns",
             "content_blocklist",
             "moderation_audit",
-            "sweeper_epoch");
+            "sweeper_epoch",
+            "api_keys",
+            "api_key_usage");
     private static final List<String> PRIVILEGES = List.of("SELECT", "INSERT", "UPDATE", "DELETE");
 
     /** role → table → privileges, each for a statement of that function. */
     private static final Map<String, Map<String, Set<String>>> NEEDED = Map.of(
-            // insert the row; mark it FAILED when its job cannot be queued; claim, read and release idempotency keys
+            // insert the row; mark it FAILED when its job cannot be queued; claim, read and release idempotency keys;
+            // with CreateAccess=api-key look the key up and claim the day's usage (an upsert that RETURNs)
             "pastebin_create",
                     Map.of(
                             "pastes", Set.of("SELECT", "INSERT", "UPDATE"),
                             "idempotency_keys", Set.of("SELECT", "INSERT", "UPDATE", "DELETE"),
-                            "content_blocklist", Set.of("SELECT")),
+                            "content_blocklist", Set.of("SELECT"),
+                            "api_keys", Set.of("SELECT"),
+                            "api_key_usage", Set.of("SELECT", "INSERT", "UPDATE")),
             // read a paste; an IN_PROGRESS paste's Retry-After reads the S3 breaker's next probe; a missing
             // paste's tombstone (451); the migration function checks a database managed by hand is at the
             // current schema version as this role
@@ -102,7 +107,9 @@ class DatabaseRolesIT {
                     Map.of(
                             "pastes", Set.of("SELECT", "INSERT", "UPDATE", "DELETE"),
                             "content_blocklist", Set.of("SELECT"),
-                            "takedowns", Set.of("SELECT")),
+                            "takedowns", Set.of("SELECT"),
+                            "api_keys", Set.of("SELECT"),
+                            "api_key_usage", Set.of("SELECT", "INSERT", "UPDATE")),
             // delete with the token, reveal (SELECT ... FOR UPDATE needs UPDATE); an IN_PROGRESS read-once
             // paste's Retry-After reads the S3 breaker's next probe, as the read function's does
             "pastebin_remove",
@@ -110,13 +117,15 @@ class DatabaseRolesIT {
                             "pastes", Set.of("SELECT", "UPDATE", "DELETE"),
                             "circuit_breakers", Set.of("SELECT"),
                             "takedowns", Set.of("SELECT")),
-            // takedown: lock and remove the row, tombstone, audit; block and unblock
+            // takedown: lock and remove the row, tombstone, audit; block and unblock; keys create, list and revoke
             "pastebin_moderation",
                     Map.of(
                             "pastes", Set.of("SELECT", "UPDATE", "DELETE"),
                             "takedowns", Set.of("SELECT", "INSERT"),
                             "moderation_audit", Set.of("SELECT", "INSERT"),
-                            "content_blocklist", Set.of("SELECT", "INSERT", "DELETE")));
+                            "content_blocklist", Set.of("SELECT", "INSERT", "DELETE"),
+                            "api_keys", Set.of("SELECT", "INSERT", "UPDATE"),
+                            "api_key_usage", Set.of("SELECT")));
 
     private Connection owner;
 

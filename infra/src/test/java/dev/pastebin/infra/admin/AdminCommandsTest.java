@@ -171,6 +171,56 @@ class AdminCommandsTest {
         assertFalse(Files.exists(answers.resolve("calls.log")), "no AWS call was made");
     }
 
+    @Test
+    void theKeysCommandsSendTheirCommandAndARefusalExitsNonZero() throws Exception {
+        answer("{\"outcome\":\"key-created\",\"apiKey\":{\"id\":\"6f1c\",\"key\":\"pb_x\"}}");
+
+        Run create = admin(List.of(
+                "--stack",
+                "pastebin",
+                "keys",
+                "create",
+                "--name",
+                "ci bot",
+                "--daily-pastes",
+                "10",
+                "--daily-bytes",
+                "1048576"));
+
+        assertEquals(0, create.exitCode(), create.stderr());
+        assertTrue(create.stderr().contains("target: stack pastebin, function " + FUNCTION), create.stderr());
+        assertTrue(create.stdout().contains("\"key\":\"pb_x\""), "the key is printed: " + create.stdout());
+        assertEquals(
+                "{\"action\": \"create-key\", \"name\": \"ci bot\", \"dailyPastes\": 10, \"dailyBytes\": 1048576,"
+                        + " \"requestedBy\": \"arn:aws:iam::123456789012:user/op\"}",
+                Files.readString(answers.resolve("lambda.invoke.event.json")).strip());
+
+        answer("{\"outcome\":\"keys\",\"apiKeys\":[]}");
+        assertEquals(0, admin(List.of("--stack", "pastebin", "keys", "list")).exitCode());
+        assertEquals(
+                "{\"action\": \"list-keys\"}",
+                Files.readString(answers.resolve("lambda.invoke.event.json")).strip());
+
+        answer("{\"outcome\":\"refused\",\"error\":\"no API key has the id 6f1c\"}");
+        Run revoke = admin(List.of("--stack", "pastebin", "keys", "revoke", "6f1c"));
+        assertEquals(1, revoke.exitCode(), revoke.stderr());
+        assertEquals(
+                "{\"action\": \"revoke-key\", \"id\": \"6f1c\", \"requestedBy\": \"arn:aws:iam::123456789012:user/op\"}",
+                Files.readString(answers.resolve("lambda.invoke.event.json")).strip());
+    }
+
+    @Test
+    void aKeyNeedsANameAndWholeNumberLimits() throws Exception {
+        assertEquals(2, admin(List.of("--stack", "pastebin", "keys", "create")).exitCode());
+        Run limit = admin(List.of("--stack", "pastebin", "keys", "create", "--name", "n", "--daily-pastes", "ten"));
+        assertEquals(2, limit.exitCode(), limit.stderr());
+        assertTrue(limit.stderr().contains("--daily-pastes needs a whole number"), limit.stderr());
+        Run misuse = admin(List.of("--stack", "pastebin", "keys", "revoke"));
+        assertEquals(2, misuse.exitCode());
+        assertTrue(misuse.stderr().contains("infra/admin keys revoke ID"), misuse.stderr());
+        assertFalse(Files.exists(answers.resolve("calls.log")), "no AWS call was made");
+    }
+
     private void answer(String payload) throws IOException {
         Files.writeString(answers.resolve("lambda.invoke.payload.json"), payload);
     }

@@ -61,6 +61,11 @@ class AdminVerifyTest {
     private final List<String> requests = new CopyOnWriteArrayList<>();
 
     private final Map<String, byte[]> pastes = new ConcurrentHashMap<>();
+    /** A private instance's stand-in: creates need this Authorization (null: anyone may create). */
+    private volatile String requiredAuthorization;
+    /** The environment verify runs with, beyond the test's own. */
+    private final Map<String, String> environment = new ConcurrentHashMap<>();
+
     private final Map<String, Integer> reads = new ConcurrentHashMap<>();
 
     @BeforeEach
@@ -128,6 +133,21 @@ class AdminVerifyTest {
                                         "sqs get-queue-attributes --queue-url "
                                                 + "https://sqs.eu-west-1.amazonaws.com/123456789012/pastebin-ModerationOutboxDeadLetterQueue-")),
                 calls.toString());
+    }
+
+    /** A private instance (CreateAccess=api-key): the round trip's create presents PASTEBIN_API_KEY, or says why it failed. */
+    @Test
+    void onAPrivateInstanceTheRoundTripCreatesWithTheGivenKey() throws Exception {
+        requiredAuthorization = "Bearer pb_verify";
+
+        Run withoutKey = verify();
+        assertEquals(1, withoutKey.exitCode(), withoutKey.output());
+        assertEquals("FAIL", rows(withoutKey.stdout()).get("paste round trip")[0], withoutKey.stdout());
+        assertTrue(withoutKey.stdout().contains("PASTEBIN_API_KEY"), withoutKey.stdout());
+
+        environment.put("PASTEBIN_API_KEY", "pb_verify");
+        Run withKey = verify();
+        assertEquals("PASS", rows(withKey.stdout()).get("paste round trip")[0], withKey.stdout());
     }
 
     @Test
@@ -220,7 +240,13 @@ class AdminVerifyTest {
         record(exchange);
         byte[] body = exchange.getRequestBody().readAllBytes();
         Matcher paste = Pattern.compile("/pastes/(\\w+)").matcher(path);
-        if (method.equals("POST") && path.equals("/pastes")) {
+        String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+        if (method.equals("POST")
+                && path.equals("/pastes")
+                && requiredAuthorization != null
+                && !requiredAuthorization.equals(authorization)) {
+            send(exchange, 401, "application/json", "{\"code\":\"API_KEY_REQUIRED\",\"message\":\"m\"}");
+        } else if (method.equals("POST") && path.equals("/pastes")) {
             String code = "vErIfY" + (pastes.size() + 10000);
             pastes.put(code, body);
             send(
@@ -320,6 +346,8 @@ class AdminVerifyTest {
         pb.environment().put("PATH", work.resolve("bin") + ":" + System.getenv("PATH"));
         pb.environment().put("FAKE_AWS_DIR", answers.toString());
         pb.environment().remove("PASTEBIN_LOCAL");
+        pb.environment().remove("PASTEBIN_API_KEY");
+        pb.environment().putAll(environment);
         Process p = pb.start();
         CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
         String out = read(p.getInputStream());

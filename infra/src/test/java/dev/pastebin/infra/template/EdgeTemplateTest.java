@@ -183,10 +183,14 @@ class EdgeTemplateTest {
         assertEquals(0, template.intValue(pastes.get("DefaultTTL")));
         assertEquals(PASTE_MAX_AGE, template.intValue(pastes.get("MaxTTL")));
         Map<String, Object> key = mapping(pastes.get("ParametersInCacheKeyAndForwardedToOrigin"), "key");
-        // the same path answers text, JSON or a redirect to the page, by Accept
+        // the same path answers text, JSON or a redirect to the page, by Accept; a private instance's creates need
+        // Authorization at the origin, which CloudFront forwards only as part of the cache key
         assertEquals(
-                List.of("Accept"),
+                Map.of("Fn::If", List.of("CreateNeedsApiKey", List.of("Accept", "Authorization"), List.of("Accept"))),
                 mapping(key.get("HeadersConfig"), "HeadersConfig").get("Headers"));
+        assertEquals(
+                Map.of("Fn::Equals", List.of(Map.of("Ref", "CreateAccess"), "api-key")),
+                conditions().get("CreateNeedsApiKey"));
         assertEquals(
                 "all",
                 mapping(key.get("QueryStringsConfig"), "QueryStringsConfig").get("QueryStringBehavior"));

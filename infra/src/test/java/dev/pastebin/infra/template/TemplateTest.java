@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.api.create.CreateAccessProperties;
 import dev.pastebin.core.config.DatabaseTlsProperties;
 import dev.pastebin.core.delivery.DeliveryProperties;
 import dev.pastebin.core.delivery.DeliveryQueueProperties;
@@ -14,6 +15,7 @@ import dev.pastebin.core.delivery.SqsLimits;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.paste.PasteProperties;
 import dev.pastebin.local.template.CloudFormationTemplate;
+import dev.pastebin.local.template.SamTemplate;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.env.PropertySource;
 import java.io.IOException;
@@ -172,6 +174,52 @@ class TemplateTest {
                 assertEquals(attempts > 0, delivery.givesUp());
                 assertEquals(
                         Duration.ofHours(24), delivery.holdLimit(), "without give-up a paste waits out the hold limit");
+            }
+        }
+    }
+
+    /**
+     * docs/operating.md, "API keys": CreateAccess is anyone unless the operator says api-key, and reaches exactly the
+     * functions that create (create and PrivateBin), as api-core's CreateAccessProperties reads it; the local
+     * runtime ({@code make run ARGS="--parameter-overrides CreateAccess=api-key"}) resolves it the same way.
+     */
+    @Test
+    void theCreateAccessParameterDefaultsToAnyoneAndReachesTheFunctionsThatCreate() {
+        Map<String, Object> parameter = template.parameter("CreateAccess");
+        assertEquals("anyone", parameter.get("Default"));
+        assertEquals(List.of("anyone", "api-key"), parameter.get("AllowedValues"));
+        String variable = "PASTEBIN_CREATE_ACCESS";
+        Set<String> creating = Set.of("CreatePasteFunction", "PrivateBinFunction");
+        for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
+            Object value = template.environment(function).get(variable);
+            if (creating.contains(function)) {
+                assertEquals(Optional.of("CreateAccess"), template.parameterRef(value), function);
+            } else {
+                assertNull(value, function + " is not told who may create");
+            }
+        }
+        for (String function : creating) {
+            assertEquals(
+                    "api-key",
+                    SamTemplate.read(InfraTemplate.FILE, Map.of("CreateAccess", "api-key"))
+                            .function(function)
+                            .environment()
+                            .get(variable),
+                    "the local runtime's --parameter-overrides");
+        }
+        for (var mode : CreateAccessProperties.Mode.values()) {
+            String value = mode.name().toLowerCase(Locale.ROOT).replace('_', '-');
+            assertTrue(((List<?>) parameter.get("AllowedValues")).contains(value), value);
+            try (ApplicationContext context = ApplicationContext.builder()
+                    .deduceEnvironment(false)
+                    .environmentPropertySource(false)
+                    .propertySources(PropertySource.of(
+                            "function-environment",
+                            Map.of(variable, value),
+                            PropertySource.PropertyConvention.ENVIRONMENT_VARIABLE,
+                            PropertySource.Origin.of("the template's environment")))
+                    .start()) {
+                assertEquals(mode, context.getBean(CreateAccessProperties.class).access());
             }
         }
     }

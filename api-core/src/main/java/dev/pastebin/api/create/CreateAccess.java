@@ -1,0 +1,226 @@
+package dev.pastebin.api.create;
+
+import static dev.pastebin.core.failure.Dependency.DATABASE;
+
+import dev.pastebin.core.access.ApiKeyTokens;
+import dev.pastebin.core.access.UtcDay;
+import dev.pastebin.core.failure.DependencyCalls;
+import dev.pastebin.core.paste.ApiKeyInvalidException;
+import dev.pastebin.core.paste.ApiKeyQuotaExceededException;
+import dev.pastebin.core.paste.ApiKeyRequiredException;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.data.connection.ConnectionOperations;
+import io.micronaut.data.exceptions.DataAccessException;
+import jakarta.inject.Singleton;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Who may create (docs/design.md, "Private instances: API keys"): the one check of every create route and protocol,
+ * called by {@link CreatePasteService}. With {@code CreateAccess=anyone} it admits everyone and runs no statement.
+ * With {@code api-key} the create must present a bearer key: {@link #admit} looks it up on every create (nothing is
+ * cached, so a revocation holds from the next create), and {@link #consume}, in the paste's transaction, claims the
+ * paste and its bytes from the key's UTC day and records the key on the paste, in one statement that changes the
+ * day's usage only while it stays within the key's limits; a create that does not commit consumes nothing, and one
+ * that commits and then fails for good (its job cannot be queued) gives its claim back ({@link #release}).
+ */
+@Singleton
+public class CreateAccess {
+
+    static final String FIND = "SELECT id, revoked_at, daily_pastes, daily_bytes FROM api_keys WHERE key_sha256 = ?";
+
+    /**
+     * The day's usage grows by this paste only within the limits (the insert of a day's first paste, too), and the
+     * paste gets its owner only then: no row returned means over the limit. Concurrent creates on one key wait for
+     * each other's usage row (the conflicting insert or its lock), then see its committed count: exact, whatever the
+     * interleaving.
+     */
+    static final String CONSUME = """
+            WITH claim (key_id, day, bytes, daily_pastes, daily_bytes) AS (
+                VALUES (?::uuid, ?::date, ?::bigint, ?::integer, ?::bigint)),
+            usage AS (
+                INSERT INTO api_key_usage AS u (key_id, day, pastes, bytes)
+                SELECT key_id, day, 1, bytes FROM claim
+                WHERE (daily_pastes IS NULL OR daily_pastes >= 1) AND (daily_bytes IS NULL OR bytes <= daily_bytes)
+                ON CONFLICT (key_id, day) DO UPDATE SET pastes = u.pastes + 1, bytes = u.bytes + EXCLUDED.bytes
+                WHERE ((SELECT daily_pastes FROM claim) IS NULL OR u.pastes + 1 <= (SELECT daily_pastes FROM claim))
+                  AND ((SELECT daily_bytes FROM claim) IS NULL
+                       OR u.bytes + EXCLUDED.bytes <= (SELECT daily_bytes FROM claim))
+                RETURNING u.pastes)
+            UPDATE pastes SET owner_key_id = (SELECT key_id FROM claim)
+            WHERE short_code = ? AND EXISTS (SELECT FROM usage)
+            RETURNING short_code""";
+
+    static final String RELEASE =
+            "UPDATE api_key_usage SET pastes = pastes - 1, bytes = bytes - ? WHERE key_id = ? AND day = ?";
+
+    private static final Logger LOG = LoggerFactory.getLogger(CreateAccess.class);
+
+    /** An admitted key: whose it is and its daily limits (null: unlimited). */
+    public record Grant(
+            UUID keyId,
+            @Nullable Integer dailyPastes,
+            @Nullable Long dailyBytes) {}
+
+    /** What one create claims from its key: one paste of {@code sizeBytes} in the UTC day of {@code at}. */
+    public record Claim(Grant grant, Instant at, int sizeBytes) {}
+
+    private final CreateAccessProperties properties;
+    private final ConnectionOperations<Connection> connections;
+    private final DependencyCalls dependencies;
+    private final Clock clock = Clock.systemUTC();
+
+    public CreateAccess(
+            CreateAccessProperties properties,
+            ConnectionOperations<Connection> connections,
+            DependencyCalls dependencies) {
+        this.properties = properties;
+        this.connections = connections;
+        this.dependencies = dependencies;
+    }
+
+    /**
+     * @return empty when anyone may create (no statement is run); the key's grant otherwise
+     * @throws ApiKeyRequiredException when a key is required and none was presented
+     * @throws ApiKeyInvalidException  when the credential is no bearer token, or its key is unknown or revoked
+     */
+    public Optional<Grant> admit(CreateCredential credential) {
+        if (!properties.apiKeyRequired()) {
+            return Optional.empty();
+        }
+        return switch (credential) {
+            case CreateCredential.None none ->
+                throw new ApiKeyRequiredException(
+                        "This instance takes pastes only with an API key: send Authorization: Bearer <key>");
+            case CreateCredential.Malformed malformed ->
+                throw new ApiKeyInvalidException(
+                        ApiKeyInvalidException.Reason.MALFORMED, "Send the API key as Authorization: Bearer <key>");
+            case CreateCredential.Bearer bearer -> Optional.of(lookUp(bearer.token()));
+        };
+    }
+
+    private Grant lookUp(String key) {
+        if (!ApiKeyTokens.isWellFormed(key)) {
+            throw unknown();
+        }
+        String sha256 = ApiKeyTokens.hashOf(key);
+        Optional<Row> row = dependencies.call(
+                DATABASE, () -> connections.executeRead(status -> find(status.getConnection(), sha256)));
+        Row found = row.orElseThrow(CreateAccess::unknown);
+        if (found.revoked()) {
+            throw new ApiKeyInvalidException(ApiKeyInvalidException.Reason.REVOKED, "This API key was revoked");
+        }
+        return found.grant();
+    }
+
+    private record Row(Grant grant, boolean revoked) {}
+
+    private static Optional<Row> find(Connection connection, String sha256) {
+        try (PreparedStatement find = connection.prepareStatement(FIND)) {
+            find.setString(1, sha256);
+            try (ResultSet row = find.executeQuery()) {
+                if (!row.next()) {
+                    return Optional.empty();
+                }
+                int dailyPastes = row.getInt("daily_pastes");
+                Integer pastes = row.wasNull() ? null : dailyPastes;
+                long dailyBytes = row.getLong("daily_bytes");
+                Long bytes = row.wasNull() ? null : dailyBytes;
+                return Optional.of(new Row(
+                        new Grant(row.getObject("id", UUID.class), pastes, bytes),
+                        row.getTimestamp("revoked_at") != null));
+            }
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    /** The claim a create of {@code sizeBytes} makes on {@code grant}'s key, now. */
+    public Claim claim(Grant grant, int sizeBytes) {
+        return new Claim(grant, clock.instant(), sizeBytes);
+    }
+
+    /**
+     * Takes {@code claim} from the key's UTC day and records the key as the paste's owner, on the create's connection
+     * and in its transaction (the paste's row is already inserted).
+     *
+     * @throws ApiKeyQuotaExceededException when the paste would take the key past a daily limit: the caller's
+     *                                      transaction then rolls back, the paste's row with it
+     */
+    public void consume(Connection connection, Claim claim, String shortCode) {
+        Grant grant = claim.grant();
+        try (PreparedStatement consume = connection.prepareStatement(CONSUME)) {
+            consume.setObject(1, grant.keyId());
+            consume.setObject(2, UtcDay.of(claim.at()));
+            consume.setLong(3, claim.sizeBytes());
+            if (grant.dailyPastes() == null) {
+                consume.setNull(4, Types.INTEGER);
+            } else {
+                consume.setInt(4, grant.dailyPastes());
+            }
+            if (grant.dailyBytes() == null) {
+                consume.setNull(5, Types.BIGINT);
+            } else {
+                consume.setLong(5, grant.dailyBytes());
+            }
+            consume.setString(6, shortCode);
+            try (ResultSet owned = consume.executeQuery()) {
+                if (owned.next()) {
+                    return;
+                }
+            }
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+        throw new ApiKeyQuotaExceededException(
+                "This API key has created all the pastes or bytes it may today (UTC); it may create again after"
+                        + " midnight UTC",
+                UtcDay.secondsUntilNext(claim.at()));
+    }
+
+    /**
+     * Gives {@code claim} back: its create committed, then failed for good (its upload job could not be queued and
+     * its row is FAILED), so it must not count. Best effort, after the commit: if the database refuses now too, the
+     * key's day keeps the paste counted, which is logged.
+     */
+    public void release(Claim claim) {
+        try {
+            dependencies.run(
+                    DATABASE,
+                    () -> connections.executeWrite(status -> {
+                        try (PreparedStatement release = status.getConnection().prepareStatement(RELEASE)) {
+                            release.setLong(1, claim.sizeBytes());
+                            release.setObject(2, claim.grant().keyId());
+                            release.setObject(3, UtcDay.of(claim.at()));
+                            return release.executeUpdate();
+                        } catch (SQLException e) {
+                            throw failed(e);
+                        }
+                    }));
+        } catch (RuntimeException e) {
+            LOG.error(
+                    "API key {}: giving back the claim of a failed create failed too ({}); it stays counted for {}",
+                    claim.grant().keyId(),
+                    e.toString(),
+                    UtcDay.of(claim.at()));
+        }
+    }
+
+    private static ApiKeyInvalidException unknown() {
+        return new ApiKeyInvalidException(ApiKeyInvalidException.Reason.UNKNOWN, "Unknown API key");
+    }
+
+    /** Classified like any database failure: the classifier finds the SQLSTATE in the cause. */
+    private static DataAccessException failed(SQLException e) {
+        return new DataAccessException("API key statement failed: " + e.getMessage(), e);
+    }
+}
