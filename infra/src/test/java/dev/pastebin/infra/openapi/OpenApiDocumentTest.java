@@ -4,14 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.pastebin.api.http.ApiErrorCode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -81,6 +86,21 @@ class OpenApiDocumentTest {
                     }
                     assertTrue(responses.containsKey("503"), method + " " + path + " documents 503");
                 }));
+    }
+
+    /** A client switches on the error's code: the document names every code the functions answer, and no other. */
+    @Test
+    void theErrorCodesAreExactlyTheOnesTheFunctionsAnswer() throws IOException {
+        Map<String, Object> error =
+                map(map(map(merge().get("components")).get("schemas")).get("ApiError"));
+        Object documented = map(map(error.get("properties")).get("code")).get("enum");
+        Set<String> codes =
+                Arrays.stream(ApiErrorCode.values()).map(Enum::name).collect(Collectors.toCollection(TreeSet::new));
+        assertEquals(
+                codes,
+                new TreeSet<>((List<?>) documented)
+                        .stream().map(String::valueOf).collect(Collectors.toCollection(TreeSet::new)),
+                "ApiError.code's enum against ApiErrorCode");
     }
 
     /** The generated documents' paths and components, under the API's own title. */
