@@ -21,7 +21,7 @@ import java.util.List;
 /**
  * An issuer's signing keys, found as API Gateway finds them: its OIDC discovery document
  * ({@code <issuer>/.well-known/openid-configuration}) names the {@code jwks_uri}, whose key set Nimbus caches and
- * fetches again when a token names a {@code kid} it does not hold (a rotated key), at most every 30 s.
+ * fetches again when a token names a {@code kid} it does not hold (a rotated key).
  *
  * <p>Discovery happens at the first token, not at start, and is retried until it succeeds: a local issuer may
  * start after the runtime.
@@ -51,8 +51,11 @@ final class IssuerKeys implements JWKSource<SecurityContext> {
         if (keys == null) {
             int timeout = (int) TIMEOUT.toMillis();
             try {
+                // Not rate-limited (Nimbus's default allows one fetch per 30 s): API Gateway fetches the key set
+                // again for every kid it has not seen, so a key published a moment ago works at once.
                 keys = JWKSourceBuilder.create(
                                 jwksUri().toURL(), new DefaultResourceRetriever(timeout, timeout, MAX_KEY_SET_BYTES))
+                        .rateLimited(false)
                         .build();
             } catch (MalformedURLException | IllegalArgumentException e) {
                 throw new KeySourceException("the issuer's jwks_uri is not a URL: " + e.getMessage(), e);

@@ -3,7 +3,6 @@ package dev.pastebin.local.http;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.jwk.source.RateLimitReachedException;
 import com.nimbusds.jose.proc.BadJOSEException;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
 import com.nimbusds.jose.proc.SecurityContext;
@@ -116,8 +115,7 @@ public final class JwtAuthorizer {
         JWTClaimsSet claims;
         try {
             claims = processor.process(jwt, null);
-        } catch (BadJOSEException | RateLimitReachedException e) {
-            // No key verifies it; an unknown kid within 30 s of the last fetch is not fetched again either.
+        } catch (BadJOSEException e) {
             return invalid(routeScopes, "the token's signature does not verify with a key of the issuer");
         } catch (JOSEException e) {
             log.println("JWT authorizer " + configuration.name() + ": cannot get the keys of " + configuration.issuer()
