@@ -122,11 +122,11 @@ public final class JwtAuthorizer {
                     + ": " + e.getMessage());
             return invalid(routeScopes, "the issuer's keys cannot be fetched");
         }
-        String refusal = claimsRefusal(claims, jwt);
+        Map<String, Object> payload = jwt.getPayload().toJSONObject();
+        String refusal = claimsRefusal(claims, payload);
         if (refusal != null) {
             return invalid(routeScopes, refusal);
         }
-        Map<String, Object> payload = jwt.getPayload().toJSONObject();
         List<String> tokenScopes = scopes(payload);
         if (!routeScopes.isEmpty()) {
             if (tokenScopes.stream().noneMatch(routeScopes::contains)) {
@@ -153,19 +153,17 @@ public final class JwtAuthorizer {
     }
 
     /** The first of API Gateway's claim rules the token breaks, or null. */
-    private String claimsRefusal(JWTClaimsSet claims, SignedJWT jwt) {
+    private String claimsRefusal(JWTClaimsSet claims, Map<String, Object> payload) {
         if (!configuration.issuer().toString().equals(claims.getIssuer())) {
             return "the token does not have a valid issuer";
         }
         // "API Gateway validates client_id only if aud is not present."
-        Collection<String> audiences = jwt.getPayload().toJSONObject().containsKey("aud")
-                ? claims.getAudience()
-                : stringClaim(claims, "client_id");
+        Collection<String> audiences =
+                payload.containsKey("aud") ? claims.getAudience() : stringClaim(claims, "client_id");
         if (audiences.stream().noneMatch(configuration.audiences()::contains)) {
             return "the token does not have a valid audience"; // API Gateway's own wording
         }
         Instant now = clock.instant();
-        Map<String, Object> payload = jwt.getPayload().toJSONObject();
         // "exp: must be after the current time"; "nbf", "iat": before it (not after it, to the millisecond)
         if (time(payload, "exp").filter(exp -> !exp.isAfter(now)).isPresent()) {
             return "the token has expired";

@@ -27,8 +27,7 @@ final class HttpApiAuth {
             CloudFormationTemplate template, String event, Map<String, Object> properties) {
         String api = apiId(properties.get("ApiId"), event);
         Map<String, Object> apiAuth = apiAuth(template, api);
-        Map<String, Object> routeAuth =
-                CloudFormationTemplate.mapping(properties.getOrDefault("Auth", Map.of()), event + ".Auth");
+        Map<String, Object> routeAuth = literal(properties.getOrDefault("Auth", Map.of()), event + ".Auth");
         Object authorizer = routeAuth.getOrDefault("Authorizer", apiAuth.get("DefaultAuthorizer"));
         if (authorizer == null || "NONE".equals(authorizer)) {
             return Optional.empty();
@@ -110,7 +109,21 @@ final class HttpApiAuth {
     private static Map<String, Object> auth(
             CloudFormationTemplate template, Map<String, Object> properties, String what) {
         Object auth = template.resolveParameters(properties.get("Auth"));
-        return auth == null ? Map.of() : CloudFormationTemplate.mapping(auth, what + ".Auth");
+        return auth == null ? Map.of() : literal(auth, what + ".Auth");
+    }
+
+    /**
+     * An Auth mapping written out. Conditions are not evaluated locally, and an {@code Fn::If} read as a mapping
+     * would leave a route open that AWS guards (or the reverse): better to stop the start and say so.
+     */
+    private static Map<String, Object> literal(Object auth, String what) {
+        Map<String, Object> mapping = CloudFormationTemplate.mapping(auth, what);
+        if (mapping.size() == 1 && mapping.keySet().iterator().next().startsWith("Fn::")) {
+            throw new IllegalArgumentException(
+                    what + " is an intrinsic (" + mapping.keySet().iterator().next()
+                            + "), which the local runtime does not evaluate: write the Auth out, or set it per parameter");
+        }
+        return mapping;
     }
 
     private static List<String> strings(Object value, String what) {

@@ -88,6 +88,18 @@ class HttpApiAuthTest {
     }
 
     @Test
+    void aConditionalAuthStopsTheStartRatherThanLeaveARouteOpen(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(
+                dir.resolve("template.yaml"),
+                Files.readString(FIXTURE)
+                        .replace(
+                                "            Auth:\n              Authorizer: NONE",
+                                "            Auth: !If [Private, {Authorizer: Oidc}, {Authorizer: NONE}]"));
+        var e = assertThrows(IllegalArgumentException.class, () -> SamTemplate.read(file));
+        assertTrue(e.getMessage().contains("EchoFunction/Open.Auth is an intrinsic (Fn::If)"), e.getMessage());
+    }
+
+    @Test
     void anUndefinedAuthorizerIsRefusedAsSamRefusesIt(@TempDir Path dir) throws Exception {
         Path file = Files.writeString(
                 dir.resolve("template.yaml"),
