@@ -135,7 +135,7 @@ public final class JwtAuthorizer {
             }
             return new Allowed(new Authorized(flatten(payload), tokenScopes));
         }
-        // Measured on API Gateway: a route without authorization scopes passes "scopes": null.
+        // Events captured from API Gateway carry "scopes": null on a route without authorization scopes.
         return new Allowed(new Authorized(flatten(payload), null));
     }
 
@@ -202,7 +202,8 @@ public final class JwtAuthorizer {
 
     /**
      * The claims as API Gateway passes them: every value a string, numbers and booleans as their text, a list
-     * as {@code [a b]} (measured), an object as its JSON; a claim whose value is null is left out.
+     * as {@code [a b]} (as events captured from API Gateway show), an object as its JSON (undocumented); a claim
+     * whose value is null is left out.
      */
     static Map<String, String> flatten(Map<String, Object> payload) {
         Map<String, String> claims = new LinkedHashMap<>();
