@@ -1,5 +1,6 @@
 package dev.pastebin.local.cli;
 
+import dev.pastebin.local.http.HttpApiAuthorizers;
 import dev.pastebin.local.http.HttpApiEvents;
 import dev.pastebin.local.http.HttpApiRoutes;
 import dev.pastebin.local.http.LocalHttpApi;
@@ -20,6 +21,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -130,12 +132,13 @@ public final class LocalRuntime implements AutoCloseable {
     public synchronized int start() throws IOException {
         long t0 = System.nanoTime();
         HttpApiRoutes routes = new HttpApiRoutes();
+        var authorizers = new HttpApiAuthorizers(functions.template().template(), resources, log, Clock.systemUTC());
         List<CompletableFuture<Void>> warmUps = new ArrayList<>();
         ScheduleRunner schedules = new ScheduleRunner(settings.region(), settings.accountId(), log);
         started.add(schedules);
         for (FunctionDefinition f : functions.template().functions()) {
             LocalFunction function = functions.get(f.logicalId());
-            f.httpRoutes().forEach(r -> routes.add(function, r));
+            f.httpRoutes().forEach(r -> routes.add(function, r, authorizers.forRoute(f.logicalId(), r)));
             for (FunctionDefinition.SqsTrigger trigger : f.sqsTriggers()) {
                 if (trigger.enabled()) {
                     started.add(startMapping(function, trigger));
@@ -165,7 +168,11 @@ public final class LocalRuntime implements AutoCloseable {
         api.start();
         started.add(api);
         for (HttpApiRoutes.Target t : routes.targets()) {
-            log.println("API  " + t.route().routeKey() + " -> " + t.function().name());
+            log.println("API  " + t.route().routeKey() + " -> " + t.function().name()
+                    + t.authorizer()
+                            .map(a -> " (JWT authorizer " + a.configuration().name() + ": "
+                                    + a.configuration().issuer() + ")")
+                            .orElse(""));
         }
         log.printf("Local API listening on http://%s:%d (Ctrl-C stops everything)%n", settings.host(), api.port());
         log.printf(

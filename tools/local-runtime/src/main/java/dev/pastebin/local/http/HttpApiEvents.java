@@ -260,6 +260,41 @@ public final class HttpApiEvents {
                 "{\"message\":\"Request Header Fields Too Large\"}".getBytes(StandardCharsets.UTF_8));
     }
 
+    /** A request a JWT authorizer refuses: no token, or an invalid one; {@code challenge} is its www-authenticate. */
+    static Response unauthorized(String challenge) {
+        return new Response(
+                401,
+                List.of(Map.entry("content-type", "application/json"), Map.entry("www-authenticate", challenge)),
+                "{\"message\":\"Unauthorized\"}".getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A valid token without any of the route's authorization scopes. */
+    static Response forbidden(String challenge) {
+        return new Response(
+                403,
+                List.of(Map.entry("content-type", "application/json"), Map.entry("www-authenticate", challenge)),
+                "{\"message\":\"Forbidden\"}".getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * What a JWT authorizer passes on: {@code requestContext.authorizer.jwt} with the token's {@code claims}
+     * and {@code scopes} (null on a route without authorization scopes), the shape of aws-lambda-java-events'
+     * {@code APIGatewayV2HTTPEvent.RequestContext.Authorizer.JWT}.
+     */
+    static void putJwtAuthorizer(ObjectNode event, JwtAuthorizer.Authorized authorized) {
+        ObjectNode jwt = ((ObjectNode) event.get("requestContext"))
+                .putObject("authorizer")
+                .putObject("jwt");
+        ObjectNode claims = jwt.putObject("claims");
+        authorized.claims().forEach(claims::put);
+        if (authorized.scopes() == null) {
+            jwt.putNull("scopes");
+        } else {
+            ArrayNode scopes = jwt.putArray("scopes");
+            authorized.scopes().forEach(scopes::add);
+        }
+    }
+
     static Response notFound() {
         return new Response(
                 404,

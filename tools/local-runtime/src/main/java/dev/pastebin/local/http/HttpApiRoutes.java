@@ -16,14 +16,20 @@ import java.util.Optional;
  */
 public final class HttpApiRoutes {
 
-    public record Target(LambdaFunction function, FunctionDefinition.HttpRoute route) {}
+    /** @param authorizer the JWT authorizer a request passes before the function is invoked; empty: none */
+    public record Target(
+            LambdaFunction function, FunctionDefinition.HttpRoute route, Optional<JwtAuthorizer> authorizer) {}
 
     record Match(Target target, Map<String, String> pathParameters) {}
 
     private final List<Target> targets = new ArrayList<>();
 
     public void add(LambdaFunction function, FunctionDefinition.HttpRoute route) {
-        targets.add(new Target(function, route));
+        add(function, route, Optional.empty());
+    }
+
+    public void add(LambdaFunction function, FunctionDefinition.HttpRoute route, Optional<JwtAuthorizer> authorizer) {
+        targets.add(new Target(function, route, authorizer));
     }
 
     public List<Target> targets() {

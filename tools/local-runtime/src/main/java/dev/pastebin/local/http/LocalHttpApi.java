@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import dev.pastebin.local.Json;
 import dev.pastebin.local.lambda.InvocationResult;
+import dev.pastebin.local.template.RouteAuthorization;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -15,12 +16,14 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
  * The local HTTP API: each request becomes a payload-2.0 event for the function whose route matches, and the
- * function's response becomes the HTTP response. A failed invocation answers 500
+ * function's response becomes the HTTP response. A route's JWT authorizer checks the request first and may answer
+ * 401 or 403 itself ({@link JwtAuthorizer}). A failed invocation answers 500
  * {@code {"message":"Internal Server Error"}} and an unmatched route 404 {@code {"message":"Not Found"}},
  * as API Gateway does.
  */
@@ -128,8 +131,22 @@ public final class LocalHttpApi implements AutoCloseable {
                 sourceIp,
                 exchange.getProtocol());
         var target = match.get().target();
+        Optional<JwtAuthorizer.Authorized> authorized = Optional.empty();
+        if (target.authorizer().isPresent()) {
+            List<String> scopes = target.route()
+                    .authorization()
+                    .map(RouteAuthorization::scopes)
+                    .orElse(List.of());
+            switch (target.authorizer().get().authorize(headers, request.rawQueryString(), scopes)) {
+                case JwtAuthorizer.Refused refused -> {
+                    return refused.response();
+                }
+                case JwtAuthorizer.Allowed allowed -> authorized = Optional.of(allowed.context());
+            }
+        }
         var event = HttpApiEvents.event(
                 request, target.route(), match.get().pathParameters(), stage, requestId(), Instant.now());
+        authorized.ifPresent(context -> HttpApiEvents.putJwtAuthorizer(event, context));
         try {
             InvocationResult result = target.function().invoke(Json.bytes(event), request.method() + " " + rawPath);
             if (result.failed()) {

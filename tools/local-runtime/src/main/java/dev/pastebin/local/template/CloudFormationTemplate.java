@@ -100,6 +100,31 @@ public final class CloudFormationTemplate {
         return optionalMapping(optionalMapping(root.get("Globals"), "Globals").get("Function"), "Globals.Function");
     }
 
+    public Map<String, Object> globalsHttpApi() {
+        return optionalMapping(optionalMapping(root.get("Globals"), "Globals").get("HttpApi"), "Globals.HttpApi");
+    }
+
+    /**
+     * {@code resources}, and a template parameter besides: its {@code Ref} (also {@code ${Name}} in an
+     * {@code Fn::Sub}) is its override or Default, as in CloudFormation.
+     */
+    public ResourceAttributes withParameters(ResourceAttributes resources) {
+        return new ResourceAttributes() {
+            @Override
+            public Optional<String> ref(String logicalId) {
+                if (parameters().containsKey(logicalId)) {
+                    return parameterValue(logicalId).map(String::valueOf);
+                }
+                return resources.ref(logicalId);
+            }
+
+            @Override
+            public Optional<String> getAtt(String logicalId, String attribute) {
+                return resources.getAtt(logicalId, attribute);
+            }
+        };
+    }
+
     /** A function property as SAM sees it: the function's own value, else the Globals one. */
     public Object functionProperty(String logicalId, String name) {
         Object own = properties(logicalId).get(name);

@@ -29,8 +29,17 @@ public record FunctionDefinition(
         List<SqsTrigger> sqsTriggers,
         List<ScheduleTrigger> scheduleTriggers) {
 
-    /** An {@code HttpApi} event: method (or ANY) and path, possibly with {@code {param}} / {@code {proxy+}}. */
-    public record HttpRoute(String eventName, String method, String path) {
+    /**
+     * An {@code HttpApi} event: method (or ANY) and path, possibly with {@code {param}} / {@code {proxy+}}.
+     *
+     * @param authorization the authorizer API Gateway runs before invoking the function; empty for an open route
+     */
+    public record HttpRoute(String eventName, String method, String path, Optional<RouteAuthorization> authorization) {
+
+        /** An open route: no authorizer. */
+        public HttpRoute(String eventName, String method, String path) {
+            this(eventName, method, path, Optional.empty());
+        }
 
         /** The route key as API Gateway writes it in the event, e.g. {@code GET /pastes/{shortCode}}. */
         public String routeKey() {

@@ -75,7 +75,8 @@ public record SamTemplate(CloudFormationTemplate template, List<FunctionDefiniti
                                     eventName,
                                     String.valueOf(p.getOrDefault("Method", "ANY"))
                                             .toUpperCase(Locale.ROOT),
-                                    String.valueOf(p.getOrDefault("Path", "$default"))));
+                                    String.valueOf(p.getOrDefault("Path", "$default")),
+                                    HttpApiAuth.of(template, id + "/" + eventName, p)));
                         case "SQS" -> sqs.add(sqsTrigger(id, eventName, p));
                         case "Schedule" ->
                             schedules.add(schedule(

@@ -61,6 +61,11 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
         seen.put("functionName", context.getFunctionName());
         seen.put("remainingMs>0", Boolean.toString(context.getRemainingTimeInMillis() > 0));
         seen.put("awsRequestId", context.getAwsRequestId());
+        // what a JWT authorizer passed on (requestContext.authorizer.jwt), "none" on an open route
+        var authorizer = event.getRequestContext().getAuthorizer();
+        boolean jwt = authorizer != null && authorizer.getJwt() != null;
+        seen.put("jwt.sub", jwt ? authorizer.getJwt().getClaims().get("sub") : "none");
+        seen.put("jwt.scopes", jwt ? String.valueOf(authorizer.getJwt().getScopes()) : "none");
         StringBuilder body = new StringBuilder();
         seen.forEach((k, v) -> body.append(k).append('=').append(v).append('\n'));
         return APIGatewayV2HTTPResponse.builder()
