@@ -53,10 +53,13 @@ log "local API on $base_url; running Schemathesis $SCHEMATHESIS_VERSION with doc
 
 # The checks are the document's promises: no 5xx, and every status, content type, header and body as
 # documented. Negative cases (the coverage phase's invalid inputs) must be answered with a documented 4xx.
-# The stateful phase follows the document's links (api-core/src/main/openapi/responses.yml, "Created") from a
-# created paste to reading, HEAD, revealing and deleting it with its deleteToken, and from a read ("PasteRead")
-# to reading it again with its ETag (304): the answers of a paste that exists. A form create answers its URL as text/plain, from which no link can take the code: Schemathesis
-# lists those scenarios as "Failed to extract data" without failing the run.
+# The stateful phase follows the document's links (its components' responses "Created" and "PasteRead") from a
+# created paste to reading, HEAD, revealing and deleting it with its deleteToken, and from a read to reading it
+# again with its ETag (304): the answers of a paste that exists. A form create answers its URL as text/plain, from
+# which no link can take the code: Schemathesis lists those scenarios as "Failed to extract data" without failing
+# the run. PrivateBin's /pb/ is in the document too, its answers checked against PrivateBin's JSON shapes; its
+# links take a create of the document's example paste to its JSON read and its delete (a generated body is
+# refused, status 1, and leaves its links nothing to follow).
 set +e
 "$SCHEMATHESIS_VENV/bin/schemathesis" run "$PASTEBIN_ROOT/docs/openapi.yaml" --url "$base_url" \
     --checks not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance \

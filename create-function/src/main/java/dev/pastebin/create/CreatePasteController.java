@@ -23,11 +23,11 @@ import java.util.Locale;
  * Command-line clients' forms ({@code curl -F file=@notes.txt}, rustypaste, 0x0.st, pastebinit) are taken
  * there and at {@code POST /}, as those services take them, and answered in their convention: the paste's URL
  * as one text/plain line and the deletion token in {@code X-Token} (JSON still to a client that asks for it).
- * Maps HTTP to {@link CreatePasteService} and back ({@link CreationAnswers}), nothing more. The routes' API
- * document is {@link CreatePasteApi}.
+ * Maps HTTP to {@link CreatePasteService} and back ({@link CreationAnswers}), nothing more. Documented in
+ * docs/openapi.yaml, which OpenApiDocumentTest holds to this controller.
  */
 @Controller
-public class CreatePasteController implements CreatePasteApi {
+public class CreatePasteController {
 
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";
     /** rustypaste's client sends its expiry in {@code expire}. */
@@ -41,7 +41,6 @@ public class CreatePasteController implements CreatePasteApi {
         this.reader = reader;
     }
 
-    @Override
     @Post(
             uri = "/pastes",
             consumes = {
@@ -61,7 +60,6 @@ public class CreatePasteController implements CreatePasteApi {
     }
 
     /** {@code POST /}: where rustypaste, 0x0.st and many a {@code curl -F} habit post; the same as {@code POST /pastes}. */
-    @Override
     @Post(
             uri = "/",
             consumes = {

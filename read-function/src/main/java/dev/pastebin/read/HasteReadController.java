@@ -17,10 +17,10 @@ import io.micronaut.http.annotation.PathVariable;
  * {@code {"key", "data"}}, {@code GET /raw/{key}} the exact bytes, and {@code GET /{key}}, the URL haste clients
  * print, the web page to a browser and the bytes to everyone else. Haste clients append a file extension to a
  * key for highlighting ({@code aB3xYz9QkLm.py}); as haste-server does, everything from the first dot is ignored.
- * The routes' API document is {@link HasteReadApi}.
+ * Documented in docs/openapi.yaml, which OpenApiDocumentTest holds to this controller.
  */
 @Controller
-public class HasteReadController implements HasteReadApi {
+public class HasteReadController {
 
     private final PasteAnswers answers;
     private final ShortCodes shortCodes;
@@ -30,14 +30,12 @@ public class HasteReadController implements HasteReadApi {
         this.shortCodes = shortCodes;
     }
 
-    @Override
     @Get(uri = "/documents/{key}", produces = MediaType.APPLICATION_JSON, headRoute = false)
     public HttpResponse<?> document(String key, HttpRequest<?> request) {
         return answers.answer(
                 shortCodes.requireWellFormed(shortCodeOf(key)), PasteAnswers.View.HASTE_DOCUMENT, request, true);
     }
 
-    @Override
     @Get(
             uri = "/raw/{key}",
             produces = {MediaType.TEXT_PLAIN, MediaType.APPLICATION_JSON},
@@ -50,7 +48,6 @@ public class HasteReadController implements HasteReadApi {
      * The root holds other names than pastes ({@code /favicon.ico}, {@code /robots.txt}): a key that cannot be a
      * short code is no such resource (404), not a malformed request.
      */
-    @Override
     // named shortCode, as on /pastes/{shortCode}, so that a read's links (its revalidation) hold for both routes
     @Get(
             uri = "/{shortCode}",

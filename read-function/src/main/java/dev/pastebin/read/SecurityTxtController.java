@@ -9,7 +9,6 @@ import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
-import io.swagger.v3.oas.annotations.Hidden;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,7 +19,6 @@ import java.time.temporal.ChronoUnit;
  * {@code Expires} a fixed time ahead of each answer (RFC 9116 asks for less than a year) so that it never goes
  * stale while the stack runs. With no contact configured there is nothing to say: 404. Not part of the API.
  */
-@Hidden
 @Controller
 public class SecurityTxtController {
 

@@ -9,16 +9,14 @@ import io.micronaut.http.MediaType;
 import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
-import io.swagger.v3.oas.annotations.Hidden;
 
 /**
  * The web pages (docs/design.md, "Web page"): {@code GET /} to create a paste, {@code GET /p/{shortCode}} to
  * view one, {@code GET /assets/{file}} for their scripts and style sheet. The pages are static; their scripts
  * call the JSON API, so this controller only serves files from {@link WebAssets}' allow-list. The view page is
  * the same for every short code: its script reads the code from the address and the API judges it. Pages are
- * not part of the API, so they stay out of its OpenAPI document ({@link Hidden}).
+ * not part of the API, so they stay out of its OpenAPI document (OpenApiDocumentTest's NOT_API).
  */
-@Hidden
 @Controller
 public class WebPagesController {
 
