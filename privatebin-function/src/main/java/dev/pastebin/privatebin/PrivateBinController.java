@@ -234,6 +234,17 @@ public class PrivateBinController {
                 .header(HttpHeaders.RETRY_AFTER, Integer.toString(api.unavailableRetryAfterSeconds()));
     }
 
+    /**
+     * Anything no handler above expects (a database that refuses a statement, a bug): PrivateBin's clients print the
+     * protocol's message, so the answer stays in its shape rather than the API's JSON error.
+     */
+    @Error(exception = RuntimeException.class)
+    public HttpResponse<?> unexpected(HttpRequest<?> request, RuntimeException e) {
+        LOG.error("{} {} answered 500", request.getMethod(), request.getPath(), e);
+        return PrivateBinAnswers.error(
+                HttpStatus.INTERNAL_SERVER_ERROR, "The server could not do this. Try again later.");
+    }
+
     @Error(exception = PasteInconsistencyException.class)
     public HttpResponse<?> inconsistent(HttpRequest<?> request, PasteInconsistencyException e) {
         LOG.error("{} {} answered 500: {}", request.getMethod(), request.getPath(), e.getMessage());
