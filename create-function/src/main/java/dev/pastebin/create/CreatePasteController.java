@@ -111,7 +111,8 @@ public class CreatePasteController implements CreatePasteApi {
             default -> throw unsupportedMediaType();
         };
         IdempotencyKey key = IdempotencyKey.of(idempotencyKey, caller.userId());
-        return CreationAnswers.created(service.create(paste, caller.userId(), key, caller.credential()), request);
+        return CreationAnswers.created(
+                service.create(paste, caller.userId(), key, caller.credential(), caller.client()), request);
     }
 
     /**
@@ -136,7 +137,8 @@ public class CreatePasteController implements CreatePasteApi {
         ClientForm form = multipart ? ClientForm.multipart(body, type) : ClientForm.urlEncoded(body);
         PasteRequest paste = reader.fromForm(form, multipart, expire);
         IdempotencyKey key = IdempotencyKey.of(idempotencyKey, caller.userId());
-        CreatePasteService.Creation creation = service.create(paste, caller.userId(), key, caller.credential());
+        CreatePasteService.Creation creation =
+                service.create(paste, caller.userId(), key, caller.credential(), caller.client());
         return (json ? CreationAnswers.created(creation, request) : CreationAnswers.urlLine(creation, request))
                 .header(CreationAnswers.X_TOKEN, creation.deleteToken());
     }

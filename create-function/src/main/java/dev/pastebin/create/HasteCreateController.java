@@ -42,6 +42,7 @@ public class HasteCreateController implements HasteCreateApi {
         PasteContentReader.requireUtf8Charset(type);
         PasteRequest paste = reader.fromHaste(body.bytes(), type);
         IdempotencyKey key = IdempotencyKey.of(idempotencyKey, caller.userId());
-        return CreationAnswers.hasteKey(service.create(paste, caller.userId(), key, caller.credential()));
+        return CreationAnswers.hasteKey(
+                service.create(paste, caller.userId(), key, caller.credential(), caller.client()));
     }
 }

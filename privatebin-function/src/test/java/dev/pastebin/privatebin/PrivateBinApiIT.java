@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.api.create.ClientAddress;
 import dev.pastebin.api.create.CreateCredential;
 import dev.pastebin.api.create.CreatePasteService;
 import dev.pastebin.api.create.PasteOptions;
@@ -351,7 +352,8 @@ class PrivateBinApiIT {
                                 PasteMetadata.NONE),
                         null,
                         null,
-                        CreateCredential.NONE)
+                        CreateCredential.NONE,
+                        ClientAddress.UNKNOWN)
                 .shortCode();
         world.store(id);
 
