@@ -1,7 +1,9 @@
 package dev.pastebin.create;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import dev.pastebin.api.create.ClientAddress;
 import dev.pastebin.api.http.BearerCredentials;
+import dev.pastebin.api.http.EdgeRequests;
 import io.micronaut.core.convert.ArgumentConversionContext;
 import io.micronaut.core.type.Argument;
 import io.micronaut.http.HttpHeaders;
@@ -15,7 +17,8 @@ import java.util.Optional;
 /**
  * Binds {@link Caller} arguments from the API Gateway (HTTP API, payload 2.0) event behind the request: the
  * {@code sub} claim of a JWT authorizer (no authorizer, no claims or a blank subject: anonymous), and the bearer
- * credential of its {@code Authorization} header ({@link BearerCredentials}).
+ * credential of its {@code Authorization} header ({@link BearerCredentials}), and the client's address
+ * ({@link EdgeRequests#clientAddress(HttpRequest)}: {@code X-Forwarded-For} only from the verified edge).
  * Tests replace this bean ({@code @Replaces(CallerBinder.class)}) to act as any caller.
  */
 @Singleton
@@ -35,7 +38,9 @@ public class CallerBinder implements TypedRequestArgumentBinder<Caller> {
                 ? callerOf(event)
                 : Caller.ANONYMOUS;
         Caller caller = new Caller(
-                user.userId(), BearerCredentials.of(source.getHeaders().get(HttpHeaders.AUTHORIZATION)));
+                user.userId(),
+                BearerCredentials.of(source.getHeaders().get(HttpHeaders.AUTHORIZATION)),
+                new ClientAddress(EdgeRequests.clientAddress(source)));
         return () -> Optional.of(caller);
     }
 

@@ -109,7 +109,8 @@ public class CreatePasteController {
             default -> throw unsupportedMediaType();
         };
         IdempotencyKey key = IdempotencyKey.of(idempotencyKey, caller.userId());
-        return CreationAnswers.created(service.create(paste, caller.userId(), key, caller.credential()), request);
+        return CreationAnswers.created(
+                service.create(paste, caller.userId(), key, caller.credential(), caller.client()), request);
     }
 
     /**
@@ -134,7 +135,8 @@ public class CreatePasteController {
         ClientForm form = multipart ? ClientForm.multipart(body, type) : ClientForm.urlEncoded(body);
         PasteRequest paste = reader.fromForm(form, multipart, expire);
         IdempotencyKey key = IdempotencyKey.of(idempotencyKey, caller.userId());
-        CreatePasteService.Creation creation = service.create(paste, caller.userId(), key, caller.credential());
+        CreatePasteService.Creation creation =
+                service.create(paste, caller.userId(), key, caller.credential(), caller.client());
         return (json ? CreationAnswers.created(creation, request) : CreationAnswers.urlLine(creation, request))
                 .header(CreationAnswers.X_TOKEN, creation.deleteToken());
     }

@@ -41,6 +41,7 @@ public class HasteCreateController {
         PasteContentReader.requireUtf8Charset(type);
         PasteRequest paste = reader.fromHaste(body.bytes(), type);
         IdempotencyKey key = IdempotencyKey.of(idempotencyKey, caller.userId());
-        return CreationAnswers.hasteKey(service.create(paste, caller.userId(), key, caller.credential()));
+        return CreationAnswers.hasteKey(
+                service.create(paste, caller.userId(), key, caller.credential(), caller.client()));
     }
 }

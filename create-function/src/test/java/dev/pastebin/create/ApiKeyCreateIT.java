@@ -2,6 +2,7 @@ package dev.pastebin.create;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -25,6 +26,8 @@ import java.util.concurrent.Future;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
  * A private instance (CreateAccess=api-key; docs/operating.md, "API keys") through the real handler against the real
@@ -280,5 +283,30 @@ class ApiKeyCreateIT {
                         .status());
         assertEquals(2, TestApiKeys.pastesOwnedBy(database(), key.id()));
         assertNull(TestApiKeys.ownerOf(database(), "nosuchcode0"));
+    }
+
+    /**
+     * A keyed create's job is queued in its key's message group, from whatever address (docs/design.md, "The upload
+     * queue's groups"): the fair queue counts a key's pastes together, and another key's apart.
+     */
+    @Test
+    void aKeyedCreateIsQueuedInItsKeysGroupFromAnyAddress() throws Exception {
+        TestApiKeys.Key key = TestApiKeys.issue(database(), null, null);
+        TestApiKeys.Key other = TestApiKeys.issue(database(), null, null);
+
+        String fromOneAddress = groupOf(key, "198.51.100.20");
+
+        assertEquals(fromOneAddress, groupOf(key, "203.0.113.21"));
+        assertNotEquals(fromOneAddress, groupOf(other, "198.51.100.20"));
+    }
+
+    private static String groupOf(TestApiKeys.Key key, String sourceIp) {
+        HttpApi.Request request = text("keyed " + UUID.randomUUID()).header("authorization", key.bearer());
+        request.event().getRequestContext().getHttp().setSourceIp(sourceIp);
+        HttpApi.Response response = world.api.send(request);
+        assertEquals(201, response.status(), response.text());
+        List<Message> jobs = world.drainQueue();
+        assertEquals(1, jobs.size(), "one job queued");
+        return jobs.getFirst().attributes().get(MessageSystemAttributeName.MESSAGE_GROUP_ID);
     }
 }

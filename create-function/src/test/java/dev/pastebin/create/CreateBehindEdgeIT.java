@@ -3,11 +3,16 @@ package dev.pastebin.create;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.api.create.ClientAddress;
+import dev.pastebin.api.create.UploadGroup;
 import dev.pastebin.api.support.HttpApi;
 import dev.pastebin.core.support.RealServices;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
  * The create function behind the CloudFront edge (docs/design.md, "Edge"): the paste's URL names the host the
@@ -74,5 +79,27 @@ class CreateBehindEdgeIT {
             assertEquals(API_HOST + "/pastes/" + code, world.json(response).get("url"));
         }
         world.drainQueue();
+    }
+
+    /**
+     * Through the edge the job's group is the viewer's: the address CloudFront appended to X-Forwarded-For, not
+     * CloudFront's own connection (docs/design.md, "The upload queue's groups").
+     */
+    @Test
+    void throughTheEdgeTheJobsGroupIsTheViewers() {
+        assertEquals(
+                UploadGroup.of(new ClientAddress("203.0.113.7")).id(),
+                groupOf(throughTheEdge().header("X-Forwarded-For", "203.0.113.7")));
+        assertEquals(
+                UploadGroup.of(new ClientAddress("203.0.113.8")).id(),
+                groupOf(throughTheEdge().header("X-Forwarded-For", "198.51.100.1, 203.0.113.8")));
+    }
+
+    private static String groupOf(HttpApi.Request request) {
+        HttpApi.Response response = world.api.send(request);
+        assertEquals(201, response.status(), response.text());
+        List<Message> jobs = world.drainQueue();
+        assertEquals(1, jobs.size(), "one job queued");
+        return jobs.getFirst().attributes().get(MessageSystemAttributeName.MESSAGE_GROUP_ID);
     }
 }

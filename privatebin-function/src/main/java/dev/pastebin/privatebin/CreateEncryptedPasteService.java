@@ -1,5 +1,6 @@
 package dev.pastebin.privatebin;
 
+import dev.pastebin.api.create.ClientAddress;
 import dev.pastebin.api.create.CreateCredential;
 import dev.pastebin.api.create.CreatePasteService;
 import dev.pastebin.api.create.PasteOptions;
@@ -37,10 +38,10 @@ class CreateEncryptedPasteService {
      * @throws ApiKeyInvalidException         when the credential is no bearer token, or its key unknown or revoked
      * @throws ApiKeyQuotaExceededException   when the paste would take the key past a daily limit
      */
-    Created create(EncryptedPasteRequest paste, CreateCredential credential) {
+    Created create(EncryptedPasteRequest paste, CreateCredential credential, ClientAddress client) {
         PasteOptions options = new PasteOptions(paste.expiry().lifetimeSeconds(), paste.burnAfterReading());
         CreatePasteService.Creation creation = creates.create(
-                new PasteRequest(PasteEnvelope.of(paste), options, PasteMetadata.NONE), null, null, credential);
+                new PasteRequest(PasteEnvelope.of(paste), options, PasteMetadata.NONE), null, null, credential, client);
         return new Created(creation.shortCode(), creation.deleteToken());
     }
 }

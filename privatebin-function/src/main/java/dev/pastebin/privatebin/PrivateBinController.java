@@ -1,9 +1,11 @@
 package dev.pastebin.privatebin;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import dev.pastebin.api.create.ClientAddress;
 import dev.pastebin.api.http.ApiKeyChallenges;
 import dev.pastebin.api.http.ApiProperties;
 import dev.pastebin.api.http.BearerCredentials;
+import dev.pastebin.api.http.EdgeRequests;
 import dev.pastebin.api.http.RawBody;
 import dev.pastebin.api.remove.DeletePasteService;
 import dev.pastebin.core.failure.DependencyUnavailableException;
@@ -127,7 +129,9 @@ public class PrivateBinController {
                 request.getPath(),
                 creates.create(
                         format.paste(posted),
-                        BearerCredentials.of(request.getHeaders().get(HttpHeaders.AUTHORIZATION))));
+                        BearerCredentials.of(request.getHeaders().get(HttpHeaders.AUTHORIZATION)),
+                        // the upload job's group, as the create function's: X-Forwarded-For only from the edge
+                        new ClientAddress(EdgeRequests.clientAddress(request))));
     }
 
     private HttpResponse<?> delete(String base, String pasteId, String deleteToken) {

@@ -7,15 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pastebin.api.create.ClientAddress;
 import dev.pastebin.api.create.CreateCredential;
 import dev.pastebin.api.create.CreatePasteService;
 import dev.pastebin.api.create.PasteOptions;
 import dev.pastebin.api.create.PasteRequest;
+import dev.pastebin.api.create.UploadGroup;
 import dev.pastebin.api.support.HttpApi;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.PasteMetadata;
 import dev.pastebin.core.support.PrivateBinClientCrypto;
 import dev.pastebin.core.support.RealServices;
+import io.micronaut.core.annotation.Nullable;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -24,6 +27,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -351,7 +355,8 @@ class PrivateBinApiIT {
                                 PasteMetadata.NONE),
                         null,
                         null,
-                        CreateCredential.NONE)
+                        CreateCredential.NONE,
+                        ClientAddress.UNKNOWN)
                 .shortCode();
         world.store(id);
 
@@ -414,5 +419,37 @@ class PrivateBinApiIT {
     private static String env(String name, String fallback) {
         String value = System.getenv(name);
         return value == null || value.isBlank() ? fallback : value;
+    }
+
+    /**
+     * PrivateBin's create queues its job in its client's group as the create function does (docs/design.md, "The
+     * upload queue's groups"): the hash of API Gateway's source address, whatever X-Forwarded-For a request that did
+     * not come through the edge carries.
+     */
+    @Test
+    void theJobIsQueuedInItsClientsGroup() throws Exception {
+        String expected = UploadGroup.of(new ClientAddress("198.51.100.7")).id();
+
+        assertEquals(expected, groupOfCreateFrom("198.51.100.7", null));
+        assertEquals(expected, groupOfCreateFrom("198.51.100.7", "203.0.113.50"));
+    }
+
+    private static String groupOfCreateFrom(String sourceIp, @Nullable String forwardedFor) throws Exception {
+        PrivateBinClientCrypto.Sealed sealed = PrivateBinClientCrypto.seal(
+                "grouped " + UUID.randomUUID(),
+                "[ [\"%1$s\", \"%2$s\", %3$d, 256, 128, \"aes\", \"gcm\", \"zlib\"], \"plaintext\", 0, 0 ]",
+                "1day",
+                "");
+        HttpApi.Request request = world.api
+                .fixture("privatebin")
+                .method("POST")
+                .binaryBody(sealed.body().getBytes(StandardCharsets.UTF_8));
+        request.event().getRequestContext().getHttp().setSourceIp(sourceIp);
+        if (forwardedFor != null) {
+            request.header("X-Forwarded-For", forwardedFor);
+        }
+        HttpApi.Response posted = world.api.send(request);
+        assertEquals(0, world.json(posted).get("status"), posted.text());
+        return world.groupOfJob((String) world.json(posted).get("id"));
     }
 }

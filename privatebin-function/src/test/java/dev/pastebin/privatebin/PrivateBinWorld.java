@@ -24,6 +24,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
  * A test class's own upload queue and bucket in LocalStack and the PrivateBin function's context against the real
@@ -117,6 +118,28 @@ final class PrivateBinWorld implements AutoCloseable {
                     assertEquals(
                             1, api.context().getBean(PasteRepository.class).markProcessed(shortCode, location.uri()));
                     return;
+                }
+            }
+        }
+        throw new AssertionError("no upload job for " + shortCode);
+    }
+
+    /** The message group of {@code shortCode}'s queued job, taken off the queue (with any other job on the way). */
+    String groupOfJob(String shortCode) throws Exception {
+        for (int receives = 0; receives < 20; receives++) {
+            List<Message> messages = sqs.receiveMessage(b -> b.queueUrl(queues.queueUrl())
+                            .waitTimeSeconds(5)
+                            .maxNumberOfMessages(10)
+                            .messageSystemAttributeNames(MessageSystemAttributeName.MESSAGE_GROUP_ID))
+                    .messages();
+            for (Message message : messages) {
+                sqs.deleteMessage(b -> b.queueUrl(queues.queueUrl()).receiptHandle(message.receiptHandle()));
+                if (api.context()
+                        .getBean(UploadJobCodec.class)
+                        .decode(message.body())
+                        .shortCode()
+                        .equals(shortCode)) {
+                    return message.attributes().get(MessageSystemAttributeName.MESSAGE_GROUP_ID);
                 }
             }
         }

@@ -1,15 +1,12 @@
 package dev.pastebin.report;
 
-import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import dev.pastebin.api.http.EdgeRequests;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.http.HttpRequest;
-import io.micronaut.servlet.http.ServletHttpRequest;
 import jakarta.inject.Singleton;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.HexFormat;
-import java.util.Optional;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
@@ -29,9 +26,6 @@ import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 class ReporterAddresses {
 
     private static final String HMAC = "HmacSHA256";
-    /** A request that did not come from API Gateway (none in production): hashed as this placeholder. */
-    private static final String UNKNOWN = "unknown";
-
     private final SecretKeySpec key;
 
     ReporterAddresses(ReportProperties properties, SecretsManagerClient secretsManager) {
@@ -44,7 +38,7 @@ class ReporterAddresses {
     }
 
     String hashOf(HttpRequest<?> request) {
-        return hash(EdgeRequests.clientAddress(request, connectionAddress(request)));
+        return hash(EdgeRequests.clientAddress(request));
     }
 
     String hash(String address) {
@@ -55,17 +49,5 @@ class ReporterAddresses {
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
         }
-    }
-
-    private static String connectionAddress(HttpRequest<?> request) {
-        return Optional.of(request)
-                .filter(ServletHttpRequest.class::isInstance)
-                .map(r -> ((ServletHttpRequest<?, ?>) r).getNativeRequest())
-                .filter(APIGatewayV2HTTPEvent.class::isInstance)
-                .map(event -> ((APIGatewayV2HTTPEvent) event).getRequestContext())
-                .map(APIGatewayV2HTTPEvent.RequestContext::getHttp)
-                .map(APIGatewayV2HTTPEvent.RequestContext.Http::getSourceIp)
-                .filter(ip -> !ip.isBlank())
-                .orElse(UNKNOWN);
     }
 }

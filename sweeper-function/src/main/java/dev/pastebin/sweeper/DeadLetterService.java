@@ -150,8 +150,8 @@ public class DeadLetterService {
     }
 
     /**
-     * Sends the jobs to the upload queue with one SendMessageBatch (the same bodies, so the worker gets exactly the
-     * jobs create sent); returns those SQS took, which are deleted here only after. One it refused stays, for the
+     * Sends the jobs to the upload queue with one SendMessageBatch (the same bodies and message groups, so the worker
+     * gets exactly the jobs create sent); returns those SQS took, which are deleted here only after. One it refused stays, for the
      * next run.
      */
     private List<Message> requeue(List<Message> messages) {
@@ -163,6 +163,9 @@ public class DeadLetterService {
             entries.add(SendMessageBatchRequestEntry.builder()
                     .id(Integer.toString(i))
                     .messageBody(messages.get(i).body())
+                    // its client's group (docs/design.md, "The upload queue's groups"): without one, the fair
+                    // queue would count each requeued job as a client of its own, never a noisy one
+                    .messageGroupId(messages.get(i).attributes().get(MessageSystemAttributeName.MESSAGE_GROUP_ID))
                     .build());
         }
         var response = sqs.sendMessageBatch(b -> b.queueUrl(uploadQueue.url()).entries(entries));
@@ -218,7 +221,8 @@ public class DeadLetterService {
                         .maxNumberOfMessages(maxMessages)
                         .waitTimeSeconds(WAIT_TIME_SECONDS)
                         .visibilityTimeout(visibilitySeconds)
-                        .messageSystemAttributeNames(MessageSystemAttributeName.SENT_TIMESTAMP))
+                        .messageSystemAttributeNames(
+                                MessageSystemAttributeName.SENT_TIMESTAMP, MessageSystemAttributeName.MESSAGE_GROUP_ID))
                 .messages();
     }
 

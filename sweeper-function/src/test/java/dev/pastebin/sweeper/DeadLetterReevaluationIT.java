@@ -53,6 +53,9 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 @OwnDatabase("sweeper")
 class DeadLetterReevaluationIT {
 
+    /** The message group the create sent the jobs in (docs/design.md, "The upload queue's groups"). */
+    private static final String CLIENT_GROUP = "ip-e3f3184a20444189";
+
     private static final String PREFIX = "dl" + UUID.randomUUID().toString().substring(0, 6) + "-";
     private static final SqsClient SQS = SqsClient.create();
     /** A job of a version this code does not know, as a newer create function would send it. */
@@ -111,6 +114,10 @@ class DeadLetterReevaluationIT {
                 "1",
                 requeued.getFirst().attributes().get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT),
                 "a new message: the worker's attempt budget starts again");
+        assertEquals(
+                CLIENT_GROUP,
+                requeued.getFirst().attributes().get(MessageSystemAttributeName.MESSAGE_GROUP_ID),
+                "requeued in its client's message group, as the create sent it");
         assertEquals(List.of(POISON), everyMessageIn(queues.deadLetterQueueUrl()), "the poison message is kept");
         assertEquals(Map.of("pending", "IN_PROGRESS", "failed", "FAILED"), statuses());
     }
@@ -202,12 +209,13 @@ class DeadLetterReevaluationIT {
     }
 
     /**
-     * Puts each body in the dead-letter queue the way a worker that fails it does: sent to the upload queue,
+     * Puts each body in the dead-letter queue the way a worker that fails it does: sent to the upload queue (in a
+     * client's message group, as the create sends its jobs),
      * received and never deleted; with maxReceiveCount 1, SQS moves it on the next receive.
      */
     private void deadLetter(List<String> bodies) {
-        bodies.forEach(
-                body -> SQS.sendMessage(b -> b.queueUrl(queues.queueUrl()).messageBody(body)));
+        bodies.forEach(body -> SQS.sendMessage(
+                b -> b.queueUrl(queues.queueUrl()).messageBody(body).messageGroupId(CLIENT_GROUP)));
         for (int i = 0; i < 30 && approximateMessages(queues.deadLetterQueueUrl()) < bodies.size(); i++) {
             SQS.receiveMessage(b -> b.queueUrl(queues.queueUrl())
                     .maxNumberOfMessages(10)
@@ -245,7 +253,9 @@ class DeadLetterReevaluationIT {
             batch = SQS.receiveMessage(b -> b.queueUrl(queueUrl)
                             .maxNumberOfMessages(10)
                             .waitTimeSeconds(1)
-                            .messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT))
+                            .messageSystemAttributeNames(
+                                    MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT,
+                                    MessageSystemAttributeName.MESSAGE_GROUP_ID))
                     .messages();
             batch.forEach(m -> SQS.deleteMessage(b -> b.queueUrl(queueUrl).receiptHandle(m.receiptHandle())));
             all.addAll(batch);

@@ -9,8 +9,8 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 /**
  * Moves a job past the hold limit to the dead-letter queue in one delivery (docs/design.md, "Circuit breaker"):
  * the queue's redrive would need all its remaining receives, and with a large backlog the fleet cannot give
- * every job hundreds more receives before the upload queue's retention deletes it. The job is sent as it is
- * (the sweeper requeues it once the breaker is closed) and then acknowledged; a crash in between leaves two
+ * every job hundreds more receives before the upload queue's retention deletes it. The job is sent as it is, in its
+ * message group (the sweeper requeues it, in that group, once the breaker is closed) and then acknowledged; a crash in between leaves two
  * copies, never none. Best effort: a failed send leaves the job in the upload queue.
  */
 @Singleton
@@ -29,7 +29,11 @@ class DeadLetterHandOff {
     /** Sends the job to the dead-letter queue; true once SQS has it, so the delivery may be acknowledged. */
     boolean send(UploadMessage message) {
         try {
-            sqs.sendMessage(b -> b.queueUrl(deadLetterQueue.url()).messageBody(message.body()));
+            // in its client's group, which the sweeper's requeue keeps: a job without one would count as a client
+            // of its own in the fair queue (docs/design.md, "The upload queue's groups")
+            sqs.sendMessage(b -> b.queueUrl(deadLetterQueue.url())
+                    .messageBody(message.body())
+                    .messageGroupId(message.groupId()));
             return true;
         } catch (RuntimeException e) {
             LOG.warn("could not hand message {} to the dead-letter queue: {}", message.messageId(), e.toString());

@@ -51,6 +51,9 @@ class DeliveryEffectsTest {
     private static final String RECEIPT = "AQEB-sample-receipt-handle";
     private static final String BODY = "{\"shortCode\":\"aB3xYz9Q\",\"content\":\"…\"}";
     private static final String DEAD_LETTER_QUEUE = "http://127.0.0.1:4566/000000000000/q-dlq";
+    /** The client the create sent the job for (its MessageGroupId). */
+    private static final String GROUP = "ip-e3f3184a20444189";
+
     private static final Instant NOW = Instant.parse("2026-11-24T10:00:00Z");
 
     private static final Failure SERVER_ERROR =
@@ -95,7 +98,7 @@ class DeliveryEffectsTest {
 
     private static UploadDelivery delivery(int number) {
         return new UploadDelivery(
-                new UploadMessage("m-1", RECEIPT, BODY, new Delivery(number)), SHORT_CODE, System.nanoTime());
+                new UploadMessage("m-1", RECEIPT, BODY, new Delivery(number), GROUP), SHORT_CODE, System.nanoTime());
     }
 
     private void pasteInProgress() {
@@ -188,7 +191,7 @@ class DeliveryEffectsTest {
     @Test
     void aPoisonMessageIsBackedOffButItsDelayIsNoBackoffMetric() {
         var poison = new UploadDelivery(
-                new UploadMessage("m-2", RECEIPT, "not json", new Delivery(1)), null, System.nanoTime());
+                new UploadMessage("m-2", RECEIPT, "not json", new Delivery(1), null), null, System.nanoTime());
 
         Outcome outcome = effects.perform(poison, new Decision.Backoff(Outcome.POISON, null, 1, "not an upload job"));
         metrics.flush();
@@ -377,7 +380,10 @@ class DeliveryEffectsTest {
                         Outcome.HELD, CIRCUIT_OPEN, "waiting since …, longer than PT24H", "circuit open until …"));
 
         assertFalse(outcome.redeliver(), "one receive past the limit moves it, whatever its receive count");
-        assertEquals(List.of(new RecordingSqs.Sent(DEAD_LETTER_QUEUE, BODY)), sqs.sent, "the job exactly as it came");
+        assertEquals(
+                List.of(new RecordingSqs.Sent(DEAD_LETTER_QUEUE, BODY, GROUP)),
+                sqs.sent,
+                "the job exactly as it came, in its client's message group");
         assertEquals(
                 PasteStatus.IN_PROGRESS,
                 repository.findById(SHORT_CODE).orElseThrow().status());

@@ -36,14 +36,15 @@ final class RecordingSqs implements SqsClient {
     /** How many visibility batches were called, failed or not. */
     final AtomicInteger batchCalls = new AtomicInteger();
 
-    record Sent(String queueUrl, String body) {}
+    /** {@code groupId}: the message's {@code MessageGroupId}, {@code null} when it was sent without one. */
+    record Sent(String queueUrl, String body, String groupId) {}
 
     @Override
     public SendMessageResponse sendMessage(SendMessageRequest request) {
         if (sendFailure != null) {
             throw sendFailure;
         }
-        sent.add(new Sent(request.queueUrl(), request.messageBody()));
+        sent.add(new Sent(request.queueUrl(), request.messageBody(), request.messageGroupId()));
         return SendMessageResponse.builder().messageId("sent-" + sent.size()).build();
     }
 

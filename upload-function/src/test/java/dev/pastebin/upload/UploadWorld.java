@@ -128,10 +128,19 @@ final class UploadWorld implements AutoCloseable {
                 TestPastes.inProgress(shortCodes.next(), "it-user", ContentHash.sha256Hex(content), content.length));
     }
 
-    /** Sends the upload job for a paste, as the create function does; returns the SQS message id. */
+    /**
+     * Sends the upload job for a paste, as the create function does (in its client's message group, which the
+     * event source passes on as the record's {@code MessageGroupId} attribute); returns the SQS message id.
+     */
     String sendJob(Paste paste, byte[] content) {
-        return sendBody(codec.encode(new UploadJob(paste.shortCode(), paste.contentSha256(), content)));
+        String body = codec.encode(new UploadJob(paste.shortCode(), paste.contentSha256(), content));
+        return SQS.sendMessage(
+                        b -> b.queueUrl(queues.queueUrl()).messageBody(body).messageGroupId(CLIENT_GROUP))
+                .messageId();
     }
+
+    /** A client's group as the create function names it (docs/design.md, "The upload queue's groups"). */
+    static final String CLIENT_GROUP = "ip-e3f3184a20444189";
 
     String sendBody(String body) {
         return SQS.sendMessage(b -> b.queueUrl(queues.queueUrl()).messageBody(body))

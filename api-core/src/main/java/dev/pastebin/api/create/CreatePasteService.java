@@ -118,6 +118,8 @@ public class CreatePasteService {
      * @param idempotencyKey the request's key, or {@code null}
      * @param credential     what the request presented to prove it may create (checked only when the operator
      *                       requires an API key: {@link CreateAccess})
+     * @param client         the address the request came from; its job's message group unless an API key admitted
+     *                       the create ({@link UploadGroup})
      * @throws DependencyUnavailableException when the database or the queue cannot be reached
      * @throws IdempotencyKeyReusedException when the key belongs to another request
      * @throws PasteNotFoundException        when the paste the key created is gone
@@ -131,9 +133,12 @@ public class CreatePasteService {
             PasteRequest request,
             @Nullable String userId,
             @Nullable IdempotencyKey idempotencyKey,
-            CreateCredential credential) {
+            CreateCredential credential,
+            ClientAddress client) {
         // Who may create, before anything is looked up or written (anyone: no statement)
         CreateAccess.Grant grant = access.admit(credential).orElse(null);
+        // Whom the fair queue counts the job against: the key, which its holder cannot change, or the address
+        UploadGroup group = grant != null ? UploadGroup.ofApiKey(grant.keyId()) : UploadGroup.of(client);
         // An API key's Idempotency-Keys are its own: the holder of another key, who may send the same key and bytes,
         // must not replay this key's paste and get a deletion token for it (anonymous callers share one scope)
         IdempotencyKey scopedKey = grant != null
@@ -175,13 +180,14 @@ public class CreatePasteService {
                 continue;
             }
             if (earlier.isPresent()) {
-                return replays.replay(earlier.get(), idempotencyKey, fingerprint, token, content);
+                return replays.replay(earlier.get(), idempotencyKey, fingerprint, token, content, group);
             }
             // the rest of the request is about this paste (the HTTP filter clears the MDC after the response)
             LogContext.forPaste(paste.shortCode());
             // a paste whose job cannot be queued is FAILED: its key's claim is given back
             jobs.send(
                     new UploadJob(paste.shortCode(), sha256, content),
+                    group,
                     scopedKey,
                     claim == null ? null : () -> access.release(claim));
             LOG.info(

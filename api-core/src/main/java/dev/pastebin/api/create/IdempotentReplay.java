@@ -66,6 +66,10 @@ public class IdempotentReplay {
      * @param earlier     the request that holds the key, and the paste it created
      * @param key         the key, released if this replay's failed send leaves the paste no job
      * @param fingerprint this request's
+     * @param group       the message group to send the job again in: this request's client's. The paste's original
+     *                    group is not stored, and a replay is the same client's in all that matters: with an API key
+     *                    the Idempotency-Key is that key's alone, so the group is the same; without one it is the
+     *                    client retrying, from its address now
      * @throws DependencyUnavailableException   when the database or the queue cannot be reached
      * @throws IdempotencyKeyReusedException    when the key belongs to another request
      * @throws PasteNotFoundException           when the paste the key created is gone
@@ -76,7 +80,8 @@ public class IdempotentReplay {
             IdempotencyKey key,
             String fingerprint,
             DeleteTokens.Issued token,
-            byte[] content) {
+            byte[] content,
+            UploadGroup group) {
         if (!earlier.requestSha256().equals(fingerprint)) {
             throw new IdempotencyKeyReusedException(
                     "This Idempotency-Key was used in the last 24 hours for a different request");
@@ -100,7 +105,7 @@ public class IdempotentReplay {
                             + shortCode + " stays. Use a new key for a new request");
         }
         if (paste.status() == PasteStatus.IN_PROGRESS) {
-            jobs.send(new UploadJob(shortCode, paste.contentSha256(), content), key, null);
+            jobs.send(new UploadJob(shortCode, paste.contentSha256(), content), group, key, null);
         }
         LOG.info(
                 "paste {} replayed for its Idempotency-Key ({}{}), with a deletion token of its own",

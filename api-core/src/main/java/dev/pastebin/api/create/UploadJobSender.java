@@ -65,13 +65,16 @@ class UploadJobSender {
      * every other sender's has failed too, the paste is failed and its key ({@code null}: none) released before the
      * failure is thrown, and so is what this request claimed from its API key ({@code releaseClaim}, {@code null}:
      * nothing claimed; a replay claims nothing); otherwise the paste stays IN_PROGRESS for the job another sender may
-     * have queued.
+     * have queued. The job is sent in {@code group}'s message group, the client the fair queue counts it against.
      *
      * @throws DependencyUnavailableException when the queue cannot be reached
      */
-    void send(UploadJob job, @Nullable IdempotencyKey key, @Nullable Runnable releaseClaim) {
+    void send(UploadJob job, UploadGroup group, @Nullable IdempotencyKey key, @Nullable Runnable releaseClaim) {
         try {
-            sqs.sendMessage(b -> b.queueUrl(queue.url()).messageBody(codec.encode(job)));
+            sqs.sendMessage(b -> b.queueUrl(queue.url())
+                    .messageBody(codec.encode(job))
+                    // on a standard queue the group only tells the fair queue whose job this is: no FIFO ordering
+                    .messageGroupId(group.id()));
         } catch (RuntimeException e) {
             LOG.warn(
                     "paste {}: enqueueing the upload job failed ({}); counting the failure",

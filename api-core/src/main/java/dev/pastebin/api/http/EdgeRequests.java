@@ -1,7 +1,9 @@
 package dev.pastebin.api.http;
 
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
+import io.micronaut.servlet.http.ServletHttpRequest;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -20,6 +22,8 @@ public final class EdgeRequests {
     static final String X_FORWARDED_HOST = "X-Forwarded-Host";
     static final String X_FORWARDED_FOR = "X-Forwarded-For";
 
+    static final String UNKNOWN_ADDRESS = "unknown";
+
     private EdgeRequests() {}
 
     /** The host the client addressed: the edge's forwarded host when verified, else the request's Host. */
@@ -30,6 +34,24 @@ public final class EdgeRequests {
         return forwarded
                 .or(() -> Optional.ofNullable(request.getHeaders().get(HttpHeaders.HOST)))
                 .filter(host -> !host.isBlank());
+    }
+
+    /**
+     * The address of the client behind {@code request}, as {@link #clientAddress(HttpRequest, String)} derives it from
+     * API Gateway's {@code sourceIp} (payload 2.0); {@code unknown} for a request that did not come from API Gateway
+     * (none in production).
+     */
+    public static String clientAddress(HttpRequest<?> request) {
+        String connectionAddress = Optional.of(request)
+                .filter(ServletHttpRequest.class::isInstance)
+                .map(r -> ((ServletHttpRequest<?, ?>) r).getNativeRequest())
+                .filter(APIGatewayV2HTTPEvent.class::isInstance)
+                .map(event -> ((APIGatewayV2HTTPEvent) event).getRequestContext())
+                .map(APIGatewayV2HTTPEvent.RequestContext::getHttp)
+                .map(APIGatewayV2HTTPEvent.RequestContext.Http::getSourceIp)
+                .filter(ip -> !ip.isBlank())
+                .orElse(UNKNOWN_ADDRESS);
+        return clientAddress(request, connectionAddress);
     }
 
     /**

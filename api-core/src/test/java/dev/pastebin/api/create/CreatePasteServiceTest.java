@@ -46,7 +46,8 @@ class CreatePasteServiceTest {
                 new DataAccessException("down", new SQLException("Connection refused", "08001"))));
 
         var failure = assertThrows(
-                DependencyUnavailableException.class, () -> service.create(hello(), null, null, CreateCredential.NONE));
+                DependencyUnavailableException.class,
+                () -> service.create(hello(), null, null, CreateCredential.NONE, ClientAddress.UNKNOWN));
 
         assertEquals(Dependency.UPLOAD_QUEUE, failure.dependency(), "the queue is what failed first");
         assertEquals(1, markedFailed.size(), "marking FAILED was tried");
@@ -58,7 +59,8 @@ class CreatePasteServiceTest {
         var service = service(new FailingMarkRepository(null));
 
         assertThrows(
-                DependencyUnavailableException.class, () -> service.create(hello(), null, null, CreateCredential.NONE));
+                DependencyUnavailableException.class,
+                () -> service.create(hello(), null, null, CreateCredential.NONE, ClientAddress.UNKNOWN));
         assertEquals(1, markedFailed.size());
     }
 

@@ -63,4 +63,12 @@ class EdgeRequestsTest {
         assertEquals("198.51.100.1", EdgeRequests.clientAddress(request, "198.51.100.1"));
         assertEquals("198.51.100.1", EdgeRequests.clientAddress(HttpRequest.GET("/"), "198.51.100.1"));
     }
+
+    /** A request that did not come from API Gateway has no source address: one placeholder, never a header's value. */
+    @Test
+    void withoutApiGatewaysEventTheClientIsUnknown() {
+        MutableHttpRequest<?> request = HttpRequest.POST("/pastes", "x").header("X-Forwarded-For", "6.6.6.6");
+
+        assertEquals(EdgeRequests.UNKNOWN_ADDRESS, EdgeRequests.clientAddress(request));
+    }
 }
