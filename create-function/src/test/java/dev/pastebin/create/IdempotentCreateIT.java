@@ -24,6 +24,7 @@ import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.paste.ShortCodes;
 import dev.pastebin.core.support.RealServices;
+import dev.pastebin.core.support.TestApiKeys;
 import dev.pastebin.core.support.TestPastes;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
@@ -32,6 +33,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -533,9 +535,75 @@ class IdempotentCreateIT {
         }
     }
 
-    /** The function with its queue in a brownout: every send hangs until the test fails it. */
+    /**
+     * As above on a private instance, the replay's send failing last: the key a keyed create claims is in its API
+     * key's scope, and the replay that marks the paste FAILED must release that one, or the client's next retry is
+     * answered with the FAILED paste instead of creating it.
+     */
+    @Test
+    void aKeyedCreateWhoseSendsAllFailReleasesTheKeyInItsApiKeysScope() throws Exception {
+        TestApiKeys.Key apiKey = TestApiKeys.issue(
+                DelegatingDataSource.unwrapDataSource(world.api.context().getBean(DataSource.class)), null, null);
+        String key = UUID.randomUUID().toString();
+        String content = "no job for a keyed create";
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (HangingQueue firstQueue = HangingQueue.start();
+                HangingQueue replayQueue = HangingQueue.start();
+                HttpApi first = brownout(firstQueue, Map.of("pastebin.create.access", "api-key"));
+                HttpApi replaying = brownout(replayQueue, Map.of("pastebin.create.access", "api-key"))) {
+            Future<HttpApi.Response> firstRequest =
+                    pool.submit(() -> first.send(keyedCreate(first, key, content, apiKey)));
+            firstQueue.awaitFirstCall();
+            Future<HttpApi.Response> replay =
+                    pool.submit(() -> replaying.send(keyedCreate(replaying, key, content, apiKey)));
+            replayQueue.awaitFirstCall();
+            String code = pasteOfKey(key);
+
+            firstQueue.fail();
+            assertEquals(503, firstRequest.get().status(), "its send failed");
+            replayQueue.fail();
+            assertEquals(503, replay.get().status(), "its send failed");
+            assertEquals(PasteStatus.FAILED, world.row(code).status(), "no job was queued for it");
+
+            try (HttpApi keyed = HttpApi.start(Map.of(
+                    "pastebin.create.access",
+                    "api-key",
+                    "pastebin.upload-queue.url",
+                    world.api
+                            .context()
+                            .getProperty("pastebin.upload-queue.url", String.class)
+                            .orElseThrow()))) {
+                HttpApi.Response retry = keyed.send(keyedCreate(keyed, key, content, apiKey));
+                assertEquals(201, retry.status(), retry.text());
+                assertNull(retry.header("Idempotent-Replayed"), "the key was released: the retry creates the paste");
+                String created = (String) world.json(retry).get("shortCode");
+                assertNotEquals(code, created);
+                world.drainQueue();
+                world.api.context().getBean(PasteRepository.class).remove(created);
+            }
+            world.api.context().getBean(PasteRepository.class).remove(code);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** An anonymous caller's create with an API key, as a client of a private instance sends it. */
+    private static HttpApi.Request keyedCreate(HttpApi api, String key, String content, TestApiKeys.Key apiKey) {
+        return api.fixture("create-paste-json")
+                .jwtSubject(null)
+                .header("Idempotency-Key", key)
+                .header("authorization", apiKey.bearer())
+                .textBody("{\"content\":\"" + content + "\",\"readOnce\":false}");
+    }
+
     private static HttpApi brownout(HangingQueue queue) {
-        return HttpApi.start(Map.of(
+        return brownout(queue, Map.of());
+    }
+
+    /** The function with its queue in a brownout: every send hangs until the test fails it. */
+    private static HttpApi brownout(HangingQueue queue, Map<String, Object> more) {
+        Map<String, Object> properties = new HashMap<>(more);
+        properties.putAll(Map.of(
                 "aws.services.sqs.endpoint-override",
                 queue.endpoint(),
                 "pastebin.upload-queue.url",
@@ -543,6 +611,7 @@ class IdempotentCreateIT {
                 // the test, not the SDK's timer, decides when a send fails
                 "pastebin.sqs.call-timeout",
                 "5m"));
+        return HttpApi.start(properties);
     }
 
     /**

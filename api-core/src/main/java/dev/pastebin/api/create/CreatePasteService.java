@@ -180,7 +180,7 @@ public class CreatePasteService {
                 continue;
             }
             if (earlier.isPresent()) {
-                return replays.replay(earlier.get(), idempotencyKey, fingerprint, token, content, group);
+                return replays.replay(earlier.get(), scopedKey, fingerprint, token, content, group);
             }
             // the rest of the request is about this paste (the HTTP filter clears the MDC after the response)
             LogContext.forPaste(paste.shortCode());
