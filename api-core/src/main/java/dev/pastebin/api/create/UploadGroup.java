@@ -1,5 +1,6 @@
 package dev.pastebin.api.create;
 
+import com.google.re2j.Pattern;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
@@ -8,7 +9,6 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 /**
  * The {@code MessageGroupId} an upload job is sent with: the client it is counted against when the upload queue, an
@@ -29,7 +29,11 @@ import java.util.regex.Pattern;
 public record UploadGroup(String id) {
 
     private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
-    /** An IPv6 literal (with, at most, a dotted IPv4 tail); checked before parsing so no name is ever resolved. */
+    /**
+     * An IPv6 literal (with, at most, a dotted IPv4 tail); checked before parsing so no name is ever resolved. RE2/J,
+     * as every pattern on a client's input (docs/design.md, "Input in linear time"): two stars around a colon would
+     * backtrack on a long run of colons.
+     */
     private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
 
     private static final int IPV6_CLIENT_PREFIX_BYTES = 8; // a /64
