@@ -15,8 +15,10 @@ ensure_schemathesis
 
 # A database of its own, created afresh each run: Schemathesis' seed repeats its Idempotency-Keys, and a kept
 # database would replay them with pastes of an earlier run whose objects a restarted LocalStack (in memory)
-# no longer holds, an inconsistency the API rightly answers 500.
-export PASTEBIN_DB_NAME=pastebin_schemathesis
+# no longer holds, an inconsistency the API rightly answers 500. Named after this run (its process id) and dropped
+# when it ends, so that two runs on one PostgreSQL (two checkouts, or a run beside `make test`) never drop each
+# other's database halfway.
+export PASTEBIN_DB_NAME="pastebin_schemathesis_$$"
 PGPASSWORD="$PASTEBIN_DB_PASSWORD" psql -X -q -w -v ON_ERROR_STOP=1 -h "$PASTEBIN_DB_HOST" -p "$PASTEBIN_DB_PORT" \
     -U "$PASTEBIN_DB_USER" -d postgres -c "DROP DATABASE IF EXISTS $PASTEBIN_DB_NAME WITH (FORCE)" \
     -c "CREATE DATABASE $PASTEBIN_DB_NAME" >&2 || die "could not create the database $PASTEBIN_DB_NAME"
@@ -32,6 +34,9 @@ cleanup() {
         kill -TERM "$runtime_pid" 2>/dev/null || true
         wait "$runtime_pid" 2>/dev/null || true
     fi
+    PGPASSWORD="$PASTEBIN_DB_PASSWORD" psql -X -q -w -h "$PASTEBIN_DB_HOST" -p "$PASTEBIN_DB_PORT" -U "$PASTEBIN_DB_USER" \
+        -d postgres -c "DROP DATABASE IF EXISTS $PASTEBIN_DB_NAME WITH (FORCE)" >&2 \
+        || warn "could not drop the database $PASTEBIN_DB_NAME"
     exit "$rc"
 }
 trap cleanup EXIT
