@@ -11,6 +11,7 @@ import dev.pastebin.core.paste.ApiKeyQuotaExceededException;
 import dev.pastebin.core.paste.ApiKeyRequiredException;
 import dev.pastebin.core.paste.ContentBlockedException;
 import dev.pastebin.core.paste.PasteMetadata;
+import dev.pastebin.core.paste.SignInRequiredException;
 import jakarta.inject.Singleton;
 
 /**
@@ -35,13 +36,18 @@ class CreateEncryptedPasteService {
      * @throws DependencyUnavailableException when the database or the queue cannot be reached
      * @throws ContentBlockedException        when the envelope's SHA-256 is on the operator's blocklist
      * @throws ApiKeyRequiredException        when an API key is required and none was presented
+     * @throws SignInRequiredException        when a sign-in is required and no verified subject came with it
      * @throws ApiKeyInvalidException         when the credential is no bearer token, or its key unknown or revoked
      * @throws ApiKeyQuotaExceededException   when the paste would take the key past a daily limit
      */
     Created create(EncryptedPasteRequest paste, CreateCredential credential, ClientAddress client) {
         PasteOptions options = new PasteOptions(paste.expiry().lifetimeSeconds(), paste.burnAfterReading());
         CreatePasteService.Creation creation = creates.create(
-                new PasteRequest(PasteEnvelope.of(paste), options, PasteMetadata.NONE), null, null, credential, client);
+                new PasteRequest(PasteEnvelope.of(paste), options, PasteMetadata.NONE),
+                CreateCredential.subjectOf(credential),
+                null,
+                credential,
+                client);
         return new Created(creation.shortCode(), creation.deleteToken());
     }
 }

@@ -4,9 +4,9 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import dev.pastebin.api.create.ClientAddress;
 import dev.pastebin.api.http.ApiKeyChallenges;
 import dev.pastebin.api.http.ApiProperties;
-import dev.pastebin.api.http.BearerCredentials;
 import dev.pastebin.api.http.EdgeRequests;
 import dev.pastebin.api.http.RawBody;
+import dev.pastebin.api.http.RequestCredentials;
 import dev.pastebin.api.remove.DeletePasteService;
 import dev.pastebin.core.failure.DependencyUnavailableException;
 import dev.pastebin.core.logging.LogContext;
@@ -18,6 +18,7 @@ import dev.pastebin.core.paste.PasteNotFoundException;
 import dev.pastebin.core.paste.PasteRefusal;
 import dev.pastebin.core.paste.PasteTakenDownException;
 import dev.pastebin.core.paste.ShortCodes;
+import dev.pastebin.core.paste.SignInRequiredException;
 import dev.pastebin.core.storage.PasteInconsistencyException;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
@@ -129,7 +130,7 @@ public class PrivateBinController {
                 request.getPath(),
                 creates.create(
                         format.paste(posted),
-                        BearerCredentials.of(request.getHeaders().get(HttpHeaders.AUTHORIZATION)),
+                        RequestCredentials.of(request),
                         // the upload job's group, as the create function's: X-Forwarded-For only from the edge
                         new ClientAddress(EdgeRequests.clientAddress(request))));
     }
@@ -210,6 +211,11 @@ public class PrivateBinController {
      */
     @Error(exception = ApiKeyRequiredException.class)
     public HttpResponse<?> keyRequired(ApiKeyRequiredException e) {
+        return refusedKey(HttpStatus.UNAUTHORIZED, e);
+    }
+
+    @Error(exception = SignInRequiredException.class)
+    public HttpResponse<?> signInRequired(SignInRequiredException e) {
         return refusedKey(HttpStatus.UNAUTHORIZED, e);
     }
 

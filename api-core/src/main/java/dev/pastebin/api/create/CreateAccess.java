@@ -8,6 +8,7 @@ import dev.pastebin.core.failure.DependencyCalls;
 import dev.pastebin.core.paste.ApiKeyInvalidException;
 import dev.pastebin.core.paste.ApiKeyQuotaExceededException;
 import dev.pastebin.core.paste.ApiKeyRequiredException;
+import dev.pastebin.core.paste.SignInRequiredException;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.data.connection.ConnectionOperations;
 import io.micronaut.data.exceptions.DataAccessException;
@@ -26,7 +27,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Who may create (docs/design.md, "Private instances: API keys"): the one check of every create route and protocol,
- * called by {@link CreatePasteService}. With {@code CreateAccess=anyone} it admits everyone and runs no statement.
+ * called by {@link CreatePasteService}. With {@code CreateAccess=anyone} it admits everyone and runs no statement;
+ * with {@code oidc} it admits a create that carries the subject API Gateway's JWT authorizer verified, and runs none.
  * With {@code api-key} the create must present a bearer key: {@link #admit} looks it up on every create (nothing is
  * cached, so a revocation holds from the next create), and {@link #consume}, in the paste's transaction, claims the
  * paste and its bytes from the key's UTC day and records the key on the paste, in one statement that changes the
@@ -89,14 +91,27 @@ public class CreateAccess {
     }
 
     /**
-     * @return empty when anyone may create (no statement is run); the key's grant otherwise
+     * @return the key's grant when a key is required; empty otherwise (no statement is run)
      * @throws ApiKeyRequiredException when a key is required and none was presented
+     * @throws SignInRequiredException when a sign-in is required and no verified subject reached the function
      * @throws ApiKeyInvalidException  when the credential is no bearer token, or its key is unknown or revoked
      */
     public Optional<Grant> admit(CreateCredential credential) {
-        if (!properties.apiKeyRequired()) {
-            return Optional.empty();
-        }
+        return switch (properties.access()) {
+            case ANYONE -> Optional.empty();
+            case OIDC -> {
+                if (CreateCredential.subjectOf(credential) == null) {
+                    throw new SignInRequiredException(
+                            "This instance takes pastes only from signed-in users: send Authorization: Bearer <token>"
+                                    + " from its identity provider");
+                }
+                yield Optional.empty();
+            }
+            case API_KEY -> Optional.of(admitKey(credential));
+        };
+    }
+
+    private Grant admitKey(CreateCredential credential) {
         return switch (credential) {
             case CreateCredential.None none ->
                 throw new ApiKeyRequiredException(
@@ -104,7 +119,11 @@ public class CreateAccess {
             case CreateCredential.Malformed malformed ->
                 throw new ApiKeyInvalidException(
                         ApiKeyInvalidException.Reason.MALFORMED, "Send the API key as Authorization: Bearer <key>");
-            case CreateCredential.Bearer bearer -> Optional.of(lookUp(bearer.token()));
+            // a verified token reaches a function only through a route with a JWT authorizer, never in this mode
+            case CreateCredential.Verified verified ->
+                throw new ApiKeyInvalidException(
+                        ApiKeyInvalidException.Reason.MALFORMED, "Send the API key as Authorization: Bearer <key>");
+            case CreateCredential.Bearer bearer -> lookUp(bearer.token());
         };
     }
 

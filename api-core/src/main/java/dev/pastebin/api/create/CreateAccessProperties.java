@@ -9,20 +9,19 @@ import jakarta.validation.constraints.NotNull;
  * {@code pastebin.create.*}; only the create and PrivateBin functions are given it. Reads, the web page, PrivateBin's
  * reads and deletes and reports stay anonymous in every mode.
  *
- * @param access {@code anyone} (the default: anonymous creates, no statement added to them) or {@code api-key}
+ * @param access {@code anyone} (the default: anonymous creates, no statement added to them), {@code api-key}
  *               (every create presents {@code Authorization: Bearer <key>}, checked and counted by {@link CreateAccess})
+ *               or {@code oidc} (API Gateway's JWT authorizer verifies every create's token before the function runs;
+ *               the function requires the verified subject it passes and records it on the paste)
  */
 @ConfigurationProperties("pastebin.create")
 public record CreateAccessProperties(
         @NotNull @Bindable(defaultValue = "anyone") Mode access) {
 
-    /** The template parameter's values, {@code anyone} and {@code api-key}. */
+    /** The template parameter's values, {@code anyone}, {@code api-key} and {@code oidc}. */
     public enum Mode {
         ANYONE,
-        API_KEY
-    }
-
-    public boolean apiKeyRequired() {
-        return access == Mode.API_KEY;
+        API_KEY,
+        OIDC
     }
 }

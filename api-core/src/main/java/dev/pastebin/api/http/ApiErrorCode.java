@@ -16,6 +16,7 @@ import dev.pastebin.core.paste.NotReadOnceException;
 import dev.pastebin.core.paste.PasteNotFoundException;
 import dev.pastebin.core.paste.PasteRefusal;
 import dev.pastebin.core.paste.PasteTakenDownException;
+import dev.pastebin.core.paste.SignInRequiredException;
 import io.micronaut.http.HttpStatus;
 
 /** The stable machine-readable error codes of the HTTP API, each with the status it is answered with. */
@@ -51,6 +52,12 @@ public enum ApiErrorCode {
     DELETE_TOKEN_REQUIRED(HttpStatus.UNAUTHORIZED),
     /** A create without {@code Authorization: Bearer <key>} on an instance that requires an API key. */
     API_KEY_REQUIRED(HttpStatus.UNAUTHORIZED),
+    /**
+     * A create that reached the function without the claims of a token API Gateway's JWT authorizer verified, on an
+     * instance that requires a sign-in ({@code CreateAccess=oidc}); API Gateway itself refuses a create without a
+     * valid token with its own {@code 401 {"message":"Unauthorized"}}.
+     */
+    SIGN_IN_REQUIRED(HttpStatus.UNAUTHORIZED),
     /** A create whose {@code Authorization} is no bearer credential, or whose key is unknown or revoked. */
     API_KEY_INVALID(HttpStatus.UNAUTHORIZED),
     /**
@@ -120,6 +127,7 @@ public enum ApiErrorCode {
             case PasteTakenDownException e -> PASTE_TAKEN_DOWN;
             case ContentBlockedException e -> CONTENT_BLOCKED;
             case ApiKeyRequiredException e -> API_KEY_REQUIRED;
+            case SignInRequiredException e -> SIGN_IN_REQUIRED;
             case ApiKeyInvalidException e -> API_KEY_INVALID;
             case ApiKeyQuotaExceededException e -> API_KEY_QUOTA_EXCEEDED;
         };

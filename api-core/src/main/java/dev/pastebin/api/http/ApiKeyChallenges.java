@@ -4,6 +4,7 @@ import dev.pastebin.core.paste.ApiKeyInvalidException;
 import dev.pastebin.core.paste.ApiKeyQuotaExceededException;
 import dev.pastebin.core.paste.ApiKeyRequiredException;
 import dev.pastebin.core.paste.PasteRefusal;
+import dev.pastebin.core.paste.SignInRequiredException;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.MutableHttpResponse;
 
@@ -23,6 +24,8 @@ public final class ApiKeyChallenges {
     public static void addHeaders(PasteRefusal refusal, MutableHttpResponse<?> response) {
         switch (refusal) {
             case ApiKeyRequiredException required ->
+                response.header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"" + REALM + "\"");
+            case SignInRequiredException required ->
                 response.header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"" + REALM + "\"");
             case ApiKeyInvalidException invalid ->
                 response.header(

@@ -20,6 +20,7 @@ import dev.pastebin.core.paste.PasteNotFoundException;
 import dev.pastebin.core.paste.PasteProperties;
 import dev.pastebin.core.paste.PasteRefusal;
 import dev.pastebin.core.paste.ShortCodes;
+import dev.pastebin.core.paste.SignInRequiredException;
 import java.io.IOException;
 import java.lang.reflect.Constructor;
 import java.nio.file.Files;
@@ -78,6 +79,8 @@ class DomainRefusalsTest {
                 400, ApiErrorCode.of(new InvalidExpiryException("m")).status().getCode());
         assertEquals(
                 401, ApiErrorCode.of(new ApiKeyRequiredException("m")).status().getCode());
+        assertEquals(ApiErrorCode.SIGN_IN_REQUIRED, ApiErrorCode.of(new SignInRequiredException("m")));
+        assertEquals(401, ApiErrorCode.SIGN_IN_REQUIRED.status().getCode());
         assertEquals(
                 ApiErrorCode.API_KEY_INVALID,
                 ApiErrorCode.of(new ApiKeyInvalidException(ApiKeyInvalidException.Reason.REVOKED, "m")));

@@ -186,11 +186,13 @@ class EdgeTemplateTest {
         // the same path answers text, JSON or a redirect to the page, by Accept; a private instance's creates need
         // Authorization at the origin, which CloudFront forwards only as part of the cache key
         assertEquals(
-                Map.of("Fn::If", List.of("CreateNeedsApiKey", List.of("Accept", "Authorization"), List.of("Accept"))),
+                Map.of(
+                        "Fn::If",
+                        List.of("CreateNeedsCredential", List.of("Accept", "Authorization"), List.of("Accept"))),
                 mapping(key.get("HeadersConfig"), "HeadersConfig").get("Headers"));
         assertEquals(
-                Map.of("Fn::Equals", List.of(Map.of("Ref", "CreateAccess"), "api-key")),
-                conditions().get("CreateNeedsApiKey"));
+                Map.of("Fn::Not", List.of(Map.of("Fn::Equals", List.of(Map.of("Ref", "CreateAccess"), "anyone")))),
+                conditions().get("CreateNeedsCredential"));
         assertEquals(
                 "all",
                 mapping(key.get("QueryStringsConfig"), "QueryStringsConfig").get("QueryStringBehavior"));

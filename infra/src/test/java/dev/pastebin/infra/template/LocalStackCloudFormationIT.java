@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.local.template.CloudFormationTemplate;
+import dev.pastebin.local.template.LanguageExtensions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -223,11 +224,14 @@ class LocalStackCloudFormationIT {
             resources.put(id, withoutVersionReferences(resource));
         });
         full.put("Resources", resources);
+        // LocalStack's community CloudFormation does not run AWS::LanguageExtensions, which the template lists before
+        // SAM's transform: its resolution of the Fn::Ifs SAM cannot read (the HTTP API's Auth) is done here instead
+        Map<String, Object> expanded = LanguageExtensions.expandedForSam(template, full);
         String changeSetStack = stackName + "-full";
         var changeSet = cloudFormation.createChangeSet(b -> b.stackName(changeSetStack)
                 .changeSetName("transform")
                 .changeSetType("CREATE")
-                .templateURL(staged(changeSetStack + ".yaml", new Yaml(dumperOptions()).dump(full)))
+                .templateURL(staged(changeSetStack + ".yaml", new Yaml(dumperOptions()).dump(expanded)))
                 // the defaults need no answer: `sam deploy --guided` creates the network, the database and its secrets
                 .capabilities(Capability.CAPABILITY_IAM, Capability.CAPABILITY_AUTO_EXPAND));
         try {

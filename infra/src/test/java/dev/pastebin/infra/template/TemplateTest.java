@@ -187,7 +187,7 @@ class TemplateTest {
     void theCreateAccessParameterDefaultsToAnyoneAndReachesTheFunctionsThatCreate() {
         Map<String, Object> parameter = template.parameter("CreateAccess");
         assertEquals("anyone", parameter.get("Default"));
-        assertEquals(List.of("anyone", "api-key"), parameter.get("AllowedValues"));
+        assertEquals(List.of("anyone", "api-key", "oidc"), parameter.get("AllowedValues"));
         String variable = "PASTEBIN_CREATE_ACCESS";
         Set<String> creating = Set.of("CreatePasteFunction", "PrivateBinFunction");
         for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
@@ -220,6 +220,48 @@ class TemplateTest {
                             PropertySource.Origin.of("the template's environment")))
                     .start()) {
                 assertEquals(mode, context.getBean(CreateAccessProperties.class).access());
+            }
+        }
+    }
+
+    /**
+     * docs/operating.md, "Private instances": with CreateAccess=oidc every POST route of the functions that create
+     * (every create protocol, and PrivateBin's deletes, which share its POST) runs API Gateway's JWT authorizer with
+     * the operator's issuer and audience, and no other route does; in the other modes the API has no authorizer.
+     */
+    @Test
+    void withOidcEveryCreateRouteAndNoOtherRunsTheJwtAuthorizer() {
+        Set<String> creating = Set.of("CreatePasteFunction", "PrivateBinFunction");
+        SamTemplate signIn = SamTemplate.read(
+                InfraTemplate.FILE,
+                Map.of(
+                        "CreateAccess",
+                        "oidc",
+                        "OidcIssuer",
+                        "https://login.example.com/realms/team",
+                        "OidcAudience",
+                        "pastebin"));
+        int guarded = 0;
+        for (var function : signIn.functions()) {
+            for (var route : function.httpRoutes()) {
+                boolean creates = creating.contains(function.logicalId())
+                        && route.method().equals("POST");
+                assertEquals(creates, route.authorization().isPresent(), function.logicalId() + " " + route.routeKey());
+                if (creates) {
+                    var jwt = route.authorization().orElseThrow().jwt().orElseThrow();
+                    assertEquals("SignIn", jwt.name());
+                    assertEquals("https://login.example.com/realms/team", jwt.issuer());
+                    assertEquals(List.of("pastebin"), jwt.audience());
+                    guarded++;
+                }
+            }
+        }
+        assertEquals(5, guarded, "POST /pastes, POST /, POST /documents, POST /pb/ and POST /pb");
+        for (String mode : List.of("anyone", "api-key")) {
+            for (var function : SamTemplate.read(InfraTemplate.FILE, Map.of("CreateAccess", mode))
+                    .functions()) {
+                function.httpRoutes()
+                        .forEach(route -> assertTrue(route.authorization().isEmpty(), mode + " " + route.routeKey()));
             }
         }
     }

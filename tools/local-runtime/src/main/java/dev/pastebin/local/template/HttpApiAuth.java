@@ -27,7 +27,8 @@ final class HttpApiAuth {
             CloudFormationTemplate template, String event, Map<String, Object> properties) {
         String api = apiId(properties.get("ApiId"), event);
         Map<String, Object> apiAuth = apiAuth(template, api);
-        Map<String, Object> routeAuth = literal(properties.getOrDefault("Auth", Map.of()), event + ".Auth");
+        Map<String, Object> routeAuth =
+                literal(expanded(template, properties.getOrDefault("Auth", Map.of())), event + ".Auth");
         Object authorizer = routeAuth.getOrDefault("Authorizer", apiAuth.get("DefaultAuthorizer"));
         if (authorizer == null || "NONE".equals(authorizer)) {
             return Optional.empty();
@@ -108,20 +109,31 @@ final class HttpApiAuth {
 
     private static Map<String, Object> auth(
             CloudFormationTemplate template, Map<String, Object> properties, String what) {
-        Object auth = template.resolveParameters(properties.get("Auth"));
+        Object auth = expanded(template, template.resolveParameters(properties.get("Auth")));
         return auth == null ? Map.of() : literal(auth, what + ".Auth");
     }
 
+    /** The Auth as SAM receives it: with {@code AWS::LanguageExtensions} first, its {@code Fn::If}s resolved. */
+    private static Object expanded(CloudFormationTemplate template, Object auth) {
+        if (auth == null || !LanguageExtensions.declaredBy(template)) {
+            return auth;
+        }
+        Object resolved = new LanguageExtensions(template).resolve(auth);
+        return resolved == null ? Map.of() : resolved;
+    }
+
     /**
-     * An Auth mapping written out. Conditions are not evaluated locally, and an {@code Fn::If} read as a mapping
-     * would leave a route open that AWS guards (or the reverse): better to stop the start and say so.
+     * An Auth mapping written out. Without {@code AWS::LanguageExtensions} SAM refuses an intrinsic here, and an
+     * {@code Fn::If} read as a mapping would leave a route open that AWS guards (or the reverse): better to stop the
+     * start and say so.
      */
     private static Map<String, Object> literal(Object auth, String what) {
         Map<String, Object> mapping = CloudFormationTemplate.mapping(auth, what);
         if (mapping.size() == 1 && mapping.keySet().iterator().next().startsWith("Fn::")) {
             throw new IllegalArgumentException(
                     what + " is an intrinsic (" + mapping.keySet().iterator().next()
-                            + "), which the local runtime does not evaluate: write the Auth out, or set it per parameter");
+                            + "), which SAM refuses: write the Auth out, or list AWS::LanguageExtensions first among the"
+                            + " template's transforms");
         }
         return mapping;
     }

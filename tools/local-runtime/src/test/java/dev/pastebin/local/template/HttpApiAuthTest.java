@@ -99,6 +99,80 @@ class HttpApiAuthTest {
         assertTrue(e.getMessage().contains("EchoFunction/Open.Auth is an intrinsic (Fn::If)"), e.getMessage());
     }
 
+    /** The fixture with AWS::LanguageExtensions first, and /open guarded only when the parameter Access is private. */
+    private static Path conditionalFixture(Path dir, String condition) throws Exception {
+        return Files.writeString(
+                dir.resolve("template.yaml"),
+                Files.readString(FIXTURE)
+                        .replace(
+                                "Transform: AWS::Serverless-2016-10-31",
+                                "Transform: [AWS::LanguageExtensions, AWS::Serverless-2016-10-31]\n"
+                                        + "Conditions:\n  Private: " + condition)
+                        .replace("  OidcIssuer:\n", "  Access:\n    Type: String\n    Default: anyone\n  OidcIssuer:\n")
+                        .replace(
+                                "            Auth:\n              Authorizer: NONE",
+                                "            Auth: !If [Private, {Authorizer: Oidc, AuthorizationScopes: [open]},"
+                                        + " {Authorizer: NONE}]"));
+    }
+
+    @Test
+    void withLanguageExtensionsAConditionalAuthTakesTheBranchItsParametersChoose(@TempDir Path dir) throws Exception {
+        Path file = conditionalFixture(dir, "!And [!Not [!Equals [!Ref Access, anyone]], !Equals [x, x]]");
+        assertEquals(Optional.empty(), route(SamTemplate.read(file), "Open"), "open by default, as AWS deploys it");
+        RouteAuthorization guarded = route(SamTemplate.read(file, Map.of("Access", "private")), "Open")
+                .orElseThrow();
+        assertEquals("Oidc", guarded.authorizerName());
+        assertEquals(List.of("open"), guarded.scopes());
+    }
+
+    @Test
+    void aConditionalApiAuthThatResolvesToNoValueLeavesTheApiWithoutAuthorizers(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("template.yaml"), """
+                Transform:
+                  - AWS::LanguageExtensions
+                  - AWS::Serverless-2016-10-31
+                Parameters:
+                  Access: {Type: String, Default: anyone}
+                Conditions:
+                  Private: !Equals [!Ref Access, private]
+                Resources:
+                  Api:
+                    Type: AWS::Serverless::HttpApi
+                    Properties:
+                      Auth: !If
+                        - Private
+                        - Authorizers:
+                            Oidc:
+                              JwtConfiguration: {issuer: "https://issuer.example", audience: [pastebin]}
+                        - !Ref AWS::NoValue
+                  EchoFunction:
+                    Type: AWS::Serverless::Function
+                    Properties:
+                      CodeUri: ..
+                      Handler: dev.pastebin.local.testfn.ApiHandler::handleRequest
+                      Runtime: java21
+                      Events:
+                        Create:
+                          Type: HttpApi
+                          Properties:
+                            ApiId: !Ref Api
+                            Method: POST
+                            Path: /things
+                            Auth: !If [Private, {Authorizer: Oidc}, !Ref AWS::NoValue]
+                """);
+        assertEquals(Optional.empty(), route(SamTemplate.read(file), "Create"));
+        RouteAuthorization guarded = route(SamTemplate.read(file, Map.of("Access", "private")), "Create")
+                .orElseThrow();
+        assertEquals("https://issuer.example", guarded.jwt().orElseThrow().issuer());
+    }
+
+    @Test
+    void aConditionThatNeedsMoreThanParametersIsRefusedWithItsName(@TempDir Path dir) throws Exception {
+        Path file = conditionalFixture(dir, "!Equals [!Ref AWS::Region, us-east-1]");
+        var e = assertThrows(IllegalArgumentException.class, () -> SamTemplate.read(file));
+        assertTrue(e.getMessage().contains("the condition Private needs more than parameters"), e.getMessage());
+    }
+
     @Test
     void anUndefinedAuthorizerIsRefusedAsSamRefusesIt(@TempDir Path dir) throws Exception {
         Path file = Files.writeString(

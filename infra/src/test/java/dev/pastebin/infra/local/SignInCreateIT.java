@@ -1,0 +1,156 @@
+package dev.pastebin.infra.local;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pastebin.core.support.OwnDatabase;
+import java.net.InetAddress;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import no.nav.security.mock.oauth2.MockOAuth2Server;
+import no.nav.security.mock.oauth2.token.DefaultOAuth2TokenCallback;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A sign-in instance as `make run ARGS="--parameter-overrides CreateAccess=oidc OidcIssuer=... OidcAudience=pastebin"`
+ * runs it: the real template, whose create routes carry API Gateway's JWT authorizer, on the local runtime, which
+ * verifies tokens as API Gateway does against a real OIDC issuer (mock-oauth2-server: discovery, JWKS, signed
+ * tokens). A create needs a token of that issuer for that audience, unexpired; reads stay anonymous; the paste
+ * belongs to the token's subject.
+ */
+class SignInCreateIT {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final String AUDIENCE = "pastebin";
+
+    private static MockOAuth2Server issuer;
+    private static MockOAuth2Server stranger;
+    private static String databaseUrl;
+    private static LocalRuntimeProcess runtime;
+
+    @BeforeAll
+    static void start() throws Exception {
+        issuer = new MockOAuth2Server();
+        issuer.start(InetAddress.getByName("127.0.0.1"), 0);
+        stranger = new MockOAuth2Server();
+        stranger.start(InetAddress.getByName("127.0.0.1"), 0);
+        databaseUrl = OwnDatabase.Create.migrated("sign_in");
+        runtime = LocalRuntimeProcess.start(
+                "local-sign-in",
+                Map.of("Parameters", Map.of("DATASOURCES_DEFAULT_URL", databaseUrl)),
+                List.of(
+                        "--parameter-overrides",
+                        "CreateAccess=oidc OidcIssuer=" + issuer.issuerUrl("team") + " OidcAudience=" + AUDIENCE));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (runtime != null) {
+            runtime.close();
+        }
+        issuer.shutdown();
+        stranger.shutdown();
+    }
+
+    private static String token(MockOAuth2Server server, String audience, long expirySeconds) {
+        return server.issueToken(
+                        "team",
+                        "cli",
+                        new DefaultOAuth2TokenCallback(
+                                "team", "alice", "JWT", List.of(audience), Map.of(), expirySeconds))
+                .serialize();
+    }
+
+    private static HttpResponse<String> post(String path, String contentType, String body, String token)
+            throws Exception {
+        var request = HttpRequest.newBuilder(runtime.uri(path))
+                .header("Content-Type", contentType)
+                .header("Accept", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return TestSupport.sendHonouringRetryAfter(HTTP, request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static void assertRefusedByTheAuthorizer(HttpResponse<String> response) {
+        assertEquals(401, response.statusCode(), response.body());
+        assertEquals("{\"message\":\"Unauthorized\"}", response.body());
+    }
+
+    @Test
+    void everyCreateRouteRefusesAMissingForeignExpiredOrMisaddressedToken() throws Exception {
+        for (String path : List.of("/pastes", "/", "/documents")) {
+            assertRefusedByTheAuthorizer(post(path, "text/plain", "hello", null));
+        }
+        assertRefusedByTheAuthorizer(post("/pb/", "application/json", "{}", null));
+        assertRefusedByTheAuthorizer(post("/pastes", "text/plain", "hello", token(issuer, "someone-else", 3600)));
+        assertRefusedByTheAuthorizer(post("/pastes", "text/plain", "hello", token(issuer, AUDIENCE, -120)));
+        // another issuer's token: another key, another iss
+        assertRefusedByTheAuthorizer(post("/pastes", "text/plain", "hello", token(stranger, AUDIENCE, 3600)));
+        assertRefusedByTheAuthorizer(post("/pastes", "text/plain", "hello", "not-a-jwt"));
+    }
+
+    @Test
+    void aSignedInCreateBelongsToItsSubjectAndAnyoneMayReadIt() throws Exception {
+        HttpResponse<String> created = post("/pastes", "text/plain", "signed in", token(issuer, AUDIENCE, 3600));
+        assertEquals(201, created.statusCode(), created.body());
+        String location = created.headers().firstValue("Location").orElseThrow();
+        String code = location.substring(location.lastIndexOf('/') + 1);
+        assertEquals("alice", ownerOf(code));
+
+        HttpResponse<String> haste = post("/documents", "text/plain", "haste", token(issuer, AUDIENCE, 3600));
+        assertEquals(200, haste.statusCode(), haste.body());
+
+        await().atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofMillis(200))
+                .untilAsserted(() -> {
+                    HttpResponse<String> read = TestSupport.sendHonouringRetryAfter(
+                            HTTP,
+                            HttpRequest.newBuilder(runtime.uri("/pastes/" + code))
+                                    .header("Accept", "text/plain")
+                                    .GET()
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    assertEquals(200, read.statusCode(), read.body());
+                    assertEquals("signed in", read.body());
+                });
+        HttpResponse<String> page = HTTP.send(
+                HttpRequest.newBuilder(runtime.uri("/"))
+                        .header("Accept", "text/html")
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, page.statusCode());
+        assertTrue(page.body().contains("<html"), page.body());
+    }
+
+    private static String ownerOf(String code) throws SQLException {
+        try (Connection c = DriverManager.getConnection(
+                        databaseUrl,
+                        env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
+                        env("DATASOURCES_DEFAULT_PASSWORD", "pastebin"));
+                var statement = c.prepareStatement("SELECT user_id FROM pastes WHERE short_code = ?")) {
+            statement.setString(1, code);
+            try (var rows = statement.executeQuery()) {
+                assertTrue(rows.next(), code);
+                return rows.getString(1);
+            }
+        }
+    }
+
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : value;
+    }
+}
