@@ -187,6 +187,15 @@ public class LargeFileStore {
         return new ContentLocation(storage.bucket(), properties.filesPrefix() + shortCode + "/");
     }
 
+    /** Whether a row's recorded location is a large paste's folder of files (in this bucket). */
+    public boolean isFilesLocation(@io.micronaut.core.annotation.Nullable String s3Location) {
+        return ContentLocation.parse(s3Location)
+                .filter(l -> l.bucket().equals(storage.bucket())
+                        && l.key().startsWith(properties.filesPrefix())
+                        && l.key().endsWith("/"))
+                .isPresent();
+    }
+
     /** The file id an S3 event's key names, or empty when the key is not a staged file's. */
     public Optional<String> fileIdOfStagingKey(String bucket, String key) {
         if (!bucket.equals(storage.bucket()) || !key.startsWith(properties.stagingPrefix())) {
