@@ -87,7 +87,8 @@ BEGIN
         ('pastebin_read',    'SELECT',                 'paste_files'),
         ('pastebin_remove',  'SELECT',                 'paste_files'),
         ('pastebin_sweeper', 'SELECT',                 'paste_files'),
-        ('pastebin_moderation', 'SELECT',              'paste_files')
+        ('pastebin_moderation', 'SELECT',              'paste_files'),
+        ('pastebin_privatebin', 'SELECT',              'paste_files')
     ) AS grants (role, privileges, tables)
     ORDER BY role
     LOOP
