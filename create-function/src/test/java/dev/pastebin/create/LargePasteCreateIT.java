@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pastebin.api.support.HttpApi;
+import dev.pastebin.core.moderation.ContentBlocklist;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.PasteFile;
 import dev.pastebin.core.paste.PasteFileRepository;
@@ -16,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -92,6 +94,22 @@ class LargePasteCreateIT {
                     .asByteArray();
             assertEquals(new String(second, StandardCharsets.UTF_8), new String(staged, StandardCharsets.UTF_8));
         }
+    }
+
+    @Test
+    void aFileWhoseDeclaredSha256IsBlocklistedIsRefusedWith451AndNothingIsCreated() throws Exception {
+        byte[] blocked = ("known abuse " + UUID.randomUUID() + "\n").getBytes(StandardCharsets.UTF_8);
+        world.api
+                .context()
+                .getBean(ContentBlocklist.class)
+                .add(ContentHash.sha256Hex(blocked), "known abuse", "arn:aws:iam::000000000000:user/operator");
+
+        HttpApi.Response refused =
+                world.api.send(create("{\"files\":[" + file("ok.txt", "fine\n".getBytes(StandardCharsets.UTF_8), null)
+                        + "," + file("bad.bin", blocked, null) + "]}"));
+
+        assertEquals(451, refused.status(), refused.text());
+        assertEquals("CONTENT_BLOCKED", world.json(refused).get("code"));
     }
 
     @Test
