@@ -7,6 +7,7 @@ import dev.pastebin.api.create.PasteOptions;
 import dev.pastebin.api.http.ApiErrorCode;
 import dev.pastebin.api.http.ApiException;
 import dev.pastebin.core.paste.InvalidFileNameException;
+import dev.pastebin.core.paste.InvalidReadOnceException;
 import dev.pastebin.core.paste.PasteMetadata;
 import dev.pastebin.core.storage.LargeFileProperties;
 import io.micronaut.core.annotation.Nullable;
@@ -66,7 +67,18 @@ class LargePasteReader {
         }
         requireTotalWithinLimit(total);
         return new LargePasteRequest(
-                declared, PasteOptions.fromJson(document.get("expiresIn"), document.get("readOnce")));
+                declared, notReadOnce(PasteOptions.fromJson(document.get("expiresIn"), document.get("readOnce"))));
+    }
+
+    /**
+     * A large paste is read through a link to S3, which a reveal cannot burn as it removes a small paste's row and
+     * object in one go: refused rather than created and then unreadable.
+     */
+    private static PasteOptions notReadOnce(PasteOptions options) {
+        if (options.readOnce()) {
+            throw new InvalidReadOnceException("A paste with \"files\" cannot be read once");
+        }
+        return options;
     }
 
     /**

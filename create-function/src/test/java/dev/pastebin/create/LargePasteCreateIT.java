@@ -151,7 +151,9 @@ class LargePasteCreateIT {
                 "{\"files\":[{\"name\":\"../etc/passwd\",\"size\":10,\"sha256\":\"" + sha + "\"}]}",
                 "INVALID_FILE_NAME",
                 "{\"content\":\"x\",\"files\":[{\"name\":\"a\",\"size\":10,\"sha256\":\"" + sha + "\"}]}",
-                "INVALID_FILES");
+                "INVALID_FILES",
+                "{\"readOnce\":true,\"files\":[{\"name\":\"a\",\"size\":10,\"sha256\":\"" + sha + "\"}]}",
+                "INVALID_READ_ONCE");
         for (var c : cases.entrySet()) {
             HttpApi.Response response = world.api.send(create(c.getKey()));
             assertEquals(400, response.status(), c.getKey() + " -> " + response.text());
