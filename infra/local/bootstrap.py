@@ -231,6 +231,23 @@ def ensure_bucket(s3, name: str, region: str, properties: dict) -> None:
         s3.put_bucket_ownership_controls(Bucket=name, OwnershipControls=ownership)
 
 
+def ensure_notifications(s3, name: str, properties: dict) -> None:
+    """The bucket's event notifications as the template's NotificationConfiguration has them (large pastes' staged
+    files notify the upload queue), in the S3 API's shape. PutBucketNotificationConfiguration replaces the whole
+    configuration, so running it again is idempotent."""
+    notification = properties.get("NotificationConfiguration") or {}
+    queues = []
+    for q in notification.get("QueueConfigurations", []):
+        rules = q.get("Filter", {}).get("S3Key", {}).get("Rules", [])
+        entry = {"QueueArn": q["Queue"], "Events": [q["Event"]]}
+        if rules:
+            entry["Filter"] = {"Key": {"FilterRules": [{"Name": r["Name"], "Value": r["Value"]} for r in rules]}}
+        queues.append(entry)
+    s3.put_bucket_notification_configuration(
+        Bucket=name, NotificationConfiguration={"QueueConfigurations": queues} if queues else {})
+    print(f"bootstrap: bucket {name} notifies {[q['QueueArn'] for q in queues]}", file=sys.stderr)
+
+
 def ensure_secret(secretsmanager, name: str, value: str) -> None:
     try:
         secretsmanager.create_secret(Name=name, SecretString=value)
@@ -301,7 +318,9 @@ def main() -> int:
     if actual_dlq_arn != arn(dlq_name):
         raise SystemExit(f"bootstrap: the DLQ's ARN is {actual_dlq_arn}, expected {arn(dlq_name)}")
     queue_url = ensure_queue(sqs, queue_name, queue_attrs)
-    ensure_bucket(s3, bucket, region, resolver.resolve(resource_properties(template, PASTE_BUCKET, "AWS::S3::Bucket")))
+    bucket_properties = resolver.resolve(resource_properties(template, PASTE_BUCKET, "AWS::S3::Bucket"))
+    ensure_bucket(s3, bucket, region, bucket_properties)
+    ensure_notifications(s3, bucket, bucket_properties)
     ensure_secret(secretsmanager, secret_name, db_credentials)
     ensure_secret(secretsmanager, report_key_secret, LOCAL_REPORT_ADDRESS_KEY)
     # the moderation outbox (takedown invalidations, report notifications) and its DLQ, as the template has them

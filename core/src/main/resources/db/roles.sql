@@ -79,7 +79,16 @@ BEGIN
         -- are looked up as the create, read and remove functions look them up. No idempotency keys: the protocol
         -- sends none
         ('pastebin_privatebin', 'SELECT, INSERT, UPDATE, DELETE', 'pastes'),
-        ('pastebin_privatebin', 'SELECT',              'content_blocklist, takedowns')
+        ('pastebin_privatebin', 'SELECT',              'content_blocklist, takedowns'),
+        -- large pastes' files (docs/design.md, "Large files: straight to S3"): declared by the create, verified by
+        -- the upload worker, listed by the read (its redirect), the removals and the sweeper (their objects)
+        ('pastebin_create',  'SELECT, INSERT',         'paste_files'),
+        ('pastebin_upload',  'SELECT, UPDATE',         'paste_files'),
+        ('pastebin_read',    'SELECT',                 'paste_files'),
+        ('pastebin_remove',  'SELECT',                 'paste_files'),
+        ('pastebin_sweeper', 'SELECT',                 'paste_files'),
+        ('pastebin_moderation', 'SELECT',              'paste_files'),
+        ('pastebin_privatebin', 'SELECT',              'paste_files')
     ) AS grants (role, privileges, tables)
     ORDER BY role
     LOOP

@@ -1,5 +1,6 @@
 package dev.pastebin.create;
 
+import dev.pastebin.api.create.CreateLargePasteService;
 import dev.pastebin.api.create.CreatePasteService;
 import dev.pastebin.api.create.PasteRequest;
 import dev.pastebin.api.http.ApiErrorCode;
@@ -8,6 +9,7 @@ import dev.pastebin.api.http.ContentNegotiation;
 import dev.pastebin.api.http.PlainTextErrors;
 import dev.pastebin.api.http.RawBody;
 import dev.pastebin.core.paste.IdempotencyKey;
+import dev.pastebin.core.paste.InvalidIdempotencyKeyException;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
@@ -15,6 +17,7 @@ import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Header;
 import io.micronaut.http.annotation.Post;
+import io.micronaut.json.tree.JsonNode;
 import java.util.Locale;
 
 /**
@@ -35,10 +38,18 @@ public class CreatePasteController {
 
     private final CreatePasteService service;
     private final PasteContentReader reader;
+    private final CreateLargePasteService largeService;
+    private final LargePasteReader largeReader;
 
-    public CreatePasteController(CreatePasteService service, PasteContentReader reader) {
+    public CreatePasteController(
+            CreatePasteService service,
+            PasteContentReader reader,
+            CreateLargePasteService largeService,
+            LargePasteReader largeReader) {
         this.service = service;
         this.reader = reader;
+        this.largeService = largeService;
+        this.largeReader = largeReader;
     }
 
     @Post(
@@ -97,20 +108,51 @@ public class CreatePasteController {
             return createFromForm(body.bytes(), type, expire, idempotencyKey, request, caller);
         }
         PasteContentReader.requireUtf8Charset(type);
-        PasteRequest paste = switch (name) {
-            case MediaType.TEXT_PLAIN ->
-                reader.fromText(
-                        body.bytes(),
-                        request.getParameters().get("expiresIn"),
-                        request.getParameters().get("readOnce"),
-                        request.getParameters().get("language"),
-                        request.getParameters().get("fileName"));
-            case MediaType.APPLICATION_JSON -> reader.fromJson(body.bytes());
-            default -> throw unsupportedMediaType();
-        };
+        if (name.equals(MediaType.APPLICATION_JSON)) {
+            JsonNode document = reader.jsonDocument(body.bytes());
+            if (LargePasteReader.declaresFiles(document)) {
+                return createLarge(document, idempotencyKey, request, caller);
+            }
+            return createOne(reader.fromJsonDocument(document), idempotencyKey, request, caller);
+        }
+        if (!name.equals(MediaType.TEXT_PLAIN)) {
+            throw unsupportedMediaType();
+        }
+        PasteRequest paste = reader.fromText(
+                body.bytes(),
+                request.getParameters().get("expiresIn"),
+                request.getParameters().get("readOnce"),
+                request.getParameters().get("language"),
+                request.getParameters().get("fileName"));
+        return createOne(paste, idempotencyKey, request, caller);
+    }
+
+    private HttpResponse<?> createOne(
+            PasteRequest paste, @Nullable String idempotencyKey, HttpRequest<?> request, Caller caller) {
         IdempotencyKey key = IdempotencyKey.of(idempotencyKey, caller.userId());
         return CreationAnswers.created(
                 service.create(paste, caller.userId(), key, caller.credential(), caller.client()), request);
+    }
+
+    /**
+     * A large create (docs/design.md, "Large files: straight to S3"): the declared files checked against the limits,
+     * then 201 with a pre-signed upload per file. Not replayable: each replay would have to sign new uploads for a
+     * paste whose bytes may be on their way, so an {@code Idempotency-Key} is refused rather than silently ignored.
+     */
+    private HttpResponse<?> createLarge(
+            JsonNode document, @Nullable String idempotencyKey, HttpRequest<?> request, Caller caller) {
+        if (idempotencyKey != null) {
+            throw new InvalidIdempotencyKeyException("A create with \"files\" takes no Idempotency-Key");
+        }
+        CreateLargePasteService.LargePasteRequest paste = largeReader.fromJson(document);
+        CreateLargePasteService.LargeCreation creation =
+                largeService.create(paste, caller.userId(), caller.credential());
+        return CreationAnswers.createdLarge(
+                creation,
+                paste.files().stream()
+                        .map(CreateLargePasteService.DeclaredFile::name)
+                        .toList(),
+                request);
     }
 
     /**

@@ -1,14 +1,20 @@
 package dev.pastebin.create;
 
+import dev.pastebin.api.create.CreateLargePasteService;
 import dev.pastebin.api.create.CreatePasteService;
 import dev.pastebin.api.http.ContentNegotiation;
 import dev.pastebin.api.http.EdgeRequests;
+import dev.pastebin.core.storage.LargeFileStore;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MutableHttpResponse;
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * How a create is answered, whichever route took it: the 201 JSON body ({@link CreatedPaste}), the paste's URL as
@@ -38,6 +44,38 @@ final class CreationAnswers {
                                         ? null
                                         : creation.expiresAt().toString(),
                                 creation.readOnce()),
+                        URI.create(pathOf(creation))),
+                creation);
+    }
+
+    /** 201 with the large paste's JSON view, its uploads, and its path in {@code Location}. */
+    static MutableHttpResponse<LargeCreatedPaste> createdLarge(
+            CreateLargePasteService.LargeCreation large, List<String> names, HttpRequest<?> request) {
+        CreatePasteService.Creation creation = large.paste();
+        List<LargeCreatedPaste.Upload> uploads = new ArrayList<>();
+        for (int i = 0; i < large.uploads().size(); i++) {
+            LargeFileStore.PresignedRequest upload = large.uploads().get(i);
+            Map<String, String> headers = new TreeMap<>();
+            upload.headers().forEach((name, values) -> headers.put(name, String.join(",", values)));
+            uploads.add(new LargeCreatedPaste.Upload(
+                    names.get(i),
+                    upload.method(),
+                    upload.url().toString(),
+                    headers,
+                    upload.expiresAt().toString()));
+        }
+        return withCreationHeaders(
+                HttpResponse.created(
+                        new LargeCreatedPaste(
+                                creation.shortCode(),
+                                creation.status().name(),
+                                absolute(pathOf(creation), request),
+                                creation.deleteToken(),
+                                creation.expiresAt() == null
+                                        ? null
+                                        : creation.expiresAt().toString(),
+                                creation.readOnce(),
+                                uploads),
                         URI.create(pathOf(creation))),
                 creation);
     }

@@ -147,6 +147,14 @@ class PasteContentReader {
      * "fileName": "Main.java"}}; the paste is the UTF-8 encoding of {@code content}, the other fields are optional.
      */
     PasteRequest fromJson(@Nullable byte[] body) {
+        return fromJsonDocument(jsonDocument(body));
+    }
+
+    /**
+     * The JSON body as one strict JSON object: a small create's ({@link #fromJsonDocument}) or, with {@code files},
+     * a large one's ({@link LargePasteReader}).
+     */
+    JsonNode jsonDocument(@Nullable byte[] body) {
         if (body == null || body.length == 0) {
             throw new ApiException(ApiErrorCode.EMPTY_CONTENT, "The request body is empty");
         }
@@ -167,6 +175,11 @@ class PasteContentReader {
                     "The body is not one JSON object of the form "
                             + "{\"content\": \"...\"} (no key twice, nothing after it)");
         }
+        return document;
+    }
+
+    /** A small create's JSON object (see {@link #fromJson}). */
+    PasteRequest fromJsonDocument(JsonNode document) {
         // strictly a string: no coercion of numbers, arrays or objects into text
         JsonNode content = document.get("content");
         if (content == null || !content.isString()) {

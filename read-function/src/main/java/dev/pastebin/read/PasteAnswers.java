@@ -7,6 +7,7 @@ import dev.pastebin.api.http.ApiException;
 import dev.pastebin.api.http.ContentNegotiation;
 import dev.pastebin.api.http.InProgressAnswer;
 import dev.pastebin.api.http.PasteDocument;
+import dev.pastebin.api.read.LargeFileLinks;
 import dev.pastebin.api.read.PasteLookup;
 import dev.pastebin.api.read.ReadPasteService;
 import dev.pastebin.core.paste.Paste;
@@ -50,11 +51,13 @@ class PasteAnswers {
 
     private final ReadPasteService service;
     private final InProgressAnswer inProgress;
+    private final LargeFileLinks largeFiles;
     private final Clock clock = Clock.systemUTC();
 
-    PasteAnswers(ReadPasteService service, InProgressAnswer inProgress) {
+    PasteAnswers(ReadPasteService service, InProgressAnswer inProgress, LargeFileLinks largeFiles) {
         this.service = service;
         this.inProgress = inProgress;
+        this.largeFiles = largeFiles;
     }
 
     HttpResponse<?> answer(String shortCode, View view, HttpRequest<?> request, boolean withBody) {
@@ -96,6 +99,9 @@ class PasteAnswers {
     }
 
     private HttpResponse<?> readable(Paste paste, View view, HttpRequest<?> request, boolean withBody) {
+        if (largeFiles.isLarge(paste)) {
+            return largeFile(paste, request);
+        }
         boolean json =
                 view == View.HASTE_DOCUMENT || (view == View.NEGOTIATED && ContentNegotiation.wantsJson(request));
         String etag = EntityTags.of(paste.contentSha256(), json);
@@ -126,6 +132,28 @@ class PasteAnswers {
             case TEXT -> response.contentType(TEXT_UTF8).body(content);
         };
     }
+
+    /**
+     * A large paste's file (docs/design.md, "Large files: straight to S3"): 307 to a pre-signed GET that S3 answers
+     * with the file's Content-Type and name, and where Range works; never the bytes through the function. The file is
+     * {@code ?file=<n>} (from 0; default the first). The link is short-lived and this answer never cached: a link must
+     * not outlive a delete or a takedown by more than its own few minutes.
+     */
+    private HttpResponse<?> largeFile(Paste paste, HttpRequest<?> request) {
+        int position;
+        String file = request.getParameters().get(FILE_PARAMETER);
+        try {
+            position = file == null ? 0 : Integer.parseInt(file);
+        } catch (NumberFormatException e) {
+            throw new ApiException(ApiErrorCode.BAD_REQUEST, "file must be a file's position in the paste, from 0");
+        }
+        return HttpResponse.temporaryRedirect(
+                        URI.create(largeFiles.link(paste, position).toString()))
+                .header(HttpHeaders.CACHE_CONTROL, "no-store");
+    }
+
+    /** The query parameter that picks a large paste's file. */
+    static final String FILE_PARAMETER = "file";
 
     /**
      * A minute at most, and never past the paste's expiry. stale-if-error=0: a cache whose revalidation fails

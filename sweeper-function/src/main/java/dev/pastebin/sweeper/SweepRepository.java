@@ -31,7 +31,8 @@ public class SweepRepository {
                 WHERE status = 'FAILED' AND updated_at < now() - make_interval(secs => ?)
                 ORDER BY updated_at LIMIT ?
                 FOR UPDATE SKIP LOCKED)
-            RETURNING short_code, s3_location""";
+            RETURNING short_code, s3_location,
+                (SELECT array_agg(f.file_id) FROM paste_files f WHERE f.short_code = pastes.short_code)""";
 
     // status is checked again in the outer UPDATE: the guarded-transition rule of the state machine.
     static final String MARK_STUCK_FAILED = """
@@ -43,6 +44,23 @@ public class SweepRepository {
                 FOR UPDATE SKIP LOCKED)
             AND status = 'IN_PROGRESS'""";
 
+    /**
+     * A large paste still IN_PROGRESS with a file not verified one upload window (plus a grace for the worker) after
+     * its create: its files did not all arrive in time (docs/design.md, "Large files: straight to S3").
+     */
+    static final String MARK_LARGE_OVERDUE_FAILED = """
+            UPDATE pastes SET status = 'FAILED', failure_reason = 'files did not arrive within the upload window',
+                updated_at = now()
+            WHERE short_code IN (
+                SELECT p.short_code FROM pastes p
+                WHERE p.status = 'IN_PROGRESS' AND p.created_at < now() - make_interval(secs => ?)
+                  AND EXISTS (SELECT 1 FROM paste_files f WHERE f.short_code = p.short_code AND f.state = 'STAGED')
+                ORDER BY p.created_at LIMIT ?
+                FOR UPDATE SKIP LOCKED)
+            AND status = 'IN_PROGRESS'
+            RETURNING short_code,
+                (SELECT array_agg(f.file_id) FROM paste_files f WHERE f.short_code = pastes.short_code)""";
+
     /** Expired pastes in any state: expiry is not a state, it removes the paste (docs/design.md, "Expiry"). */
     static final String DELETE_EXPIRED = """
             DELETE FROM pastes WHERE short_code IN (
@@ -50,7 +68,8 @@ public class SweepRepository {
                 WHERE expires_at <= now()
                 ORDER BY expires_at LIMIT ?
                 FOR UPDATE SKIP LOCKED)
-            RETURNING short_code, s3_location""";
+            RETURNING short_code, s3_location,
+                (SELECT array_agg(f.file_id) FROM paste_files f WHERE f.short_code = pastes.short_code)""";
 
     static final String DELETE_OLD_IDEMPOTENCY_KEYS = """
             DELETE FROM idempotency_keys WHERE (caller, idempotency_key) IN (
@@ -129,7 +148,11 @@ public class SweepRepository {
         List<SweptPaste> deleted = new ArrayList<>(limit);
         try (ResultSet rows = deleteReturning.executeQuery()) {
             while (rows.next()) {
-                deleted.add(new SweptPaste(rows.getString(1), rows.getString(2)));
+                java.sql.Array files = rows.getArray(3);
+                deleted.add(new SweptPaste(
+                        rows.getString(1),
+                        rows.getString(2),
+                        files == null ? List.of() : List.of((String[]) files.getArray())));
             }
         }
         return deleted;
@@ -193,6 +216,27 @@ public class SweepRepository {
             }
         }
         return deleted;
+    }
+
+    /**
+     * Marks up to {@code limit} large pastes whose files are not all verified {@code overdueAfter} after their create
+     * FAILED; returns them, with their file ids (their staged objects are deleted at once, not after the retention).
+     */
+    public List<SweptPaste> markLargeOverdueFailed(Connection connection, Duration overdueAfter, int limit)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(MARK_LARGE_OVERDUE_FAILED)) {
+            statement.setDouble(1, seconds(overdueAfter));
+            statement.setInt(2, limit);
+            List<SweptPaste> failed = new ArrayList<>(limit);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    java.sql.Array files = rows.getArray(2);
+                    failed.add(new SweptPaste(
+                            rows.getString(1), null, files == null ? List.of() : List.of((String[]) files.getArray())));
+                }
+            }
+            return failed;
+        }
     }
 
     /** Marks up to {@code limit} IN_PROGRESS rows created more than {@code stuckAfter} ago FAILED; returns how many. */

@@ -4,6 +4,7 @@ import dev.pastebin.core.lambda.Deadline;
 import dev.pastebin.core.metrics.Metrics;
 import dev.pastebin.core.paste.IdempotencyKey;
 import dev.pastebin.core.storage.ContentLocation;
+import dev.pastebin.core.storage.LargeFileStore;
 import dev.pastebin.core.storage.PasteContentStore;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
@@ -40,7 +41,15 @@ public class SweepService {
     private final PasteContentStore contentStore;
     private final TransactionOperations<Connection> transactions;
     private final SweeperProperties properties;
+    private final LargeFileStore largeFiles;
     private final Metrics metrics;
+
+    /**
+     * How long past its upload window a large paste's last file may take to be verified: the queue's pickup and the
+     * worker's retries of a blip. A longer S3 outage can outlast it, and a file that did arrive is then failed with
+     * its paste: the client uploads again.
+     */
+    static final java.time.Duration LARGE_UPLOAD_GRACE = java.time.Duration.ofHours(1);
 
     SweepService(
             DeadLetterService deadLetters,
@@ -49,7 +58,9 @@ public class SweepService {
             PasteContentStore contentStore,
             TransactionOperations<Connection> transactions,
             SweeperProperties properties,
+            LargeFileStore largeFiles,
             Metrics metrics) {
+        this.largeFiles = largeFiles;
         this.deadLetters = deadLetters;
         this.orphanObjects = orphanObjects;
         this.repository = repository;
@@ -72,6 +83,28 @@ public class SweepService {
             batches++;
             stuck += marked;
             stuckDone = marked < batchSize;
+        }
+
+        // Large pastes whose files did not all arrive within the upload window (docs/design.md, "Large files: straight
+        // to S3"): FAILED, and their staged objects deleted now, the object deletes in the rows' transaction
+        int overdue = 0;
+        boolean overdueDone = false;
+        while (!overdueDone && deadline.allowsMoreWork()) {
+            int[] batch = transactions.executeWrite(status -> {
+                List<SweptPaste> failed = sql(() -> repository.markLargeOverdueFailed(
+                        status.getConnection(),
+                        largeFiles.properties().uploadWindow().plus(LARGE_UPLOAD_GRACE),
+                        batchSize));
+                Set<ContentLocation> staged = new LinkedHashSet<>();
+                failed.forEach(row -> staged.addAll(largeFiles.locationsOf(row.fileIds())));
+                return new int[] {failed.size(), staged.isEmpty() ? 0 : contentStore.deleteAll(staged)};
+            });
+            batches++;
+            overdue += batch[0];
+            overdueDone = batch[0] < batchSize;
+        }
+        if (overdue > 0) {
+            LOG.info("{} large pastes FAILED: their files did not arrive within the upload window", overdue);
         }
 
         // Expiry before housekeeping: an expired paste's content must be gone within the hour (docs/design.md,
@@ -196,7 +229,11 @@ public class SweepService {
 
     private Set<ContentLocation> locationsOf(List<SweptPaste> rows) {
         Set<ContentLocation> locations = new LinkedHashSet<>();
-        rows.forEach(row -> locations.addAll(contentStore.locationsOf(row.shortCode(), row.s3Location())));
+        rows.forEach(row -> {
+            locations.addAll(contentStore.locationsOf(row.shortCode(), row.s3Location()));
+            // a large paste's files, staged or verified (docs/design.md, "Large files: straight to S3")
+            locations.addAll(largeFiles.locationsOf(row.fileIds()));
+        });
         return locations;
     }
 

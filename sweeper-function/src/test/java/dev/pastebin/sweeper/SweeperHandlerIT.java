@@ -274,7 +274,7 @@ class SweeperHandlerIT implements TestPropertyProvider {
         SweepReport report = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
 
         assertEquals(
-                new SweepReport(new DeadLetterReport(0, 0, 0, false), 0, 0, 0, 0, 0, 0, 0, false, false, 0, 5, false),
+                new SweepReport(new DeadLetterReport(0, 0, 0, false), 0, 0, 0, 0, 0, 0, 0, false, false, 0, 6, false),
                 report);
         assertEquals(2, statuses().size());
     }
@@ -287,20 +287,22 @@ class SweeperHandlerIT implements TestPropertyProvider {
             s3.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromString("content"));
         }
 
-        // the deadline comes near once 10 batches of 500 are gone (after the stuck and expired-paste batches)
+        // the deadline comes near once 10 batches of 500 are gone (after the stuck, overdue large-paste and
+        // expired-paste batches)
         SweepReport first = newHandler()
                 .handleRequest(scheduledEvent(), TestLambdaContext.runningOutWhen(() -> uncheckedOurRows() <= 25_000));
         assertEquals(5_000, first.deleted());
-        assertEquals(12, first.batches());
+        assertEquals(13, first.batches());
         assertTrue(first.remaining());
         assertEquals(25_000, ourRows());
 
         SweepReport second = newHandler().handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
         assertEquals(25_000, second.deleted());
         assertEquals(25_000, second.objectsRemoved());
-        // 50 full batches and the short one that proves the end, after the stuck and expired-paste batches;
+        // 50 full batches and the short one that proves the end, after the stuck, overdue large-paste and
+        // expired-paste batches;
         // then one idempotency-key batch and one abuse-report batch
-        assertEquals(55, second.batches());
+        assertEquals(56, second.batches());
         assertFalse(second.remaining());
         assertEquals(0, ourRows());
         assertEquals(List.of(), objectKeys());

@@ -20,17 +20,30 @@ public class UploadPasteService {
 
     private final UploadJobCodec codec;
     private final PasteUploader uploader;
+    private final S3Notifications notifications;
+    private final StagedFileVerifier verifier;
     private final DeliveryOutcomes outcomes;
 
-    UploadPasteService(UploadJobCodec codec, PasteUploader uploader, DeliveryOutcomes outcomes) {
+    UploadPasteService(
+            UploadJobCodec codec,
+            PasteUploader uploader,
+            S3Notifications notifications,
+            StagedFileVerifier verifier,
+            DeliveryOutcomes outcomes) {
         this.codec = codec;
         this.uploader = uploader;
+        this.notifications = notifications;
+        this.verifier = verifier;
         this.outcomes = outcomes;
     }
 
     Outcome upload(UploadMessage message) {
         try (var ignored = LogContext.forMessage(message.messageId())) {
             UploadDelivery delivery = UploadDelivery.begin(message);
+            var notification = notifications.parse(message.body());
+            if (notification.isPresent()) {
+                return verifyStaged(delivery, notification.get());
+            }
             UploadJob job;
             try {
                 job = codec.decode(message.body());
@@ -44,6 +57,37 @@ public class UploadPasteService {
             } catch (RuntimeException e) {
                 return outcomes.failed(delivery, e);
             }
+        }
+    }
+
+    /**
+     * S3's notification that a large paste's file arrived in the staging prefix (docs/design.md, "Large files:
+     * straight to S3"): the file verified and moved, through the same outcomes as an upload job. S3 sends one record
+     * per message; S3's test event, sent when the notification is configured, needs nothing.
+     */
+    private Outcome verifyStaged(UploadDelivery delivery, S3Notifications.Notification notification) {
+        if (notification.testEvent()) {
+            return outcomes.stored(delivery, new StoreResult.AlreadyTerminal("S3's test event: nothing to verify"));
+        }
+        if (notification.objects().size() != 1) {
+            return outcomes.poison(
+                    delivery, "an S3 notification of " + notification.objects().size() + " objects, not one");
+        }
+        S3Notifications.CreatedObject object = notification.objects().getFirst();
+        var fileId = verifier.fileIdOf(object.bucket(), object.key());
+        if (fileId.isEmpty()) {
+            return outcomes.stored(
+                    delivery,
+                    new StoreResult.AlreadyTerminal("s3://" + object.bucket() + "/" + object.key()
+                            + " is no staged file of this bucket: nothing to verify"));
+        }
+        String shortCode = fileId.get().substring(0, Math.max(0, fileId.get().indexOf('/')));
+        LogContext.forPaste(shortCode);
+        UploadDelivery forPaste = delivery.forPaste(shortCode);
+        try {
+            return outcomes.stored(forPaste, verifier.verify(fileId.get()));
+        } catch (RuntimeException e) {
+            return outcomes.failed(forPaste, e);
         }
     }
 }

@@ -158,6 +158,8 @@ class UploadBatchServiceTest {
                         new FailureClassifier(),
                         new BlockedContentRefusal(new EmptyBlocklist(), repository, null, null, null, metrics),
                         clock),
+                new S3Notifications(json),
+                null, // no S3 notification in these batches: no staged file to verify
                 outcomes);
         var properties =
                 new UploadProperties(4, Duration.ofSeconds(15), 1, Duration.ofSeconds(5), Duration.ofSeconds(10));

@@ -39,6 +39,12 @@ public enum ApiErrorCode {
     INVALID_LANGUAGE(HttpStatus.BAD_REQUEST),
     /** A {@code fileName} that is not 1 to 128 characters without path separators or control characters. */
     INVALID_FILE_NAME(HttpStatus.BAD_REQUEST),
+    /**
+     * A large create's {@code files} that is not a non-empty array of objects each with a {@code size} (a whole
+     * number, at least 1), a {@code sha256} (64 hex digits) and an optional {@code contentType} (a media type); or a
+     * {@code curl -T} upload without a {@code Content-Length}. The message names the file and the field.
+     */
+    INVALID_FILES(HttpStatus.BAD_REQUEST),
     /** An {@code Idempotency-Key} that is not 1 to 128 characters of {@code [A-Za-z0-9_.:-]}. */
     INVALID_IDEMPOTENCY_KEY(HttpStatus.BAD_REQUEST),
     /**

@@ -7,14 +7,20 @@ import dev.pastebin.core.failure.DependencyCalls;
 import dev.pastebin.core.failure.DependencyUnavailableException;
 import dev.pastebin.core.paste.DeleteTokens;
 import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteFile;
+import dev.pastebin.core.paste.PasteFileRepository;
 import dev.pastebin.core.paste.PasteNotFoundException;
 import dev.pastebin.core.paste.PasteRepository;
+import dev.pastebin.core.storage.ContentLocation;
+import dev.pastebin.core.storage.LargeFileStore;
 import dev.pastebin.core.storage.PasteContentStore;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
 import java.sql.Connection;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -33,18 +39,24 @@ public class DeletePasteService {
     private static final Logger LOG = LoggerFactory.getLogger(DeletePasteService.class);
 
     private final PasteRepository repository;
+    private final PasteFileRepository files;
     private final PasteContentStore contentStore;
+    private final LargeFileStore largeFiles;
     private final TransactionOperations<Connection> transactions;
     private final DependencyCalls dependencies;
     private final Clock clock = Clock.systemUTC();
 
     public DeletePasteService(
             PasteRepository repository,
+            PasteFileRepository files,
             PasteContentStore contentStore,
+            LargeFileStore largeFiles,
             TransactionOperations<Connection> transactions,
             DependencyCalls dependencies) {
         this.repository = repository;
+        this.files = files;
         this.contentStore = contentStore;
+        this.largeFiles = largeFiles;
         this.transactions = transactions;
         this.dependencies = dependencies;
     }
@@ -59,6 +71,13 @@ public class DeletePasteService {
                 .call(DATABASE, () -> repository.findById(shortCode))
                 .filter(p -> !p.isExpiredAt(clock.instant()))
                 .orElseThrow(() -> notFound(shortCode));
+        // a large paste's files, staged or verified (docs/design.md, "Large files: straight to S3"); read before the
+        // row's removal takes their rows with it
+        List<ContentLocation> locations = new ArrayList<>(contentStore.locationsOf(shortCode, paste.s3Location()));
+        locations.addAll(largeFiles.locationsOf(
+                dependencies.call(DATABASE, () -> files.findByShortCodeOrderByPosition(shortCode)).stream()
+                        .map(PasteFile::fileId)
+                        .toList()));
         dependencies.run(
                 DATABASE,
                 () -> transactions.executeWrite(status -> {
@@ -67,9 +86,7 @@ public class DeletePasteService {
                     if (repository.deleteWithToken(shortCode, DeleteTokens.hashOf(token)) != 1) {
                         throw notFound(shortCode);
                     }
-                    dependencies.run(
-                            STORAGE,
-                            () -> contentStore.deleteAll(contentStore.locationsOf(shortCode, paste.s3Location())));
+                    dependencies.run(STORAGE, () -> contentStore.deleteAll(locations));
                     return null;
                 }));
         LOG.info("paste {} deleted by its owner (was {})", shortCode, paste.status());

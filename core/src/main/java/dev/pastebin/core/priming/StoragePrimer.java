@@ -30,7 +30,12 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 @Singleton
 @Requires(classes = S3Client.class)
 @Requires(beans = S3Client.class)
+// The create function carries S3 only to pre-sign large pastes' uploads and never calls it: nothing to prime there.
+@Requires(property = StoragePrimer.ENABLED, notEquals = "false")
 public class StoragePrimer implements Primer {
+
+    /** {@code false} where the function never calls S3 (the create function's application.yml). */
+    public static final String ENABLED = "pastebin.priming.storage";
 
     /** Not a short code (those are alphanumeric), so never a paste's key. */
     static final String KEY_OF_NO_PASTE = "priming-no-such-paste";

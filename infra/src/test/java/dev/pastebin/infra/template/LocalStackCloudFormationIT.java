@@ -50,6 +50,8 @@ class LocalStackCloudFormationIT {
     /** Resource types LocalStack (community, no Docker) creates; everything else is left out of the derived stack. */
     static final Set<String> CREATABLE = Set.of(
             "AWS::SQS::Queue",
+            // the upload queue's policy that lets S3 send it a large paste's staged files (the bucket depends on it)
+            "AWS::SQS::QueuePolicy",
             "AWS::S3::Bucket",
             "AWS::S3::BucketPolicy",
             "AWS::Logs::LogGroup",
@@ -173,6 +175,22 @@ class LocalStackCloudFormationIT {
                     && block.restrictPublicBuckets());
             String policy = s3.getBucketPolicy(b -> b.bucket(bucket)).policy();
             assertTrue(policy.contains("aws:SecureTransport") && policy.contains("Deny"), policy);
+            // a large paste's staged files become the upload queue's jobs
+            var notifications =
+                    s3.getBucketNotificationConfiguration(b -> b.bucket(bucket)).queueConfigurations();
+            assertEquals(1, notifications.size(), notifications.toString());
+            assertTrue(
+                    notifications
+                            .getFirst()
+                            .queueArn()
+                            .endsWith(":"
+                                    + physicalIds
+                                            .get("UploadQueue")
+                                            .substring(physicalIds
+                                                            .get("UploadQueue")
+                                                            .lastIndexOf('/')
+                                                    + 1)),
+                    notifications.toString());
         }
     }
 

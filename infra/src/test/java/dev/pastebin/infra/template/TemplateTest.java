@@ -588,13 +588,20 @@ class TemplateTest {
             }
         }
         assertEquals(List.of("AWSSecretsManagerGetSecretValuePolicy"), templates);
-        assertEquals(1, statements.size());
+        assertEquals(2, statements.size());
         assertEquals(
                 List.of("s3:GetObject", "s3:DeleteObject"),
                 statements.getFirst().get("Action"));
         assertEquals(
                 Map.of("Fn::Sub", "${PasteBucket.Arn}/pastes/*"),
                 statements.getFirst().get("Resource"));
+        // a large paste's files (docs/design.md, "Large files: straight to S3"): deleted, never read through it
+        assertEquals(List.of("s3:DeleteObject"), statements.get(1).get("Action"));
+        assertEquals(
+                List.of(
+                        Map.of("Fn::Sub", "${PasteBucket.Arn}/staging/*"),
+                        Map.of("Fn::Sub", "${PasteBucket.Arn}/files/*")),
+                statements.get(1).get("Resource"));
     }
 
     @Test

@@ -1,0 +1,29 @@
+package dev.pastebin.core.paste;
+
+import io.micronaut.data.annotation.Query;
+import io.micronaut.data.jdbc.annotation.JdbcRepository;
+import io.micronaut.data.model.query.builder.sql.Dialect;
+import io.micronaut.data.repository.GenericRepository;
+import java.util.List;
+import java.util.Optional;
+
+/** The files of large pastes ({@link PasteFile}); a small paste has none. */
+@JdbcRepository(dialect = Dialect.POSTGRES)
+public interface PasteFileRepository extends GenericRepository<PasteFile, String> {
+
+    PasteFile save(PasteFile file);
+
+    Optional<PasteFile> findById(String fileId);
+
+    List<PasteFile> findByShortCodeOrderByPosition(String shortCode);
+
+    /** Marks a staged file verified; 0 when it already was (a redelivered event) or is gone. */
+    @Query("""
+            UPDATE paste_files SET state = 'VERIFIED', verified_at = now()
+            WHERE file_id = :fileId AND state = 'STAGED'""")
+    int markVerified(String fileId);
+
+    /** How many of the paste's files are not verified yet. */
+    @Query("SELECT count(*) FROM paste_files WHERE short_code = :shortCode AND state <> 'VERIFIED'")
+    long countUnverified(String shortCode);
+}

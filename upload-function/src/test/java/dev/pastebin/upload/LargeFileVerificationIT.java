@@ -1,0 +1,178 @@
+package dev.pastebin.upload;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pastebin.core.config.StorageProperties;
+import dev.pastebin.core.paste.ContentHash;
+import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteFile;
+import dev.pastebin.core.paste.PasteFileRepository;
+import dev.pastebin.core.paste.PasteStatus;
+import dev.pastebin.core.storage.LargeFileProperties;
+import dev.pastebin.core.storage.LargeFileStore;
+import dev.pastebin.core.support.RealServices;
+import dev.pastebin.core.support.TestPastes;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.model.Event;
+import software.amazon.awssdk.services.s3.model.FilterRule;
+import software.amazon.awssdk.services.s3.model.FilterRuleName;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.NotificationConfiguration;
+import software.amazon.awssdk.services.s3.model.NotificationConfigurationFilter;
+import software.amazon.awssdk.services.s3.model.QueueConfiguration;
+import software.amazon.awssdk.services.s3.model.S3KeyFilter;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+/**
+ * A large paste's files verified through the upload queue (docs/design.md, "Large files: straight to S3"): the
+ * bucket notifies the queue of objects created under staging/ (configured as infra/local/bootstrap.py configures
+ * the local bucket), a client PUTs each file to its pre-signed URL, and the upload function, fed by the queue as
+ * Lambda feeds it, checks size and SHA-256, moves each file to files/ and makes the paste PROCESSED when its last
+ * file is there; a file whose bytes are not the declared ones fails the paste with the reason.
+ */
+@RealServices
+class LargeFileVerificationIT {
+
+    private static final Duration WITHIN = Duration.ofSeconds(60);
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    private UploadWorld world;
+    private PasteFileRepository files;
+    private LargeFileStore presigning;
+
+    @BeforeEach
+    void start() throws Exception {
+        // S3 straight, not through the fault proxy: no fault is injected here, and the proxy answers a HEAD without
+        // its Content-Length (the JDK's server drops it), which HeadObject's size is read from
+        world = UploadWorld.start(
+                10, 30, Map.of("aws.services.s3.endpoint-override", UploadWorld.LOCALSTACK.toString()));
+        files = world.context.getBean(PasteFileRepository.class);
+        // the test's own signer, straight to LocalStack (the function's S3 goes through the fault proxy)
+        presigning = new LargeFileStore(
+                UploadWorld.S3,
+                new StorageProperties(world.bucket, "pastes/"),
+                world.context.getBean(LargeFileProperties.class));
+        String queueArn = UploadWorld.SQS
+                .getQueueAttributes(
+                        b -> b.queueUrl(world.queues.queueUrl()).attributeNames(QueueAttributeName.QUEUE_ARN))
+                .attributes()
+                .get(QueueAttributeName.QUEUE_ARN);
+        QueueConfiguration staged = QueueConfiguration.builder()
+                .queueArn(queueArn)
+                .events(Event.S3_OBJECT_CREATED)
+                .filter(NotificationConfigurationFilter.builder()
+                        .key(S3KeyFilter.builder()
+                                .filterRules(FilterRule.builder()
+                                        .name(FilterRuleName.PREFIX)
+                                        .value("staging/")
+                                        .build())
+                                .build())
+                        .build())
+                .build();
+        UploadWorld.S3.putBucketNotificationConfiguration(b -> b.bucket(world.bucket)
+                .notificationConfiguration(NotificationConfiguration.builder()
+                        .queueConfigurations(staged)
+                        .build()));
+    }
+
+    @AfterEach
+    void stop() {
+        world.close();
+    }
+
+    @Test
+    void eachFileIsVerifiedAndMovedAndThePasteIsProcessedWhenItsLastFileIsThere() throws Exception {
+        byte[] first = "the first file\n".repeat(1000).getBytes(StandardCharsets.UTF_8);
+        byte[] second = "a second one\n".getBytes(StandardCharsets.UTF_8);
+        String code = world.shortCodes.next();
+        world.repository.save(TestPastes.inProgress(code, "it-user", "a".repeat(64), first.length + second.length));
+        PasteFile one = files.save(PasteFile.staged(code, 0, "first.txt", first.length, sha(first), "text/plain"));
+        PasteFile two = files.save(PasteFile.staged(code, 1, "second.txt", second.length, sha(second), "text/plain"));
+
+        assertEquals(200, put(one, first).statusCode());
+        world.mapping.runUntil(() -> verified(one), "the first file verified", WITHIN);
+        assertEquals(PasteStatus.IN_PROGRESS, world.row(code).status(), "a file is still to come");
+
+        assertEquals(200, put(two, second).statusCode());
+        world.mapping.runUntil(() -> world.row(code).status() == PasteStatus.PROCESSED, "the paste PROCESSED", WITHIN);
+
+        Paste processed = world.row(code);
+        assertEquals("s3://" + world.bucket + "/files/" + code + "/", processed.s3Location());
+        assertTrue(verified(two));
+        assertArrayEquals(first, finalBytes(one));
+        assertArrayEquals(second, finalBytes(two));
+        for (PasteFile file : new PasteFile[] {one, two}) {
+            assertThrows(
+                    NoSuchKeyException.class,
+                    () -> UploadWorld.S3.headObject(b -> b.bucket(world.bucket).key("staging/" + file.fileId())),
+                    "the staged object is deleted once moved");
+        }
+        world.mapping.runUntilEmpty(WITHIN);
+        assertEquals(0, world.deadLetterDepth(), "S3's test event and every record were acknowledged");
+    }
+
+    @Test
+    void aFileWhoseBytesAreNotTheDeclaredOnesFailsThePasteWithTheReason() throws Exception {
+        byte[] declared = "the bytes the create declared\n".getBytes(StandardCharsets.UTF_8);
+        byte[] other = "some other bytes, same length\n".getBytes(StandardCharsets.UTF_8);
+        assertEquals(declared.length, other.length);
+        String code = world.shortCodes.next();
+        world.repository.save(TestPastes.inProgress(code, "it-user", "b".repeat(64), declared.length));
+        PasteFile file = files.save(PasteFile.staged(code, 0, "x.txt", declared.length, sha(declared), "text/plain"));
+
+        // not through the signed PUT (which S3 would refuse): stored by other means, as a misbehaving client might
+        UploadWorld.S3.putObject(
+                b -> b.bucket(world.bucket).key("staging/" + file.fileId()), RequestBody.fromBytes(other));
+        world.mapping.runUntil(() -> world.row(code).status() == PasteStatus.FAILED, "the paste FAILED", WITHIN);
+
+        String reason = world.row(code).failureReason();
+        assertTrue(reason.contains("hashes to " + sha(other)), reason);
+        assertFalse(verified(file));
+        assertThrows(
+                NoSuchKeyException.class,
+                () -> UploadWorld.S3.headObject(b -> b.bucket(world.bucket).key("files/" + file.fileId())),
+                "nothing unverified is moved");
+    }
+
+    private boolean verified(PasteFile file) {
+        return files.findById(file.fileId()).orElseThrow().verified();
+    }
+
+    private byte[] finalBytes(PasteFile file) {
+        return UploadWorld.S3
+                .getObjectAsBytes(b -> b.bucket(world.bucket).key("files/" + file.fileId()))
+                .asByteArray();
+    }
+
+    private static String sha(byte[] content) {
+        return ContentHash.sha256Hex(content);
+    }
+
+    private HttpResponse<String> put(PasteFile file, byte[] content) throws Exception {
+        LargeFileStore.PresignedRequest upload =
+                presigning.presignUpload(file.fileId(), file.sizeBytes(), file.sha256(), file.contentType());
+        HttpRequest.Builder request = HttpRequest.newBuilder(
+                        URI.create(upload.url().toString()))
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(content));
+        upload.headers().forEach((name, values) -> {
+            if (!name.equalsIgnoreCase("content-length")) {
+                request.header(name, String.join(",", values));
+            }
+        });
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}
