@@ -24,7 +24,7 @@ import java.util.List;
 /**
  * Lists an owner's pastes, newest first, a keyset page at a time (docs/design.md, "Ownership"): one statement per
  * page, a range scan of the owner's partial index ({@code pastes_owner_key_id_listing} or
- * {@code pastes_owner_subject_listing}, V17) from the cursor on. Anonymous pastes are in neither index and are never
+ * {@code pastes_user_id_listing}, V17) from the cursor on. Anonymous pastes are in neither index and are never
  * anyone's.
  */
 @Singleton
@@ -60,7 +60,7 @@ public class ListOwnedPastesService {
     static String statement(Owner owner, boolean afterCursor) {
         String column = switch (owner) {
             case Owner.ApiKey key -> "owner_key_id";
-            case Owner.Subject subject -> "owner_subject";
+            case Owner.Subject subject -> "user_id";
         };
         return "SELECT " + COLUMNS + " FROM pastes WHERE " + column + " = ?"
                 + (afterCursor ? " AND (created_at, short_code) < (?, ?)" : "")

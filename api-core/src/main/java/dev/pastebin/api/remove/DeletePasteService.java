@@ -112,7 +112,7 @@ public class DeletePasteService {
         return "DELETE FROM pastes WHERE short_code = ? AND "
                 + switch (owner) {
                     case Owner.ApiKey key -> "owner_key_id";
-                    case Owner.Subject subject -> "owner_subject";
+                    case Owner.Subject subject -> "user_id";
                 }
                 + " = ?";
     }

@@ -67,7 +67,7 @@ class PageRequestTest {
                 ListOwnedPastesService.statement(new Owner.ApiKey(UUID.randomUUID()), true));
         assertEquals(
                 "SELECT short_code, status, created_at, expires_at, size_bytes, read_once FROM pastes"
-                        + " WHERE owner_subject = ? ORDER BY created_at DESC, short_code DESC LIMIT ?",
+                        + " WHERE user_id = ? ORDER BY created_at DESC, short_code DESC LIMIT ?",
                 ListOwnedPastesService.statement(new Owner.Subject("user-1"), false));
     }
 

@@ -17,7 +17,7 @@ public sealed interface Owner {
     }
 
     /**
-     * An OpenID Connect principal ({@code pastes.owner_subject}): the {@code sub} claim of a token the instance's one
+     * An OpenID Connect principal ({@code pastes.user_id}): the {@code sub} claim of a token the instance's one
      * issuer signed, as the issuer gave it (at most {@value #MAX_LENGTH} characters, OpenID Connect Core 1.0, section
      * 2, says 255 ASCII characters). Never the token itself.
      */
