@@ -2,14 +2,13 @@ package dev.pastebin.api.create;
 
 import static dev.pastebin.core.failure.Dependency.DATABASE;
 
-import dev.pastebin.core.access.ApiKeyTokens;
+import dev.pastebin.api.create.ApiKeyLookup.Grant;
 import dev.pastebin.core.access.UtcDay;
 import dev.pastebin.core.failure.DependencyCalls;
 import dev.pastebin.core.paste.ApiKeyInvalidException;
 import dev.pastebin.core.paste.ApiKeyQuotaExceededException;
 import dev.pastebin.core.paste.ApiKeyRequiredException;
 import dev.pastebin.core.paste.SignInRequiredException;
-import io.micronaut.core.annotation.Nullable;
 import io.micronaut.data.connection.ConnectionOperations;
 import io.micronaut.data.exceptions.DataAccessException;
 import jakarta.inject.Singleton;
@@ -21,7 +20,6 @@ import java.sql.Types;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,16 +27,15 @@ import org.slf4j.LoggerFactory;
  * Who may create (docs/design.md, "Private instances: API keys"): the one check of every create route and protocol,
  * called by {@link CreatePasteService}. With {@code CreateAccess=anyone} it admits everyone and runs no statement;
  * with {@code oidc} it admits a create that carries the subject API Gateway's JWT authorizer verified, and runs none.
- * With {@code api-key} the create must present a bearer key: {@link #admit} looks it up on every create (nothing is
- * cached, so a revocation holds from the next create), and {@link #consume}, in the paste's transaction, claims the
- * paste and its bytes from the key's UTC day and records the key on the paste, in one statement that changes the
- * day's usage only while it stays within the key's limits; a create that does not commit consumes nothing, and one
+ * With {@code api-key} the create must present a bearer key: {@link #admit} looks it up on every create
+ * ({@link ApiKeyLookup}: nothing is cached, so a revocation holds from the next create), and {@link #consume}, in
+ * the paste's transaction, claims the paste and its bytes from the key's UTC day and records the key on the paste,
+ * in one statement that changes the day's usage only while it stays within the key's limits; a create that does
+ * not commit consumes nothing, and one
  * that commits and then fails for good (its job cannot be queued) gives its claim back ({@link #release}).
  */
 @Singleton
 public class CreateAccess {
-
-    static final String FIND = "SELECT id, revoked_at, daily_pastes, daily_bytes FROM api_keys WHERE key_sha256 = ?";
 
     /**
      * The day's usage grows by this paste only within the limits (the insert of a day's first paste, too), and the
@@ -67,25 +64,22 @@ public class CreateAccess {
 
     private static final Logger LOG = LoggerFactory.getLogger(CreateAccess.class);
 
-    /** An admitted key: whose it is and its daily limits (null: unlimited). */
-    public record Grant(
-            UUID keyId,
-            @Nullable Integer dailyPastes,
-            @Nullable Long dailyBytes) {}
-
     /** What one create claims from its key: one paste of {@code sizeBytes} in the UTC day of {@code at}. */
     public record Claim(Grant grant, Instant at, int sizeBytes) {}
 
     private final CreateAccessProperties properties;
+    private final ApiKeyLookup keys;
     private final ConnectionOperations<Connection> connections;
     private final DependencyCalls dependencies;
     private final Clock clock = Clock.systemUTC();
 
     public CreateAccess(
             CreateAccessProperties properties,
+            ApiKeyLookup keys,
             ConnectionOperations<Connection> connections,
             DependencyCalls dependencies) {
         this.properties = properties;
+        this.keys = keys;
         this.connections = connections;
         this.dependencies = dependencies;
     }
@@ -107,60 +101,11 @@ public class CreateAccess {
                 }
                 yield Optional.empty();
             }
-            case API_KEY -> Optional.of(admitKey(credential));
+            case API_KEY ->
+                Optional.of(keys.require(
+                        credential,
+                        "This instance takes pastes only with an API key: send Authorization: Bearer <key>"));
         };
-    }
-
-    private Grant admitKey(CreateCredential credential) {
-        return switch (credential) {
-            case CreateCredential.None none ->
-                throw new ApiKeyRequiredException(
-                        "This instance takes pastes only with an API key: send Authorization: Bearer <key>");
-            case CreateCredential.Malformed malformed ->
-                throw new ApiKeyInvalidException(
-                        ApiKeyInvalidException.Reason.MALFORMED, "Send the API key as Authorization: Bearer <key>");
-            // a verified token reaches a function only through a route with a JWT authorizer, never in this mode
-            case CreateCredential.Verified verified ->
-                throw new ApiKeyInvalidException(
-                        ApiKeyInvalidException.Reason.MALFORMED, "Send the API key as Authorization: Bearer <key>");
-            case CreateCredential.Bearer bearer -> lookUp(bearer.token());
-        };
-    }
-
-    private Grant lookUp(String key) {
-        if (!ApiKeyTokens.isWellFormed(key)) {
-            throw unknown();
-        }
-        String sha256 = ApiKeyTokens.hashOf(key);
-        Optional<Row> row = dependencies.call(
-                DATABASE, () -> connections.executeRead(status -> find(status.getConnection(), sha256)));
-        Row found = row.orElseThrow(CreateAccess::unknown);
-        if (found.revoked()) {
-            throw new ApiKeyInvalidException(ApiKeyInvalidException.Reason.REVOKED, "This API key was revoked");
-        }
-        return found.grant();
-    }
-
-    private record Row(Grant grant, boolean revoked) {}
-
-    private static Optional<Row> find(Connection connection, String sha256) {
-        try (PreparedStatement find = connection.prepareStatement(FIND)) {
-            find.setString(1, sha256);
-            try (ResultSet row = find.executeQuery()) {
-                if (!row.next()) {
-                    return Optional.empty();
-                }
-                int dailyPastes = row.getInt("daily_pastes");
-                Integer pastes = row.wasNull() ? null : dailyPastes;
-                long dailyBytes = row.getLong("daily_bytes");
-                Long bytes = row.wasNull() ? null : dailyBytes;
-                return Optional.of(new Row(
-                        new Grant(row.getObject("id", UUID.class), pastes, bytes),
-                        row.getTimestamp("revoked_at") != null));
-            }
-        } catch (SQLException e) {
-            throw failed(e);
-        }
     }
 
     /** The claim a create of {@code sizeBytes} makes on {@code grant}'s key, now. */
@@ -232,10 +177,6 @@ public class CreateAccess {
                     e.toString(),
                     UtcDay.of(claim.at()));
         }
-    }
-
-    private static ApiKeyInvalidException unknown() {
-        return new ApiKeyInvalidException(ApiKeyInvalidException.Reason.UNKNOWN, "Unknown API key");
     }
 
     /** Classified like any database failure: the classifier finds the SQLSTATE in the cause. */

@@ -101,7 +101,7 @@ public class CreateLargePasteService {
      * @see CreatePasteService#create for the access and dependency failures, which are the same
      */
     public LargeCreation create(LargePasteRequest request, @Nullable String userId, CreateCredential credential) {
-        CreateAccess.Grant grant = access.admit(credential).orElse(null);
+        ApiKeyLookup.Grant grant = access.admit(credential).orElse(null);
         long total = request.files().stream().mapToLong(DeclaredFile::sizeBytes).sum();
         CreateAccess.Claim claim = grant == null ? null : access.claim(grant, Math.toIntExact(total));
         for (DeclaredFile file : request.files()) {

@@ -136,7 +136,7 @@ public class CreatePasteService {
             CreateCredential credential,
             ClientAddress client) {
         // Who may create, before anything is looked up or written (anyone: no statement)
-        CreateAccess.Grant grant = access.admit(credential).orElse(null);
+        ApiKeyLookup.Grant grant = access.admit(credential).orElse(null);
         // Whom the fair queue counts the job against: the key, which its holder cannot change, or the address
         UploadGroup group = grant != null ? UploadGroup.ofApiKey(grant.keyId()) : UploadGroup.of(client);
         // An API key's Idempotency-Keys are its own: the holder of another key, who may send the same key and bytes,

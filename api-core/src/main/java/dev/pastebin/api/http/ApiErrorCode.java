@@ -10,6 +10,8 @@ import dev.pastebin.core.paste.InvalidExpiryException;
 import dev.pastebin.core.paste.InvalidFileNameException;
 import dev.pastebin.core.paste.InvalidIdempotencyKeyException;
 import dev.pastebin.core.paste.InvalidLanguageException;
+import dev.pastebin.core.paste.InvalidPageCursorException;
+import dev.pastebin.core.paste.InvalidPageLimitException;
 import dev.pastebin.core.paste.InvalidReadOnceException;
 import dev.pastebin.core.paste.MalformedShortCodeException;
 import dev.pastebin.core.paste.NotReadOnceException;
@@ -52,11 +54,18 @@ public enum ApiErrorCode {
      * too long, not a string or holds control characters; the message names the field.
      */
     INVALID_REPORT(HttpStatus.BAD_REQUEST),
+    /** A page of {@code GET /me/pastes} asked with a {@code limit} that is not a whole number from 1 to 200. */
+    INVALID_LIMIT(HttpStatus.BAD_REQUEST),
+    /** A page of {@code GET /me/pastes} asked {@code after} a cursor that no page's {@code next} gave. */
+    INVALID_CURSOR(HttpStatus.BAD_REQUEST),
     /** Any other malformed request. */
     BAD_REQUEST(HttpStatus.BAD_REQUEST),
     /** {@code DELETE} without a {@code Paste-Delete-Token} header. */
     DELETE_TOKEN_REQUIRED(HttpStatus.UNAUTHORIZED),
-    /** A create without {@code Authorization: Bearer <key>} on an instance that requires an API key. */
+    /**
+     * A create without {@code Authorization: Bearer <key>} on an instance that requires an API key; an owner's route
+     * ({@code /me/pastes}) without it on any instance.
+     */
     API_KEY_REQUIRED(HttpStatus.UNAUTHORIZED),
     /**
      * A create that reached the function without the claims of a token API Gateway's JWT authorizer verified, on an
@@ -64,7 +73,10 @@ public enum ApiErrorCode {
      * valid token with its own {@code 401 {"message":"Unauthorized"}}.
      */
     SIGN_IN_REQUIRED(HttpStatus.UNAUTHORIZED),
-    /** A create whose {@code Authorization} is no bearer credential, or whose key is unknown or revoked. */
+    /**
+     * A create or an owner's route whose {@code Authorization} is no bearer credential, or whose key is unknown or
+     * revoked.
+     */
     API_KEY_INVALID(HttpStatus.UNAUTHORIZED),
     /**
      * The request did not come through the API's CloudFront distribution (no or a wrong origin secret): the
@@ -136,6 +148,8 @@ public enum ApiErrorCode {
             case SignInRequiredException e -> SIGN_IN_REQUIRED;
             case ApiKeyInvalidException e -> API_KEY_INVALID;
             case ApiKeyQuotaExceededException e -> API_KEY_QUOTA_EXCEEDED;
+            case InvalidPageLimitException e -> INVALID_LIMIT;
+            case InvalidPageCursorException e -> INVALID_CURSOR;
         };
     }
 

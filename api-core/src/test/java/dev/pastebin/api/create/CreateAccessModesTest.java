@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class CreateAccessModesTest {
 
     private static CreateAccess access(CreateAccessProperties.Mode mode) {
-        return new CreateAccess(new CreateAccessProperties(mode), null, null);
+        return new CreateAccess(new CreateAccessProperties(mode), new ApiKeyLookup(null, null), null, null);
     }
 
     @Test

@@ -108,7 +108,11 @@ class CreatePasteServiceTest {
                 jobs,
                 new EmptyBlocklist(),
                 // anyone may create: no statement, so no connection
-                new CreateAccess(new CreateAccessProperties(CreateAccessProperties.Mode.ANYONE), null, dependencies),
+                new CreateAccess(
+                        new CreateAccessProperties(CreateAccessProperties.Mode.ANYONE),
+                        new ApiKeyLookup(null, dependencies),
+                        null,
+                        dependencies),
                 new CapturedMetrics().metrics("create"));
     }
 
