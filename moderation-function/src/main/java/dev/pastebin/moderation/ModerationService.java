@@ -16,12 +16,14 @@ import dev.pastebin.core.paste.PasteRefusal;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
 import dev.pastebin.core.storage.ContentLocation;
+import dev.pastebin.core.storage.LargeFileStore;
 import dev.pastebin.core.storage.PasteContentStore;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
 import java.sql.Connection;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -85,6 +87,7 @@ class ModerationService {
     private final ContentBlocklist blocklist;
     private final ModerationAudit audit;
     private final PasteContentStore contentStore;
+    private final LargeFileStore largeFiles;
     private final TransactionOperations<Connection> transactions;
     private final ShortCodes shortCodes;
     private final ModerationOutbox outbox;
@@ -96,6 +99,7 @@ class ModerationService {
             ContentBlocklist blocklist,
             ModerationAudit audit,
             PasteContentStore contentStore,
+            LargeFileStore largeFiles,
             TransactionOperations<Connection> transactions,
             ShortCodes shortCodes,
             ModerationOutbox outbox,
@@ -105,6 +109,7 @@ class ModerationService {
         this.blocklist = blocklist;
         this.audit = audit;
         this.contentStore = contentStore;
+        this.largeFiles = largeFiles;
         this.transactions = transactions;
         this.shortCodes = shortCodes;
         this.outbox = outbox;
@@ -216,8 +221,7 @@ class ModerationService {
             metrics.put(Metric.TAKEDOWNS, 1);
             String reference = "takedown:" + copy.auditId();
             Invalidation invalidation = invalidate(copyCode, PastePaths.edgePaths(copyCode), reference);
-            ObjectDeletion deletion =
-                    deleteObjects(copyCode, contentStore.locationsOf(copyCode, paste.s3Location()), reference);
+            ObjectDeletion deletion = deleteObjects(copyCode, objectsOf(copyCode, paste.s3Location()), reference);
             worstCopyDeletion = worse(worstCopyDeletion, deletion.state());
             String copyNote = note(null, invalidation, deletion);
             if (copyNote != null) {
@@ -243,8 +247,7 @@ class ModerationService {
             String reference = "takedown:" + removals.own().get().auditId();
             List<String> paths = PastePaths.edgePaths(code);
             Invalidation invalidation = invalidate(code, paths, reference);
-            ObjectDeletion deletion =
-                    deleteObjects(code, contentStore.locationsOf(code, paste.s3Location()), reference);
+            ObjectDeletion deletion = deleteObjects(code, objectsOf(code, paste.s3Location()), reference);
             LOG.info(
                     "paste {} taken down ({} {}, {} bytes, sha256 {}, blocked {}, {} copies too); invalidation {};"
                             + " object {}",
@@ -285,7 +288,7 @@ class ModerationService {
             List<String> paths = PastePaths.edgePaths(code);
             Invalidation invalidation = invalidate(code, paths, reference);
             // The tombstone records no location: the code's key in the configured bucket, where pastes are stored.
-            ObjectDeletion deletion = deleteObjects(code, contentStore.locationsOf(code, null), reference);
+            ObjectDeletion deletion = deleteObjects(code, objectsOf(code, null), reference);
             LOG.info(
                     "paste {} was already taken down ({} copies taken down now); invalidation {}; object {}",
                     code,
@@ -354,6 +357,17 @@ class ModerationService {
             }
         }
         return a;
+    }
+
+    /**
+     * Every object a taken-down code may have: its content (the configured key, and the row's recorded location) and
+     * everything in a large paste's folders, staged or verified (found by listing, not by the file rows: a repeat's
+     * tombstone has none).
+     */
+    private Set<ContentLocation> objectsOf(String code, @Nullable String recordedLocation) {
+        Set<ContentLocation> objects = new LinkedHashSet<>(contentStore.locationsOf(code, recordedLocation));
+        objects.addAll(largeFiles.foldersOf(code));
+        return objects;
     }
 
     /** The edge invalidation, sent to the outbox: its reference, or why it could not be sent. */

@@ -15,10 +15,12 @@ import dev.pastebin.core.moderation.OutboxMessage;
 import dev.pastebin.core.moderation.TakedownRepository;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteFile;
 import dev.pastebin.core.paste.PastePaths;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
 import dev.pastebin.core.storage.ContentLocation;
+import dev.pastebin.core.storage.LargeFileStore;
 import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestPastes;
@@ -59,6 +61,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -342,6 +345,41 @@ class TakedownIT {
     }
 
     /**
+     * A large paste's files (docs/design.md, "Large files: straight to S3") are objects of their own, staged until the
+     * worker verifies them and then under files/: a takedown deletes every one of them, wherever its upload stands,
+     * and so does a repeated takedown (the tombstone records no files).
+     */
+    @Test
+    void aLargePastesFilesStagedOrStoredLeaveNoObjectBehind() {
+        Paste paste = paste("a large paste", false, false);
+        String code = paste.shortCode();
+        LargeFileStore files = context.getBean(LargeFileStore.class);
+        S3Client s3 = context.getBean(S3Client.class);
+        List<String> keys = List.of(
+                files.finalKey(PasteFile.idOf(code, 0)),
+                files.stagingKey(PasteFile.idOf(code, 1)),
+                files.finalKey(PasteFile.idOf(code, 4)));
+        keys.forEach(key -> s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString("bytes of " + key)));
+
+        ModerationAnswer answer = takedown(code, null);
+
+        assertEquals("taken-down", answer.outcome());
+        assertEquals(List.of(), remaining(s3, code), "no object of the paste is left");
+
+        // an object that arrives after the takedown (a client's upload to a URL signed before it) goes with a repeat
+        s3.putObject(b -> b.bucket(bucket).key(keys.get(1)), RequestBody.fromString("late"));
+        assertEquals("already-taken-down", takedown(code, null).outcome());
+        assertEquals(List.of(), remaining(s3, code), "no object of the paste is left");
+    }
+
+    private List<String> remaining(S3Client s3, String code) {
+        return s3.listObjectsV2(l -> l.bucket(bucket)).contents().stream()
+                .map(o -> o.key())
+                .filter(key -> key.contains(code))
+                .toList();
+    }
+
+    /**
      * S3 refuses the delete (each key refused, as S3 answers a DeleteObjects it will not do): the takedown commits
      * all the same, and the answer says the object's deletion is pending; the delete goes to the outbox with the
      * invalidation, and the outbox function deletes the object once S3 accepts.
@@ -374,7 +412,13 @@ class TakedownIT {
         }
         assertEquals(Set.of("invalidate", "delete-objects"), byKind.keySet(), sent.toString());
         OutboxMessage delete = byKind.get("delete-objects");
-        assertEquals(List.of("s3://" + bucket + "/pastes/" + code), delete.objects());
+        // the content's key, and a large paste's folders (listed when the outbox deletes them)
+        assertEquals(
+                List.of(
+                        "s3://" + bucket + "/pastes/" + code,
+                        "s3://" + bucket + "/staging/" + code + "/",
+                        "s3://" + bucket + "/files/" + code + "/"),
+                delete.objects());
         assertEquals(answer.invalidation(), delete.reference(), "the takedown's reference");
 
         assertTrue(deliver(sent).getBatchItemFailures().isEmpty());

@@ -182,6 +182,17 @@ public class LargeFileStore {
                 .toList();
     }
 
+    /**
+     * The two folders any file of the paste {@code shortCode} can be in, staged or verified, as locations whose key
+     * ends in {@code /}: {@link PasteContentStore#deleteAll} deletes everything under them. For a removal that must
+     * leave nothing behind without the paste's file rows (a takedown's repeat: the tombstone keeps none).
+     */
+    public List<ContentLocation> foldersOf(String shortCode) {
+        return List.of(
+                new ContentLocation(storage.bucket(), properties.stagingPrefix() + shortCode + "/"),
+                filesLocationOf(shortCode));
+    }
+
     /** Where a PROCESSED large paste's row says its content is: the folder of its files. */
     public ContentLocation filesLocationOf(String shortCode) {
         return new ContentLocation(storage.bucket(), properties.filesPrefix() + shortCode + "/");

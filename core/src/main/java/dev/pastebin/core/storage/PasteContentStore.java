@@ -27,6 +27,7 @@ import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * Paste content in S3: one object per short code under {@link StorageProperties#objectKey(String)}, so a
@@ -187,7 +188,9 @@ public class PasteContentStore {
 
     /**
      * Deletes every location with DeleteObjects, per bucket and at most {@value #MAX_KEYS_PER_DELETE} keys a
-     * call; returns the number of keys deleted (absent keys count: S3 deletes idempotently). A recorded
+     * call; returns the number of keys deleted (absent keys count: S3 deletes idempotently). A location whose key
+     * ends in {@code /} is a folder (a large paste's files, {@link LargeFileStore#foldersOf}): every object under it
+     * is listed and deleted, however many there are. A recorded
      * location in a bucket that no longer exists counts as deleted too: a bucket that is gone holds no object,
      * and a row that names one must not block every later sweep. The configured bucket missing is a
      * misconfiguration, never taken for "gone".
@@ -197,9 +200,14 @@ public class PasteContentStore {
      */
     public int deleteAll(Collection<ContentLocation> locations) {
         Map<String, Set<String>> keysByBucket = new LinkedHashMap<>();
-        locations.forEach(l -> keysByBucket
-                .computeIfAbsent(l.bucket(), b -> new LinkedHashSet<>())
-                .add(l.key()));
+        for (ContentLocation l : locations) {
+            Set<String> keys = keysByBucket.computeIfAbsent(l.bucket(), b -> new LinkedHashSet<>());
+            if (l.key().endsWith("/")) {
+                keys.addAll(keysUnder(l));
+            } else {
+                keys.add(l.key());
+            }
+        }
         int removed = 0;
         for (Map.Entry<String, Set<String>> bucket : keysByBucket.entrySet()) {
             List<String> keys = new ArrayList<>(bucket.getValue());
@@ -209,6 +217,20 @@ public class PasteContentStore {
             }
         }
         return removed;
+    }
+
+    /** The keys of every object under a folder location; none when its bucket is gone (as deleteObjects reads it). */
+    private List<String> keysUnder(ContentLocation folder) {
+        try {
+            return s3.listObjectsV2Paginator(b -> b.bucket(folder.bucket()).prefix(folder.key())).contents().stream()
+                    .map(S3Object::key)
+                    .toList();
+        } catch (NoSuchBucketException e) {
+            if (folder.bucket().equals(storage.bucket())) {
+                throw e;
+            }
+            return List.of();
+        }
     }
 
     private int deleteObjects(String bucket, List<String> keys) {

@@ -425,8 +425,9 @@ class TemplateTest {
     }
 
     /**
-     * Listing the bucket reveals every short code: only the sweeper's reconciliation may, only under the paste
-     * prefix, and no function may list anything else.
+     * Listing the bucket reveals every short code: only the sweeper's reconciliation may list the paste prefix, and
+     * only the moderation function (which reads every paste's row anyway) a large paste's folders, to take its files
+     * down (the outbox function too: TemplateTest's outbox role check); no function may list anything else.
      */
     @Test
     void onlyTheSweeperMayListTheBucketAndOnlyThePasteKeys() {
@@ -443,6 +444,7 @@ class TemplateTest {
                 }
             }
         }
+        assertEquals(1, listing.remove("ModerationFunction").size());
         assertEquals(
                 Map.of(
                         "SweeperFunction",
@@ -463,9 +465,10 @@ class TemplateTest {
     /**
      * The outbox function runs outside the VPC (an intrinsic replaces the Globals' VpcConfig whole) with a role of
      * its own (SAM's would carry the VPC access policy): its log group, X-Ray, consuming the outbox queue,
-     * invalidating the stack's distribution only, deleting paste objects only (a takedown's, when S3 refused the
-     * moderation function's own delete) and publishing to the abuse topic only. The moderation function may delete
-     * paste objects and send to the outbox, nothing else.
+     * invalidating the stack's distribution only, deleting paste objects and large pastes' files only (a takedown's,
+     * when S3 refused the moderation function's own delete; the files found by listing their folders) and publishing
+     * to the abuse topic only. The moderation function may delete and list those and send to the outbox, nothing
+     * else.
      */
     @Test
     void theModerationFunctionsHaveOnlyTheRightsTheirCommandsNeed() {
@@ -492,6 +495,7 @@ class TemplateTest {
                         "ConsumeTheOutbox",
                         "InvalidateTheEdge",
                         "DeleteTakenDownPasteObjects",
+                        "ListTakenDownFiles",
                         "NotifyTheOperator"),
                 List.copyOf(outbox.keySet()));
         assertEquals(
@@ -532,20 +536,33 @@ class TemplateTest {
                 List.of("s3:DeleteObject"),
                 outbox.get("DeleteTakenDownPasteObjects").get("Action"));
         assertEquals(
-                Map.of("Fn::Sub", "${PasteBucket.Arn}/pastes/*"),
-                outbox.get("DeleteTakenDownPasteObjects").get("Resource"));
+                TAKEN_DOWN_OBJECTS, outbox.get("DeleteTakenDownPasteObjects").get("Resource"));
+        assertTakenDownFilesListed(outbox.get("ListTakenDownFiles"));
         assertEquals(List.of("sns:Publish"), outbox.get("NotifyTheOperator").get("Action"));
         assertEquals(
                 Map.of("Ref", "AbuseNotificationTopic"),
                 outbox.get("NotifyTheOperator").get("Resource"));
 
         List<Map<String, Object>> moderation = inlineStatements("ModerationFunction");
-        assertEquals(1, moderation.size(), moderation.toString());
+        assertEquals(2, moderation.size(), moderation.toString());
         assertEquals(List.of("s3:DeleteObject"), moderation.getFirst().get("Action"));
-        assertEquals(
-                Map.of("Fn::Sub", "${PasteBucket.Arn}/pastes/*"),
-                moderation.getFirst().get("Resource"));
+        assertEquals(TAKEN_DOWN_OBJECTS, moderation.getFirst().get("Resource"));
+        assertTakenDownFilesListed(moderation.get(1));
         assertFalse(template.properties("ModerationFunction").containsKey("VpcConfig"), "the Globals' VPC");
+    }
+
+    /** A takedown deletes the paste's object and a large paste's files, staged or verified, and nothing else. */
+    private static final List<Map<String, String>> TAKEN_DOWN_OBJECTS = List.of(
+            Map.of("Fn::Sub", "${PasteBucket.Arn}/pastes/*"),
+            Map.of("Fn::Sub", "${PasteBucket.Arn}/staging/*"),
+            Map.of("Fn::Sub", "${PasteBucket.Arn}/files/*"));
+
+    /** ... which it finds by listing a large paste's two folders, and no other prefix. */
+    private static void assertTakenDownFilesListed(Map<String, Object> statement) {
+        assertEquals(List.of("s3:ListBucket"), statement.get("Action"));
+        assertEquals(Map.of("Fn::GetAtt", List.of("PasteBucket", "Arn")), statement.get("Resource"));
+        assertEquals(
+                Map.of("StringLike", Map.of("s3:prefix", List.of("staging/*", "files/*"))), statement.get("Condition"));
     }
 
     private List<Map<String, Object>> inlineStatements(String function) {
