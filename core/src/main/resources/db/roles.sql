@@ -71,6 +71,9 @@ BEGIN
         ('pastebin_create',  'SELECT, INSERT, UPDATE', 'api_key_usage'),
         ('pastebin_privatebin', 'SELECT',              'api_keys'),
         ('pastebin_privatebin', 'SELECT, INSERT, UPDATE', 'api_key_usage'),
+        -- an owner's routes (GET /me/pastes, DELETE /me/pastes/{code}) look the caller's key up as a create does
+        ('pastebin_read',    'SELECT',                 'api_keys'),
+        ('pastebin_remove',  'SELECT',                 'api_keys'),
         -- the operator's keys create, list (with today's usage and each key's paste count) and revoke
         ('pastebin_moderation', 'SELECT, INSERT, UPDATE', 'api_keys'),
         ('pastebin_moderation', 'SELECT',              'api_key_usage'),

@@ -22,7 +22,7 @@ import org.yaml.snakeyaml.Yaml;
 /**
  * The response schemas of the API document (docs/openapi.yaml, written by hand) describe the records the
  * functions serialize: the same fields, every one of them always present (nulls included). The shared schemas
- * are checked here because this module's tests see all seven records (core's, create's and its own).
+ * are checked here because this module's tests see all eight records (core's, create's and its own).
  */
 class OpenApiSchemasTest {
 
@@ -34,7 +34,8 @@ class OpenApiSchemasTest {
             "PendingPaste", PendingPaste.class,
             "ReadOncePaste", ReadOncePaste.class,
             "HasteKey", HasteKey.class,
-            "HasteDocument", HasteDocument.class);
+            "HasteDocument", HasteDocument.class,
+            "OwnedPastesPage", OwnedPastesDocument.class);
 
     @ParameterizedTest
     @ValueSource(
@@ -45,7 +46,8 @@ class OpenApiSchemasTest {
                 "PendingPaste",
                 "ReadOncePaste",
                 "HasteKey",
-                "HasteDocument"
+                "HasteDocument",
+                "OwnedPastesPage"
             })
     @SuppressWarnings("unchecked")
     void theSchemaHasExactlyTheRecordsFieldsAllRequired(String name) throws IOException {

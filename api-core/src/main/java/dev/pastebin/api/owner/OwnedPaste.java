@@ -18,7 +18,8 @@ public record OwnedPaste(
     /**
      * The paste as its readers find it now: {@code READY} (readable), {@code IN_PROGRESS} (still being stored),
      * {@code FAILED} (its upload failed for good; readers get 404) or {@code EXPIRED} (readers get 404). Until the
-     * sweeper removes them, failed and expired pastes stay in the listing, and the owner may delete them. A paste an
+     * sweeper removes them, failed and expired pastes stay in the listing; the owner may delete a failed one (an expired
+     * one is gone for deletes too, as for readers). A paste an
      * operator took down has no row any more and is not listed.
      */
     public enum State {

@@ -59,10 +59,11 @@ class DatabaseRolesIT {
                             "api_key_usage", Set.of("SELECT", "INSERT", "UPDATE")),
             // read a paste; an IN_PROGRESS paste's Retry-After reads the S3 breaker's next probe; a missing
             // paste's tombstone (451); the migration function checks a database managed by hand is at the
-            // current schema version as this role
+            // current schema version as this role; GET /me/pastes looks the caller's key up
             "pastebin_read",
                     Map.of(
                             "pastes", Set.of("SELECT"),
+                            "api_keys", Set.of("SELECT"),
                             "circuit_breakers", Set.of("SELECT"),
                             "flyway_schema_history", Set.of("SELECT"),
                             "takedowns", Set.of("SELECT")),
@@ -111,10 +112,12 @@ class DatabaseRolesIT {
                             "api_keys", Set.of("SELECT"),
                             "api_key_usage", Set.of("SELECT", "INSERT", "UPDATE")),
             // delete with the token, reveal (SELECT ... FOR UPDATE needs UPDATE); an IN_PROGRESS read-once
-            // paste's Retry-After reads the S3 breaker's next probe, as the read function's does
+            // paste's Retry-After reads the S3 breaker's next probe, as the read function's does; DELETE
+            // /me/pastes/{code} looks the caller's key up
             "pastebin_remove",
                     Map.of(
                             "pastes", Set.of("SELECT", "UPDATE", "DELETE"),
+                            "api_keys", Set.of("SELECT"),
                             "circuit_breakers", Set.of("SELECT"),
                             "takedowns", Set.of("SELECT")),
             // takedown: lock and remove the row, tombstone, audit; block and unblock; keys create, list and revoke

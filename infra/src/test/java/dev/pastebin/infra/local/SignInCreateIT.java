@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * runs it: the real template, whose create routes carry API Gateway's JWT authorizer, on the local runtime, which
  * verifies tokens as API Gateway does against a real OIDC issuer (mock-oauth2-server: discovery, JWKS, signed
  * tokens). A create needs a token of that issuer for that audience, unexpired; reads stay anonymous; the paste
- * belongs to the token's subject.
+ * belongs to the token's subject, who lists and deletes it under /me/pastes with the same token.
  */
 class SignInCreateIT {
 
@@ -125,6 +125,28 @@ class SignInCreateIT {
                     assertEquals(200, read.statusCode(), read.body());
                     assertEquals("signed in", read.body());
                 });
+        // the owner's listing and delete, behind the same authorizer
+        String mine = token(issuer, AUDIENCE, 3600);
+        HttpResponse<String> listed = HTTP.send(
+                HttpRequest.newBuilder(runtime.uri("/me/pastes"))
+                        .header("Authorization", "Bearer " + mine)
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, listed.statusCode(), listed.body());
+        assertTrue(listed.body().contains("\"shortCode\":\"" + code + "\""), listed.body());
+        HttpResponse<String> refused = HTTP.send(
+                HttpRequest.newBuilder(runtime.uri("/me/pastes")).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertRefusedByTheAuthorizer(refused);
+        HttpResponse<String> deleted = HTTP.send(
+                HttpRequest.newBuilder(runtime.uri("/me/pastes/" + code))
+                        .header("Authorization", "Bearer " + mine)
+                        .DELETE()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(204, deleted.statusCode(), deleted.body());
+        assertEquals(null, ownerOfOrNull(code), "the row is gone");
+
         HttpResponse<String> page = HTTP.send(
                 HttpRequest.newBuilder(runtime.uri("/"))
                         .header("Accept", "text/html")
@@ -135,7 +157,7 @@ class SignInCreateIT {
         assertTrue(page.body().contains("<html"), page.body());
     }
 
-    private static String ownerOf(String code) throws SQLException {
+    private static String ownerOfOrNull(String code) throws SQLException {
         try (Connection c = DriverManager.getConnection(
                         databaseUrl,
                         env("DATASOURCES_DEFAULT_USERNAME", "pastebin"),
@@ -143,10 +165,15 @@ class SignInCreateIT {
                 var statement = c.prepareStatement("SELECT user_id FROM pastes WHERE short_code = ?")) {
             statement.setString(1, code);
             try (var rows = statement.executeQuery()) {
-                assertTrue(rows.next(), code);
-                return rows.getString(1);
+                return rows.next() ? rows.getString(1) : null;
             }
         }
+    }
+
+    private static String ownerOf(String code) throws SQLException {
+        String owner = ownerOfOrNull(code);
+        assertTrue(owner != null, code + " has a row and an owner");
+        return owner;
     }
 
     private static String env(String name, String fallback) {

@@ -226,8 +226,9 @@ class TemplateTest {
 
     /**
      * docs/operating.md, "Private instances": with CreateAccess=oidc every POST route of the functions that create
-     * (every create protocol, and PrivateBin's deletes, which share its POST) runs API Gateway's JWT authorizer with
-     * the operator's issuer and audience, and no other route does; in the other modes the API has no authorizer.
+     * (every create protocol, and PrivateBin's deletes, which share its POST) and the owner's routes under /me/ run
+     * API Gateway's JWT authorizer with the operator's issuer and audience, and no other route does; in the other
+     * modes the API has no authorizer.
      */
     @Test
     void withOidcEveryCreateRouteAndNoOtherRunsTheJwtAuthorizer() {
@@ -244,8 +245,9 @@ class TemplateTest {
         int guarded = 0;
         for (var function : signIn.functions()) {
             for (var route : function.httpRoutes()) {
-                boolean creates = creating.contains(function.logicalId())
-                        && route.method().equals("POST");
+                boolean creates = (creating.contains(function.logicalId())
+                                && route.method().equals("POST"))
+                        || route.path().startsWith("/me/");
                 assertEquals(creates, route.authorization().isPresent(), function.logicalId() + " " + route.routeKey());
                 if (creates) {
                     var jwt = route.authorization().orElseThrow().jwt().orElseThrow();
@@ -256,7 +258,8 @@ class TemplateTest {
                 }
             }
         }
-        assertEquals(5, guarded, "POST /pastes, POST /, POST /documents, POST /pb/ and POST /pb");
+        assertEquals(
+                7, guarded, "POST /pastes, POST /, POST /documents, POST /pb/, POST /pb and the owner's two routes");
         for (String mode : List.of("anyone", "api-key")) {
             for (var function : SamTemplate.read(InfraTemplate.FILE, Map.of("CreateAccess", mode))
                     .functions()) {
@@ -648,13 +651,18 @@ class TemplateTest {
                         "GET /documents/{key}",
                         "GET /raw/{key}",
                         "GET /{shortCode}",
-                        "GET /.well-known/security.txt"),
+                        "GET /.well-known/security.txt",
+                        "GET /me/pastes"),
                 routes("ReadPasteFunction"));
         assertEquals(Set.of("POST /pastes/{shortCode}/report"), routes("ReportPasteFunction"));
         // PrivateBin's one URL, with and without its slash (the HTTP API routes them apart)
         assertEquals(Set.of("GET /pb/", "POST /pb/", "GET /pb", "POST /pb"), routes("PrivateBinFunction"));
         assertEquals(
-                Set.of("DELETE /pastes/{shortCode}", "POST /pastes/{shortCode}/reveal"), routes("RemovePasteFunction"));
+                Set.of(
+                        "DELETE /pastes/{shortCode}",
+                        "POST /pastes/{shortCode}/reveal",
+                        "DELETE /me/pastes/{shortCode}"),
+                routes("RemovePasteFunction"));
         Map<String, Object> api = template.properties("HttpApi");
         Map<String, Object> throttling =
                 CloudFormationTemplate.mapping(api.get("DefaultRouteSettings"), "DefaultRouteSettings");
