@@ -178,15 +178,12 @@ class ModerationService {
             List<Removal> copies = new ArrayList<>();
             Optional<Removal> ownRemoval = Optional.empty();
             for (Paste paste : locked) {
+                // read before the row goes: the audit names whose paste was taken down
+                String owner = pastes.findOwnerLabel(paste.shortCode()).orElse(null);
                 pastes.remove(paste.shortCode());
                 takedowns.save(Takedown.of(paste.shortCode(), reason, actor, paste.contentSha256(), paste.sizeBytes()));
-                AuditEntry entry = audit.save(AuditEntry.of(
-                        ModerationAction.TAKEDOWN,
-                        actor,
-                        reason,
-                        paste.shortCode(),
-                        paste.contentSha256(),
-                        paste.sizeBytes()));
+                AuditEntry entry = audit.save(AuditEntry.takedown(
+                        actor, reason, paste.shortCode(), paste.contentSha256(), paste.sizeBytes(), owner));
                 Removal removal = new Removal(paste, String.valueOf(entry.id()));
                 if (paste.shortCode().equals(code)) {
                     ownRemoval = Optional.of(removal);

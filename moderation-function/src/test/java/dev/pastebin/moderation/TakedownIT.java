@@ -23,6 +23,7 @@ import dev.pastebin.core.storage.ContentLocation;
 import dev.pastebin.core.storage.LargeFileStore;
 import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.support.RealServices;
+import dev.pastebin.core.support.TestApiKeys;
 import dev.pastebin.core.support.TestPastes;
 import dev.pastebin.core.support.TestQueues;
 import dev.pastebin.faults.FaultProxy;
@@ -232,7 +233,7 @@ class TakedownIT {
     private Map<String, Object> auditOf(String code, String action) throws Exception {
         try (Connection connection = rawDataSource().getConnection();
                 PreparedStatement select = connection.prepareStatement(
-                        "SELECT actor, reason, content_sha256, content_size, acted_at FROM moderation_audit"
+                        "SELECT actor, reason, content_sha256, content_size, acted_at, owner FROM moderation_audit"
                                 + " WHERE short_code = ? AND action = ?")) {
             select.setString(1, code);
             select.setString(2, action);
@@ -244,6 +245,7 @@ class TakedownIT {
                 entry.put("sha256", row.getString(3));
                 entry.put("size", row.getInt(4));
                 entry.put("at", row.getTimestamp(5));
+                entry.put("owner", row.getString(6));
                 assertFalse(row.next(), "one " + action + " entry");
                 return entry;
             }
@@ -345,6 +347,44 @@ class TakedownIT {
     }
 
     /**
+     * An owned paste's takedown names its owner in the audit entry (docs/design.md, "Ownership"): the API key's id or
+     * the signed-in subject, never a credential; an anonymous paste's names none.
+     */
+    @Test
+    void aTakedownNamesThePastesOwnerInItsAuditEntry() throws Exception {
+        TestApiKeys.Key key = TestApiKeys.issue(rawDataSource(), null, null);
+        Paste keyed = paste("created with a key", false, true);
+        try (Connection connection = rawDataSource().getConnection();
+                PreparedStatement own =
+                        connection.prepareStatement("UPDATE pastes SET owner_key_id = ? WHERE short_code = ?")) {
+            own.setObject(1, key.id());
+            own.setString(2, keyed.shortCode());
+            assertEquals(1, own.executeUpdate());
+        }
+        String subject = "alice-" + UUID.randomUUID();
+        Paste signedIn = paste("created signed in", false, true);
+        try (Connection connection = rawDataSource().getConnection();
+                PreparedStatement own =
+                        connection.prepareStatement("UPDATE pastes SET user_id = ? WHERE short_code = ?")) {
+            own.setString(1, subject);
+            own.setString(2, signedIn.shortCode());
+            assertEquals(1, own.executeUpdate());
+        }
+        Paste anonymous = paste("created by anyone", false, true);
+
+        for (Paste paste : List.of(keyed, signedIn, anonymous)) {
+            assertEquals("taken-down", takedown(paste.shortCode(), false).outcome());
+        }
+
+        assertEquals(
+                "api-key:" + key.id(), auditOf(keyed.shortCode(), "takedown").get("owner"));
+        assertEquals(
+                "subject:" + subject, auditOf(signedIn.shortCode(), "takedown").get("owner"));
+        assertNull(auditOf(anonymous.shortCode(), "takedown").get("owner"));
+        assertEquals(3, drainOutbox().size(), "each takedown's invalidation");
+    }
+
+    /**
      * A large paste's files (docs/design.md, "Large files: straight to S3") are objects of their own, staged until the
      * worker verifies them and then under files/: a takedown deletes every one of them, wherever its upload stands,
      * and so does a repeated takedown (the tombstone records no files).
@@ -370,6 +410,7 @@ class TakedownIT {
         s3.putObject(b -> b.bucket(bucket).key(keys.get(1)), RequestBody.fromString("late"));
         assertEquals("already-taken-down", takedown(code, null).outcome());
         assertEquals(List.of(), remaining(s3, code), "no object of the paste is left");
+        assertEquals(2, drainOutbox().size(), "each takedown's invalidation");
     }
 
     private List<String> remaining(S3Client s3, String code) {
