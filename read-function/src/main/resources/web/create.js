@@ -18,6 +18,8 @@ const details = document.getElementById('result-details');
 const encrypt = document.getElementById('encrypt');
 const passwordOption = document.getElementById('password-option');
 const password = document.getElementById('password');
+const credentialOption = document.getElementById('credential-option');
+const credential = document.getElementById('credential');
 
 /** The form's expiry (seconds) as PrivateBin's meta.expire names it. */
 const PRIVATEBIN_EXPIRY = {
@@ -27,6 +29,46 @@ const PRIVATEBIN_EXPIRY = {
 encrypt.addEventListener('change', () => {
   passwordOption.hidden = !encrypt.checked;
 });
+
+// A private instance (CreateAccess api-key or oidc) answers a create without a valid credential 401, in the API's
+// shape or API Gateway's own; the page then asks for an API key or a sign-in token and sends it as
+// Authorization: Bearer. It is kept for this tab only (sessionStorage), never in the page's address or a cookie.
+const CREDENTIAL_KEY = 'pastebin.credential';
+try {
+  const kept = sessionStorage.getItem(CREDENTIAL_KEY);
+  if (kept) {
+    credential.value = kept;
+    credentialOption.hidden = false;
+  }
+} catch {
+  // storage refused (a private window's policy): the field is asked for again after a 401
+}
+
+/** The Authorization header of a create, when the page holds a credential. */
+function authorization() {
+  const value = credential.value.trim();
+  return value ? { Authorization: `Bearer ${value}` } : {};
+}
+
+function keepCredential() {
+  try {
+    if (credential.value.trim()) {
+      sessionStorage.setItem(CREDENTIAL_KEY, credential.value.trim());
+    }
+  } catch {
+    // not kept: asked for again in a new tab
+  }
+}
+
+/** A 401 to a create: the instance needs a credential, or the one given is wrong, expired or revoked. */
+function askForCredential(serverMessage) {
+  const hadOne = credential.value.trim() !== '';
+  credentialOption.hidden = false;
+  credential.focus();
+  say('error', hadOne
+    ? `The server refused this API key or token: ${serverMessage}. Enter a valid one and create again.`
+    : 'This instance takes pastes only from known people: enter your API key or sign-in token, then create again.');
+}
 
 // The key of the request in flight or last unanswered: clicking again after a lost answer (a network error,
 // a timeout, a 5xx) sends the same body with the same key, and the API returns the paste it already created
@@ -82,9 +124,15 @@ async function createEncrypted() {
       'Content-Type': 'application/json',
       Accept: 'application/json',
       'X-Requested-With': 'JSONHttpRequest',
+      ...authorization(),
     },
     body: JSON.stringify(request),
   });
+  if (response.status === 401) {
+    askForCredential((await readError(response)).message);
+    return;
+  }
+  keepCredential();
   const answer = await response.json();
   if (answer.status !== 0) {
     say('error', answer.message ?? `The server answered ${response.status}`);
@@ -155,10 +203,15 @@ form.addEventListener('submit', async (event) => {
         'Content-Type': 'application/json; charset=utf-8',
         Accept: 'application/json',
         'Idempotency-Key': pending.key,
+        ...authorization(),
       },
       body,
     });
-    if (response.status === 201) {
+    if (response.status === 401) {
+      pending = null;
+      askForCredential((await readError(response)).message);
+    } else if (response.status === 201) {
+      keepCredential();
       pending = null;
       showCreated(await response.json());
       say('created', 'Created. Share the link below.');

@@ -20,6 +20,7 @@ import no.nav.security.mock.oauth2.token.DefaultOAuth2TokenCallback;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
 
 /**
  * A sign-in instance as `make run ARGS="--parameter-overrides CreateAccess=oidc OidcIssuer=... OidcAudience=pastebin"`
@@ -155,6 +156,29 @@ class SignInCreateIT {
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, page.statusCode());
         assertTrue(page.body().contains("<html"), page.body());
+    }
+
+    /**
+     * The web page on a sign-in instance: its first create is refused by the authorizer, so the page asks for a
+     * credential; with the token pasted in, the same form creates the paste, owned by the token's subject.
+     */
+    @Test
+    void thePageAsksForACredentialWhenTheInstanceNeedsOneAndCreatesWithIt() throws Exception {
+        try (BrowserPage page = BrowserPage.start(runtime)) {
+            page.open("/");
+            page.driver().findElement(By.id("content")).sendKeys("from the page, signed in");
+            page.driver().findElement(By.id("create")).click();
+            assertEquals("error", page.awaitState(Duration.ofSeconds(60), "error", "created"), page.text("message"));
+            assertTrue(page.driver().findElement(By.id("credential")).isDisplayed(), "the page asks for a credential");
+            assertTrue(page.text("message").contains("API key or sign-in token"), page.text("message"));
+
+            page.driver().findElement(By.id("credential")).sendKeys(token(issuer, AUDIENCE, 3600));
+            page.driver().findElement(By.id("create")).click();
+
+            assertEquals("created", page.awaitState(Duration.ofSeconds(60), "created", "error"), page.text("message"));
+            String address = page.driver().findElement(By.id("paste-link")).getAttribute("href");
+            assertEquals("alice", ownerOf(address.substring(address.lastIndexOf('/') + 1)));
+        }
     }
 
     private static String ownerOfOrNull(String code) throws SQLException {
