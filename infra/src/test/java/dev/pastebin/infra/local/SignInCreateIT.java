@@ -5,21 +5,28 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pastebin.core.support.OwnDatabase;
+import dev.pastebin.local.Json;
 import java.net.InetAddress;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import no.nav.security.mock.oauth2.MockOAuth2Server;
 import no.nav.security.mock.oauth2.token.DefaultOAuth2TokenCallback;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 
 /**
@@ -179,6 +186,90 @@ class SignInCreateIT {
             String address = page.driver().findElement(By.id("paste-link")).getAttribute("href");
             assertEquals("alice", ownerOf(address.substring(address.lastIndexOf('/') + 1)));
         }
+    }
+
+    /**
+     * pbincli, unmodified, on a sign-in instance: its {@code --auth custom} sends the token as a header of its own
+     * choosing, so the encrypted paste is created and owned by the token's subject; without it the authorizer's 401
+     * fails the send.
+     */
+    @Test
+    void pbincliSendsWithItsCustomAuthorizationHeader() throws Exception {
+        Path pbincli = CommandLineClientsIT.tool("pbincli-venv/bin/pbincli");
+        assertTrue(Files.isExecutable(pbincli), pbincli + " is missing: run infra/local/clients.sh");
+        String server = runtime.baseUrl() + "/pb/";
+        String header = "{\"Authorization\": \"Bearer " + token(issuer, AUDIENCE, 3600) + "\"}";
+
+        Process refused = new ProcessBuilder(pbincli.toString(), "send", "--json", "-s", server, "-t", "no token")
+                .redirectErrorStream(true)
+                .start();
+        String refusedOutput = new String(refused.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(refused.waitFor(60, TimeUnit.SECONDS));
+        assertTrue(!refusedOutput.contains("\"status\": 0") && !refusedOutput.contains("\"status\":0"), refusedOutput);
+
+        Process sent = new ProcessBuilder(
+                        pbincli.toString(),
+                        "send",
+                        "--json",
+                        "-s",
+                        server,
+                        "--auth",
+                        "custom",
+                        "--auth-custom",
+                        header,
+                        "-t",
+                        "sent by pbincli, signed in")
+                .redirectErrorStream(true)
+                .start();
+        String output = new String(sent.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(sent.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, sent.exitValue(), output);
+        String id = Json.MAPPER
+                .readTree(output.substring(output.indexOf('{')))
+                .path("result")
+                .path("id")
+                .asText();
+        assertEquals("alice", ownerOf(id), output);
+    }
+
+    /**
+     * rustypaste's client, unmodified: its auth token ({@code -a}, or {@code auth_token} in its config) is sent as the
+     * whole Authorization header, so {@code "Bearer <token>"} signs it in.
+     */
+    @Test
+    void rpasteSendsItsAuthTokenAsTheAuthorizationHeader(@TempDir Path dir) throws Exception {
+        Path rpaste = CommandLineClientsIT.tool("rustypaste-cli/bin/rpaste");
+        Assumptions.assumeTrue(
+                Files.isExecutable(rpaste),
+                rpaste + " is missing: infra/local/clients.sh builds it with cargo, and says so when this machine has"
+                        + " none");
+        Files.writeString(dir.resolve("config.toml"), """
+                [server]
+                address = "%s"
+
+                [paste]
+                oneshot = false
+                """.formatted(runtime.baseUrl()));
+        Files.writeString(dir.resolve("notes.txt"), "from rpaste, signed in\n");
+
+        Process sent = new ProcessBuilder(
+                        rpaste.toString(),
+                        "-c",
+                        "config.toml",
+                        "-a",
+                        "Bearer " + token(issuer, AUDIENCE, 3600),
+                        "notes.txt")
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .start();
+        String output = new String(sent.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertTrue(sent.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, sent.exitValue(), output);
+        String url = output.lines()
+                .filter(l -> l.startsWith("http"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(output));
+        assertEquals("alice", ownerOf(url.substring(url.lastIndexOf('/') + 1)), output);
     }
 
     private static String ownerOfOrNull(String code) throws SQLException {
