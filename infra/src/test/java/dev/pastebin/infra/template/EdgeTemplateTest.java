@@ -271,6 +271,15 @@ class EdgeTemplateTest {
                 mapping(template.properties("EdgeWebAcl").get("StackParameters"), "StackParameters");
         assertEquals(Map.of("Ref", "EdgeCreateRateLimit"), given.get("CreateRateLimit"));
         assertEquals(Map.of("Ref", "EdgeReadRateLimit"), given.get("ReadRateLimit"));
+        // a private instance's signed writes have a ceiling of their own; when anyone may create, none (a header
+        // must not buy a higher one)
+        Map<String, Object> signed = rateStatement(rules.get("SignedWriteRatePerIp"));
+        assertEquals("IP", signed.get("AggregateKeyType"));
+        assertEquals(Map.of("Ref", "SignedCreateRateLimit"), signed.get("Limit"));
+        assertEquals("SignedWritesCounted", conditionOf("SignedWriteRatePerIp"));
+        assertEquals(
+                Map.of("Fn::If", List.of("CreateNeedsCredential", Map.of("Ref", "EdgeSignedCreateRateLimit"), 0)),
+                given.get("SignedCreateRateLimit"));
         assertEquals("CLOUDFRONT", webAcl.properties("WebAcl").get("Scope"));
     }
 
@@ -288,14 +297,27 @@ class EdgeTemplateTest {
                 .toList();
         for (Object method :
                 new java.util.TreeSet<>((List<?>) defaultBehaviour().get("AllowedMethods"))) {
-            List<Object> limits = perIp.stream()
-                    .filter(rate -> matchesMethod(rate.get("ScopeDownStatement"), (String) method))
-                    .map(rate -> rate.get("Limit"))
-                    .toList();
-            Object expected = method.equals("GET") || method.equals("HEAD")
-                    ? Map.of("Ref", "ReadRateLimit")
-                    : Map.of("Ref", "CreateRateLimit");
-            assertEquals(List.of(expected), limits, method + " must be counted per client IP by exactly one rate rule");
+            for (boolean signed : List.of(false, true)) {
+                for (boolean authorized : List.of(false, true)) {
+                    List<Object> limits = perIp.stream()
+                            .filter(rate -> signed || !rate.get("Limit").equals(Map.of("Ref", "SignedCreateRateLimit")))
+                            .filter(rate ->
+                                    matches(rate.get("ScopeDownStatement"), (String) method, authorized, signed))
+                            .map(rate -> rate.get("Limit"))
+                            .toList();
+                    Object expected = method.equals("GET") || method.equals("HEAD")
+                            ? Map.of("Ref", "ReadRateLimit")
+                            : signed && authorized
+                                    ? Map.of("Ref", "SignedCreateRateLimit")
+                                    : Map.of("Ref", "CreateRateLimit");
+                    assertEquals(
+                            List.of(expected),
+                            limits,
+                            method + (authorized ? " with" : " without") + " Authorization"
+                                    + (signed ? " on a private instance" : "")
+                                    + " must be counted per client IP by exactly one rate rule");
+                }
+            }
         }
     }
 
@@ -320,7 +342,7 @@ class EdgeTemplateTest {
         // AWS WAF takes any prefix but /0: the two halves are every IPv6 address
         assertEquals(List.of("::/1", "8000::/1"), ipv6.get("Addresses"));
         int priority = template.intValue(rule.get("Priority"));
-        for (String rateRule : List.of("WriteRatePerIp", "ReadRatePerIp")) {
+        for (String rateRule : List.of("WriteRatePerIp", "SignedWriteRatePerIp", "ReadRatePerIp")) {
             assertTrue(
                     priority < template.intValue(webAclRules().get(rateRule).get("Priority")),
                     "NoIpv6 runs before " + rateRule);
@@ -373,6 +395,13 @@ class EdgeTemplateTest {
                 Map.of(
                         "CreateRateLimit", Map.of("Ref", "EdgeCreateRateLimit"),
                         "ReadRateLimit", Map.of("Ref", "EdgeReadRateLimit"),
+                        "SignedCreateRateLimit",
+                                Map.of(
+                                        "Fn::If",
+                                        List.of(
+                                                "CreateNeedsCredential",
+                                                Map.of("Ref", "EdgeSignedCreateRateLimit"),
+                                                0)),
                         "NamePrefix", Map.of("Fn::Sub", "${AWS::StackName}-${AWS::Region}")),
                 acl.get("StackParameters"));
         assertEquals(
@@ -564,27 +593,66 @@ class EdgeTemplateTest {
         return Map.of("Fn::Sub", "{{resolve:secretsmanager:${EdgeOriginSecret}:SecretString}}");
     }
 
+    /** Every rule of the web ACL by name; a rule under {@code Fn::If} (only on a private instance) as its rule. */
     private Map<String, Map<String, Object>> webAclRules() {
         return ((List<?>) webAcl.properties("WebAcl").get("Rules"))
-                .stream().map(r -> mapping(r, "rule")).collect(Collectors.toMap(r -> (String) r.get("Name"), r -> r));
+                .stream()
+                        .map(r -> mapping(r, "rule"))
+                        .map(r -> r.containsKey("Fn::If") ? mapping(((List<?>) r.get("Fn::If")).get(1), "rule") : r)
+                        .collect(Collectors.toMap(r -> (String) r.get("Name"), r -> r));
+    }
+
+    /** The condition a rule is under, or null when it is always there. */
+    private String conditionOf(String ruleName) {
+        for (Object rule : (List<?>) webAcl.properties("WebAcl").get("Rules")) {
+            Map<String, Object> r = mapping(rule, "rule");
+            if (r.containsKey("Fn::If")) {
+                List<?> branches = (List<?>) r.get("Fn::If");
+                if (ruleName.equals(mapping(branches.get(1), "rule").get("Name"))) {
+                    assertEquals(Map.of("Ref", "AWS::NoValue"), branches.get(2));
+                    return (String) branches.get(0);
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Whether a scope-down statement matches a request of {@code method}, with or without an Authorization header,
+     * on an instance whose signed writes are counted apart ({@code signed}: the condition SignedWritesCounted).
+     */
+    private static boolean matches(Object statement, String method, boolean authorized, boolean signed) {
+        Map<String, Object> s = mapping(statement, "statement");
+        if (s.containsKey("Fn::If")) {
+            List<?> branches = (List<?>) s.get("Fn::If");
+            assertEquals("SignedWritesCounted", branches.get(0));
+            return matches(branches.get(signed ? 1 : 2), method, authorized, signed);
+        }
+        if (s.containsKey("NotStatement")) {
+            return !matches(
+                    mapping(s.get("NotStatement"), "NotStatement").get("Statement"), method, authorized, signed);
+        }
+        if (s.containsKey("OrStatement")) {
+            return ((List<?>) mapping(s.get("OrStatement"), "OrStatement").get("Statements"))
+                    .stream().anyMatch(inner -> matches(inner, method, authorized, signed));
+        }
+        if (s.containsKey("AndStatement")) {
+            return ((List<?>) mapping(s.get("AndStatement"), "AndStatement").get("Statements"))
+                    .stream().allMatch(inner -> matches(inner, method, authorized, signed));
+        }
+        if (s.containsKey("SizeConstraintStatement")) {
+            Map<String, Object> size = mapping(s.get("SizeConstraintStatement"), "SizeConstraintStatement");
+            assertEquals(Map.of("SingleHeader", Map.of("Name", "authorization")), size.get("FieldToMatch"));
+            assertEquals("GT", size.get("ComparisonOperator"));
+            assertEquals(0, ((Number) size.get("Size")).intValue());
+            return authorized;
+        }
+        return methodsOf(s).contains(method);
     }
 
     private static Map<String, Object> rateStatement(Map<String, Object> rule) {
         assertNotNull(rule);
         return mapping(mapping(rule.get("Statement"), "Statement").get("RateBasedStatement"), "RateBasedStatement");
-    }
-
-    /** Whether a scope-down statement (method ByteMatches under Or and Not) matches a request with this method. */
-    private static boolean matchesMethod(Object statement, String method) {
-        Map<String, Object> s = mapping(statement, "statement");
-        if (s.containsKey("NotStatement")) {
-            return !matchesMethod(mapping(s.get("NotStatement"), "NotStatement").get("Statement"), method);
-        }
-        if (s.containsKey("OrStatement")) {
-            return ((List<?>) mapping(s.get("OrStatement"), "OrStatement").get("Statements"))
-                    .stream().anyMatch(inner -> matchesMethod(inner, method));
-        }
-        return methodsOf(s).contains(method);
     }
 
     /** The methods a scope-down statement matches: one method ByteMatch, or an Or of them. */
