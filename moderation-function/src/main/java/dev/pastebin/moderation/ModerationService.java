@@ -83,6 +83,7 @@ class ModerationService {
     private static final Logger LOG = LoggerFactory.getLogger(ModerationService.class);
 
     private final PasteRepository pastes;
+    private final PasteOwners owners;
     private final TakedownRepository takedowns;
     private final ContentBlocklist blocklist;
     private final ModerationAudit audit;
@@ -95,6 +96,7 @@ class ModerationService {
 
     ModerationService(
             PasteRepository pastes,
+            PasteOwners owners,
             TakedownRepository takedowns,
             ContentBlocklist blocklist,
             ModerationAudit audit,
@@ -105,6 +107,7 @@ class ModerationService {
             ModerationOutbox outbox,
             Metrics metrics) {
         this.pastes = pastes;
+        this.owners = owners;
         this.takedowns = takedowns;
         this.blocklist = blocklist;
         this.audit = audit;
@@ -179,7 +182,7 @@ class ModerationService {
             Optional<Removal> ownRemoval = Optional.empty();
             for (Paste paste : locked) {
                 // read before the row goes: the audit names whose paste was taken down
-                String owner = pastes.findOwnerLabel(paste.shortCode()).orElse(null);
+                String owner = owners.findOwnerLabel(paste.shortCode()).orElse(null);
                 pastes.remove(paste.shortCode());
                 takedowns.save(Takedown.of(paste.shortCode(), reason, actor, paste.contentSha256(), paste.sizeBytes()));
                 AuditEntry entry = audit.save(AuditEntry.takedown(

@@ -38,7 +38,7 @@ public record AuditEntry(
         return new AuditEntry(null, action.label(), actor, null, reason, shortCode, contentSha256, contentSize, null);
     }
 
-    /** A takedown's entry, naming the paste's owner (as {@code PasteRepository.findOwnerLabel} reads it), if it has one. */
+    /** A takedown's entry, naming the paste's owner (as the moderation function reads it from the row), if it has one. */
     public static AuditEntry takedown(
             String actor,
             String reason,

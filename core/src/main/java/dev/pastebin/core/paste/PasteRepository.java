@@ -72,16 +72,6 @@ public interface PasteRepository extends GenericRepository<Paste, String> {
     Optional<Boolean> countJobSendFailure(String shortCode, String reason);
 
     /**
-     * Who owns the paste, as the audit names it: {@code api-key:<id>} or {@code subject:<sub>} (docs/design.md,
-     * "Ownership"); empty for an anonymous paste or no row. An id and a subject, never a credential.
-     */
-    @Query("""
-            SELECT CASE WHEN owner_key_id IS NOT NULL THEN 'api-key:' || owner_key_id
-                        WHEN user_id IS NOT NULL THEN 'subject:' || user_id END
-            FROM pastes WHERE short_code = :shortCode""")
-    Optional<String> findOwnerLabel(String shortCode);
-
-    /**
      * The row, locked until the caller's transaction ends: concurrent reveals of a read-once paste queue up
      * behind the first, which removes the row, so the next ones find nothing (docs/design.md, "Reading once").
      */
