@@ -245,7 +245,7 @@ class TemplateTest {
         for (var function : signIn.functions()) {
             for (var route : function.httpRoutes()) {
                 boolean creates = creating.contains(function.logicalId())
-                        && route.method().equals("POST");
+                        && (route.method().equals("POST") || route.method().equals("PUT"));
                 assertEquals(creates, route.authorization().isPresent(), function.logicalId() + " " + route.routeKey());
                 if (creates) {
                     var jwt = route.authorization().orElseThrow().jwt().orElseThrow();
@@ -256,7 +256,7 @@ class TemplateTest {
                 }
             }
         }
-        assertEquals(5, guarded, "POST /pastes, POST /, POST /documents, POST /pb/ and POST /pb");
+        assertEquals(6, guarded, "POST /pastes, POST /, POST /documents, PUT /{shortCode}, POST /pb/ and POST /pb");
         for (String mode : List.of("anyone", "api-key")) {
             for (var function : SamTemplate.read(InfraTemplate.FILE, Map.of("CreateAccess", mode))
                     .functions()) {
@@ -637,7 +637,8 @@ class TemplateTest {
 
     @Test
     void theHttpApiRoutesUsePayloadFormatTwo() {
-        assertEquals(Set.of("POST /pastes", "POST /", "POST /documents"), routes("CreatePasteFunction"));
+        assertEquals(
+                Set.of("POST /pastes", "POST /", "POST /documents", "PUT /{shortCode}"), routes("CreatePasteFunction"));
         assertEquals(
                 Set.of(
                         "GET /pastes/{shortCode}",
