@@ -46,6 +46,9 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 class CurlUploadIT {
 
     private static final int BYTES = Integer.getInteger("curl.upload.bytes", 3 * 1024 * 1024);
+    /** Lambda's synchronous invoke payload: the event, which carries the request's body. */
+    private static final int LAMBDA_EVENT_LIMIT_BYTES = 6_291_456;
+
     private static final Duration VERIFIED_WITHIN = Duration.ofSeconds(90);
     private static LocalRuntimeProcess runtime;
 
@@ -128,6 +131,35 @@ class CurlUploadIT {
         Run range = run("curl", "-sS", "-f", "-L", "-r", "1000-1999", "-o", read.toString(), pasteUrl);
         assertEquals(0, range.exit(), range.err());
         assertArrayEquals(Arrays.copyOfRange(content, 1000, 2000), Files.readAllBytes(read), "bytes 1000 to 1999");
+    }
+
+    /**
+     * Past 4.5 MiB the first request's body, base64-encoded in the event, no longer fits Lambda's 6 MB: the runtime,
+     * as Lambda, refuses the event, and the gateway's own error is all curl gets (docs/using.md, "One file with
+     * {@code curl -T}"). No paste is answered; larger files take the two-step create.
+     */
+    @Test
+    void aFileWhoseFirstRequestCannotFitLambdasEventGetsTheGatewaysErrorAndNoPaste() throws Exception {
+        byte[] content = new byte[LAMBDA_EVENT_LIMIT_BYTES * 3 / 4 + 1];
+        new Random(44).nextBytes(content);
+        Path file = Files.write(dir.resolve("too-big.bin"), content);
+
+        Run upload = run(
+                "curl",
+                "-sS",
+                "-L",
+                "-T",
+                file.toString(),
+                "-D",
+                "-",
+                "-o",
+                "/dev/null",
+                runtime.uri("/").toString());
+
+        List<Map<String, String>> answers = answers(upload.out());
+        assertEquals(1, answers.size(), "no redirect to follow: " + upload.out());
+        assertEquals("500", answers.getFirst().get(":status"), upload.out());
+        assertEquals(null, answers.getFirst().get("paste-short-code"), upload.out());
     }
 
     /** Reads the paste's status until it is no longer 202 (the file being verified); it must then redirect (307). */
