@@ -2,6 +2,7 @@ package dev.pastebin.create;
 
 import dev.pastebin.api.create.CreateLargePasteService;
 import dev.pastebin.api.create.PasteOptions;
+import dev.pastebin.core.paste.InvalidIdempotencyKeyException;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
@@ -45,8 +46,13 @@ public class UploadPasteController {
             @PathVariable("shortCode") String name,
             @Header(CreatePasteController.EXPIRE) @Nullable String expire,
             @Header(CHECKSUM_SHA256) @Nullable String checksumSha256,
+            @Header(CreatePasteController.IDEMPOTENCY_KEY) @Nullable String idempotencyKey,
             HttpRequest<?> request,
             Caller caller) {
+        if (idempotencyKey != null) {
+            // as a JSON large create: a replay would have to sign a new upload for a file that may be on its way
+            throw new InvalidIdempotencyKeyException("An upload (PUT) takes no Idempotency-Key");
+        }
         long declaredLength = request.getContentLength();
         CreateLargePasteService.LargePasteRequest paste = reader.fromUpload(
                 name,

@@ -157,7 +157,9 @@ class UploadPasteIT {
                 "INVALID_FILE_NAME: a name with a path separator",
                 put("/a%5Cb.txt").binaryBody(new byte[] {1}),
                 "INVALID_EXPIRY: an expire header that is no duration",
-                put("/a.txt").header("expire", "soon").binaryBody(new byte[] {1}));
+                put("/a.txt").header("expire", "soon").binaryBody(new byte[] {1}),
+                "INVALID_IDEMPOTENCY_KEY: an Idempotency-Key, which a large create cannot replay",
+                put("/a.txt").header("Idempotency-Key", "retry-1").binaryBody(new byte[] {1}));
         for (var c : cases.entrySet()) {
             HttpApi.Response response = world.api.send(c.getValue());
             assertEquals(400, response.status(), c.getKey() + " -> " + response.text());
