@@ -8,6 +8,7 @@ import dev.pastebin.core.storage.LargeFileStore;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MutableHttpResponse;
 import java.net.URI;
 import java.util.ArrayList;
@@ -26,6 +27,13 @@ final class CreationAnswers {
     static final String IDEMPOTENT_REPLAYED = "Idempotent-Replayed";
     /** 0x0.st's header for the deletion token, for the clients whose body has no place for it. */
     static final String X_TOKEN = "X-Token";
+
+    /** A {@code PUT /{name}}'s paste, where curl shows it beside the redirect ({@code curl -i}, {@code -D -}). */
+    static final String PASTE_URL = "Paste-Url";
+
+    static final String PASTE_SHORT_CODE = "Paste-Short-Code";
+    /** The header a delete sends the token back in, so the answer names it as the request will. */
+    static final String PASTE_DELETE_TOKEN = "Paste-Delete-Token";
 
     private static final String X_FORWARDED_PROTO = "X-Forwarded-Proto";
 
@@ -77,6 +85,30 @@ final class CreationAnswers {
                                 creation.readOnce(),
                                 uploads),
                         URI.create(pathOf(creation))),
+                creation);
+    }
+
+    /**
+     * 307 to the one file's pre-signed PUT, which {@code curl -L} follows with the same method, body and headers; the
+     * paste in headers and a short text/plain body (which curl shows only when it does not follow the redirect).
+     */
+    static MutableHttpResponse<String> uploadRedirect(
+            CreateLargePasteService.LargeCreation large, String name, HttpRequest<?> request) {
+        CreatePasteService.Creation creation = large.paste();
+        LargeFileStore.PresignedRequest upload = large.uploads().getFirst();
+        String url = absolute(pathOf(creation), request);
+        String body = url + "\n"
+                + PASTE_DELETE_TOKEN + ": " + creation.deleteToken() + "\n"
+                + "Send " + name + " to this answer's Location with the same headers before " + upload.expiresAt()
+                + " (curl -L follows it).\n";
+        return withCreationHeaders(
+                HttpResponse.<String>status(HttpStatus.TEMPORARY_REDIRECT)
+                        .header(HttpHeaders.LOCATION, upload.url().toString())
+                        .header(PASTE_URL, url)
+                        .header(PASTE_SHORT_CODE, creation.shortCode())
+                        .header(PASTE_DELETE_TOKEN, creation.deleteToken())
+                        .contentType(ContentNegotiation.TEXT_UTF8)
+                        .body(body),
                 creation);
     }
 

@@ -1,6 +1,7 @@
 package dev.pastebin.create;
 
 import com.google.re2j.Pattern;
+import dev.pastebin.api.create.CreateLargePasteService;
 import dev.pastebin.api.create.CreateLargePasteService.DeclaredFile;
 import dev.pastebin.api.create.CreateLargePasteService.LargePasteRequest;
 import dev.pastebin.api.create.PasteOptions;
@@ -15,6 +16,8 @@ import io.micronaut.json.tree.JsonNode;
 import jakarta.inject.Singleton;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 
@@ -28,7 +31,6 @@ import java.util.Locale;
 class LargePasteReader {
 
     static final String FILES = "files";
-    static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
     private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-fA-F]{64}");
     /** A media type, optionally with a charset: what S3 will answer as the file's Content-Type. */
@@ -82,24 +84,45 @@ class LargePasteReader {
     }
 
     /**
-     * One file from a {@code curl -T} upload: its name from the path, its size from Content-Length, its SHA-256 from
-     * {@code x-amz-checksum-sha256} when the client sends one (base64, as S3 takes it), else undeclared.
+     * One file from a {@code curl -T} upload ({@code PUT /{name}}): its name from the path, its size from
+     * Content-Length, its SHA-256 from {@code x-amz-checksum-sha256} when the client sends one (base64, as S3 takes
+     * it), else undeclared; its Content-Type only when the client sends one, since the upload signs it and curl
+     * re-sends the same headers to S3.
      */
     LargePasteRequest fromUpload(
             String name,
             @Nullable Long contentLength,
             @Nullable String contentType,
-            @Nullable String sha256Hex,
+            @Nullable String checksumSha256,
             PasteOptions options) {
         if (contentLength == null || contentLength < 1) {
-            throw invalid("Send the file with its Content-Length (curl -T sends it), at least 1 byte");
+            throw invalid("Send the file with its Content-Length (curl -T sends it for a file, not for stdin), "
+                    + "at least 1 byte");
         }
         requireFileWithinLimit(contentLength);
         requireTotalWithinLimit(contentLength);
         return new LargePasteRequest(
                 List.of(new DeclaredFile(
-                        validName(name), contentLength, sha256Hex, contentType(contentType, "the upload"))),
-                options);
+                        validName(name),
+                        contentLength,
+                        checksumSha256 == null ? null : sha256HexOfChecksum(checksumSha256),
+                        contentType == null ? null : contentType(contentType, "the upload"))),
+                notReadOnce(options));
+    }
+
+    /** S3's {@code x-amz-checksum-sha256}: the 32 bytes of the SHA-256 in base64, here as lower-case hex. */
+    private static String sha256HexOfChecksum(String checksum) {
+        byte[] digest;
+        try {
+            digest = Base64.getDecoder().decode(checksum.strip());
+        } catch (IllegalArgumentException e) {
+            digest = new byte[0];
+        }
+        if (digest.length != 32) {
+            throw invalid("x-amz-checksum-sha256 must be the file's SHA-256 in base64 (44 characters), "
+                    + "e.g. openssl dgst -sha256 -binary FILE | base64");
+        }
+        return HexFormat.of().formatHex(digest);
     }
 
     private DeclaredFile file(@Nullable JsonNode file, int index) {
@@ -144,7 +167,7 @@ class LargePasteReader {
 
     private static String contentType(@Nullable String type, String which) {
         if (type == null || type.isBlank()) {
-            return DEFAULT_CONTENT_TYPE;
+            return CreateLargePasteService.DEFAULT_CONTENT_TYPE;
         }
         if (!MEDIA_TYPE.matches(type)) {
             throw invalid(which + ": the content type must be a media type such as text/plain or application/zip");

@@ -117,6 +117,29 @@ class ApiKeyCreateIT {
         assertEquals(6, world.drainQueue().size(), "every paste's job was queued");
     }
 
+    /** {@code curl -T}'s PUT is a create like any other: 401 without a key, no paste; with one, the key owns it. */
+    @Test
+    void aCurlUploadIs401WithoutAKeyAndOwnedByTheKeyWithOne() throws Exception {
+        HttpApi.Request upload = world.api
+                .fixture("create-paste-text")
+                .withoutHeader("content-type")
+                .path("/big.iso")
+                .method("PUT")
+                .noBody()
+                .header("content-length", "1000000");
+
+        HttpApi.Response refused = world.api.send(upload.withoutHeader("authorization"));
+        assertEquals(401, refused.status(), refused.text());
+        assertEquals("API_KEY_REQUIRED", world.json(refused).get("code"));
+        assertEquals(CHALLENGE, refused.header("WWW-Authenticate"));
+        assertNull(refused.header("Location"), "nothing to upload to");
+
+        TestApiKeys.Key key = TestApiKeys.issue(database(), null, null);
+        HttpApi.Response redirected = world.api.send(upload.header("authorization", key.bearer()));
+        assertEquals(307, redirected.status(), redirected.text());
+        assertEquals(key.id(), TestApiKeys.ownerOf(database(), redirected.header("Paste-Short-Code")));
+    }
+
     @Test
     void anUnknownRevokedOrMalformedCredentialIs401AndARevocationHoldsFromTheNextCreate() throws Exception {
         TestApiKeys.Key key = TestApiKeys.issue(database(), null, null);

@@ -140,7 +140,8 @@ class StagedFileVerifier {
 
     /**
      * The staged object's size and SHA-256 against the declaration; the SHA-256 is S3's, computed on the PUT the
-     * create signed with the declared one. Returns the file's SHA-256 (for the blocklist).
+     * create signed with the declared one. A file whose create declared no SHA-256 ({@code curl -T}) has only its
+     * size checked, and the SHA-256 of what arrived recorded. Returns the file's SHA-256 (for the blocklist).
      */
     private String check(PasteFile file, LargeFileStore.StagedObject staged, Paste paste) {
         if (staged.sizeBytes() != file.sizeBytes()) {
@@ -151,6 +152,12 @@ class StagedFileVerifier {
                 ? staged.sha256Hex()
                 // stored without a SHA-256 (not through the signed PUT): hash what S3 holds
                 : s3(paste, () -> store.stagedSha256(file.fileId()));
+        if (file.sha256Undeclared()) {
+            // a curl -T upload, which cannot declare it: the bytes that arrived define it, and the blocklist is
+            // checked against it next
+            files.recordUndeclaredSha256(file.fileId(), actual);
+            return actual;
+        }
         if (!actual.equals(file.sha256())) {
             throw new IntegrityMismatchException(
                     "file " + file.fileId() + " hashes to " + actual + " but " + file.sha256() + " was declared");

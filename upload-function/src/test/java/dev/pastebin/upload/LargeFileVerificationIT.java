@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pastebin.core.config.StorageProperties;
+import dev.pastebin.core.moderation.ContentBlocklist;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteFile;
@@ -148,6 +149,43 @@ class LargeFileVerificationIT {
                 "nothing unverified is moved");
     }
 
+    /**
+     * A {@code curl -T} upload declares no SHA-256 (and signs none): its size is checked, the SHA-256 of what arrived
+     * recorded on the file's row, and the paste PROCESSED; a file whose bytes are on the blocklist is refused as a
+     * small paste's content is (row removed, takedown kept).
+     */
+    @Test
+    void aFileWithoutADeclaredSha256IsVerifiedBySizeItsHashRecordedAndCheckedAgainstTheBlocklist() throws Exception {
+        byte[] content = "a curl -T upload\n".repeat(100).getBytes(StandardCharsets.UTF_8);
+        String code = world.shortCodes.next();
+        world.repository.save(TestPastes.inProgress(code, "it-user", "c".repeat(64), content.length));
+        PasteFile file = files.save(PasteFile.staged(
+                code, 0, "upload.log", content.length, PasteFile.UNDECLARED_SHA256, "application/octet-stream"));
+
+        assertEquals(200, putUnsigned(file, content).statusCode());
+        world.mapping.runUntil(() -> world.row(code).status() == PasteStatus.PROCESSED, "the paste PROCESSED", WITHIN);
+
+        assertEquals(sha(content), files.findById(file.fileId()).orElseThrow().sha256(), "the hash of what arrived");
+        assertArrayEquals(content, finalBytes(file));
+
+        byte[] blocked = ("blocked upload " + code + "\n").getBytes(StandardCharsets.UTF_8);
+        world.context
+                .getBean(ContentBlocklist.class)
+                .add(sha(blocked), "known abuse", "arn:aws:iam::000000000000:user/operator");
+        String refusedCode = world.shortCodes.next();
+        world.repository.save(TestPastes.inProgress(refusedCode, "it-user", "d".repeat(64), blocked.length));
+        PasteFile refused = files.save(PasteFile.staged(
+                refusedCode, 0, "bad.bin", blocked.length, PasteFile.UNDECLARED_SHA256, "application/octet-stream"));
+
+        assertEquals(200, putUnsigned(refused, blocked).statusCode());
+        world.mapping.runUntil(
+                () -> world.repository.findById(refusedCode).isEmpty(), "the blocked paste removed", WITHIN);
+        assertThrows(
+                NoSuchKeyException.class,
+                () -> UploadWorld.S3.headObject(b -> b.bucket(world.bucket).key("files/" + refused.fileId())),
+                "a blocked file is not kept");
+    }
+
     private boolean verified(PasteFile file) {
         return files.findById(file.fileId()).orElseThrow().verified();
     }
@@ -160,6 +198,16 @@ class LargeFileVerificationIT {
 
     private static String sha(byte[] content) {
         return ContentHash.sha256Hex(content);
+    }
+
+    /** The PUT curl -T sends after the create's redirect: only the size signed, no Content-Type, no checksum. */
+    private HttpResponse<String> putUnsigned(PasteFile file, byte[] content) throws Exception {
+        LargeFileStore.PresignedRequest upload = presigning.presignUpload(file.fileId(), file.sizeBytes(), null, null);
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create(upload.url().toString()))
+                        .PUT(HttpRequest.BodyPublishers.ofByteArray(content))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> put(PasteFile file, byte[] content) throws Exception {

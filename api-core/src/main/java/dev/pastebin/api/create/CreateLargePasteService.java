@@ -82,13 +82,22 @@ public class CreateLargePasteService {
         this.metrics = metrics;
     }
 
+    /** What a file is served as when its create named no content type. */
+    public static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
+
     /**
      * One declared file, checked by the caller against the limits.
      *
-     * @param sha256 lower-case hex; null when the client cannot declare it ({@code curl -T}): S3 computes it
+     * @param sha256      lower-case hex; null when the client cannot declare it ({@code curl -T}): the upload worker
+     *                    hashes what arrived
+     * @param contentType signed into the upload, so the client must send it; null when the client sends none
+     *                    ({@code curl -T}): not signed, and the file is served as {@link #DEFAULT_CONTENT_TYPE}
      */
     public record DeclaredFile(
-            String name, long sizeBytes, @Nullable String sha256, String contentType) {}
+            String name,
+            long sizeBytes,
+            @Nullable String sha256,
+            @Nullable String contentType) {}
 
     /** The create as the controller read it: at least one file, within the limits. */
     public record LargePasteRequest(List<DeclaredFile> files, PasteOptions options) {}
@@ -132,8 +141,8 @@ public class CreateLargePasteService {
                         i,
                         f.name(),
                         f.sizeBytes(),
-                        f.sha256() == null ? UNDECLARED_SHA256 : f.sha256(),
-                        f.contentType()));
+                        f.sha256() == null ? PasteFile.UNDECLARED_SHA256 : f.sha256(),
+                        f.contentType() == null ? DEFAULT_CONTENT_TYPE : f.contentType()));
             }
             try {
                 dependencies.call(DATABASE, () -> insert(paste, rows, claim));
@@ -164,12 +173,6 @@ public class CreateLargePasteService {
                 "no free short code after " + CreatePasteService.MAX_INSERT_ATTEMPTS + " attempts");
     }
 
-    /**
-     * A file whose SHA-256 the client could not declare ({@code curl -T}): 64 zeros, which no content hashes to,
-     * until the upload worker records the SHA-256 S3 computed.
-     */
-    public static final String UNDECLARED_SHA256 = "0".repeat(64);
-
     private Void insert(Paste paste, List<PasteFile> rows, @Nullable CreateAccess.Claim claim) {
         transactions.executeWrite(status -> {
             pastes.save(paste);
@@ -189,7 +192,7 @@ public class CreateLargePasteService {
     static String manifestSha256(List<DeclaredFile> files) {
         StringBuilder manifest = new StringBuilder();
         for (DeclaredFile f : files) {
-            manifest.append(f.sha256() == null ? UNDECLARED_SHA256 : f.sha256())
+            manifest.append(f.sha256() == null ? PasteFile.UNDECLARED_SHA256 : f.sha256())
                     .append(' ')
                     .append(f.sizeBytes())
                     .append(' ')

@@ -44,7 +44,9 @@ public enum ApiErrorCode {
     /**
      * A large create's {@code files} that is not a non-empty array of objects each with a {@code size} (a whole
      * number, at least 1), a {@code sha256} (64 hex digits) and an optional {@code contentType} (a media type); or a
-     * {@code curl -T} upload without a {@code Content-Length}. The message names the file and the field.
+     * {@code curl -T} upload ({@code PUT /{name}}) without a {@code Content-Length} or of an empty file, whose
+     * {@code x-amz-checksum-sha256} is not the base64 of 32 bytes or whose {@code Content-Type} is no media type. The
+     * message names the file and the field.
      */
     INVALID_FILES(HttpStatus.BAD_REQUEST),
     /** An {@code Idempotency-Key} that is not 1 to 128 characters of {@code [A-Za-z0-9_.:-]}. */

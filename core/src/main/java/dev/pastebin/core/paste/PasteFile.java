@@ -25,6 +25,12 @@ public record PasteFile(
     public static final String STAGED = "STAGED";
     public static final String VERIFIED = "VERIFIED";
 
+    /**
+     * The SHA-256 of a file whose client could not declare it ({@code curl -T}): 64 zeros, which no content hashes
+     * to, until the upload worker records the SHA-256 of what arrived.
+     */
+    public static final String UNDECLARED_SHA256 = "0".repeat(64);
+
     /** The id of the file at {@code position} of the paste {@code shortCode}. */
     public static String idOf(String shortCode, int position) {
         return shortCode + "/" + position;
@@ -43,6 +49,11 @@ public record PasteFile(
                 contentType,
                 STAGED,
                 null);
+    }
+
+    /** Whether the create declared no SHA-256, so that the bytes that arrive define it. */
+    public boolean sha256Undeclared() {
+        return UNDECLARED_SHA256.equals(sha256);
     }
 
     public boolean verified() {

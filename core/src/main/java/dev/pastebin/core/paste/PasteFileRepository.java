@@ -23,6 +23,15 @@ public interface PasteFileRepository extends GenericRepository<PasteFile, String
             WHERE file_id = :fileId AND state = 'STAGED'""")
     int markVerified(String fileId);
 
+    /**
+     * Records the SHA-256 of a staged file whose create declared none ({@link PasteFile#UNDECLARED_SHA256}), before
+     * it is checked against the blocklist and moved; 0 when it was declared, is verified or is gone.
+     */
+    @Query("""
+            UPDATE paste_files SET sha256 = :sha256
+            WHERE file_id = :fileId AND state = 'STAGED' AND sha256 = repeat('0', 64)""")
+    int recordUndeclaredSha256(String fileId, String sha256);
+
     /** How many of the paste's files are not verified yet. */
     @Query("SELECT count(*) FROM paste_files WHERE short_code = :shortCode AND state <> 'VERIFIED'")
     long countUnverified(String shortCode);

@@ -55,20 +55,22 @@ public class LargeFileStore {
 
     /**
      * A PUT of exactly {@code sizeBytes} bytes of {@code contentType} whose SHA-256 is {@code sha256Hex}, or, with
-     * {@code sha256Hex} null, of any bytes of that size (S3 then computes the SHA-256 and stores it): S3 refuses a
-     * body of another length (the signed Content-Length) or another hash (400 BadDigest) itself.
+     * {@code sha256Hex} null, of any bytes of that size (the upload worker then hashes what arrived): S3 refuses a
+     * body of another length (the signed Content-Length) or another hash (400 BadDigest) itself. A null
+     * {@code contentType} is not signed, for a client that sends none ({@code curl -T}): S3 refuses a request that
+     * lacks a signed header.
      */
     public PresignedRequest presignUpload(
             String fileId,
             long sizeBytes,
             @io.micronaut.core.annotation.Nullable String sha256Hex,
-            String contentType) {
+            @io.micronaut.core.annotation.Nullable String contentType) {
         var presigned = presigner.presignPutObject(p -> p.signatureDuration(properties.uploadWindow())
                 .putObjectRequest(r -> {
-                    r.bucket(storage.bucket())
-                            .key(stagingKey(fileId))
-                            .contentLength(sizeBytes)
-                            .contentType(contentType);
+                    r.bucket(storage.bucket()).key(stagingKey(fileId)).contentLength(sizeBytes);
+                    if (contentType != null) {
+                        r.contentType(contentType);
+                    }
                     if (sha256Hex != null) {
                         r.checksumSHA256(base64(sha256Hex));
                     }

@@ -972,6 +972,12 @@ class BadInputCorpusIT {
             Map.entry("GET /documents/{key}", fn(404, "PASTE_NOT_FOUND")),
             Map.entry("GET /raw/{key}", fn(404, "PASTE_NOT_FOUND")),
             Map.entry("GET /{shortCode}", fn(404, "PASTE_NOT_FOUND")),
+            // curl -T's upload (PUT /{shortCode}, the variable a file's name) takes any one-segment path; without a
+            // Content-Length there is no file to declare
+            Map.entry("PUT /{shortCode}", fn(400, "INVALID_FILES")),
+            Map.entry("PUT /pastes", fn(400, "INVALID_FILES")),
+            Map.entry("PUT /documents", fn(400, "INVALID_FILES")),
+            Map.entry("PUT /pb", fn(400, "INVALID_FILES")),
             // PrivateBin's protocol: a page for a request that is no JSON API call, and a refusal as PrivateBin
             // answers it (HTTP 200, {"status":1,"message":"Invalid data."}) for a body that is no paste
             Map.entry("GET /pb/", new NotAnError(200)),

@@ -299,8 +299,8 @@ class LocalStackCloudFormationIT {
             // the API and schedule may invoke their functions: POST /pastes, POST / (the command-line clients), GET,
             // HEAD, DELETE, POST reveal, POST report, the web page's three GETs, security.txt, the haste protocol's
             // POST and three GETs, PrivateBin's GET and POST of /pb/ and /pb, the owner's GET and DELETE under
-            // /me/pastes, and the rule (the moderation function has no route: IAM invokes it)
-            assertEquals(22, byType.get("AWS::Lambda::Permission").size(), byType.toString());
+            // /me/pastes, curl -T's PUT /{name}, and the rule (the moderation function has no route: IAM invokes it)
+            assertEquals(23, byType.get("AWS::Lambda::Permission").size(), byType.toString());
             // the edge, on by default, with its web ACL made in us-east-1 by EdgeAclFunction
             assertEquals(Set.of("EdgeDistribution"), byType.get("AWS::CloudFront::Distribution"), byType.toString());
             assertEquals(Set.of("EdgeWebAcl"), byType.get("Custom::EdgeWebAcl"), byType.toString());

@@ -246,7 +246,8 @@ class TemplateTest {
         for (var function : signIn.functions()) {
             for (var route : function.httpRoutes()) {
                 boolean creates = (creating.contains(function.logicalId())
-                                && route.method().equals("POST"))
+                                && (route.method().equals("POST")
+                                        || route.method().equals("PUT")))
                         || route.path().startsWith("/me/");
                 assertEquals(creates, route.authorization().isPresent(), function.logicalId() + " " + route.routeKey());
                 if (creates) {
@@ -259,7 +260,9 @@ class TemplateTest {
             }
         }
         assertEquals(
-                7, guarded, "POST /pastes, POST /, POST /documents, POST /pb/, POST /pb and the owner's two routes");
+                8,
+                guarded,
+                "POST /pastes, POST /, POST /documents, PUT /{shortCode}, POST /pb/, POST /pb and the owner's two routes");
         for (String mode : List.of("anyone", "api-key")) {
             for (var function : SamTemplate.read(InfraTemplate.FILE, Map.of("CreateAccess", mode))
                     .functions()) {
@@ -640,7 +643,8 @@ class TemplateTest {
 
     @Test
     void theHttpApiRoutesUsePayloadFormatTwo() {
-        assertEquals(Set.of("POST /pastes", "POST /", "POST /documents"), routes("CreatePasteFunction"));
+        assertEquals(
+                Set.of("POST /pastes", "POST /", "POST /documents", "PUT /{shortCode}"), routes("CreatePasteFunction"));
         assertEquals(
                 Set.of(
                         "GET /pastes/{shortCode}",
