@@ -200,30 +200,24 @@ class SignInCreateIT {
         String server = runtime.baseUrl() + "/pb/";
         String header = "{\"Authorization\": \"Bearer " + token(issuer, AUDIENCE, 3600) + "\"}";
 
-        Process refused = new ProcessBuilder(pbincli.toString(), "send", "--json", "-s", server, "-t", "no token")
-                .redirectErrorStream(true)
-                .start();
-        String refusedOutput = new String(refused.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(refused.waitFor(60, TimeUnit.SECONDS));
-        assertTrue(!refusedOutput.contains("\"status\": 0") && !refusedOutput.contains("\"status\":0"), refusedOutput);
+        Client refused = client(null, pbincli.toString(), "send", "--json", "-s", server, "-t", "no token");
+        assertTrue(!refused.output().matches("(?s).*\"status\": ?0.*"), refused.output());
 
-        Process sent = new ProcessBuilder(
-                        pbincli.toString(),
-                        "send",
-                        "--json",
-                        "-s",
-                        server,
-                        "--auth",
-                        "custom",
-                        "--auth-custom",
-                        header,
-                        "-t",
-                        "sent by pbincli, signed in")
-                .redirectErrorStream(true)
-                .start();
-        String output = new String(sent.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(sent.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, sent.exitValue(), output);
+        Client sent = client(
+                null,
+                pbincli.toString(),
+                "send",
+                "--json",
+                "-s",
+                server,
+                "--auth",
+                "custom",
+                "--auth-custom",
+                header,
+                "-t",
+                "sent by pbincli, signed in");
+        assertEquals(0, sent.exit(), sent.output());
+        String output = sent.output();
         String id = Json.MAPPER
                 .readTree(output.substring(output.indexOf('{')))
                 .path("result")
@@ -252,24 +246,35 @@ class SignInCreateIT {
                 """.formatted(runtime.baseUrl()));
         Files.writeString(dir.resolve("notes.txt"), "from rpaste, signed in\n");
 
-        Process sent = new ProcessBuilder(
-                        rpaste.toString(),
-                        "-c",
-                        "config.toml",
-                        "-a",
-                        "Bearer " + token(issuer, AUDIENCE, 3600),
-                        "notes.txt")
-                .directory(dir.toFile())
-                .redirectErrorStream(true)
-                .start();
-        String output = new String(sent.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        assertTrue(sent.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, sent.exitValue(), output);
+        Client sent = client(
+                dir,
+                rpaste.toString(),
+                "-c",
+                "config.toml",
+                "-a",
+                "Bearer " + token(issuer, AUDIENCE, 3600),
+                "notes.txt");
+        assertEquals(0, sent.exit(), sent.output());
+        String output = sent.output().trim();
         String url = output.lines()
                 .filter(l -> l.startsWith("http"))
                 .findFirst()
                 .orElseThrow(() -> new AssertionError(output));
         assertEquals("alice", ownerOf(url.substring(url.lastIndexOf('/') + 1)), output);
+    }
+
+    /** What a command-line client printed (stdout and stderr), and its exit status. */
+    private record Client(int exit, String output) {}
+
+    private static Client client(Path dir, String... command) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        if (dir != null) {
+            builder.directory(dir.toFile());
+        }
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), String.join(" ", command) + " did not finish");
+        return new Client(process.exitValue(), output);
     }
 
     private static String ownerOfOrNull(String code) throws SQLException {
