@@ -972,6 +972,9 @@ class BadInputCorpusIT {
             Map.entry("GET /documents/{key}", fn(404, "PASTE_NOT_FOUND")),
             Map.entry("GET /raw/{key}", fn(404, "PASTE_NOT_FOUND")),
             Map.entry("GET /{shortCode}", fn(404, "PASTE_NOT_FOUND")),
+            // the owner's routes (docs/using.md, "Your own pastes"): nobody's credential, nobody's pastes
+            Map.entry("GET /me/pastes", fn(401, "API_KEY_REQUIRED")),
+            Map.entry("DELETE /me/pastes/{shortCode}", fn(401, "API_KEY_REQUIRED")),
             // curl -T's upload (PUT /{shortCode}, the variable a file's name) takes any one-segment path; without a
             // Content-Length there is no file to declare
             Map.entry("PUT /{shortCode}", fn(400, "INVALID_FILES")),
