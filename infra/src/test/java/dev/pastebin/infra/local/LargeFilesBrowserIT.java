@@ -120,6 +120,29 @@ class LargeFilesBrowserIT {
         assertArrayEquals(small, download(files.get(1)));
     }
 
+    /** Files dropped on the box are chosen as the input's are: listed, in the input too, the text no longer asked for. */
+    @Test
+    void filesDroppedOnTheBoxAreChosen() {
+        page.open("/");
+        page.awaitState(Duration.ofSeconds(20), "editing");
+        browser.executeScript("""
+                const dropped = new DataTransfer();
+                dropped.items.add(new File(['first'], 'one.txt', { type: 'text/plain' }));
+                dropped.items.add(new File(['second'], 'two.bin'));
+                const zone = document.getElementById('drop-zone');
+                zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: dropped, cancelable: true }));
+                zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dropped, cancelable: true }));""");
+
+        assertEquals(
+                List.of("one.txt", "two.bin"),
+                fileRows().stream()
+                        .map(row -> row.findElement(By.className("file-name")).getText())
+                        .toList());
+        assertEquals(2L, browser.executeScript("return document.getElementById('files').files.length"));
+        assertEquals("chosen", browser.findElement(By.id("drop-zone")).getDomAttribute("data-state"));
+        assertEquals(false, browser.executeScript("return document.getElementById('content').required"));
+    }
+
     @Test
     void aFileOverTheLimitIsRefusedWithTheApisMessageBeforeAnyByteIsSent() throws Exception {
         Path tooLarge = Files.write(dir.resolve("too-large.bin"), new byte[MAX_FILE_BYTES + 1]);
