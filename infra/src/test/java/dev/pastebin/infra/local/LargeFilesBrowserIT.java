@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pastebin.core.support.RealServices;
-import dev.pastebin.local.template.CloudFormationTemplate;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,16 +24,6 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.CORSRule;
-import software.amazon.awssdk.services.s3.model.Event;
-import software.amazon.awssdk.services.s3.model.FilterRule;
-import software.amazon.awssdk.services.s3.model.FilterRuleName;
-import software.amazon.awssdk.services.s3.model.NotificationConfiguration;
-import software.amazon.awssdk.services.s3.model.NotificationConfigurationFilter;
-import software.amazon.awssdk.services.s3.model.QueueConfiguration;
-import software.amazon.awssdk.services.s3.model.S3KeyFilter;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * A large paste through the web page, in Debian's headless Chromium against the whole local system
@@ -67,7 +56,7 @@ class LargeFilesBrowserIT {
                 "local-web-files",
                 Map.of("Parameters", Map.of("PASTEBIN_LARGE_FILES_MAX_FILE_BYTES", String.valueOf(MAX_FILE_BYTES))),
                 List.of());
-        configureBucketAsTheTemplate();
+        system.configureBucketAsTheTemplate();
         page = BrowserPage.start(system);
         browser = page.driver();
     }
@@ -181,52 +170,5 @@ class LargeFilesBrowserIT {
                 HttpResponse.BodyHandlers.ofByteArray());
         assertEquals(200, response.statusCode(), href);
         return response.body();
-    }
-
-    /**
-     * The runtime's bucket as the template's PasteBucket has it where the page needs it: staged files notify the
-     * upload queue, and its CORS rules (read from the template) let the page PUT there.
-     */
-    @SuppressWarnings("unchecked")
-    private static void configureBucketAsTheTemplate() {
-        String queueArn;
-        try (SqsClient sqs = SqsClient.create()) {
-            queueArn = sqs.getQueueAttributes(
-                            b -> b.queueUrl(system.queue.queueUrl()).attributeNames(QueueAttributeName.QUEUE_ARN))
-                    .attributes()
-                    .get(QueueAttributeName.QUEUE_ARN);
-        }
-        Map<String, Object> cors = (Map<String, Object>)
-                CloudFormationTemplate.load(TestSupport.repositoryRoot().resolve("infra/template.yaml"))
-                        .properties("PasteBucket")
-                        .get("CorsConfiguration");
-        List<CORSRule> rules = ((List<Map<String, Object>>) cors.get("CorsRules"))
-                .stream()
-                        .map(rule -> CORSRule.builder()
-                                .allowedOrigins((List<String>) rule.get("AllowedOrigins"))
-                                .allowedMethods((List<String>) rule.get("AllowedMethods"))
-                                .allowedHeaders((List<String>) rule.get("AllowedHeaders"))
-                                .exposeHeaders((List<String>) rule.get("ExposedHeaders"))
-                                .maxAgeSeconds(((Number) rule.get("MaxAge")).intValue())
-                                .build())
-                        .toList();
-        try (S3Client s3 = S3Client.create()) {
-            s3.putBucketNotificationConfiguration(b -> b.bucket(system.bucket)
-                    .notificationConfiguration(NotificationConfiguration.builder()
-                            .queueConfigurations(QueueConfiguration.builder()
-                                    .queueArn(queueArn)
-                                    .events(Event.S3_OBJECT_CREATED)
-                                    .filter(NotificationConfigurationFilter.builder()
-                                            .key(S3KeyFilter.builder()
-                                                    .filterRules(FilterRule.builder()
-                                                            .name(FilterRuleName.PREFIX)
-                                                            .value("staging/")
-                                                            .build())
-                                                    .build())
-                                            .build())
-                                    .build())
-                            .build()));
-            s3.putBucketCors(b -> b.bucket(system.bucket).corsConfiguration(c -> c.corsRules(rules)));
-        }
     }
 }
