@@ -248,6 +248,20 @@ def ensure_notifications(s3, name: str, properties: dict) -> None:
     print(f"bootstrap: bucket {name} notifies {[q['QueueArn'] for q in queues]}", file=sys.stderr)
 
 
+def ensure_cors(s3, name: str, properties: dict) -> None:
+    """The bucket's CORS rules as the template's CorsConfiguration has them (the web page PUTs large files to their
+    pre-signed URLs), in the S3 API's shape: CloudFormation's ExposedHeaders and MaxAge are ExposeHeaders and
+    MaxAgeSeconds there. PutBucketCors replaces the whole configuration, so running it again is idempotent."""
+    rules = (properties.get("CorsConfiguration") or {}).get("CorsRules", [])
+    if not rules:
+        s3.delete_bucket_cors(Bucket=name)
+        return
+    renamed = {"ExposedHeaders": "ExposeHeaders", "MaxAge": "MaxAgeSeconds", "Id": "ID"}
+    s3.put_bucket_cors(Bucket=name, CORSConfiguration={
+        "CORSRules": [{renamed.get(k, k): v for k, v in rule.items()} for rule in rules]})
+    print(f"bootstrap: bucket {name} allows CORS {[r['AllowedMethods'] for r in rules]}", file=sys.stderr)
+
+
 def ensure_secret(secretsmanager, name: str, value: str) -> None:
     try:
         secretsmanager.create_secret(Name=name, SecretString=value)
@@ -321,6 +335,7 @@ def main() -> int:
     bucket_properties = resolver.resolve(resource_properties(template, PASTE_BUCKET, "AWS::S3::Bucket"))
     ensure_bucket(s3, bucket, region, bucket_properties)
     ensure_notifications(s3, bucket, bucket_properties)
+    ensure_cors(s3, bucket, bucket_properties)
     ensure_secret(secretsmanager, secret_name, db_credentials)
     ensure_secret(secretsmanager, report_key_secret, LOCAL_REPORT_ADDRESS_KEY)
     # the moderation outbox (takedown invalidations, report notifications) and its DLQ, as the template has them

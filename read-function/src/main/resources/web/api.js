@@ -77,5 +77,8 @@ export function formatSize(bytes) {
   if (bytes < 1024) {
     return `${bytes} bytes`;
   }
-  return `${(bytes / 1024).toFixed(1)} KiB (${bytes} bytes)`;
+  if (bytes < 1024 * 1024) {
+    return `${(bytes / 1024).toFixed(1)} KiB (${bytes} bytes)`;
+  }
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB (${bytes} bytes)`;
 }

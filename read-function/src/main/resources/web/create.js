@@ -1,6 +1,7 @@
 // The create page: posts the form as JSON (content, expiry, read-once, language, file name) with an
-// Idempotency-Key, then shows the paste's address.
-import { deleteTokens, formatInstant, readError } from '/assets/api.js';
+// Idempotency-Key, then shows the paste's address. Chosen or dropped files make a large paste instead: hashed here,
+// declared in one JSON create, then each PUT straight to S3 with its pre-signed request.
+import { deleteTokens, formatInstant, formatSize, readError } from '/assets/api.js';
 import { encryptPaste } from '/assets/privatebin.js';
 
 const page = document.getElementById('page');
@@ -20,6 +21,9 @@ const passwordOption = document.getElementById('password-option');
 const password = document.getElementById('password');
 const credentialOption = document.getElementById('credential-option');
 const credential = document.getElementById('credential');
+const filesInput = document.getElementById('files');
+const dropZone = document.getElementById('drop-zone');
+const fileList = document.getElementById('file-list');
 
 /** The form's expiry (seconds) as PrivateBin's meta.expire names it. */
 const PRIVATEBIN_EXPIRY = {
@@ -161,8 +165,183 @@ async function createEncrypted() {
   link.focus();
 }
 
+
+// --- Large pastes: files hashed here, declared in one create, each PUT to S3 with its pre-signed request ---------
+
+/** The files chosen or dropped, each with its row in the list: {file, row, progress, state}. */
+let chosen = [];
+
+function chooseFiles(files) {
+  chosen = Array.from(files, (file) => {
+    const row = document.createElement('li');
+    row.className = 'file';
+    const name = document.createElement('span');
+    name.className = 'file-name';
+    name.textContent = file.name;
+    const size = document.createElement('span');
+    size.className = 'file-size';
+    size.textContent = formatSize(file.size);
+    const progress = document.createElement('progress');
+    progress.max = 100;
+    progress.value = 0;
+    progress.setAttribute('aria-label', `Upload of ${file.name}`);
+    const state = document.createElement('span');
+    state.className = 'file-state';
+    row.append(name, size, progress, state);
+    return { file, row, progress, state };
+  });
+  chosen.forEach((entry) => fileState(entry, 'chosen', 'ready to upload'));
+  fileList.replaceChildren(...chosen.map((entry) => entry.row));
+  dropZone.dataset.state = chosen.length ? 'chosen' : 'empty';
+  // with files the text is not asked for: the files are the paste
+  content.required = chosen.length === 0;
+}
+
+/** A file's row: data-state (chosen, hashing, uploading, done, failed) and its words. */
+function fileState(entry, state, text) {
+  entry.row.dataset.state = state;
+  entry.state.textContent = text;
+}
+
+filesInput.addEventListener('change', () => chooseFiles(filesInput.files));
+dropZone.addEventListener('dragover', (event) => {
+  event.preventDefault(); // lets the drop happen
+  dropZone.dataset.state = 'over';
+});
+dropZone.addEventListener('dragleave', () => {
+  dropZone.dataset.state = chosen.length ? 'chosen' : 'empty';
+});
+dropZone.addEventListener('drop', (event) => {
+  event.preventDefault(); // the browser would otherwise open the file
+  filesInput.files = event.dataTransfer.files; // the input shows what was dropped, for keyboard users too
+  chooseFiles(event.dataTransfer.files);
+});
+
+/**
+ * The file's SHA-256 as hex. SubtleCrypto digests a whole buffer only (no streaming), so each file is read into
+ * memory in its turn: up to its size (the API's file limit, 100 MiB) while it is hashed, then released.
+ */
+async function sha256Hex(file) {
+  const digest = await crypto.subtle.digest('SHA-256', await file.arrayBuffer());
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * PUTs a file to its pre-signed request with XMLHttpRequest, whose upload progress events move the file's bar.
+ * The headers are the ones the create signed, but Content-Length, which the browser sets itself from the file
+ * (and refuses to be told). Resolves true when S3 took the bytes.
+ */
+function upload(entry, request) {
+  return new Promise((resolve) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(request.method, request.url);
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (name.toLowerCase() !== 'content-length') {
+        xhr.setRequestHeader(name, value);
+      }
+    }
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) {
+        const percent = Math.floor((event.loaded / event.total) * 100);
+        entry.progress.value = percent;
+        fileState(entry, 'uploading', `uploading ${percent} %`);
+      }
+    };
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) {
+        entry.progress.value = 100;
+        fileState(entry, 'done', 'done');
+        resolve(true);
+      } else {
+        // S3 answers an XML error whose Message says why (a changed file: its size or SHA-256 no longer match)
+        const reason = /<Message>([^<]*)<\/Message>/.exec(xhr.responseText ?? '')?.[1];
+        fileState(entry, 'failed', `failed: storage answered ${xhr.status}${reason ? ` (${reason})` : ''}`);
+        resolve(false);
+      }
+    };
+    xhr.onerror = () => {
+      fileState(entry, 'failed', 'failed: no answer from storage (network error, or it refused this site)');
+      resolve(false);
+    };
+    fileState(entry, 'uploading', 'uploading 0 %');
+    xhr.send(entry.file);
+  });
+}
+
+/**
+ * A large paste: the files' names, sizes, SHA-256 and types in one JSON create (limits are refused there, before any
+ * byte goes to S3), then every file to its pre-signed PUT. The paste is stored once the upload worker has verified
+ * every file; until then its page says it is being stored.
+ */
+async function createLarge() {
+  if (encrypt.checked) {
+    say('error', 'Files are sent as they are, not encrypted: uncheck "Encrypt in the browser" to send them.');
+    return;
+  }
+  say('hashing', 'Reading the files to hash them…');
+  const files = [];
+  for (const entry of chosen) {
+    fileState(entry, 'hashing', 'hashing');
+    const declared = { name: entry.file.name, size: entry.file.size, sha256: await sha256Hex(entry.file) };
+    if (entry.file.type) {
+      declared.contentType = entry.file.type;
+    }
+    files.push(declared);
+    fileState(entry, 'chosen', 'hashed');
+  }
+  const request = { files };
+  if (expiresIn.value) {
+    request.expiresIn = Number(expiresIn.value);
+  }
+  if (readOnce.checked) {
+    request.readOnce = true; // the API says why a large paste cannot be read once
+  }
+  say('creating', 'Creating…');
+  // no Idempotency-Key: a replay would sign new uploads for files that may be on their way (the API refuses one)
+  const response = await fetch('/pastes', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', Accept: 'application/json', ...authorization() },
+    body: JSON.stringify(request),
+  });
+  if (response.status === 401) {
+    askForCredential((await readError(response)).message);
+    return;
+  }
+  if (response.status !== 201) {
+    const error = (await readError(response)).message;
+    chosen.forEach((entry) => fileState(entry, 'failed', 'not sent'));
+    say('error', error);
+    return;
+  }
+  keepCredential();
+  const created = await response.json();
+  say('uploading', 'Uploading…');
+  const results = await Promise.all(created.uploads.map((signed, i) => upload(chosen[i], signed)));
+  showCreated(created);
+  const failed = results.filter((ok) => !ok).length;
+  if (failed > 0) {
+    say('error', `${failed} of ${results.length} files did not reach storage (see each file): the paste will not `
+        + 'be stored. Create it again.');
+    return;
+  }
+  say('created', 'Uploaded. The paste is stored once every file is checked; share the link below.');
+  link.focus();
+}
+
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
+  if (chosen.length > 0) {
+    submit.disabled = true;
+    result.hidden = true;
+    try {
+      await createLarge();
+    } catch {
+      say('error', 'No answer from the server (network error), or this browser could not read a file.');
+    } finally {
+      submit.disabled = false;
+    }
+    return;
+  }
   if (encrypt.checked) {
     submit.disabled = true;
     result.hidden = true;

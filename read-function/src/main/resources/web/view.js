@@ -1,6 +1,7 @@
 // The view page: reads /pastes/{code} as JSON and shows it as text, in numbered lines that take their colours
 // from the highlighter; polls while it is being stored; offers Reveal for a read-once paste, Copy, Download,
-// Raw, and Delete when this browser holds the paste's delete token.
+// Raw, and Delete when this browser holds the paste's delete token. A large paste is the list of its files, each a
+// link to its download.
 import {
   TAKEN_DOWN_MESSAGE, deleteTokens, formatInstant, formatSize, goneKind, readError, retryAfterSeconds,
 } from '/assets/api.js';
@@ -34,6 +35,8 @@ const reportForm = document.getElementById('report-form');
 const reportMessage = document.getElementById('report-message');
 const passwordForm = document.getElementById('password-form');
 const passwordInput = document.getElementById('paste-password');
+const filesSection = document.getElementById('files-section');
+const filesView = document.getElementById('files-view');
 
 /** The short code in /p/{shortCode}, as typed: the API, not this page, says whether it is well formed. */
 function codeFromAddress() {
@@ -107,6 +110,28 @@ function showContent(paste) {
   showSelection(true);
   offerCopies(paste);
   highlight(paste);
+}
+
+/**
+ * A large paste: its files, each with its size and a link to its read (/pastes/{code}?file=n), which the API answers
+ * with a redirect to a short-lived S3 link that downloads it under its name. Nothing of the files is fetched here.
+ */
+function showFiles(paste) {
+  showDetails(paste);
+  filesView.replaceChildren(...paste.files.map((file, position) => {
+    const item = document.createElement('li');
+    item.dataset.position = String(position);
+    const anchor = document.createElement('a');
+    anchor.className = 'file-link';
+    anchor.href = file.url;
+    anchor.textContent = file.name;
+    const size = document.createElement('span');
+    size.className = 'file-size';
+    size.textContent = ` ${formatSize(file.sizeBytes)}`;
+    item.append(anchor, size);
+    return item;
+  }));
+  filesSection.hidden = false;
 }
 
 /** Copy, and Download as the paste's file name (or its code): both from the text on the page, with no request. */
@@ -226,6 +251,8 @@ function clearPaste() {
   shown = null;
   content.textContent = '';
   content.hidden = true;
+  filesView.replaceChildren();
+  filesSection.hidden = true;
   details.hidden = true;
   rawLink.hidden = true;
   copyButton.hidden = true;
@@ -412,7 +439,10 @@ async function load() {
       polling = null;
       const paste = await response.json();
       offerDelete();
-      if (paste.readOnce || response.headers.get('Paste-Read-Once') === 'true') {
+      if (Array.isArray(paste.files)) {
+        showFiles(paste);
+        say('ready', '');
+      } else if (paste.readOnce || response.headers.get('Paste-Read-Once') === 'true') {
         showDetails(paste);
         revealButton.hidden = false;
         say('read-once', 'This paste can be read only once. Revealing it shows it here and deletes it from the server.');

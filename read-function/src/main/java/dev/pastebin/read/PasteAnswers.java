@@ -99,11 +99,13 @@ class PasteAnswers {
     }
 
     private HttpResponse<?> readable(Paste paste, View view, HttpRequest<?> request, boolean withBody) {
-        if (largeFiles.isLarge(paste)) {
-            return largeFile(paste, request);
-        }
         boolean json =
                 view == View.HASTE_DOCUMENT || (view == View.NEGOTIATED && ContentNegotiation.wantsJson(request));
+        if (largeFiles.isLarge(paste)) {
+            boolean listing =
+                    view == View.NEGOTIATED && json && request.getParameters().get(FILE_PARAMETER) == null;
+            return listing ? largeFileList(paste, withBody) : largeFile(paste, request);
+        }
         String etag = EntityTags.of(paste.contentSha256(), json);
         MutableHttpResponse<Object> response = HttpResponse.ok()
                 .header(HttpHeaders.ETAG, etag)
@@ -150,6 +152,18 @@ class PasteAnswers {
         return HttpResponse.temporaryRedirect(
                         URI.create(largeFiles.link(paste, position).toString()))
                 .header(HttpHeaders.CACHE_CONTROL, "no-store");
+    }
+
+    /**
+     * The JSON view of a large paste without {@code ?file=}: its files and their read addresses (what the web page
+     * lists), not a redirect to the first file's bytes. Cached as a small paste's view is: its rows never change.
+     */
+    private HttpResponse<?> largeFileList(Paste paste, boolean withBody) {
+        MutableHttpResponse<Object> response = HttpResponse.ok()
+                .header(HttpHeaders.CACHE_CONTROL, cacheControl(paste))
+                .header(HttpHeaders.VARY, HttpHeaders.ACCEPT)
+                .contentType(MediaType.APPLICATION_JSON_TYPE);
+        return withBody ? response.body(LargePasteDocument.of(paste, largeFiles.files(paste))) : response;
     }
 
     /** The query parameter that picks a large paste's file. */

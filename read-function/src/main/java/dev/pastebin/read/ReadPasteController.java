@@ -33,7 +33,8 @@ public class ReadPasteController {
             produces = {MediaType.TEXT_PLAIN, MediaType.APPLICATION_JSON, MediaType.TEXT_HTML},
             headRoute = false)
     public HttpResponse<?> read(String shortCode, HttpRequest<?> request) {
-        if (ContentNegotiation.wantsPage(request)) {
+        // ?file= asks for one file's bytes, which the page links to (its download): a browser gets them, not the page
+        if (ContentNegotiation.wantsPage(request) && request.getParameters().get(PasteAnswers.FILE_PARAMETER) == null) {
             return PasteAnswers.seePage(shortCodes.requireWellFormed(shortCode));
         }
         return answers.answer(shortCodes.requireWellFormed(shortCode), PasteAnswers.View.NEGOTIATED, request, true);

@@ -2,6 +2,7 @@ package dev.pastebin.read;
 
 import dev.pastebin.api.http.ApiErrorCode;
 import dev.pastebin.api.http.ApiException;
+import dev.pastebin.core.storage.LargeFileStore;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
@@ -23,9 +24,16 @@ public class WebPagesController {
     /** Where a paste's web page is: this and its short code. */
     static final String VIEW_PATH = "/p/";
 
-    /** No inline script or style, nothing from elsewhere: a paste that smuggles markup in has nothing to run. */
-    static final String CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; "
-            + "connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+    /**
+     * No inline script or style, nothing from elsewhere: a paste that smuggles markup in has nothing to run. The one
+     * other origin is the paste bucket's endpoint, which the create page sends a large paste's files to with their
+     * pre-signed PUTs (docs/design.md, "Large files: straight to S3").
+     */
+    static String contentSecurityPolicy(String bucketOrigin) {
+        return "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self' " + bucketOrigin
+                + "; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+    }
+
     /**
      * A worker runs under the policy delivered with its own script, not the page's: the highlight worker may
      * import scripts from here and do nothing else (no fetch, no other origin). On the other scripts it changes
@@ -38,9 +46,11 @@ public class WebPagesController {
     static final String ASSET_CACHING = "public, max-age=300";
 
     private final WebAssets assets;
+    private final String pagePolicy;
 
-    public WebPagesController(WebAssets assets) {
+    public WebPagesController(WebAssets assets, LargeFileStore largeFiles) {
         this.assets = assets;
+        this.pagePolicy = contentSecurityPolicy(largeFiles.requestOrigin());
     }
 
     // A route that declares no produces is taken to produce application/json, and Micronaut's router answered
@@ -73,13 +83,13 @@ public class WebPagesController {
                 request);
     }
 
-    private static HttpResponse<?> serve(WebAssets.Asset asset, HttpRequest<?> request) {
+    private HttpResponse<?> serve(WebAssets.Asset asset, HttpRequest<?> request) {
         MutableHttpResponse<Object> response = HttpResponse.ok()
                 .header(HttpHeaders.ETAG, asset.etag())
                 .header(HttpHeaders.CACHE_CONTROL, asset.isPage() ? PAGE_CACHING : ASSET_CACHING)
                 .header("X-Content-Type-Options", "nosniff");
         if (asset.isPage()) {
-            response.header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+            response.header("Content-Security-Policy", pagePolicy)
                     // the address of a view page is the key to a paste: never hand it to another site
                     .header("Referrer-Policy", "no-referrer");
         } else if (asset.isScript()) {

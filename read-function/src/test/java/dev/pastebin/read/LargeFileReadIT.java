@@ -20,6 +20,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -69,6 +71,45 @@ class LargeFileReadIT {
         assertArrayEquals(second, get(secondFile.header("Location"), null).body());
 
         assertEquals(404, world.api.send(read(code).query("file", "2")).status());
+    }
+
+    /**
+     * The JSON view of a large paste (what the web page reads) lists its files, each with the address of its read,
+     * instead of redirecting to the first one; {@code ?file=} still redirects whatever Accept says.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void theJsonViewOfALargePasteListsItsFilesAndFileStillRedirects() throws Exception {
+        byte[] first = "0123456789".repeat(100).getBytes(StandardCharsets.UTF_8);
+        byte[] second = "the second file".getBytes(StandardCharsets.UTF_8);
+        String code = largePaste(first, second).shortCode();
+
+        HttpApi.Response response = world.api.send(read(code).header("Accept", "application/json"));
+        assertEquals(200, response.status(), response.text());
+        assertEquals("application/json", response.header("Content-Type"));
+        Map<String, Object> document = world.json(response);
+        assertEquals(code, document.get("shortCode"));
+        assertEquals(first.length + second.length, ((Number) document.get("sizeBytes")).intValue());
+        List<Map<String, Object>> files = (List<Map<String, Object>>) document.get("files");
+        assertEquals(2, files.size(), response.text());
+        assertEquals("first file.bin", files.get(0).get("name"));
+        assertEquals(first.length, ((Number) files.get(0).get("sizeBytes")).intValue());
+        assertEquals("application/x-data", files.get(0).get("contentType"));
+        assertEquals("/pastes/" + code + "?file=0", files.get(0).get("url"));
+        assertEquals("second.txt", files.get(1).get("name"));
+        assertEquals(second.length, ((Number) files.get(1).get("sizeBytes")).intValue());
+        assertEquals("/pastes/" + code + "?file=1", files.get(1).get("url"));
+
+        HttpApi.Response file = world.api.send(read(code).query("file", "1").header("Accept", "application/json"));
+        assertEquals(307, file.status(), file.text());
+        assertArrayEquals(second, get(file.header("Location"), null).body());
+
+        // the page's link to a file, followed by a browser (an Accept that prefers HTML): the file, not the page
+        HttpApi.Response clicked = world.api.send(read(code)
+                .query("file", "0")
+                .header("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"));
+        assertEquals(307, clicked.status(), clicked.text());
+        assertArrayEquals(first, get(clicked.header("Location"), null).body());
     }
 
     @Test

@@ -22,13 +22,15 @@ import org.yaml.snakeyaml.Yaml;
 /**
  * The response schemas of the API document (docs/openapi.yaml, written by hand) describe the records the
  * functions serialize: the same fields, every one of them always present (nulls included). The shared schemas
- * are checked here because this module's tests see all eight records (core's, create's and its own).
+ * are checked here because this module's tests see all ten records (core's, create's and its own).
  */
 class OpenApiSchemasTest {
 
     private static final Path DOCUMENT = Path.of("..", "docs", "openapi.yaml");
     private static final Map<String, Class<? extends Record>> RECORDS = Map.of(
             "ApiError", ApiError.class,
+            "LargePasteDocument", LargePasteDocument.class,
+            "LargePasteFile", LargePasteDocument.LargePasteFile.class,
             "CreatedPaste", CreatedPaste.class,
             "PasteDocument", PasteDocument.class,
             "PendingPaste", PendingPaste.class,
@@ -41,6 +43,8 @@ class OpenApiSchemasTest {
     @ValueSource(
             strings = {
                 "ApiError",
+                "LargePasteDocument",
+                "LargePasteFile",
                 "CreatedPaste",
                 "PasteDocument",
                 "PendingPaste",

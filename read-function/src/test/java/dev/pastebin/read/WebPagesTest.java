@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pastebin.api.support.HttpApi;
+import dev.pastebin.core.storage.LargeFileStore;
+import java.net.URI;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.LinkedHashSet;
@@ -25,8 +27,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class WebPagesTest {
 
-    private static final String CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
-            + "img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+    private static final String CSP_BEFORE_BUCKET =
+            "default-src 'none'; script-src 'self'; style-src 'self'; " + "connect-src 'self' ";
+    private static final String CSP_AFTER_BUCKET =
+            "; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
     private static final Pattern ASSET_REFERENCE =
             Pattern.compile("(?:src|href)=\"(/assets/[^\"]+)\"|(?:from |Worker\\()'(/assets/[^']+)'");
 
@@ -50,6 +54,20 @@ class WebPagesTest {
         }
     }
 
+    /**
+     * The one other origin a page may connect to: where the pre-signed requests go (the create page PUTs a large
+     * paste's files there), exactly the scheme, host and port of a pre-signed link.
+     */
+    private static String bucketOrigin() {
+        String origin = api.context().getBean(LargeFileStore.class).requestOrigin();
+        URI link = URI.create(api.context()
+                .getBean(LargeFileStore.class)
+                .presignRead("aB3xYz9QkLm/0", "f.bin", "application/octet-stream")
+                .toString());
+        assertEquals(link.getScheme() + "://" + link.getRawAuthority(), origin);
+        return origin;
+    }
+
     private static HttpApi.Response get(String path) {
         return api.send(api.fixture("read-paste").path(path));
     }
@@ -61,7 +79,7 @@ class WebPagesTest {
 
         assertEquals(200, page.status(), page.text());
         assertEquals("text/html; charset=utf-8", page.header("Content-Type"));
-        assertEquals(CSP, page.header("Content-Security-Policy"));
+        assertEquals(CSP_BEFORE_BUCKET + bucketOrigin() + CSP_AFTER_BUCKET, page.header("Content-Security-Policy"));
         assertEquals("nosniff", page.header("X-Content-Type-Options"));
         assertEquals("no-referrer", page.header("Referrer-Policy"));
         assertEquals("no-cache", page.header("Cache-Control"));

@@ -44,12 +44,16 @@ public class LargeFileLinks {
      * @throws PasteNotFoundException when the paste has no such file
      */
     public URL link(Paste paste, int position) {
-        List<PasteFile> all =
-                dependencies.call(DATABASE, () -> files.findByShortCodeOrderByPosition(paste.shortCode()));
+        List<PasteFile> all = files(paste);
         if (position < 0 || position >= all.size()) {
             throw new PasteNotFoundException("Paste " + paste.shortCode() + " has no file " + position);
         }
         PasteFile file = all.get(position);
         return store.presignRead(file.fileId(), file.name(), file.contentType());
+    }
+
+    /** The files of a PROCESSED large paste, in the create's order (what its JSON view lists). */
+    public List<PasteFile> files(Paste paste) {
+        return dependencies.call(DATABASE, () -> files.findByShortCodeOrderByPosition(paste.shortCode()));
     }
 }

@@ -6,6 +6,7 @@ import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -52,6 +53,19 @@ public class LargeFileStore {
     public record StagedObject(
             long sizeBytes,
             @io.micronaut.core.annotation.Nullable String sha256Hex) {}
+
+    /**
+     * Where pre-signed requests go: the scheme, host and port of the bucket's endpoint (virtual-hosted in AWS, the
+     * endpoint override locally), which a web page's Content-Security-Policy must admit for the page to PUT there.
+     * Pre-signing is local, so this asks S3 nothing.
+     */
+    public String requestOrigin() {
+        URL url = presigner
+                .presignGetObject(p -> p.signatureDuration(Duration.ofMinutes(1))
+                        .getObjectRequest(r -> r.bucket(storage.bucket()).key(properties.stagingPrefix())))
+                .url();
+        return url.getProtocol() + "://" + url.getAuthority();
+    }
 
     /**
      * A PUT of exactly {@code sizeBytes} bytes of {@code contentType} whose SHA-256 is {@code sha256Hex}, or, with

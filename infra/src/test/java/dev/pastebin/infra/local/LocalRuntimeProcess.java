@@ -2,6 +2,7 @@ package dev.pastebin.infra.local;
 
 import dev.pastebin.core.support.TestQueues;
 import dev.pastebin.local.Json;
+import dev.pastebin.local.template.CloudFormationTemplate;
 import dev.pastebin.testkit.LocalRuntimeLauncher;
 import io.micronaut.context.ApplicationContext;
 import java.io.IOException;
@@ -15,6 +16,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CORSRule;
+import software.amazon.awssdk.services.s3.model.Event;
+import software.amazon.awssdk.services.s3.model.FilterRule;
+import software.amazon.awssdk.services.s3.model.FilterRuleName;
+import software.amazon.awssdk.services.s3.model.NotificationConfiguration;
+import software.amazon.awssdk.services.s3.model.NotificationConfigurationFilter;
+import software.amazon.awssdk.services.s3.model.QueueConfiguration;
+import software.amazon.awssdk.services.s3.model.S3KeyFilter;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -217,6 +226,53 @@ final class LocalRuntimeProcess implements AutoCloseable {
             abuse.delete(context.getBean(SqsClient.class), context.getBean(SnsClient.class));
             context.getBean(SecretsManagerClient.class)
                     .deleteSecret(b -> b.secretId(addressKeySecret).forceDeleteWithoutRecovery(true));
+        }
+    }
+
+    /**
+     * This runtime's bucket as the template's PasteBucket has it where a large paste needs it: staged files notify the
+     * upload queue, and its CORS rules (read from the template) let the page PUT there.
+     */
+    @SuppressWarnings("unchecked")
+    void configureBucketAsTheTemplate() {
+        String queueArn;
+        try (SqsClient sqs = SqsClient.create()) {
+            queueArn = sqs.getQueueAttributes(
+                            b -> b.queueUrl(queue.queueUrl()).attributeNames(QueueAttributeName.QUEUE_ARN))
+                    .attributes()
+                    .get(QueueAttributeName.QUEUE_ARN);
+        }
+        Map<String, Object> cors = (Map<String, Object>)
+                CloudFormationTemplate.load(TestSupport.repositoryRoot().resolve("infra/template.yaml"))
+                        .properties("PasteBucket")
+                        .get("CorsConfiguration");
+        List<CORSRule> rules = ((List<Map<String, Object>>) cors.get("CorsRules"))
+                .stream()
+                        .map(rule -> CORSRule.builder()
+                                .allowedOrigins((List<String>) rule.get("AllowedOrigins"))
+                                .allowedMethods((List<String>) rule.get("AllowedMethods"))
+                                .allowedHeaders((List<String>) rule.get("AllowedHeaders"))
+                                .exposeHeaders((List<String>) rule.get("ExposedHeaders"))
+                                .maxAgeSeconds(((Number) rule.get("MaxAge")).intValue())
+                                .build())
+                        .toList();
+        try (S3Client s3 = S3Client.create()) {
+            s3.putBucketNotificationConfiguration(b -> b.bucket(bucket)
+                    .notificationConfiguration(NotificationConfiguration.builder()
+                            .queueConfigurations(QueueConfiguration.builder()
+                                    .queueArn(queueArn)
+                                    .events(Event.S3_OBJECT_CREATED)
+                                    .filter(NotificationConfigurationFilter.builder()
+                                            .key(S3KeyFilter.builder()
+                                                    .filterRules(FilterRule.builder()
+                                                            .name(FilterRuleName.PREFIX)
+                                                            .value("staging/")
+                                                            .build())
+                                                    .build())
+                                            .build())
+                                    .build())
+                            .build()));
+            s3.putBucketCors(b -> b.bucket(bucket).corsConfiguration(c -> c.corsRules(rules)));
         }
     }
 }

@@ -189,6 +189,35 @@ class SignInCreateIT {
     }
 
     /**
+     * A large paste from the web page on a sign-in instance: its JSON create with files is refused as a text create is,
+     * the page asks for a credential, and with the token the same files are created (owned by the token's subject)
+     * and uploaded.
+     */
+    @Test
+    void thePageAsksForACredentialForFilesTooAndUploadsThemWithIt(@TempDir Path dir) throws Exception {
+        runtime.configureBucketAsTheTemplate();
+        Path file = Files.writeString(dir.resolve("signed.txt"), "a file from the page, signed in\n");
+        try (BrowserPage page = BrowserPage.start(runtime)) {
+            page.open("/");
+            page.awaitState(Duration.ofSeconds(20), "editing");
+            page.driver().findElement(By.id("files")).sendKeys(file.toString());
+            page.driver().findElement(By.id("create")).click();
+            assertEquals("error", page.awaitState(Duration.ofSeconds(60), "error", "created"), page.text("message"));
+            assertTrue(page.driver().findElement(By.id("credential")).isDisplayed(), "the page asks for a credential");
+
+            page.driver().findElement(By.id("credential")).sendKeys(token(issuer, AUDIENCE, 3600));
+            page.driver().findElement(By.id("create")).click();
+
+            assertEquals("created", page.awaitState(Duration.ofSeconds(60), "created", "error"), page.text("message"));
+            assertEquals(
+                    "done",
+                    page.driver().findElement(By.cssSelector("#file-list li")).getDomAttribute("data-state"));
+            String address = page.driver().findElement(By.id("paste-link")).getAttribute("href");
+            assertEquals("alice", ownerOf(address.substring(address.lastIndexOf('/') + 1)));
+        }
+    }
+
+    /**
      * pbincli, unmodified, on a sign-in instance: its {@code --auth custom} sends the token as a header of its own
      * choosing, so the encrypted paste is created and owned by the token's subject; without it the authorizer's 401
      * fails the send.

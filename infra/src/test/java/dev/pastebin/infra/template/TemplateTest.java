@@ -707,6 +707,26 @@ class TemplateTest {
     }
 
     /**
+     * The web page PUTs a large paste's files to their pre-signed URLs and reads them from S3: the bucket's CORS lets
+     * it send exactly the headers a pre-signed PUT signs that a script can set (Content-Length is the browser's) and
+     * read the ETag, for PUT and GET only.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void theBucketLetsTheWebPagePutAndGetFilesWithTheSignedHeaders() {
+        Map<String, Object> cors =
+                (Map<String, Object>) template.properties("PasteBucket").get("CorsConfiguration");
+        assertNotNull(cors, "the bucket has a CORS configuration");
+        List<Map<String, Object>> rules = (List<Map<String, Object>>) cors.get("CorsRules");
+        assertEquals(1, rules.size(), rules.toString());
+        Map<String, Object> rule = rules.getFirst();
+        assertEquals(List.of("PUT", "GET"), rule.get("AllowedMethods"));
+        assertEquals(List.of("content-type", "x-amz-checksum-sha256"), rule.get("AllowedHeaders"));
+        assertEquals(List.of("ETag"), rule.get("ExposedHeaders"));
+        assertEquals(List.of("*"), rule.get("AllowedOrigins"));
+    }
+
+    /**
      * The trust anchor of the database's TLS is one parameter every function follows, with exactly the values
      * core's DatabaseTlsProperties knows, and the CA bundle is packed where that property's default looks for it
      * (Lambda unpacks the artifact under /var/task).
