@@ -24,13 +24,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--edge-template", type=Path, help="the edge's us-east-1 stack (Custom::EdgeWebAcl)")
     arguments = parser.parse_args(argv)
 
-    transformed = sam_transform(arguments.template)
     recorded = read_recorded(arguments.calls) if arguments.calls and arguments.calls.is_dir() else []
     edge = load(arguments.edge_template) if arguments.edge_template else None
     functions = sorted({line["function"] for line in recorded})
     print(f"[stack-rules] {len(recorded)} recorded calls from {len(functions)} functions: {', '.join(functions)}")
     refusals, unmodelled = [], set()
     for name, parameters in json.loads(arguments.parameter_sets.read_text(encoding="utf-8")).items():
+        # per parameter set: the language extensions resolve the template's Fn::Ifs from the parameters first
+        transformed = sam_transform(arguments.template, parameters)
         found, missed = check(Stack(transformed, parameters), name, recorded, edge)
         refusals.extend(found)
         unmodelled |= missed

@@ -31,11 +31,52 @@ class Unresolvable(Exception):
     """An intrinsic the resolver does not model: never guessed."""
 
 
-def sam_transform(template_file: Path) -> dict[str, Any]:
-    """infra/template.yaml through SAM's translator, as `sam deploy` has CloudFormation run it.
+LANGUAGE_EXTENSIONS = "AWS::LanguageExtensions"
 
-    Local CodeUri paths become made-up S3 URIs (the translator accepts only those); AWS-managed policies are named
-    from the translator's bundled map, so no AWS call is made.
+
+def language_extensions(sam: dict[str, Any], parameters: dict[str, str]) -> dict[str, Any]:
+    """What CloudFormation's AWS::LanguageExtensions transform hands SAM's, when the template lists it first.
+
+    Every Fn::If whose condition the parameters decide becomes its branch, and a branch that is AWS::NoValue drops
+    its key or list item (SAM refuses intrinsics in places such as an HTTP API's Auth, which is why the template
+    uses the transform); an Fn::If the parameters do not decide is left for CloudFormation. A template without the
+    transform is returned as it is.
+    """
+    transforms = sam.get("Transform")
+    listed = transforms if isinstance(transforms, list) else [transforms]
+    if LANGUAGE_EXTENSIONS not in listed:
+        return sam
+    decider = Stack(sam, parameters)
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, list):
+            items = [walk(v) for v in value]
+            return [v for v in items if v is not NO_VALUE]
+        if not isinstance(value, dict):
+            return value
+        if len(value) == 1 and "Fn::If" in value:
+            name, then, otherwise = value["Fn::If"]
+            try:
+                chosen = then if decider.condition(name) else otherwise
+            except Unresolvable:
+                return {"Fn::If": [name, walk(then), walk(otherwise)]}
+            return NO_VALUE if chosen == {"Ref": "AWS::NoValue"} else walk(chosen)
+        items = {key: walk(v) for key, v in value.items()}
+        return {key: v for key, v in items.items() if v is not NO_VALUE}
+
+    expanded = dict(sam)
+    rest = [t for t in listed if t != LANGUAGE_EXTENSIONS]
+    expanded["Transform"] = rest[0] if len(rest) == 1 else rest
+    expanded["Resources"] = walk(sam.get("Resources", {}))
+    return expanded
+
+
+def sam_transform(template_file: Path, parameters: dict[str, str] | None = None) -> dict[str, Any]:
+    """infra/template.yaml through SAM's translator, as `sam deploy` has CloudFormation run it for one parameter set.
+
+    The language extensions first, as CloudFormation runs them before SAM's (language_extensions). Local CodeUri
+    paths become made-up S3 URIs (the translator accepts only those); AWS-managed policies are named from the
+    translator's bundled map, so no AWS call is made.
     """
     import logging
     import os
@@ -48,7 +89,7 @@ def sam_transform(template_file: Path) -> dict[str, Any]:
     from samtranslator.translator.translator import Translator
     from samtranslator.yaml_helper import yaml_parse
 
-    sam = yaml_parse(template_file.read_text(encoding="utf-8"))
+    sam = language_extensions(yaml_parse(template_file.read_text(encoding="utf-8")), parameters or {})
     for logical_id, resource in sam.get("Resources", {}).items():
         if resource.get("Type") == "AWS::Serverless::Function":
             resource.setdefault("Properties", {})["CodeUri"] = f"s3://artifacts/{logical_id}.zip"
