@@ -21,16 +21,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.Event;
-import software.amazon.awssdk.services.s3.model.FilterRule;
-import software.amazon.awssdk.services.s3.model.FilterRuleName;
-import software.amazon.awssdk.services.s3.model.NotificationConfiguration;
-import software.amazon.awssdk.services.s3.model.NotificationConfigurationFilter;
-import software.amazon.awssdk.services.s3.model.QueueConfiguration;
-import software.amazon.awssdk.services.s3.model.S3KeyFilter;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * The real {@code curl -L -T FILE URL/} against the local system ({@link LocalRuntimeProcess}: the real template,
@@ -58,30 +48,8 @@ class CurlUploadIT {
     @BeforeAll
     static void start() throws Exception {
         runtime = LocalRuntimeProcess.start("local-curl-upload");
-        String queueArn;
-        try (SqsClient sqs = SqsClient.create()) {
-            queueArn = sqs.getQueueAttributes(
-                            b -> b.queueUrl(runtime.queue.queueUrl()).attributeNames(QueueAttributeName.QUEUE_ARN))
-                    .attributes()
-                    .get(QueueAttributeName.QUEUE_ARN);
-        }
-        try (S3Client s3 = S3Client.create()) {
-            s3.putBucketNotificationConfiguration(b -> b.bucket(runtime.bucket)
-                    .notificationConfiguration(NotificationConfiguration.builder()
-                            .queueConfigurations(QueueConfiguration.builder()
-                                    .queueArn(queueArn)
-                                    .events(Event.S3_OBJECT_CREATED)
-                                    .filter(NotificationConfigurationFilter.builder()
-                                            .key(S3KeyFilter.builder()
-                                                    .filterRules(FilterRule.builder()
-                                                            .name(FilterRuleName.PREFIX)
-                                                            .value("staging/")
-                                                            .build())
-                                                    .build())
-                                            .build())
-                                    .build())
-                            .build()));
-        }
+        // the bucket's notifications into the upload queue, as the template's (and CORS, which curl ignores)
+        runtime.configureBucketAsTheTemplate();
     }
 
     @AfterAll
