@@ -65,18 +65,7 @@ class CurlUploadIT {
         new Random(43).nextBytes(content);
         Path file = Files.write(dir.resolve("big.bin"), content);
 
-        // a URL ending in / : curl appends the file's name, as transfer.sh's users write it
-        Run upload = run(
-                "curl",
-                "-sS",
-                "-L",
-                "-T",
-                file.toString(),
-                "-D",
-                "-",
-                "-o",
-                "/dev/null",
-                runtime.uri("/").toString());
+        Run upload = curlUpload(file);
 
         assertEquals(0, upload.exit(), upload.err());
         List<Map<String, String>> answers = answers(upload.out());
@@ -102,17 +91,11 @@ class CurlUploadIT {
     }
 
     /**
-     * Past 4.5 MiB the first request's body, base64-encoded in the event, no longer fits Lambda's 6 MB: the runtime,
-     * as Lambda, refuses the event, and the gateway's own error is all curl gets (docs/using.md, "One file with
-     * {@code curl -T}"). No paste is answered; larger files take the two-step create.
+     * {@code curl -L -T file http://host/} as transfer.sh's users write it (a URL ending in /: curl appends the file's
+     * name), every answer's headers printed.
      */
-    @Test
-    void aFileWhoseFirstRequestCannotFitLambdasEventGetsTheGatewaysErrorAndNoPaste() throws Exception {
-        byte[] content = new byte[LAMBDA_EVENT_LIMIT_BYTES * 3 / 4 + 1];
-        new Random(44).nextBytes(content);
-        Path file = Files.write(dir.resolve("too-big.bin"), content);
-
-        Run upload = run(
+    private Run curlUpload(Path file) throws Exception {
+        return run(
                 "curl",
                 "-sS",
                 "-L",
@@ -123,6 +106,20 @@ class CurlUploadIT {
                 "-o",
                 "/dev/null",
                 runtime.uri("/").toString());
+    }
+
+    /**
+     * Past 4.5 MiB the first request's body, base64-encoded in the event, no longer fits Lambda's 6 MB: the runtime,
+     * as Lambda, refuses the event, and the gateway's own error is all curl gets (docs/using.md, "One file with
+     * {@code curl -T}"). No paste is answered; larger files take the two-step create.
+     */
+    @Test
+    void aFileWhoseFirstRequestCannotFitLambdasEventGetsTheGatewaysErrorAndNoPaste() throws Exception {
+        byte[] content = new byte[LAMBDA_EVENT_LIMIT_BYTES * 3 / 4 + 1];
+        new Random(44).nextBytes(content);
+        Path file = Files.write(dir.resolve("too-big.bin"), content);
+
+        Run upload = curlUpload(file);
 
         List<Map<String, String>> answers = answers(upload.out());
         assertEquals(1, answers.size(), "no redirect to follow: " + upload.out());
