@@ -162,7 +162,9 @@ local_runtime_java() {
         || die "the local runtime is not built; run: mvn -B -DskipTests package"
     # exec replaces the calling shell: run.sh starts this as a background job, whose pid is then the JVM's,
     # so run.sh's TERM reaches the runtime's shutdown hook (which stops the function processes).
-    exec "${JAVA_HOME:+$JAVA_HOME/bin/}java" -cp "$jar:$(cat "$PASTEBIN_ROOT/tools/local-runtime/target/runtime-classpath.txt")" \
+    # C1 only and the serial collector, as the function processes it starts run: the runtime relays requests and
+    # events for minutes at most, and C2's compilations would take CPU the functions need on a small machine.
+    exec "${JAVA_HOME:+$JAVA_HOME/bin/}java" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$jar:$(cat "$PASTEBIN_ROOT/tools/local-runtime/target/runtime-classpath.txt")" \
         "$main" --template "$PASTEBIN_ROOT/infra/template.yaml" --env-vars <(env_vars_json) \
         --physical-name "$(physical_names)" "$@"
 }

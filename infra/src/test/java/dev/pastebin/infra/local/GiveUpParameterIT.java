@@ -28,14 +28,15 @@ import org.junit.jupiter.api.Test;
  * --parameter-overrides UploadGiveUpAfterAttempts=6"` runs it: the real template and function artifacts on the
  * local runtime, every S3 PUT of the upload function failing with 500 (a fault proxy in front of LocalStack's
  * S3, as its AWS_ENDPOINT_URL_S3). With 6, the specification's rule, the paste ends FAILED after exactly 6
- * attempts and reads answer 404; with the default it waits past them and is stored once S3 recovers. Every wait
- * is on the paste's row, with a generous bound.
+ * attempts and reads answer 404; with the default it waits past them and is stored once S3 recovers. The waits
+ * between attempts are shortened (the count of attempts is what the parameter changes); every wait is on the
+ * paste's row, with a generous bound.
  */
 @RealServices
 class GiveUpParameterIT {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
-    /** The 31 s fast schedule, slow waits of 15 to 20 s, a cold start on a loaded machine: a bound, not a measure. */
+    /** Six fast attempts, a slow one, a cold start on a loaded machine: a bound, not a measure. */
     private static final Duration WITHIN = Duration.ofMinutes(4);
 
     private static final URI LOCALSTACK =
@@ -102,7 +103,19 @@ class GiveUpParameterIT {
         return LocalRuntimeProcess.start(
                 name,
                 Map.of(
-                        "Parameters", Map.of("DATASOURCES_DEFAULT_URL", databaseUrl),
+                        "Parameters",
+                                Map.of(
+                                        "DATASOURCES_DEFAULT_URL",
+                                        databaseUrl,
+                                        // The schedule's shape (6 fast attempts, then slow retries) with its waits
+                                        // shortened: 1 s between fast attempts instead of 1 to 16 s, slow retries
+                                        // after 2 to 3 s instead of 15 to 20 s. What is under test is the count.
+                                        "PASTEBIN_DELIVERY_MULTIPLIER",
+                                        "1",
+                                        "PASTEBIN_DELIVERY_HOLD_AT_LEAST",
+                                        "2s",
+                                        "PASTEBIN_DELIVERY_HOLD_JITTER",
+                                        "1s"),
                         // the template gives the upload function its own URL (with its timeouts), which wins over the
                         // shared one
                         "UploadPasteFunction",

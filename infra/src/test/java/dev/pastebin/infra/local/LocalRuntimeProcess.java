@@ -75,6 +75,26 @@ final class LocalRuntimeProcess implements AutoCloseable {
      */
     static LocalRuntimeProcess start(String name, Map<String, Map<String, String>> environment, List<String> flags)
             throws Exception {
+        return start(name, environment, flags, false);
+    }
+
+    /**
+     * As {@link #start(String, Map, List)}, with every function that serves a route or a queue initialised at start
+     * (as {@code make run} does), for a test that must not count an init among what it measures.
+     */
+    static LocalRuntimeProcess startWarm(String name, Map<String, Map<String, String>> environment, List<String> flags)
+            throws Exception {
+        return start(name, environment, flags, true);
+    }
+
+    /**
+     * Unless {@code warm}, each function starts on its first use ({@code --lazy}): a test class uses two or three of
+     * the seven functions {@code make run} warms, and each init it does not need is seconds of CPU taken from the
+     * tests running beside it.
+     */
+    private static LocalRuntimeProcess start(
+            String name, Map<String, Map<String, String>> environment, List<String> flags, boolean warm)
+            throws Exception {
         TestSupport.migrate();
         TestQueues.Pair queue;
         Abuse abuse;
@@ -106,6 +126,7 @@ final class LocalRuntimeProcess implements AutoCloseable {
                         "ModerationOutboxQueue=" + TestSupport.queueName(abuse.outboxQueueUrl())
                                 + ",AbuseNotificationTopic=" + abuse.topicName()
                                 + ",ReportAddressKeySecret=" + addressKeySecret))
+                .arguments(warm ? List.of() : List.of("--lazy"))
                 .arguments(flags)
                 .echoTo(System.err, "[runtime] ")
                 .listeningWithin(Duration.ofSeconds(180))

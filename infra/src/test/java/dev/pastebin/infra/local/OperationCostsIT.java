@@ -99,7 +99,7 @@ class OperationCostsIT {
             environment.put(function, variables);
         }
         // The sweeper fires every few seconds; each sweep is measured between two of its invocations.
-        runtime = LocalRuntimeProcess.start("local-costs", environment, List.of("--schedule-interval", "3s"));
+        runtime = LocalRuntimeProcess.startWarm("local-costs", environment, List.of("--schedule-interval", "3s"));
         awaitOutput(Pattern.compile("Ready: \\d+ function\\(s\\) initialised"), Duration.ofMinutes(3));
     }
 

@@ -101,6 +101,8 @@ public final class LocalRuntimeLauncher implements AutoCloseable {
                 root,
                 List.of(
                         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-XX:TieredStopAtLevel=1",
+                        "-XX:+UseSerialGC",
                         "-cp",
                         classpath,
                         MAIN_CLASS,

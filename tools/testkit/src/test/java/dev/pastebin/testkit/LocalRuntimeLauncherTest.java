@@ -142,6 +142,8 @@ class LocalRuntimeLauncherTest {
         assertEquals(
                 List.of(
                         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-XX:TieredStopAtLevel=1",
+                        "-XX:+UseSerialGC",
                         "-cp",
                         jar + ":/m2/a.jar:/m2/b.jar",
                         "dev.pastebin.local.cli.LocalRuntime",
