@@ -57,10 +57,8 @@ class LargeFileVerificationIT {
 
     @BeforeEach
     void start() throws Exception {
-        // S3 straight, not through the fault proxy: no fault is injected here, and the proxy answers a HEAD without
-        // its Content-Length (the JDK's server drops it), which HeadObject's size is read from
-        world = UploadWorld.start(
-                10, 30, Map.of("aws.services.s3.endpoint-override", UploadWorld.LOCALSTACK.toString()));
+        // the function's S3 through the fault proxy, as in every upload IT (none injects a fault here)
+        world = UploadWorld.start(10, 30, Map.of());
         files = world.context.getBean(PasteFileRepository.class);
         // the test's own signer, straight to LocalStack (the function's S3 goes through the fault proxy)
         presigning = new LargeFileStore(

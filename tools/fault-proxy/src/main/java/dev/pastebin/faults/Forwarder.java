@@ -59,8 +59,16 @@ final class Forwarder implements AutoCloseable {
                 values.forEach(value -> exchange.getResponseHeaders().add(name, value));
             }
         });
+        boolean head = "HEAD".equals(request.method());
+        if (head) {
+            // A HEAD answer's Content-Length is the size of what a GET would answer (HeadObject's object size), not
+            // of a body: the JDK's server sends a HEAD answer's only when it is set by hand.
+            response.headers()
+                    .firstValue("content-length")
+                    .ifPresent(length -> exchange.getResponseHeaders().set("Content-Length", length));
+        }
         byte[] body = response.body();
-        boolean noBody = "HEAD".equals(request.method()) || body.length == 0;
+        boolean noBody = head || body.length == 0;
         exchange.sendResponseHeaders(response.statusCode(), noBody ? -1 : body.length);
         if (!noBody) {
             exchange.getResponseBody().write(body);

@@ -24,6 +24,9 @@ import org.junit.jupiter.api.Test;
 /** The proxy against a tiny stand-in for LocalStack that answers 200 with what it received. */
 class FaultProxyTest {
 
+    /** The size the stand-in's HEAD reports, as S3 reports an object's. */
+    private static final long OBJECT_SIZE = 1_234_567;
+
     private final HttpClient http =
             HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final List<String> received = new CopyOnWriteArrayList<>();
@@ -40,6 +43,12 @@ class FaultProxyTest {
                 received.add(seen);
                 byte[] answer = seen.getBytes(StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().add("x-amz-request-id", "from-localstack");
+                if ("HEAD".equals(exchange.getRequestMethod())) {
+                    // as S3 answers HeadObject: the object's size in Content-Length, no body
+                    exchange.getResponseHeaders().set("Content-Length", String.valueOf(OBJECT_SIZE));
+                    exchange.sendResponseHeaders(200, -1);
+                    return;
+                }
                 exchange.sendResponseHeaders(200, answer.length);
                 exchange.getResponseBody().write(answer);
             }
@@ -68,6 +77,21 @@ class FaultProxyTest {
         send("GET", "/bucket/abc", "");
         send("GET", "/bucket?list-type=2&prefix=", "");
         assertEquals(Map.of("s3.GetObject", 1, "s3.ListObjectsV2", 1, "s3.PutObject", 1), proxy.requestCounts());
+    }
+
+    /** HeadObject's size is its answer's Content-Length: the proxy passes it on, though a HEAD answer has no body. */
+    @Test
+    void aHeadAnswerKeepsItsContentLength() throws Exception {
+        proxy = proxy(Service.S3);
+
+        HttpResponse<String> head = send("HEAD", "/bucket/staging/abc/0", "");
+
+        assertEquals(200, head.statusCode());
+        assertEquals(
+                String.valueOf(OBJECT_SIZE),
+                head.headers().firstValue("content-length").orElse("none"),
+                "the object's size, as LocalStack answered it");
+        assertEquals(Map.of("s3.HeadObject", 1), proxy.requestCounts());
     }
 
     @Test
