@@ -6,21 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pastebin.core.config.StorageProperties;
 import dev.pastebin.core.moderation.ContentBlocklist;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteFile;
 import dev.pastebin.core.paste.PasteFileRepository;
 import dev.pastebin.core.paste.PasteStatus;
-import dev.pastebin.core.storage.LargeFileProperties;
-import dev.pastebin.core.storage.LargeFileStore;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestPastes;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -28,15 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.model.Event;
-import software.amazon.awssdk.services.s3.model.FilterRule;
-import software.amazon.awssdk.services.s3.model.FilterRuleName;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
-import software.amazon.awssdk.services.s3.model.NotificationConfiguration;
-import software.amazon.awssdk.services.s3.model.NotificationConfigurationFilter;
-import software.amazon.awssdk.services.s3.model.QueueConfiguration;
-import software.amazon.awssdk.services.s3.model.S3KeyFilter;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * A large paste's files verified through the upload queue (docs/design.md, "Large files: straight to S3"): the
@@ -49,43 +34,18 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 class LargeFileVerificationIT {
 
     private static final Duration WITHIN = Duration.ofSeconds(60);
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private UploadWorld world;
     private PasteFileRepository files;
-    private LargeFileStore presigning;
+    private StagedUploads uploads;
 
     @BeforeEach
     void start() throws Exception {
         // the function's S3 through the fault proxy, as in every upload IT (none injects a fault here)
         world = UploadWorld.start(10, 30, Map.of());
         files = world.context.getBean(PasteFileRepository.class);
-        // the test's own signer, straight to LocalStack (the function's S3 goes through the fault proxy)
-        presigning = new LargeFileStore(
-                UploadWorld.S3,
-                new StorageProperties(world.bucket, "pastes/"),
-                world.context.getBean(LargeFileProperties.class));
-        String queueArn = UploadWorld.SQS
-                .getQueueAttributes(
-                        b -> b.queueUrl(world.queues.queueUrl()).attributeNames(QueueAttributeName.QUEUE_ARN))
-                .attributes()
-                .get(QueueAttributeName.QUEUE_ARN);
-        QueueConfiguration staged = QueueConfiguration.builder()
-                .queueArn(queueArn)
-                .events(Event.S3_OBJECT_CREATED)
-                .filter(NotificationConfigurationFilter.builder()
-                        .key(S3KeyFilter.builder()
-                                .filterRules(FilterRule.builder()
-                                        .name(FilterRuleName.PREFIX)
-                                        .value("staging/")
-                                        .build())
-                                .build())
-                        .build())
-                .build();
-        UploadWorld.S3.putBucketNotificationConfiguration(b -> b.bucket(world.bucket)
-                .notificationConfiguration(NotificationConfiguration.builder()
-                        .queueConfigurations(staged)
-                        .build()));
+        uploads = new StagedUploads(world);
+        world.notifyOfStagedFiles();
     }
 
     @AfterEach
@@ -102,11 +62,11 @@ class LargeFileVerificationIT {
         PasteFile one = files.save(PasteFile.staged(code, 0, "first.txt", first.length, sha(first), "text/plain"));
         PasteFile two = files.save(PasteFile.staged(code, 1, "second.txt", second.length, sha(second), "text/plain"));
 
-        assertEquals(200, put(one, first).statusCode());
+        assertEquals(200, uploads.put(one, first).statusCode());
         world.mapping.runUntil(() -> verified(one), "the first file verified", WITHIN);
         assertEquals(PasteStatus.IN_PROGRESS, world.row(code).status(), "a file is still to come");
 
-        assertEquals(200, put(two, second).statusCode());
+        assertEquals(200, uploads.put(two, second).statusCode());
         world.mapping.runUntil(() -> world.row(code).status() == PasteStatus.PROCESSED, "the paste PROCESSED", WITHIN);
 
         Paste processed = world.row(code);
@@ -160,7 +120,7 @@ class LargeFileVerificationIT {
         PasteFile file = files.save(PasteFile.staged(
                 code, 0, "upload.log", content.length, PasteFile.UNDECLARED_SHA256, "application/octet-stream"));
 
-        assertEquals(200, putUnsigned(file, content).statusCode());
+        assertEquals(200, uploads.putUnsigned(file, content).statusCode());
         world.mapping.runUntil(() -> world.row(code).status() == PasteStatus.PROCESSED, "the paste PROCESSED", WITHIN);
 
         assertEquals(sha(content), files.findById(file.fileId()).orElseThrow().sha256(), "the hash of what arrived");
@@ -175,7 +135,7 @@ class LargeFileVerificationIT {
         PasteFile refused = files.save(PasteFile.staged(
                 refusedCode, 0, "bad.bin", blocked.length, PasteFile.UNDECLARED_SHA256, "application/octet-stream"));
 
-        assertEquals(200, putUnsigned(refused, blocked).statusCode());
+        assertEquals(200, uploads.putUnsigned(refused, blocked).statusCode());
         world.mapping.runUntil(
                 () -> world.repository.findById(refusedCode).isEmpty(), "the blocked paste removed", WITHIN);
         assertThrows(
@@ -196,29 +156,5 @@ class LargeFileVerificationIT {
 
     private static String sha(byte[] content) {
         return ContentHash.sha256Hex(content);
-    }
-
-    /** The PUT curl -T sends after the create's redirect: only the size signed, no Content-Type, no checksum. */
-    private HttpResponse<String> putUnsigned(PasteFile file, byte[] content) throws Exception {
-        LargeFileStore.PresignedRequest upload = presigning.presignUpload(file.fileId(), file.sizeBytes(), null, null);
-        return HTTP.send(
-                HttpRequest.newBuilder(URI.create(upload.url().toString()))
-                        .PUT(HttpRequest.BodyPublishers.ofByteArray(content))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
-    }
-
-    private HttpResponse<String> put(PasteFile file, byte[] content) throws Exception {
-        LargeFileStore.PresignedRequest upload =
-                presigning.presignUpload(file.fileId(), file.sizeBytes(), file.sha256(), file.contentType());
-        HttpRequest.Builder request = HttpRequest.newBuilder(
-                        URI.create(upload.url().toString()))
-                .PUT(HttpRequest.BodyPublishers.ofByteArray(content));
-        upload.headers().forEach((name, values) -> {
-            if (!name.equalsIgnoreCase("content-length")) {
-                request.header(name, String.join(",", values));
-            }
-        });
-        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 }

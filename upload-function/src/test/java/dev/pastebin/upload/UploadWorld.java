@@ -27,9 +27,17 @@ import java.util.function.Supplier;
 import javax.sql.DataSource;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.Event;
+import software.amazon.awssdk.services.s3.model.FilterRule;
+import software.amazon.awssdk.services.s3.model.FilterRuleName;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.NotificationConfiguration;
+import software.amazon.awssdk.services.s3.model.NotificationConfigurationFilter;
+import software.amazon.awssdk.services.s3.model.QueueConfiguration;
+import software.amazon.awssdk.services.s3.model.S3KeyFilter;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * Everything one upload integration test needs, fresh: a bucket, a queue with its dead-letter queue, a
@@ -188,6 +196,33 @@ final class UploadWorld implements AutoCloseable {
         } catch (NoSuchKeyException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * The bucket notifies the queue of every object created under staging/, as infra/local/bootstrap.py configures
+     * the local bucket and the template the deployed one: a large paste's uploads reach the function.
+     */
+    void notifyOfStagedFiles() {
+        String queueArn = SQS.getQueueAttributes(
+                        b -> b.queueUrl(queues.queueUrl()).attributeNames(QueueAttributeName.QUEUE_ARN))
+                .attributes()
+                .get(QueueAttributeName.QUEUE_ARN);
+        QueueConfiguration staged = QueueConfiguration.builder()
+                .queueArn(queueArn)
+                .events(Event.S3_OBJECT_CREATED)
+                .filter(NotificationConfigurationFilter.builder()
+                        .key(S3KeyFilter.builder()
+                                .filterRules(FilterRule.builder()
+                                        .name(FilterRuleName.PREFIX)
+                                        .value("staging/")
+                                        .build())
+                                .build())
+                        .build())
+                .build();
+        S3.putBucketNotificationConfiguration(b -> b.bucket(bucket)
+                .notificationConfiguration(NotificationConfiguration.builder()
+                        .queueConfigurations(staged)
+                        .build()));
     }
 
     /** Messages in the dead-letter queue, visible or not. */

@@ -44,6 +44,11 @@ final class FaultAnswers {
         byte[] body = answer.bytes();
         exchange.getResponseHeaders().add("Content-Type", answer.contentType());
         answer.headers().forEach(exchange.getResponseHeaders()::add);
+        if ("HEAD".equals(exchange.getRequestMethod())) {
+            // as S3 answers a failed HeadObject: the status and headers, never a body
+            exchange.sendResponseHeaders(answer.status(), -1);
+            return;
+        }
         exchange.sendResponseHeaders(answer.status(), body.length);
         exchange.getResponseBody().write(body);
     }

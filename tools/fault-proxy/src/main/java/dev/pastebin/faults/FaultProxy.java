@@ -21,7 +21,7 @@ import java.util.concurrent.Executors;
  *       service can fault ({@link Service#faultable}: S3's object PUTs, every SQS or Secrets Manager call) get it; a
  *       {@link Fault#DROP_CONNECTION} hits every request;</li>
  *   <li>S3's scripted faults: PUTs of one object name ({@link #failPuts}, {@link #alwaysFailPuts}), every
- *       other object PUT, every GET, DeleteObjects refused key by key.</li>
+ *       other object PUT, every GET, every HEAD, DeleteObjects refused key by key.</li>
  * </ul>
  * It counts every request by operation ({@link #requestCounts}) and every object PUT by key. Tests use it
  * in-process; {@link FaultProxyMain} runs it on its own with the HTTP control API of {@link FaultControl}.
@@ -152,6 +152,11 @@ public final class FaultProxy implements AutoCloseable {
         scripted.failGets(fault);
     }
 
+    /** Every HEAD (HeadObject, HeadBucket) fails with {@code fault} until {@link #recover()}: with {@link #outage}, S3 fails every call a large file's verification makes. */
+    public void failHeads(Fault fault) {
+        scripted.failHeads(fault);
+    }
+
     /**
      * Every DeleteObjects call is answered as S3 answers a per-key refusal: 200, with an AccessDenied error
      * for each key and nothing deleted.
@@ -246,6 +251,9 @@ public final class FaultProxy implements AutoCloseable {
             if (fault != null) {
                 counts.countFaultedGet();
             }
+        }
+        if (fault == null && request.isHead()) {
+            fault = scripted.headFault();
         }
         if (service == Service.S3 && request.isObjectPut()) {
             String key = request.objectPath().orElseThrow();

@@ -57,6 +57,10 @@ record Request(String method, String path, String rawQuery, Map<String, String> 
         return "GET".equals(method);
     }
 
+    boolean isHead() {
+        return "HEAD".equals(method);
+    }
+
     /** S3's DeleteObjects: {@code POST /bucket?delete}. */
     boolean isDeleteObjects() {
         return "POST".equals(method) && queryParameters().containsKey("delete");

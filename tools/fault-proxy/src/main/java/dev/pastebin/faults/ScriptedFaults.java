@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * S3's faults scripted by the tests, in-process: the next PUTs of one object name, every PUT of one, every other
- * object PUT, every GET, DeleteObjects refused key by key. {@link #recover()} switches off all but the per-object
+ * object PUT, every GET, every HEAD, DeleteObjects refused key by key. {@link #recover()} switches off all but the per-object
  * scripts.
  */
 final class ScriptedFaults {
@@ -18,6 +18,7 @@ final class ScriptedFaults {
     private final Map<String, Fault> always = new ConcurrentHashMap<>();
     private volatile Fault everyOtherPut;
     private volatile Fault gets;
+    private volatile Fault heads;
     private volatile boolean refuseDeletes;
 
     void failPuts(String name, Fault... faults) {
@@ -36,6 +37,10 @@ final class ScriptedFaults {
         this.gets = fault;
     }
 
+    void failHeads(Fault fault) {
+        this.heads = fault;
+    }
+
     void refuseDeletes() {
         this.refuseDeletes = true;
     }
@@ -43,6 +48,7 @@ final class ScriptedFaults {
     void recover() {
         everyOtherPut = null;
         gets = null;
+        heads = null;
         refuseDeletes = false;
     }
 
@@ -53,6 +59,11 @@ final class ScriptedFaults {
     /** The fault every GET gets, or null. */
     Fault getFault() {
         return gets;
+    }
+
+    /** The fault every HEAD gets, or null. */
+    Fault headFault() {
+        return heads;
     }
 
     /** The fault of the {@code nth} object PUT (counted from 1, any key), of the object named {@code name}; or null. */

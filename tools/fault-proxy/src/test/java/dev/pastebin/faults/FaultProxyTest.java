@@ -95,6 +95,24 @@ class FaultProxyTest {
     }
 
     @Test
+    void failedHeadsAnswerTheFaultWithoutABodyUntilRecovered() throws Exception {
+        proxy = proxy(Service.S3);
+        proxy.failHeads(Fault.INTERNAL_ERROR_500);
+
+        HttpResponse<String> failed = send("HEAD", "/bucket/staging/abc/0", "");
+        assertEquals(500, failed.statusCode());
+        assertEquals(
+                "fault-proxy", failed.headers().firstValue("x-amz-request-id").orElseThrow());
+        assertEquals("", failed.body());
+        assertEquals(200, send("GET", "/bucket/staging/abc/0", "").statusCode(), "GETs pass");
+        assertEquals(
+                List.of(), received.stream().filter(r -> r.startsWith("HEAD")).toList(), "nothing forwarded");
+
+        proxy.recover();
+        assertEquals(200, send("HEAD", "/bucket/staging/abc/0", "").statusCode());
+    }
+
+    @Test
     void scriptedPutsFailInOrderThenPassAndAreCountedPerObjectName() throws Exception {
         proxy = proxy(Service.S3);
         proxy.failPuts("abc", Fault.INTERNAL_ERROR_500, Fault.SLOW_DOWN_503);
