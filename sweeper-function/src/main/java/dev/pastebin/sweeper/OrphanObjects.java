@@ -1,8 +1,11 @@
 package dev.pastebin.sweeper;
 
+import dev.pastebin.core.config.StorageProperties;
 import dev.pastebin.core.lambda.Deadline;
 import dev.pastebin.core.paste.ShortCodes;
 import dev.pastebin.core.random.RestoreSafeRandom;
+import dev.pastebin.core.storage.ContentLocation;
+import dev.pastebin.core.storage.LargeFileProperties;
 import dev.pastebin.core.storage.ListedObject;
 import dev.pastebin.core.storage.PasteContentStore;
 import io.micronaut.transaction.TransactionOperations;
@@ -10,6 +13,7 @@ import jakarta.inject.Singleton;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -17,12 +21,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reconciles S3 with the database (docs/design.md, "Orphan objects"): removes the objects under the paste
- * prefix whose short code no row names. Every way of removing a paste deletes its object too, so these are
- * the leftovers of a delete that could not be retried to the end (a job dead-lettered while S3 refused it).
- * In normal operation no live object can be taken for one: the row is inserted before its job is sent and a
- * worker only stores content for a row it has read, so an object listed before its codes are looked up, and
- * found without a row, can never gain one; and a paste removed after the listing is removed anyway.
+ * Reconciles S3 with the database (docs/design.md, "Orphan objects"): removes the objects whose short code no row
+ * names, under the paste prefix ({@code pastes/<code>}) and a large paste's two ({@code staging/<code>/<n>},
+ * {@code files/<code>/<n>}). Every way of removing a paste deletes its objects too, so these are the leftovers of a
+ * delete that could not be retried to the end (a job dead-lettered while S3 refused it), or of a client's upload to a
+ * URL signed before its paste was removed that the worker could not delete. In normal operation no live object can
+ * be taken for one: the row is inserted before its job is sent, a large paste's row and file rows are committed
+ * before its upload URLs are answered, and a worker only stores or moves content for a row it has read, so an object
+ * listed before its codes are looked up, and found without a row, can never gain one; and a paste removed after the
+ * listing is removed anyway.
  *
  * <p>Guarded all the same, because a deleted object cannot be recovered (the bucket is not versioned) and is the
  * only copy of its content: pointed at a restored or wrong database, the reconciliation would delete every paste
@@ -36,14 +43,15 @@ import org.slf4j.LoggerFactory;
  * long as one reconciling sweep ran between the restore point and the switch to the restored database.
  *
  * <p>Two more guards stay: an object S3 wrote less than {@link SweeperProperties#orphanMinAge()} ago is never
- * judged (a margin), and a page whose orphans are an implausible share of the objects it
- * judged ({@link SweeperProperties#orphanMaxShare()}, above {@link SweeperProperties#orphanGuardMinimum()})
- * stops the run before its delete, with an error line and the {@code OrphanGuardStops} metric.
+ * judged (a margin), and a page whose orphaned pastes are an implausible share of the pastes it judged
+ * ({@link SweeperProperties#orphanMaxShare()}, above {@link SweeperProperties#orphanGuardMinimum()}) stops the run
+ * before its delete, with an error line and the {@code OrphanGuardStops} metric. Counted by paste, not by object, so a
+ * large paste's files weigh as one leftover.
  *
- * <p>Bounded: at most {@link SweeperProperties#orphanKeysPerRun()} keys a run, in pages of at most 1000 (one
- * ListObjectsV2, one SELECT, at most one DeleteObjects), none started once the deadline is near. Without a
- * cursor to keep, each run starts at a random short code and wraps around, so successive runs cover the
- * whole prefix whatever its size.
+ * <p>Bounded: at most {@link SweeperProperties#orphanKeysPerRun()} keys a prefix a run, in pages of at most 1000
+ * (one ListObjectsV2, one SELECT, at most one DeleteObjects), none started once the deadline is near. Without a
+ * cursor to keep, each run starts at a random short code and wraps around, so successive runs cover each
+ * prefix whatever its size.
  */
 @Singleton
 class OrphanObjects {
@@ -58,16 +66,22 @@ class OrphanObjects {
     private final SweepRepository repository;
     private final TransactionOperations<Connection> transactions;
     private final SweeperProperties properties;
+    private final StorageProperties storage;
+    private final LargeFileProperties largeFiles;
 
     OrphanObjects(
             PasteContentStore contentStore,
             SweepRepository repository,
             TransactionOperations<Connection> transactions,
-            SweeperProperties properties) {
+            SweeperProperties properties,
+            StorageProperties storage,
+            LargeFileProperties largeFiles) {
         this.contentStore = contentStore;
         this.repository = repository;
         this.transactions = transactions;
         this.properties = properties;
+        this.storage = storage;
+        this.largeFiles = largeFiles;
     }
 
     /**
@@ -89,6 +103,33 @@ class OrphanObjects {
         String start = randomCode();
         // S3's LastModified against this JVM's clock: a skew is nothing beside a guard of days
         Instant judgedBefore = Instant.now().minus(properties.orphanMinAge());
+        int checked = 0;
+        int removed = 0;
+        for (String prefix : prefixes()) {
+            Report pass = reconcile(prefix, start, judgedBefore, deadline);
+            checked += pass.checked();
+            removed += pass.removed();
+            if (pass.stopped()) {
+                return new Report(checked, removed, true, false);
+            }
+        }
+        return new Report(checked, removed, false, false);
+    }
+
+    /**
+     * Where paste content is kept: the small pastes' prefix ({@code pastes/<code>}), then a large paste's staged and
+     * verified files ({@code staging/<code>/<n>}, {@code files/<code>/<n>}; docs/design.md, "Large files: straight
+     * to S3").
+     */
+    private List<String> prefixes() {
+        return List.of(storage.keyPrefix(), largeFiles.stagingPrefix(), largeFiles.filesPrefix());
+    }
+
+    /**
+     * One prefix's pass, with a budget of its own: the objects under it whose short code no row names are deleted, a
+     * page at a time, unless a page's orphaned codes are an implausible share of the codes it judged.
+     */
+    private Report reconcile(String prefix, String start, Instant judgedBefore, Deadline deadline) {
         int budget = properties.orphanKeysPerRun();
         int checked = 0;
         int removed = 0;
@@ -96,7 +137,7 @@ class OrphanObjects {
         boolean wrapped = false;
         while (checked < budget && deadline.allowsMoreWork()) {
             int limit = Math.min(PAGE, budget - checked);
-            List<ListedObject> page = contentStore.objectsAfter(after, limit);
+            List<ListedObject> page = contentStore.objectsUnder(prefix, after, limit);
             if (wrapped) {
                 // past the start again: the rest was covered before the wrap
                 page = page.stream()
@@ -104,27 +145,33 @@ class OrphanObjects {
                         .toList();
             }
             checked += page.size();
-            List<String> judged = page.stream()
+            List<ListedObject> judged = page.stream()
                     .filter(object -> !object.lastModified().isAfter(judgedBefore))
-                    .map(ListedObject::shortCode)
                     .toList();
-            List<String> orphans = orphansAmong(judged);
-            if (implausible(orphans.size(), judged.size())) {
+            // judged by paste, not by object: a large paste's ten files are one leftover, not ten
+            Set<String> judgedCodes = new LinkedHashSet<>();
+            judged.forEach(object -> judgedCodes.add(object.shortCode()));
+            List<String> orphans = orphansAmong(List.copyOf(judgedCodes));
+            if (implausible(orphans.size(), judgedCodes.size())) {
                 LOG.error(
-                        "orphan reconciliation stopped before deleting: {} of {} objects older than {} in one page have no row"
-                                + " (more than {} and a share above {}); is the sweeper's database the bucket's? e.g. {}",
+                        "orphan reconciliation stopped before deleting: {} of {} pastes with objects older than {} under {}"
+                                + " in one page have no row (more than {} and a share above {}); is the sweeper's database"
+                                + " the bucket's? e.g. {}",
                         orphans.size(),
-                        judged.size(),
+                        judgedCodes.size(),
                         properties.orphanMinAge(),
+                        prefix,
                         properties.orphanGuardMinimum(),
                         properties.orphanMaxShare(),
                         orphans.subList(0, Math.min(EXAMPLES, orphans.size())));
                 return new Report(checked, removed, true, false);
             }
-            removed += orphans.isEmpty()
-                    ? 0
-                    : contentStore.deleteAll(
-                            orphans.stream().map(contentStore::locationOf).toList());
+            Set<String> orphaned = Set.copyOf(orphans);
+            List<ContentLocation> orphanKeys = judged.stream()
+                    .filter(object -> orphaned.contains(object.shortCode()))
+                    .map(object -> new ContentLocation(storage.bucket(), object.key()))
+                    .toList();
+            removed += orphanKeys.isEmpty() ? 0 : contentStore.deleteAll(orphanKeys);
             if (page.size() < limit) {
                 if (wrapped) {
                     break;
@@ -132,7 +179,7 @@ class OrphanObjects {
                 wrapped = true;
                 after = "";
             } else {
-                after = page.getLast().shortCode();
+                after = page.getLast().key().substring(prefix.length());
             }
         }
         return new Report(checked, removed, false, false);

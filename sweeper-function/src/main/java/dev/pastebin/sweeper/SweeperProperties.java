@@ -27,15 +27,17 @@ import java.time.Duration;
  *                             outage the fleet, not this cap, bounds recovery (the run's deadline may stop it sooner)
  * @param stopMargin           no new batch (or dead letter) starts when less than this is left before the
  *                             Lambda deadline
- * @param orphanKeysPerRun     the most S3 keys one run checks for a row ({@link OrphanObjects}); 0 turns the
+ * @param orphanKeysPerRun     the most S3 keys one run checks for a row under each prefix of paste content
+ *                             (pastes/, staging/, files/; {@link OrphanObjects}); 0 turns the
  *                             reconciliation off, and with it the sweep epoch that detects a restored database
  * @param orphanMinAge         an object S3 wrote more recently than this is never taken for an orphan. A margin, not
  *                             a restore's protection: past it, the objects of the pastes created since a restore
  *                             point would be orphans; what keeps them is the sweep epoch, which stops the
  *                             reconciliation while the database is behind the bucket's marker ({@link OrphanObjects})
- * @param orphanMaxShare       a page of keys whose orphans are more than this share of its keys old enough to
- *                             judge stops the reconciliation before it deletes anything (a wrong database)
- * @param orphanGuardMinimum   a page with at most this many orphans is never stopped, whatever their share (a
+ * @param orphanMaxShare       a page of keys whose orphaned pastes are more than this share of the pastes with keys
+ *                             old enough to judge stops the reconciliation before it deletes anything (a wrong
+ *                             database)
+ * @param orphanGuardMinimum   a page with at most this many orphaned pastes is never stopped, whatever their share (a
  *                             small bucket with one orphan)
  * @param reportRetention      how long abuse reports and report notices are kept before they are deleted
  *                             (docs/operating.md, "Abuse reports and takedowns")

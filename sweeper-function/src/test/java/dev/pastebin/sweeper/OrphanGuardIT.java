@@ -120,6 +120,57 @@ class OrphanGuardIT {
         assertFalse(report.orphanGuardStopped(), report.toString());
     }
 
+    /**
+     * A large paste's files (staging/ and files/) are judged by the same guards, by paste: thirty pastes' files that no
+     * row names stop the run, and are kept while younger than the minimum age; three pastes' thirty files are three
+     * leftovers, below the minimum, and removed.
+     */
+    @Test
+    void aLargePastesFilesAreJudgedByTheSameGuardsCountedByPaste() throws SQLException {
+        // the small pastes' objects all named, so that the large files' prefixes decide
+        for (String code : codes) {
+            execute("INSERT INTO pastes (short_code, content_sha256, size_bytes, status) VALUES ('" + code
+                    + "', repeat('a', 64), 7, 'IN_PROGRESS')");
+        }
+        List<String> large = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            String code = "lg" + UUID.randomUUID().toString().replace("-", "").substring(0, 9);
+            large.add(code);
+            for (String key : List.of("staging/" + code + "/1", "files/" + code + "/0")) {
+                s3.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromString("the only copy of " + key));
+            }
+        }
+
+        SweepReport young = sweep(Map.of("pastebin.sweeper.orphan-max-share", "1"));
+        assertEquals(0, young.orphanObjectsRemoved(), young.toString());
+        assertEquals(OBJECTS + 60, keys().size(), "files just written are kept: " + young);
+
+        SweepReport implausible = sweep(Map.of("pastebin.sweeper.orphan-min-age", "0s"));
+        assertTrue(implausible.orphanGuardStopped(), "30 of 30 pastes: " + implausible);
+        assertEquals(0, implausible.orphanObjectsRemoved(), implausible.toString());
+        assertEquals(OBJECTS + 60, keys().size(), "nothing deleted");
+
+        // three leftover pastes of ten files each: 30 objects, but three pastes, below the guard's minimum
+        for (String code : large) {
+            execute("INSERT INTO pastes (short_code, content_sha256, size_bytes, status) VALUES ('" + code
+                    + "', repeat('a', 64), 7, 'IN_PROGRESS')");
+        }
+        List<String> leftovers = large.subList(0, 3);
+        for (String code : leftovers) {
+            for (int n = 2; n < 12; n++) {
+                String key = "files/" + code + "/" + n;
+                s3.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromString("the only copy of " + key));
+            }
+        }
+        execute("DELETE FROM pastes WHERE short_code IN ('" + String.join("', '", leftovers) + "')");
+
+        SweepReport plausible = sweep(Map.of("pastebin.sweeper.orphan-min-age", "0s"));
+        assertFalse(plausible.orphanGuardStopped(), plausible.toString());
+        assertEquals(3 * 12, plausible.orphanObjectsRemoved(), "each leftover's two files and ten more: " + plausible);
+        assertEquals(OBJECTS + 60 - 6, keys().size());
+        assertTrue(keys().stream().noneMatch(key -> leftovers.stream().anyMatch(key::contains)), keys().toString());
+    }
+
     private static SweepReport sweep(Map<String, Object> settings) {
         Map<String, Object> properties = new HashMap<>(Map.of(
                 "pastebin.storage.bucket",

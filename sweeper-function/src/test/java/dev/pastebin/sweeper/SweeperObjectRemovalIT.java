@@ -181,6 +181,38 @@ class SweeperObjectRemovalIT {
         assertEquals(5, report.objectsChecked(), report.toString());
     }
 
+    /**
+     * A large paste's staged and verified files (docs/design.md, "Large files: straight to S3") whose paste no row
+     * names (removed while a client's upload to a URL signed before was still arriving, and the worker could not
+     * delete it) are removed; a live large paste's are kept, uploading or stored.
+     */
+    @Test
+    void aLargePastesFilesNoRowNamesAreRemovedAndALivePastesKept() throws Exception {
+        String uploading = PREFIX + "uploading";
+        String stored = PREFIX + "stored";
+        String gone = PREFIX + "gone";
+        insertInProgress(uploading);
+        insertInProgress(stored);
+        execute("UPDATE pastes SET status = 'PROCESSED', s3_location = 's3://" + BUCKET + "/files/" + stored
+                + "/' WHERE short_code = '" + stored + "'");
+        List<String> live = List.of(
+                "files/" + stored + "/0",
+                "files/" + stored + "/1",
+                "files/" + uploading + "/0",
+                "staging/" + uploading + "/1");
+        List<String> orphaned = List.of("files/" + gone + "/1", "files/" + gone + "/2", "staging/" + gone + "/0");
+        for (String key :
+                java.util.stream.Stream.concat(live.stream(), orphaned.stream()).toList()) {
+            s3.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromString("a file at " + key));
+        }
+
+        SweepReport report = sweep();
+
+        assertEquals(live, keys(), report.toString());
+        assertEquals(3, report.orphanObjectsRemoved(), report.toString());
+        assertEquals(7, report.objectsChecked(), report.toString());
+    }
+
     /** At most {@code orphan-keys-per-run} keys a run; starting anywhere and wrapping, runs cover them all. */
     @Test
     void eachRunChecksAtMostItsBudgetOfKeysAndLaterRunsFinish() throws Exception {

@@ -169,20 +169,26 @@ public class PasteContentStore {
     }
 
     /**
-     * Up to {@code limit} (at most 1000) objects under the paste prefix, in S3's key order, after the short code
-     * {@code afterCode} (empty: from the first), each with its LastModified. One ListObjectsV2 call; it needs
-     * {@code s3:ListBucket}, which only the sweeper holds, and only for the paste prefix.
+     * Up to {@code limit} (at most 1000) objects of this bucket under {@code prefix} (the paste prefix, or a large
+     * paste's staging or files prefix), in S3's key order, after the key {@code prefix + after} (empty: from the
+     * first), each with the short code its key names (what follows the prefix, up to a {@code /}) and its
+     * LastModified. One ListObjectsV2 call; it needs {@code s3:ListBucket} on the prefix, which only the sweeper
+     * holds for these three (TemplateTest).
      */
-    public List<ListedObject> objectsAfter(String afterCode, int limit) {
-        String prefix = storage.keyPrefix();
+    public List<ListedObject> objectsUnder(String prefix, String after, int limit) {
         return s3
                 .listObjectsV2(b -> b.bucket(storage.bucket())
                         .prefix(prefix)
-                        .startAfter(prefix + afterCode)
+                        .startAfter(prefix + after)
                         .maxKeys(limit))
                 .contents()
                 .stream()
-                .map(object -> new ListedObject(object.key().substring(prefix.length()), object.lastModified()))
+                .map(object -> {
+                    String name = object.key().substring(prefix.length());
+                    int slash = name.indexOf('/');
+                    return new ListedObject(
+                            object.key(), slash < 0 ? name : name.substring(0, slash), object.lastModified());
+                })
                 .toList();
     }
 

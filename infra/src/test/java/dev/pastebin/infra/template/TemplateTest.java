@@ -431,9 +431,10 @@ class TemplateTest {
     }
 
     /**
-     * Listing the bucket reveals every short code: only the sweeper's reconciliation may list the paste prefix, and
-     * only the moderation function (which reads every paste's row anyway) a large paste's folders, to take its files
-     * down (the outbox function too: TemplateTest's outbox role check); no function may list anything else.
+     * Listing the bucket reveals every short code: only the sweeper's reconciliation may list the paste prefix and a
+     * large paste's staging and files prefixes (docs/design.md, "Orphan objects"), and only the moderation function
+     * (which reads every paste's row anyway) a large paste's folders, to take its files down (the outbox function
+     * too: TemplateTest's outbox role check); no function may list anything else.
      */
     @Test
     void onlyTheSweeperMayListTheBucketAndOnlyThePasteKeys() {
@@ -464,7 +465,17 @@ class TemplateTest {
                                 "Resource",
                                 Map.of("Fn::GetAtt", List.of("PasteBucket", "Arn")),
                                 "Condition",
-                                Map.of("StringLike", Map.of("s3:prefix", List.of("pastes/", "pastes/*")))))),
+                                Map.of(
+                                        "StringLike",
+                                        Map.of(
+                                                "s3:prefix",
+                                                List.of(
+                                                        "pastes/",
+                                                        "pastes/*",
+                                                        "staging/",
+                                                        "staging/*",
+                                                        "files/",
+                                                        "files/*")))))),
                 listing);
     }
 
