@@ -294,7 +294,7 @@ async function createLarge() {
     request.expiresIn = Number(expiresIn.value);
   }
   if (readOnce.checked) {
-    request.readOnce = true; // the API says why a large paste cannot be read once
+    request.readOnce = true; // its reveal answers a short-lived link to each file, then it is gone
   }
   say('creating', 'Creating…');
   // no Idempotency-Key: a replay would sign new uploads for files that may be on their way (the API refuses one)

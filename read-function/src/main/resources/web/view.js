@@ -531,14 +531,23 @@ async function reveal() {
   try {
     const response = await fetch(`${pasteUrl}/reveal`, { method: 'POST', headers: { Accept: 'application/json' } });
     switch (response.status) {
-      case 200:
+      case 200: {
         revealButton.hidden = true;
         deleteTokens.remove(shortCode);
         deleteButton.hidden = true;
-        showContent(await response.json());
         rawLink.hidden = true; // this page holds the only copy now
+        const revealed = await response.json();
+        if (Array.isArray(revealed.files)) {
+          // a large paste: a link to each file, valid a few minutes; the server deletes the files after them
+          showFiles(revealed);
+          say('revealed', `This was its only reading: download the files now, the links work until `
+            + `${formatInstant(revealed.linksExpireAt)}; the server then deletes them.`);
+          return;
+        }
+        showContent(revealed);
         say('revealed', 'This was its only reading: the paste is now deleted from the server. Copy it now if you need it.');
         return;
+      }
       case 202:
       case 503:
         retryLater(response, 'The paste is not ready to be revealed yet.', reveal);

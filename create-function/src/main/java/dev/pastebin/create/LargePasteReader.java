@@ -8,7 +8,6 @@ import dev.pastebin.api.create.PasteOptions;
 import dev.pastebin.api.http.ApiErrorCode;
 import dev.pastebin.api.http.ApiException;
 import dev.pastebin.core.paste.InvalidFileNameException;
-import dev.pastebin.core.paste.InvalidReadOnceException;
 import dev.pastebin.core.paste.PasteMetadata;
 import dev.pastebin.core.storage.LargeFileProperties;
 import io.micronaut.core.annotation.Nullable;
@@ -68,19 +67,10 @@ class LargePasteReader {
             declared.add(file);
         }
         requireTotalWithinLimit(total);
+        // read once too: its reveal burns the row and answers links that expire before its files are deleted
+        // (docs/design.md, "Reading once")
         return new LargePasteRequest(
-                declared, notReadOnce(PasteOptions.fromJson(document.get("expiresIn"), document.get("readOnce"))));
-    }
-
-    /**
-     * A large paste is read through a link to S3, which a reveal cannot burn as it removes a small paste's row and
-     * object in one go: refused rather than created and then unreadable.
-     */
-    private static PasteOptions notReadOnce(PasteOptions options) {
-        if (options.readOnce()) {
-            throw new InvalidReadOnceException("A paste with \"files\" cannot be read once");
-        }
-        return options;
+                declared, PasteOptions.fromJson(document.get("expiresIn"), document.get("readOnce")));
     }
 
     /**
@@ -107,7 +97,7 @@ class LargePasteReader {
                         contentLength,
                         checksumSha256 == null ? null : sha256HexOfChecksum(checksumSha256),
                         contentType == null ? null : contentType(contentType, "the upload"))),
-                notReadOnce(options));
+                options);
     }
 
     /** S3's {@code x-amz-checksum-sha256}: the 32 bytes of the SHA-256 in base64, here as lower-case hex. */

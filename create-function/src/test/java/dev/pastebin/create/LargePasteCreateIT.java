@@ -96,6 +96,20 @@ class LargePasteCreateIT {
         }
     }
 
+    /** Read once too (docs/design.md, "Reading once"): its reveal burns it and answers links to its files. */
+    @Test
+    void aLargePasteCanBeReadOnce() throws Exception {
+        byte[] only = "a secret file\n".getBytes(StandardCharsets.UTF_8);
+
+        HttpApi.Response response =
+                world.api.send(create("{\"files\":[" + file("secret.txt", only, null) + "],\"readOnce\":true}"));
+
+        assertEquals(201, response.status(), response.text());
+        Map<String, Object> body = world.json(response);
+        assertEquals(true, body.get("readOnce"));
+        assertTrue(world.row((String) body.get("shortCode")).readOnce());
+    }
+
     @Test
     void aFileWhoseDeclaredSha256IsBlocklistedIsRefusedWith451AndNothingIsCreated() throws Exception {
         byte[] blocked = ("known abuse " + UUID.randomUUID() + "\n").getBytes(StandardCharsets.UTF_8);
@@ -152,7 +166,7 @@ class LargePasteCreateIT {
                 "INVALID_FILE_NAME",
                 "{\"content\":\"x\",\"files\":[{\"name\":\"a\",\"size\":10,\"sha256\":\"" + sha + "\"}]}",
                 "INVALID_FILES",
-                "{\"readOnce\":true,\"files\":[{\"name\":\"a\",\"size\":10,\"sha256\":\"" + sha + "\"}]}",
+                "{\"readOnce\":\"yes\",\"files\":[{\"name\":\"a\",\"size\":10,\"sha256\":\"" + sha + "\"}]}",
                 "INVALID_READ_ONCE");
         for (var c : cases.entrySet()) {
             HttpApi.Response response = world.api.send(create(c.getKey()));

@@ -1,5 +1,6 @@
 package dev.pastebin.privatebin;
 
+import dev.pastebin.api.read.LargeFileLinks;
 import dev.pastebin.api.read.PasteLookup;
 import dev.pastebin.api.read.ReadPasteService;
 import dev.pastebin.api.remove.Reveal;
@@ -33,14 +34,20 @@ class ReadEncryptedPasteService {
 
     private final ReadPasteService reads;
     private final RevealPasteService reveals;
+    private final LargeFileLinks largeFiles;
     private final JsonMapper json;
     private final PrivateBinProperties properties;
     private final Clock clock = Clock.systemUTC();
 
     ReadEncryptedPasteService(
-            ReadPasteService reads, RevealPasteService reveals, JsonMapper json, PrivateBinProperties properties) {
+            ReadPasteService reads,
+            RevealPasteService reveals,
+            LargeFileLinks largeFiles,
+            JsonMapper json,
+            PrivateBinProperties properties) {
         this.reads = reads;
         this.reveals = reveals;
+        this.largeFiles = largeFiles;
         this.json = json;
         this.properties = properties;
     }
@@ -68,6 +75,10 @@ class ReadEncryptedPasteService {
      * object may be gone already, removed by a concurrent read's burn: the reveal then tells that from a fault.
      */
     private EncryptedPaste burn(Paste paste) {
+        if (largeFiles.isLarge(paste)) {
+            // files, never an envelope: a large paste is revealed on its own route only
+            throw notFound(paste.shortCode());
+        }
         reads.contentIfStored(paste).ifPresent(content -> shown(paste, content));
         return switch (reveals.reveal(paste.shortCode())) {
             case Reveal.Revealed revealed -> {
@@ -75,6 +86,10 @@ class ReadEncryptedPasteService {
                 yield shown(revealed.paste(), revealed.content());
             }
             case Reveal.Pending ignored -> throw stillStoring();
+            // refused above: a large paste's row never stops naming its folder of files
+            case Reveal.RevealedFiles ignored ->
+                throw new IllegalStateException(
+                        "large paste " + paste.shortCode() + " revealed through PrivateBin's read");
         };
     }
 

@@ -15,7 +15,14 @@ import dev.pastebin.api.create.PasteRequest;
 import dev.pastebin.api.create.UploadGroup;
 import dev.pastebin.api.support.HttpApi;
 import dev.pastebin.core.paste.ContentHash;
+import dev.pastebin.core.paste.DeleteTokens;
+import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteFile;
+import dev.pastebin.core.paste.PasteFileRepository;
 import dev.pastebin.core.paste.PasteMetadata;
+import dev.pastebin.core.paste.PasteRepository;
+import dev.pastebin.core.paste.ShortCodes;
+import dev.pastebin.core.storage.LargeFileStore;
 import dev.pastebin.core.support.PrivateBinClientCrypto;
 import dev.pastebin.core.support.RealServices;
 import io.micronaut.core.annotation.Nullable;
@@ -188,6 +195,26 @@ class PrivateBinApiIT {
         }
         assertTrue(world.row(id).isEmpty());
         assertFalse(world.objectExists(id));
+    }
+
+    /** A read-once large paste is files, never an envelope: PrivateBin's read does not burn it (docs/design.md). */
+    @Test
+    void aReadOnceLargePasteIsNotBurntByPrivateBinsRead() throws Exception {
+        var pastes = world.api.context().getBean(PasteRepository.class);
+        var files = world.api.context().getBean(PasteFileRepository.class);
+        var store = world.api.context().getBean(LargeFileStore.class);
+        String id = world.api.context().getBean(ShortCodes.class).next();
+        pastes.save(Paste.inProgress(
+                id, null, "f".repeat(64), 10, DeleteTokens.hashOf("token-" + id), null, true, PasteMetadata.NONE));
+        var file = files.save(PasteFile.staged(id, 0, "a.bin", 10, "1".repeat(64), "text/plain"));
+        files.markVerified(file.fileId());
+        assertEquals(1, pastes.markProcessed(id, store.filesLocationOf(id).uri()));
+
+        Map<String, Object> read = world.json(world.get(id));
+
+        assertEquals(1, read.get("status"), read.toString());
+        var row = world.row(id).orElseThrow();
+        assertNull(row.expiresAt(), "not burnt: its reveal is still to come");
     }
 
     /**

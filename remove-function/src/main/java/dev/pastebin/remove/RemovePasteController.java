@@ -69,7 +69,25 @@ public class RemovePasteController {
         return switch (reveals.reveal(shortCodes.requireWellFormed(shortCode))) {
             case Reveal.Pending pending -> inProgress.response(pending.paste(), true);
             case Reveal.Revealed revealed -> revealed(revealed, ContentNegotiation.wantsJson(request));
+            case Reveal.RevealedFiles files -> revealedFiles(files, ContentNegotiation.wantsJson(request));
         };
+    }
+
+    /**
+     * A read-once large paste, burnt (docs/design.md, "Reading once"): its files' links in JSON, or, for one file and a
+     * client that does not ask for JSON ({@code curl -L}), 303 to its link, which the client follows with a GET.
+     * Never cached: the links are this caller's only.
+     */
+    private static HttpResponse<?> revealedFiles(Reveal.RevealedFiles revealed, boolean json) {
+        if (!json && revealed.files().size() == 1) {
+            return HttpResponse.seeOther(java.net.URI.create(
+                            revealed.files().getFirst().link().toString()))
+                    .header(HttpHeaders.CACHE_CONTROL, "no-store");
+        }
+        return HttpResponse.ok()
+                .header(HttpHeaders.CACHE_CONTROL, "no-store")
+                .contentType(MediaType.APPLICATION_JSON_TYPE)
+                .body(RevealedFilesDocument.of(revealed));
     }
 
     /** Never cached anywhere: nobody may see this content a second time. */

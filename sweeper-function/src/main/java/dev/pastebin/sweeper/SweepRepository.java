@@ -61,15 +61,25 @@ public class SweepRepository {
             RETURNING short_code,
                 (SELECT array_agg(f.file_id) FROM paste_files f WHERE f.short_code = pastes.short_code)""";
 
+    /**
+     * An expired row the sweeper deletes now: any, except a read-once large paste (one with file rows) whose expiry,
+     * its reveal's burn, is more recent than the links the reveal handed out may still be used (its parameter: their
+     * validity in seconds); its files go once those links have expired (docs/design.md, "Reading once").
+     */
+    static final String EXPIRED_TO_DELETE = """
+            expires_at <= now()
+                AND (NOT read_once OR expires_at <= now() - make_interval(secs => ?)
+                    OR NOT EXISTS (SELECT 1 FROM paste_files f WHERE f.short_code = pastes.short_code))""";
+
     /** Expired pastes in any state: expiry is not a state, it removes the paste (docs/design.md, "Expiry"). */
     static final String DELETE_EXPIRED = """
             DELETE FROM pastes WHERE short_code IN (
                 SELECT short_code FROM pastes
-                WHERE expires_at <= now()
+                WHERE %s
                 ORDER BY expires_at LIMIT ?
                 FOR UPDATE SKIP LOCKED)
             RETURNING short_code, s3_location,
-                (SELECT array_agg(f.file_id) FROM paste_files f WHERE f.short_code = pastes.short_code)""";
+                (SELECT array_agg(f.file_id) FROM paste_files f WHERE f.short_code = pastes.short_code)""".formatted(EXPIRED_TO_DELETE);
 
     static final String DELETE_OLD_IDEMPOTENCY_KEYS = """
             DELETE FROM idempotency_keys WHERE (caller, idempotency_key) IN (
@@ -111,12 +121,12 @@ public class SweepRepository {
     static final String ANY_LEFT = """
             SELECT EXISTS (SELECT 1 FROM pastes WHERE status = 'FAILED' AND updated_at < now() - make_interval(secs => ?))
                 OR EXISTS (SELECT 1 FROM pastes WHERE status = 'IN_PROGRESS' AND created_at < now() - make_interval(secs => ?))
-                OR EXISTS (SELECT 1 FROM pastes WHERE expires_at <= now())
+                OR EXISTS (SELECT 1 FROM pastes WHERE %s)
                 OR EXISTS (SELECT 1 FROM idempotency_keys WHERE created_at <= now() - make_interval(secs => ?))
                 OR EXISTS (SELECT 1 FROM abuse_reports WHERE reported_at <= now() - make_interval(secs => ?))
                 OR EXISTS (SELECT 1 FROM report_notices WHERE notified_at <= now() - make_interval(secs => ?))
                 OR EXISTS (SELECT 1 FROM report_notice_hours WHERE hour <= now() - make_interval(secs => ?))
-                OR EXISTS (SELECT 1 FROM report_reporter_hours WHERE hour <= now() - make_interval(secs => ?))""";
+                OR EXISTS (SELECT 1 FROM report_reporter_hours WHERE hour <= now() - make_interval(secs => ?))""".formatted(EXPIRED_TO_DELETE);
 
     static final String EXISTING_CODES = "SELECT short_code FROM pastes WHERE short_code = ANY (?)";
 
@@ -158,10 +168,14 @@ public class SweepRepository {
         return deleted;
     }
 
-    /** Deletes up to {@code limit} pastes whose expiry has passed, whatever their state, and returns them. */
-    public List<SweptPaste> deleteExpired(Connection connection, int limit) throws SQLException {
+    /**
+     * Deletes up to {@code limit} pastes whose expiry has passed, whatever their state, and returns them; a burnt
+     * read-once large paste only once {@code linkValidity} has passed since ({@link #EXPIRED_TO_DELETE}).
+     */
+    public List<SweptPaste> deleteExpired(Connection connection, Duration linkValidity, int limit) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(DELETE_EXPIRED)) {
-            statement.setInt(1, limit);
+            statement.setDouble(1, seconds(linkValidity));
+            statement.setInt(2, limit);
             return swept(statement, limit);
         }
     }
@@ -256,17 +270,19 @@ public class SweepRepository {
             Connection connection,
             Duration retention,
             Duration stuckAfter,
+            Duration linkValidity,
             Duration keyRetention,
             Duration reportRetention)
             throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(ANY_LEFT)) {
             statement.setDouble(1, seconds(retention));
             statement.setDouble(2, seconds(stuckAfter));
-            statement.setDouble(3, seconds(keyRetention));
-            statement.setDouble(4, seconds(reportRetention));
+            statement.setDouble(3, seconds(linkValidity));
+            statement.setDouble(4, seconds(keyRetention));
             statement.setDouble(5, seconds(reportRetention));
             statement.setDouble(6, seconds(reportRetention));
             statement.setDouble(7, seconds(reportRetention));
+            statement.setDouble(8, seconds(reportRetention));
             try (ResultSet row = statement.executeQuery()) {
                 row.next();
                 return row.getBoolean(1);

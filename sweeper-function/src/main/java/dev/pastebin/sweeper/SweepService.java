@@ -113,7 +113,8 @@ public class SweepService {
         int expired = 0;
         boolean expiredDone = false;
         while (!expiredDone && deadline.allowsMoreWork()) {
-            int[] batch = deleteWithObjects(connection -> repository.deleteExpired(connection, batchSize));
+            int[] batch = deleteWithObjects(connection ->
+                    repository.deleteExpired(connection, largeFiles.properties().readLinkValidity(), batchSize));
             batches++;
             expired += batch[0];
             removed += batch[1];
@@ -169,6 +170,7 @@ public class SweepService {
                         status.getConnection(),
                         properties.failedRetention(),
                         properties.stuckAfter(),
+                        largeFiles.properties().readLinkValidity(),
                         IdempotencyKey.RETENTION,
                         properties.reportRetention())));
         SweepReport report = new SweepReport(

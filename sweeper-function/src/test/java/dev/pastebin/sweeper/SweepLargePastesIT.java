@@ -13,6 +13,7 @@ import io.micronaut.context.ApplicationContext;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -103,6 +104,37 @@ class SweepLargePastesIT {
         assertEquals(null, status(expired), "the row is deleted");
         assertFalse(exists("staging/" + expired + "/1"));
         assertFalse(exists("files/" + expired + "/0"));
+    }
+
+    /**
+     * A read-once large paste its reveal burnt (docs/design.md, "Reading once"): expired at the reveal, its row and
+     * files stay while the links the reveal answered may still be used (read-link-validity, 5 minutes), and go
+     * together once they have expired: nothing is left under staging/ or files/.
+     */
+    @Test
+    void aBurntReadOnceLargePasteGoesWithEveryFileOnceItsLinksHaveExpired() throws Exception {
+        String burnt = PREFIX + "burnt";
+        insertLarge(burnt, "IN_PROGRESS", "now()", null);
+        execute("UPDATE pastes SET status = 'PROCESSED', s3_location = 's3://" + BUCKET + "/files/" + burnt
+                + "/', read_once = true, expires_at = now() WHERE short_code = '" + burnt + "'");
+
+        sweep();
+
+        assertEquals("PROCESSED", status(burnt), "its links may still be in use: kept");
+        assertTrue(exists("files/" + burnt + "/0"));
+
+        // as if the reveal had been six minutes ago: past the links' five
+        execute("UPDATE pastes SET expires_at = now() - interval '6 minutes' WHERE short_code = '" + burnt + "'");
+        sweep();
+
+        assertEquals(null, status(burnt), "the row is deleted");
+        for (String prefix : List.of("staging/", "files/")) {
+            assertEquals(
+                    0,
+                    s3.listObjectsV2(b -> b.bucket(BUCKET).prefix(prefix + burnt + "/"))
+                            .keyCount(),
+                    "nothing left under " + prefix + burnt + "/");
+        }
     }
 
     /** A large paste of two files: the first verified (at its final key), the second staged. */

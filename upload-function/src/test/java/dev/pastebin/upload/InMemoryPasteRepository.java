@@ -206,4 +206,9 @@ final class InMemoryPasteRepository implements PasteRepository {
     public int remove(String shortCode) {
         return rows.remove(shortCode) == null ? 0 : 1;
     }
+
+    @Override
+    public int burn(String shortCode) {
+        throw new UnsupportedOperationException("the upload worker never reveals");
+    }
 }

@@ -8,10 +8,13 @@ import dev.pastebin.core.failure.DependencyUnavailableException;
 import dev.pastebin.core.moderation.TakedownRepository;
 import dev.pastebin.core.paste.NotReadOnceException;
 import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteFile;
+import dev.pastebin.core.paste.PasteFileRepository;
 import dev.pastebin.core.paste.PasteNotFoundException;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.paste.PasteTakenDownException;
+import dev.pastebin.core.storage.LargeFileStore;
 import dev.pastebin.core.storage.PasteContentStore;
 import dev.pastebin.core.storage.PasteInconsistencyException;
 import dev.pastebin.core.storage.VerifiedContent;
@@ -20,6 +23,8 @@ import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
 import java.sql.Connection;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -33,6 +38,10 @@ import software.amazon.awssdk.services.s3.S3Client;
  * every one after the first finds no row: exactly one caller gets the content. If anything fails before the
  * commit (S3 unreachable, a content mismatch, the database), the transaction rolls back and the paste stays
  * readable once: the reader is told 503/500, and nothing was burnt.
+ *
+ * <p>A large paste's files never pass through the function: its reveal burns the row in one short transaction (it
+ * expires now: 404 everywhere from the commit on) and answers a short-lived pre-signed GET of each file; the sweeper
+ * deletes the row and its files once those links have expired (docs/design.md, "Reading once").
  */
 @Singleton
 @Requires(classes = S3Client.class) // the functions that read or remove content
@@ -46,6 +55,8 @@ public class RevealPasteService {
     private final PasteContentStore contentStore;
     private final TransactionOperations<Connection> transactions;
     private final DependencyCalls dependencies;
+    private final LargeFileStore largeFiles;
+    private final PasteFileRepository files;
     private final Clock clock = Clock.systemUTC();
 
     public RevealPasteService(
@@ -54,13 +65,17 @@ public class RevealPasteService {
             VerifiedContent verifiedContent,
             PasteContentStore contentStore,
             TransactionOperations<Connection> transactions,
-            DependencyCalls dependencies) {
+            DependencyCalls dependencies,
+            LargeFileStore largeFiles,
+            PasteFileRepository files) {
         this.repository = repository;
         this.takedowns = takedowns;
         this.verifiedContent = verifiedContent;
         this.contentStore = contentStore;
         this.transactions = transactions;
         this.dependencies = dependencies;
+        this.largeFiles = largeFiles;
+        this.files = files;
     }
 
     /**
@@ -83,6 +98,9 @@ public class RevealPasteService {
         }
         if (paste.status() == PasteStatus.IN_PROGRESS) {
             return new Reveal.Pending(paste);
+        }
+        if (largeFiles.isFilesLocation(paste.s3Location())) {
+            return burnLarge(paste);
         }
         byte[] content = verifiedContent.ifStored(paste).orElseGet(() -> {
             // A concurrent reveal (or delete) removed it since the row was read. Its row delete may not be
@@ -115,6 +133,40 @@ public class RevealPasteService {
                 }));
         LOG.info("read-once paste {} revealed and removed", shortCode);
         return new Reveal.Revealed(paste, content);
+    }
+
+    /**
+     * Burns a read-once large paste and links its files: the row locked, checked to be the paste that was read, and
+     * burnt in one transaction, its files read in it; concurrent reveals queue on the lock and the later ones find it
+     * expired. Signing the links is local (no S3 call), so nothing can fail after the commit but the answer's
+     * delivery.
+     */
+    private Reveal burnLarge(Paste paste) {
+        String shortCode = paste.shortCode();
+        List<PasteFile> burnt = dependencies.call(
+                DATABASE,
+                () -> transactions.executeWrite(status -> {
+                    readable(
+                            repository
+                                    .findByIdForUpdate(shortCode)
+                                    .filter(locked -> locked.status() == PasteStatus.PROCESSED
+                                            && Objects.equals(locked.s3Location(), paste.s3Location())),
+                            shortCode);
+                    if (repository.burn(shortCode) != 1) {
+                        throw new PasteNotFoundException("No paste " + shortCode);
+                    }
+                    return files.findByShortCodeOrderByPosition(shortCode);
+                }));
+        Instant linksExpireAt = clock.instant().plus(largeFiles.properties().readLinkValidity());
+        List<Reveal.RevealedFile> links = burnt.stream()
+                .map(file -> new Reveal.RevealedFile(
+                        file, largeFiles.presignRead(file.fileId(), file.name(), file.contentType())))
+                .toList();
+        LOG.info(
+                "read-once large paste {} revealed: {} links handed out, its files go once they expire",
+                shortCode,
+                links.size());
+        return new Reveal.RevealedFiles(paste, links, linksExpireAt);
     }
 
     private Paste readable(Optional<Paste> row, String shortCode) {

@@ -186,6 +186,11 @@ class CreatePasteServiceTest {
         }
 
         @Override
+        public int burn(String shortCode) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public int markFailed(String shortCode, String reason) {
             throw new UnsupportedOperationException("a create's compensation counts its failed send instead");
         }

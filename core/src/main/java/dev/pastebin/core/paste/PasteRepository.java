@@ -107,6 +107,18 @@ public interface PasteRepository extends GenericRepository<Paste, String> {
     @Query("DELETE FROM pastes WHERE short_code = :shortCode AND status = 'IN_PROGRESS'")
     int removeInProgress(String shortCode);
 
+    /**
+     * Burns a read-once large paste at its reveal (docs/design.md, "Reading once"): it expires now, so every route
+     * answers 404 from the commit on, while the row, which names its files, stays for the sweeper to delete with them
+     * once the links the reveal answered have expired. 0 when it is no longer a PROCESSED read-once paste that has
+     * not expired.
+     */
+    @Query("""
+            UPDATE pastes SET expires_at = now(), updated_at = now()
+            WHERE short_code = :shortCode AND status = 'PROCESSED' AND read_once
+                AND (expires_at IS NULL OR expires_at > now())""")
+    int burn(String shortCode);
+
     /** Removes a row the caller holds locked (a revealed read-once paste, a takedown). */
     @Query("DELETE FROM pastes WHERE short_code = :shortCode")
     int remove(String shortCode);

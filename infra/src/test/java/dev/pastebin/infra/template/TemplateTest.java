@@ -622,7 +622,7 @@ class TemplateTest {
             }
         }
         assertEquals(List.of("AWSSecretsManagerGetSecretValuePolicy"), templates);
-        assertEquals(2, statements.size());
+        assertEquals(3, statements.size());
         assertEquals(
                 List.of("s3:GetObject", "s3:DeleteObject"),
                 statements.getFirst().get("Action"));
@@ -636,6 +636,13 @@ class TemplateTest {
                         Map.of("Fn::Sub", "${PasteBucket.Arn}/staging/*"),
                         Map.of("Fn::Sub", "${PasteBucket.Arn}/files/*")),
                 statements.get(1).get("Resource"));
+        // but a read-once one's reveal signs GETs of its verified files, which S3 authorizes as this role
+        // (docs/design.md, "Reading once")
+        assertEquals("RevealLargeFiles", statements.get(2).get("Sid"));
+        assertEquals(List.of("s3:GetObject"), statements.get(2).get("Action"));
+        assertEquals(
+                Map.of("Fn::Sub", "${PasteBucket.Arn}/files/*"),
+                statements.get(2).get("Resource"));
     }
 
     @Test
