@@ -202,15 +202,27 @@ class ProductionLimitsTest {
     @Test
     void s3RightsAreScopedToThePastePrefixAndReadCanOnlyGetObjects() {
         assertEquals(
-                List.of(Map.of(
-                        "Sid",
-                        "ReadPasteObjects",
-                        "Effect",
-                        "Allow",
-                        "Action",
-                        List.of("s3:GetObject"),
-                        "Resource",
-                        Map.of("Fn::Sub", "${PasteBucket.Arn}/pastes/*"))),
+                List.of(
+                        Map.of(
+                                "Sid",
+                                "ReadPasteObjects",
+                                "Effect",
+                                "Allow",
+                                "Action",
+                                List.of("s3:GetObject"),
+                                "Resource",
+                                Map.of("Fn::Sub", "${PasteBucket.Arn}/pastes/*")),
+                        // a large paste's read is a pre-signed GET of its verified file, which S3 authorizes as the
+                        // role that signed it (docs/design.md, "Large files: straight to S3")
+                        Map.of(
+                                "Sid",
+                                "ReadLargeFiles",
+                                "Effect",
+                                "Allow",
+                                "Action",
+                                List.of("s3:GetObject"),
+                                "Resource",
+                                Map.of("Fn::Sub", "${PasteBucket.Arn}/files/*"))),
                 s3Statements("ReadPasteFunction"));
         for (String function : InfraTemplate.PRODUCT_FUNCTIONS) {
             for (Map<String, Object> statement : s3Statements(function)) {

@@ -605,7 +605,7 @@ class TemplateTest {
                                 .iterator()
                                 .next())
                         .toList();
-        // its S3 statement (GetObject on the paste keys only) is checked by ProductionLimitsTest
+        // its S3 statement (GetObject on the paste keys and a large paste's files) is checked by ProductionLimitsTest
         assertEquals(List.of("Statement", "AWSSecretsManagerGetSecretValuePolicy"), readPolicies);
 
         List<Map<String, Object>> statements = new java.util.ArrayList<>();
