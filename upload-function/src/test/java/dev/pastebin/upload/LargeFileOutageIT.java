@@ -97,6 +97,8 @@ class LargeFileOutageIT {
                 "only the outcomes of an S3 failure: " + failing);
 
         Paste held = world.row(code);
+        // the row alone decides a read: IN_PROGRESS is 202 for a large paste too (LargeFileReadIT), its Retry-After
+        // the hold's (ReadWhileBreakerOpenIT)
         assertEquals(PasteStatus.IN_PROGRESS, held.status(), "a read answers 202 while it is held");
         assertNull(held.failureReason());
         assertTrue(held.uploadAttempts() >= 1, "the failed calls were counted as the paste's S3 attempts");
