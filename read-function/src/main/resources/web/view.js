@@ -535,16 +535,17 @@ async function reveal() {
         revealButton.hidden = true;
         deleteTokens.remove(shortCode);
         deleteButton.hidden = true;
-        rawLink.hidden = true; // this page holds the only copy now
         const revealed = await response.json();
         if (Array.isArray(revealed.files)) {
           // a large paste: a link to each file, valid a few minutes; the server deletes the files after them
           showFiles(revealed);
+          rawLink.hidden = true;
           say('revealed', `This was its only reading: download the files now, the links work until `
             + `${formatInstant(revealed.linksExpireAt)}; the server then deletes them.`);
           return;
         }
         showContent(revealed);
+        rawLink.hidden = true; // after showContent, which shows it: this page holds the only copy now
         say('revealed', 'This was its only reading: the paste is now deleted from the server. Copy it now if you need it.');
         return;
       }
