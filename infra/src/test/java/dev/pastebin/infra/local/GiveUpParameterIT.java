@@ -115,7 +115,11 @@ class GiveUpParameterIT {
                                         "PASTEBIN_DELIVERY_HOLD_AT_LEAST",
                                         "2s",
                                         "PASTEBIN_DELIVERY_HOLD_JITTER",
-                                        "1s"),
+                                        "1s",
+                                        // a breaker of each test's own: the other test's failures, within the
+                                        // breaker's 60 s window, would open it and hold this paste for minutes
+                                        "PASTEBIN_BREAKER_NAME",
+                                        name),
                         // the template gives the upload function its own URL (with its timeouts), which wins over the
                         // shared one
                         "UploadPasteFunction",
