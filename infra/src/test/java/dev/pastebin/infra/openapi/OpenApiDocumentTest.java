@@ -46,6 +46,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.yaml.snakeyaml.Yaml;
 
 /**
@@ -54,7 +55,11 @@ import org.yaml.snakeyaml.Yaml;
  * of the functions that serve them in infra/template.yaml; its error codes are {@link ApiErrorCode}'s; every header,
  * query value and path variable a controller binds from the request is a parameter of the documented operation.
  * What the running functions answer is checked against it by Schemathesis (infra/local/schemathesis.sh).
+ *
+ * <p>One instance for all its tests: reading every HTTP function's compiled controllers takes seconds, and the
+ * tests only read what it found.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class OpenApiDocumentTest {
 
     static final Path DOCUMENT = Path.of("..", "docs", "openapi.yaml");
