@@ -1,9 +1,11 @@
 package dev.pastebin.upload;
 
 import dev.pastebin.core.job.MalformedUploadJobException;
+import dev.pastebin.core.job.S3Notifications;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.logging.LogContext;
+import dev.pastebin.core.paste.PasteFile;
 import jakarta.inject.Singleton;
 
 /**
@@ -81,7 +83,7 @@ public class UploadPasteService {
                     new StoreResult.AlreadyTerminal("s3://" + object.bucket() + "/" + object.key()
                             + " is no staged file of this bucket: nothing to verify"));
         }
-        String shortCode = fileId.get().substring(0, Math.max(0, fileId.get().indexOf('/')));
+        String shortCode = PasteFile.shortCodeOf(fileId.get());
         LogContext.forPaste(shortCode);
         UploadDelivery forPaste = delivery.forPaste(shortCode);
         try {

@@ -22,6 +22,7 @@ import dev.pastebin.core.delivery.DeliverySchedule;
 import dev.pastebin.core.delivery.JitterStrategy;
 import dev.pastebin.core.delivery.ReceiveBudget;
 import dev.pastebin.core.failure.FailureClassifier;
+import dev.pastebin.core.job.S3Notifications;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.lambda.InvocationDeadlines;
 import dev.pastebin.core.metrics.Metric;

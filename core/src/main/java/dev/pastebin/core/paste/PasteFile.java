@@ -36,6 +36,14 @@ public record PasteFile(
         return shortCode + "/" + position;
     }
 
+    /**
+     * The short code of the paste the file {@code fileId} is of: what precedes its {@code /}, empty for an id without
+     * one (a key under the staging prefix no create signed, which no paste has).
+     */
+    public static String shortCodeOf(String fileId) {
+        return fileId.substring(0, Math.max(0, fileId.indexOf('/')));
+    }
+
     /** A declared file as the create inserts it: staged, its bytes still to come. */
     public static PasteFile staged(
             String shortCode, int position, String name, long sizeBytes, String sha256, String contentType) {

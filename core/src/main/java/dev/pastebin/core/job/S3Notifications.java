@@ -1,4 +1,4 @@
-package dev.pastebin.upload;
+package dev.pastebin.core.job;
 
 import io.micronaut.json.tree.JsonNode;
 import io.micronaut.serde.ObjectMapper;
@@ -14,25 +14,26 @@ import java.util.Optional;
  * S3's event notifications as they reach the upload queue (docs/design.md, "Large files: straight to S3"): the bucket
  * notifies the queue of objects created under the staging prefix, next to the create function's upload jobs. Told
  * apart from a job by their shape: {@code {"Records": [{"eventSource": "aws:s3", "s3": {"bucket": {"name"},
- * "object": {"key"}}}]}}, or S3's {@code {"Event": "s3:TestEvent"}} when a notification is configured.
+ * "object": {"key"}}}]}}, or S3's {@code {"Event": "s3:TestEvent"}} when a notification is configured. Read by the
+ * upload worker, which verifies the file, and by the sweeper, which judges a dead-lettered one by its file's paste.
  */
 @Singleton
-class S3Notifications {
+public class S3Notifications {
 
     /** One object S3 says was created: its bucket and key (decoded: S3 sends keys URL-encoded). */
-    record CreatedObject(String bucket, String key) {}
+    public record CreatedObject(String bucket, String key) {}
 
     /** A notification: S3's test event (nothing to do), or the objects created. */
-    record Notification(boolean testEvent, List<CreatedObject> objects) {}
+    public record Notification(boolean testEvent, List<CreatedObject> objects) {}
 
     private final ObjectMapper objectMapper;
 
-    S3Notifications(ObjectMapper objectMapper) {
+    public S3Notifications(ObjectMapper objectMapper) {
         this.objectMapper = objectMapper;
     }
 
     /** The notification, or empty when the body is not one of S3's (an upload job, or anything else). */
-    Optional<Notification> parse(String body) {
+    public Optional<Notification> parse(String body) {
         if (body == null || !(body.contains("\"Records\"") || body.contains("s3:TestEvent"))) {
             return Optional.empty();
         }
