@@ -5,13 +5,16 @@ import dev.pastebin.core.config.DeadLetterQueueProperties;
 import dev.pastebin.core.config.UploadQueueProperties;
 import dev.pastebin.core.delivery.SqsLimits;
 import dev.pastebin.core.job.MalformedUploadJobException;
+import dev.pastebin.core.job.S3Notifications;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.lambda.Deadline;
 import dev.pastebin.core.logging.LogContext;
 import dev.pastebin.core.paste.Paste;
+import dev.pastebin.core.paste.PasteFile;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteStatus;
+import dev.pastebin.core.storage.LargeFileStore;
 import jakarta.inject.Singleton;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,16 +29,20 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 
 /**
- * Re-evaluates the upload queue's dead letters (docs/design.md, "What happens to FAILED rows"). Each message gets
- * one log line with its verdict and reason:
+ * Re-evaluates the upload queue's dead letters (docs/design.md, "What happens to FAILED rows"): upload jobs, and S3's
+ * notifications of a large paste's staged file (docs/design.md, "Large files: straight to S3"), each judged by its
+ * paste, the job's short code or the one the staged key names. Each message gets one log line with its verdict and
+ * reason:
  * <ul>
- *   <li>a job whose paste is still IN_PROGRESS (and within the requeue window) is <b>requeued</b>: sent to the
- *       upload queue, then deleted here, so a crash in between duplicates the job (the worker is idempotent)
- *       instead of losing it; 10 at a time (SendMessageBatch, DeleteMessageBatch);</li>
- *   <li>a job whose paste is terminal or has no row can never be used and is <b>deleted</b>;</li>
- *   <li>a message that does not decode is <b>kept</b>: it is the only trace of what went wrong, a worker that
- *       understands it may yet be deployed, and SQS drops it when its retention ends. A job whose row is past the
- *       requeue window is kept too: the row is marked stuck soon, and the job is then deleted as terminal.</li>
+ *   <li>one whose paste is still IN_PROGRESS (and within the requeue window) is <b>requeued</b>: its body, as it
+ *       is, sent to the upload queue, then deleted here, so a crash in between duplicates it (the worker is
+ *       idempotent) instead of losing it; 10 at a time (SendMessageBatch, DeleteMessageBatch);</li>
+ *   <li>one whose paste is terminal or has no row can never be used and is <b>deleted</b>; so is S3's test event
+ *       and a notification of no staged file of this bucket: the worker has nothing to do for them;</li>
+ *   <li>a message that is neither a job this version decodes nor a notification of one object is <b>kept</b>: it
+ *       is the only trace of what went wrong, a worker that understands it may yet be deployed, and SQS drops it
+ *       when its retention ends. One whose row is past the requeue window is kept too: the row is marked stuck soon,
+ *       and the message is then deleted as terminal.</li>
  * </ul>
  * While the S3 breaker is not closed, nothing is received at all: a requeued job would only be held again, so
  * the dead letters wait here (the queue's retention is counted from their hand-off or first send) and the first
@@ -56,6 +63,8 @@ public class DeadLetterService {
 
     private final SqsClient sqs;
     private final UploadJobCodec codec;
+    private final S3Notifications notifications;
+    private final LargeFileStore largeFiles;
     private final PasteRepository pastes;
     private final UploadQueueProperties uploadQueue;
     private final DeadLetterQueueProperties deadLetterQueue;
@@ -65,6 +74,8 @@ public class DeadLetterService {
     public DeadLetterService(
             SqsClient sqs,
             UploadJobCodec codec,
+            S3Notifications notifications,
+            LargeFileStore largeFiles,
             PasteRepository pastes,
             UploadQueueProperties uploadQueue,
             DeadLetterQueueProperties deadLetterQueue,
@@ -72,6 +83,8 @@ public class DeadLetterService {
             S3CircuitBreaker breaker) {
         this.sqs = sqs;
         this.codec = codec;
+        this.notifications = notifications;
+        this.largeFiles = largeFiles;
         this.pastes = pastes;
         this.uploadQueue = uploadQueue;
         this.deadLetterQueue = deadLetterQueue;
@@ -150,9 +163,9 @@ public class DeadLetterService {
     }
 
     /**
-     * Sends the jobs to the upload queue with one SendMessageBatch (the same bodies and message groups, so the worker
-     * gets exactly the jobs create sent); returns those SQS took, which are deleted here only after. One it refused stays, for the
-     * next run.
+     * Sends the messages to the upload queue with one SendMessageBatch (the same bodies and message groups, so the
+     * worker gets exactly the jobs create sent and the notifications S3 sent, which carry no group); returns those SQS
+     * took, which are deleted here only after. One it refused stays, for the next run.
      */
     private List<Message> requeue(List<Message> messages) {
         if (messages.isEmpty()) {
@@ -187,31 +200,67 @@ public class DeadLetterService {
     }
 
     private Verdict judge(String body) {
+        Optional<S3Notifications.Notification> notification = notifications.parse(body);
+        if (notification.isPresent()) {
+            return judgeNotification(notification.get());
+        }
         UploadJob job;
         try {
             job = codec.decode(body);
         } catch (MalformedUploadJobException e) {
-            return new Verdict(Action.KEEP, "not an upload job this version can decode (" + e.getMessage() + ")");
+            return new Verdict(
+                    Action.KEEP,
+                    "not an upload job this version can decode (" + e.getMessage() + "), nor an S3 notification");
         }
-        LogContext.forPaste(job.shortCode());
-        Optional<Paste> row = pastes.findById(job.shortCode());
+        return judgeByPaste(job.shortCode());
+    }
+
+    /**
+     * S3's notification, judged as the worker would take it (UploadPasteService): by the paste of the one staged file
+     * it names.
+     */
+    private Verdict judgeNotification(S3Notifications.Notification notification) {
+        if (notification.testEvent()) {
+            return new Verdict(Action.DELETE, "S3's test event: nothing to do");
+        }
+        if (notification.objects().size() != 1) {
+            // the worker verifies one file a message, as S3 sends them, and fails any other as poison
+            return new Verdict(
+                    Action.KEEP,
+                    "an S3 notification of " + notification.objects().size() + " objects, not one: the upload worker"
+                            + " cannot verify it");
+        }
+        S3Notifications.CreatedObject object = notification.objects().getFirst();
+        Optional<String> fileId = largeFiles.fileIdOfStagingKey(object.bucket(), object.key());
+        if (fileId.isEmpty()) {
+            return new Verdict(
+                    Action.DELETE,
+                    "s3://" + object.bucket() + "/" + object.key() + " is no staged file of this bucket: nothing to"
+                            + " verify");
+        }
+        return judgeByPaste(PasteFile.shortCodeOf(fileId.get()));
+    }
+
+    private Verdict judgeByPaste(String shortCode) {
+        LogContext.forPaste(shortCode);
+        Optional<Paste> row = pastes.findById(shortCode);
         if (row.isEmpty()) {
-            return new Verdict(Action.DELETE, "paste " + job.shortCode() + " has no row");
+            return new Verdict(Action.DELETE, "paste " + shortCode + " has no row");
         }
         Paste paste = row.get();
         if (paste.status() != PasteStatus.IN_PROGRESS) {
-            return new Verdict(Action.DELETE, "paste " + job.shortCode() + " is " + paste.status());
+            return new Verdict(Action.DELETE, "paste " + shortCode + " is " + paste.status());
         }
         // This JVM's clock against the database's timestamp: a skew moves the window by as much, far less than the
         // hour of slack in stuckAfter (SweeperProperties.DELIVERY_SLACK).
         if (paste.createdAt().isBefore(Instant.now().minus(properties.requeueWindow()))) {
             return new Verdict(
                     Action.KEEP,
-                    "paste " + job.shortCode() + " is IN_PROGRESS but older than the requeue window ("
+                    "paste " + shortCode + " is IN_PROGRESS but older than the requeue window ("
                             + properties.requeueWindow() + "); it is marked stuck at " + properties.stuckAfter()
-                            + ", then this job is deleted");
+                            + ", then this dead letter is deleted");
         }
-        return new Verdict(Action.REQUEUE, "paste " + job.shortCode() + " is IN_PROGRESS");
+        return new Verdict(Action.REQUEUE, "paste " + shortCode + " is IN_PROGRESS");
     }
 
     private List<Message> receive(int maxMessages, Deadline deadline) {

@@ -36,6 +36,15 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.Event;
+import software.amazon.awssdk.services.s3.model.FilterRule;
+import software.amazon.awssdk.services.s3.model.FilterRuleName;
+import software.amazon.awssdk.services.s3.model.NotificationConfiguration;
+import software.amazon.awssdk.services.s3.model.NotificationConfigurationFilter;
+import software.amazon.awssdk.services.s3.model.QueueConfiguration;
+import software.amazon.awssdk.services.s3.model.S3KeyFilter;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
@@ -60,6 +69,8 @@ class DeadLetterReevaluationIT {
     private static final SqsClient SQS = SqsClient.create();
     /** A job of a version this code does not know, as a newer create function would send it. */
     private static final String POISON = "{\"version\":2,\"shortCode\":\"" + PREFIX + "future\",\"parts\":[]}";
+    /** Neither an upload job nor one of S3's notifications. */
+    private static final String NEITHER = "{\"Records\":[{\"eventSource\":\"aws:sns\"}]}";
 
     private TestQueues.Pair queues;
     private ApplicationContext context;
@@ -120,6 +131,59 @@ class DeadLetterReevaluationIT {
                 "requeued in its client's message group, as the create sent it");
         assertEquals(List.of(POISON), everyMessageIn(queues.deadLetterQueueUrl()), "the poison message is kept");
         assertEquals(Map.of("pending", "IN_PROGRESS", "failed", "FAILED"), statuses());
+    }
+
+    /**
+     * A large paste's file reaches the upload queue as S3's notification (docs/design.md, "Large files: straight to
+     * S3") and is dead-lettered like a job when it exhausts its receives: it is judged by the paste its staged key
+     * names. The notifications are S3's own: the test's bucket notifies the test's upload queue of objects created
+     * under staging/, as the template configures the deployed bucket, and S3 sends its s3:TestEvent when that is
+     * configured. The requeued notification is the body S3 sent, byte for byte: the worker parses it.
+     */
+    @Test
+    void aDeadLetteredS3NotificationIsJudgedByThePasteOfItsStagedFile() throws Exception {
+        String bucket = "sweeper-dlq-it-" + UUID.randomUUID().toString().substring(0, 8);
+        try (ApplicationContext sweeper = start(Map.of("pastebin.storage.bucket", bucket))) {
+            S3Client s3 = sweeper.getBean(S3Client.class);
+            s3.createBucket(b -> b.bucket(bucket));
+            try {
+                notifyTheUploadQueueOfStagedFiles(s3, bucket);
+                insertLarge("staged", "IN_PROGRESS");
+                insertLarge("failed", "FAILED");
+                for (String name : List.of("staged", "failed", "removed")) {
+                    s3.putObject(
+                            b -> b.bucket(bucket).key("staging/" + PREFIX + name + "/0"),
+                            RequestBody.fromString("the file of " + name));
+                }
+                SQS.sendMessage(b -> b.queueUrl(queues.queueUrl()).messageBody(NEITHER));
+                moveToTheDeadLetterQueue(5);
+                List<String> deadLetters = everyMessageIn(queues.deadLetterQueueUrl());
+                String staged = theOneNaming("staging/" + PREFIX + "staged/0", deadLetters);
+                theOneNaming("s3:TestEvent", deadLetters);
+
+                SweepReport report = new SweeperHandler(sweeper)
+                        .handleRequest(scheduledEvent(), TestLambdaContext.withPlentyOfTime());
+
+                assertEquals(
+                        new DeadLetterReport(1, 3, 1, false),
+                        report.deadLetters(),
+                        "requeued: the IN_PROGRESS paste's file; deleted: the FAILED paste's, the removed one's, the"
+                                + " test event; kept: the body that is neither a job nor a notification");
+                assertEquals(
+                        List.of(staged),
+                        receiveAll(queues.queueUrl()).stream()
+                                .map(Message::body)
+                                .toList(),
+                        "the notification S3 sent, byte for byte");
+                assertEquals(List.of(NEITHER), everyMessageIn(queues.deadLetterQueueUrl()));
+                assertEquals(Map.of("staged", "IN_PROGRESS", "failed", "FAILED"), statuses());
+            } finally {
+                s3.listObjectsV2(b -> b.bucket(bucket))
+                        .contents()
+                        .forEach(o -> s3.deleteObject(b -> b.bucket(bucket).key(o.key())));
+                s3.deleteBucket(b -> b.bucket(bucket));
+            }
+        }
     }
 
     @Test
@@ -216,15 +280,56 @@ class DeadLetterReevaluationIT {
     private void deadLetter(List<String> bodies) {
         bodies.forEach(body -> SQS.sendMessage(
                 b -> b.queueUrl(queues.queueUrl()).messageBody(body).messageGroupId(CLIENT_GROUP)));
-        for (int i = 0; i < 30 && approximateMessages(queues.deadLetterQueueUrl()) < bodies.size(); i++) {
+        moveToTheDeadLetterQueue(bodies.size());
+    }
+
+    /**
+     * Receives from the upload queue, never deleting, until the redrive policy has moved {@code count} messages to
+     * the dead-letter queue (S3 delivers its notifications a moment after the object's PUT).
+     */
+    private void moveToTheDeadLetterQueue(int count) {
+        for (int i = 0; i < 30 && approximateMessages(queues.deadLetterQueueUrl()) < count; i++) {
             SQS.receiveMessage(b -> b.queueUrl(queues.queueUrl())
                     .maxNumberOfMessages(10)
                     .visibilityTimeout(0)
                     .waitTimeSeconds(1));
         }
-        assertEquals(
-                bodies.size(), approximateMessages(queues.deadLetterQueueUrl()), "dead-lettered by the redrive policy");
+        assertEquals(count, approximateMessages(queues.deadLetterQueueUrl()), "dead-lettered by the redrive policy");
         assertEquals(0, approximateMessages(queues.queueUrl()));
+    }
+
+    private static String theOneNaming(String text, List<String> bodies) {
+        List<String> naming =
+                bodies.stream().filter(body -> body.contains(text)).toList();
+        assertEquals(1, naming.size(), "one dead letter names " + text + ": " + bodies);
+        return naming.getFirst();
+    }
+
+    /**
+     * The bucket notifies the test's upload queue of every object created under staging/, as the template and
+     * infra/local/bootstrap.py configure the real one; S3 sends its s3:TestEvent to the queue on this.
+     */
+    private void notifyTheUploadQueueOfStagedFiles(S3Client s3, String bucket) {
+        String queueArn = SQS.getQueueAttributes(
+                        b -> b.queueUrl(queues.queueUrl()).attributeNames(QueueAttributeName.QUEUE_ARN))
+                .attributes()
+                .get(QueueAttributeName.QUEUE_ARN);
+        QueueConfiguration staged = QueueConfiguration.builder()
+                .queueArn(queueArn)
+                .events(Event.S3_OBJECT_CREATED)
+                .filter(NotificationConfigurationFilter.builder()
+                        .key(S3KeyFilter.builder()
+                                .filterRules(FilterRule.builder()
+                                        .name(FilterRuleName.PREFIX)
+                                        .value("staging/")
+                                        .build())
+                                .build())
+                        .build())
+                .build();
+        s3.putBucketNotificationConfiguration(b -> b.bucket(bucket)
+                .notificationConfiguration(NotificationConfiguration.builder()
+                        .queueConfigurations(staged)
+                        .build()));
     }
 
     private static int visibleMessages(String queueUrl) {
@@ -303,6 +408,14 @@ class DeadLetterReevaluationIT {
             insert.setLong(4, age.toSeconds());
             insert.executeUpdate();
         }
+    }
+
+    /** A large paste of one staged file ({@code <code>/0}), created just now: inside its upload window. */
+    private void insertLarge(String name, String status) throws SQLException {
+        insert(name, status, Duration.ZERO);
+        execute("INSERT INTO paste_files (file_id, short_code, position, name, size_bytes, sha256, content_type)"
+                + " VALUES ('" + PREFIX + name + "/0', '" + PREFIX + name + "', 0, 'big.bin', 20, repeat('b', 64),"
+                + " 'application/octet-stream')");
     }
 
     /** Puts the shared S3 breaker's row (this test's own database) in {@code state}, its next probe an hour away. */

@@ -7,8 +7,10 @@ import dev.pastebin.core.breaker.BreakerSnapshot;
 import dev.pastebin.core.breaker.BreakerState;
 import dev.pastebin.core.breaker.S3CircuitBreaker;
 import dev.pastebin.core.config.DeadLetterQueueProperties;
+import dev.pastebin.core.config.StorageProperties;
 import dev.pastebin.core.config.UploadQueueProperties;
 import dev.pastebin.core.failure.FailureClassifier;
+import dev.pastebin.core.job.S3Notifications;
 import dev.pastebin.core.job.UploadJob;
 import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.lambda.Deadline;
@@ -16,6 +18,8 @@ import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteStatus;
+import dev.pastebin.core.storage.LargeFileProperties;
+import dev.pastebin.core.storage.LargeFileStore;
 import dev.pastebin.core.support.CapturedMetrics;
 import dev.pastebin.core.support.InMemoryBreakerStore;
 import io.micronaut.serde.ObjectMapper;
@@ -25,11 +29,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.BatchResultErrorEntry;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequest;
@@ -70,9 +79,21 @@ class DeadLetterServiceTest {
             Duration.ofDays(90),
             Duration.ofDays(400));
 
+    private static final String BUCKET = "pastebin-pastes";
+
     private final UploadJobCodec codec = new UploadJobCodec(ObjectMapper.getDefault());
     private final InMemoryBreakerStore breakerStore = new InMemoryBreakerStore();
     private final FakeSqs sqs = new FakeSqs();
+    /** Only maps staged keys to files (a local computation): no call reaches S3. */
+    private final S3Client s3 = S3Client.builder()
+            .region(Region.EU_CENTRAL_1)
+            .credentialsProvider(AnonymousCredentialsProvider.create())
+            .build();
+
+    @AfterEach
+    void closeS3() {
+        s3.close();
+    }
 
     @Test
     void pendingJobsAreRequeuedTenAtATimeAndDeletedOnlyOnceSent() {
@@ -151,6 +172,30 @@ class DeadLetterServiceTest {
         assertEquals(List.of(10), sqs.sendBatchSizes);
     }
 
+    /**
+     * S3's notifications as the worker would take them: the one staged file's paste decides (here IN_PROGRESS:
+     * requeued, the body as S3 sent it and without a message group, for S3 sends none); S3's test event and a key
+     * that is no staged file of this bucket need nothing and are deleted; a notification of several objects, which
+     * the worker fails as poison, is kept. The real queues and rows are DeadLetterReevaluationIT's.
+     */
+    @Test
+    void aNotificationIsJudgedByThePasteOfItsOneStagedFile() {
+        String staged = notification(BUCKET, "staging/pending0/0");
+        sqs.deadLetters(List.of(
+                staged,
+                "{\"Service\":\"Amazon S3\",\"Event\":\"s3:TestEvent\",\"Bucket\":\"" + BUCKET + "\"}",
+                notification("another-bucket", "staging/pending1/0"),
+                notification(BUCKET, "pastes/pending2"),
+                notification(BUCKET, "staging/pending3/0")
+                        .replace("]}", "," + record(BUCKET, "staging/pending3/1") + "]}")));
+
+        DeadLetterReport report = service().reevaluate(Deadline.none());
+
+        assertEquals(new DeadLetterReport(1, 3, 1, false), report);
+        assertEquals(List.of(staged), sqs.sentBodies);
+        assertEquals(Collections.singletonList(null), sqs.sentGroups, "no message group: S3 sends none");
+    }
+
     private DeadLetterService service() {
         PasteRepository everyPasteInProgress = (PasteRepository) Proxy.newProxyInstance(
                 getClass().getClassLoader(),
@@ -181,6 +226,12 @@ class DeadLetterServiceTest {
         return new DeadLetterService(
                 sqs,
                 codec,
+                new S3Notifications(ObjectMapper.getDefault()),
+                new LargeFileStore(
+                        s3,
+                        new StorageProperties(BUCKET, "pastes/"),
+                        new LargeFileProperties(
+                                1024, 10, 10_240, Duration.ofMinutes(15), Duration.ofMinutes(5), "staging/", "files/")),
                 everyPasteInProgress,
                 new UploadQueueProperties("upload", 1_048_576),
                 new DeadLetterQueueProperties("dlq"),
@@ -197,11 +248,25 @@ class DeadLetterServiceTest {
         return jobs;
     }
 
+    /** S3's notification of one object created, as it sends it to SQS. */
+    private static String notification(String bucket, String key) {
+        return "{\"Records\":[" + record(bucket, key) + "]}";
+    }
+
+    private static String record(String bucket, String key) {
+        return "{\"eventVersion\":\"2.1\",\"eventSource\":\"aws:s3\",\"awsRegion\":\"eu-central-1\","
+                + "\"eventName\":\"ObjectCreated:Put\",\"s3\":{\"s3SchemaVersion\":\"1.0\","
+                + "\"bucket\":{\"name\":\"" + bucket + "\",\"arn\":\"arn:aws:s3:::" + bucket + "\"},"
+                + "\"object\":{\"key\":\"" + key + "\",\"size\":20}}}";
+    }
+
     /** A dead-letter queue in memory: each receive takes up to its maximum; records the batch calls' sizes. */
     private static final class FakeSqs implements SqsClient {
 
         private final Deque<Message> waiting = new ArrayDeque<>();
         final List<Integer> sendBatchSizes = new ArrayList<>();
+        final List<String> sentBodies = new ArrayList<>();
+        final List<String> sentGroups = new ArrayList<>();
         final List<Integer> deleteBatchSizes = new ArrayList<>();
         Set<String> refuseSendOf = Set.of();
         int receives;
@@ -229,6 +294,10 @@ class DeadLetterServiceTest {
         @Override
         public SendMessageBatchResponse sendMessageBatch(SendMessageBatchRequest request) {
             sendBatchSizes.add(request.entries().size());
+            request.entries().forEach(e -> {
+                sentBodies.add(e.messageBody());
+                sentGroups.add(e.messageGroupId());
+            });
             var response = SendMessageBatchResponse.builder();
             response.successful(request.entries().stream()
                     .filter(e -> !refuseSendOf.contains(e.id()))
