@@ -160,23 +160,12 @@ class CommandLineClientsIT {
         String text = "from pastebinit: 100% + & = ✓\n\tindented";
         Files.writeString(dir.resolve("notes.txt"), text + "\n");
 
+        InstalledClients.awaitInstall();
         Run posted =
                 run(Map.of("XDG_CONFIG_HOME", dir.resolve("config").toString()), "pastebinit", "-b", host, "notes.txt");
 
         // pastebinit strips trailing white space before it posts
         assertArrayEquals(text.getBytes(StandardCharsets.UTF_8), readOnceStored(pastedUrl(posted)));
-    }
-
-    /** Where infra/local/clients.sh installs the clients that are not Debian packages (lib.sh's PASTEBIN_CACHE_DIR). */
-    static Path tool(String relative) {
-        String cache = System.getenv("PASTEBIN_CACHE_DIR");
-        if (cache == null || cache.isBlank()) {
-            String xdg = System.getenv("XDG_CACHE_HOME");
-            cache = (xdg == null || xdg.isBlank() ? Path.of(System.getProperty("user.home"), ".cache") : Path.of(xdg))
-                    .resolve("pastebin")
-                    .toString();
-        }
-        return Path.of(cache).resolve(relative);
     }
 
     /**
@@ -186,7 +175,7 @@ class CommandLineClientsIT {
      */
     @Test
     void theHasteClientPostsADocumentAndItsUrlGivesTheBytes() throws Exception {
-        Path haste = tool("haste-venv/bin/haste");
+        Path haste = InstalledClients.tool("haste-venv/bin/haste");
         assertTrue(Files.isExecutable(haste), haste + " is missing: run infra/local/clients.sh");
         String server = runtime.uri("/").toString().replaceAll("/$", "");
         Files.writeString(dir.resolve(".hastec"), "server_url = " + server + "\n");
@@ -234,7 +223,7 @@ class CommandLineClientsIT {
      */
     @Test
     void rustypastesClientPostsAFileAndPrintsTheUrl() throws Exception {
-        Path rpaste = tool("rustypaste-cli/bin/rpaste");
+        Path rpaste = InstalledClients.tool("rustypaste-cli/bin/rpaste");
         Assumptions.assumeTrue(
                 Files.isExecutable(rpaste),
                 rpaste + " is missing: infra/local/clients.sh builds it "

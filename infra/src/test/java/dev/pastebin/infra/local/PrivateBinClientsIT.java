@@ -110,13 +110,13 @@ class PrivateBinClientsIT {
     }
 
     private static String pbincli() {
-        Path pbincli = CommandLineClientsIT.tool("pbincli-venv/bin/pbincli");
+        Path pbincli = InstalledClients.tool("pbincli-venv/bin/pbincli");
         assertTrue(Files.isExecutable(pbincli), pbincli + " is missing: run infra/local/clients.sh");
         return pbincli.toString();
     }
 
     private static String optional(String relative, String what) {
-        Path tool = CommandLineClientsIT.tool(relative);
+        Path tool = InstalledClients.tool(relative);
         Assumptions.assumeTrue(
                 Files.isExecutable(tool),
                 tool + " is missing: infra/local/clients.sh builds " + what
@@ -477,13 +477,13 @@ class PrivateBinClientsIT {
         assertNotEquals(0, pbincli.exit());
         assertTrue(
                 pbincli.err().contains("Document is still being stored. Try again in a few seconds."), pbincli.all());
-        Path goBinary = CommandLineClientsIT.tool("privatebin-go/bin/privatebin");
+        Path goBinary = InstalledClients.tool("privatebin-go/bin/privatebin");
         if (Files.isExecutable(goBinary)) {
             Run go = run(goBinary.toString(), "show", "--insecure", link);
             assertNotEquals(0, go.exit());
             assertTrue(go.err().contains("Document is still being stored."), go.all());
         }
-        Path pbcliBinary = CommandLineClientsIT.tool("pbcli/bin/pbcli");
+        Path pbcliBinary = InstalledClients.tool("pbcli/bin/pbcli");
         if (Files.isExecutable(pbcliBinary)) {
             Run pbcli = run(pbcliBinary.toString(), link);
             assertNotEquals(0, pbcli.exit());

@@ -224,7 +224,7 @@ class SignInCreateIT {
      */
     @Test
     void pbincliSendsWithItsCustomAuthorizationHeader() throws Exception {
-        Path pbincli = CommandLineClientsIT.tool("pbincli-venv/bin/pbincli");
+        Path pbincli = InstalledClients.tool("pbincli-venv/bin/pbincli");
         assertTrue(Files.isExecutable(pbincli), pbincli + " is missing: run infra/local/clients.sh");
         String server = runtime.baseUrl() + "/pb/";
         String header = "{\"Authorization\": \"Bearer " + token(issuer, AUDIENCE, 3600) + "\"}";
@@ -261,7 +261,7 @@ class SignInCreateIT {
      */
     @Test
     void rpasteSendsItsAuthTokenAsTheAuthorizationHeader(@TempDir Path dir) throws Exception {
-        Path rpaste = CommandLineClientsIT.tool("rustypaste-cli/bin/rpaste");
+        Path rpaste = InstalledClients.tool("rustypaste-cli/bin/rpaste");
         Assumptions.assumeTrue(
                 Files.isExecutable(rpaste),
                 rpaste + " is missing: infra/local/clients.sh builds it with cargo, and says so when this machine has"
