@@ -244,8 +244,15 @@ public class LargeFileStore {
         return properties;
     }
 
-    /** RFC 6266: the name percent-encoded as UTF-8 ({@code filename*}), so any name survives. */
+    /**
+     * RFC 6266: the name percent-encoded as UTF-8 ({@code filename*=}), so that any name survives where it is read
+     * (browsers), after a plain ASCII one ({@code filename=}) for the clients that read only that ({@code curl -OJ}):
+     * each character a quoted ASCII string cannot hold replaced by {@code _}.
+     */
     static String attachment(String fileName) {
+        StringBuilder ascii = new StringBuilder();
+        fileName.codePoints()
+                .forEach(c -> ascii.append(c >= 0x20 && c < 0x7f && c != '"' && c != '\\' ? (char) c : '_'));
         StringBuilder encoded = new StringBuilder();
         for (byte b : fileName.getBytes(StandardCharsets.UTF_8)) {
             int c = b & 0xff;
@@ -257,7 +264,7 @@ public class LargeFileStore {
                         .append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
             }
         }
-        return "attachment; filename*=UTF-8''" + encoded;
+        return "attachment; filename=\"" + ascii + "\"; filename*=UTF-8''" + encoded;
     }
 
     private static String base64(String sha256Hex) {
