@@ -89,8 +89,8 @@ final class LocalRuntimeProcess implements AutoCloseable {
 
     /**
      * Unless {@code warm}, each function starts on its first use ({@code --lazy}): a test class uses two or three of
-     * the seven functions {@code make run} warms, and each init it does not need is seconds of CPU taken from the
-     * tests running beside it.
+     * the functions {@code make run} warms (those behind a route or a queue), and each init it does not need is
+     * seconds of CPU taken from the tests running beside it.
      */
     private static LocalRuntimeProcess start(
             String name, Map<String, Map<String, String>> environment, List<String> flags, boolean warm)
