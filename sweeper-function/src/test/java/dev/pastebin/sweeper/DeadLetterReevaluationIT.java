@@ -9,6 +9,7 @@ import dev.pastebin.core.job.UploadJobCodec;
 import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
+import dev.pastebin.core.support.StagedFileNotifications;
 import dev.pastebin.core.support.TestLambdaContext;
 import dev.pastebin.core.support.TestQueues;
 import io.micronaut.context.ApplicationContext;
@@ -38,13 +39,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.Event;
-import software.amazon.awssdk.services.s3.model.FilterRule;
-import software.amazon.awssdk.services.s3.model.FilterRuleName;
-import software.amazon.awssdk.services.s3.model.NotificationConfiguration;
-import software.amazon.awssdk.services.s3.model.NotificationConfigurationFilter;
-import software.amazon.awssdk.services.s3.model.QueueConfiguration;
-import software.amazon.awssdk.services.s3.model.S3KeyFilter;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
@@ -147,7 +141,7 @@ class DeadLetterReevaluationIT {
             S3Client s3 = sweeper.getBean(S3Client.class);
             s3.createBucket(b -> b.bucket(bucket));
             try {
-                notifyTheUploadQueueOfStagedFiles(s3, bucket);
+                StagedFileNotifications.toQueue(s3, SQS, bucket, queues.queueUrl());
                 insertLarge("staged", "IN_PROGRESS");
                 insertLarge("failed", "FAILED");
                 for (String name : List.of("staged", "failed", "removed")) {
@@ -303,33 +297,6 @@ class DeadLetterReevaluationIT {
                 bodies.stream().filter(body -> body.contains(text)).toList();
         assertEquals(1, naming.size(), "one dead letter names " + text + ": " + bodies);
         return naming.getFirst();
-    }
-
-    /**
-     * The bucket notifies the test's upload queue of every object created under staging/, as the template and
-     * infra/local/bootstrap.py configure the real one; S3 sends its s3:TestEvent to the queue on this.
-     */
-    private void notifyTheUploadQueueOfStagedFiles(S3Client s3, String bucket) {
-        String queueArn = SQS.getQueueAttributes(
-                        b -> b.queueUrl(queues.queueUrl()).attributeNames(QueueAttributeName.QUEUE_ARN))
-                .attributes()
-                .get(QueueAttributeName.QUEUE_ARN);
-        QueueConfiguration staged = QueueConfiguration.builder()
-                .queueArn(queueArn)
-                .events(Event.S3_OBJECT_CREATED)
-                .filter(NotificationConfigurationFilter.builder()
-                        .key(S3KeyFilter.builder()
-                                .filterRules(FilterRule.builder()
-                                        .name(FilterRuleName.PREFIX)
-                                        .value("staging/")
-                                        .build())
-                                .build())
-                        .build())
-                .build();
-        s3.putBucketNotificationConfiguration(b -> b.bucket(bucket)
-                .notificationConfiguration(NotificationConfiguration.builder()
-                        .queueConfigurations(staged)
-                        .build()));
     }
 
     private static int visibleMessages(String queueUrl) {

@@ -6,6 +6,7 @@ import dev.pastebin.core.paste.ContentHash;
 import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.ShortCodes;
+import dev.pastebin.core.support.StagedFileNotifications;
 import dev.pastebin.core.support.TestLambdaContext;
 import dev.pastebin.core.support.TestPastes;
 import dev.pastebin.core.support.TestQueues;
@@ -27,17 +28,9 @@ import java.util.function.Supplier;
 import javax.sql.DataSource;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.Event;
-import software.amazon.awssdk.services.s3.model.FilterRule;
-import software.amazon.awssdk.services.s3.model.FilterRuleName;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
-import software.amazon.awssdk.services.s3.model.NotificationConfiguration;
-import software.amazon.awssdk.services.s3.model.NotificationConfigurationFilter;
-import software.amazon.awssdk.services.s3.model.QueueConfiguration;
-import software.amazon.awssdk.services.s3.model.S3KeyFilter;
 import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * Everything one upload integration test needs, fresh: a bucket, a queue with its dead-letter queue, a
@@ -203,26 +196,7 @@ final class UploadWorld implements AutoCloseable {
      * the local bucket and the template the deployed one: a large paste's uploads reach the function.
      */
     void notifyOfStagedFiles() {
-        String queueArn = SQS.getQueueAttributes(
-                        b -> b.queueUrl(queues.queueUrl()).attributeNames(QueueAttributeName.QUEUE_ARN))
-                .attributes()
-                .get(QueueAttributeName.QUEUE_ARN);
-        QueueConfiguration staged = QueueConfiguration.builder()
-                .queueArn(queueArn)
-                .events(Event.S3_OBJECT_CREATED)
-                .filter(NotificationConfigurationFilter.builder()
-                        .key(S3KeyFilter.builder()
-                                .filterRules(FilterRule.builder()
-                                        .name(FilterRuleName.PREFIX)
-                                        .value("staging/")
-                                        .build())
-                                .build())
-                        .build())
-                .build();
-        S3.putBucketNotificationConfiguration(b -> b.bucket(bucket)
-                .notificationConfiguration(NotificationConfiguration.builder()
-                        .queueConfigurations(staged)
-                        .build()));
+        StagedFileNotifications.toQueue(S3, SQS, bucket, queues.queueUrl());
     }
 
     /** Messages in the dead-letter queue, visible or not. */

@@ -1,5 +1,6 @@
 package dev.pastebin.infra.local;
 
+import dev.pastebin.core.support.StagedFileNotifications;
 import dev.pastebin.core.support.TestQueues;
 import dev.pastebin.local.Json;
 import dev.pastebin.local.template.CloudFormationTemplate;
@@ -17,13 +18,6 @@ import java.util.Map;
 import java.util.UUID;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CORSRule;
-import software.amazon.awssdk.services.s3.model.Event;
-import software.amazon.awssdk.services.s3.model.FilterRule;
-import software.amazon.awssdk.services.s3.model.FilterRuleName;
-import software.amazon.awssdk.services.s3.model.NotificationConfiguration;
-import software.amazon.awssdk.services.s3.model.NotificationConfigurationFilter;
-import software.amazon.awssdk.services.s3.model.QueueConfiguration;
-import software.amazon.awssdk.services.s3.model.S3KeyFilter;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -256,13 +250,6 @@ final class LocalRuntimeProcess implements AutoCloseable {
      */
     @SuppressWarnings("unchecked")
     void configureBucketAsTheTemplate() {
-        String queueArn;
-        try (SqsClient sqs = SqsClient.create()) {
-            queueArn = sqs.getQueueAttributes(
-                            b -> b.queueUrl(queue.queueUrl()).attributeNames(QueueAttributeName.QUEUE_ARN))
-                    .attributes()
-                    .get(QueueAttributeName.QUEUE_ARN);
-        }
         Map<String, Object> cors = (Map<String, Object>)
                 CloudFormationTemplate.load(TestSupport.repositoryRoot().resolve("infra/template.yaml"))
                         .properties("PasteBucket")
@@ -277,22 +264,9 @@ final class LocalRuntimeProcess implements AutoCloseable {
                                 .maxAgeSeconds(((Number) rule.get("MaxAge")).intValue())
                                 .build())
                         .toList();
-        try (S3Client s3 = S3Client.create()) {
-            s3.putBucketNotificationConfiguration(b -> b.bucket(bucket)
-                    .notificationConfiguration(NotificationConfiguration.builder()
-                            .queueConfigurations(QueueConfiguration.builder()
-                                    .queueArn(queueArn)
-                                    .events(Event.S3_OBJECT_CREATED)
-                                    .filter(NotificationConfigurationFilter.builder()
-                                            .key(S3KeyFilter.builder()
-                                                    .filterRules(FilterRule.builder()
-                                                            .name(FilterRuleName.PREFIX)
-                                                            .value("staging/")
-                                                            .build())
-                                                    .build())
-                                            .build())
-                                    .build())
-                            .build()));
+        try (S3Client s3 = S3Client.create();
+                SqsClient sqs = SqsClient.create()) {
+            StagedFileNotifications.toQueue(s3, sqs, bucket, queue.queueUrl());
             s3.putBucketCors(b -> b.bucket(bucket).corsConfiguration(c -> c.corsRules(rules)));
         }
     }
