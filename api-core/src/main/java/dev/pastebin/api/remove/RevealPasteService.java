@@ -116,14 +116,7 @@ public class RevealPasteService {
         dependencies.run(
                 DATABASE,
                 () -> transactions.executeWrite(status -> {
-                    // still the content that was read: not revealed (or deleted) by another caller meanwhile
-                    readable(
-                            repository
-                                    .findByIdForUpdate(shortCode)
-                                    .filter(locked -> locked.status() == PasteStatus.PROCESSED
-                                            && locked.contentSha256().equals(paste.contentSha256())
-                                            && Objects.equals(locked.s3Location(), paste.s3Location())),
-                            shortCode);
+                    lockStillTheOneRead(paste);
                     repository.remove(shortCode);
                     // before the commit: if S3 refuses, the row comes back and the paste can still be revealed
                     dependencies.run(
@@ -146,12 +139,7 @@ public class RevealPasteService {
         List<PasteFile> burnt = dependencies.call(
                 DATABASE,
                 () -> transactions.executeWrite(status -> {
-                    readable(
-                            repository
-                                    .findByIdForUpdate(shortCode)
-                                    .filter(locked -> locked.status() == PasteStatus.PROCESSED
-                                            && Objects.equals(locked.s3Location(), paste.s3Location())),
-                            shortCode);
+                    lockStillTheOneRead(paste);
                     if (repository.burn(shortCode) != 1) {
                         throw new PasteNotFoundException("No paste " + shortCode);
                     }
@@ -167,6 +155,20 @@ public class RevealPasteService {
                 shortCode,
                 links.size());
         return new Reveal.RevealedFiles(paste, links, linksExpireAt);
+    }
+
+    /**
+     * Locks the paste's row, inside the caller's transaction, and checks it is still the content that was read: not
+     * revealed (or deleted) by another caller meanwhile; 404 otherwise.
+     */
+    private void lockStillTheOneRead(Paste paste) {
+        readable(
+                repository
+                        .findByIdForUpdate(paste.shortCode())
+                        .filter(locked -> locked.status() == PasteStatus.PROCESSED
+                                && Objects.equals(locked.contentSha256(), paste.contentSha256())
+                                && Objects.equals(locked.s3Location(), paste.s3Location())),
+                paste.shortCode());
     }
 
     private Paste readable(Optional<Paste> row, String shortCode) {
