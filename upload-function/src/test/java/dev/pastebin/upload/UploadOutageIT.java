@@ -63,10 +63,8 @@ class UploadOutageIT {
     void aLongOutageCostsABoundedNumberOfS3CallsAndEveryPasteEndsProcessed() throws Exception {
         String name = "outage-" + System.nanoTime() % 100_000;
         Map<String, Object> settings = breakerOn(name);
-        // Time compressed about 15-fold (cooldowns 2 s to 8 s, holds 2 s to 8 s) so that the outage spans several
-        // probes, doublings and growing holds in 40 s; the opening thresholds are the defaults.
-        settings.put("pastebin.breaker.cooldown", "2s");
-        settings.put("pastebin.breaker.max-cooldown", "8s");
+        // The breaker's defaults (cooldowns 1 s to 4 s, the opening thresholds); the holds compressed about 15-fold
+        // (2 s to 8 s) so that the outage spans several probes, doublings and growing holds in 40 s.
         settings.put("pastebin.delivery.hold-at-least", "2s");
         settings.put("pastebin.delivery.hold-jitter", "1s");
         settings.put("pastebin.delivery.max-hold", "8s");
@@ -146,10 +144,10 @@ class UploadOutageIT {
                 .map(t -> t.to())
                 .toList();
         assertEquals(List.of("CLOSED"), afterClosing, "no second opening under the wave: " + transitions);
-        // Every held paste stored within the release's bound: the probe within max-cooldown of the recovery plus the
-        // wait for a job to make the call (at most one hold, max-hold + jitter), then the probe releases every held
-        // job at once (no job waits out its hold); plus 15 s for the 200 uploads themselves.
-        Duration bound = Duration.ofSeconds(8 + (8 + 1) + 15);
+        // Every held paste stored within the release's bound: the probe within max-cooldown (4 s) of the recovery plus
+        // the wait for a job to make the call (at most one hold, max-hold + jitter), then the probe releases every
+        // held job at once (no job waits out its hold); plus 15 s for the 200 uploads themselves.
+        Duration bound = Duration.ofSeconds(4 + (8 + 1) + 15);
         assertTrue(
                 recoveryToLastStored.compareTo(bound) <= 0,
                 "last stored " + recoveryToLastStored + " after recovery, bound " + bound);

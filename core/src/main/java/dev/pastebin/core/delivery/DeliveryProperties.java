@@ -54,10 +54,12 @@ import java.util.Map;
  *                            handed to the dead-letter queue (the sweeper requeues it), never FAILED. The queue's
  *                            maxReceiveCount must cover it ({@link ReceiveBudget}, checked at start-up)
  * @param releaseEnabled      release on close: off, held jobs come back at their holds' ends only
- * @param releaseRate         uploads a second the fleet drains (event source mapping concurrency x parallelism /
- *                            one upload's time): the released jobs are made visible at this pace, so the queue
- *                            offers no more than the mapping takes. 200 is the top of what 20 uploads in flight
- *                            drained locally (90-230 a second, docs/scale.md "The herd after an outage")
+ * @param releaseRate         released jobs made visible again a second: at least what the fleet drains (event source
+ *                            mapping concurrency x parallelism / one upload's time), so that the release never paces
+ *                            the drain; jobs offered faster than the mapping takes them wait visible in the queue,
+ *                            harmlessly. 1,000 is the template's fleet at its fastest (20 uploads in flight at 20 ms
+ *                            a PUT); locally 20 in flight drain 90-250 a second (docs/scale.md "The herd after an
+ *                            outage")
  * @param releaseParallelism  visibility batches (10 held jobs each) a release keeps in flight at once: how fast one
  *                            invocation releases (docs/scale.md "Release on close")
  */
@@ -84,7 +86,7 @@ public record DeliveryProperties(
         @NotNull @Bindable(defaultValue = "24h") Duration holdLimit,
         @Bindable(defaultValue = "true") boolean releaseEnabled,
 
-        @Min(1) @Max(100_000) @Bindable(defaultValue = "200")
+        @Min(1) @Max(100_000) @Bindable(defaultValue = "1000")
         int releaseRate,
 
         @Min(1) @Max(64) @Bindable(defaultValue = "8") int releaseParallelism) {

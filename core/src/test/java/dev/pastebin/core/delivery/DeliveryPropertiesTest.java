@@ -44,7 +44,7 @@ class DeliveryPropertiesTest {
             assertEquals(Duration.ofMinutes(5), delivery.maxHold());
             assertEquals(Duration.ofHours(24), delivery.holdLimit());
             assertTrue(delivery.releaseEnabled());
-            assertEquals(200, delivery.releaseRate());
+            assertEquals(1000, delivery.releaseRate(), "faster than the fleet drains: the release never paces it");
             assertEquals(TestDelivery.defaults().build(), delivery, "the tests' defaults are the binding's");
             assertEquals(
                     320,

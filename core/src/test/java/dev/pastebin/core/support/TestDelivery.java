@@ -23,7 +23,7 @@ public final class TestDelivery {
     private Duration maxHold = Duration.ofMinutes(5);
     private Duration holdLimit = Duration.ofHours(24);
     private boolean releaseEnabled = true;
-    private int releaseRate = 200;
+    private int releaseRate = 1000;
     private int releaseParallelism = 8;
 
     private TestDelivery() {}

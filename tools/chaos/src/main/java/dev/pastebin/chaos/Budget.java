@@ -29,8 +29,8 @@ public record Budget(int maxAttempts, Duration visibilityTimeout) {
     static final Duration STEADY = Duration.ofSeconds(120);
     /**
      * A held or slow job's longest wait past an S3 fault, with the defaults: a hold lasts until the probe (at most
-     * the 30 s cool-down away), a slow wait at least 15 s, either half the time waited when longer (at most 2 min
-     * for the schedules' S3 faults of up to 4 min), plus up to 5 s of jitter. The probe that closes the breaker
+     * the 4 s cool-down away) but at least 15 s, as a slow wait does, or half the time waited when longer (at most
+     * 2 min for the schedules' S3 faults of up to 4 min), plus up to 5 s of jitter. The probe that closes the breaker
      * usually releases them sooner (release on close); this bounds a job the release does not reach.
      */
     static final Duration BREAKER_RECOVERY = Duration.ofMinutes(2).plusSeconds(20);
