@@ -111,6 +111,12 @@ class PasteUploader {
             throw new IntegrityMismatchException(
                     "content hashes to " + actual + " but the paste row has " + paste.contentSha256());
         }
+        // A delivery the breaker holds makes no PUT, so it has no blocklist to probe yet: a round trip saved on every
+        // held delivery whose hold the first statement could not note (the probe due within seconds, or in flight).
+        Optional<CircuitOpenException> heldByBreaker = breaker.refusal(start.breaker());
+        if (heldByBreaker.isPresent()) {
+            return held(paste, heldByBreaker.get());
+        }
         // blocklisted after its create was accepted: never stored (no PUT)
         Optional<StoreResult> refused = blockedContent.refuseIfBlocked(paste, expected);
         if (refused.isPresent()) {

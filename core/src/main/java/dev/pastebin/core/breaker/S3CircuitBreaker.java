@@ -156,6 +156,22 @@ public class S3CircuitBreaker {
         return result;
     }
 
+    /**
+     * The refusal {@link #call(BreakerSnapshot, Supplier)} would throw for the row as the caller just read it
+     * ({@code seenByCaller}), decided without a read or a write of its own, so that a caller the breaker holds skips
+     * what it does only before an S3 call. Empty when the call may go ahead, when the probe is due (the election under
+     * the row's lock decides who probes), or when there is no row to judge by.
+     */
+    public Optional<CircuitOpenException> refusal(@Nullable BreakerSnapshot seenByCaller) {
+        if (!properties.enabled() || seenByCaller == null) {
+            return Optional.empty();
+        }
+        lastSeen = seenByCaller;
+        return policy.admit(seenByCaller, clock.instant()) instanceof BreakerPolicy.Admission.Wait wait
+                ? Optional.of(new CircuitOpenException(wait.until()))
+                : Optional.empty();
+    }
+
     /** When the next probe may run, while the breaker is not closed: how long a client should wait. */
     public Optional<Instant> nextProbe() {
         if (!properties.enabled()) {

@@ -301,4 +301,20 @@ class S3CircuitBreakerTest {
 
         assertEquals(13, row.read("s3").windowCalls(), "the 12 answers went with the failure");
     }
+
+    @Test
+    void aCallerLearnsFromTheRowItReadWhetherTheBreakerRefusesItWithoutTouchingTheRow() {
+        Instant now = Instant.now();
+        BreakerSnapshot open = new BreakerSnapshot(
+                BreakerState.OPEN, now, 0, 0, 0, 0, now, now.plusSeconds(3), Duration.ofSeconds(4), "500", null);
+        BreakerSnapshot probeDue = new BreakerSnapshot(
+                BreakerState.OPEN, now, 0, 0, 0, 0, now, now.minusSeconds(1), Duration.ofSeconds(4), "500", null);
+
+        assertEquals(
+                now.plusSeconds(3), breaker.refusal(open).orElseThrow().nextProbeAt(), "held until the next probe");
+        assertTrue(breaker.refusal(probeDue).isEmpty(), "the election decides who probes");
+        assertTrue(breaker.refusal(BreakerSnapshot.closed(now)).isEmpty());
+        assertTrue(breaker.refusal(null).isEmpty(), "no row read: the call decides");
+        assertEquals(0, store.lockedUpdates);
+    }
 }
