@@ -53,6 +53,7 @@ public final class TestSupport {
                 null,
                 INIT_TIMEOUT,
                 null,
+                null,
                 null);
     }
 

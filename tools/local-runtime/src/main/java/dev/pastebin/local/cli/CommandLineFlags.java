@@ -34,9 +34,12 @@ public final class CommandLineFlags {
             "--region",
             "--account-id",
             "--dashboard",
-            "--init-timeout"));
+            "--init-timeout",
+            "--class-archives"));
     /** The environment variable that sets {@code --init-timeout} for every runtime a command starts (the test command's). */
     static final String INIT_TIMEOUT_VARIABLE = "PASTEBIN_LOCAL_INIT_TIMEOUT";
+    /** The environment variable that sets {@code --class-archives} for every runtime a command starts (the test command's). */
+    static final String CLASS_ARCHIVES_VARIABLE = "PASTEBIN_LOCAL_CLASS_ARCHIVES";
 
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d)");
 
@@ -99,7 +102,8 @@ public final class CommandLineFlags {
                 path(values.get("--dashboard")),
                 initTimeout(values.get("--init-timeout"), environment.get(INIT_TIMEOUT_VARIABLE)),
                 recordCallsDir(environment.get(CallRecording.DIRECTORY_VARIABLE)),
-                besideTheRuntime(CallRecording.LIB));
+                besideTheRuntime(CallRecording.LIB),
+                classArchives(values.get("--class-archives"), environment.get(CLASS_ARCHIVES_VARIABLE)));
         return new Parsed(settings, positional);
     }
 
@@ -109,6 +113,14 @@ public final class CommandLineFlags {
             return duration(flag);
         }
         return variable != null && !variable.isBlank() ? duration(variable) : RuntimeSettings.DEFAULT_INIT_TIMEOUT;
+    }
+
+    /** The flag's directory, else the environment's, absolute; null when neither is set. */
+    private static Path classArchives(String flag, String variable) {
+        String directory = flag != null ? flag : variable;
+        return directory == null || directory.isBlank()
+                ? null
+                : Path.of(directory).toAbsolutePath();
     }
 
     /** The recording directory, absolute (the function processes run in their task roots); null when unset. */

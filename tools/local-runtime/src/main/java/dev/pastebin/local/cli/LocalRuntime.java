@@ -4,6 +4,7 @@ import dev.pastebin.local.http.HttpApiAuthorizers;
 import dev.pastebin.local.http.HttpApiEvents;
 import dev.pastebin.local.http.HttpApiRoutes;
 import dev.pastebin.local.http.LocalHttpApi;
+import dev.pastebin.local.lambda.ClassArchives;
 import dev.pastebin.local.lambda.JavaRuntime;
 import dev.pastebin.local.lambda.LocalFunction;
 import dev.pastebin.local.lambda.TaskRoots;
@@ -89,6 +90,11 @@ public final class LocalRuntime implements AutoCloseable {
                     + CallRecording.DIRECTORY_VARIABLE + "; the recorder "
                     + layers.get(0).getFileName()
                     + " is in each task root's lib/)");
+        }
+        if (settings.classArchives() != null) {
+            runtime.withClassArchives(new ClassArchives(settings.classArchives()));
+            log.println("Function JVMs share class archives in " + settings.classArchives()
+                    + " (faster starts for test runs; Lambda has none)");
         }
         this.functions = new LocalFunctions(
                 template,

@@ -27,6 +27,9 @@ import java.util.Map;
  * @param recordCallsDir     where the functions record their AWS calls ({@code PASTEBIN_RECORD_CALLS_DIR}, absolute);
  *                           null: they record nothing and run without the recorder
  * @param callRecorderLib    the directory holding the call recorder's jar (built into target/call-recorder)
+ * @param classArchives      where the function JVMs keep class-data-sharing archives ({@code --class-archives},
+ *                           {@code PASTEBIN_LOCAL_CLASS_ARCHIVES}; the test command's), for faster starts; null: none,
+ *                           as on Lambda
  */
 public record RuntimeSettings(
         String host,
@@ -46,7 +49,8 @@ public record RuntimeSettings(
         Path dashboard,
         Duration initTimeout,
         Path recordCallsDir,
-        Path callRecorderLib) {
+        Path callRecorderLib,
+        Path classArchives) {
 
     /** A JVM on a busy laptop needs more than Lambda's 10 s; the test command sets more still. */
     public static final Duration DEFAULT_INIT_TIMEOUT = Duration.ofSeconds(60);

@@ -21,6 +21,9 @@ import java.util.concurrent.TimeoutException;
  */
 final class ExecutionEnvironment implements AutoCloseable {
 
+    /** How long a training process may take to write its class archive after the TERM (seconds when idle). */
+    private static final Duration TRAINING_EXIT = Duration.ofSeconds(20);
+
     private final FunctionConfiguration function;
     private final JavaRuntime runtime;
     private final PrintStream logs;
@@ -28,6 +31,8 @@ final class ExecutionEnvironment implements AutoCloseable {
     private volatile Process process;
     private volatile RuntimeApiServer api;
     private volatile Thread logPipe;
+    /** How the running process uses the class archives; a training one writes its archive when it ends on a TERM. */
+    private volatile ClassArchives.Use classArchive = ClassArchives.Use.NONE;
 
     ExecutionEnvironment(FunctionConfiguration function, JavaRuntime runtime, PrintStream logs, FunctionOutput output) {
         this.function = function;
@@ -44,7 +49,8 @@ final class ExecutionEnvironment implements AutoCloseable {
         stop();
         try {
             api = new RuntimeApiServer();
-            process = runtime.processBuilder(function, api.address())
+            classArchive = runtime.classArchiveUse(function);
+            process = runtime.processBuilder(function, api.address(), classArchive)
                     .redirectErrorStream(true)
                     .start();
         } catch (IOException e) {
@@ -184,6 +190,7 @@ final class ExecutionEnvironment implements AutoCloseable {
     }
 
     private void stop() {
+        abandonTraining();
         if (process != null) {
             process.destroyForcibly();
             try {
@@ -214,10 +221,35 @@ final class ExecutionEnvironment implements AutoCloseable {
         }
     }
 
-    /** Not synchronized: a shutdown must not wait for a running invocation. */
+    /** A process killed, crashed or replaced writes no archive: another may train. */
+    private void abandonTraining() {
+        ClassArchives.Training training = classArchive.training();
+        classArchive = ClassArchives.Use.NONE;
+        if (training != null) {
+            training.abandoned();
+        }
+    }
+
+    /**
+     * Not synchronized: a shutdown must not wait for a running invocation. A process that trains a class archive
+     * ends on a TERM, so that its JVM writes the archive (seconds), and is killed only if it has not ended by then.
+     */
     @Override
     public void close() {
         Process p = process;
+        ClassArchives.Training training = classArchive.training();
+        if (p != null && training != null) {
+            p.destroy();
+            try {
+                if (p.waitFor(TRAINING_EXIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                    classArchive = ClassArchives.Use.NONE;
+                    training.ended();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        abandonTraining();
         if (p != null) {
             p.destroyForcibly();
             drainLog(p);

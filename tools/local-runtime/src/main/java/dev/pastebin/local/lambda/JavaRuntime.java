@@ -46,6 +46,7 @@ public final class JavaRuntime {
     private final Map<String, String> sdkVariables;
     private final Map<String, String> runtimeVariables = new LinkedHashMap<>();
     private Optional<Path> jniLibrary;
+    private ClassArchives classArchives;
     private Duration initTimeout =
             Duration.ofSeconds(60); // RuntimeSettings.DEFAULT_INIT_TIMEOUT; the runtime sets its own
 
@@ -86,6 +87,23 @@ public final class JavaRuntime {
         return this;
     }
 
+    /** Function JVMs map (or train) class-data-sharing archives in this directory: faster starts, for test runs. */
+    public JavaRuntime withClassArchives(ClassArchives classArchives) {
+        this.classArchives = classArchives;
+        return this;
+    }
+
+    /** How the next process of this function uses the class archives ({@link ClassArchives.Use#NONE} without them). */
+    public ClassArchives.Use classArchiveUse(FunctionConfiguration function) {
+        boolean ownArchive = function.extraJvmFlags().stream()
+                .anyMatch(f -> f.startsWith("-XX:AOTCache")
+                        || f.startsWith("-XX:SharedArchiveFile")
+                        || f.startsWith("-XX:ArchiveClassesAtExit"));
+        return classArchives == null || ownArchive
+                ? ClassArchives.Use.NONE
+                : classArchives.use(function, javaExecutable);
+    }
+
     public Duration initTimeout() {
         return initTimeout;
     }
@@ -120,6 +138,11 @@ public final class JavaRuntime {
 
     /** The process of one execution environment, not yet started; its output is the caller's to redirect. */
     public ProcessBuilder processBuilder(FunctionConfiguration function, String runtimeApi) {
+        return processBuilder(function, runtimeApi, ClassArchives.Use.NONE);
+    }
+
+    /** As {@link #processBuilder(FunctionConfiguration, String)}, mapping or training a class archive as given. */
+    public ProcessBuilder processBuilder(FunctionConfiguration function, String runtimeApi, ClassArchives.Use archive) {
         List<String> command = new ArrayList<>();
         command.add(javaExecutable.toString());
         // JDK 25's AOT cache refuses an explicit -Xshare mode; it maps the JDK's CDS archive itself.
@@ -127,6 +150,7 @@ public final class JavaRuntime {
         launcherFlags(function.memorySizeMb()).stream()
                 .filter(f -> !(aotCache && f.startsWith("-Xshare")))
                 .forEach(command::add);
+        command.addAll(archive.flags());
         command.addAll(function.extraJvmFlags());
         jniLibrary().ifPresent(library -> command.add("-D" + RIC_JNI_PROPERTY + "=" + library));
         command.addAll(List.of("-classpath", ricLib.toAbsolutePath() + "/*", RIC_MAIN, function.handler()));

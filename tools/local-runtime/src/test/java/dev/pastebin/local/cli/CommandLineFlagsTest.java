@@ -101,6 +101,22 @@ class CommandLineFlagsTest {
     }
 
     @Test
+    void classArchivesComeFromTheFlagElseTheEnvironmentAndAreOffAsOnLambda() {
+        assertNull(CommandLineFlags.parse(new String[0], Map.of()).settings().classArchives());
+        var fromEnvironment = Map.of("PASTEBIN_LOCAL_CLASS_ARCHIVES", "infra/target/class-archives");
+        assertEquals(
+                Path.of("infra/target/class-archives").toAbsolutePath(),
+                CommandLineFlags.parse(new String[0], fromEnvironment)
+                        .settings()
+                        .classArchives());
+        assertEquals(
+                Path.of("archives").toAbsolutePath(),
+                CommandLineFlags.parse(new String[] {"--class-archives", "archives"}, fromEnvironment)
+                        .settings()
+                        .classArchives());
+    }
+
+    @Test
     void recordingWithoutTheRecordersJarFailsAtStartSayingWhy(@TempDir Path dir) throws Exception {
         Path calls = dir.resolve("calls");
         var missing = assertThrows(IllegalStateException.class, () -> CallRecording.jar(dir.resolve("nothing"), calls));

@@ -60,6 +60,7 @@ class LocalRuntimeJwtIT {
                         null,
                         TestSupport.INIT_TIMEOUT,
                         null,
+                        null,
                         null),
                 new PrintStream(LOG, true, StandardCharsets.UTF_8));
         port = runtime.start();

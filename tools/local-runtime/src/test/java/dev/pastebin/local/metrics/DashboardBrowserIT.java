@@ -91,6 +91,7 @@ class DashboardBrowserIT {
                 dashboard,
                 TestSupport.INIT_TIMEOUT,
                 null,
+                null,
                 null);
     }
 
