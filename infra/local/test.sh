@@ -104,10 +104,18 @@ fi
 # sam build of every function: their Makefiles reuse the zips Maven just built (seconds; a function
 # module Maven did not package here is packaged by its Makefile when out of date).
 if [[ "$status" -eq 0 ]]; then
-    "$PASTEBIN_LOCAL_DIR/sam-build.sh" || { log "sam build check failed (reason above)"; status=1; }
+    # Beside Schemathesis (they share nothing), its output kept for after Schemathesis's.
+    sam_build_log="$(mktemp -t pastebin-sam-build.XXXXXX)"
+    "$PASTEBIN_LOCAL_DIR/sam-build.sh" >"$sam_build_log" 2>&1 &
+    sam_build_pid=$!
     # The API against its OpenAPI document (docs/openapi.yaml), through the local runtime and the artifacts
     # Maven just built: no 5xx, no response the document does not describe.
     "$PASTEBIN_LOCAL_DIR/schemathesis.sh" || { log "Schemathesis found problems (above)"; status=1; }
+    sam_build_status=0
+    wait "$sam_build_pid" || sam_build_status=$?
+    cat "$sam_build_log"
+    rm -f "$sam_build_log"
+    [[ "$sam_build_status" -eq 0 ]] || { log "sam build check failed (reason above)"; status=1; }
     # Every request the stack makes (the calls the tests recorded, and those AWS documents) against the rules the
     # deployed stack would enforce: roles, routes and VPC endpoint policies, resource and key policies.
     "$PASTEBIN_LOCAL_DIR/stack-rules.sh" || { log "a request the deployed stack would refuse (above)"; status=1; }
