@@ -5,7 +5,8 @@
 # a free port, runs Schemathesis (PyPI, pinned, installed once into $PASTEBIN_CACHE_DIR/schemathesis-venv) with
 # docs/openapi.yaml against it, and stops the runtime. Fails on any 5xx and on any response the document does
 # not describe (status, content type, headers, body schema). Needs PostgreSQL and LocalStack up (infra/local/up)
-# and the app environment (export_app_env); test.sh runs it after `mvn verify`.
+# and the app environment (export_app_env); in the test command infra's SchemathesisIT runs it, with queues and a
+# bucket of its own (PASTEBIN_UPLOAD_QUEUE, PASTEBIN_UPLOAD_DLQ, PASTEBIN_STORAGE_BUCKET).
 set -euo pipefail
 PASTEBIN_LOG_TAG=schemathesis
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -47,13 +48,13 @@ trap 'exit 143' TERM
 (local_runtime_java dev.pastebin.local.cli.LocalRuntime --port 0 --instances 2) >"$runtime_log" 2>&1 &
 runtime_pid=$!
 base_url=""
-for _ in $(seq 1 240); do
+for _ in $(seq 1 480); do
     base_url="$(sed -n 's|^Local API listening on \(http://[^ ]*\).*|\1|p' "$runtime_log" | head -n1)"
     [[ -n "$base_url" ]] && break
     kill -0 "$runtime_pid" 2>/dev/null || { tail -n 30 "$runtime_log" >&2; die "the local runtime exited (log: $runtime_log)"; }
     sleep 0.5
 done
-[[ -n "$base_url" ]] || die "the local runtime did not come up within 2 minutes (log: $runtime_log)"
+[[ -n "$base_url" ]] || die "the local runtime did not come up within 4 minutes (log: $runtime_log)"
 log "local API on $base_url; running Schemathesis $SCHEMATHESIS_VERSION with docs/openapi.yaml"
 
 # The checks are the document's promises: no 5xx, and every status, content type, header and body as

@@ -4,9 +4,9 @@
 # Picks a JDK >= 21, starts PostgreSQL and LocalStack unless they already run (infra/local/up), lints
 # the template (beside the build), installs Chromium and its driver when missing (infra/local/chromium.sh, for the browser
 # tests) and the command-line paste clients (infra/local/clients.sh, beside the build), runs `mvn -B verify` at the repository root with the app environment exported (unit
-# tests in `test`, *IT integration tests in `verify`), then `sam build` of every function with a check
-# of its output (infra/local/sam-build.sh), Schemathesis against the local API (infra/local/schemathesis.sh) and the
-# stack's own rules against every request it makes (infra/local/stack-rules.sh),
+# tests in `test`, *IT integration tests in `verify`, Schemathesis against the local API among them: SchemathesisIT runs
+# infra/local/schemathesis.sh), then, side by side, `sam build` of every function with a check of its output
+# (infra/local/sam-build.sh) and the stack's own rules against every request it makes (infra/local/stack-rules.sh),
 # stops only the services this run started, and exits non-zero
 # when any step failed. Every AWS call of the functions the run starts is recorded in infra/target/recorded-calls
 # (PASTEBIN_RECORD_CALLS_DIR, below). Extra arguments go to Maven: infra/local/test.sh -pl core -am
@@ -101,25 +101,27 @@ if [[ "$validate_status" -ne 0 ]]; then
     status=1
 fi
 
-# sam build of every function: their Makefiles reuse the zips Maven just built (seconds; a function
-# module Maven did not package here is packaged by its Makefile when out of date).
 if [[ "$status" -eq 0 ]]; then
-    # Beside Schemathesis (they share nothing), its output kept for after Schemathesis's.
+    # sam build of every function: their Makefiles reuse the zips Maven just built (seconds; a function module Maven
+    # did not package here is packaged by its Makefile when out of date). Beside it, every request the stack makes (the
+    # calls the tests recorded, and those AWS documents) against the rules the deployed stack would enforce: roles,
+    # routes and VPC endpoint policies, resource and key policies. They share nothing; each one's output is kept for
+    # after both ended.
     sam_build_log="$(mktemp -t pastebin-sam-build.XXXXXX)"
     "$PASTEBIN_LOCAL_DIR/sam-build.sh" >"$sam_build_log" 2>&1 &
     sam_build_pid=$!
-    # The API against its OpenAPI document (docs/openapi.yaml), through the local runtime and the artifacts
-    # Maven just built: no 5xx, no response the document does not describe.
-    "$PASTEBIN_LOCAL_DIR/schemathesis.sh" || { log "Schemathesis found problems (above)"; status=1; }
+    stack_rules_log="$(mktemp -t pastebin-stack-rules.XXXXXX)"
+    "$PASTEBIN_LOCAL_DIR/stack-rules.sh" >"$stack_rules_log" 2>&1 &
+    stack_rules_pid=$!
     sam_build_status=0
     wait "$sam_build_pid" || sam_build_status=$?
-    cat "$sam_build_log"
-    rm -f "$sam_build_log"
+    stack_rules_status=0
+    wait "$stack_rules_pid" || stack_rules_status=$?
+    cat "$sam_build_log" "$stack_rules_log"
+    rm -f "$sam_build_log" "$stack_rules_log"
     [[ "$sam_build_status" -eq 0 ]] || { log "sam build check failed (reason above)"; status=1; }
-    # Every request the stack makes (the calls the tests recorded, and those AWS documents) against the rules the
-    # deployed stack would enforce: roles, routes and VPC endpoint policies, resource and key policies.
-    "$PASTEBIN_LOCAL_DIR/stack-rules.sh" || { log "a request the deployed stack would refuse (above)"; status=1; }
+    [[ "$stack_rules_status" -eq 0 ]] || { log "a request the deployed stack would refuse (above)"; status=1; }
 else
-    log "not running infra/local/sam-build.sh, schemathesis.sh and stack-rules.sh: maven failed"
+    log "not running infra/local/sam-build.sh and stack-rules.sh: maven failed"
 fi
 exit "$status"
