@@ -28,6 +28,7 @@ final class LocalFunctions implements AutoCloseable {
     private final JavaRuntime runtime;
     private final TaskRoots taskRoots;
     private final int instances;
+    private final boolean prepareAtStart;
     private final PrintStream log;
     private final FunctionOutput output;
     private final Map<String, LocalFunction> functions = new LinkedHashMap<>();
@@ -39,6 +40,7 @@ final class LocalFunctions implements AutoCloseable {
             JavaRuntime runtime,
             TaskRoots taskRoots,
             int instances,
+            boolean prepareAtStart,
             PrintStream log,
             FunctionOutput output) {
         this.template = template;
@@ -47,6 +49,7 @@ final class LocalFunctions implements AutoCloseable {
         this.runtime = runtime;
         this.taskRoots = taskRoots;
         this.instances = instances;
+        this.prepareAtStart = prepareAtStart;
         this.log = log;
         this.output = output;
     }
@@ -71,16 +74,28 @@ final class LocalFunctions implements AutoCloseable {
             log.println(definition.logicalId() + ": no local value for " + unresolved
                     + " (set them with --env-vars or --parameter-overrides); left unset");
         }
-        var configuration = new FunctionConfiguration(
+        // The task root (a zip unpacked, a makefile build) is prepared when the function first runs: a test's runtime
+        // uses a few of the template's functions, and unpacking all of them took seconds of every start. An eager
+        // runtime (make run) prepares every one now, so a missing artifact stops its start.
+        var function = new LocalFunction(
                 definition.logicalId(),
-                definition.handler(),
-                definition.runtime(),
-                taskRoots.taskRoot(definition.logicalId(), definition.codeUri(), definition.buildMethod()),
-                definition.memorySizeMb(),
-                definition.timeout(),
-                variables,
-                List.of());
-        return new LocalFunction(configuration, runtime, environments(definition), log, output);
+                () -> new FunctionConfiguration(
+                        definition.logicalId(),
+                        definition.handler(),
+                        definition.runtime(),
+                        taskRoots.taskRoot(definition.logicalId(), definition.codeUri(), definition.buildMethod()),
+                        definition.memorySizeMb(),
+                        definition.timeout(),
+                        variables,
+                        List.of()),
+                runtime,
+                environments(definition),
+                log,
+                output);
+        if (prepareAtStart) {
+            function.configuration();
+        }
+        return function;
     }
 
     /** Enough execution environments for every batch its enabled SQS triggers may have in flight. */

@@ -103,6 +103,7 @@ public final class LocalRuntime implements AutoCloseable {
                 runtime,
                 new TaskRoots(workDir, log, layers),
                 settings.instances(),
+                settings.eager(),
                 log,
                 metrics);
     }

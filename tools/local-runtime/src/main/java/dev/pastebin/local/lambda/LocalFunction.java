@@ -7,6 +7,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
+import java.util.function.Supplier;
 
 /**
  * A function that scales like Lambda, within a limit: an invocation takes an idle execution environment, or
@@ -15,7 +16,9 @@ import java.util.concurrent.Semaphore;
  */
 public final class LocalFunction implements LambdaFunction, AutoCloseable {
 
-    private final FunctionConfiguration configuration;
+    private final String name;
+    private final Supplier<FunctionConfiguration> configure;
+    private FunctionConfiguration configuration;
     private final JavaRuntime runtime;
     private final int maxEnvironments;
     private final PrintStream log;
@@ -31,10 +34,25 @@ public final class LocalFunction implements LambdaFunction, AutoCloseable {
             int maxEnvironments,
             PrintStream log,
             FunctionOutput output) {
+        this(configuration.name(), () -> configuration, runtime, maxEnvironments, log, output);
+    }
+
+    /**
+     * @param configure makes the configuration when it is first needed (the first environment, or
+     *                  {@link #configuration()}): its task root is unpacked or built only for a function that runs
+     */
+    public LocalFunction(
+            String name,
+            Supplier<FunctionConfiguration> configure,
+            JavaRuntime runtime,
+            int maxEnvironments,
+            PrintStream log,
+            FunctionOutput output) {
         if (maxEnvironments < 1) {
             throw new IllegalArgumentException("a function needs at least one execution environment");
         }
-        this.configuration = configuration;
+        this.name = name;
+        this.configure = configure;
         this.runtime = runtime;
         this.maxEnvironments = maxEnvironments;
         this.log = log;
@@ -44,10 +62,14 @@ public final class LocalFunction implements LambdaFunction, AutoCloseable {
 
     @Override
     public String name() {
-        return configuration.name();
+        return name;
     }
 
-    public FunctionConfiguration configuration() {
+    /** The configuration, made (its task root prepared) on the first call. */
+    public synchronized FunctionConfiguration configuration() {
+        if (configuration == null) {
+            configuration = configure.get();
+        }
         return configuration;
     }
 
@@ -101,7 +123,7 @@ public final class LocalFunction implements LambdaFunction, AutoCloseable {
     private synchronized ExecutionEnvironment take() {
         ExecutionEnvironment environment = idle.pollFirst();
         if (environment == null) {
-            environment = new ExecutionEnvironment(configuration, runtime, log, output);
+            environment = new ExecutionEnvironment(configuration(), runtime, log, output);
             all.add(environment);
         }
         return environment;
