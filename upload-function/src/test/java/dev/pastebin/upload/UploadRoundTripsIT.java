@@ -74,16 +74,10 @@ class UploadRoundTripsIT {
     @Test
     void aStoredUploadReadsItsRowAndTheBreakerInOneRoundTripProbesTheBlocklistAndStoresInOne() {
         Paste stored = received();
-        PostgresWireMeter.Reading before = meter.read();
-        int traced = meter.traced();
-
-        world.mapping.invoke(messages);
-
-        long roundTrips = meter.read().minus(before).roundTrips();
-        List<String> statements = meter.traceFrom(traced);
+        Delivered delivered = delivered();
         assertEquals(PasteStatus.PROCESSED, status(stored));
         // and the blocklist's probe, before the PUT (a job whose content was blocklisted since is never stored)
-        assertEquals(3, roundTrips, "round trips: " + statements);
+        assertEquals(3, delivered.roundTrips(), "round trips: " + delivered.statements());
     }
 
     @Test
@@ -93,23 +87,9 @@ class UploadRoundTripsIT {
                         + " cooldown_ms = 60000 WHERE name = ?",
                 breaker);
         Paste held = received();
-        PostgresWireMeter.Reading before = meter.read();
-        int traced = meter.traced();
-
-        world.mapping.invoke(messages);
-
-        long roundTrips = meter.read().minus(before).roundTrips();
-        List<String> statements = meter.traceFrom(traced);
-        assertEquals(PasteStatus.IN_PROGRESS, status(held));
-        assertEquals("held", world.deliveries.of(held.shortCode()).getFirst().outcome());
-        assertEquals(
-                1,
-                world.number(
-                        "SELECT count(*) FROM pastes WHERE short_code = ? AND first_held_at IS NOT NULL"
-                                + " AND held_receipt_handle IS NOT NULL",
-                        held.shortCode()),
-                "its first hold and its message noted for the release on close");
-        assertEquals(1, roundTrips, "round trips: " + statements);
+        Delivered delivered = delivered();
+        assertHeldAndNoted(held, "its first hold and its message noted for the release on close");
+        assertEquals(1, delivered.roundTrips(), "round trips: " + delivered.statements());
     }
 
     /**
@@ -124,23 +104,9 @@ class UploadRoundTripsIT {
                         + " cooldown_ms = 4000 WHERE name = ?",
                 breaker);
         Paste held = received();
-        PostgresWireMeter.Reading before = meter.read();
-        int traced = meter.traced();
-
-        world.mapping.invoke(messages);
-
-        long roundTrips = meter.read().minus(before).roundTrips();
-        List<String> statements = meter.traceFrom(traced);
-        assertEquals(PasteStatus.IN_PROGRESS, status(held));
-        assertEquals("held", world.deliveries.of(held.shortCode()).getFirst().outcome());
-        assertEquals(
-                1,
-                world.number(
-                        "SELECT count(*) FROM pastes WHERE short_code = ? AND first_held_at IS NOT NULL"
-                                + " AND held_receipt_handle IS NOT NULL",
-                        held.shortCode()),
-                "its first hold and its message noted once its message is invisible");
-        assertEquals(2, roundTrips, "round trips: " + statements);
+        Delivered delivered = delivered();
+        assertHeldAndNoted(held, "its first hold and its message noted once its message is invisible");
+        assertEquals(2, delivered.roundTrips(), "round trips: " + delivered.statements());
     }
 
     @Test
@@ -150,13 +116,7 @@ class UploadRoundTripsIT {
                         + " cooldown_ms = 10000 WHERE name = ?",
                 breaker);
         Paste held = received();
-        PostgresWireMeter.Reading before = meter.read();
-        int traced = meter.traced();
-
-        world.mapping.invoke(messages);
-
-        long roundTrips = meter.read().minus(before).roundTrips();
-        List<String> statements = meter.traceFrom(traced);
+        Delivered delivered = delivered();
         assertEquals("held", world.deliveries.of(held.shortCode()).getFirst().outcome());
         assertTrue(
                 world.number(
@@ -165,7 +125,30 @@ class UploadRoundTripsIT {
                         == 1,
                 "noted once its message is invisible");
         // the row and the breaker, then the note; no blocklist probe, since no PUT follows
-        assertEquals(2, roundTrips, "round trips: " + statements);
+        assertEquals(2, delivered.roundTrips(), "round trips: " + delivered.statements());
+    }
+
+    /** What one invocation of the mapping with {@link #messages} cost the database, and its statements for a failure. */
+    private record Delivered(long roundTrips, List<String> statements) {}
+
+    private Delivered delivered() {
+        PostgresWireMeter.Reading before = meter.read();
+        int traced = meter.traced();
+        world.mapping.invoke(messages);
+        return new Delivered(meter.read().minus(before).roundTrips(), meter.traceFrom(traced));
+    }
+
+    /** Held, not stored, with its first hold and its message's receipt handle on its row. */
+    private void assertHeldAndNoted(Paste held, String why) {
+        assertEquals(PasteStatus.IN_PROGRESS, status(held));
+        assertEquals("held", world.deliveries.of(held.shortCode()).getFirst().outcome());
+        assertEquals(
+                1,
+                world.number(
+                        "SELECT count(*) FROM pastes WHERE short_code = ? AND first_held_at IS NOT NULL"
+                                + " AND held_receipt_handle IS NOT NULL",
+                        held.shortCode()),
+                why);
     }
 
     /** Creates a paste and sends its job, as the create function does, and receives it into {@link #messages}. */
