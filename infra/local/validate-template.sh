@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Usage: infra/local/validate-template.sh  -- lints infra/template.yaml with `sam validate --lint`, cfn-lint and
-# checkov, once per parameter set of infra/template-parameter-sets.json ("default": what `sam deploy --guided`
-# creates; "existing": your own network, database and secrets), and infra/edge-waf.yaml with cfn-lint and checkov;
-# then the template as a user lints it (plain `sam validate --lint`), and with the newest releases when PyPI has
-# newer ones than the pins (a warning: the pins decide).
+# Usage: infra/local/validate-template.sh  -- lints infra/template.yaml with cfn-lint (our settings, informational
+# findings included) and checkov, once per parameter set of infra/template-parameter-sets.json ("default": what
+# `sam deploy --guided` creates; "existing": your own network, database and secrets), and infra/edge-waf.yaml with
+# both; then the template as a user lints it (plain `sam validate --lint` and `cfn-lint`), and with the newest
+# releases when PyPI has newer ones than the pins (a warning: the pins decide).
 #
 # Installs AWS SAM CLI and cfn-lint from PyPI into their own venv, $PASTEBIN_CACHE_DIR/sam-venv, and checkov into
 # another, $PASTEBIN_CACHE_DIR/checkov-venv (its dependencies would conflict with the SAM CLI's); once each, reused
@@ -29,41 +29,38 @@ export AWS_REGION="${AWS_REGION:-us-east-1}" AWS_DEFAULT_REGION="${AWS_DEFAULT_R
 # checkov fetches guideline links from its vendor unless told not to; nothing here needs them.
 export BC_SKIP_MAPPING=TRUE CKV_NO_VERSION_CHECK=1
 
-checkov() {
-    "$CHECKOV_VENV/bin/checkov" --config-file "$PASTEBIN_ROOT/infra/.checkov.yaml" -f "$1"
-}
-
 cd "$PASTEBIN_ROOT/infra"
 # Each parameter set becomes a copy of the template whose parameter Defaults are the set's values, so that the
-# linters resolve the conditions, the Rules and the Refs as a deploy with those answers would. The copy is written
+# linters resolve the conditions, the Rules and the Refs as a deploy with those answers would. The copies are written
 # next to the template (the same relative CodeUri and TemplateURL) and removed afterwards.
+copies=()
+trap 'rm -f "${copies[@]}"' EXIT
 for set in $("$SAM_VENV/bin/python" -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1]))))' "$PARAMETER_SETS"); do
-    copy="$PASTEBIN_ROOT/infra/.template-$set.json"
-    trap 'rm -f "$copy"' EXIT
-    "$SAM_VENV/bin/python" - "$TEMPLATE" "$PARAMETER_SETS" "$set" "$copy" <<'PY'
-import json, sys
+    copies+=("$PASTEBIN_ROOT/infra/.template-$set.json")
+done
+"$SAM_VENV/bin/python" - "$TEMPLATE" "$PARAMETER_SETS" "$PASTEBIN_ROOT/infra" <<'PY'
+import copy, json, sys
 from cfnlint.decode import decode
 template, matches = decode(sys.argv[1])
 if matches:
     sys.exit("cannot read %s: %s" % (sys.argv[1], matches))
-for name, value in json.load(open(sys.argv[2]))[sys.argv[3]].items():
-    template["Parameters"][name]["Default"] = value
-json.dump(template, open(sys.argv[4], "w"), indent=1, default=str)
+for set_name, values in json.load(open(sys.argv[2])).items():
+    answered = copy.deepcopy(template)
+    for name, value in values.items():
+        answered["Parameters"][name]["Default"] = value
+    json.dump(answered, open("%s/.template-%s.json" % (sys.argv[3], set_name), "w"), indent=1, default=str)
 PY
-    log "parameter set '$set': sam validate --lint"
-    "$SAM_VENV/bin/sam" validate --lint --template-file "$copy"
-    log "parameter set '$set': cfn-lint (settings: infra/.cfnlintrc)"
-    # cfn-lint exits non-zero on errors (2), warnings (4) and informational findings (8).
-    "$SAM_VENV/bin/cfn-lint" --config-file "$PASTEBIN_ROOT/infra/.cfnlintrc" -- "$copy"
-    log "parameter set '$set': checkov (settings: infra/.checkov.yaml)"
-    checkov "$copy"
-    rm -f "$copy"
-done
-# the edge's web ACL, nested by the template in us-east-1 and deployed on its own elsewhere
-log "cfn-lint infra/edge-waf.yaml"
-"$SAM_VENV/bin/cfn-lint" --config-file "$PASTEBIN_ROOT/infra/.cfnlintrc" -- "$PASTEBIN_ROOT/infra/edge-waf.yaml"
-log "checkov infra/edge-waf.yaml"
-checkov "$PASTEBIN_ROOT/infra/edge-waf.yaml"
+# One process per linter for every copy and the edge's web ACL (nested by the template in us-east-1, deployed on its
+# own elsewhere): each linter's start (its rules and schemas) costs more CPU than a template's check. `sam validate
+# --lint` is cfn-lint with its default rules; cfn-lint with our settings runs those and the informational ones, so
+# the copies need only the latter (the plain template gets both below, as a user runs them).
+log "parameter sets ${copies[*]##*/.template-} and edge-waf.yaml: cfn-lint (settings: infra/.cfnlintrc)"
+# cfn-lint exits non-zero on errors (2), warnings (4) and informational findings (8).
+"$SAM_VENV/bin/cfn-lint" --config-file "$PASTEBIN_ROOT/infra/.cfnlintrc" -- "${copies[@]}" "$PASTEBIN_ROOT/infra/edge-waf.yaml"
+log "parameter sets and edge-waf.yaml: checkov (settings: infra/.checkov.yaml)"
+"$CHECKOV_VENV/bin/checkov" --config-file "$PASTEBIN_ROOT/infra/.checkov.yaml" \
+    $(printf -- '-f %s ' "${copies[@]}" "$PASTEBIN_ROOT/infra/edge-waf.yaml")
+rm -f "${copies[@]}"
 # The template as a user lints it, with no settings of ours: plain `sam validate --lint` and `cfn-lint` (what the
 # template must ignore, it says in its own Metadata).
 log "infra/template.yaml as a user lints it: sam validate --lint, cfn-lint"
