@@ -8,6 +8,7 @@ import dev.pastebin.core.support.RealServices;
 import dev.pastebin.faults.FaultProxy;
 import dev.pastebin.faults.FaultProxy.Fault;
 import dev.pastebin.faults.Service;
+import dev.pastebin.local.template.CloudFormationTemplate;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -36,6 +37,8 @@ import org.junit.jupiter.api.Test;
 class GiveUpParameterIT {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final CloudFormationTemplate TEMPLATE =
+            CloudFormationTemplate.load(TestSupport.repositoryRoot().resolve("infra/template.yaml"));
     /** Six fast attempts, a slow one, a cold start on a loaded machine: a bound, not a measure. */
     private static final Duration WITHIN = Duration.ofMinutes(4);
 
@@ -78,6 +81,13 @@ class GiveUpParameterIT {
     @Test
     void withTheDefaultThePasteOutlastsItsSixAttemptsAndIsStoredOnceS3Recovers() throws Exception {
         try (var runtime = start("local-no-give-up", List.of())) {
+            // a queue that moved the job to its dead-letter queue after fewer receives than the template gives (and
+            // tells the upload function) would leave it there for the sweeper, minutes later, once S3 recovers
+            assertEquals(
+                    Integer.parseInt(String.valueOf(
+                            TEMPLATE.parameter("UploadQueueMaxReceiveCount").get("Default"))),
+                    runtime.queueMaxReceiveCount(),
+                    "the runtime's queue redrives after the template's UploadQueueMaxReceiveCount");
             s3.outage(Fault.INTERNAL_ERROR_500);
             String content = "stored once S3 recovers";
             String code = create(runtime, content);

@@ -30,6 +30,17 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  */
 final class LocalRuntimeProcess implements AutoCloseable {
 
+    private static final CloudFormationTemplate TEMPLATE =
+            CloudFormationTemplate.load(TestSupport.repositoryRoot().resolve("infra/template.yaml"));
+
+    /**
+     * The upload queue's redrive after the receives the template gives it, and tells the upload function: a queue
+     * that gave up sooner would move a job that S3's outage kept retrying to the dead-letter queue, where only the
+     * sweeper's next run finds it.
+     */
+    private static final int UPLOAD_QUEUE_MAX_RECEIVE_COUNT = Integer.parseInt(
+            String.valueOf(TEMPLATE.parameter("UploadQueueMaxReceiveCount").get("Default")));
+
     final TestQueues.Pair queue;
     /** The moderation outbox queue's URL: the runtime's ModerationOutboxFunction consumes it. */
     final String outboxQueueUrl;
@@ -96,7 +107,7 @@ final class LocalRuntimeProcess implements AutoCloseable {
         String addressKeySecret =
                 name + "-report-key-" + UUID.randomUUID().toString().substring(0, 8);
         try (var context = ApplicationContext.run()) {
-            queue = TestQueues.create(context.getBean(SqsClient.class), name, 10, 30);
+            queue = TestQueues.create(context.getBean(SqsClient.class), name, UPLOAD_QUEUE_MAX_RECEIVE_COUNT, 30);
             abuse = Abuse.create(context.getBean(SqsClient.class), context.getBean(SnsClient.class), name);
             context.getBean(S3Client.class).createBucket(b -> b.bucket(bucket));
             // as infra/local/bootstrap.py creates it for make run: a key for this runtime's reports only
@@ -189,6 +200,18 @@ final class LocalRuntimeProcess implements AutoCloseable {
         return value == null || value.isBlank() ? fallback : value;
     }
 
+    /** The maxReceiveCount of the upload queue's redrive policy, as SQS reports it. */
+    int queueMaxReceiveCount() throws IOException {
+        try (var context = ApplicationContext.run()) {
+            String policy = context.getBean(SqsClient.class)
+                    .getQueueAttributes(
+                            b -> b.queueUrl(queue.queueUrl()).attributeNames(QueueAttributeName.REDRIVE_POLICY))
+                    .attributes()
+                    .get(QueueAttributeName.REDRIVE_POLICY);
+            return Json.MAPPER.readTree(policy).get("maxReceiveCount").asInt();
+        }
+    }
+
     URI uri(String pathAndQuery) {
         return URI.create(baseUrl() + pathAndQuery);
     }
@@ -250,10 +273,8 @@ final class LocalRuntimeProcess implements AutoCloseable {
      */
     @SuppressWarnings("unchecked")
     void configureBucketAsTheTemplate() {
-        Map<String, Object> cors = (Map<String, Object>)
-                CloudFormationTemplate.load(TestSupport.repositoryRoot().resolve("infra/template.yaml"))
-                        .properties("PasteBucket")
-                        .get("CorsConfiguration");
+        Map<String, Object> cors =
+                (Map<String, Object>) TEMPLATE.properties("PasteBucket").get("CorsConfiguration");
         List<CORSRule> rules = ((List<Map<String, Object>>) cors.get("CorsRules"))
                 .stream()
                         .map(rule -> CORSRule.builder()
