@@ -68,8 +68,9 @@ export PASTEBIN_RECORD_CALLS_DIR="$PASTEBIN_ROOT/infra/target/recorded-calls"
 rm -rf "$PASTEBIN_RECORD_CALLS_DIR"
 # Every function JVM those runtimes start (some 150 in a run, most of them a function already started before) maps a
 # class-data-sharing archive the first one of its function wrote (tools/local-runtime/README.md, --class-archives):
-# a third less CPU per start on this CPU-bound run. Kept across runs of one checkout; a rebuilt jar's is refused by
-# the JVM and written again.
+# a third less CPU per start on this CPU-bound run; so does each runtime's own JVM the tests start (the test kit's
+# launcher reads the same variable). Kept across runs of one checkout; a rebuilt jar's is refused by the JVM and
+# written again.
 export PASTEBIN_LOCAL_CLASS_ARCHIVES="$PASTEBIN_ROOT/infra/target/class-archives"
 # Modules build and test in parallel once what they depend on is built (core first; then the five functions
 # and the local runtime side by side; infra and chaos last, side by side): the integration tests mostly wait

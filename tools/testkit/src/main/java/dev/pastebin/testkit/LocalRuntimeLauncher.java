@@ -1,6 +1,7 @@
 package dev.pastebin.testkit;
 
 import dev.pastebin.faults.FaultProxy;
+import dev.pastebin.local.lambda.ClassArchives;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -20,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * The local runtime (module local-runtime) on infra/template.yaml as a child process for one run: started as the
@@ -29,6 +31,11 @@ import java.util.regex.Pattern;
  * TERM (its shutdown hook stops the function processes), and a KILL when it has not ended after a grace period.
  *
  * <p>Configure it, then start it once: {@code LocalRuntimeLauncher.runCommand(root).port(0).logTo(log).start()}.
+ *
+ * <p>Where {@value #CLASS_ARCHIVES_VARIABLE} names a directory (the test command sets it), the runtime started as
+ * its main class passes it on to its functions, as the runtime's own flag, and its own JVM maps a class archive
+ * there too: the test command starts some 40 runtimes, and one that maps the archive an earlier one wrote at its end
+ * starts on half the CPU. One that trains the archive must end on the TERM of {@link #stop()} to keep it.
  */
 public final class LocalRuntimeLauncher implements AutoCloseable {
 
@@ -40,11 +47,19 @@ public final class LocalRuntimeLauncher implements AutoCloseable {
 
     static final String MAIN_CLASS = "dev.pastebin.local.cli.LocalRuntime";
 
+    /** The local runtime's own variable: where its function JVMs keep their class archives. */
+    static final String CLASS_ARCHIVES_VARIABLE = "PASTEBIN_LOCAL_CLASS_ARCHIVES";
+
     private static final Duration POLL = Duration.ofMillis(200);
 
     private final Path root;
     private final List<String> command;
     private final List<String> unset;
+    /** The runtime JVM's class path, with {@link #java}: what its class archive is made of. */
+    private final List<Path> classPath;
+
+    private ClassArchives classArchives;
+    private ClassArchives.Use classArchive = ClassArchives.Use.NONE;
     private final Map<String, String> environment = new HashMap<>();
     private final List<String> arguments = new ArrayList<>();
     private int port;
@@ -63,9 +78,19 @@ public final class LocalRuntimeLauncher implements AutoCloseable {
     private int listeningPort;
 
     LocalRuntimeLauncher(Path root, List<String> command, List<String> unset) {
+        this(root, command, unset, List.of());
+    }
+
+    /** {@code command} starts the runtime's JVM: its first element is the {@code java} the archive flags follow. */
+    LocalRuntimeLauncher(Path root, List<String> command, List<String> unset, List<Path> classPath) {
         this.root = root;
         this.command = List.copyOf(command);
         this.unset = List.copyOf(unset);
+        this.classPath = List.copyOf(classPath);
+        String archives = System.getenv(CLASS_ARCHIVES_VARIABLE);
+        if (!classPath.isEmpty() && archives != null && !archives.isBlank()) {
+            this.classArchives = new ClassArchives(Path.of(archives));
+        }
     }
 
     /**
@@ -100,7 +125,7 @@ public final class LocalRuntimeLauncher implements AutoCloseable {
         return new LocalRuntimeLauncher(
                 root,
                 List.of(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        javaExecutable().toString(),
                         "-XX:TieredStopAtLevel=1",
                         "-XX:+UseSerialGC",
                         "-cp",
@@ -112,7 +137,21 @@ public final class LocalRuntimeLauncher implements AutoCloseable {
                         "infra/local/dashboard.json",
                         "--env-vars",
                         envVars.toString()),
-                List.of());
+                List.of(),
+                Stream.of(classpath.split(File.pathSeparator)).map(Path::of).toList());
+    }
+
+    private static Path javaExecutable() {
+        return Path.of(System.getProperty("java.home"), "bin", "java");
+    }
+
+    /**
+     * With {@link #java}: the runtime's JVM maps (or trains) its class archive in {@code directory}, whatever
+     * {@value #CLASS_ARCHIVES_VARIABLE} says.
+     */
+    public LocalRuntimeLauncher classArchives(Path directory) {
+        this.classArchives = classPath.isEmpty() ? null : new ClassArchives(directory);
+        return this;
     }
 
     /** The local API's port; 0 (the default) lets the runtime take a free one, which {@link #port()} tells. */
@@ -194,8 +233,12 @@ public final class LocalRuntimeLauncher implements AutoCloseable {
         if (process != null) {
             throw new IllegalStateException("started already");
         }
-        ProcessBuilder pb =
-                new ProcessBuilder(commandLine()).directory(root.toFile()).redirectErrorStream(true);
+        List<String> line = commandLine();
+        if (classArchives != null) {
+            classArchive = classArchives.use("local-runtime", javaExecutable(), MAIN_CLASS, classPath);
+            line.addAll(1, classArchive.flags());
+        }
+        ProcessBuilder pb = new ProcessBuilder(line).directory(root.toFile()).redirectErrorStream(true);
         if (log != null) {
             pb.redirectOutput(log.toFile());
         }
@@ -299,6 +342,22 @@ public final class LocalRuntimeLauncher implements AutoCloseable {
      * (or had ended already, or never started).
      */
     public boolean stop() {
+        ClassArchives.Training training = classArchive.training();
+        classArchive = ClassArchives.Use.NONE;
+        boolean running = process != null && process.isAlive();
+        boolean ended = endOnTerm();
+        if (training != null) {
+            // only a JVM that ended on this TERM surely wrote its whole archive; one that died before wrote none
+            if (running && ended) {
+                training.ended();
+            } else {
+                training.abandoned();
+            }
+        }
+        return ended;
+    }
+
+    private boolean endOnTerm() {
         if (process == null || !process.isAlive()) {
             return true;
         }

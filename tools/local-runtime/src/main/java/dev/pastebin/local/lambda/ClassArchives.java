@@ -19,7 +19,8 @@ import java.util.stream.Stream;
 
 /**
  * Class-data-sharing archives of the function JVMs, for runs that start the same functions many times (the test
- * command starts some 150): a JVM that maps an archive of the classes an earlier one of the same function loaded
+ * command starts some 150), and of other JVMs started as often (the test kit's launcher keeps one for the runtime's
+ * own JVM): a JVM that maps an archive of the classes an earlier one of the same function loaded
  * starts on about a third less CPU. Lambda's managed runtime cannot map such an archive (it must come from the very
  * JVM build that maps it), so only runtimes given a directory use them, never {@code make run}.
  *
@@ -50,7 +51,20 @@ public final class ClassArchives {
 
     /** How the next process of this function uses the archives: maps one, trains one, or neither. */
     public Use use(FunctionConfiguration function, Path javaExecutable) {
-        String name = function.name() + "-" + fingerprint(function, javaExecutable);
+        return use(function.name(), fingerprint(function, javaExecutable));
+    }
+
+    /**
+     * As {@link #use(FunctionConfiguration, Path)} for another JVM the run starts many times (the local runtime's
+     * own, which each end-to-end test class starts): {@code name} and what its archive is valid for, its JVM, main
+     * class and class path.
+     */
+    public Use use(String name, Path javaExecutable, String mainClass, List<Path> classPath) {
+        return use(name, fingerprint(javaExecutable, mainClass, classPath));
+    }
+
+    private Use use(String jvm, String fingerprint) {
+        String name = jvm + "-" + fingerprint;
         Path archive = directory.resolve(name + ".jsa");
         if (Files.isRegularFile(archive)) {
             return new Use(concat(List.of("-XX:SharedArchiveFile=" + archive)), null);
@@ -88,20 +102,28 @@ public final class ClassArchives {
         return Stream.concat(flags.stream(), QUIET.stream()).toList();
     }
 
-    /** The function's name, its JVM, handler and jars (names and sizes), hashed: what an archive is valid for. */
+    /** The function's JVM, handler and jars (names and sizes), hashed: what its archive is valid for. */
     static String fingerprint(FunctionConfiguration function, Path javaExecutable) {
+        Path lib = function.taskRoot().resolve("lib");
+        if (!Files.isDirectory(lib)) {
+            return fingerprint(javaExecutable, function.handler(), List.of());
+        }
+        try (Stream<Path> jars = Files.list(lib)) {
+            return fingerprint(javaExecutable, function.handler(), jars.sorted().toList());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A JVM, its entry point and its jars (names and sizes, in class path order), hashed. */
+    static String fingerprint(Path javaExecutable, String entryPoint, List<Path> jars) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            digest.update((javaExecutable.toAbsolutePath() + "\n" + function.handler() + "\n")
-                    .getBytes(StandardCharsets.UTF_8));
-            Path lib = function.taskRoot().resolve("lib");
-            if (Files.isDirectory(lib)) {
-                try (Stream<Path> jars = Files.list(lib)) {
-                    for (Path jar : jars.sorted().toList()) {
-                        digest.update(
-                                (jar.getFileName() + " " + Files.size(jar) + "\n").getBytes(StandardCharsets.UTF_8));
-                    }
-                }
+            digest.update(
+                    (javaExecutable.toAbsolutePath() + "\n" + entryPoint + "\n").getBytes(StandardCharsets.UTF_8));
+            for (Path jar : jars) {
+                digest.update((jar.getFileName() + " " + (Files.isRegularFile(jar) ? Files.size(jar) : -1) + "\n")
+                        .getBytes(StandardCharsets.UTF_8));
             }
             return HexFormat.of().formatHex(digest.digest(), 0, 8);
         } catch (NoSuchAlgorithmException e) {
