@@ -160,11 +160,19 @@ local_runtime_java() {
     jar="$(ls "$PASTEBIN_ROOT"/tools/local-runtime/target/pastebin-local-runtime-*.jar 2>/dev/null | grep -v -- '-tests\.jar$' | head -n1 || true)"
     [[ -n "$jar" && -f "$PASTEBIN_ROOT/tools/local-runtime/target/runtime-classpath.txt" ]] \
         || die "the local runtime is not built; run: mvn -B -DskipTests package"
+    # Where the test command keeps class archives, map the one the test kit's launcher wrote for the runtime's own
+    # JVM (LocalRuntimeLauncher: the same class path; the newest, as a rebuilt jar's older one is refused by the JVM,
+    # which then runs without): each infra/local/invoke a test runs starts on about half the CPU.
+    local archive="" archive_flags=()
+    if [[ -n "${PASTEBIN_LOCAL_CLASS_ARCHIVES:-}" ]]; then
+        archive="$(ls -t "$PASTEBIN_LOCAL_CLASS_ARCHIVES"/local-runtime-*.jsa 2>/dev/null | head -n1 || true)"
+        [[ -z "$archive" ]] || archive_flags=("-XX:SharedArchiveFile=$archive" -Xlog:cds=off -Xlog:cds+dynamic=off)
+    fi
     # exec replaces the calling shell: run.sh starts this as a background job, whose pid is then the JVM's,
     # so run.sh's TERM reaches the runtime's shutdown hook (which stops the function processes).
     # C1 only and the serial collector, as the function processes it starts run: the runtime relays requests and
     # events for minutes at most, and C2's compilations would take CPU the functions need on a small machine.
-    exec "${JAVA_HOME:+$JAVA_HOME/bin/}java" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$jar:$(cat "$PASTEBIN_ROOT/tools/local-runtime/target/runtime-classpath.txt")" \
+    exec "${JAVA_HOME:+$JAVA_HOME/bin/}java" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC "${archive_flags[@]}" -cp "$jar:$(cat "$PASTEBIN_ROOT/tools/local-runtime/target/runtime-classpath.txt")" \
         "$main" --template "$PASTEBIN_ROOT/infra/template.yaml" --env-vars <(env_vars_json) \
         --physical-name "$(physical_names)" "$@"
 }
