@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -51,10 +52,23 @@ final class HerdSystem implements AutoCloseable {
     /** {@code prefix}: the run's names begin with it ({@code <prefix>_<run>}, {@code <prefix>-<run>-uploads}, ...). */
     static HerdSystem start(Path root, String prefix, String runId, Path logs, int apiPort, String localStack)
             throws IOException, InterruptedException {
+        return start(root, prefix, runId, logs, apiPort, localStack, List.of());
+    }
+
+    /** {@code runArguments}: more arguments of the run command, e.g. {@code --parameter-overrides CreateAccess=api-key}. */
+    static HerdSystem start(
+            Path root,
+            String prefix,
+            String runId,
+            Path logs,
+            int apiPort,
+            String localStack,
+            List<String> runArguments)
+            throws IOException, InterruptedException {
         Files.createDirectories(logs);
         HerdSystem system = new HerdSystem(root, prefix, runId, logs);
         try {
-            system.startAll(apiPort, localStack);
+            system.startAll(apiPort, localStack, runArguments);
             return system;
         } catch (IOException | InterruptedException | RuntimeException e) {
             system.close();
@@ -66,13 +80,15 @@ final class HerdSystem implements AutoCloseable {
         return names.queue();
     }
 
-    private void startAll(int apiPort, String localStack) throws IOException, InterruptedException {
+    private void startAll(int apiPort, String localStack, List<String> runArguments)
+            throws IOException, InterruptedException {
         this.localStack = localStack;
         proxy = new FaultProxy(URI.create(localStack));
         run = LocalRuntimeLauncher.runCommand(root)
                 .port(apiPort)
                 .environment(names.environment())
                 .through(proxy)
+                .arguments(runArguments)
                 .logTo(runtimeLog())
                 .readyWithin(Duration.ofMinutes(5))
                 .start();
