@@ -218,6 +218,7 @@ class DeadLetterServiceTest {
                                 false,
                                 null,
                                 null,
+                                null,
                                 null));
                     default -> throw new UnsupportedOperationException(method.getName());
                 });

@@ -47,7 +47,8 @@ final class InMemoryPasteRepository implements PasteRepository {
                 paste.readOnce(),
                 paste.firstHeldAt(),
                 paste.language(),
-                paste.fileName());
+                paste.fileName(),
+                paste.uploadGroup());
         if (rows.putIfAbsent(paste.shortCode(), stored) != null) {
             throw new IllegalStateException("duplicate key " + paste.shortCode());
         }
@@ -89,7 +90,8 @@ final class InMemoryPasteRepository implements PasteRepository {
                     row.readOnce(),
                     row.firstHeldAt(),
                     row.language(),
-                    row.fileName());
+                    row.fileName(),
+                    row.uploadGroup());
         });
         return counted[0];
     }
@@ -118,7 +120,8 @@ final class InMemoryPasteRepository implements PasteRepository {
                     row.readOnce(),
                     heldAt,
                     row.language(),
-                    row.fileName());
+                    row.fileName(),
+                    row.uploadGroup());
         });
         return noted[0];
     }
@@ -159,7 +162,8 @@ final class InMemoryPasteRepository implements PasteRepository {
                     row.readOnce(),
                     row.firstHeldAt(),
                     row.language(),
-                    row.fileName());
+                    row.fileName(),
+                    row.uploadGroup());
         });
         return moved[0];
     }

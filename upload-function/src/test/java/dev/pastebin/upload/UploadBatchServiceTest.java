@@ -269,6 +269,7 @@ class UploadBatchServiceTest {
                 false,
                 null,
                 null,
+                null,
                 null));
         RuntimeException refused = SdkClientException.builder()
                 .message("Unable to execute HTTP request")
@@ -362,6 +363,7 @@ class UploadBatchServiceTest {
                 null,
                 null,
                 false,
+                null,
                 null,
                 null,
                 null));

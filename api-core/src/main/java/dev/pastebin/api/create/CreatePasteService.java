@@ -161,14 +161,15 @@ public class CreatePasteService {
         String fingerprint = IdempotentReplay.fingerprint(sha256, options, request.metadata());
         for (int attempt = 1; attempt <= MAX_INSERT_ATTEMPTS; attempt++) {
             Paste paste = Paste.inProgress(
-                    shortCodes.next(),
-                    userId,
-                    sha256,
-                    content.length,
-                    token.sha256(),
-                    expiresAt,
-                    options.readOnce(),
-                    request.metadata());
+                            shortCodes.next(),
+                            userId,
+                            sha256,
+                            content.length,
+                            token.sha256(),
+                            expiresAt,
+                            options.readOnce(),
+                            request.metadata())
+                    .withUploadGroup(group.id());
             Optional<IdempotencyKeys.Claimed> earlier;
             try {
                 earlier = dependencies.call(DATABASE, () -> insert(paste, scopedKey, fingerprint, claim));

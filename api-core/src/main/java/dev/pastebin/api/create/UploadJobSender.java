@@ -41,6 +41,7 @@ class UploadJobSender {
     private final SqsClient sqs;
     private final UploadQueueProperties queue;
     private final DependencyCalls dependencies;
+    private final UploadFairness fairness;
 
     UploadJobSender(
             PasteRepository repository,
@@ -49,7 +50,8 @@ class UploadJobSender {
             UploadJobCodec codec,
             SqsClient sqs,
             UploadQueueProperties queue,
-            DependencyCalls dependencies) {
+            DependencyCalls dependencies,
+            UploadFairness fairness) {
         this.repository = repository;
         this.idempotencyKeys = idempotencyKeys;
         this.transactions = transactions;
@@ -57,6 +59,7 @@ class UploadJobSender {
         this.sqs = sqs;
         this.queue = queue;
         this.dependencies = dependencies;
+        this.fairness = fairness;
     }
 
     /**
@@ -65,16 +68,23 @@ class UploadJobSender {
      * every other sender's has failed too, the paste is failed and its key ({@code null}: none) released before the
      * failure is thrown, and so is what this request claimed from its API key ({@code releaseClaim}, {@code null}:
      * nothing claimed; a replay claims nothing); otherwise the paste stays IN_PROGRESS for the job another sender may
-     * have queued. The job is sent in {@code group}'s message group, the client the fair queue counts it against.
+     * have queued. The job is sent in {@code group}'s message group, the client the fair queue counts it against,
+     * and, with the upload fairness delay on, delayed when that client already has a backlog ({@link UploadFairness}).
      *
      * @throws DependencyUnavailableException when the queue cannot be reached
      */
     void send(UploadJob job, UploadGroup group, @Nullable IdempotencyKey key, @Nullable Runnable releaseClaim) {
+        int delaySeconds = fairness.delaySeconds(group, job.shortCode());
         try {
-            sqs.sendMessage(b -> b.queueUrl(queue.url())
-                    .messageBody(codec.encode(job))
-                    // on a standard queue the group only tells the fair queue whose job this is: no FIFO ordering
-                    .messageGroupId(group.id()));
+            sqs.sendMessage(b -> {
+                b.queueUrl(queue.url())
+                        .messageBody(codec.encode(job))
+                        // on a standard queue the group only tells the fair queue whose job this is: no FIFO ordering
+                        .messageGroupId(group.id());
+                if (delaySeconds > 0) {
+                    b.delaySeconds(delaySeconds);
+                }
+            });
         } catch (RuntimeException e) {
             LOG.warn(
                     "paste {}: enqueueing the upload job failed ({}); counting the failure",

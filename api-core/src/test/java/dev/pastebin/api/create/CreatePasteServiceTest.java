@@ -95,7 +95,9 @@ class CreatePasteServiceTest {
                 new UploadJobCodec(ObjectMapper.getDefault()),
                 unreachable,
                 new UploadQueueProperties("http://127.0.0.1:4566/000000000000/q", 393_216),
-                dependencies);
+                dependencies,
+                // the delay off: no statement, so no connection
+                new UploadFairness(new UploadFairnessProperties(false, 100, 20, 900), null));
         return new CreatePasteService(
                 repository,
                 idempotencyKeys,

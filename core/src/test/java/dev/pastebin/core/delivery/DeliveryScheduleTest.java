@@ -37,6 +37,7 @@ class DeliveryScheduleTest {
                 false,
                 firstHeldAt,
                 null,
+                null,
                 null);
     }
 

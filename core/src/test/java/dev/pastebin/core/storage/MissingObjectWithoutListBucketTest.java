@@ -97,6 +97,7 @@ class MissingObjectWithoutListBucketTest {
                 false,
                 null,
                 null,
+                null,
                 null);
         var reader = new VerifiedContent(store, new DependencyCalls(new FailureClassifier()));
 
