@@ -2,6 +2,7 @@
 #   bench_jdk:       a JDK 21+ in JAVA_HOME (the one set if it is one, else the first installed of 25 and 21)
 #   bench_postgres:  PostgreSQL answers (`make up` starts it)
 #   bench_harness:   builds tools/benchmarks/harness unless BENCH_SKIP_BUILD=1
+#   bench_elasticmq: resolves ElasticMQ's class path (below)
 BENCH_NAME="${1:?source tools/benchmarks/lib.sh NAME}"
 
 bench_jdk() {
@@ -25,4 +26,12 @@ bench_harness() {
         echo "$BENCH_NAME: building tools/benchmarks/harness" >&2
         mvn -B -q -Pbenchmarks -pl tools/benchmarks/harness -am package -DskipTests >&2
     fi
+}
+
+# bench_elasticmq: ElasticMQ's class path, resolved by Maven from tools/benchmarks/elasticmq/pom.xml into its
+#   target/classpath.txt (the harness runs the server from it; docs/benchmarks.md, "Queue engine")
+bench_elasticmq() {
+    mvn -B -q -f tools/benchmarks/elasticmq/pom.xml dependency:build-classpath \
+        -Dmdep.outputFile=target/classpath.txt >&2 \
+        || { echo "$BENCH_NAME: could not resolve ElasticMQ's class path (tools/benchmarks/elasticmq/pom.xml)" >&2; exit 1; }
 }
