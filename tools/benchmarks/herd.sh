@@ -10,12 +10,16 @@
 # after a run that drained (kept with --keep, or when not every paste was stored).
 #
 # Usage: tools/benchmarks/herd.sh [--pastes 5000] [--outage-seconds 0] [--port 0] [--via api|queue] [--creators 8]
-#                                 [--baseline 200] [--prefix herd] [--keep]
+#                                 [--baseline 200] [--prefix herd] [--queue-engine localstack|elasticmq]
+#                                 [--elasticmq-port 0] [--keep]
 #   --via api (default) posts each paste to the local API, --creators clients at once, and times each create:
 #     the N held ones, then, once every one is stored, --baseline more with S3 healthy.
 #     --via queue creates each paste as the create function does (its row, then its job on the queue): faster,
 #     and no create is timed.
 #   --outage-seconds N keeps S3 down until N s after the outage began (at least until every job is held).
+#   --queue-engine elasticmq runs SQS on an ElasticMQ started for the run (on --elasticmq-port, else a free port)
+#     with the run's queues as LocalStack has them, instead of LocalStack's SQS; S3 stays LocalStack's. The
+#     engines' behaviours compared: tools/benchmarks/queue-semantics.sh (docs/benchmarks.md, "Queue engine").
 # Environment: BENCH_SKIP_BUILD=1 reuses the built harness classes.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -27,6 +31,7 @@ bench_postgres
   || { echo "herd.sh: the function artifacts are not built; run 'mvn -DskipTests package' first" >&2; exit 1; }
 
 bench_harness
+if [[ " $* " == *" elasticmq "* ]]; then bench_elasticmq; fi
 
 exec "$JAVA_HOME/bin/java" -cp "tools/benchmarks/harness/target/classes:tools/benchmarks/harness/target/harness-lib/*" \
   dev.pastebin.benchmarks.herd.HerdRun --repo . "$@"

@@ -1,5 +1,6 @@
 package dev.pastebin.benchmarks.herd;
 
+import dev.pastebin.benchmarks.queues.QueueEngine;
 import dev.pastebin.core.access.ApiKeyTokens;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -122,6 +123,8 @@ public final class FairRun {
                         logs,
                         port,
                         localStack,
+                        // the fairness delay is the project's own mechanism, measured on LocalStack's SQS
+                        new QueueEngine.LocalStackEngine(localStack),
                         List.of(
                                 "--parameter-overrides",
                                 "CreateAccess=api-key" + (fairnessDelay ? " UploadFairnessDelay=true" : "")));

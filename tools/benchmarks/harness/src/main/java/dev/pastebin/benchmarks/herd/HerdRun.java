@@ -1,5 +1,6 @@
 package dev.pastebin.benchmarks.herd;
 
+import dev.pastebin.benchmarks.queues.QueueEngine;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -39,10 +40,14 @@ import java.util.regex.Pattern;
  * beside what they cost with S3 up. {@code --via queue} creates them as the create function does instead ({@link JobSender}: the
  * row, then the job on the queue; no latency, no baseline), much faster.
  *
+ * <p>{@code --queue-engine elasticmq} runs SQS on an ElasticMQ started for the run ({@link QueueEngine}; on
+ * {@code --elasticmq-port}, a free port unless given) instead of LocalStack's, S3 staying LocalStack's.
+ *
  * <p>A run that drained removes its database, queues and bucket unless {@code --keep}; one that did not keeps them.
  *
  * <p>Usage: {@code HerdRun --repo . [--pastes 5000] [--outage-seconds 0] [--port 0] [--via api|queue] [--creators 8]
- * [--baseline 200] [--prefix herd] [--keep]}; {@code --prefix} names the run's database, queues and bucket
+ * [--baseline 200] [--prefix herd] [--queue-engine localstack|elasticmq] [--elasticmq-port 0] [--keep]};
+ * {@code --prefix} names the run's database, queues and bucket
  * ({@code <prefix>_<run>}, {@code <prefix>-<run>-uploads}, ...; a name S3 accepts for a bucket).
  */
 public final class HerdRun {
@@ -64,6 +69,8 @@ public final class HerdRun {
         String prefix = "herd";
         boolean viaApi = true;
         boolean keep = false;
+        String queueEngine = "localstack";
+        int elasticMqPort = 0;
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
             if (option.equals("--keep")) {
@@ -79,6 +86,8 @@ public final class HerdRun {
                 case "--creators" -> creators = Integer.parseInt(value);
                 case "--baseline" -> baseline = Integer.parseInt(value);
                 case "--prefix" -> prefix = value;
+                case "--queue-engine" -> queueEngine = QueueEngine.parse(value);
+                case "--elasticmq-port" -> elasticMqPort = Integer.parseInt(value);
                 case "--via" ->
                     viaApi = switch (value) {
                         case "api" -> true;
@@ -88,7 +97,8 @@ public final class HerdRun {
                 default ->
                     throw new IllegalArgumentException("unknown option " + option
                             + "; usage: herd.sh [--pastes 5000] [--outage-seconds 0] [--port 0] [--via api|queue]"
-                            + " [--creators 8] [--baseline 200] [--keep]");
+                            + " [--creators 8] [--baseline 200] [--prefix herd]"
+                            + " [--queue-engine localstack|elasticmq] [--elasticmq-port 0] [--keep]");
             }
         }
         String runId = Long.toString(System.currentTimeMillis() / 1000 % 1_000_000, 36);
@@ -97,14 +107,18 @@ public final class HerdRun {
         String localStack = System.getenv().getOrDefault("LOCALSTACK_ENDPOINT", "http://127.0.0.1:4566");
         System.err.printf("herd: run %s, %d pastes, logs in %s%n", runId, pastes, logs);
 
-        try (HerdSystem system = HerdSystem.start(repo.toAbsolutePath(), prefix, runId, logs, port, localStack);
+        try (QueueEngine queues = QueueEngine.start(
+                        queueEngine, repo.toAbsolutePath(), elasticMqPort, logs.resolve("elasticmq.log"), localStack);
+                HerdSystem system =
+                        HerdSystem.start(repo.toAbsolutePath(), prefix, runId, logs, port, localStack, queues);
                 Connection db = system.connect()) {
+            System.err.println("herd: SQS is " + queues.description());
             system.s3Outage();
             Instant outageStarted = Instant.now();
             List<Long> outageCreates = new ArrayList<>();
             List<String> codes = viaApi
                     ? create(system.api(), pastes, creators, n -> content("paste " + n), outageCreates)
-                    : JobSender.send(db, system.queue(), localStack, pastes);
+                    : JobSender.send(db, system.queue(), system.sqsEndpoint(), pastes);
             Duration creating = Duration.between(outageStarted, Instant.now());
             System.err.printf(
                     "herd: %d pastes created in %.1f s with S3 down%n", codes.size(), creating.toMillis() / 1000.0);
@@ -159,6 +173,7 @@ public final class HerdRun {
             try (PrintWriter timeline = new PrintWriter(Files.newBufferedWriter(logs.resolve("timeline.csv")))) {
                 report.timeline(timeline);
             }
+            System.out.printf("Queue engine: %s%n%n", queues.description());
             System.out.print(report.summary());
             System.err.println("herd: per-second timeline in " + logs.resolve("timeline.csv"));
             if (drained && baselineStored && !keep) {

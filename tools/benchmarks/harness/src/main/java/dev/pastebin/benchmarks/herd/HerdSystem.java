@@ -1,5 +1,6 @@
 package dev.pastebin.benchmarks.herd;
 
+import dev.pastebin.benchmarks.queues.QueueEngine;
 import dev.pastebin.faults.FaultProxy;
 import dev.pastebin.testkit.LocalRuntimeLauncher;
 import dev.pastebin.testkit.LocalStack;
@@ -13,6 +14,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -24,7 +26,8 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * running PostgreSQL and LocalStack, with a database, queues and bucket named after the run (created by the run
  * command's {@code up}; removed after a finished run), and the fault-proxy module's S3 proxy, in this JVM, in front of LocalStack's S3 (the functions' own
  * {@code AWS_ENDPOINT_URL_S3}). The upload function runs as the template says: its built artifact, under the
- * runtime's SQS event source mapping, as many environments as its MaximumConcurrency.
+ * runtime's SQS event source mapping, as many environments as its MaximumConcurrency. SQS is the {@link QueueEngine}'s:
+ * LocalStack's, or an ElasticMQ's with the same queues ({@code --queue-engine elasticmq}).
  */
 final class HerdSystem implements AutoCloseable {
 
@@ -34,6 +37,7 @@ final class HerdSystem implements AutoCloseable {
     private String localStack;
     private boolean removeResources;
     private final Path logs;
+    private QueueEngine queues;
     private FaultProxy proxy;
     private LocalRuntimeLauncher run;
 
@@ -50,9 +54,10 @@ final class HerdSystem implements AutoCloseable {
     }
 
     /** {@code prefix}: the run's names begin with it ({@code <prefix>_<run>}, {@code <prefix>-<run>-uploads}, ...). */
-    static HerdSystem start(Path root, String prefix, String runId, Path logs, int apiPort, String localStack)
+    static HerdSystem start(
+            Path root, String prefix, String runId, Path logs, int apiPort, String localStack, QueueEngine queues)
             throws IOException, InterruptedException {
-        return start(root, prefix, runId, logs, apiPort, localStack, List.of());
+        return start(root, prefix, runId, logs, apiPort, localStack, queues, List.of());
     }
 
     /** {@code runArguments}: more arguments of the run command, e.g. {@code --parameter-overrides CreateAccess=api-key}. */
@@ -63,12 +68,13 @@ final class HerdSystem implements AutoCloseable {
             Path logs,
             int apiPort,
             String localStack,
+            QueueEngine queues,
             List<String> runArguments)
             throws IOException, InterruptedException {
         Files.createDirectories(logs);
         HerdSystem system = new HerdSystem(root, prefix, runId, logs);
         try {
-            system.startAll(apiPort, localStack, runArguments);
+            system.startAll(apiPort, localStack, queues, runArguments);
             return system;
         } catch (IOException | InterruptedException | RuntimeException e) {
             system.close();
@@ -80,18 +86,51 @@ final class HerdSystem implements AutoCloseable {
         return names.queue();
     }
 
-    private void startAll(int apiPort, String localStack, List<String> runArguments)
+    /** The SQS endpoint of the run's queues. */
+    String sqsEndpoint() {
+        return queues.endpoint();
+    }
+
+    private void startAll(int apiPort, String localStack, QueueEngine queues, List<String> runArguments)
             throws IOException, InterruptedException {
         this.localStack = localStack;
+        this.queues = queues;
+        if (queues.ownQueues()) {
+            prepareQueues();
+        }
         proxy = new FaultProxy(URI.create(localStack));
         run = LocalRuntimeLauncher.runCommand(root)
                 .port(apiPort)
                 .environment(names.environment())
+                .environment(queues.environment())
                 .through(proxy)
                 .arguments(runArguments)
                 .logTo(runtimeLog())
                 .readyWithin(Duration.ofMinutes(5))
                 .start();
+    }
+
+    /**
+     * The run command's own {@code up} first (idempotent; the run command repeats it), so that LocalStack has the run's
+     * queues as the template makes them, then the same queues, upload and moderation outbox, in the queue engine.
+     */
+    private void prepareQueues() throws IOException, InterruptedException {
+        ProcessBuilder up = new ProcessBuilder("infra/local/up")
+                .directory(root.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(logs.resolve("up.log").toFile());
+        up.environment().keySet().removeAll(List.of("PASTEBIN_UPLOAD_QUEUE_URL", "PASTEBIN_UPLOAD_DLQ_URL"));
+        up.environment().putAll(names.environment());
+        int status = up.start().waitFor();
+        if (status != 0) {
+            throw new IllegalStateException("infra/local/up failed (" + status + "): " + logs.resolve("up.log"));
+        }
+        Map<String, String> env = System.getenv();
+        queues.prepare(List.of(
+                names.deadLetterQueue(),
+                names.queue(),
+                env.getOrDefault("PASTEBIN_MODERATION_OUTBOX_DLQ", "pastebin-moderation-outbox-dlq"),
+                env.getOrDefault("PASTEBIN_MODERATION_OUTBOX", "pastebin-moderation-outbox")));
     }
 
     URI api() {

@@ -33,7 +33,7 @@ final class JobSender {
 
     private JobSender() {}
 
-    static List<String> send(Connection db, String queueName, String localStack, int pastes) throws SQLException {
+    static List<String> send(Connection db, String queueName, String sqsEndpoint, int pastes) throws SQLException {
         SecureRandom random = new SecureRandom();
         Set<String> codes = new LinkedHashSet<>();
         while (codes.size() < pastes) {
@@ -46,7 +46,7 @@ final class JobSender {
         Map<String, String> env = System.getenv();
         try (SqsClient sqs = SqsClient.builder()
                         .httpClient(UrlConnectionHttpClient.create())
-                        .endpointOverride(URI.create(localStack))
+                        .endpointOverride(URI.create(sqsEndpoint))
                         .region(Region.of(env.getOrDefault("AWS_REGION", "us-east-1")))
                         .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
                                 env.getOrDefault("AWS_ACCESS_KEY_ID", "test"),
