@@ -26,7 +26,7 @@ import software.amazon.awssdk.services.sqs.model.SqsException;
  * The SQS behaviours the design relies on, observed on each queue engine the benchmarks can use (LocalStack, and
  * ElasticMQ started here), printed as a Markdown table of engine x behaviour with whether the engines agree: the
  * check that a faster engine measures the same system (docs/benchmarks.md, "Queue engine"). Each behaviour runs on
- * a fresh queue pair of its own (a queue with a 2 s visibility timeout and maxReceiveCount 2, and its dead-letter
+ * a fresh queue pair of its own (a queue whose visibility timeout is 2 s, with maxReceiveCount 2, and its dead-letter
  * queue), deleted afterwards. The table is the result: docs/benchmarks.md says which differences matter.
  *
  * <p>Usage: {@code QueueSemantics --repo . [--engines localstack,elasticmq] [--elasticmq-port 0]}; LocalStack at
