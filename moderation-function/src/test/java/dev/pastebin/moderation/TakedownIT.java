@@ -71,7 +71,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * The operator's takedown, block and unblock through ModerationHandler against the real PostgreSQL and LocalStack
  * (S3 and the outbox queue, each behind a fault proxy), and the outbox's consumer against LocalStack's S3 and a local
  * stand-in for CloudFront's and SNS's APIs that records the exact requests (CloudFront is not in LocalStack's
- * community edition). TakedownDuringS3OutageIT takes a paste down while S3 is down, with the upload worker and the
+ * community edition). TakedownDuringS3OutageIT (module tools/chaos) takes a paste down while S3 is down, with the upload worker and the
  * read routes.
  */
 @RealServices

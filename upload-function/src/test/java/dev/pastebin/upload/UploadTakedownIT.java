@@ -45,7 +45,7 @@ class UploadTakedownIT {
      * object: in one transaction the row removed whatever its state, the tombstone that makes every read route answer
      * 451 (TakenDownReadIT), the content blocklisted (the audit entry is left out here). The takedown itself, through
      * the moderation function's handler while S3 is down, with this worker delivering the job afterwards, is
-     * moderation-function's TakedownDuringS3OutageIT.
+     * TakedownDuringS3OutageIT (module tools/chaos).
      */
     private void takeDown(Paste paste) {
         @SuppressWarnings("unchecked") // the context's one TransactionOperations is the JDBC one
