@@ -191,6 +191,11 @@ final class InMemoryPasteRepository implements PasteRepository {
     }
 
     @Override
+    public long countPendingUploads(String uploadGroup, String shortCode) {
+        throw new UnsupportedOperationException("not used by the upload worker");
+    }
+
+    @Override
     public Optional<Boolean> countJobSendFailure(String shortCode, String reason) {
         throw new UnsupportedOperationException("not used by the upload worker");
     }

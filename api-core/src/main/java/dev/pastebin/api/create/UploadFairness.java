@@ -1,12 +1,7 @@
 package dev.pastebin.api.create;
 
-import io.micronaut.data.connection.ConnectionOperations;
-import io.micronaut.data.exceptions.DataAccessException;
+import dev.pastebin.core.paste.PasteRepository;
 import jakarta.inject.Singleton;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,18 +17,14 @@ import org.slf4j.LoggerFactory;
 @Singleton
 class UploadFairness {
 
-    /** The client's other pastes still waiting for their upload, by the partial index over IN_PROGRESS rows. */
-    static final String BACKLOG = "SELECT count(*) FROM pastes"
-            + " WHERE upload_group = ? AND status = 'IN_PROGRESS' AND upload_group IS NOT NULL AND short_code <> ?";
-
     private static final Logger LOG = LoggerFactory.getLogger(UploadFairness.class);
 
     private final UploadFairnessProperties properties;
-    private final ConnectionOperations<Connection> connections;
+    private final PasteRepository pastes;
 
-    UploadFairness(UploadFairnessProperties properties, ConnectionOperations<Connection> connections) {
+    UploadFairness(UploadFairnessProperties properties, PasteRepository pastes) {
         this.properties = properties;
-        this.connections = connections;
+        this.pastes = pastes;
     }
 
     /**
@@ -46,27 +37,13 @@ class UploadFairness {
             return 0;
         }
         try {
-            return properties.delaySeconds(
-                    connections.executeRead(status -> backlog(status.getConnection(), group, shortCode)));
+            return properties.delaySeconds(pastes.countPendingUploads(group.id(), shortCode));
         } catch (RuntimeException e) {
             LOG.warn(
                     "paste {}: counting its client's backlog failed ({}); its job is not delayed",
                     shortCode,
                     e.toString());
             return 0;
-        }
-    }
-
-    private static long backlog(Connection connection, UploadGroup group, String shortCode) {
-        try (PreparedStatement count = connection.prepareStatement(BACKLOG)) {
-            count.setString(1, group.id());
-            count.setString(2, shortCode);
-            try (ResultSet rs = count.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        } catch (SQLException e) {
-            throw new DataAccessException("upload backlog count failed: " + e.getMessage(), e);
         }
     }
 }

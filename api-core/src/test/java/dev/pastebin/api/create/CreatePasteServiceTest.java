@@ -198,6 +198,11 @@ class CreatePasteServiceTest {
         }
 
         @Override
+        public long countPendingUploads(String uploadGroup, String shortCode) {
+            throw new UnsupportedOperationException("the fairness delay is off here");
+        }
+
+        @Override
         public Optional<Boolean> countJobSendFailure(String shortCode, String reason) {
             markedFailed.add(reason);
             if (failure != null) {

@@ -135,4 +135,15 @@ public interface PasteRepository extends GenericRepository<Paste, String> {
     /** The codes of the rows holding this content, at most {@code limit} of them, in order (not locked). */
     @Query("SELECT short_code FROM pastes WHERE content_sha256 = :contentSha256 ORDER BY short_code LIMIT :limit")
     List<String> findCodesByContentSha256(String contentSha256, int limit);
+
+    /**
+     * The client's other pastes still waiting for their upload (queued, delayed, in flight or held): the backlog the
+     * upload fairness delay counts (docs/design.md, "Fair to every client"). The status is a literal, so that the
+     * partial index over IN_PROGRESS rows by client (pastes_in_progress_by_upload_group) serves it.
+     */
+    @Query("""
+            SELECT count(*) FROM pastes
+            WHERE upload_group = :uploadGroup AND status = 'IN_PROGRESS' AND upload_group IS NOT NULL
+                AND short_code <> :shortCode""")
+    long countPendingUploads(String uploadGroup, String shortCode);
 }
