@@ -34,7 +34,7 @@ class AdminVerifyIT {
 
     @BeforeAll
     static void start() throws Exception {
-        system = LocalRuntimeProcess.start("admin-verify");
+        system = LocalRuntimeProcess.shared();
         aws = ApplicationContext.run();
         outboxDeadLetterQueueUrl = aws.getBean(SqsClient.class)
                 .createQueue(b -> b.queueName("admin-verify-outbox-dlq-"
@@ -49,9 +49,6 @@ class AdminVerifyIT {
                 aws.getBean(SqsClient.class).deleteQueue(b -> b.queueUrl(outboxDeadLetterQueueUrl));
             }
             aws.close();
-        }
-        if (system != null) {
-            system.close();
         }
     }
 

@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,14 +43,7 @@ class CommandLineClientsIT {
 
     @BeforeAll
     static void start() throws Exception {
-        runtime = LocalRuntimeProcess.start("local-clients");
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (runtime != null) {
-            runtime.close();
-        }
+        runtime = LocalRuntimeProcess.shared();
     }
 
     private record Run(int exit, String out, String err) {}

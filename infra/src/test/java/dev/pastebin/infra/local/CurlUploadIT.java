@@ -17,7 +17,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,16 +46,8 @@ class CurlUploadIT {
 
     @BeforeAll
     static void start() throws Exception {
-        runtime = LocalRuntimeProcess.start("local-curl-upload");
-        // the bucket's notifications into the upload queue, as the template's (and CORS, which curl ignores)
-        runtime.configureBucketAsTheTemplate();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (runtime != null) {
-            runtime.close();
-        }
+        // its bucket notifies the upload queue of staged files, as the template's does
+        runtime = LocalRuntimeProcess.shared();
     }
 
     @Test

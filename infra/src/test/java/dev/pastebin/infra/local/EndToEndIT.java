@@ -13,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -30,14 +29,7 @@ class EndToEndIT {
 
     @BeforeAll
     static void start() throws Exception {
-        runtime = LocalRuntimeProcess.start("local-e2e");
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (runtime != null) {
-            runtime.close();
-        }
+        runtime = LocalRuntimeProcess.shared();
     }
 
     private static HttpResponse<byte[]> send(HttpRequest request) throws Exception {

@@ -24,7 +24,6 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.ShrinkingMode;
-import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
 /**
@@ -53,14 +52,7 @@ class LargePastesIT {
 
     @BeforeContainer
     static void start() throws Exception {
-        runtime = LocalRuntimeProcess.start("local-large");
-    }
-
-    @AfterContainer
-    static void stop() throws Exception {
-        if (runtime != null) {
-            runtime.close();
-        }
+        runtime = LocalRuntimeProcess.shared();
     }
 
     @Property(tries = 8, shrinking = ShrinkingMode.OFF)

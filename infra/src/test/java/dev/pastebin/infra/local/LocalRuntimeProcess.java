@@ -74,6 +74,46 @@ final class LocalRuntimeProcess implements AutoCloseable {
     }
 
     /**
+     * The runtime this test JVM's end-to-end classes share, as {@code make run} has it: the template's defaults, and
+     * its bucket configured as the template's (staged files notify the upload queue, CORS lets a page PUT there).
+     * The first class that asks starts it; it stops, and its queues, topic and secret are deleted, when the JVM
+     * exits. A class that needs settings of its own, or counts what reaches the runtime's queues, starts its own.
+     *
+     * <p>Why: each runtime and the functions it starts cost some ten seconds of CPU, on a machine that runs the
+     * end-to-end classes three at a time and is busy throughout; the classes that share one run one after another
+     * in their JVM, and each proves its behaviour on pastes of its own.
+     */
+    static LocalRuntimeProcess shared() throws Exception {
+        return Shared.runtime();
+    }
+
+    /** The holder of {@link #shared()}: started once, on first use, stopped by a shutdown hook. */
+    private static final class Shared {
+
+        private static LocalRuntimeProcess runtime;
+
+        static synchronized LocalRuntimeProcess runtime() throws Exception {
+            if (runtime == null) {
+                // named by the JVM: three test JVMs each have one, and the env-vars file is named after it
+                LocalRuntimeProcess started =
+                        start("shared-" + ProcessHandle.current().pid());
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(started), "shared-runtime-stop"));
+                started.configureBucketAsTheTemplate();
+                runtime = started;
+            }
+            return runtime;
+        }
+
+        private static void stop(LocalRuntimeProcess started) {
+            try {
+                started.close();
+            } catch (Exception e) {
+                System.err.println("[runtime] the shared runtime did not stop cleanly: " + e);
+            }
+        }
+    }
+
+    /**
      * As {@link #start(String)}, with environment overrides in the {@code --env-vars} file's shape
      * ({@code "Parameters"} for every function, a logical id for one: e.g. a wrong database password for one
      * function) over the defaults, and more flags (e.g. {@code --schedule-interval}).

@@ -15,7 +15,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,14 +41,7 @@ class PrivateBinClientsIT {
 
     @BeforeAll
     static void start() throws Exception {
-        runtime = LocalRuntimeProcess.start("pb-clients");
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (runtime != null) {
-            runtime.close();
-        }
+        runtime = LocalRuntimeProcess.shared();
     }
 
     @BeforeEach

@@ -48,7 +48,7 @@ class PrivateBinPageClientsIT {
 
     @BeforeAll
     static void start() throws Exception {
-        runtime = LocalRuntimeProcess.start("pb-page");
+        runtime = LocalRuntimeProcess.shared();
         page = BrowserPage.start(runtime);
     }
 
@@ -56,9 +56,6 @@ class PrivateBinPageClientsIT {
     static void stop() throws Exception {
         if (page != null) {
             page.close();
-        }
-        if (runtime != null) {
-            runtime.close();
         }
     }
 

@@ -47,7 +47,7 @@ class ReportAbuseIT {
 
     @BeforeAll
     static void start() throws Exception {
-        system = LocalRuntimeProcess.start("report-abuse");
+        system = LocalRuntimeProcess.shared();
         aws = ApplicationContext.run();
     }
 
@@ -55,9 +55,6 @@ class ReportAbuseIT {
     static void stop() throws Exception {
         if (aws != null) {
             aws.close();
-        }
-        if (system != null) {
-            system.close();
         }
     }
 

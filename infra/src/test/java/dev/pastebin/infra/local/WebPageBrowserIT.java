@@ -71,7 +71,7 @@ class WebPageBrowserIT {
 
     @BeforeAll
     static void start() throws Exception {
-        system = LocalRuntimeProcess.start("local-web");
+        system = LocalRuntimeProcess.shared();
         world = ApplicationContext.run(
                 Map.of("pastebin.storage.bucket", system.bucket, "aws.s3.path-style-access-enabled", true));
         page = BrowserPage.start(system);
@@ -85,9 +85,6 @@ class WebPageBrowserIT {
         }
         if (world != null) {
             world.close();
-        }
-        if (system != null) {
-            system.close();
         }
     }
 
