@@ -68,13 +68,14 @@ final class DeliveryDecisions {
                 removal.detail() + ": " + removal.failure().message());
     }
 
-    /** Back when the breaker's next probe may run, as the hold schedule bounds it. */
+    /** Back when the breaker's next probe may run, as the hold schedule bounds it (the held backlog's spread too). */
     private Decision held(Ending.Held held, Instant now) {
         return onHoldSchedule(
                 Outcome.HELD,
                 held.failure(),
                 held.heldSince(),
                 held.untilProbe(),
+                held.heldBacklog(),
                 now,
                 "circuit open until " + now.plus(held.untilProbe()) + "; held since " + held.heldSince(),
                 held.firstHoldToNote(),
@@ -109,6 +110,7 @@ final class DeliveryDecisions {
                 failure,
                 waitingSince,
                 Duration.ZERO,
+                0,
                 now,
                 "S3 attempt " + failed.attempt().number() + ", fast attempts used up; waiting since " + waitingSince
                         + ": " + detail,
@@ -152,11 +154,12 @@ final class DeliveryDecisions {
             Failure failure,
             Instant waitingSince,
             Duration untilProbe,
+            long heldBacklog,
             Instant now,
             String detail,
             @Nullable Instant firstHoldToNote,
             boolean noted) {
-        DeliverySchedule.Hold wait = schedule.hold(Duration.between(waitingSince, now), untilProbe);
+        DeliverySchedule.Hold wait = schedule.hold(Duration.between(waitingSince, now), untilProbe, heldBacklog);
         if (wait.overdue()) {
             return new Decision.HandToDeadLetterQueue(
                     outcome,

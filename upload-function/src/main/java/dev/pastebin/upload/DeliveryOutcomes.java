@@ -3,6 +3,7 @@ package dev.pastebin.upload;
 import dev.pastebin.core.breaker.S3CircuitBreaker;
 import dev.pastebin.core.failure.Failure;
 import dev.pastebin.core.failure.FailureClassifier;
+import dev.pastebin.upload.hold.HeldBacklog;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.time.Clock;
@@ -12,7 +13,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns how a delivery ended into its {@link Outcome}, in three steps: what the decision needs (the failure
- * classified, the breaker asked how long until its next probe, the time) as an {@link Ending}; the
+ * classified, the breaker asked how long until its next probe, the held backlog, the time) as an {@link Ending}; the
  * {@link Decision}, a pure function of it ({@link DeliveryDecisions}); and the decision carried out and reported
  * ({@link DeliveryEffects}). It never throws.
  */
@@ -25,6 +26,7 @@ class DeliveryOutcomes {
     private final S3CircuitBreaker breaker;
     private final DeliveryDecisions decisions;
     private final DeliveryEffects effects;
+    private final HeldBacklog backlog;
     private final Clock clock;
 
     @Inject
@@ -32,8 +34,9 @@ class DeliveryOutcomes {
             FailureClassifier classifier,
             S3CircuitBreaker breaker,
             DeliveryDecisions decisions,
-            DeliveryEffects effects) {
-        this(classifier, breaker, decisions, effects, Clock.systemUTC());
+            DeliveryEffects effects,
+            HeldBacklog backlog) {
+        this(classifier, breaker, decisions, effects, backlog, Clock.systemUTC());
     }
 
     DeliveryOutcomes(
@@ -41,11 +44,13 @@ class DeliveryOutcomes {
             S3CircuitBreaker breaker,
             DeliveryDecisions decisions,
             DeliveryEffects effects,
+            HeldBacklog backlog,
             Clock clock) {
         this.classifier = classifier;
         this.breaker = breaker;
         this.decisions = decisions;
         this.effects = effects;
+        this.backlog = backlog;
         this.clock = clock;
     }
 
@@ -69,7 +74,8 @@ class DeliveryOutcomes {
                         held.heldSince(),
                         breaker.untilNextProbe(held.cause(), now),
                         held.firstHoldToNote(),
-                        held.noted());
+                        held.noted(),
+                        backlog.held());
         };
         return conclude(delivery, ending, now);
     }

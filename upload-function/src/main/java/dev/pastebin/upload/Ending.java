@@ -32,13 +32,16 @@ sealed interface Ending {
      * @param untilProbe      the breaker's view: how long until its next probe (zero when it is due or in flight)
      * @param firstHoldToNote {@code heldSince}, when this is the first hold and it is not noted yet; else null
      * @param noted           the hold is already noted on the row (first hold and message): only the wait is left
+     * @param heldBacklog     the jobs the breaker holds fleet-wide, as this environment last counted them
      */
     record Held(
             Failure failure,
             Instant heldSince,
             Duration untilProbe,
             @Nullable Instant firstHoldToNote,
-            boolean noted) implements Ending {}
+            boolean noted,
+            long heldBacklog)
+            implements Ending {}
 
     /**
      * The paste's S3 {@code attempt} failed.

@@ -246,6 +246,17 @@ class DeliveryDecisionsTest {
                         held(CIRCUIT_OPEN, NOW.minus(Duration.ofMinutes(2)), Duration.ZERO),
                         hold(CIRCUIT_OPEN, 60, NOW.minus(Duration.ofMinutes(2)), Duration.ZERO)),
                 row(
+                        "5,000 held fleet-wide, the probe in 4 s: back in 50 s, the backlog at 100 held deliveries a "
+                                + "second (whileManyAreHeldAHoldLastsAtLeastTheBacklogAtTheHeldDeliveryRate)",
+                        3,
+                        held(CIRCUIT_OPEN, NOW, Duration.ofSeconds(4), 5_000),
+                        hold(CIRCUIT_OPEN, 50, NOW, Duration.ofSeconds(4))),
+                row(
+                        "50,000 held fleet-wide: max-hold",
+                        3,
+                        held(CIRCUIT_OPEN, NOW, Duration.ofSeconds(4), 50_000),
+                        hold(CIRCUIT_OPEN, 300, NOW, Duration.ofSeconds(4))),
+                row(
                         "a paste created 16 min ago, first held now: held, its wait counts from the hold "
                                 + "(aPasteCreatedSixteenMinutesAgoThatMeetsAnOpenBreakerIsHeldNotFailed)",
                         30,
@@ -284,7 +295,11 @@ class DeliveryDecisionsTest {
 
     /** A hold whose first hold is noted already and whose message is still to note. */
     private static Ending.Held held(Failure failure, Instant heldSince, Duration untilProbe) {
-        return new Ending.Held(failure, heldSince, untilProbe, null, false);
+        return held(failure, heldSince, untilProbe, 0);
+    }
+
+    private static Ending.Held held(Failure failure, Instant heldSince, Duration untilProbe, long heldBacklog) {
+        return new Ending.Held(failure, heldSince, untilProbe, null, false, heldBacklog);
     }
 
     private static String heldDetail(Instant heldSince, Duration untilProbe) {

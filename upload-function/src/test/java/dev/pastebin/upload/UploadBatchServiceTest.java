@@ -37,6 +37,7 @@ import dev.pastebin.core.support.InMemoryBreakerStore;
 import dev.pastebin.core.support.TestDelivery;
 import dev.pastebin.core.support.TestLambdaContext;
 import dev.pastebin.core.support.TestPastes;
+import dev.pastebin.upload.hold.HeldBacklog;
 import dev.pastebin.upload.hold.HeldJobRelease;
 import dev.pastebin.upload.hold.MessageVisibility;
 import io.micronaut.data.exceptions.DataAccessException;
@@ -142,7 +143,8 @@ class UploadBatchServiceTest {
                 metrics,
                 BREAKER,
                 clock);
-        var outcomes = new DeliveryOutcomes(new FailureClassifier(), breaker, decisions, effects, clock);
+        var outcomes =
+                new DeliveryOutcomes(new FailureClassifier(), breaker, decisions, effects, new HeldBacklog(), clock);
         var upload = new UploadPasteService(
                 new UploadJobCodec(json),
                 new PasteUploader(

@@ -62,6 +62,11 @@ import java.util.Map;
  *                            outage")
  * @param releaseParallelism  visibility batches (10 held jobs each) a release keeps in flight at once: how fast one
  *                            invocation releases (docs/scale.md "Release on close")
+ * @param heldDeliveryRate    with release on close, the held deliveries a second the fleet spends on the jobs the open
+ *                            breaker holds, at most: each hold lasts at least the held backlog divided by this (5,000
+ *                            held at 100 a second: 50 s), up to max-hold, so that held jobs coming back do not crowd out
+ *                            first deliveries; the release brings them all back on close, so the longer holds cost no
+ *                            recovery time ({@link HoldSchedule})
  */
 @Context
 @ConfigurationProperties("pastebin.delivery")
@@ -89,7 +94,10 @@ public record DeliveryProperties(
         @Min(1) @Max(100_000) @Bindable(defaultValue = "1000")
         int releaseRate,
 
-        @Min(1) @Max(64) @Bindable(defaultValue = "8") int releaseParallelism) {
+        @Min(1) @Max(64) @Bindable(defaultValue = "8") int releaseParallelism,
+
+        @Min(1) @Max(100_000) @Bindable(defaultValue = "100")
+        int heldDeliveryRate) {
 
     /** A throttled request waits longer than a plain 5xx before it is tried again. */
     public static final Duration DEFAULT_THROTTLING_BASE_DELAY = Duration.ofSeconds(4);

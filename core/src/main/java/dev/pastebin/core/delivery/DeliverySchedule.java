@@ -19,7 +19,8 @@ import java.util.random.RandomGenerator;
  *       {@link Delivery} when it failed before S3 ({@link #backoffSeconds(S3Attempt, ErrorClass)},
  *       {@link #backoffSeconds(Delivery, ErrorClass)}), with jitter ({@link BackoffPolicy});
  *   <li>its fast attempts used up (slow), or held by the open breaker: the hold schedule's wait from its first hold,
- *       until the breaker's next probe but no sooner than its shortest hold ({@link #hold}, {@link HoldSchedule});
+ *       until the breaker's next probe but no sooner than its shortest hold, nor, while many are held, than the
+ *       held backlog's spread ({@link #hold}, {@link HoldSchedule});
  *   <li>past the hold limit: overdue, handed to the dead-letter queue ({@link Hold#overdue()});
  *   <li>the breaker closing: the held jobs released at {@code release-rate} ({@link #releasePlan()});
  *   <li>the 202 of a paste still being stored: no sooner than its upload can next finish
@@ -87,10 +88,11 @@ public final class DeliverySchedule {
     /**
      * The wait of a job held by the open breaker or retrying slowly, waiting for {@code waitedFor} since its first
      * hold, with the breaker's next probe {@code untilProbe} away (zero for a slow retry, or when a probe is in
-     * flight); overdue past the hold limit.
+     * flight) and {@code heldBacklog} jobs held fleet-wide (zero for a slow retry: nothing releases it early);
+     * overdue past the hold limit.
      */
-    public Hold hold(Duration waitedFor, Duration untilProbe) {
-        return holds.waitFor(waitedFor, untilProbe);
+    public Hold hold(Duration waitedFor, Duration untilProbe, long heldBacklog) {
+        return holds.waitFor(waitedFor, untilProbe, heldBacklog);
     }
 
     /** How long a job waits in all, since its first hold, before it is overdue. */

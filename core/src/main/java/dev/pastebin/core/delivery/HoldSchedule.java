@@ -2,6 +2,8 @@ package dev.pastebin.core.delivery;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.List;
 import java.util.random.RandomGenerator;
 
 /**
@@ -15,6 +17,11 @@ import java.util.random.RandomGenerator;
  * from ten minutes on every hold lasts 5 min, so a whole day of holding takes under 300 receives, which the
  * queue's {@code maxReceiveCount} can cover (at most {@link SqsLimits#MAX_MAX_RECEIVE_COUNT}). A job waits for
  * {@code hold-limit} since its first hold; past it, it is overdue and handed to the dead-letter queue.
+ *
+ * <p>While many jobs are held, a breaker hold also lasts at least the held backlog divided by
+ * {@code held-delivery-rate}: the fleet's held deliveries then come back at about that rate, whatever the backlog, and
+ * do not crowd out first deliveries (5,000 held at 100 a second: 50 s; from 30,000, max-hold). Only with release on
+ * close, which brings every held job back when the breaker closes: without it a longer hold would delay recovery.
  */
 final class HoldSchedule {
 
@@ -28,16 +35,18 @@ final class HoldSchedule {
 
     /**
      * The wait of a job that has been waiting for {@code waitedFor} since its first hold, with the breaker's next
-     * probe {@code untilProbe} away (zero for a slow retry, which waits only its minimum). Overdue: the worker
+     * probe {@code untilProbe} away (zero for a slow retry, which waits only its minimum) and {@code heldBacklog} jobs
+     * held by the breaker fleet-wide (zero for a slow retry). Overdue: the worker
      * hands the job to the dead-letter queue instead of waiting; an overdue job that stays (the hand-off failed)
      * stays away at least {@code max-hold}, never {@code hold-at-least}: a job whose first hold is days old (a dead
      * letter the sweeper requeued) must not spin through its receives.
      */
-    DeliverySchedule.Hold waitFor(Duration waitedFor, Duration untilProbe) {
+    DeliverySchedule.Hold waitFor(Duration waitedFor, Duration untilProbe, long heldBacklog) {
         if (pastLimit(waitedFor)) {
             return new DeliverySchedule.Hold(seconds(properties.maxHold().plus(jitter())), true);
         }
-        return new DeliverySchedule.Hold(seconds(hold(waitedFor, untilProbe).plus(jitter())), false);
+        return new DeliverySchedule.Hold(
+                seconds(hold(waitedFor, untilProbe, heldBacklog).plus(jitter())), false);
     }
 
     /** The soonest a slow retry whose last S3 attempt was at {@code lastAttempt} makes its next one. */
@@ -70,11 +79,24 @@ final class HoldSchedule {
         return atLeast.compareTo(properties.maxHold()) < 0 ? atLeast : properties.maxHold();
     }
 
-    /** The hold before jitter: until the probe, but at least {@link #minimumHold}, at most max-hold. */
-    Duration hold(Duration heldFor, Duration untilProbe) {
-        Duration minimum = minimumHold(heldFor);
-        Duration hold = untilProbe.compareTo(minimum) > 0 ? untilProbe : minimum;
+    /**
+     * The hold before jitter: until the probe, but at least {@link #minimumHold} and the {@link #backlogSpread} of
+     * {@code heldBacklog} held jobs, at most max-hold.
+     */
+    Duration hold(Duration heldFor, Duration untilProbe, long heldBacklog) {
+        Duration hold = Collections.max(List.of(minimumHold(heldFor), untilProbe, backlogSpread(heldBacklog)));
         return hold.compareTo(properties.maxHold()) < 0 ? hold : properties.maxHold();
+    }
+
+    /**
+     * The hold that brings {@code heldBacklog} held jobs back at {@code held-delivery-rate} a second; zero without
+     * release on close.
+     */
+    Duration backlogSpread(long heldBacklog) {
+        if (!properties.releaseEnabled() || heldBacklog <= 0) {
+            return Duration.ZERO;
+        }
+        return Duration.ofMillis(Math.ceilDiv(heldBacklog * 1000, properties.heldDeliveryRate()));
     }
 
     /** Whether a job held for {@code heldFor} is past the hold limit. */

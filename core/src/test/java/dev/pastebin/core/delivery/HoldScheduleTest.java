@@ -17,15 +17,44 @@ class HoldScheduleTest {
 
     @Test
     void aHoldLastsUntilTheProbeButAtLeastHoldAtLeastAndHalfTheTimeHeldAtMostMaxHold() {
-        assertEquals(Duration.ofSeconds(15), schedule.hold(Duration.ZERO, Duration.ZERO), "hold-at-least");
-        assertEquals(Duration.ofSeconds(40), schedule.hold(Duration.ZERO, Duration.ofSeconds(40)), "until the probe");
+        assertEquals(Duration.ofSeconds(15), schedule.hold(Duration.ZERO, Duration.ZERO, 0), "hold-at-least");
+        assertEquals(
+                Duration.ofSeconds(40), schedule.hold(Duration.ZERO, Duration.ofSeconds(40), 0), "until the probe");
         assertEquals(
                 Duration.ofSeconds(60),
-                schedule.hold(Duration.ofMinutes(2), Duration.ofSeconds(10)),
+                schedule.hold(Duration.ofMinutes(2), Duration.ofSeconds(10), 0),
                 "half of 2 min held");
-        assertEquals(Duration.ofMinutes(5), schedule.hold(Duration.ofHours(3), Duration.ZERO), "max-hold");
+        assertEquals(Duration.ofMinutes(5), schedule.hold(Duration.ofHours(3), Duration.ZERO, 0), "max-hold");
         assertEquals(
-                Duration.ofMinutes(5), schedule.hold(Duration.ZERO, Duration.ofMinutes(30)), "never past max-hold");
+                Duration.ofMinutes(5), schedule.hold(Duration.ZERO, Duration.ofMinutes(30), 0), "never past max-hold");
+    }
+
+    /**
+     * 100 held deliveries a second at most, whatever the backlog: 5,000 held come back every 50 s instead of every
+     * 15 s; from 30,000 every hold is max-hold. A backlog of 1,500 or less changes nothing.
+     */
+    @Test
+    void whileManyAreHeldAHoldLastsAtLeastTheBacklogAtTheHeldDeliveryRate() {
+        assertEquals(Duration.ofSeconds(15), schedule.hold(Duration.ZERO, Duration.ZERO, 1_500), "hold-at-least");
+        assertEquals(Duration.ofSeconds(50), schedule.hold(Duration.ZERO, Duration.ofSeconds(4), 5_000));
+        assertEquals(
+                Duration.ofSeconds(60),
+                schedule.hold(Duration.ofMinutes(2), Duration.ofSeconds(4), 5_000),
+                "half of 2 min held is longer");
+        assertEquals(Duration.ofMillis(50_010), schedule.hold(Duration.ZERO, Duration.ZERO, 5_001), "rounded up");
+        assertEquals(Duration.ofMinutes(5), schedule.hold(Duration.ZERO, Duration.ZERO, 50_000), "max-hold");
+
+        var faster =
+                new HoldSchedule(TestDelivery.defaults().heldDeliveryRate(1_000).build(), new SplittableRandom(1));
+        assertEquals(Duration.ofSeconds(50), faster.hold(Duration.ZERO, Duration.ZERO, 50_000));
+    }
+
+    /** Without release on close a held job waits out its hold after S3 is back: the backlog must not lengthen it. */
+    @Test
+    void withoutReleaseOnCloseTheBacklogDoesNotLengthenAHold() {
+        var noRelease =
+                new HoldSchedule(TestDelivery.defaults().releaseEnabled(false).build(), new SplittableRandom(1));
+        assertEquals(Duration.ofSeconds(15), noRelease.hold(Duration.ZERO, Duration.ZERO, 50_000));
     }
 
     @Test
@@ -42,7 +71,7 @@ class HoldScheduleTest {
     @Test
     void anOverdueJobWaitsMaxHoldNotHoldAtLeast() {
         for (Duration untilProbe : new Duration[] {Duration.ZERO, Duration.ofSeconds(10)}) {
-            DeliverySchedule.Hold wait = schedule.waitFor(Duration.ofDays(3), untilProbe);
+            DeliverySchedule.Hold wait = schedule.waitFor(Duration.ofDays(3), untilProbe, 50_000);
             assertTrue(wait.overdue());
             assertTrue(
                     wait.seconds() >= 300 && wait.seconds() <= 305,

@@ -25,6 +25,7 @@ public final class TestDelivery {
     private boolean releaseEnabled = true;
     private int releaseRate = 1000;
     private int releaseParallelism = 8;
+    private int heldDeliveryRate = 100;
 
     private TestDelivery() {}
 
@@ -113,6 +114,11 @@ public final class TestDelivery {
         return this;
     }
 
+    public TestDelivery heldDeliveryRate(int value) {
+        heldDeliveryRate = value;
+        return this;
+    }
+
     public DeliveryProperties build() {
         return new DeliveryProperties(
                 maxAttempts,
@@ -130,6 +136,7 @@ public final class TestDelivery {
                 holdLimit,
                 releaseEnabled,
                 releaseRate,
-                releaseParallelism);
+                releaseParallelism,
+                heldDeliveryRate);
     }
 }

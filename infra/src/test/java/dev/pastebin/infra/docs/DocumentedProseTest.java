@@ -518,7 +518,8 @@ class DocumentedProseTest {
                 duration(d.apply("hold-limit")),
                 Boolean.parseBoolean(d.apply("release-enabled")),
                 Integer.parseInt(d.apply("release-rate")),
-                Integer.parseInt(d.apply("release-parallelism")));
+                Integer.parseInt(d.apply("release-parallelism")),
+                Integer.parseInt(d.apply("held-delivery-rate")));
     }
 
     private static DeliverySchedule defaultSchedule() throws IOException {

@@ -22,8 +22,10 @@ import java.util.Optional;
 /**
  * {@link DeliveryStarts} in PostgreSQL: one statement in its own transaction (autocommit, one round trip). The hold is
  * an UPDATE in a {@code WITH} clause that only matches while the breaker is open long enough; the row returned is
- * the paste's as it was before it (PostgreSQL runs the whole statement on one snapshot). With the breaker off, only
- * the row is read.
+ * the paste's as it was before it (PostgreSQL runs the whole statement on one snapshot). When this environment's
+ * {@link HeldBacklog} is due a count, the same statement counts the held rows (the count of {@link
+ * HeldDeliveryRepository#countHeldDeliveries}), only while the breaker is not closed. With the breaker off, only the
+ * row is read.
  */
 @Singleton
 class JdbcDeliveryStarts implements DeliveryStarts {
@@ -39,7 +41,11 @@ class JdbcDeliveryStarts implements DeliveryStarts {
                   AND breaker.state = 'OPEN' AND breaker.next_probe_at > ?
                   AND (pastes.first_held_at IS NULL OR pastes.first_held_at > ?)
                 RETURNING pastes.first_held_at)
-            SELECT pastes.*, %s, held.first_held_at AS held_since
+            SELECT pastes.*, %s, held.first_held_at AS held_since,
+                CASE WHEN ? AND breaker.state <> 'CLOSED' THEN (
+                    SELECT count(*) FROM pastes AS held_rows
+                    WHERE held_rows.held_receipt_handle IS NOT NULL AND held_rows.held_until > ?
+                      AND held_rows.status = 'IN_PROGRESS') END AS held_backlog
             FROM (SELECT 1) AS start
             LEFT JOIN pastes ON pastes.short_code = ?
             LEFT JOIN breaker ON true
@@ -51,6 +57,7 @@ class JdbcDeliveryStarts implements DeliveryStarts {
     private final BreakerProperties breaker;
     private final DeliveryProperties delivery;
     private final SqsProperties sqs;
+    private final HeldBacklog backlog;
 
     JdbcDeliveryStarts(
             ConnectionOperations<Connection> connections,
@@ -58,13 +65,15 @@ class JdbcDeliveryStarts implements DeliveryStarts {
             PasteRepository repository,
             BreakerProperties breaker,
             DeliveryProperties delivery,
-            SqsProperties sqs) {
+            SqsProperties sqs,
+            HeldBacklog backlog) {
         this.connections = connections;
         this.jdbc = jdbc;
         this.repository = repository;
         this.breaker = breaker;
         this.delivery = delivery;
         this.sqs = sqs;
+        this.backlog = backlog;
     }
 
     @Override
@@ -73,6 +82,7 @@ class JdbcDeliveryStarts implements DeliveryStarts {
             return DeliveryStart.rowOnly(repository.findById(shortCode));
         }
         EarlyHold hold = EarlyHold.at(now, breaker, delivery, sqs);
+        boolean countBacklog = backlog.claimCount(now);
         return connections.executeWrite(status -> {
             try (PreparedStatement begin = status.getConnection().prepareStatement(BEGIN)) {
                 begin.setString(1, hold.breaker());
@@ -83,9 +93,14 @@ class JdbcDeliveryStarts implements DeliveryStarts {
                 begin.setString(6, contentSha256);
                 begin.setTimestamp(7, Timestamp.from(hold.probeAfter()));
                 begin.setTimestamp(8, Timestamp.from(hold.firstHeldAfter()));
-                begin.setString(9, shortCode);
+                begin.setBoolean(9, countBacklog);
+                begin.setTimestamp(10, Timestamp.from(hold.now()));
+                begin.setString(11, shortCode);
                 try (ResultSet rs = begin.executeQuery()) {
                     rs.next();
+                    if (countBacklog) {
+                        backlog.counted(rs.getLong("held_backlog"));
+                    }
                     Optional<Paste> row = rs.getString("short_code") == null
                             ? Optional.empty()
                             : Optional.of(jdbc.readEntity(rs, Paste.class));

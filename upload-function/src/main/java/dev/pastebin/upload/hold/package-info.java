@@ -7,12 +7,13 @@
  *   <li><b>Start.</b> Every delivery begins with one statement ({@link dev.pastebin.upload.hold.JdbcDeliveryStarts}):
  *       the paste's row and the breaker's, read together. When the breaker is open and its probe is further away
  *       than the visibility change takes, the same statement notes the hold on the row at once, with its longest
- *       end ({@link dev.pastebin.upload.hold.EarlyHold}); the answer is a {@link
+ *       end ({@link dev.pastebin.upload.hold.EarlyHold}), and every few seconds counts the jobs held fleet-wide
+ *       ({@link dev.pastebin.upload.hold.HeldBacklog}); the answer is a {@link
  *       dev.pastebin.upload.hold.DeliveryStart}. That is the one rule written twice, in SQL here and in Java in
  *       {@code core.breaker}, on purpose: a held delivery then costs one round trip (docs/scale.md).
  *   <li><b>Decide.</b> Otherwise the breaker refuses the PUT, and the upload's own packages decide how long to wait
  *       ({@code DeliveryOutcomes} → {@code DeliveryDecisions} → {@code core.delivery.DeliverySchedule}): a
- *       {@code Decision.Hold} of so many seconds.
+ *       {@code Decision.Hold} of so many seconds, longer while many are held.
  *   <li><b>Note.</b> {@code DeliveryEffects} makes the message invisible for that long ({@link
  *       dev.pastebin.upload.hold.MessageVisibility}) and notes the held message on the row ({@link
  *       dev.pastebin.upload.hold.HeldDeliveryRepository#recordBreakerHold}, only while the breaker is not closed)

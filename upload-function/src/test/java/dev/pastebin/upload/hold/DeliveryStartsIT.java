@@ -11,6 +11,7 @@ import dev.pastebin.core.paste.Paste;
 import dev.pastebin.core.paste.PasteRepository;
 import dev.pastebin.core.paste.PasteStatus;
 import dev.pastebin.core.paste.ShortCodes;
+import dev.pastebin.core.support.OwnDatabase;
 import dev.pastebin.core.support.RealServices;
 import dev.pastebin.core.support.TestPastes;
 import io.micronaut.context.ApplicationContext;
@@ -31,9 +32,12 @@ import org.junit.jupiter.api.Test;
 /**
  * The delivery's first statement in PostgreSQL ({@link JdbcDeliveryStarts}): the row and the breaker read together,
  * and the hold noted there and then only on the terms of {@link EarlyHold}: the breaker open with its probe further
- * away than the visibility change takes, the paste IN_PROGRESS with the job's content, within the hold limit.
+ * away than the visibility change takes, the paste IN_PROGRESS with the job's content, within the hold limit; and
+ * the held backlog counted there when the environment is due a count. A database of its own, so that the count is
+ * this class's holds alone.
  */
 @RealServices
+@OwnDatabase("upload_starts")
 class DeliveryStartsIT {
 
     private static final byte[] CONTENT = "held or not".getBytes(StandardCharsets.UTF_8);
@@ -139,6 +143,33 @@ class DeliveryStartsIT {
         assertFalse(gone.held());
         assertNull(handleOf(other));
         assertNull(handleOf(overdue));
+    }
+
+    /**
+     * The held backlog a breaker hold spreads over: counted in the delivery's first statement when this environment is
+     * due a count (no second round trip), the rows held before that statement; nothing while the breaker is closed.
+     */
+    @Test
+    void aDeliveryDueACountCountsTheHeldJobsInItsStatementWhileTheBreakerIsNotClosed() throws SQLException {
+        HeldBacklog backlog = context.getBean(HeldBacklog.class);
+        HeldDeliveryRepository held = context.getBean(HeldDeliveryRepository.class);
+        open(Duration.ofSeconds(30));
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        long heldBefore = held.countHeldDeliveries(now);
+
+        for (int i = 0; i < 3; i++) {
+            assertTrue(starts.begin(inProgress().shortCode(), SHA256, "handle-" + i, now)
+                    .held());
+        }
+        assertEquals(heldBefore, backlog.held(), "counted by the first, before its own hold");
+
+        Instant later = now.plus(HeldBacklog.RECOUNT_EVERY);
+        starts.begin(inProgress().shortCode(), SHA256, "handle-3", later);
+        assertEquals(heldBefore + 3, backlog.held(), "the next count, an interval later");
+
+        execute("UPDATE circuit_breakers SET state = 'CLOSED' WHERE name = ?", breaker);
+        starts.begin(inProgress().shortCode(), SHA256, "handle-4", later.plus(HeldBacklog.RECOUNT_EVERY));
+        assertEquals(0, backlog.held(), "the breaker closed");
     }
 
     @Test
