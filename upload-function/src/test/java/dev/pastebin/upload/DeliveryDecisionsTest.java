@@ -252,10 +252,15 @@ class DeliveryDecisionsTest {
                         held(CIRCUIT_OPEN, NOW, Duration.ofSeconds(4), 5_000),
                         hold(CIRCUIT_OPEN, 50, NOW, Duration.ofSeconds(4))),
                 row(
-                        "50,000 held fleet-wide: max-hold",
+                        "50,000 held fleet-wide: 500 s, past max-hold",
                         3,
                         held(CIRCUIT_OPEN, NOW, Duration.ofSeconds(4), 50_000),
-                        hold(CIRCUIT_OPEN, 300, NOW, Duration.ofSeconds(4))),
+                        hold(CIRCUIT_OPEN, 500, NOW, Duration.ofSeconds(4))),
+                row(
+                        "a million held fleet-wide: max-backlog-hold",
+                        3,
+                        held(CIRCUIT_OPEN, NOW, Duration.ofSeconds(4), 1_000_000),
+                        hold(CIRCUIT_OPEN, 900, NOW, Duration.ofSeconds(4))),
                 row(
                         "a paste created 16 min ago, first held now: held, its wait counts from the hold "
                                 + "(aPasteCreatedSixteenMinutesAgoThatMeetsAnOpenBreakerIsHeldNotFailed)",

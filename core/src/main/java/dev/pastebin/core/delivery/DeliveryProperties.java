@@ -64,9 +64,12 @@ import java.util.Map;
  *                            invocation releases (docs/scale.md "Release on close")
  * @param heldDeliveryRate    with release on close, the held deliveries a second the fleet spends on the jobs the open
  *                            breaker holds, at most: each hold lasts at least the held backlog divided by this (5,000
- *                            held at 100 a second: 50 s), up to max-hold, so that held jobs coming back do not crowd out
- *                            first deliveries; the release brings them all back on close, so the longer holds cost no
- *                            recovery time ({@link HoldSchedule})
+ *                            held at 100 a second: 50 s), up to max-backlog-hold, so that held jobs coming back do not
+ *                            crowd out first deliveries; the release brings them all back on close, so the longer holds
+ *                            cost no recovery time ({@link HoldSchedule})
+ * @param maxBacklogHold      the longest such a hold lasts (50,000 held at 100 a second: 500 s); beyond max-hold, which
+ *                            would otherwise cap it at 30,000 held, since the release, not the hold's end, brings the
+ *                            job back after a recovery
  */
 @Context
 @ConfigurationProperties("pastebin.delivery")
@@ -97,7 +100,9 @@ public record DeliveryProperties(
         @Min(1) @Max(64) @Bindable(defaultValue = "8") int releaseParallelism,
 
         @Min(1) @Max(100_000) @Bindable(defaultValue = "100")
-        int heldDeliveryRate) {
+        int heldDeliveryRate,
+
+        @NotNull @Bindable(defaultValue = "15m") Duration maxBacklogHold) {
 
     /** A throttled request waits longer than a plain 5xx before it is tried again. */
     public static final Duration DEFAULT_THROTTLING_BASE_DELAY = Duration.ofSeconds(4);
@@ -150,6 +155,17 @@ public record DeliveryProperties(
                             + ") exceeds SQS's maximum visibility timeout of "
                             + SqsLimits.MAX_VISIBILITY_TIMEOUT.toHours() + " hours");
         }
+        if (maxHold != null && maxBacklogHold != null && holdJitter != null) {
+            check(
+                    maxBacklogHold.compareTo(maxHold) >= 0,
+                    "pastebin.delivery.max-backlog-hold (" + maxBacklogHold + ") must not be shorter than "
+                            + "pastebin.delivery.max-hold (" + maxHold + ")");
+            check(
+                    maxBacklogHold.plus(holdJitter).compareTo(SqsLimits.MAX_VISIBILITY_TIMEOUT) <= 0,
+                    "pastebin.delivery.max-backlog-hold + hold-jitter (" + maxBacklogHold.plus(holdJitter)
+                            + ") exceeds SQS's maximum visibility timeout of "
+                            + SqsLimits.MAX_VISIBILITY_TIMEOUT.toHours() + " hours");
+        }
         if (holdLimit != null) {
             check(!holdLimit.isZero() && !holdLimit.isNegative(), "pastebin.delivery.hold-limit must be positive");
         }
@@ -158,6 +174,14 @@ public record DeliveryProperties(
     /** Whether a paste is given up (FAILED) when an S3 attempt fails transiently, rather than retried until the hold limit. */
     public boolean givesUp() {
         return giveUpAfterAttempts > 0;
+    }
+
+    /**
+     * The longest a held job stays away, before jitter: max-backlog-hold while release on close brings held jobs back
+     * (the held backlog's spread may reach it), else max-hold.
+     */
+    public Duration longestHold() {
+        return releaseEnabled ? maxBacklogHold : maxHold;
     }
 
     /** The base delay of a class: its own if configured (THROTTLING always has one), else {@link #baseDelay()}. */

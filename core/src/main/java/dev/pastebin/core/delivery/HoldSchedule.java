@@ -20,8 +20,9 @@ import java.util.random.RandomGenerator;
  *
  * <p>While many jobs are held, a breaker hold also lasts at least the held backlog divided by
  * {@code held-delivery-rate}: the fleet's held deliveries then come back at about that rate, whatever the backlog, and
- * do not crowd out first deliveries (5,000 held at 100 a second: 50 s; from 30,000, max-hold). Only with release on
- * close, which brings every held job back when the breaker closes: without it a longer hold would delay recovery.
+ * do not crowd out first deliveries (5,000 held at 100 a second: 50 s; 50,000: 500 s), up to {@code
+ * max-backlog-hold}, past max-hold. Only with release on close, which brings every held job back when the breaker
+ * closes: without it a longer hold would delay recovery.
  */
 final class HoldSchedule {
 
@@ -80,23 +81,25 @@ final class HoldSchedule {
     }
 
     /**
-     * The hold before jitter: until the probe, but at least {@link #minimumHold} and the {@link #backlogSpread} of
-     * {@code heldBacklog} held jobs, at most max-hold.
+     * The hold before jitter: until the probe, but at least {@link #minimumHold}, at most max-hold; and at least the
+     * {@link #backlogSpread} of {@code heldBacklog} held jobs.
      */
     Duration hold(Duration heldFor, Duration untilProbe, long heldBacklog) {
-        Duration hold = Collections.max(List.of(minimumHold(heldFor), untilProbe, backlogSpread(heldBacklog)));
-        return hold.compareTo(properties.maxHold()) < 0 ? hold : properties.maxHold();
+        Duration wait = Collections.max(List.of(minimumHold(heldFor), untilProbe));
+        Duration capped = wait.compareTo(properties.maxHold()) < 0 ? wait : properties.maxHold();
+        return Collections.max(List.of(capped, backlogSpread(heldBacklog)));
     }
 
     /**
-     * The hold that brings {@code heldBacklog} held jobs back at {@code held-delivery-rate} a second; zero without
-     * release on close.
+     * The hold that brings {@code heldBacklog} held jobs back at {@code held-delivery-rate} a second, at most
+     * max-backlog-hold; zero without release on close.
      */
     Duration backlogSpread(long heldBacklog) {
         if (!properties.releaseEnabled() || heldBacklog <= 0) {
             return Duration.ZERO;
         }
-        return Duration.ofMillis(Math.ceilDiv(heldBacklog * 1000, properties.heldDeliveryRate()));
+        Duration spread = Duration.ofMillis(Math.ceilDiv(heldBacklog * 1000, properties.heldDeliveryRate()));
+        return spread.compareTo(properties.maxBacklogHold()) < 0 ? spread : properties.maxBacklogHold();
     }
 
     /** Whether a job held for {@code heldFor} is past the hold limit. */

@@ -134,6 +134,18 @@ class DeliveryPropertiesTest {
                 RuntimeException.class,
                 () -> start(Map.of("pastebin.delivery.hold-at-least", "0s")).close());
         assertTrue(messages(none).contains("hold-at-least must be positive"), messages(none));
+        var backlogShorter = assertThrows(
+                RuntimeException.class,
+                () -> start(Map.of("pastebin.delivery.max-hold", "20m")).close());
+        assertTrue(
+                messages(backlogShorter)
+                        .contains("pastebin.delivery.max-backlog-hold (PT15M) must not be shorter than "
+                                + "pastebin.delivery.max-hold (PT20M)"),
+                messages(backlogShorter));
+        var backlogTooLong = assertThrows(
+                RuntimeException.class,
+                () -> start(Map.of("pastebin.delivery.max-backlog-hold", "12h")).close());
+        assertTrue(messages(backlogTooLong).contains("max-backlog-hold + hold-jitter"), messages(backlogTooLong));
     }
 
     private static String messages(Throwable e) {

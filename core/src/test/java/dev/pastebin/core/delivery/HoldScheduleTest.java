@@ -31,7 +31,7 @@ class HoldScheduleTest {
 
     /**
      * 100 held deliveries a second at most, whatever the backlog: 5,000 held come back every 50 s instead of every
-     * 15 s; from 30,000 every hold is max-hold. A backlog of 1,500 or less changes nothing.
+     * 15 s, 50,000 every 500 s, past max-hold, up to max-backlog-hold. A backlog of 1,500 or less changes nothing.
      */
     @Test
     void whileManyAreHeldAHoldLastsAtLeastTheBacklogAtTheHeldDeliveryRate() {
@@ -42,7 +42,13 @@ class HoldScheduleTest {
                 schedule.hold(Duration.ofMinutes(2), Duration.ofSeconds(4), 5_000),
                 "half of 2 min held is longer");
         assertEquals(Duration.ofMillis(50_010), schedule.hold(Duration.ZERO, Duration.ZERO, 5_001), "rounded up");
-        assertEquals(Duration.ofMinutes(5), schedule.hold(Duration.ZERO, Duration.ZERO, 50_000), "max-hold");
+        assertEquals(Duration.ofSeconds(500), schedule.hold(Duration.ZERO, Duration.ZERO, 50_000), "past max-hold");
+        assertEquals(
+                Duration.ofMinutes(15), schedule.hold(Duration.ZERO, Duration.ZERO, 1_000_000), "max-backlog-hold");
+        assertEquals(
+                Duration.ofMinutes(5),
+                schedule.hold(Duration.ofHours(3), Duration.ofMinutes(30), 1_000),
+                "the probe and the time held stay capped at max-hold");
 
         var faster =
                 new HoldSchedule(TestDelivery.defaults().heldDeliveryRate(1_000).build(), new SplittableRandom(1));
@@ -55,6 +61,10 @@ class HoldScheduleTest {
         var noRelease =
                 new HoldSchedule(TestDelivery.defaults().releaseEnabled(false).build(), new SplittableRandom(1));
         assertEquals(Duration.ofSeconds(15), noRelease.hold(Duration.ZERO, Duration.ZERO, 50_000));
+        assertEquals(
+                Duration.ofMinutes(5),
+                TestDelivery.defaults().releaseEnabled(false).build().longestHold());
+        assertEquals(Duration.ofMinutes(15), TestDelivery.defaults().build().longestHold());
     }
 
     @Test

@@ -26,6 +26,7 @@ public final class TestDelivery {
     private int releaseRate = 1000;
     private int releaseParallelism = 8;
     private int heldDeliveryRate = 100;
+    private Duration maxBacklogHold = Duration.ofMinutes(15);
 
     private TestDelivery() {}
 
@@ -119,6 +120,11 @@ public final class TestDelivery {
         return this;
     }
 
+    public TestDelivery maxBacklogHold(Duration value) {
+        maxBacklogHold = value;
+        return this;
+    }
+
     public DeliveryProperties build() {
         return new DeliveryProperties(
                 maxAttempts,
@@ -137,6 +143,7 @@ public final class TestDelivery {
                 releaseEnabled,
                 releaseRate,
                 releaseParallelism,
-                heldDeliveryRate);
+                heldDeliveryRate,
+                maxBacklogHold);
     }
 }

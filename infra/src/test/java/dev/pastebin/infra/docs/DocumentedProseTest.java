@@ -519,7 +519,8 @@ class DocumentedProseTest {
                 Boolean.parseBoolean(d.apply("release-enabled")),
                 Integer.parseInt(d.apply("release-rate")),
                 Integer.parseInt(d.apply("release-parallelism")),
-                Integer.parseInt(d.apply("held-delivery-rate")));
+                Integer.parseInt(d.apply("held-delivery-rate")),
+                duration(d.apply("max-backlog-hold")));
     }
 
     private static DeliverySchedule defaultSchedule() throws IOException {

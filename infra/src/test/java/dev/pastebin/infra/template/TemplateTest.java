@@ -302,7 +302,7 @@ class TemplateTest {
             long longestReceive = Math.max(
                     visibility,
                     Math.max(
-                            delivery.maxHold().plus(delivery.holdJitter()).toSeconds(),
+                            delivery.longestHold().plus(delivery.holdJitter()).toSeconds(),
                             delivery.maxDelay().toSeconds()));
             assertTrue(
                     (long) maxReceiveCount * longestReceive < retention,

@@ -15,8 +15,9 @@ import java.time.Instant;
  *
  * @param breaker         the breaker's name
  * @param now             the delivery's time
- * @param heldUntilAtMost the longest the hold can last (max-hold plus its jitter): the hold's end as noted, before
- *                        the hold is decided
+ * @param heldUntilAtMost the longest the hold can last (the longest hold plus its jitter: max-backlog-hold with
+ *                        release on close): the hold's end as noted, before the hold is decided, so that the
+ *                        release finds the row whatever the hold turns out to be
  * @param probeAfter      the breaker's next probe must be later than this
  * @param firstHeldAfter  a paste first held before this is past the hold limit
  */
@@ -31,7 +32,7 @@ public record EarlyHold(
         return new EarlyHold(
                 breaker.name(),
                 now,
-                now.plus(delivery.maxHold()).plus(delivery.holdJitter()),
+                now.plus(delivery.longestHold()).plus(delivery.holdJitter()),
                 now.plus(sqs.callTimeout()).plus(CLOCK_ALLOWANCE),
                 now.minus(delivery.holdLimit()));
     }
