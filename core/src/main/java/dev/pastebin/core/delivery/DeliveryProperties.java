@@ -47,9 +47,10 @@ import java.util.Map;
  *                            attempt, so they never count); must be below the queue's maxReceiveCount
  * @param holdAtLeast         a held or slow job comes back no sooner than this (bounds its receives)
  * @param holdJitter          up to this much random delay on top, so held jobs do not all come back at once
- * @param maxHold             the longest a job is held at a time: holds grow with the time since its first hold up
- *                            to this ({@link HoldSchedule}), so a long outage costs a bounded number of receives
- *                            and a recovered S3 is used within this long
+ * @param maxHold             the longest a job is held at a time by the time it has waited and the probe's: holds grow
+ *                            with the time since its first hold up to this ({@link HoldSchedule}), so a long outage
+ *                            costs a bounded number of receives; only the held backlog's spread (with release on
+ *                            close, which brings held jobs back when S3 recovers) goes past it, to max-backlog-hold
  * @param holdLimit           a job waits (held or slow) at most this long since its first hold; past it, it is
  *                            handed to the dead-letter queue (the sweeper requeues it), never FAILED. The queue's
  *                            maxReceiveCount must cover it ({@link ReceiveBudget}, checked at start-up)
