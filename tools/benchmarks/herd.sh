@@ -11,7 +11,7 @@
 #
 # Usage: tools/benchmarks/herd.sh [--pastes 5000] [--outage-seconds 0] [--port 0] [--via api|queue] [--creators 8]
 #                                 [--baseline 200] [--prefix herd] [--queue-engine localstack|elasticmq]
-#                                 [--elasticmq-port 0] [--keep]
+#                                 [--elasticmq-port 0] [--env-vars FILE]... [--keep]
 #   --via api (default) posts each paste to the local API, --creators clients at once, and times each create:
 #     the N held ones, then, once every one is stored, --baseline more with S3 healthy.
 #     --via queue creates each paste as the create function does (its row, then its job on the queue): faster,
@@ -20,6 +20,9 @@
 #   --queue-engine elasticmq runs SQS on an ElasticMQ started for the run (on --elasticmq-port, else a free port)
 #     with the run's queues as LocalStack has them, instead of LocalStack's SQS; S3 stays LocalStack's. The
 #     engines' behaviours compared: tools/benchmarks/queue-semantics.sh (docs/benchmarks.md, "Queue engine").
+#   --env-vars FILE gives the functions settings of the run's own (the format of `sam local invoke --env-vars`,
+#     on top of the run command's), e.g. one setting against its default, same machine and build:
+#     --env-vars <(echo '{"Parameters": {"PASTEBIN_DELIVERY_HELD_DELIVERY_RATE": "30"}}')
 # Environment: BENCH_SKIP_BUILD=1 reuses the built harness classes.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -4,6 +4,7 @@ import dev.pastebin.local.cli.RuntimeSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -34,7 +35,7 @@ public final class TestSupport {
     public static final Duration INIT_TIMEOUT = Duration.ofMinutes(5);
 
     /** Settings for the fixture template on an ephemeral port. */
-    public static RuntimeSettings settings(Map<String, String> physicalNames, Path envVars) {
+    public static RuntimeSettings settings(Map<String, String> physicalNames, List<Path> envVars) {
         return new RuntimeSettings(
                 "127.0.0.1",
                 0,

@@ -16,6 +16,8 @@ import java.util.regex.Pattern;
 /**
  * The command-line flags of the local runtime and of local invoke. Both {@code --port 3001} and
  * {@code --port=3001} work; anything that is not a flag is returned as a positional argument.
+ * {@code --parameter-overrides}, {@code --physical-name} and {@code --env-vars} may be given more than once, a later
+ * value winning: the run command gives the local settings, and its caller can add a file of its own on top.
  */
 public final class CommandLineFlags {
 
@@ -52,6 +54,7 @@ public final class CommandLineFlags {
         Map<String, String> values = new LinkedHashMap<>();
         Map<String, String> parameterOverrides = new LinkedHashMap<>();
         Map<String, String> physicalNames = new LinkedHashMap<>();
+        List<Path> envVars = new ArrayList<>();
         List<String> positional = new ArrayList<>();
         boolean lazy = false;
         for (int i = 0; i < args.length; i++) {
@@ -81,6 +84,7 @@ public final class CommandLineFlags {
             switch (flag) {
                 case "--parameter-overrides" -> parameterOverrides.putAll(pairs(flag, value, "\\s+"));
                 case "--physical-name" -> physicalNames.putAll(pairs(flag, value, ","));
+                case "--env-vars" -> envVars.add(Path.of(value));
                 default -> values.put(flag, value);
             }
         }
@@ -88,7 +92,7 @@ public final class CommandLineFlags {
                 values.getOrDefault("--host", "127.0.0.1"),
                 Integer.parseInt(values.getOrDefault("--port", "3000")),
                 Path.of(values.getOrDefault("--template", "template.yaml")),
-                path(values.get("--env-vars")),
+                envVars,
                 parameterOverrides,
                 physicalNames,
                 values.containsKey("--ric-lib") ? Path.of(values.get("--ric-lib")) : besideTheRuntime("ric-lib"),

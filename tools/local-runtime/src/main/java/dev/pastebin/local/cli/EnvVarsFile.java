@@ -5,6 +5,7 @@ import dev.pastebin.local.Json;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -12,12 +13,24 @@ import java.util.Map;
  * {@code "Parameters"} applies to every function, an object named after a function's logical id to that
  * function only (and wins). Unlike SAM, a variable the template does not declare is added, so that local
  * settings with no place in the deployed template (e.g. database credentials that come from a secret on AWS)
- * can be given too.
+ * can be given too. Several files are read in order, a later file's variable winning within its section.
  */
 public record EnvVarsFile(Map<String, Map<String, String>> sections) {
 
     public static final EnvVarsFile NONE = new EnvVarsFile(Map.of());
     private static final String EVERY_FUNCTION = "Parameters";
+
+    /** The files in order, each variable from the last file that sets it in the same section. */
+    public static EnvVarsFile read(List<Path> files) {
+        Map<String, Map<String, String>> sections = new LinkedHashMap<>();
+        for (Path file : files) {
+            read(file)
+                    .sections
+                    .forEach((section, variables) -> sections.computeIfAbsent(section, s -> new LinkedHashMap<>())
+                            .putAll(variables));
+        }
+        return new EnvVarsFile(sections);
+    }
 
     public static EnvVarsFile read(Path file) {
         if (file == null) {

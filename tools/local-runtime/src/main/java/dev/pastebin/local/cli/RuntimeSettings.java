@@ -2,6 +2,7 @@ package dev.pastebin.local.cli;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -9,7 +10,8 @@ import java.util.Map;
  * paths are resolved against the working directory.
  *
  * @param template           the SAM template that says which functions exist and how they are triggered
- * @param envVars            a SAM env-vars file ({@code {"Parameters": {...}, "<LogicalId>": {...}}}), or null
+ * @param envVars            SAM env-vars files ({@code {"Parameters": {...}, "<LogicalId>": {...}}}), in the order
+ *                           given: a later file's variable wins; none: empty
  * @param parameterOverrides template parameter values that win over the Defaults
  * @param physicalNames      the local name of a queue or bucket, by logical id, when the template does not name it
  * @param ricLib             the Lambda runtime interface client and its dependencies (built into target/ric-lib)
@@ -35,7 +37,7 @@ public record RuntimeSettings(
         String host,
         int port,
         Path template,
-        Path envVars,
+        List<Path> envVars,
         Map<String, String> parameterOverrides,
         Map<String, String> physicalNames,
         Path ricLib,
@@ -56,6 +58,7 @@ public record RuntimeSettings(
     public static final Duration DEFAULT_INIT_TIMEOUT = Duration.ofSeconds(60);
 
     public RuntimeSettings {
+        envVars = List.copyOf(envVars);
         parameterOverrides = Map.copyOf(parameterOverrides);
         physicalNames = Map.copyOf(physicalNames);
         if (port < 0 || port > 65535) {

@@ -29,6 +29,7 @@ class CommandLineFlagsTest {
                     "infra/template.yaml",
                     "--env-vars",
                     "env.json",
+                    "--env-vars=mine.json",
                     "--parameter-overrides",
                     "A=1 B=two",
                     "--parameter-overrides=ParameterKey=C,ParameterValue=3",
@@ -48,7 +49,7 @@ class CommandLineFlagsTest {
         assertEquals(Duration.ofSeconds(60), s.scheduleInterval());
         assertFalse(s.eager());
         assertEquals(Path.of("infra/template.yaml"), s.template());
-        assertEquals(Path.of("env.json"), s.envVars());
+        assertEquals(List.of(Path.of("env.json"), Path.of("mine.json")), s.envVars());
         assertEquals(Map.of("A", "1", "B", "two", "C", "3"), s.parameterOverrides());
         assertEquals(Map.of("Queue", "q1", "Bucket", "b1", "Dlq", "q2"), s.physicalNames());
         assertEquals(3, s.instances());
@@ -64,7 +65,7 @@ class CommandLineFlagsTest {
         assertEquals(3000, s.port());
         assertEquals("us-east-1", s.region());
         assertEquals(1, s.instances());
-        assertNull(s.envVars());
+        assertEquals(List.of(), s.envVars());
         assertNull(s.workDir());
         assertNull(s.dashboard());
         assertEquals("ric-lib", s.ricLib().getFileName().toString());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,6 +21,23 @@ class EnvVarsFileTest {
         assertEquals(Map.of("A", "shared", "B", "own", "N", "3"), envVars.forFunction("OneFunction"));
         assertEquals(Map.of("A", "shared", "B", "shared", "N", "3"), envVars.forFunction("OtherFunction"));
         assertEquals(Map.of(), EnvVarsFile.NONE.forFunction("OneFunction"));
+    }
+
+    @Test
+    void aLaterFileWinsWithinItsSection(@TempDir Path dir) throws Exception {
+        Path run = Files.writeString(dir.resolve("run.json"), """
+                {"Parameters": {"URL": "jdbc:postgresql://db", "RATE": "100"},
+                 "OneFunction": {"LEVEL": "INFO"}}""");
+        Path mine = Files.writeString(dir.resolve("mine.json"), """
+                {"Parameters": {"RATE": "30"}, "OtherFunction": {"LEVEL": "DEBUG"}}""");
+        EnvVarsFile envVars = EnvVarsFile.read(List.of(run, mine));
+        assertEquals(
+                Map.of("URL", "jdbc:postgresql://db", "RATE", "30", "LEVEL", "INFO"),
+                envVars.forFunction("OneFunction"));
+        assertEquals(
+                Map.of("URL", "jdbc:postgresql://db", "RATE", "30", "LEVEL", "DEBUG"),
+                envVars.forFunction("OtherFunction"));
+        assertEquals(Map.of(), EnvVarsFile.read(List.of()).forFunction("OneFunction"));
     }
 
     @Test

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -28,7 +29,7 @@ class LazyTaskRootsIT {
                 old.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
-        RuntimeSettings eager = TestSupport.settings(Map.of(), null);
+        RuntimeSettings eager = TestSupport.settings(Map.of(), List.of());
         RuntimeSettings lazy = new RuntimeSettings(
                 eager.host(),
                 eager.port(),

@@ -68,13 +68,18 @@ class LocalRuntimeIT {
         queue = queue("local-runtime", 2);
         pausedQueue = queue("local-paused", 2);
         slowQueue = queue("local-slow", 180);
-        Path envVars = Files.writeString(
+        // Two files, as the run command and a caller of its own give them: the later one's variables win.
+        Path runCommands = Files.writeString(
                 Path.of("target/fixture-env-vars.json"),
+                "{\"Parameters\": {\"FIXTURE_LITERAL\": \"from-the-first-file\", \"FIRST_ONLY\": \"kept\"}}");
+        Path callers = Files.writeString(
+                Path.of("target/fixture-env-vars-2.json"),
                 "{\"Parameters\": {\"FIXTURE_LITERAL\": \"from-env-vars\", \"EXTRA\": \"added\"},"
                         + " \"EnvFunction\": {\"EXTRA\": \"for EnvFunction\"}}");
         runtime = LocalRuntime.create(
                 TestSupport.settings(
-                        Map.of("Queue", queue, "PausedQueue", pausedQueue, "SlowQueue", slowQueue), envVars),
+                        Map.of("Queue", queue, "PausedQueue", pausedQueue, "SlowQueue", slowQueue),
+                        List.of(runCommands, callers)),
                 new PrintStream(new Tee(LOG, System.err), true, StandardCharsets.UTF_8));
         port = runtime.start();
     }
@@ -190,7 +195,7 @@ class LocalRuntimeIT {
     }
 
     @Test
-    void theEnvironmentIsResolvedFromTheTemplateAndOverriddenByTheEnvVarsFile() throws Exception {
+    void theEnvironmentIsResolvedFromTheTemplateAndOverriddenByTheEnvVarsFilesInOrder() throws Exception {
         var r = runtime.function("EnvFunction").invoke("{}".getBytes(StandardCharsets.UTF_8), "test");
         assertFalse(r.failed(), r.payloadText());
         JsonNode env = Json.MAPPER.readTree(r.payload());
@@ -204,6 +209,7 @@ class LocalRuntimeIT {
         assertEquals("s3cr3t", env.get("SECRET").asText(), "parameter override");
         assertEquals("from-env-vars", env.get("FIXTURE_LITERAL").asText());
         assertEquals("for EnvFunction", env.get("EXTRA").asText());
+        assertEquals("kept", env.path("FIRST_ONLY").asText(), "a variable only the first file sets");
         assertFalse(env.has("TOPIC"), "a Ref nothing local answers is left unset");
         assertEquals("us-east-1", env.get("AWS_REGION").asText());
         assertEquals(

@@ -46,7 +46,7 @@ class LocalRuntimeJwtIT {
                         "127.0.0.1",
                         0,
                         template,
-                        null,
+                        List.of(),
                         Map.of("OidcIssuer", issuer.issuerUrl("default").toString()),
                         Map.of(),
                         TestSupport.ricLib(),

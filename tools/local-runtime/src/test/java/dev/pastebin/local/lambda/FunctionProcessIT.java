@@ -11,6 +11,7 @@ import dev.pastebin.local.cli.LocalRuntime;
 import dev.pastebin.local.schedule.ScheduledEvents;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,7 +27,7 @@ class FunctionProcessIT {
 
     @BeforeAll
     static void start() {
-        functions = LocalRuntime.create(TestSupport.settings(Map.of(), null), System.err);
+        functions = LocalRuntime.create(TestSupport.settings(Map.of(), List.of()), System.err);
     }
 
     @AfterAll

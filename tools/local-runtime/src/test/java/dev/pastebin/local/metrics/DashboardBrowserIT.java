@@ -77,7 +77,7 @@ class DashboardBrowserIT {
                 "127.0.0.1",
                 0,
                 template,
-                null,
+                List.of(),
                 Map.of(),
                 Map.of(),
                 TestSupport.ricLib(),

@@ -71,6 +71,7 @@ public final class HerdRun {
         boolean keep = false;
         String queueEngine = "localstack";
         int elasticMqPort = 0;
+        List<Path> envVars = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
             if (option.equals("--keep")) {
@@ -88,6 +89,7 @@ public final class HerdRun {
                 case "--prefix" -> prefix = value;
                 case "--queue-engine" -> queueEngine = QueueEngine.parse(value);
                 case "--elasticmq-port" -> elasticMqPort = Integer.parseInt(value);
+                case "--env-vars" -> envVars.add(Path.of(value));
                 case "--via" ->
                     viaApi = switch (value) {
                         case "api" -> true;
@@ -98,7 +100,8 @@ public final class HerdRun {
                     throw new IllegalArgumentException("unknown option " + option
                             + "; usage: herd.sh [--pastes 5000] [--outage-seconds 0] [--port 0] [--via api|queue]"
                             + " [--creators 8] [--baseline 200] [--prefix herd]"
-                            + " [--queue-engine localstack|elasticmq] [--elasticmq-port 0] [--keep]");
+                            + " [--queue-engine localstack|elasticmq] [--elasticmq-port 0] [--env-vars FILE]..."
+                            + " [--keep]");
             }
         }
         String runId = Long.toString(System.currentTimeMillis() / 1000 % 1_000_000, 36);
@@ -106,11 +109,12 @@ public final class HerdRun {
                 repo.resolve("tools/benchmarks/harness/target/herd-" + runId).toAbsolutePath();
         String localStack = System.getenv().getOrDefault("LOCALSTACK_ENDPOINT", "http://127.0.0.1:4566");
         System.err.printf("herd: run %s, %d pastes, logs in %s%n", runId, pastes, logs);
+        List<String> runArguments = settingsOfTheRun(envVars, logs);
 
         try (QueueEngine queues = QueueEngine.start(
                         queueEngine, repo.toAbsolutePath(), elasticMqPort, logs.resolve("elasticmq.log"), localStack);
-                HerdSystem system =
-                        HerdSystem.start(repo.toAbsolutePath(), prefix, runId, logs, port, localStack, queues);
+                HerdSystem system = HerdSystem.start(
+                        repo.toAbsolutePath(), prefix, runId, logs, port, localStack, queues, runArguments);
                 Connection db = system.connect()) {
             System.err.println("herd: SQS is " + queues.description());
             system.s3Outage();
@@ -180,6 +184,23 @@ public final class HerdRun {
                 system.removeResourcesOnClose();
             }
         }
+    }
+
+    /**
+     * The run's own settings for the functions: each {@code --env-vars} file copied into the logs, where the run's
+     * figures are, and given to the run command after its own. A copy, as the file may be a process substitution
+     * that the run command's processes could not open.
+     */
+    private static List<String> settingsOfTheRun(List<Path> envVars, Path logs) throws IOException {
+        List<String> runArguments = new ArrayList<>();
+        Files.createDirectories(logs);
+        for (int n = 0; n < envVars.size(); n++) {
+            String settings = Files.readString(envVars.get(n));
+            Path copy = Files.writeString(logs.resolve("env-vars-" + (n + 1) + ".json"), settings);
+            System.err.printf("herd: the functions' settings of the run (%s): %s%n", copy, settings.strip());
+            runArguments.addAll(List.of("--env-vars", copy.toString()));
+        }
+        return runArguments;
     }
 
     /** Creates {@code pastes} through the API, {@code creators} at a time; each create's milliseconds go to {@code millis}. */

@@ -53,14 +53,10 @@ final class HerdSystem implements AutoCloseable {
         this.logs = logs;
     }
 
-    /** {@code prefix}: the run's names begin with it ({@code <prefix>_<run>}, {@code <prefix>-<run>-uploads}, ...). */
-    static HerdSystem start(
-            Path root, String prefix, String runId, Path logs, int apiPort, String localStack, QueueEngine queues)
-            throws IOException, InterruptedException {
-        return start(root, prefix, runId, logs, apiPort, localStack, queues, List.of());
-    }
-
-    /** {@code runArguments}: more arguments of the run command, e.g. {@code --parameter-overrides CreateAccess=api-key}. */
+    /**
+     * {@code prefix}: the run's names begin with it ({@code <prefix>_<run>}, {@code <prefix>-<run>-uploads}, ...);
+     * {@code runArguments}: more arguments of the run command, e.g. {@code --parameter-overrides CreateAccess=api-key}.
+     */
     static HerdSystem start(
             Path root,
             String prefix,
