@@ -26,7 +26,8 @@ record HerdReport(
         double lastProcessedSeconds,
         List<Long> healthyCreateMillis,
         List<Long> outageCreateMillis,
-        HerdRecorder recorder) {
+        HerdRecorder recorder,
+        RuntimeLogFigures log) {
 
     private static final int UPLOAD_PARALLELISM = 4;
 
@@ -160,6 +161,12 @@ record HerdReport(
                         millis.size());
     }
 
+    private static String spread(List<Long> values, String unit) {
+        return values.isEmpty()
+                ? "none"
+                : String.format(Locale.ROOT, "%.0f / %.0f %s", quantile(values, 0.5), quantile(values, 0.9), unit);
+    }
+
     /** The release on close from recovery on: each invocation's part, when it ended, and what it left held. */
     private String release() {
         List<HerdRecorder.Release> parts = recorder.releases;
@@ -255,7 +262,11 @@ record HerdReport(
                         |---|---:|
                         | pastes held through the outage | %d |
                         | create latency with S3 healthy: p50 / p99 | %s |
+                        | the same creates in the function (its Latency metric); the runtime's invocation | %s; %s |
                         | create latency during the outage: p50 / p99 | %s |
+                        | the same creates in the function (its Latency metric); the runtime's invocation | %s; %s |
+                        | held deliveries: first; again | %d; %d |
+                        | a held delivery's hold: p50 / p90; its time in the function: p50 / p90 | %s; %s |
                         | created (S3 down) in | %.1f s |
                         | every job held by the breaker after | %.1f s |
                         | outage length | %.1f s |
@@ -274,7 +285,15 @@ record HerdReport(
                         """,
                 pastes,
                 latencies(healthyCreateMillis),
+                latencies(log.lastCreatesInFunction(healthyCreateMillis.size())),
+                latencies(log.lastCreateInvocations(healthyCreateMillis.size())),
                 latencies(outageCreateMillis),
+                latencies(log.firstCreatesInFunction(outageCreateMillis.size())),
+                latencies(log.firstCreateInvocations(outageCreateMillis.size())),
+                log.firstHeldDeliveries(),
+                log.heldDeliveriesAgain(),
+                spread(log.holdSeconds(), "s"),
+                spread(log.heldDeliveryMillis(), "ms"),
                 creating.toMillis() / 1000.0,
                 heldAfter.toMillis() / 1000.0,
                 outage.toMillis() / 1000.0,

@@ -173,7 +173,8 @@ public final class HerdRun {
                     lastProcessed,
                     healthyCreates,
                     outageCreates,
-                    recorder);
+                    recorder,
+                    RuntimeLogFigures.read(system.runtimeLog()));
             try (PrintWriter timeline = new PrintWriter(Files.newBufferedWriter(logs.resolve("timeline.csv")))) {
                 report.timeline(timeline);
             }
