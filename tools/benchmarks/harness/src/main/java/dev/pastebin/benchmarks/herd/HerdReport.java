@@ -275,6 +275,7 @@ record HerdReport(
                         | last paste PROCESSED after recovery | %.1f s%s |
                         | pastes read back (200, their content) | %d of %d sampled |
                         | S3 PUTs after recovery | %d |
+                        | S3 PUTs per paste, outage and recovery | %.3f |
                         | peak S3 PUTs/s (second) | %d (%d) |
                         | average S3 PUTs/s over the drain (%d s, first PUT to last) | %.0f |
                         | database backends: max (max active) | %d (%d) |
@@ -304,6 +305,7 @@ record HerdReport(
                 readable,
                 Math.min(200, pastes),
                 putsAfter,
+                (double) (putsDuringOutage + putsAfter) / pastes,
                 peak.puts(),
                 peak.second(),
                 busySeconds,
