@@ -9,11 +9,13 @@
 # own database, queues and bucket (herd_<run>, herd-<run>-uploads, herd-<run>-pastes, or under --prefix), removed
 # after a run that drained (kept with --keep, or when not every paste was stored).
 #
-# Usage: tools/benchmarks/herd.sh [--pastes 5000] [--outage-seconds 0] [--port 0] [--via api|queue] [--creators 8]
+# Usage: tools/benchmarks/herd.sh [--pastes 5000] [--outage-seconds 0] [--port 0] [--via api|queue] [--creators 1]
 #                                 [--baseline 200] [--prefix herd] [--queue-engine localstack|elasticmq]
 #                                 [--elasticmq-port 0] [--env-vars FILE]... [--keep]
 #   --via api (default) posts each paste to the local API, --creators clients at once, and times each create:
-#     the N held ones, then, once every one is stored, --baseline more with S3 healthy.
+#     the N held ones, then, once every one is stored, --baseline more with S3 healthy. One creator by default:
+#     the run command runs one environment of the create function (Lambda runs one per concurrent request), so
+#     more creators only wait in front of it, at the same creates a second, and their times are that wait's.
 #     --via queue creates each paste as the create function does (its row, then its job on the queue): faster,
 #     and no create is timed.
 #   --outage-seconds N keeps S3 down until N s after the outage began (at least until every job is held).

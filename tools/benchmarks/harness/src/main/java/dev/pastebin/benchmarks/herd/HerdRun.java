@@ -45,7 +45,7 @@ import java.util.regex.Pattern;
  *
  * <p>A run that drained removes its database, queues and bucket unless {@code --keep}; one that did not keeps them.
  *
- * <p>Usage: {@code HerdRun --repo . [--pastes 5000] [--outage-seconds 0] [--port 0] [--via api|queue] [--creators 8]
+ * <p>Usage: {@code HerdRun --repo . [--pastes 5000] [--outage-seconds 0] [--port 0] [--via api|queue] [--creators 1]
  * [--baseline 200] [--prefix herd] [--queue-engine localstack|elasticmq] [--elasticmq-port 0] [--keep]};
  * {@code --prefix} names the run's database, queues and bucket
  * ({@code <prefix>_<run>}, {@code <prefix>-<run>-uploads}, ...; a name S3 accepts for a bucket).
@@ -64,7 +64,9 @@ public final class HerdRun {
         int pastes = 5000;
         int outageSeconds = 0;
         int port = 0;
-        int creators = 8;
+        // One: the run command runs one environment of the create function, so more creators only queue in front
+        // of it (the same creates a second, each create's time the wait's); Lambda runs one per concurrent request.
+        int creators = 1;
         int baseline = 200;
         String prefix = "herd";
         boolean viaApi = true;
@@ -99,7 +101,7 @@ public final class HerdRun {
                 default ->
                     throw new IllegalArgumentException("unknown option " + option
                             + "; usage: herd.sh [--pastes 5000] [--outage-seconds 0] [--port 0] [--via api|queue]"
-                            + " [--creators 8] [--baseline 200] [--prefix herd]"
+                            + " [--creators 1] [--baseline 200] [--prefix herd]"
                             + " [--queue-engine localstack|elasticmq] [--elasticmq-port 0] [--env-vars FILE]..."
                             + " [--keep]");
             }
