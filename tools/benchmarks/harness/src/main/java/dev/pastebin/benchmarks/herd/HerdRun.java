@@ -46,9 +46,11 @@ import java.util.regex.Pattern;
  * <p>A run that drained removes its database, queues and bucket unless {@code --keep}; one that did not keeps them.
  *
  * <p>Usage: {@code HerdRun --repo . [--pastes 5000] [--outage-seconds 0] [--port 0] [--via api|queue] [--creators 1]
- * [--baseline 200] [--prefix herd] [--queue-engine localstack|elasticmq] [--elasticmq-port 0] [--keep]};
+ * [--baseline 200] [--prefix herd] [--queue-engine localstack|elasticmq] [--elasticmq-port 0] [--env-vars FILE]...
+ * [--keep]};
  * {@code --prefix} names the run's database, queues and bucket
- * ({@code <prefix>_<run>}, {@code <prefix>-<run>-uploads}, ...; a name S3 accepts for a bucket).
+ * ({@code <prefix>_<run>}, {@code <prefix>-<run>-uploads}, ...; a name S3 accepts for a bucket);
+ * {@code --env-vars} gives the functions settings of the run's own, on top of the run command's.
  */
 public final class HerdRun {
 
