@@ -12,6 +12,7 @@ import dev.pastebin.core.breaker.S3CircuitBreaker;
 import dev.pastebin.core.config.UploadQueueProperties;
 import dev.pastebin.core.delivery.DeliverySchedule;
 import dev.pastebin.core.failure.FailureClassifier;
+import dev.pastebin.core.lambda.CurrentInvocation;
 import dev.pastebin.core.lambda.Deadline;
 import dev.pastebin.core.lambda.InvocationDeadlines;
 import dev.pastebin.core.support.CapturedMetrics;
@@ -52,13 +53,14 @@ class HeldJobReleaseTest {
     private final S3CircuitBreaker breaker =
             new S3CircuitBreaker(breakers, BREAKER, new FailureClassifier(), new CapturedMetrics().metrics("upload"));
     /** The invocation the closing probe runs in. */
-    private TestLambdaContext invocation = TestLambdaContext.withPlentyOfTime();
+    private final CurrentInvocation invocation =
+            TestLambdaContext.withPlentyOfTime().asCurrentInvocation();
 
     private final HeldJobRelease release = new HeldJobRelease(
             held,
             held,
             new MessageVisibility(sqs, new UploadQueueProperties("http://127.0.0.1:4566/000000000000/q", 393_216)),
-            new InvocationDeadlines(() -> invocation),
+            new InvocationDeadlines(invocation),
             UPLOAD,
             new DeliverySchedule(TestDelivery.defaults().releaseRate(200).build()),
             breaker,
@@ -99,7 +101,7 @@ class HeldJobReleaseTest {
     void whatTheClosingInvocationDoesNotReachALaterInvocationContinues() {
         holding(450);
         // the closing invocation reaches its margin once it has taken one page
-        invocation = TestLambdaContext.runningOutWhen(() -> held.position("s3") >= HeldJobRelease.PAGE);
+        invocation.begin(TestLambdaContext.runningOutWhen(() -> held.position("s3") >= HeldJobRelease.PAGE));
 
         release.onApplicationEvent(new BreakerClosed("s3", NOW));
 

@@ -24,6 +24,7 @@ import dev.pastebin.core.delivery.ReceiveBudget;
 import dev.pastebin.core.failure.FailureClassifier;
 import dev.pastebin.core.job.S3Notifications;
 import dev.pastebin.core.job.UploadJobCodec;
+import dev.pastebin.core.lambda.CurrentInvocation;
 import dev.pastebin.core.lambda.InvocationDeadlines;
 import dev.pastebin.core.metrics.Metric;
 import dev.pastebin.core.metrics.Metrics;
@@ -97,7 +98,8 @@ class UploadBatchServiceTest {
     private final Metrics metrics = emitted.metrics("upload");
     private final EmfSpec emf =
             new EmfSpec(Arrays.stream(Outcome.values()).map(Outcome::label).collect(Collectors.toSet()));
-    private TestLambdaContext context = TestLambdaContext.withRemaining(Duration.ofMinutes(3));
+    private final CurrentInvocation invocation =
+            TestLambdaContext.withRemaining(Duration.ofMinutes(3)).asCurrentInvocation();
     /** The uploader's and the outcomes' clock: moved forward to stand for hours of an outage. */
     private Clock clock = Clock.systemUTC();
 
@@ -166,7 +168,7 @@ class UploadBatchServiceTest {
                 outcomes);
         var properties =
                 new UploadProperties(4, Duration.ofSeconds(15), 1, Duration.ofSeconds(5), Duration.ofSeconds(10));
-        var deadlines = new InvocationDeadlines(() -> context);
+        var deadlines = new InvocationDeadlines(invocation);
         var release = new HeldJobRelease(
                 heldDeliveries,
                 heldDeliveries,
@@ -597,7 +599,7 @@ class UploadBatchServiceTest {
     @Test
     void nearTheDeadlineNothingStartsAndEveryRecordIsReleasedAtOnce() {
         pasteInProgress();
-        context = TestLambdaContext.alreadyNearTheDeadline();
+        invocation.begin(TestLambdaContext.alreadyNearTheDeadline());
 
         var response = worker().process(event("upload-batch", 1));
 

@@ -4,6 +4,7 @@ import com.amazonaws.services.lambda.runtime.ClientContext;
 import com.amazonaws.services.lambda.runtime.CognitoIdentity;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
+import dev.pastebin.core.lambda.CurrentInvocation;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -45,6 +46,13 @@ public final class TestLambdaContext implements Context {
     /** Plenty of time until {@code nearDeadline} holds, then less than any stop margin. */
     public static TestLambdaContext runningOutWhen(BooleanSupplier nearDeadline) {
         return new TestLambdaContext(() -> nearDeadline.getAsBoolean() ? NEAR_DEADLINE_MILLIS : PLENTY_MILLIS);
+    }
+
+    /** A current invocation that has begun with this Context, as a handler begins one before any work. */
+    public CurrentInvocation asCurrentInvocation() {
+        CurrentInvocation invocation = new CurrentInvocation();
+        invocation.begin(this);
+        return invocation;
     }
 
     @Override
