@@ -9,8 +9,11 @@
 # --keep).
 #
 # Usage: tools/benchmarks/fair.sh [--light 9] [--rate 1] [--heavy-factor 10] [--seconds 60] [--outage-from 20]
-#                                 [--outage-seconds 20] [--port 0] [--prefix fair] [--keep]
+#                                 [--outage-seconds 20] [--warmup 10] [--fairness-delay] [--instances 1] [--port 0]
+#                                 [--prefix fair] [--keep]
 #   --outage-seconds 0 keeps S3 healthy throughout.
+#   --instances N lets the run command start up to N environments of each function, as Lambda starts one per
+#     concurrent request; with 1 (the run command's default) a burst of creates waits in front of one.
 # Environment: BENCH_SKIP_BUILD=1 reuses the built harness classes.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -42,7 +42,11 @@ import java.util.regex.Pattern;
  * ones took), each on a virtual thread of its own, so that a slow create never delays the next (a fixed pool of 64 did when creates took over 6 s).
  *
  * <p>Usage: {@code FairRun --repo . [--light 9] [--rate 1] [--heavy-factor 10] [--seconds 60] [--outage-from 20]
- * [--outage-seconds 20] [--port 0] [--prefix fair] [--keep]}
+ * [--outage-seconds 20] [--warmup 10] [--fairness-delay] [--instances 1] [--port 0] [--prefix fair] [--keep]}
+ *
+ * <p>{@code --instances N} lets the run command start up to N execution environments of each function, as Lambda
+ * starts one per concurrent request: with one (the run command's default) the creates of a burst wait for each
+ * other in front of the create function, which Lambda's concurrency would serve side by side.
  */
 public final class FairRun {
 
@@ -77,6 +81,7 @@ public final class FairRun {
         int outageSeconds = 20;
         int port = 0;
         int warmup = 10;
+        int instances = 1;
         boolean fairnessDelay = false;
         String prefix = "fair";
         boolean keep = false;
@@ -101,21 +106,27 @@ public final class FairRun {
                 case "--outage-seconds" -> outageSeconds = Integer.parseInt(value);
                 case "--port" -> port = Integer.parseInt(value);
                 case "--warmup" -> warmup = Integer.parseInt(value);
+                case "--instances" -> instances = Integer.parseInt(value);
                 case "--prefix" -> prefix = value;
                 default ->
                     throw new IllegalArgumentException("unknown option " + option
                             + "; usage: fair.sh [--light 9] [--rate 1] [--heavy-factor 10] [--seconds 60]"
-                            + " [--outage-from 20] [--outage-seconds 20] [--warmup 10] [--fairness-delay] [--port 0]"
+                            + " [--outage-from 20] [--outage-seconds 20] [--warmup 10] [--fairness-delay]"
+                            + " [--instances 1] [--port 0]"
                             + " [--prefix fair] [--keep]");
             }
+        }
+        if (instances < 1) {
+            throw new IllegalArgumentException("--instances is at least 1, got " + instances);
         }
         String runId = Long.toString(System.currentTimeMillis() / 1000 % 1_000_000, 36);
         Path logs =
                 repo.resolve("tools/benchmarks/harness/target/fair-" + runId).toAbsolutePath();
         String localStack = System.getenv().getOrDefault("LOCALSTACK_ENDPOINT", "http://127.0.0.1:4566");
         System.err.printf(
-                "fair: run %s, %d light clients at %.2f/s, one at %dx, %d s a phase, logs in %s%n",
-                runId, light, rate, heavyFactor, seconds, logs);
+                "fair: run %s, %d light clients at %.2f/s, one at %dx, %d s a phase, up to %d environments a function,"
+                        + " logs in %s%n",
+                runId, light, rate, heavyFactor, seconds, instances, logs);
         try (HerdSystem system = HerdSystem.start(
                         repo.toAbsolutePath(),
                         prefix,
@@ -127,7 +138,9 @@ public final class FairRun {
                         new QueueEngine.LocalStackEngine(localStack),
                         List.of(
                                 "--parameter-overrides",
-                                "CreateAccess=api-key" + (fairnessDelay ? " UploadFairnessDelay=true" : "")));
+                                "CreateAccess=api-key" + (fairnessDelay ? " UploadFairnessDelay=true" : ""),
+                                "--instances",
+                                Integer.toString(instances)));
                 Connection db = system.connect()) {
             List<Client> lights = new ArrayList<>();
             for (int i = 0; i < light; i++) {
