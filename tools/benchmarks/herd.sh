@@ -11,11 +11,13 @@
 #
 # Usage: tools/benchmarks/herd.sh [--pastes 5000] [--outage-seconds 0] [--port 0] [--via api|queue] [--creators 1]
 #                                 [--baseline 200] [--prefix herd] [--queue-engine localstack|elasticmq]
-#                                 [--elasticmq-port 0] [--env-vars FILE]... [--keep]
+#                                 [--elasticmq-port 0] [--env-vars FILE]... [--instances 1] [--keep]
 #   --via api (default) posts each paste to the local API, --creators clients at once, and times each create:
 #     the N held ones, then, once every one is stored, --baseline more with S3 healthy. One creator by default:
 #     the run command runs one environment of the create function (Lambda runs one per concurrent request), so
-#     more creators only wait in front of it, at the same creates a second, and their times are that wait's.
+#     more creators only wait in front of it, at the same creates a second, and their times are that wait's;
+#     --instances N lets it start up to N environments of each function, as Lambda scales (--creators 8
+#     --instances 8: each creator's creates in an environment of their own).
 #     --via queue creates each paste as the create function does (its row, then its job on the queue): faster,
 #     and no create is timed.
 #   --outage-seconds N keeps S3 down until N s after the outage began (at least until every job is held).

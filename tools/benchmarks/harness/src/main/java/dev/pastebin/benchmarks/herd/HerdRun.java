@@ -47,10 +47,12 @@ import java.util.regex.Pattern;
  *
  * <p>Usage: {@code HerdRun --repo . [--pastes 5000] [--outage-seconds 0] [--port 0] [--via api|queue] [--creators 1]
  * [--baseline 200] [--prefix herd] [--queue-engine localstack|elasticmq] [--elasticmq-port 0] [--env-vars FILE]...
- * [--keep]};
+ * [--instances 1] [--keep]};
  * {@code --prefix} names the run's database, queues and bucket
  * ({@code <prefix>_<run>}, {@code <prefix>-<run>-uploads}, ...; a name S3 accepts for a bucket);
- * {@code --env-vars} gives the functions settings of the run's own, on top of the run command's.
+ * {@code --env-vars} gives the functions settings of the run's own, on top of the run command's;
+ * {@code --instances} lets the run command start up to that many execution environments of each function, as Lambda
+ * starts one per concurrent request (with {@code --creators} as many, the creates no longer queue in front of one).
  */
 public final class HerdRun {
 
@@ -66,8 +68,9 @@ public final class HerdRun {
         int pastes = 5000;
         int outageSeconds = 0;
         int port = 0;
-        // One: the run command runs one environment of the create function, so more creators only queue in front
-        // of it (the same creates a second, each create's time the wait's); Lambda runs one per concurrent request.
+        // One: the run command runs one environment of the create function unless --instances says more, so more
+        // creators only queue in front of it (the same creates a second, each create's time the wait's); Lambda runs
+        // one per concurrent request.
         int creators = 1;
         int baseline = 200;
         String prefix = "herd";
@@ -76,6 +79,7 @@ public final class HerdRun {
         String queueEngine = "localstack";
         int elasticMqPort = 0;
         List<Path> envVars = new ArrayList<>();
+        int instances = 1;
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
             if (option.equals("--keep")) {
@@ -94,6 +98,7 @@ public final class HerdRun {
                 case "--queue-engine" -> queueEngine = QueueEngine.parse(value);
                 case "--elasticmq-port" -> elasticMqPort = Integer.parseInt(value);
                 case "--env-vars" -> envVars.add(Path.of(value));
+                case "--instances" -> instances = Integer.parseInt(value);
                 case "--via" ->
                     viaApi = switch (value) {
                         case "api" -> true;
@@ -105,15 +110,19 @@ public final class HerdRun {
                             + "; usage: herd.sh [--pastes 5000] [--outage-seconds 0] [--port 0] [--via api|queue]"
                             + " [--creators 1] [--baseline 200] [--prefix herd]"
                             + " [--queue-engine localstack|elasticmq] [--elasticmq-port 0] [--env-vars FILE]..."
-                            + " [--keep]");
+                            + " [--instances 1] [--keep]");
             }
+        }
+        if (instances < 1) {
+            throw new IllegalArgumentException("--instances is at least 1, got " + instances);
         }
         String runId = Long.toString(System.currentTimeMillis() / 1000 % 1_000_000, 36);
         Path logs =
                 repo.resolve("tools/benchmarks/harness/target/herd-" + runId).toAbsolutePath();
         String localStack = System.getenv().getOrDefault("LOCALSTACK_ENDPOINT", "http://127.0.0.1:4566");
         System.err.printf("herd: run %s, %d pastes, logs in %s%n", runId, pastes, logs);
-        List<String> runArguments = settingsOfTheRun(envVars, logs);
+        List<String> runArguments = new ArrayList<>(settingsOfTheRun(envVars, logs));
+        runArguments.addAll(List.of("--instances", Integer.toString(instances)));
 
         try (QueueEngine queues = QueueEngine.start(
                         queueEngine, repo.toAbsolutePath(), elasticMqPort, logs.resolve("elasticmq.log"), localStack);
