@@ -15,7 +15,7 @@ import jakarta.inject.Singleton;
  * <p>Micronaut's own factory registers the Context, its logger and its client context as singleton beans at every
  * invocation: one more bean definition each time, which every later bean lookup walks through and every later
  * registration copies. A warm environment's requests then cost more the more it has served: the create function's
- * invocations went from 29 to 54 ms p50 over 19,000 creates while its own work stayed at 16 to 18 ms
+ * invocations went from 29 to 56 ms p50 over 20,000 creates while its own work stayed at 16 to 18 ms
  * (docs/scale.md). No bean here needs those beans: the deadline reads the Context from here, and the log context
  * gets it from the handler ({@code InvocationLogContext}).
  */
