@@ -12,7 +12,8 @@ import java.util.Locale;
  * once a second and interpolated to the second's edges), pastes PROCESSED, the run database's backends, the upload
  * invocations in flight and the uploads they run at once, the breaker's state. In flight is an average over the
  * second (the invocations' milliseconds in it, Little's law), since an invocation's line is seen up to a sample
- * late; each invocation runs at most the template's default {@code UploadParallelism}, 4, of its records at a time.
+ * late; each invocation runs at most {@code uploadParallelism} of its records at a time (the run's
+ * {@code PASTEBIN_UPLOAD_PARALLELISM}: the template's, or the one the run's {@code --env-vars} give).
  */
 record HerdReport(
         int pastes,
@@ -26,10 +27,9 @@ record HerdReport(
         double lastProcessedSeconds,
         List<Long> healthyCreateMillis,
         List<Long> outageCreateMillis,
+        int uploadParallelism,
         HerdRecorder recorder,
         RuntimeLogFigures log) {
-
-    private static final int UPLOAD_PARALLELISM = 4;
 
     /** One second after recovery ({@code second} 0 is the first). */
     record Second(
@@ -116,7 +116,7 @@ record HerdReport(
         for (HerdRecorder.Invocation i : recorder.invocations) {
             long overlap = Math.min(to, i.end()) - Math.max(from, i.start());
             if (overlap > 0) {
-                busy += overlap * (uploads ? Math.min(i.records(), UPLOAD_PARALLELISM) : 1);
+                busy += overlap * (uploads ? Math.min(i.records(), uploadParallelism) : 1);
             }
         }
         return busy / (to - from);
@@ -280,7 +280,7 @@ record HerdReport(
                         | average S3 PUTs/s over the drain (%d s, first PUT to last) | %.0f |
                         | database backends: max (max active) | %d (%d) |
                         | upload invocations in flight: busiest second (average over the drain) | %.1f (%.1f) |
-                        | uploads in flight: busiest second (average over the drain) | %.1f (%.1f) |
+                        | uploads in flight, at most %d an invocation: busiest second (average over the drain) | %.1f (%.1f) |
                         | breaker transitions from recovery | %s |
                         | second opening | %s |
                         """,
@@ -314,6 +314,7 @@ record HerdReport(
                 after.stream().mapToInt(Second::maxActiveBackends).max().orElse(0),
                 after.stream().mapToDouble(Second::invocations).max().orElse(0),
                 drain.stream().mapToDouble(Second::invocations).average().orElse(0),
+                uploadParallelism,
                 after.stream().mapToDouble(Second::uploads).max().orElse(0),
                 drain.stream().mapToDouble(Second::uploads).average().orElse(0),
                 transitions.stream()

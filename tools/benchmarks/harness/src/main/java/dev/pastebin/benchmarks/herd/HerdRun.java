@@ -1,6 +1,8 @@
 package dev.pastebin.benchmarks.herd;
 
 import dev.pastebin.benchmarks.queues.QueueEngine;
+import dev.pastebin.local.cli.EnvVarsFile;
+import dev.pastebin.local.template.SamTemplate;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -186,6 +188,7 @@ public final class HerdRun {
                     lastProcessed,
                     healthyCreates,
                     outageCreates,
+                    uploadParallelism(repo, envVars),
                     recorder,
                     RuntimeLogFigures.read(system.runtimeLog()));
             try (PrintWriter timeline = new PrintWriter(Files.newBufferedWriter(logs.resolve("timeline.csv")))) {
@@ -215,6 +218,20 @@ public final class HerdRun {
             runArguments.addAll(List.of("--env-vars", copy.toString()));
         }
         return runArguments;
+    }
+
+    /**
+     * How many of a batch's records an upload invocation runs at once in this run: the template's
+     * {@code PASTEBIN_UPLOAD_PARALLELISM} (its {@code UploadParallelism} parameter), or the run's {@code --env-vars}.
+     */
+    private static int uploadParallelism(Path repo, List<Path> envVars) {
+        String variable = "PASTEBIN_UPLOAD_PARALLELISM";
+        String function = "UploadPasteFunction";
+        String template = String.valueOf(SamTemplate.read(repo.resolve("infra/template.yaml"))
+                .function(function)
+                .environment()
+                .get(variable));
+        return Integer.parseInt(EnvVarsFile.read(envVars).forFunction(function).getOrDefault(variable, template));
     }
 
     /** Creates {@code pastes} through the API, {@code creators} at a time; each create's milliseconds go to {@code millis}. */
