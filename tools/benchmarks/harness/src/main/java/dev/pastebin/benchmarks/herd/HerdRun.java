@@ -123,7 +123,10 @@ public final class HerdRun {
                 repo.resolve("tools/benchmarks/harness/target/herd-" + runId).toAbsolutePath();
         String localStack = System.getenv().getOrDefault("LOCALSTACK_ENDPOINT", "http://127.0.0.1:4566");
         System.err.printf("herd: run %s, %d pastes, logs in %s%n", runId, pastes, logs);
-        List<String> runArguments = new ArrayList<>(settingsOfTheRun(envVars, logs));
+        List<Path> settings = settingsOfTheRun(envVars, logs);
+        int uploadParallelism = uploadParallelism(repo, settings);
+        List<String> runArguments = new ArrayList<>();
+        settings.forEach(file -> runArguments.addAll(List.of("--env-vars", file.toString())));
         runArguments.addAll(List.of("--instances", Integer.toString(instances)));
 
         try (QueueEngine queues = QueueEngine.start(
@@ -188,7 +191,7 @@ public final class HerdRun {
                     lastProcessed,
                     healthyCreates,
                     outageCreates,
-                    uploadParallelism(repo, envVars),
+                    uploadParallelism,
                     recorder,
                     RuntimeLogFigures.read(system.runtimeLog()));
             try (PrintWriter timeline = new PrintWriter(Files.newBufferedWriter(logs.resolve("timeline.csv")))) {
@@ -205,19 +208,19 @@ public final class HerdRun {
 
     /**
      * The run's own settings for the functions: each {@code --env-vars} file copied into the logs, where the run's
-     * figures are, and given to the run command after its own. A copy, as the file may be a process substitution
-     * that the run command's processes could not open.
+     * figures are, to be given to the run command after its own. A copy, as the file may be a process substitution,
+     * which can be read once, by this process only.
      */
-    private static List<String> settingsOfTheRun(List<Path> envVars, Path logs) throws IOException {
-        List<String> runArguments = new ArrayList<>();
+    private static List<Path> settingsOfTheRun(List<Path> envVars, Path logs) throws IOException {
+        List<Path> copies = new ArrayList<>();
         Files.createDirectories(logs);
         for (int n = 0; n < envVars.size(); n++) {
             String settings = Files.readString(envVars.get(n));
             Path copy = Files.writeString(logs.resolve("env-vars-" + (n + 1) + ".json"), settings);
             System.err.printf("herd: the functions' settings of the run (%s): %s%n", copy, settings.strip());
-            runArguments.addAll(List.of("--env-vars", copy.toString()));
+            copies.add(copy);
         }
-        return runArguments;
+        return copies;
     }
 
     /**
