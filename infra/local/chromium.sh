@@ -8,7 +8,8 @@
 # ($PASTEBIN_CHROMEDRIVER), else `chromium` / `chromium-browser` (`chromedriver`) on PATH, else installs
 # Debian's `chromium` (and `chromium-driver`) package with apt-get (as root, or through `sudo -n`). Quick when
 # they are already there. Progress goes to stderr, the path alone to stdout; exits non-zero with the reason
-# when it cannot be had.
+# when it cannot be had. Installs one at a time (a lock in $PASTEBIN_CACHE_DIR): a run that finds another
+# installing waits for it.
 set -euo pipefail
 PASTEBIN_LOG_TAG=chromium
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -50,6 +51,11 @@ else
     packages=(chromium)
     find_installed=find_chromium
 fi
+
+# One install at a time: `make test` runs this beside the build while a browser test that starts before it has ended
+# runs it too; the second waits here, then finds what the first installed.
+with_install_lock "$PASTEBIN_CACHE_DIR/chromium-apt"
+"$find_installed" && exit 0
 
 command -v apt-get >/dev/null 2>&1 \
     || die "${packages[*]} not installed and there is no apt-get to install it; install it and set PASTEBIN_CHROMIUM (PASTEBIN_CHROMEDRIVER)"

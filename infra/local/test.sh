@@ -2,7 +2,7 @@
 # Usage: infra/local/test.sh [maven args...]  -- THE test command: services up, `mvn verify`, services down.
 #
 # Picks a JDK >= 21, starts PostgreSQL and LocalStack unless they already run (infra/local/up), lints
-# the template (beside the build), installs Chromium and its driver when missing (infra/local/chromium.sh, for the browser
+# the template (beside the build), installs Chromium and its driver when missing (infra/local/chromium.sh, beside the build, for the browser
 # tests) and the command-line paste clients (infra/local/clients.sh, beside the build), runs `mvn -B verify` at the repository root with the app environment exported (unit
 # tests in `test`, *IT integration tests in `verify`, Schemathesis against the local API among them: SchemathesisIT runs
 # infra/local/schemathesis.sh), then, side by side, `sam build` of every function with a check of its output
@@ -37,20 +37,20 @@ validate_log="$(mktemp -t pastebin-validate.XXXXXX)"
 "$PASTEBIN_LOCAL_DIR/validate-template.sh" >"$validate_log" 2>&1 &
 validate_pid=$!
 
-# The browser tests (DashboardBrowserIT, WebPageBrowserIT) drive Chromium, the web page's through chromedriver:
-# install both here, once, rather than in the middle of Maven's output. Without them those tests fail and say
-# why; the other tests still run.
-"$PASTEBIN_LOCAL_DIR/chromium.sh" --driver >/dev/null \
-    || warn "no Chromium or chromedriver (reason above): the browser tests will fail"
-
 # The real command-line clients CommandLineClientsIT, PrivateBinClientsIT and SignInCreateIT drive (pastebinit, haste,
 # rpaste, pbincli, pbcli, the Go client) install beside the build: on a fresh machine their Rust and Go builds take
 # minutes, and the first tests to use them run minutes into Maven's. Those tests wait for the file named by
 # PASTEBIN_CLIENTS_INSTALLED, written with the installer's exit status when it ends; its output is printed after
 # Maven's. Without a client its test fails (rpaste, pbcli, the Go client: skips) and says why.
+# The browser tests (DashboardBrowserIT, WebPageBrowserIT) drive Chromium, the web page's through chromedriver: the
+# same job installs both first when missing (a fresh machine's half minute of apt-get, before the clients' own
+# apt-get), rather than before Maven starts. A browser test that starts before it has ended runs chromium.sh too,
+# which waits for this install. Without them those tests fail and say why; the other tests still run.
 clients_dir="$(mktemp -d -t pastebin-clients.XXXXXX)"
 export PASTEBIN_CLIENTS_INSTALLED="$clients_dir/ended"
 (
+    "$PASTEBIN_LOCAL_DIR/chromium.sh" --driver >/dev/null 2>"$clients_dir/chromium-log" \
+        || echo "no Chromium or chromedriver: the browser tests will fail" >>"$clients_dir/chromium-log"
     clients_status=0
     "$PASTEBIN_LOCAL_DIR/clients.sh" >"$clients_dir/log" 2>&1 || clients_status=$?
     echo "$clients_status" >"$PASTEBIN_CLIENTS_INSTALLED"
@@ -88,7 +88,7 @@ set -e
 log "maven exited with $status"
 
 wait "$clients_pid" || true
-cat "$clients_dir/log"
+cat "$clients_dir/chromium-log" "$clients_dir/log"
 if [[ "$(cat "$PASTEBIN_CLIENTS_INSTALLED" 2>/dev/null)" != 0 ]]; then
     warn "a command-line client is missing (reason above): the tests that drive it failed or skipped"
 fi
