@@ -53,23 +53,11 @@ install_rpaste() {
 }
 
 build_rpaste() {
-    local stamp="$RUSTYPASTE_CLI_ROOT/.pastebin-version"
-    [[ -x "$RUSTYPASTE_CLI_ROOT/bin/rpaste" && "$(cat "$stamp" 2>/dev/null)" == "$RUSTYPASTE_CLI_VERSION" ]] && return 0
-    local cargo
-    cargo="$(command -v cargo || { [[ -x "$HOME/.cargo/bin/cargo" ]] && echo "$HOME/.cargo/bin/cargo"; } || true)"
-    if [[ -z "$cargo" ]]; then
-        warn "no cargo on this machine: rustypaste's rpaste is not built, CommandLineClientsIT skips its test"
-        return 0
-    fi
-    local cargo_log="$PASTEBIN_LOG_DIR/clients-cargo.log"
-    log "building rustypaste-cli $RUSTYPASTE_CLI_VERSION with cargo into $RUSTYPASTE_CLI_ROOT (once; log: $cargo_log)"
     # Without the crate's link-time optimisation (Cargo's own override of its release profile): the same code, linked
     # as Cargo does by default, on a fifth less CPU (131 s against 105 s on 2 cores), which a first run spends beside
     # Maven's build.
-    CARGO_PROFILE_RELEASE_LTO=false \
-        "$cargo" install rustypaste-cli --version "$RUSTYPASTE_CLI_VERSION" --locked --root "$RUSTYPASTE_CLI_ROOT" \
-        >"$cargo_log" 2>&1 || die "cargo install rustypaste-cli failed; see $cargo_log"
-    echo "$RUSTYPASTE_CLI_VERSION" >"$stamp"
+    cargo_install_client "$RUSTYPASTE_CLI_ROOT" rpaste rustypaste-cli "$RUSTYPASTE_CLI_VERSION" clients-cargo.log \
+        CommandLineClientsIT CARGO_PROFILE_RELEASE_LTO=false
 }
 
 install_pbcli() {
@@ -79,16 +67,6 @@ install_pbcli() {
 }
 
 build_pbcli() {
-    local stamp="$PBCLI_ROOT/.pastebin-version"
-    [[ -x "$PBCLI_ROOT/bin/pbcli" && "$(cat "$stamp" 2>/dev/null)" == "$PBCLI_VERSION" ]] && return 0
-    local cargo
-    cargo="$(command -v cargo || { [[ -x "$HOME/.cargo/bin/cargo" ]] && echo "$HOME/.cargo/bin/cargo"; } || true)"
-    if [[ -z "$cargo" ]]; then
-        warn "no cargo on this machine: PrivateBin's pbcli is not built, PrivateBinClientsIT skips its test"
-        return 0
-    fi
-    local cargo_log="$PASTEBIN_LOG_DIR/clients-pbcli.log"
-    log "building pbcli $PBCLI_VERSION with cargo into $PBCLI_ROOT (once; log: $cargo_log)"
     # pbcli asks for a vendored OpenSSL, compiled from C source in the build: half of its CPU (413 s against 197 s on
     # 2 cores). Where the machine has OpenSSL's headers (Debian's libssl-dev, as this kind of machine does), openssl-sys
     # links that one instead when told OPENSSL_NO_VENDOR; the tests speak plain HTTP to 127.0.0.1 either way.
@@ -96,9 +74,28 @@ build_pbcli() {
     if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists openssl 2>/dev/null; then
         no_vendor=(OPENSSL_NO_VENDOR=1)
     fi
-    env "${no_vendor[@]}" "$cargo" install pbcli --version "$PBCLI_VERSION" --locked --root "$PBCLI_ROOT" \
-        >"$cargo_log" 2>&1 || die "cargo install pbcli failed; see $cargo_log"
-    echo "$PBCLI_VERSION" >"$stamp"
+    cargo_install_client "$PBCLI_ROOT" pbcli pbcli "$PBCLI_VERSION" clients-pbcli.log PrivateBinClientsIT \
+        "${no_vendor[@]}"
+}
+
+# `cargo_install_client ROOT BINARY CRATE VERSION LOG TEST [NAME=VALUE...]`: builds CRATE's BINARY at VERSION with
+# cargo into ROOT once (a stamp there holds the version), with NAME=VALUE... in cargo's environment and its output in
+# LOG; without cargo on this machine it says that TEST skips, and returns.
+cargo_install_client() {
+    local root="$1" binary="$2" crate="$3" version="$4" cargo_log="$PASTEBIN_LOG_DIR/$5" test="$6"
+    shift 6
+    local stamp="$root/.pastebin-version"
+    [[ -x "$root/bin/$binary" && "$(cat "$stamp" 2>/dev/null)" == "$version" ]] && return 0
+    local cargo
+    cargo="$(command -v cargo || { [[ -x "$HOME/.cargo/bin/cargo" ]] && echo "$HOME/.cargo/bin/cargo"; } || true)"
+    if [[ -z "$cargo" ]]; then
+        warn "no cargo on this machine: $crate's $binary is not built, $test skips its test"
+        return 0
+    fi
+    log "building $crate $version with cargo into $root (once; log: $cargo_log)"
+    env "$@" "$cargo" install "$crate" --version "$version" --locked --root "$root" >"$cargo_log" 2>&1 \
+        || die "cargo install $crate failed; see $cargo_log"
+    echo "$version" >"$stamp"
 }
 
 install_privatebin_go() {
